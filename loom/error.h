@@ -1,0 +1,61 @@
+// The exception types of loom (DESIGN.md §5). Each derives from a standard exception
+// so that the Python bindings map it to the expected Python type.
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace loom {
+
+/// Unsupported dtype for an op (Python: TypeError).
+class DTypeError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// Operands live on different devices (Python: loom.DeviceMismatchError, a ValueError).
+class DeviceMismatchError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// A device allocation failed after freeing the cache and retrying once (Python: MemoryError).
+class OutOfMemoryError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A CUDA runtime, driver or library call failed (Python: loom.CudaError, a RuntimeError).
+class CudaError : public std::runtime_error {
+ public:
+  CudaError(const std::string& msg, int code = 0, bool context_lost = false)
+      : std::runtime_error(msg), code_(code), context_lost_(context_lost) {}
+  int code() const { return code_; }
+  bool context_lost() const { return context_lost_; }
+
+ private:
+  int code_;
+  bool context_lost_;
+};
+
+/// NVRTC or host compiler failure (Python: loom.CompileError).
+class CompileError : public std::runtime_error {
+ public:
+  CompileError(const std::string& msg, std::string log = {})
+      : std::runtime_error(msg), log_(std::move(log)) {}
+  const std::string& log() const { return log_; }
+
+ private:
+  std::string log_;
+};
+
+/// The op is not available on this device or in this build (Python: NotImplementedError).
+class UnsupportedError : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
+/// Throws std::invalid_argument("[op] msg").
+[[noreturn]] void throw_value_error(const char* op, const std::string& msg);
+[[noreturn]] void throw_dtype_error(const char* op, const std::string& msg);
+
+}  // namespace loom

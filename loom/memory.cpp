@@ -1,0 +1,66 @@
+#include "loom/memory.h"
+
+#include <cstdlib>
+
+#include "loom/backend/cpu/cpu_ops.h"
+#include "loom/backend/gpu.h"
+#include "loom/stream.h"
+
+namespace loom {
+
+Buffer::~Buffer() {
+  if (release_) {
+    release_(ctx_, *this);
+  } else if (foreign_release_) {
+    foreign_release_();
+  }
+}
+
+std::shared_ptr<Buffer> allocate(size_t nbytes, const Device& device) {
+  if (device.is_cpu()) return cpu_backend::allocate(nbytes);
+  return gpu_backend::allocate(device.index, nbytes, Stream::current(device).native());
+}
+
+namespace memory {
+
+MemoryStats stats(const Device& device) {
+  return device.is_cpu() ? cpu_backend::memory_stats() : gpu_backend::memory_stats(device.index);
+}
+
+void empty_cache(std::optional<Device> device) {
+  if (device) {
+    if (device->is_gpu()) gpu_backend::empty_cache(device->index);
+    return;
+  }
+  for (int i = 0; i < num_gpus(); ++i) gpu_backend::empty_cache(i);
+}
+
+void set_limit(size_t nbytes, std::optional<Device> device) {
+  const Device d = device ? *device : default_device();
+  if (d.is_cpu()) {
+    cpu_backend::set_limit(nbytes);
+  } else {
+    gpu_backend::set_limit(d.index, nbytes);
+  }
+}
+
+}  // namespace memory
+
+// Pinned memory needs a GPU; without one, plain page-aligned memory serves the same use.
+void* pinned_alloc(size_t nbytes) {
+  if (num_gpus() > 0) return gpu_backend::pinned_alloc(nbytes);
+  void* p = std::aligned_alloc(4096, (nbytes + 4095) / 4096 * 4096 + 4096);
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+
+void pinned_free(void* ptr) {
+  if (!ptr) return;
+  if (num_gpus() > 0) {
+    gpu_backend::pinned_free(ptr);
+  } else {
+    std::free(ptr);
+  }
+}
+
+}  // namespace loom

@@ -1,0 +1,33 @@
+// Shapes and strides: element counts, C-contiguous strides, broadcasting and the
+// collapsing of dimensions that can be walked as one.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace loom {
+
+using Shape = std::vector<int64_t>;
+/// Strides in bytes, NumPy convention (may be negative or zero).
+using Strides = std::vector<int64_t>;
+
+/// Product of the dimensions (1 for a 0-d shape); throws std::invalid_argument("[op] ...")
+/// for a negative dimension or an overflowing product.
+int64_t shape_size(const Shape& shape, const char* op = "shape");
+/// C-contiguous strides in bytes for elements of `itemsize` bytes.
+Strides contiguous_strides(const Shape& shape, size_t itemsize);
+bool is_c_contiguous(const Shape& shape, const Strides& strides, size_t itemsize);
+/// NumPy's broadcast of two shapes; throws std::invalid_argument naming `op`.
+Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op);
+/// "(2, 3)" as NumPy prints shapes.
+std::string shape_str(const Shape& shape);
+
+/// A strided layout reduced to the fewest dimensions: size-1 dims dropped and
+/// neighbours merged where stride[i] == shape[i+1] * stride[i+1].
+struct CollapsedLayout {
+  Shape shape;
+  Strides strides;
+};
+CollapsedLayout collapse_dims(const Shape& shape, const Strides& strides);
+
+}  // namespace loom
