@@ -4,6 +4,7 @@
 #include "loom/backend/cpu/cast.h"
 #include "loom/backend/cpu/cpu_ops.h"
 #include "loom/backend/cpu/strided.h"
+#include "loom/backend/cpu/thread_pool.h"
 
 namespace loom::cpu_backend {
 namespace {
@@ -15,11 +16,14 @@ void convert_typed(const Array& src, D* out) {
   if (l.shape.size() <= 1 && (l.shape.empty() || l.strides[0] == static_cast<int64_t>(sizeof(S)))) {
     const S* in = reinterpret_cast<const S*>(base);
     const int64_t n = src.size();
-    if constexpr (std::is_same_v<S, D>) {
-      std::memcpy(out, in, n * sizeof(S));
-    } else {
-      for (int64_t i = 0; i < n; ++i) out[i] = cast<D>(in[i]);
-    }
+    // Large copies are split over cores: one thread cannot saturate memory bandwidth.
+    parallel_for(n, 1 << 16, [&](int64_t b, int64_t e) {
+      if constexpr (std::is_same_v<S, D>) {
+        std::memcpy(out + b, in + b, (e - b) * sizeof(S));
+      } else {
+        for (int64_t i = b; i < e; ++i) out[i] = cast<D>(in[i]);
+      }
+    });
     return;
   }
   for_each_strided(base, src.shape(), src.strides(), [&](const char* p, int64_t i) {
