@@ -1,0 +1,116 @@
+# loom's commands.
+#   make test      install what is missing, build into build/, run ctest then pytest
+#   make demo      same setup, then run examples/tour.py
+#   make gpu-test  on a machine with an NVIDIA GPU, offline: system python3, build-gpu/,
+#                  every GPU test must run (LOOM_REQUIRE_GPU=1)
+#   make bench     bench/transfer.py (host <-> device bandwidth, per-call cost; vs PyTorch, CuPy)
+#   make clean     build outputs; `make distclean` also drops .venv and .ccache
+SHELL := /bin/bash
+.DEFAULT_GOAL := test
+.PHONY: test demo build deps venv gpu-check gpu-build gpu-test bench gtest-src clean distclean
+
+JOBS ?= 2
+GPU_JOBS ?= 16
+GPU_CTEST_JOBS ?= 4
+CMAKE_ARGS ?=
+BUILD_DIR := build
+GPU_BUILD_DIR := build-gpu
+VENV := .venv
+VPY := $(VENV)/bin/python
+APT_PACKAGES := g++ cmake ninja-build ccache libgtest-dev
+
+# ccache keeps its objects inside the checkout; BASEDIR makes paths relative, so a
+# cache copied to another checkout still hits.
+export CCACHE_DIR ?= $(CURDIR)/.ccache
+export CCACHE_BASEDIR ?= $(CURDIR)
+export CCACHE_MAXSIZE ?= 2G
+
+# Runs pytest; exit 5 (nothing collected) is not a failure. Nothing may print after
+# it: pytest's summary line is the last line of `make test`.
+define run_pytest
+rc=0; $(1) -m pytest python/tests || rc=$$?; [ $$rc -eq 5 ] && rc=0; exit $$rc
+endef
+
+# ---------------------------------------------------------------- CPU (dev, CI)
+
+test: build
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+	@$(call run_pytest,$(VPY))
+
+demo: build
+	$(VPY) examples/tour.py
+
+# Debian packages, installed only when missing, so a set-up machine never needs apt.
+deps:
+	@command -v dpkg >/dev/null || { echo "deps: no dpkg; install $(APT_PACKAGES) by hand"; exit 0; }; \
+	missing=""; \
+	for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	python3 -c 'import ensurepip, venv' 2>/dev/null || missing="$$missing python3-venv"; \
+	python3 -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
+	  || missing="$$missing python3-dev"; \
+	if [ -n "$$missing" ]; then \
+	  echo "deps: installing$$missing"; \
+	  sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  $$sudo apt-get update -qq && $$sudo apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
+# The venv is (re)filled when requirements-dev.txt changes.
+$(VENV)/.requirements: requirements-dev.txt | deps
+	@test -x $(VPY) || { echo "venv: creating $(VENV)"; python3 -m venv $(VENV); }
+	@echo "venv: installing requirements-dev.txt"
+	@$(VPY) -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+	@cp requirements-dev.txt $@
+
+# The .pth puts python/ on the venv's sys.path: `.venv/bin/python -c "import loom"` works.
+venv: $(VENV)/.requirements
+	@$(VPY) -c 'import pathlib, sysconfig; p = pathlib.Path(sysconfig.get_paths()["purelib"], "loom-dev.pth"); t = "$(CURDIR)/python\n"; (p.exists() and p.read_text() == t) or p.write_text(t)'
+
+$(BUILD_DIR)/build.ninja: | venv
+	@# A tree configured with another generator cannot be switched to Ninja in place.
+	@rm -rf $(BUILD_DIR)/CMakeCache.txt $(BUILD_DIR)/CMakeFiles
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	  -DPython_EXECUTABLE=$(CURDIR)/$(VPY) $(CMAKE_ARGS)
+
+build: venv $(BUILD_DIR)/build.ninja
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# ---------------------------------------------------------------- GPU machine (offline)
+
+GPU_GENERATOR = $(if $(shell command -v ninja 2>/dev/null),-G Ninja,)
+# Debian's googletest sources copied into .gtest/ (`make gtest-src`) serve a machine
+# that has no GoogleTest package.
+GPU_GTEST = $(if $(wildcard .gtest/CMakeLists.txt),-DLOOM_GTEST_SOURCE=$(CURDIR)/.gtest,)
+
+gpu-check:
+	@command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU' \
+	  || { echo "gpu-test: no NVIDIA GPU is visible (nvidia-smi -L lists none)" >&2; exit 1; }
+	@nvidia-smi -L
+
+gpu-build: gpu-check
+	@test -f $(GPU_BUILD_DIR)/build.ninja -o -f $(GPU_BUILD_DIR)/Makefile || \
+	  cmake -S . -B $(GPU_BUILD_DIR) $(GPU_GENERATOR) -DCMAKE_BUILD_TYPE=Release -DLOOM_CUDA=ON \
+	    -DPython_EXECUTABLE=$$(command -v python3) $(GPU_GTEST) $(CMAKE_ARGS)
+	cmake --build $(GPU_BUILD_DIR) -j $(GPU_JOBS)
+
+gpu-test: gpu-build
+	cd $(GPU_BUILD_DIR) && LOOM_REQUIRE_GPU=1 ctest --output-on-failure -j $(GPU_CTEST_JOBS)
+	@export LOOM_REQUIRE_GPU=1 PYTHONPATH=$(CURDIR)/python; $(call run_pytest,python3)
+
+gtest-src:
+	rm -rf .gtest && cp -r /usr/src/googletest .gtest
+
+# ---------------------------------------------------------------- misc
+
+# The venv's python where there is one (dev machine), else python3 (GPU machine).
+bench:
+	@ls python/loom/_loom*.so >/dev/null 2>&1 \
+	  || { echo "bench: build loom first (make build, or make gpu-build on a GPU machine)" >&2; exit 1; }
+	@py=python3; [ -x $(VPY) ] && py=$(VPY); PYTHONPATH=$(CURDIR)/python $$py bench/transfer.py
+
+clean:
+	rm -rf $(BUILD_DIR) $(GPU_BUILD_DIR) python/loom/_loom*.so .pytest_cache .hypothesis
+	find python examples bench -name __pycache__ -type d -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV) .ccache
