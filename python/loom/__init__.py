@@ -1,0 +1,75 @@
+"""loom: NumPy-style arrays on the CPU and GPUs, with a C++ core.
+
+>>> import loom
+>>> x = loom.ones((2, 2), dtype=loom.float32, device=loom.try_gpu())
+>>> x.to(loom.cpu()).numpy()
+"""
+from . import _loom
+from ._loom import (
+    # errors
+    CompileError,
+    CudaError,
+    DeviceMismatchError,
+    OutOfMemoryError,
+    # dtypes
+    dtype,
+    bool_,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+    float16,
+    bfloat16,
+    float32,
+    float64,
+    promote_types,
+    # devices
+    Device,
+    cpu,
+    gpu,
+    num_gpus,
+    try_gpu,
+    try_all_gpus,
+    devices,
+    default_device,
+    set_default_device,
+    device,
+    synchronize,
+    # arrays
+    ndarray,
+    asarray,
+    array,
+    empty,
+    zeros,
+    ones,
+    full,
+    empty_like,
+    zeros_like,
+    ones_like,
+    full_like,
+    arange,
+    linspace,
+    eye,
+    identity,
+    asnumpy,
+    from_dlpack,
+    empty_pinned,
+    # streams
+    Stream,
+    Event,
+    current_stream,
+    default_stream,
+    # build
+    build_info,
+    __version__,
+)
+from . import memory
+
+Array = ndarray
+bool = bool_  # NumPy 2 spells it np.bool too
+
+__all__ = [name for name in dir() if not name.startswith("_") and name != "bool"] + ["__version__"]

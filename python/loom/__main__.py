@@ -1,0 +1,56 @@
+"""`python -m loom info`: devices, memory, driver/toolkit versions, cache location."""
+import os
+import sys
+
+
+def _gib(n):
+    return f"{n / 2**30:.2f} GiB"
+
+
+def cache_dir():
+    """Where compiled kernels are cached: $LOOM_CACHE_DIR, else ~/.cache/loom."""
+    return os.environ.get("LOOM_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "loom")
+
+
+def info(out=sys.stdout):
+    import loom
+
+    b = loom.build_info()
+    p = lambda *a: print(*a, file=out)  # noqa: E731
+    p(f"loom {b['version']}")
+    p(f"  CUDA backend:   {'built' if b['cuda'] else 'not built (CPU only)'}")
+    if b["cuda"]:
+        p(f"  CUDA toolkit:   {b.get('cuda_toolkit') or 'unknown'}")
+        p(f"  CUDA runtime:   {b['cuda_runtime'] or 'unknown'}")
+        p(f"  driver:         {b['driver'] or 'none found'}")
+        p(f"  NVRTC:          {b['nvrtc'] or 'unknown'}")
+    p(f"  GPUs:           {b['num_gpus']}")
+    p(f"  default device: {loom.default_device()!r}")
+    p(f"  kernel cache:   {cache_dir()}")
+    p("devices:")
+    for d in loom.devices():
+        s = loom.memory.stats(d)
+        line = f"  {d!r:8} {d.name}"
+        if d.type == "cuda":
+            cc = d.compute_capability
+            line += f", compute capability {cc[0]}.{cc[1]}, {d.multiprocessor_count} SMs"
+        p(line)
+        p(f"           memory: total {_gib(d.total_memory)}, free {_gib(d.free_memory)}; "
+          f"loom in use {_gib(s['in_use'])}, peak {_gib(s['peak'])}, cached {_gib(s['cached'])}"
+          + (f", limit {_gib(s['limit'])}" if s["limit"] else ""))
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["info"]:
+        try:
+            info()
+        except BrokenPipeError:  # `python -m loom info | head`
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    print("usage: python -m loom info", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

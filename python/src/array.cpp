@@ -1,0 +1,215 @@
+// loom.ndarray: properties, moves between devices, host copies (numpy(), item(),
+// tolist(), __array__) and repr. DLPack and __cuda_array_interface__ are in interop.cpp.
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "bindings.h"
+
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+
+namespace loom::py {
+namespace {
+
+nb::dlpack::dtype dlpack_dtype_for_numpy(DType dt) {
+  const uint8_t bits = static_cast<uint8_t>(itemsize(dt) * 8);
+  switch (dtype_kind(dt)) {
+    case DTypeKind::boolean: return {static_cast<uint8_t>(nb::dlpack::dtype_code::Bool), 8, 1};
+    case DTypeKind::signed_int: return {static_cast<uint8_t>(nb::dlpack::dtype_code::Int), bits, 1};
+    case DTypeKind::unsigned_int: return {static_cast<uint8_t>(nb::dlpack::dtype_code::UInt), bits, 1};
+    default:
+      // NumPy has no bfloat16: export the bits as uint16, then view as ml_dtypes.bfloat16.
+      if (dt == bfloat16) return {static_cast<uint8_t>(nb::dlpack::dtype_code::UInt), 16, 1};
+      return {static_cast<uint8_t>(nb::dlpack::dtype_code::Float), bits, 1};
+  }
+}
+
+nb::object shape_tuple(const std::vector<int64_t>& v) {
+  PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(v.size()));
+  if (!t) throw nb::python_error();
+  for (size_t i = 0; i < v.size(); ++i) PyTuple_SET_ITEM(t, i, PyLong_FromLongLong(v[i]));
+  return nb::steal(t);
+}
+
+nb::object scalar_to_python(const Scalar& s) {
+  switch (s.kind) {
+    case Scalar::Kind::boolean: return nb::bool_(s.b);
+    case Scalar::Kind::int_: return nb::steal(PyLong_FromLongLong(s.i));
+    case Scalar::Kind::uint_: return nb::steal(PyLong_FromUnsignedLongLong(s.u));
+    default: return nb::float_(s.f);
+  }
+}
+
+nb::object item(const Array& a) {
+  if (a.size() != 1) {
+    throw std::invalid_argument("can only convert an array of size 1 to a Python scalar (this one has shape " +
+                                shape_str(a.shape()) + ")");
+  }
+  alignas(8) unsigned char buf[16];
+  {
+    nb::gil_scoped_release release;
+    a.copy_to_host(buf);
+  }
+  return scalar_to_python(scalar_from_bytes(buf, a.dtype()));
+}
+
+std::string repr(const Array& a) {
+  nb::handle np = numpy_module();
+  nb::object host = to_numpy(a, false);
+  std::string body = nb::cast<std::string>(
+      np.attr("array2string")(host, nb::arg("separator") = ", ", nb::arg("prefix") = "array("));
+  std::string s = "array(" + body;
+  if (a.size() == 0 && a.ndim() != 1) s += ", shape=" + shape_str(a.shape());
+  s += std::string(", dtype=") + dtype_name(a.dtype()) + ", device=" + a.device().str() + ")";
+  return s;
+}
+
+}  // namespace
+
+nb::object host_ndarray(void* data, DType dt, const Shape& shape, const Strides& strides, nb::handle owner) {
+  const int64_t item = static_cast<int64_t>(itemsize(dt));
+  std::vector<size_t> sh(shape.begin(), shape.end());
+  std::vector<int64_t> st(shape.size());
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (strides[i] % item != 0) throw std::invalid_argument("strides are not a multiple of the item size");
+    st[i] = strides[i] / item;
+  }
+  nb::ndarray<nb::numpy> nd(data, sh.size(), sh.data(), owner, st.data(), dlpack_dtype_for_numpy(dt),
+                            nb::device::cpu::value);
+  nb::object out = nd.cast();
+  if (dt == bfloat16) out = out.attr("view")(numpy_dtype(bfloat16));
+  return out;
+}
+
+nb::object to_numpy(const Array& a, bool copy) {
+  if (a.device().is_cpu() && !copy) {
+    // A view: the capsule keeps a reference to the buffer.
+    auto* keep = new Array(a);
+    nb::capsule owner(keep, [](void* p) noexcept { delete static_cast<Array*>(p); });
+    return host_ndarray(a.data(), a.dtype(), a.shape(), a.strides(), owner);
+  }
+  const size_t nbytes = a.nbytes();
+  void* p = std::malloc(nbytes > 0 ? nbytes : 1);
+  if (!p) throw std::bad_alloc();
+  nb::capsule owner(p, [](void* q) noexcept { std::free(q); });
+  {
+    nb::gil_scoped_release release;
+    a.copy_to_host(p);
+  }
+  return host_ndarray(p, a.dtype(), a.shape(), contiguous_strides(a.shape(), a.itemsize()), owner);
+}
+
+void init_array(nb::module_& m, nb::class_<Array>& cls) {
+  cls.def_prop_ro("shape", [](const Array& a) { return shape_tuple(a.shape()); }, "Tuple of dimensions.")
+      .def_prop_ro("dtype", [](const Array& a) { return dtype_object(a.dtype()); }, "Element type (loom.float32, ...).")
+      .def_prop_ro("ndim", &Array::ndim, "Number of dimensions.")
+      .def_prop_ro("size", &Array::size, "Number of elements.")
+      .def_prop_ro("nbytes", &Array::nbytes, "size * itemsize.")
+      .def_prop_ro("itemsize", &Array::itemsize, "Bytes per element.")
+      .def_prop_ro("strides", [](const Array& a) { return shape_tuple(a.strides()); },
+                   "Bytes to step in each dimension (NumPy convention).")
+      .def_prop_ro("device", [](const Array& a) { return a.device(); }, "The device the array lives on.")
+      .def_prop_ro("T", &Array::transpose, "The array with its axes reversed (a view).")
+      .def(
+          "to",
+          [](nb::handle self, nb::handle device) -> nb::object {
+            const Array& a = nb::cast<const Array&>(self);
+            const Device d = to_device(device);
+            if (d == a.device()) return nb::borrow(self);
+            Array out;
+            {
+              nb::gil_scoped_release release;
+              out = a.copy_to(d);
+            }
+            return nb::cast(std::move(out));
+          },
+          nb::arg("device"), "This same array when it already lives on `device`, else a copy there.")
+      .def("copy_to", [](const Array& a, nb::handle device) {
+             const Device d = to_device(device);
+             nb::gil_scoped_release release;
+             return a.copy_to(d);
+           },
+           nb::arg("device"), "A new copy on `device`, always.")
+      .def("copy", &Array::copy, "A new contiguous copy on the same device.")
+      .def(
+          "astype",
+          [](nb::handle self, nb::handle dtype, bool copy) -> nb::object {
+            const Array& a = nb::cast<const Array&>(self);
+            const DType dt = to_dtype(dtype);
+            if (dt == a.dtype() && !copy) return nb::borrow(self);
+            return nb::cast(a.astype(dt));
+          },
+          nb::arg("dtype"), nb::arg("copy") = true,
+          "A new contiguous array converted to `dtype` with NumPy's cast results (out-of-range "
+          "float-to-int casts are undefined, as in NumPy). With copy=False and the same dtype, self.")
+      .def("numpy", [](const Array& a) { return to_numpy(a, false); },
+           "The elements as a NumPy array: a view sharing memory for CPU arrays (like "
+           "torch.Tensor.numpy()), a copy for GPU arrays (waits for pending work).")
+      .def("item", &item, "The only element as a Python bool, int or float.")
+      .def("tolist",
+           [](const Array& a) {
+             nb::object h = to_numpy(a, false);
+             if (a.dtype() == bfloat16) h = h.attr("astype")(numpy_dtype(float32));
+             return h.attr("tolist")();
+           },
+           "Nested Python lists of Python scalars.")
+      .def(
+          "block_until_ready",
+          [](nb::handle self) {
+            const Array& a = nb::cast<const Array&>(self);
+            {
+              nb::gil_scoped_release release;
+              a.block_until_ready();
+            }
+            return nb::borrow(self);
+          },
+          "Waits until the work that writes this array is done; returns the array.")
+      .def(
+          "__array__",
+          [](const Array& a, nb::handle dtype, nb::handle copy) {
+            const bool force = !copy.is_none() && nb::cast<bool>(copy);
+            if (!copy.is_none() && !nb::cast<bool>(copy) && a.device().is_gpu()) {
+              throw std::invalid_argument("Unable to avoid copy: the array lives on " + a.device().str());
+            }
+            nb::object out = to_numpy(a, force);
+            if (!dtype.is_none()) out = out.attr("astype")(dtype, nb::arg("copy") = false);
+            return out;
+          },
+          nb::arg("dtype").none() = nb::none(), nb::arg("copy").none() = nb::none(),
+          "NumPy conversion (np.asarray(x)): a view for CPU arrays unless copy=True, a copy for GPU arrays.")
+      .def("__len__",
+           [](const Array& a) {
+             if (a.ndim() == 0) throw nb::type_error("len() of unsized object");
+             return a.shape()[0];
+           },
+           "Length of the first dimension.")
+      .def("__bool__",
+           [](const Array& a) {
+             if (a.size() != 1) {
+               throw std::invalid_argument("The truth value of an array with " +
+                                           std::string(a.size() ? "more than one element" : "no elements") +
+                                           " is ambiguous");
+             }
+             const int truth = PyObject_IsTrue(item(a).ptr());
+             if (truth < 0) throw nb::python_error();
+             return truth == 1;
+           },
+           "Truth value of a size-1 array; ValueError for other sizes.")
+      .def("__float__", [](const Array& a) { return nb::cast<double>(nb::float_(item(a))); },
+           "float() of a size-1 array.")
+      .def("__int__", [](const Array& a) { return nb::int_(item(a)); }, "int() of a size-1 array.")
+      .def("__index__",
+           [](const Array& a) {
+             if (is_floating(a.dtype())) {
+               throw nb::type_error("only integer scalar arrays can be converted to a scalar index");
+             }
+             return nb::int_(item(a));
+           },
+           "operator.index() of an integer size-1 array.")
+      .def("__repr__", &repr, "array([...], dtype=float32, device=gpu(0))")
+      .def("__str__", [](const Array& a) { return nb::str(to_numpy(a, false)); }, "The elements as NumPy prints them.");
+  cls.attr("__array_priority__") = 100;
+}
+
+}  // namespace loom::py

@@ -1,0 +1,77 @@
+// Shared declarations of the nanobind bindings: one init_<family>() per source file,
+// and the argument converters every family uses (dtype=, device=, shapes, scalars).
+#pragma once
+#include <nanobind/nanobind.h>
+
+#include <functional>
+#include <optional>
+
+#include "loom/loom.h"
+
+namespace nb = nanobind;
+
+namespace loom::py {
+
+void init_errors(nb::module_& m);
+void init_dtypes(nb::module_& m);
+void init_devices(nb::module_& m);
+void init_memory(nb::module_& m);
+void init_stream(nb::module_& m);
+void init_array(nb::module_& m, nb::class_<Array>& cls);
+void init_interop(nb::module_& m, nb::class_<Array>& cls);
+void init_creation(nb::module_& m);
+
+// ---- dtypes (dtypes.cpp) ------------------------------------------------------------
+/// The Python object of a loom dtype (`loom.float32`); a new reference.
+nb::object dtype_object(DType dt);
+/// Accepts loom dtypes, NumPy dtypes and scalar types, ml_dtypes.bfloat16, strings and
+/// the Python types bool/int/float; raises TypeError for anything else.
+DType to_dtype(nb::handle h);
+/// None -> nullopt, else to_dtype().
+std::optional<DType> to_optional_dtype(nb::handle h);
+/// The numpy.dtype of a loom dtype (ml_dtypes.bfloat16 for bfloat16); a new reference.
+nb::object numpy_dtype(DType dt);
+/// The numpy module and ml_dtypes' bfloat16 dtype, imported once.
+nb::handle numpy_module();
+
+// ---- devices (devices.cpp) ----------------------------------------------------------
+/// Accepts a loom Device or a string ("cpu", "gpu", "gpu:1", "cuda:0").
+Device to_device(nb::handle h);
+/// None -> nullopt, else to_device().
+std::optional<Device> to_optional_device(nb::handle h);
+
+// ---- arguments (creation.cpp) -------------------------------------------------------
+/// An int or a sequence of ints, parsed without Python-level helpers (hot path of empty()).
+Shape to_shape(nb::handle h);
+/// A Python or NumPy scalar (bool, int, float) or a size-1 loom array as a loom Scalar.
+Scalar to_scalar(nb::handle h);
+/// The dtype NumPy gives a fill value alone (np.array(v).dtype).
+DType scalar_dtype(nb::handle h);
+/// Raises OverflowError when a Python int does not fit an integer dtype (NumPy 2 rule).
+void check_int_fits(nb::handle value, DType dt);
+/// asarray()'s conversion; returns `obj` itself when nothing needs to change.
+/// copy: true always copies, false never does (ValueError if needed), nullopt when needed.
+nb::object convert_to_array(nb::handle obj, std::optional<DType> dtype,
+                            std::optional<Device> device, std::optional<bool> copy);
+
+// ---- host views (array.cpp) ---------------------------------------------------------
+/// A NumPy array over host memory at `data` (byte strides), kept alive by `owner`.
+nb::object host_ndarray(void* data, DType dt, const Shape& shape, const Strides& strides,
+                        nb::handle owner);
+/// NumPy copy or view of an array: a view for CPU arrays unless `copy`, a copy otherwise.
+nb::object to_numpy(const Array& a, bool copy);
+
+// ---- foreign memory (foreign.cpp, interop.cpp) ---------------------------------------
+/// Wraps memory owned elsewhere as an Array without copying. `elem0` is element 0;
+/// `release` runs (with the GIL held) when the last view dies.
+Array wrap_foreign(void* elem0, DType dt, const Shape& shape, const Strides& strides,
+                   const Device& device, std::function<void()> release);
+/// Copies of NumPy arrays of any layout; zero-copy on cpu() when writable and aligned.
+Array from_numpy(nb::handle arr, std::optional<DType> dtype, const Device& device,
+                 std::optional<bool> copy);
+/// Zero-copy import of an object with __dlpack__ (or a DLPack capsule).
+Array from_dlpack_object(nb::handle obj);
+/// Zero-copy import of an object with __cuda_array_interface__.
+Array from_cuda_array_interface(nb::handle obj);
+
+}  // namespace loom::py

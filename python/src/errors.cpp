@@ -1,0 +1,93 @@
+// loom's exception types (DESIGN.md §5) and the translator that maps C++ exceptions
+// to them. One translator with derived classes caught before their bases.
+#include <string>
+
+#include "bindings.h"
+
+#include <nanobind/stl/string.h>
+
+namespace loom::py {
+namespace {
+
+// Exception types live as long as the interpreter: module attributes plus these
+// borrowed pointers (never released, so module teardown order cannot matter).
+PyObject* g_device_mismatch = nullptr;
+PyObject* g_out_of_memory = nullptr;
+PyObject* g_cuda_error = nullptr;
+PyObject* g_compile_error = nullptr;
+
+PyObject* new_exception(nb::module_& m, const char* name, PyObject* base, const char* doc) {
+  std::string qualified = std::string("loom.") + name;
+  PyObject* t = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, base, nullptr);
+  if (!t) throw nb::python_error();
+  m.attr(name) = nb::handle(t);  // the module keeps a reference; `t` stays ours too
+  return t;
+}
+
+// Raises `type(msg)` with extra attributes set on the instance.
+void raise_with_attrs(PyObject* type, const char* msg,
+                      std::initializer_list<std::pair<const char*, nb::object>> attrs) {
+  PyObject* inst = PyObject_CallFunction(type, "s", msg);
+  if (!inst) return;  // the call set an error already
+  for (const auto& [name, value] : attrs) PyObject_SetAttrString(inst, name, value.ptr());
+  PyErr_SetObject(type, inst);
+  Py_DECREF(inst);
+}
+
+void translate(const std::exception_ptr& p, void*) {
+  try {
+    std::rethrow_exception(p);
+  } catch (const DTypeError& e) {
+    PyErr_SetString(PyExc_TypeError, e.what());
+  } catch (const DeviceMismatchError& e) {
+    PyErr_SetString(g_device_mismatch, e.what());
+  } catch (const OutOfMemoryError& e) {
+    PyErr_SetString(g_out_of_memory, e.what());
+  } catch (const CudaError& e) {
+    raise_with_attrs(g_cuda_error, e.what(),
+                     {{"code", nb::int_(e.code())}, {"context_lost", nb::bool_(e.context_lost())}});
+  } catch (const CompileError& e) {
+    raise_with_attrs(g_compile_error, e.what(), {{"log", nb::str(e.log().c_str(), e.log().size())}});
+  } catch (const UnsupportedError& e) {
+    PyErr_SetString(PyExc_NotImplementedError, e.what());
+  } catch (const std::out_of_range& e) {
+    PyErr_SetString(PyExc_IndexError, e.what());
+  }
+  // Anything else propagates to nanobind's default translator
+  // (std::invalid_argument -> ValueError, std::exception -> RuntimeError).
+}
+
+// Test hook: throws the C++ exception named `kind` so that tests can check the mapping.
+void raise_for_testing(const std::string& kind, const std::string& msg) {
+  if (kind == "DTypeError") throw DTypeError(msg);
+  if (kind == "DeviceMismatchError") throw DeviceMismatchError(msg);
+  if (kind == "OutOfMemoryError") throw OutOfMemoryError(msg);
+  if (kind == "CudaError") throw CudaError(msg, 700, true);
+  if (kind == "CompileError") throw CompileError(msg, "line 1: error");
+  if (kind == "UnsupportedError") throw UnsupportedError(msg);
+  if (kind == "invalid_argument") throw std::invalid_argument(msg);
+  if (kind == "out_of_range") throw std::out_of_range(msg);
+  if (kind == "runtime_error") throw std::runtime_error(msg);
+  throw std::invalid_argument("unknown exception kind '" + kind + "'");
+}
+
+}  // namespace
+
+void init_errors(nb::module_& m) {
+  g_device_mismatch = new_exception(m, "DeviceMismatchError", PyExc_ValueError,
+                                    "Operands of one operation live on different devices.");
+  g_out_of_memory = new_exception(m, "OutOfMemoryError", PyExc_MemoryError,
+                                  "A device allocation failed after freeing the cache and retrying.");
+  g_cuda_error = new_exception(m, "CudaError", PyExc_RuntimeError,
+                               "A CUDA runtime, driver or library call failed; `.code` holds the "
+                               "CUDA error code and `.context_lost` whether the device must be reset.");
+  g_compile_error = new_exception(m, "CompileError", PyExc_RuntimeError,
+                                  "Kernel compilation (NVRTC or host compiler) failed; `.log` holds "
+                                  "the compiler log.");
+  nb::register_exception_translator(translate);
+  m.def("_raise_for_testing", &raise_for_testing, nb::arg("kind"), nb::arg("msg") = "test",
+        "Throws the C++ exception `kind` (e.g. 'CudaError'); used by the tests of the "
+        "exception mapping.");
+}
+
+}  // namespace loom::py

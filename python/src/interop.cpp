@@ -1,0 +1,397 @@
+// Zero-copy exchange with other array libraries: DLPack (both directions) and
+// __cuda_array_interface__ v3 (both directions).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bindings.h"
+#include "dlpack.h"
+#include "loom/backend/gpu.h"
+
+#include <nanobind/stl/string.h>
+
+namespace loom::py {
+namespace {
+
+// ---- dtypes and devices in DLPack and CAI terms ---------------------------------------
+
+DLDataType to_dl_dtype(DType dt) {
+  const uint8_t bits = static_cast<uint8_t>(itemsize(dt) * 8);
+  switch (dtype_kind(dt)) {
+    case DTypeKind::boolean: return {kDLBool, 8, 1};
+    case DTypeKind::signed_int: return {kDLInt, bits, 1};
+    case DTypeKind::unsigned_int: return {kDLUInt, bits, 1};
+    default: return {static_cast<uint8_t>(dt == bfloat16 ? kDLBfloat : kDLFloat), bits, 1};
+  }
+}
+
+DType from_dl_dtype(DLDataType t) {
+  if (t.lanes == 1) {
+    switch (t.code) {
+      case kDLBool:
+        if (t.bits == 8) return bool_;
+        break;
+      case kDLInt:
+        switch (t.bits) { case 8: return int8; case 16: return int16; case 32: return int32; case 64: return int64; }
+        break;
+      case kDLUInt:
+        switch (t.bits) { case 8: return uint8; case 16: return uint16; case 32: return uint32; case 64: return uint64; }
+        break;
+      case kDLFloat:
+        switch (t.bits) { case 16: return float16; case 32: return float32; case 64: return float64; }
+        break;
+      case kDLBfloat:
+        if (t.bits == 16) return bfloat16;
+        break;
+    }
+  }
+  throw DTypeError("[from_dlpack] unsupported DLPack dtype (code " + std::to_string(t.code) + ", " +
+                   std::to_string(t.bits) + " bits, " + std::to_string(t.lanes) + " lanes)");
+}
+
+Device gpu_device(int index) {
+  if (index < 0 || index >= num_gpus()) gpu(index);  // raises ValueError naming the GPU count
+  return Device{DeviceType::cuda, index};
+}
+
+Device from_dl_device(int32_t type, int32_t id) {
+  switch (type) {
+    case kDLCPU:
+    case kDLCUDAHost:
+      return cpu();
+    case kDLCUDA:
+    case kDLCUDAManaged:
+      return gpu_device(id);
+    default:
+      throw nb::buffer_error(("[from_dlpack] unsupported DLPack device type " + std::to_string(type)).c_str());
+  }
+}
+
+const char* typestr(DType dt) {
+  static const char* const names[kNumDTypes] = {"|b1", "|i1", "<i2", "<i4", "<i8", "|u1", "<u2",
+                                                "<u4", "<u8", "<f2", "<V2", "<f4", "<f8"};
+  return names[static_cast<int>(dt)];
+}
+
+DType from_typestr(const std::string& s) {
+  for (int i = 0; i < kNumDTypes; ++i) {
+    const char* t = typestr(static_cast<DType>(i));
+    if (s == t || (s.size() == 3 && (s[0] == '=' || s[0] == '<' || s[0] == '|') && s.substr(1) == t + 1)) {
+      return static_cast<DType>(i);
+    }
+  }
+  throw DTypeError("[asarray] unsupported __cuda_array_interface__ typestr '" + s + "'");
+}
+
+// A CUDA stream as the DLPack/CAI integers name it: 1 is the legacy default stream.
+intptr_t stream_int(void* s) { return s ? reinterpret_cast<intptr_t>(s) : 1; }
+
+// Makes `consumer` wait for the work queued so far on `producer` (both on GPU `dev`).
+void order_streams(int dev, intptr_t producer, intptr_t consumer) {
+  if (producer == consumer) return;
+  void* ev = gpu_backend::event_create(dev, false);
+  try {
+    gpu_backend::event_record(dev, ev, reinterpret_cast<void*>(producer));
+    gpu_backend::stream_wait_event(dev, reinterpret_cast<void*>(consumer), ev);
+  } catch (...) {
+    gpu_backend::event_destroy(dev, ev);
+    throw;
+  }
+  gpu_backend::event_destroy(dev, ev);
+}
+
+// ---- DLPack export --------------------------------------------------------------------
+
+struct ExportCtx {
+  Array array;  // keeps the buffer alive while the consumer holds the tensor
+  std::vector<int64_t> shape, strides;
+  DLManagedTensor legacy;
+  DLManagedTensorVersioned versioned;
+};
+
+void delete_legacy(DLManagedTensor* m) { delete static_cast<ExportCtx*>(m->manager_ctx); }
+void delete_versioned(DLManagedTensorVersioned* m) { delete static_cast<ExportCtx*>(m->manager_ctx); }
+
+// Capsules nobody consumed still own their tensor; consumed ones were renamed "used_...".
+void destroy_legacy_capsule(PyObject* cap) {
+  if (!PyCapsule_IsValid(cap, "dltensor")) return;
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(cap, "dltensor"));
+  if (m && m->deleter) m->deleter(m);
+  PyErr_Restore(type, value, tb);
+}
+
+void destroy_versioned_capsule(PyObject* cap) {
+  if (!PyCapsule_IsValid(cap, "dltensor_versioned")) return;
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  auto* m = static_cast<DLManagedTensorVersioned*>(PyCapsule_GetPointer(cap, "dltensor_versioned"));
+  if (m && m->deleter) m->deleter(m);
+  PyErr_Restore(type, value, tb);
+}
+
+DLDevice to_dl_device(const Device& d) {
+  return d.is_cpu() ? DLDevice{kDLCPU, 0} : DLDevice{kDLCUDA, d.index};
+}
+
+nb::object make_capsule(const Array& a, bool versioned, bool copied) {
+  auto* ctx = new ExportCtx{a, {}, {}, {}, {}};
+  const int nd = a.ndim();
+  const int64_t item = static_cast<int64_t>(a.itemsize());
+  ctx->shape.assign(a.shape().begin(), a.shape().end());
+  ctx->strides.resize(nd);
+  for (int i = 0; i < nd; ++i) {
+    if (a.strides()[i] % item != 0) {
+      delete ctx;
+      throw nb::buffer_error("[__dlpack__] strides that are not a multiple of the item size");
+    }
+    ctx->strides[i] = a.strides()[i] / item;
+  }
+  ctx->shape.reserve(1);  // valid (non-null) pointers for 0-d arrays too
+  ctx->strides.reserve(1);
+  static char empty_data = 0;
+  void* data = a.data();
+  if (!data && a.device().is_cpu()) data = &empty_data;  // some consumers reject NULL
+  DLTensor t{data, to_dl_device(a.device()), nd, to_dl_dtype(a.dtype()), ctx->shape.data(),
+             ctx->strides.data(), 0};
+  PyObject* cap;
+  if (versioned) {
+    ctx->versioned = DLManagedTensorVersioned{
+        {LOOM_DLPACK_MAJOR_VERSION, LOOM_DLPACK_MINOR_VERSION}, ctx, delete_versioned,
+        copied ? DLPACK_FLAG_BITMASK_IS_COPIED : 0, t};
+    cap = PyCapsule_New(&ctx->versioned, "dltensor_versioned", destroy_versioned_capsule);
+  } else {
+    ctx->legacy = DLManagedTensor{t, ctx, delete_legacy};
+    cap = PyCapsule_New(&ctx->legacy, "dltensor", destroy_legacy_capsule);
+  }
+  if (!cap) {
+    delete ctx;
+    throw nb::python_error();
+  }
+  return nb::steal(cap);
+}
+
+nb::object dlpack(const Array& self, nb::handle stream, nb::handle max_version, nb::handle dl_device,
+                  nb::handle copy) {
+  const bool versioned = !max_version.is_none() && nb::cast<int>(max_version[0]) >= 1;
+  const bool may_copy = copy.is_none() || nb::cast<bool>(copy);
+  Array src = self;
+  bool copied = false;
+  if (!dl_device.is_none()) {
+    const auto type = nb::cast<int32_t>(dl_device[0]);
+    const auto id = nb::cast<int32_t>(dl_device[1]);
+    Device want;
+    if (type == kDLCPU) {
+      want = cpu();
+    } else if (type == kDLCUDA) {
+      want = gpu_device(id);
+    } else {
+      throw nb::buffer_error("[__dlpack__] unsupported dl_device");
+    }
+    if (want != self.device()) {
+      if (!may_copy) throw nb::buffer_error("[__dlpack__] dl_device differs from the array's device and copy=False");
+      nb::gil_scoped_release release;
+      src = self.copy_to(want);
+      copied = true;
+    }
+  }
+  if (!copied && !copy.is_none() && nb::cast<bool>(copy)) {
+    src = self.copy();
+    copied = true;
+  }
+  if (src.device().is_gpu()) {
+    // The consumer reads on `stream` (None: the legacy default stream; -1: no ordering;
+    // 0 is not allowed by the spec and read as the legacy default stream).
+    intptr_t consumer = stream.is_none() ? 1 : nb::cast<intptr_t>(stream);
+    if (consumer == 0) consumer = 1;
+    if (consumer != -1) {
+      gpu_backend::wait_for_writer(src);  // our current stream now follows the writer
+      order_streams(src.device().index, stream_int(Stream::current(src.device()).native()), consumer);
+    }
+  }
+  return make_capsule(src, versioned, copied);
+}
+
+nb::object cuda_array_interface(const Array& a) {
+  if (!a.device().is_gpu()) {
+    throw nb::attribute_error("__cuda_array_interface__ exists only for GPU arrays; this one is on cpu()");
+  }
+  nb::dict d;
+  nb::list shape;
+  for (int64_t s : a.shape()) shape.append(s);
+  d["shape"] = nb::tuple(shape);
+  d["typestr"] = typestr(a.dtype());
+  nb::list descr;
+  descr.append(nb::make_tuple("", typestr(a.dtype())));
+  d["descr"] = descr;
+  d["data"] = nb::make_tuple(reinterpret_cast<uintptr_t>(a.data()), false);
+  if (a.is_contiguous()) {
+    d["strides"] = nb::none();
+  } else {
+    nb::list st;
+    for (int64_t s : a.strides()) st.append(s);
+    d["strides"] = nb::tuple(st);
+  }
+  d["version"] = 3;
+  // Consumers order their reads after this stream: the current one, made to follow the writer.
+  gpu_backend::wait_for_writer(a);
+  d["stream"] = stream_int(Stream::current(a.device()).native());
+  return d;
+}
+
+// ---- imports --------------------------------------------------------------------------
+
+void release_pyobject(PyObject* o) { Py_DECREF(o); }
+
+}  // namespace
+
+Array from_dlpack_object(nb::handle obj) {
+  nb::object cap;
+  if (PyCapsule_CheckExact(obj.ptr())) {
+    cap = nb::borrow(obj);
+  } else {
+    if (!nb::hasattr(obj, "__dlpack__")) {
+      throw nb::type_error(("[from_dlpack] " + nb::cast<std::string>(nb::repr(nb::handle(Py_TYPE(obj.ptr())))) +
+                            " has no __dlpack__ method").c_str());
+    }
+    int32_t type = kDLCPU, id = 0;
+    if (nb::hasattr(obj, "__dlpack_device__")) {
+      nb::object d = obj.attr("__dlpack_device__")();
+      type = nb::cast<int32_t>(nb::int_(d[0]));
+      id = nb::cast<int32_t>(nb::int_(d[1]));
+    }
+    nb::object fn = obj.attr("__dlpack__");
+    nb::object stream = nb::none();
+    if (type == kDLCUDA || type == kDLCUDAManaged) {
+      // The producer orders its work before our current stream on that GPU.
+      stream = nb::int_(stream_int(Stream::current(gpu_device(id)).native()));
+    }
+    try {
+      cap = fn(nb::arg("stream") = stream, nb::arg("max_version") = nb::make_tuple(1, 0));
+    } catch (nb::python_error& e) {
+      if (!e.matches(PyExc_TypeError)) throw;  // producers older than DLPack 1.0
+      cap = stream.is_none() ? fn() : fn(nb::arg("stream") = stream);
+    }
+  }
+
+  PyObject* c = cap.ptr();
+  DLTensor* t;
+  bool read_only = false;
+  bool versioned = PyCapsule_IsValid(c, "dltensor_versioned");
+  void* managed;
+  if (versioned) {
+    auto* m = static_cast<DLManagedTensorVersioned*>(PyCapsule_GetPointer(c, "dltensor_versioned"));
+    if (m->version.major > LOOM_DLPACK_MAJOR_VERSION) {
+      throw nb::buffer_error("[from_dlpack] the producer's DLPack major version is newer than loom's");
+    }
+    t = &m->dl_tensor;
+    read_only = (m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
+    managed = m;
+  } else if (PyCapsule_IsValid(c, "dltensor")) {
+    auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(c, "dltensor"));
+    t = &m->dl_tensor;
+    managed = m;
+  } else {
+    throw std::invalid_argument("[from_dlpack] expected a DLPack capsule that was not consumed yet");
+  }
+
+  // Validate before taking ownership: on error the capsule still frees the tensor.
+  const DType dt = from_dl_dtype(t->dtype);
+  const Device dev = from_dl_device(t->device.device_type, t->device.device_id);
+  const int64_t item = static_cast<int64_t>(itemsize(dt));
+  Shape shape(t->shape, t->shape + t->ndim);
+  Strides strides = contiguous_strides(shape, item);
+  if (t->strides) {
+    for (int i = 0; i < t->ndim; ++i) strides[i] = t->strides[i] * item;
+  }
+  void* data = static_cast<char*>(t->data) + t->byte_offset;
+
+  PyCapsule_SetName(c, versioned ? "used_dltensor_versioned" : "used_dltensor");
+  std::function<void()> release;
+  if (versioned) {
+    release = [m = static_cast<DLManagedTensorVersioned*>(managed)]() { if (m->deleter) m->deleter(m); };
+  } else {
+    release = [m = static_cast<DLManagedTensor*>(managed)]() { if (m->deleter) m->deleter(m); };
+  }
+  Array out = wrap_foreign(data, dt, shape, strides, dev, std::move(release));
+  return read_only ? out.copy() : out;  // loom arrays are writable: never alias read-only memory
+}
+
+Array from_cuda_array_interface(nb::handle obj) {
+  nb::object cai = obj.attr("__cuda_array_interface__");
+  const DType dt = from_typestr(nb::cast<std::string>(cai["typestr"]));
+  Shape shape;
+  for (nb::handle s : cai["shape"]) shape.push_back(nb::cast<int64_t>(s));
+  Strides strides = contiguous_strides(shape, itemsize(dt));
+  nb::dict d = nb::cast<nb::dict>(cai);
+  if (d.contains("strides") && !d["strides"].is_none()) {
+    size_t i = 0;
+    for (nb::handle s : d["strides"]) strides.at(i++) = nb::cast<int64_t>(s);
+  }
+  if (d.contains("mask") && !d["mask"].is_none()) {
+    throw std::invalid_argument("[asarray] masked __cuda_array_interface__ arrays are not supported");
+  }
+  nb::object data = d["data"];
+  const uintptr_t ptr = nb::cast<uintptr_t>(data[0]);
+  const bool read_only = nb::cast<bool>(data[1]);
+  int index;
+  if (ptr != 0) {
+    index = gpu_backend::pointer_device(reinterpret_cast<void*>(ptr));
+    if (index < 0) throw std::invalid_argument("[asarray] __cuda_array_interface__ data is not GPU memory");
+  } else {
+    const Device def = default_device();
+    index = def.is_gpu() ? def.index : 0;
+  }
+  const Device dev = gpu_device(index);
+  if (d.contains("stream") && !d["stream"].is_none()) {
+    const intptr_t s = nb::cast<intptr_t>(d["stream"]);
+    if (s == 0) throw std::invalid_argument("[asarray] __cuda_array_interface__ stream 0 is not allowed");
+    order_streams(index, s, stream_int(Stream::current(dev).native()));
+  }
+  PyObject* owner = obj.ptr();
+  Py_INCREF(owner);  // the producer stays alive while loom views its memory
+  Array out = wrap_foreign(reinterpret_cast<void*>(ptr), dt, shape, strides, dev,
+                           [owner]() { release_pyobject(owner); });
+  return read_only ? out.copy() : out;
+}
+
+void init_interop(nb::module_& m, nb::class_<Array>& cls) {
+  cls.def("__dlpack__", &dlpack, nb::arg("stream").none() = nb::none(), nb::arg("max_version").none() = nb::none(),
+          nb::arg("dl_device").none() = nb::none(), nb::arg("copy").none() = nb::none(),
+          "DLPack export without a copy: a 'dltensor_versioned' capsule when max_version >= (1, 0), "
+          "else a legacy 'dltensor' one. For GPU arrays the consumer's `stream` (None: legacy "
+          "default, -1: none) waits for the work that writes the array. dl_device=(1, 0) with a "
+          "GPU array copies to the host unless copy=False.")
+      .def("__dlpack_device__",
+           [](const Array& a) {
+             const DLDevice d = to_dl_device(a.device());
+             return nb::make_tuple(d.device_type, d.device_id);
+           },
+           "(device_type, device_id) as DLPack names them: (1, 0) for cpu(), (2, i) for gpu(i).")
+      .def_prop_ro("__cuda_array_interface__", &cuda_array_interface,
+                   "The CUDA Array Interface (v3) of a GPU array; AttributeError for CPU arrays.");
+
+  m.def(
+      "from_dlpack",
+      [](nb::handle x, nb::handle device, nb::handle copy) -> nb::object {
+        if (nb::isinstance<Array>(x) && device.is_none() && copy.is_none()) return nb::borrow(x);
+        Array a = from_dlpack_object(x);
+        return convert_to_array(nb::cast(std::move(a)), std::nullopt, to_optional_device(device),
+                                copy.is_none() ? std::nullopt : std::optional<bool>(nb::cast<bool>(copy)));
+      },
+      nb::arg("x"), nb::kw_only(), nb::arg("device").none() = nb::none(), nb::arg("copy").none() = nb::none(),
+      "An array sharing memory with `x` (any object with __dlpack__, or a DLPack capsule), on "
+      "the device the memory lives on; `device`/`copy` as in the Array API.");
+  m.def(
+      "asnumpy",
+      [](nb::handle x) -> nb::object {
+        if (nb::isinstance<Array>(x)) return to_numpy(nb::cast<const Array&>(x), false);
+        return numpy_module().attr("asarray")(x);
+      },
+      nb::arg("x"),
+      "A NumPy array of `x`: a copy of a GPU array, a view of a CPU array (like x.numpy()), "
+      "np.asarray(x) for anything else.");
+}
+
+}  // namespace loom::py

@@ -1,0 +1,18 @@
+// The _loom extension module: every binding family registers itself here.
+#include "bindings.h"
+
+NB_MODULE(_loom, m) {
+  using namespace loom::py;
+  m.doc() = "loom's C++ core (import loom, not loom._loom).";
+  init_errors(m);
+  init_dtypes(m);
+  init_devices(m);
+  init_memory(m);
+  init_stream(m);
+  nb::class_<loom::Array> array_cls(m, "ndarray",
+                                    "An n-dimensional array on a device (the CPU or a GPU). Create one with "
+                                    "loom.asarray, loom.zeros, ...; it cannot be constructed directly.");
+  init_array(m, array_cls);
+  init_interop(m, array_cls);
+  init_creation(m);
+}

@@ -1,0 +1,128 @@
+"""Shared fixtures: every device present, the GPU marker, fresh random inputs, and the
+one helper that compares loom results with NumPy.
+
+GPU-only tests carry @pytest.mark.gpu (or use the `gpu` fixture). Without a GPU they
+skip with reason "no GPU"; with LOOM_REQUIRE_GPU=1 they fail instead, and the whole run
+stops at once when loom sees no GPU.
+"""
+import os
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import loom
+
+REQUIRE_GPU = os.environ.get("LOOM_REQUIRE_GPU", "") not in ("", "0")
+
+# The 13 dtypes as (loom dtype, NumPy dtype).
+DTYPES = [
+    (loom.bool_, np.dtype(np.bool_)),
+    (loom.int8, np.dtype(np.int8)),
+    (loom.int16, np.dtype(np.int16)),
+    (loom.int32, np.dtype(np.int32)),
+    (loom.int64, np.dtype(np.int64)),
+    (loom.uint8, np.dtype(np.uint8)),
+    (loom.uint16, np.dtype(np.uint16)),
+    (loom.uint32, np.dtype(np.uint32)),
+    (loom.uint64, np.dtype(np.uint64)),
+    (loom.float16, np.dtype(np.float16)),
+    (loom.bfloat16, np.dtype(ml_dtypes.bfloat16)),
+    (loom.float32, np.dtype(np.float32)),
+    (loom.float64, np.dtype(np.float64)),
+]
+DTYPE_NAMES = [d.name for d, _ in DTYPES]
+NP_DTYPES = {d.name: n for d, n in DTYPES}
+
+# Relative tolerances of float results (values that went through float arithmetic).
+RTOL = {"float16": 1e-3, "bfloat16": 1e-2, "float32": 1e-6, "float64": 1e-12}
+
+
+def pytest_sessionstart(session):
+    if REQUIRE_GPU and loom.num_gpus() == 0:
+        pytest.exit("LOOM_REQUIRE_GPU=1 but loom.num_gpus() == 0: every GPU test would fail", returncode=1)
+
+
+def _no_gpu():
+    if REQUIRE_GPU:
+        pytest.fail("no GPU (LOOM_REQUIRE_GPU=1 makes GPU tests fail instead of skipping)")
+    pytest.skip("no GPU")
+
+
+def pytest_runtest_setup(item):
+    if item.get_closest_marker("gpu") is not None and loom.num_gpus() == 0:
+        _no_gpu()
+
+
+@pytest.fixture
+def gpu():
+    """gpu(0); the test skips ("no GPU") or, with LOOM_REQUIRE_GPU=1, fails without one."""
+    if loom.num_gpus() == 0:
+        _no_gpu()
+    return loom.gpu(0)
+
+
+@pytest.fixture(params=loom.devices(), ids=repr)
+def device(request):
+    """Every device present: cpu() and each GPU."""
+    return request.param
+
+
+@pytest.fixture
+def rng():
+    """A fresh generator; its seed is printed so that a failure can be replayed."""
+    seed = np.random.SeedSequence().entropy
+    print(f"rng seed: {seed}")
+    return np.random.default_rng(seed)
+
+
+def random_array(rng, shape, dtype, low=None, high=None):
+    """Random values of `dtype` (a name, loom or NumPy dtype), never all zeros.
+
+    Integers span [low, high) (the dtype's full range by default); floats are normal
+    values scaled into [low, high) when given, else spread over a few decades.
+    """
+    dt = np.dtype(dtype) if not isinstance(dtype, loom.dtype) else dtype.dtype
+    shape = tuple(shape) if not isinstance(shape, int) else (shape,)
+    n = int(np.prod(shape))
+    if dt == np.bool_:
+        out = rng.random(shape) < 0.5
+        if n:
+            out.flat[0] = True
+        return out
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        lo = info.min if low is None else max(int(low), info.min)
+        hi = info.max if high is None else min(int(high), info.max + 1)
+        out = rng.integers(lo, hi, size=shape, dtype=dt, endpoint=high is None)
+    elif low is not None:
+        out = rng.uniform(low, high, size=shape).astype(dt)
+    else:
+        out = (rng.standard_normal(shape) * 10.0 ** rng.integers(-2, 3, size=shape)).astype(dt)
+    if n and not np.any(out):
+        out.flat[0] = 1
+    return out
+
+
+def assert_matches(actual, expected, *, dtype=None, device=None, exact=False, rtol=None):
+    """The one comparison of a loom array with a NumPy result.
+
+    Checks shape, dtype (`dtype`, else expected's) and device (when given); values are
+    exact for bool and integers, and for floats within the dtype's relative tolerance
+    (RTOL) or exactly with exact=True (copies, casts); NaN equals NaN, inf equals inf.
+    """
+    assert isinstance(actual, loom.ndarray), type(actual)
+    expected = np.asarray(expected)
+    want_dtype = dtype if dtype is not None else expected.dtype
+    assert actual.dtype == want_dtype, f"dtype {actual.dtype} != {want_dtype}"
+    assert actual.shape == expected.shape, f"shape {actual.shape} != {expected.shape}"
+    if device is not None:
+        assert actual.device == device, f"device {actual.device} != {device}"
+    got = np.asarray(actual)  # a host copy (a view for CPU arrays)
+    name = actual.dtype.name
+    if name in RTOL:
+        tol = 0 if exact else (RTOL[name] if rtol is None else rtol)
+        np.testing.assert_allclose(got.astype(np.float64), expected.astype(np.float64),
+                                   rtol=tol, atol=0, equal_nan=True)
+    else:
+        np.testing.assert_array_equal(got, expected.astype(got.dtype))
