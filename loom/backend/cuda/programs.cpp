@@ -1,0 +1,116 @@
+#include "loom/backend/cuda/programs.h"
+
+#include <array>
+#include <stdexcept>
+#include <vector>
+
+#include "loom/backend/cuda/runtime.h"
+
+namespace loom::cuda {
+namespace {
+
+constexpr const char* kTypeNames[kNumDTypes] = {
+    "bool",          "signed char",    "short",        "int",
+    "long long",     "unsigned char",  "unsigned short", "unsigned int",
+    "unsigned long long", "loom_f16",  "loom_bf16",    "float",
+    "double",
+};
+constexpr const char* kBitsNames[4] = {"unsigned char", "unsigned short", "unsigned int",
+                                       "unsigned long long"};
+
+int size_slot(size_t itemsize) { return itemsize == 1 ? 0 : itemsize == 2 ? 1 : itemsize == 4 ? 2 : 3; }
+
+std::string tmpl(const char* fn, const std::string& args) { return std::string(fn) + "<" + args + ">"; }
+
+// Every name expression of the built-in programs, built once.
+struct Names {
+  std::array<std::string, 4> fill, eye, gather;
+  std::array<std::string, kNumDTypes> arange, linspace;
+  std::array<std::string, kNumDTypes * kNumDTypes> convert, strided;
+  Names() {
+    for (int i = 0; i < 4; ++i) {
+      fill[i] = tmpl("loom_fill", kBitsNames[i]);
+      eye[i] = tmpl("loom_eye", kBitsNames[i]);
+      gather[i] = tmpl("loom_gather", kBitsNames[i]);
+    }
+    for (int t = 0; t < kNumDTypes; ++t) {
+      arange[t] = tmpl("loom_arange", kTypeNames[t]);
+      linspace[t] = tmpl("loom_linspace", kTypeNames[t]);
+      for (int d = 0; d < kNumDTypes; ++d) {
+        const std::string pair = std::string(kTypeNames[t]) + ", " + kTypeNames[d];
+        convert[t * kNumDTypes + d] = tmpl("loom_convert", pair);
+        strided[t * kNumDTypes + d] = tmpl("loom_convert_strided", pair);
+      }
+    }
+  }
+};
+
+const Names& names() {
+  static const Names n;
+  return n;
+}
+
+// No FMA contraction: results must match the CPU backend bit for bit.
+std::vector<std::string> options() { return {"--fmad=false"}; }
+
+}  // namespace
+
+const char* device_type_name(DType dt) { return kTypeNames[static_cast<int>(dt)]; }
+
+const Program& creation_program() {
+  static const Program p = [] {
+    const Names& n = names();
+    std::vector<std::string> exprs(n.fill.begin(), n.fill.end());
+    exprs.insert(exprs.end(), n.eye.begin(), n.eye.end());
+    exprs.insert(exprs.end(), n.arange.begin(), n.arange.end());
+    exprs.insert(exprs.end(), n.linspace.begin(), n.linspace.end());
+    return Program("loom_creation.cu", "#include \"loom_creation.cuh\"\n", exprs, options());
+  }();
+  return p;
+}
+
+const Program& convert_program(DType src) {
+  // One program per source dtype: all its casts, contiguous and strided, and its gather.
+  static const std::array<Program, kNumDTypes> programs = [] {
+    const Names& n = names();
+    auto make = [&](int t) {
+      std::vector<std::string> exprs;
+      for (int d = 0; d < kNumDTypes; ++d) {
+        exprs.push_back(n.convert[t * kNumDTypes + d]);
+        exprs.push_back(n.strided[t * kNumDTypes + d]);
+      }
+      exprs.push_back(n.gather[size_slot(itemsize(static_cast<DType>(t)))]);
+      return Program(std::string("loom_convert_") + dtype_name(static_cast<DType>(t)) + ".cu",
+                     "#include \"loom_convert.cuh\"\n", exprs, options());
+    };
+    return std::array<Program, kNumDTypes>{make(0), make(1), make(2),  make(3),  make(4),
+                                           make(5), make(6), make(7),  make(8),  make(9),
+                                           make(10), make(11), make(12)};
+  }();
+  return programs[static_cast<int>(src)];
+}
+
+const std::string& fill_name(size_t itemsize) { return names().fill[size_slot(itemsize)]; }
+const std::string& eye_name(size_t itemsize) { return names().eye[size_slot(itemsize)]; }
+const std::string& arange_name(DType dt) { return names().arange[static_cast<int>(dt)]; }
+const std::string& linspace_name(DType dt) { return names().linspace[static_cast<int>(dt)]; }
+const std::string& convert_name(DType src, DType dst) {
+  return names().convert[static_cast<int>(src) * kNumDTypes + static_cast<int>(dst)];
+}
+const std::string& convert_strided_name(DType src, DType dst) {
+  return names().strided[static_cast<int>(src) * kNumDTypes + static_cast<int>(dst)];
+}
+const std::string& gather_name(size_t itemsize) { return names().gather[size_slot(itemsize)]; }
+
+void launch_elementwise(int device, const Program& program, const std::string& expr, int64_t n,
+                        void* stream, std::initializer_list<void*> args) {
+  constexpr unsigned kBlock = 256;
+  void* params[8];
+  if (args.size() > 8) throw std::logic_error("[cuda] too many kernel arguments");
+  size_t i = 0;
+  for (void* a : args) params[i++] = a;
+  CUfunction fn = get_function(device, program, expr);
+  launch(device, fn, expr.c_str(), grid_size(device, n, kBlock), kBlock, 0, stream, params);
+}
+
+}  // namespace loom::cuda
