@@ -30,8 +30,10 @@ class Buffer {
   size_t nbytes() const { return nbytes_; }
   const Device& device() const { return device_; }
 
-  /// The stream (cudaStream_t, opaque here) that last wrote this buffer; readers on
-  /// another stream wait for it. nullptr is the device's default stream.
+  /// The stream (cudaStream_t, opaque here) that last used this buffer. A user on
+  /// another stream first waits for it and then takes its place, so this stream's
+  /// completion implies every earlier use; the allocator waits for it before reuse.
+  /// nullptr is the device's default stream.
   void* last_stream() const { return last_stream_; }
   void set_last_stream(void* s) { last_stream_ = s; }
   /// Allocator bookkeeping: the stream the block was allocated on.

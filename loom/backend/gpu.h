@@ -73,7 +73,8 @@ void upload(const HostView& src, const Array& dst);
 void download(const Array& src, void* dst);
 /// Contiguous `src` on one GPU -> contiguous `dst` on another (peer access when possible).
 void copy_peer(const Array& src, const Array& dst);
-/// Makes the current stream of `a`'s device wait for the stream that last wrote `a`.
+/// Makes the current stream of `a`'s device wait for the stream that last used `a`, which
+/// then becomes that last user (see Buffer::last_stream).
 void wait_for_writer(const Array& a);
 
 }  // namespace loom::gpu_backend

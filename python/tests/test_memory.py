@@ -100,3 +100,14 @@ def test_empty_pinned(dtype, rng):
     assert loom.empty_pinned((0, 3), "int32").shape == (0, 3)
     del p  # freed through its owner capsule (no leak checker here; must not crash)
     gc.collect()
+
+
+@pytest.mark.gpu
+def test_gpu_in_use_returns_after_100000_create_free_cycles(gpu):
+    gc.collect()
+    loom.synchronize(gpu)
+    base = loom.memory.stats(gpu)["in_use"]
+    for i in range(100_000):
+        x = loom.empty((1000 + (i % 64) * 512,), dtype=loom.float32, device=gpu)
+        del x
+    assert loom.memory.stats(gpu)["in_use"] == base

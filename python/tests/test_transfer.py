@@ -173,3 +173,12 @@ def test_between_gpus(rng):
     assert y.device == loom.gpu(1)
     assert_matches(y, a, exact=True)
     assert_matches(x.T.copy_to(loom.gpu(1)), a.T, exact=True)
+
+
+@pytest.mark.gpu
+def test_one_gib_round_trip_is_bit_identical(gpu, rng):
+    n = (1 << 30) // 4
+    a = rng.standard_normal(n, dtype=np.float32)
+    a[rng.integers(0, n, 1000)] = np.nan  # NaN payloads must survive too
+    back = loom.asarray(a, device=gpu).numpy()
+    assert np.array_equal(back.view(np.uint32), a.view(np.uint32))

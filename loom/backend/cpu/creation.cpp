@@ -56,7 +56,8 @@ void arange(const Array& out, const Scalar& first, const Scalar& second) {
 }
 
 void linspace(const Array& out, double start, double step, double stop, bool endpoint) {
-  const bool integral = is_integer(out.dtype()) || out.dtype() == bool_;
+  // NumPy floors for integer dtypes only; bool takes value != 0 of the float.
+  const bool integral = is_integer(out.dtype());
   dispatch_dtype(out.dtype(), [&](auto tag) {
     using T = decltype(tag);
     T* p = static_cast<T*>(out.data());

@@ -145,6 +145,9 @@ void wait_for_writer(const Array& a) {
   cudaEventDestroy(ev);  // released once the wait is done
   if (rec != cudaSuccess) cuda::raise_runtime_error(rec, "cudaEventRecord(ev, last_stream)");
   if (wait != cudaSuccess) cuda::raise_runtime_error(wait, "cudaStreamWaitEvent(stream, ev, 0)");
+  // The current stream now follows every earlier user, so it becomes the one the
+  // allocator waits for before reusing the block: reads on other streams are covered.
+  a.buffer()->set_last_stream(cur);
 }
 
 void upload(const HostView& src, const Array& dst) {
