@@ -356,6 +356,35 @@ Array from_cuda_array_interface(nb::handle obj) {
   return read_only ? out.copy() : out;
 }
 
+namespace {
+
+// asnumpy(x, out=...): checks `out` against x and copies x's elements into it.
+void copy_into_numpy(const Array& x, nb::handle out) {
+  Py_buffer view;
+  if (PyObject_GetBuffer(out.ptr(), &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) != 0) {
+    PyErr_Clear();
+    throw std::invalid_argument("[asnumpy] out must be a writeable, C-contiguous NumPy array");
+  }
+  struct Release {
+    Py_buffer* v;
+    ~Release() { PyBuffer_Release(v); }
+  } release{&view};
+  const Shape shape(view.shape, view.shape + view.ndim);
+  if (shape != x.shape()) {
+    throw std::invalid_argument("[asnumpy] out has shape " + shape_str(shape) + " but x has shape " +
+                                shape_str(x.shape()));
+  }
+  const DType dt = to_dtype(out.attr("dtype"));
+  if (dt != x.dtype()) {
+    throw DTypeError(std::string("[asnumpy] out has dtype ") + dtype_name(dt) + " but x has dtype " +
+                     dtype_name(x.dtype()));
+  }
+  nb::gil_scoped_release unlocked;
+  x.copy_to_host(view.buf);
+}
+
+}  // namespace
+
 void init_interop(nb::module_& m, nb::class_<Array>& cls) {
   cls.def("__dlpack__", &dlpack, nb::arg("stream").none() = nb::none(), nb::arg("max_version").none() = nb::none(),
           nb::arg("dl_device").none() = nb::none(), nb::arg("copy").none() = nb::none(),
@@ -385,13 +414,20 @@ void init_interop(nb::module_& m, nb::class_<Array>& cls) {
       "the device the memory lives on; `device`/`copy` as in the Array API.");
   m.def(
       "asnumpy",
-      [](nb::handle x) -> nb::object {
+      [](nb::handle x, nb::handle out) -> nb::object {
+        if (!out.is_none()) {
+          if (!nb::isinstance<Array>(x)) throw nb::type_error("[asnumpy] out= needs a loom array as x");
+          copy_into_numpy(nb::cast<const Array&>(x), out);
+          return nb::borrow(out);
+        }
         if (nb::isinstance<Array>(x)) return to_numpy(nb::cast<const Array&>(x), false);
         return numpy_module().attr("asarray")(x);
       },
-      nb::arg("x"),
+      nb::arg("x"), nb::kw_only(), nb::arg("out").none() = nb::none(),
       "A NumPy array of `x`: a copy of a GPU array, a view of a CPU array (like x.numpy()), "
-      "np.asarray(x) for anything else.");
+      "np.asarray(x) for anything else. With out= (a C-contiguous, writeable NumPy array of "
+      "x's shape and dtype, as in CuPy) the data is copied into it and `out` is returned; "
+      "page-locked memory from loom.empty_pinned is filled by DMA directly.");
 }
 
 }  // namespace loom::py

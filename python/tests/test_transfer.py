@@ -182,3 +182,19 @@ def test_one_gib_round_trip_is_bit_identical(gpu, rng):
     a[rng.integers(0, n, 1000)] = np.nan  # NaN payloads must survive too
     back = loom.asarray(a, device=gpu).numpy()
     assert np.array_equal(back.view(np.uint32), a.view(np.uint32))
+
+
+@pytest.mark.parametrize("pinned", [False, True], ids=["pageable", "pinned"])
+def test_asnumpy_into_out(device, pinned, rng):
+    a = random_array(rng, (37, 19), np.float32)
+    x = loom.asarray(a, device=device).T  # a strided source
+    out = loom.empty_pinned(x.shape, loom.float32) if pinned else np.empty(x.shape, np.float32)
+    out[...] = np.nan
+    assert loom.asnumpy(x, out=out) is out
+    np.testing.assert_array_equal(out, a.T)
+    with pytest.raises(ValueError, match=r"\[asnumpy\]"):
+        loom.asnumpy(x, out=np.empty((19, 36), np.float32))
+    with pytest.raises(TypeError, match=r"\[asnumpy\]"):
+        loom.asnumpy(x, out=np.empty(x.shape, np.float64))
+    with pytest.raises(ValueError, match=r"\[asnumpy\]"):
+        loom.asnumpy(x, out=np.empty((38, 19), np.float32).T[:, :37].T)
