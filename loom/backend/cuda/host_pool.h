@@ -1,5 +1,5 @@
-// A small pool of host threads (up to 8, created once) for the parallel memcpy and
-// strided packing of host<->device staging: one thread cannot keep up with the DMA.
+// Parallel memcpy and strided packing for host<->device staging, on the CPU backend's
+// thread pool: one thread cannot keep up with the DMA.
 #pragma once
 #include <cstddef>
 #include <functional>
