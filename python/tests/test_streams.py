@@ -112,3 +112,15 @@ def test_gpu_stream_timing(gpu):
         end.record()
     end.synchronize()
     assert start.elapsed_time(end) > 0
+
+
+@pytest.mark.gpu
+def test_mixing_devices_raises_device_mismatch(gpu):
+    e = loom.Event(loom.cpu())
+    with pytest.raises(loom.DeviceMismatchError, match=r"^\[Event.record\] operands are on cpu\(\) and gpu\(0\)"):
+        e.record(loom.Stream(gpu))
+    g = loom.Event(gpu)
+    g.record()
+    e.record()
+    with pytest.raises(loom.DeviceMismatchError, match=r"\[Event.elapsed_time\].*cpu\(\).*gpu\(0\)"):
+        e.elapsed_time(g)

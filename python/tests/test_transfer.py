@@ -165,14 +165,17 @@ def test_gpu_read_after_async_work(gpu, rng):
 
 @pytest.mark.gpu
 def test_between_gpus(rng):
-    if loom.num_gpus() < 2:
-        pytest.skip("needs 2 GPUs")
-    a = random_array(rng, (64, 33), np.float32)
-    x = loom.asarray(a, device=loom.gpu(0))
-    y = x.to(loom.gpu(1))
-    assert y.device == loom.gpu(1)
-    assert_matches(y, a, exact=True)
-    assert_matches(x.T.copy_to(loom.gpu(1)), a.T, exact=True)
+    # Every ordered pair, the same GPU included, so one GPU still runs the copy path.
+    gpus = [loom.gpu(i) for i in range(loom.num_gpus())]
+    for src in gpus:
+        for dst in gpus:
+            a = random_array(rng, (64, 33), np.float32)
+            x = loom.asarray(a, device=src)
+            y = x.copy_to(dst)
+            assert y.device == dst
+            assert_matches(y, a, exact=True)
+            assert_matches(x.T.copy_to(dst), a.T, exact=True)
+            assert (x.to(dst) is x) == (src == dst)
 
 
 @pytest.mark.gpu
