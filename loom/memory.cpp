@@ -1,7 +1,5 @@
 #include "loom/memory.h"
 
-#include <cstdlib>
-
 #include "loom/backend/cpu/cpu_ops.h"
 #include "loom/backend/gpu.h"
 #include "loom/stream.h"
@@ -46,21 +44,8 @@ void set_limit(size_t nbytes, std::optional<Device> device) {
 
 }  // namespace memory
 
-// Pinned memory needs a GPU; without one, plain page-aligned memory serves the same use.
-void* pinned_alloc(size_t nbytes) {
-  if (num_gpus() > 0) return gpu_backend::pinned_alloc(nbytes);
-  void* p = std::aligned_alloc(4096, (nbytes + 4095) / 4096 * 4096 + 4096);
-  if (!p) throw std::bad_alloc();
-  return p;
-}
-
-void pinned_free(void* ptr) {
-  if (!ptr) return;
-  if (num_gpus() > 0) {
-    gpu_backend::pinned_free(ptr);
-  } else {
-    std::free(ptr);
-  }
-}
+// Both backends fall back to page-aligned ordinary memory when there is no GPU.
+void* pinned_alloc(size_t nbytes) { return gpu_backend::pinned_alloc(nbytes); }
+void pinned_free(void* ptr) { gpu_backend::pinned_free(ptr); }
 
 }  // namespace loom

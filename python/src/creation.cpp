@@ -326,8 +326,6 @@ void init_creation(nb::module_& m) {
   m.def(
       "linspace",
       [](nb::handle start, nb::handle stop, int64_t num, bool endpoint, nb::handle dtype, nb::handle device) {
-        if (num < 0) throw std::invalid_argument("[linspace] Number of samples, " + std::to_string(num) +
-                                                 ", must be non-negative.");
         const DType dt = dtype.is_none() ? linspace_dtype(start, stop) : to_dtype(dtype);
         return linspace(to_scalar(start).as_double(), to_scalar(stop).as_double(), num, endpoint, dt,
                         to_optional_device(device));

@@ -109,27 +109,23 @@ struct ExportCtx {
   DLManagedTensorVersioned versioned;
 };
 
-void delete_legacy(DLManagedTensor* m) { delete static_cast<ExportCtx*>(m->manager_ctx); }
-void delete_versioned(DLManagedTensorVersioned* m) { delete static_cast<ExportCtx*>(m->manager_ctx); }
+template <class Managed>
+void delete_export(Managed* m) {
+  delete static_cast<ExportCtx*>(m->manager_ctx);
+}
 
 // Capsules nobody consumed still own their tensor; consumed ones were renamed "used_...".
-void destroy_legacy_capsule(PyObject* cap) {
-  if (!PyCapsule_IsValid(cap, "dltensor")) return;
+template <class Managed, const char* kName>
+void destroy_capsule(PyObject* cap) {
+  if (!PyCapsule_IsValid(cap, kName)) return;
   PyObject *type, *value, *tb;
   PyErr_Fetch(&type, &value, &tb);
-  auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(cap, "dltensor"));
+  auto* m = static_cast<Managed*>(PyCapsule_GetPointer(cap, kName));
   if (m && m->deleter) m->deleter(m);
   PyErr_Restore(type, value, tb);
 }
-
-void destroy_versioned_capsule(PyObject* cap) {
-  if (!PyCapsule_IsValid(cap, "dltensor_versioned")) return;
-  PyObject *type, *value, *tb;
-  PyErr_Fetch(&type, &value, &tb);
-  auto* m = static_cast<DLManagedTensorVersioned*>(PyCapsule_GetPointer(cap, "dltensor_versioned"));
-  if (m && m->deleter) m->deleter(m);
-  PyErr_Restore(type, value, tb);
-}
+constexpr char kLegacyName[] = "dltensor";
+constexpr char kVersionedName[] = "dltensor_versioned";
 
 DLDevice to_dl_device(const Device& d) {
   return d.is_cpu() ? DLDevice{kDLCPU, 0} : DLDevice{kDLCUDA, d.index};
@@ -158,12 +154,13 @@ nb::object make_capsule(const Array& a, bool versioned, bool copied) {
   PyObject* cap;
   if (versioned) {
     ctx->versioned = DLManagedTensorVersioned{
-        {LOOM_DLPACK_MAJOR_VERSION, LOOM_DLPACK_MINOR_VERSION}, ctx, delete_versioned,
+        {LOOM_DLPACK_MAJOR_VERSION, LOOM_DLPACK_MINOR_VERSION}, ctx, delete_export<DLManagedTensorVersioned>,
         copied ? DLPACK_FLAG_BITMASK_IS_COPIED : 0, t};
-    cap = PyCapsule_New(&ctx->versioned, "dltensor_versioned", destroy_versioned_capsule);
+    cap = PyCapsule_New(&ctx->versioned, kVersionedName,
+                        destroy_capsule<DLManagedTensorVersioned, kVersionedName>);
   } else {
-    ctx->legacy = DLManagedTensor{t, ctx, delete_legacy};
-    cap = PyCapsule_New(&ctx->legacy, "dltensor", destroy_legacy_capsule);
+    ctx->legacy = DLManagedTensor{t, ctx, delete_export<DLManagedTensor>};
+    cap = PyCapsule_New(&ctx->legacy, kLegacyName, destroy_capsule<DLManagedTensor, kLegacyName>);
   }
   if (!cap) {
     delete ctx;

@@ -1,4 +1,10 @@
-#include "loom/backend/cuda/allocator.h"
+// The per-device caching allocator (DESIGN.md §6), PyTorch style: sizes rounded to
+// 512 B; requests under 1 MiB carved from 2 MiB segments (small pool), larger ones
+// from segments rounded to 2 MiB (large pool); best fit by (stream, size), blocks split
+// when the rest is worth keeping and merged with free neighbours when freed. A block
+// is reused only on the stream it was allocated on; one last written on another stream
+// returns to the pool once an event recorded there has completed.
+#include "loom/backend/gpu.h"
 
 #include <cuda_runtime_api.h>
 
@@ -312,6 +318,12 @@ DeviceAllocator& allocator(int device) {
 }
 
 }  // namespace
+}  // namespace loom::cuda
+
+namespace loom::gpu_backend {
+
+using cuda::allocator;
+using cuda::round_up;
 
 std::shared_ptr<Buffer> allocate(int device, size_t nbytes, void* stream) {
   return allocator(device).allocate(nbytes, stream);
@@ -325,29 +337,29 @@ void set_limit(int device, size_t nbytes) { allocator(device).set_limit(nbytes);
 
 void* pinned_alloc(size_t nbytes) {
   const size_t n = std::max<size_t>(nbytes, 1);
-  if (device_count() == 0) {
+  if (cuda::device_count() == 0) {
     void* p = std::aligned_alloc(4096, round_up(n, 4096));
-    if (!p) throw OutOfMemoryError("[pinned_alloc] out of host memory: " + format_bytes(nbytes));
+    if (!p) throw OutOfMemoryError("[pinned_alloc] out of host memory: " + cuda::format_bytes(nbytes));
     return p;
   }
   void* p = nullptr;
   const cudaError_t err = cudaHostAlloc(&p, n, cudaHostAllocPortable);
   if (err == cudaErrorMemoryAllocation) {
     cudaGetLastError();
-    throw OutOfMemoryError("[pinned_alloc] could not allocate " + format_bytes(nbytes) +
+    throw OutOfMemoryError("[pinned_alloc] could not allocate " + cuda::format_bytes(nbytes) +
                            " of page-locked host memory");
   }
-  if (err != cudaSuccess) raise_runtime_error(err, "cudaHostAlloc(&p, n, cudaHostAllocPortable)");
+  if (err != cudaSuccess) cuda::raise_runtime_error(err, "cudaHostAlloc(&p, n, cudaHostAllocPortable)");
   return p;
 }
 
 void pinned_free(void* ptr) {
   if (!ptr) return;
-  if (device_count() == 0) {
+  if (cuda::device_count() == 0) {
     std::free(ptr);
     return;
   }
   LOOM_CUDA_CHECK(cudaFreeHost(ptr));
 }
 
-}  // namespace loom::cuda
+}  // namespace loom::gpu_backend

@@ -5,7 +5,6 @@
 #include <climits>
 #include <cstdint>
 
-#include "loom/backend/cuda/allocator.h"
 #include "loom/backend/cuda/check.h"
 #include "loom/backend/cuda/programs.h"
 #include "loom/backend/cuda/runtime.h"
@@ -101,7 +100,7 @@ void convert(const Array& src, const Array& dst) {
     std::shared_ptr<Buffer> tmp;
     void* gathered = dst.data();
     if (src.dtype() != dst.dtype()) {
-      tmp = cuda::allocate(dev, static_cast<size_t>(n) * src.itemsize(), stream);
+      tmp = allocate(dev, static_cast<size_t>(n) * src.itemsize(), stream);
       gathered = tmp->data();
     }
     long long count = n;

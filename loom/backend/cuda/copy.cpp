@@ -8,7 +8,6 @@
 #include <mutex>
 #include <vector>
 
-#include "loom/backend/cuda/allocator.h"
 #include "loom/backend/cuda/check.h"
 #include "loom/backend/cuda/host_pool.h"
 #include "loom/backend/cuda/runtime.h"
@@ -47,7 +46,7 @@ struct Staging {
     Slot& s = slots[next];
     next = (next + 1) % kSlots;
     s.wait();
-    if (!s.ptr) s.ptr = static_cast<char*>(cuda::pinned_alloc(kChunk));
+    if (!s.ptr) s.ptr = static_cast<char*>(pinned_alloc(kChunk));
     return s;
   }
 };
@@ -192,7 +191,7 @@ void download(const Array& src, void* dst) {
   if (src.size() == 0) return;
   if (!src.is_contiguous()) {
     auto stream = cuda::current_stream(dev);
-    Array tmp(cuda::allocate(dev, src.nbytes(), stream), src.dtype(), src.shape(),
+    Array tmp(allocate(dev, src.nbytes(), stream), src.dtype(), src.shape(),
               contiguous_strides(src.shape(), src.itemsize()), 0);
     convert(src, tmp);
     download(tmp, dst);

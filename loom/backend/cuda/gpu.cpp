@@ -1,10 +1,9 @@
-// loom::gpu entry points for devices, memory, streams and events (backend/gpu.h).
+// loom::gpu_backend entry points for devices, memory, streams and events (backend/gpu.h).
 #include <cuda_runtime_api.h>
 #include <nvrtc.h>
 
 #include <string>
 
-#include "loom/backend/cuda/allocator.h"
 #include "loom/backend/cuda/check.h"
 #include "loom/backend/cuda/driver_api.h"
 #include "loom/backend/cuda/runtime.h"
@@ -19,6 +18,16 @@ std::string version_string(int v) {  // 13000 -> "13.0", 12080 -> "12.8"
 
 cudaStream_t native(void* s) { return static_cast<cudaStream_t>(s); }
 cudaEvent_t native_event(void* e) { return static_cast<cudaEvent_t>(e); }
+
+// cudaStreamQuery / cudaEventQuery: done, not yet (cudaErrorNotReady), or a failure.
+bool finished(cudaError_t err, const char* call) {
+  if (err == cudaErrorNotReady) {
+    cudaGetLastError();
+    return false;
+  }
+  if (err != cudaSuccess) cuda::raise_runtime_error(err, call);
+  return true;
+}
 
 }  // namespace
 
@@ -70,16 +79,7 @@ void synchronize(int index) {
   LOOM_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-// ---- memory ---------------------------------------------------------------------
-std::shared_ptr<Buffer> allocate(int device, size_t nbytes, void* stream) {
-  return cuda::allocate(device, nbytes, stream);
-}
-MemoryStats memory_stats(int device) { return cuda::memory_stats(device); }
-void empty_cache(int device) { cuda::empty_cache(device); }
-void set_limit(int device, size_t nbytes) { cuda::set_limit(device, nbytes); }
-void* pinned_alloc(size_t nbytes) { return cuda::pinned_alloc(nbytes); }
-void pinned_free(void* ptr) { cuda::pinned_free(ptr); }
-
+// ---- memory (the caching allocator is allocator.cpp) -----------------------------
 int pointer_device(const void* ptr) {
   if (!ptr || cuda::device_count() == 0) return -1;
   cudaPointerAttributes attr{};
@@ -117,13 +117,7 @@ void stream_synchronize(int device, void* stream) {
 
 bool stream_query(int device, void* stream) {
   cuda::activate(device);
-  const cudaError_t err = cudaStreamQuery(native(stream));
-  if (err == cudaErrorNotReady) {
-    cudaGetLastError();
-    return false;
-  }
-  if (err != cudaSuccess) cuda::raise_runtime_error(err, "cudaStreamQuery(stream)");
-  return true;
+  return finished(cudaStreamQuery(native(stream)), "cudaStreamQuery(stream)");
 }
 
 void* event_create(int device, bool timing) {
@@ -151,13 +145,7 @@ void event_synchronize(int device, void* event) {
 
 bool event_query(int device, void* event) {
   cuda::activate(device);
-  const cudaError_t err = cudaEventQuery(native_event(event));
-  if (err == cudaErrorNotReady) {
-    cudaGetLastError();
-    return false;
-  }
-  if (err != cudaSuccess) cuda::raise_runtime_error(err, "cudaEventQuery(event)");
-  return true;
+  return finished(cudaEventQuery(native_event(event)), "cudaEventQuery(event)");
 }
 
 float event_elapsed_ms(int device, void* start, void* end) {
