@@ -54,6 +54,13 @@ class UnsupportedError : public std::logic_error {
   using std::logic_error::logic_error;
 };
 
+/// An axis argument outside [-ndim, ndim) (Python: numpy.exceptions.AxisError, which is
+/// both a ValueError and an IndexError, as NumPy raises).
+class AxisError : public std::out_of_range {
+ public:
+  using std::out_of_range::out_of_range;
+};
+
 /// Throws std::invalid_argument("[op] msg").
 [[noreturn]] void throw_value_error(const char* op, const std::string& msg);
 [[noreturn]] void throw_dtype_error(const char* op, const std::string& msg);

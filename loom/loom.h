@@ -6,6 +6,7 @@
 #include "loom/error.h"
 #include "loom/memory.h"
 #include "loom/ops/creation.h"
+#include "loom/ops/elementwise.h"
 #include "loom/scalar.h"
 #include "loom/shape.h"
 #include "loom/stream.h"

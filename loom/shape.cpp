@@ -1,5 +1,6 @@
 #include "loom/shape.h"
 
+#include <stdexcept>
 #include <string>
 
 #include "loom/error.h"
@@ -47,6 +48,32 @@ Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
                                 shape_str(a) + " " + shape_str(b));
     }
     out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+Shape broadcast_shapes(const std::vector<Shape>& shapes, const char* op) {
+  Shape out;
+  for (const Shape& s : shapes) out = broadcast_shapes(out, s, op);
+  return out;
+}
+
+int normalize_axis(int64_t axis, int ndim, const char* op) {
+  if (axis < -ndim || axis >= ndim) {
+    throw AxisError(std::string("[") + op + "] axis " + std::to_string(axis) +
+                            " is out of bounds for array of dimension " + std::to_string(ndim));
+  }
+  return static_cast<int>(axis < 0 ? axis + ndim : axis);
+}
+
+std::vector<int> normalize_axes(const std::vector<int64_t>& axes, int ndim, const char* op) {
+  std::vector<int> out;
+  out.reserve(axes.size());
+  for (int64_t a : axes) {
+    const int n = normalize_axis(a, ndim, op);
+    for (int seen : out)
+      if (seen == n) throw_value_error(op, "repeated axis");
+    out.push_back(n);
   }
   return out;
 }

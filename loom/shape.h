@@ -19,6 +19,13 @@ Strides contiguous_strides(const Shape& shape, size_t itemsize);
 bool is_c_contiguous(const Shape& shape, const Strides& strides, size_t itemsize);
 /// NumPy's broadcast of two shapes; throws std::invalid_argument naming `op`.
 Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op);
+/// NumPy's broadcast of any number of shapes.
+Shape broadcast_shapes(const std::vector<Shape>& shapes, const char* op);
+/// An axis in [-ndim, ndim) as a non-negative axis; otherwise throws loom::AxisError
+/// ("[op] axis 3 is out of bounds for array of dimension 2").
+int normalize_axis(int64_t axis, int ndim, const char* op);
+/// Each axis normalized; a repeated axis throws std::invalid_argument ("[op] repeated axis").
+std::vector<int> normalize_axes(const std::vector<int64_t>& axes, int ndim, const char* op);
 /// "(2, 3)" as NumPy prints shapes.
 std::string shape_str(const Shape& shape);
 

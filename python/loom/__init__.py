@@ -69,6 +69,17 @@ from ._loom import (
 )
 from . import memory
 
+# Every public name of the extension is re-exported, so that op families added in
+# python/src need no edit here (explicit imports above document the core).
+globals().update({_n: getattr(_loom, _n) for _n in dir(_loom) if not _n.startswith("_")})
+# Submodules of the extension (loom.random, loom.linalg, ...) import as loom.<name> too.
+import sys as _sys
+import types as _types
+
+for _n, _v in list(globals().items()):
+    if isinstance(_v, _types.ModuleType) and getattr(_v, "__name__", "").startswith("loom._loom."):
+        _sys.modules[f"{__name__}.{_n}"] = _v
+
 Array = ndarray
 bool = bool_  # NumPy 2 spells it np.bool too
 

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <optional>
+#include <vector>
 
 #include "loom/loom.h"
 
@@ -20,6 +21,21 @@ void init_stream(nb::module_& m);
 void init_array(nb::module_& m, nb::class_<Array>& cls);
 void init_interop(nb::module_& m, nb::class_<Array>& cls);
 void init_creation(nb::module_& m);
+
+/// Op families (elementwise, reductions, indexing, ...) register themselves from their own
+/// file, so adding a family never edits module.cpp:
+///   LOOM_BINDING_FAMILY(sorting, 40) { m.def(...); cls.def(...); }
+/// Families run after the core bindings, in increasing `order` (ties by name).
+using FamilyInit = void (*)(nb::module_& m, nb::class_<Array>& cls);
+struct BindingFamily {
+  BindingFamily(const char* name, int order, FamilyInit init);
+};
+void init_families(nb::module_& m, nb::class_<Array>& cls);
+#define LOOM_BINDING_FAMILY(name, order)                                                      \
+  static void loom_init_family_##name(nb::module_& m, nb::class_<::loom::Array>& cls);     \
+  static const ::loom::py::BindingFamily loom_family_##name(#name, order, &loom_init_family_##name); \
+  static void loom_init_family_##name([[maybe_unused]] nb::module_& m,                      \
+                                      [[maybe_unused]] nb::class_<::loom::Array>& cls)
 
 // ---- dtypes (dtypes.cpp) ------------------------------------------------------------
 /// The Python object of a loom dtype (`loom.float32`); a new reference.
@@ -53,6 +69,12 @@ void check_int_fits(nb::handle value, DType dt);
 /// copy: true always copies, false never does (ValueError if needed), nullopt when needed.
 nb::object convert_to_array(nb::handle obj, std::optional<DType> dtype,
                             std::optional<Device> device, std::optional<bool> copy);
+
+/// An op argument as an Array: loom arrays as they are; NumPy arrays, lists and scalars
+/// converted like asarray() onto `device` (default: the default device).
+Array to_array(nb::handle h, std::optional<Device> device = std::nullopt);
+/// axis=None -> nullopt; an int -> {axis}; a tuple/list of ints -> those axes.
+std::optional<std::vector<int64_t>> to_axes(nb::handle h);
 
 // ---- host views (array.cpp) ---------------------------------------------------------
 /// A NumPy array over host memory at `data` (byte strides), kept alive by `owner`.

@@ -15,6 +15,7 @@ PyObject* g_device_mismatch = nullptr;
 PyObject* g_out_of_memory = nullptr;
 PyObject* g_cuda_error = nullptr;
 PyObject* g_compile_error = nullptr;
+PyObject* g_axis_error = nullptr;  // numpy.exceptions.AxisError
 
 PyObject* new_exception(nb::module_& m, const char* name, PyObject* base, const char* doc) {
   std::string qualified = std::string("loom.") + name;
@@ -50,6 +51,8 @@ void translate(const std::exception_ptr& p, void*) {
     raise_with_attrs(g_compile_error, e.what(), {{"log", nb::str(e.log().c_str(), e.log().size())}});
   } catch (const UnsupportedError& e) {
     PyErr_SetString(PyExc_NotImplementedError, e.what());
+  } catch (const AxisError& e) {
+    PyErr_SetString(g_axis_error, e.what());
   } catch (const std::out_of_range& e) {
     PyErr_SetString(PyExc_IndexError, e.what());
   }
@@ -66,6 +69,7 @@ void raise_for_testing(const std::string& kind, const std::string& msg) {
   if (kind == "CompileError") throw CompileError(msg, "line 1: error");
   if (kind == "UnsupportedError") throw UnsupportedError(msg);
   if (kind == "invalid_argument") throw std::invalid_argument(msg);
+  if (kind == "AxisError") throw AxisError(msg);
   if (kind == "out_of_range") throw std::out_of_range(msg);
   if (kind == "runtime_error") throw std::runtime_error(msg);
   throw std::invalid_argument("unknown exception kind '" + kind + "'");
@@ -84,6 +88,10 @@ void init_errors(nb::module_& m) {
   g_compile_error = new_exception(m, "CompileError", PyExc_RuntimeError,
                                   "Kernel compilation (NVRTC or host compiler) failed; `.log` holds "
                                   "the compiler log.");
+  // NumPy's own type, so that `except np.exceptions.AxisError` catches loom's too.
+  nb::object axis_error = numpy_module().attr("exceptions").attr("AxisError");
+  g_axis_error = axis_error.inc_ref().ptr();
+  m.attr("AxisError") = axis_error;
   nb::register_exception_translator(translate);
   m.def("_raise_for_testing", &raise_for_testing, nb::arg("kind"), nb::arg("msg") = "test",
         "Throws the C++ exception `kind` (e.g. 'CudaError'); used by the tests of the "

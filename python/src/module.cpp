@@ -15,4 +15,5 @@ NB_MODULE(_loom, m) {
   init_array(m, array_cls);
   init_interop(m, array_cls);
   init_creation(m);
+  init_families(m, array_cls);
 }

@@ -1,5 +1,5 @@
 """Shared fixtures: every device present, the GPU marker, fresh random inputs, and the
-one helper that compares loom results with NumPy.
+one helper that compares loom results with NumPy (compare, built on assert_matches).
 
 GPU-only tests carry @pytest.mark.gpu (or use the `gpu` fixture). Without a GPU they
 skip with reason "no GPU"; with LOOM_REQUIRE_GPU=1 they fail instead, and the whole run
@@ -126,3 +126,46 @@ def assert_matches(actual, expected, *, dtype=None, device=None, exact=False, rt
                                    rtol=tol, atol=0, equal_nan=True)
     else:
         np.testing.assert_array_equal(got, expected.astype(got.dtype))
+
+
+def _to_loom(x, device):
+    if isinstance(x, np.ndarray):
+        return loom.asarray(x, device=device)
+    if isinstance(x, (list, tuple)) and any(isinstance(v, np.ndarray) for v in x):
+        return type(x)(_to_loom(v, device) for v in x)
+    return x
+
+
+def compare(fn, *inputs, device, dtype=None, exact=False, rtol=None, raises=None):
+    """The one NumPy-vs-loom check: runs fn(np, *inputs) and fn(loom, *inputs_on_device).
+
+    NumPy arrays among `inputs` (also inside lists/tuples) become loom arrays on `device`;
+    other values pass as they are. Results (an array, a scalar or a tuple/list of them) are
+    compared with assert_matches, and the loom results must live on `device`. When NumPy
+    raises, loom must raise the same exception type (or `raises`, when given: a type or
+    tuple of types loom may raise instead).
+    """
+    try:
+        expected = fn(np, *inputs)
+    except Exception as e:  # noqa: BLE001 - the type is what is compared
+        want = raises or type(e)
+        with pytest.raises(want):
+            fn(loom, *[_to_loom(x, device) for x in inputs])
+        return None
+    got = fn(loom, *[_to_loom(x, device) for x in inputs])
+    if isinstance(expected, (tuple, list)):
+        assert isinstance(got, (tuple, list)) and len(got) == len(expected), got
+        for g, e in zip(got, expected):
+            _compare_one(g, e, device, dtype, exact, rtol)
+    else:
+        _compare_one(got, expected, device, dtype, exact, rtol)
+    return got
+
+
+def _compare_one(got, expected, device, dtype, exact, rtol):
+    if not isinstance(got, loom.ndarray):
+        # Python scalars (x.item(), len()) compare by value.
+        np.testing.assert_allclose(np.asarray(got, dtype=np.float64), np.asarray(expected, dtype=np.float64),
+                                   rtol=0 if exact else (rtol or 1e-6), equal_nan=True)
+        return
+    assert_matches(got, expected, dtype=dtype, device=device, exact=exact, rtol=rtol)

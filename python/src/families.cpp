@@ -1,0 +1,63 @@
+// The registry of op-family bindings (LOOM_BINDING_FAMILY in bindings.h) and the argument
+// converters that every op family shares.
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bindings.h"
+
+namespace loom::py {
+namespace {
+
+struct Entry {
+  const char* name;
+  int order;
+  FamilyInit init;
+};
+
+// A function-local static: registrars in other files run during static initialisation,
+// in an unspecified order, so the list must exist before the first of them.
+std::vector<Entry>& registry() {
+  static std::vector<Entry> entries;
+  return entries;
+}
+
+}  // namespace
+
+BindingFamily::BindingFamily(const char* name, int order, FamilyInit init) {
+  registry().push_back({name, order, init});
+}
+
+void init_families(nb::module_& m, nb::class_<Array>& cls) {
+  std::vector<Entry> entries = registry();
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    return a.order != b.order ? a.order < b.order : std::strcmp(a.name, b.name) < 0;
+  });
+  for (const Entry& e : entries) e.init(m, cls);
+}
+
+Array to_array(nb::handle h, std::optional<Device> device) {
+  if (nb::isinstance<Array>(h)) return nb::cast<Array>(h);
+  nb::object a = convert_to_array(h, std::nullopt, device, std::nullopt);
+  return nb::cast<Array>(a);
+}
+
+std::optional<std::vector<int64_t>> to_axes(nb::handle h) {
+  if (h.is_none()) return std::nullopt;
+  if (PyTuple_Check(h.ptr()) || PyList_Check(h.ptr())) {
+    std::vector<int64_t> axes;
+    for (nb::handle item : h) axes.push_back(nb::cast<int64_t>(item));
+    return axes;
+  }
+  PyObject* idx = PyNumber_Index(h.ptr());
+  if (!idx) {
+    PyErr_Clear();
+    throw nb::type_error("axis must be None, an int or a tuple of ints");
+  }
+  const int64_t v = PyLong_AsLongLong(idx);
+  Py_DECREF(idx);
+  return std::vector<int64_t>{v};
+}
+
+}  // namespace loom::py
