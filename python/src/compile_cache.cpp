@@ -41,17 +41,21 @@ LOOM_BINDING_FAMILY(compile_cache, 90) {
         "next lookups behave as in a fresh process (loaded GPU modules stay loaded).");
   m.def(
       "_compile_for_testing",
-      [](const std::string& source, const std::string& name, int arch, const std::vector<std::string>& options) {
+      [](const std::string& source, const std::string& name, int arch, const std::vector<std::string>& options,
+         bool minimal) {
         {
           nb::gil_scoped_release release;
-          gpu_backend::compile_for_testing(source, name, arch, options);
+          gpu_backend::compile_for_testing(source, name, arch, options, minimal);
         }
         return stats_dict();
       },
       nb::arg("source"), nb::arg("name"), nb::arg("arch") = 90, nb::arg("options") = std::vector<std::string>{},
+      nb::arg("minimal") = false,
       "Compiles CUDA C++ `source` exporting kernel `name` with NVRTC for compute capability "
       "`arch` through the compile cache, with no GPU needed; returns the cache's counters "
-      "afterwards. Raises CompileError on a compile error, NotImplementedError without CUDA.");
+      "afterwards. minimal=True uses the dialect of loom's built-in kernels (NVRTC "
+      "--minimal), as the first call of a never-seen elementwise op does. Raises "
+      "CompileError on a compile error, NotImplementedError without CUDA.");
 }
 
 }  // namespace loom::py

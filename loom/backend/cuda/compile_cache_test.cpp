@@ -129,11 +129,13 @@ TEST_F(NvrtcCache, BuiltinFamiliesAreCached) {
 
 TEST_F(NvrtcCache, CompileForTestingGoesThroughTheCache) {
   const CompileCacheStats s0 = stats();
-  EXPECT_GT(gpu_backend::compile_for_testing(kSource, "loom_twice", 90, {}), 1000u);
+  EXPECT_GT(gpu_backend::compile_for_testing(kSource, "loom_twice", 90, {}, false), 1000u);
   CompileCache::global().clear_memory();
-  gpu_backend::compile_for_testing(kSource, "loom_twice", 90, {});
+  gpu_backend::compile_for_testing(kSource, "loom_twice", 90, {}, false);
   EXPECT_EQ(stats().misses, s0.misses + 1);
   EXPECT_EQ(stats().disk_hits, s0.disk_hits + 1);
+  gpu_backend::compile_for_testing(kSource, "loom_twice", 90, {}, true);  // another dialect
+  EXPECT_EQ(stats().misses, s0.misses + 2);
 }
 
 // Built-in programs compile with NVRTC's --minimal (faster); user source keeps the whole

@@ -244,8 +244,9 @@ CUfunction get_function(int device, const std::string& source, const std::string
 namespace loom::gpu_backend {
 
 size_t compile_for_testing(const std::string& source, const std::string& name_expression, int arch,
-                           const std::vector<std::string>& options) {
-  const cuda::Program p("loom_kernel.cu", source, {name_expression}, options, cuda::Dialect::kFull);
+                           const std::vector<std::string>& options, bool minimal) {
+  const cuda::Program p("loom_kernel.cu", source, {name_expression}, options,
+                        minimal ? cuda::Dialect::kMinimal : cuda::Dialect::kFull);
   return cuda::compile_cached(p, arch)->image.size();
 }
 

@@ -4,7 +4,8 @@
 
 namespace loom::gpu_backend {
 
-size_t compile_for_testing(const std::string&, const std::string&, int, const std::vector<std::string>&) {
+size_t compile_for_testing(const std::string&, const std::string&, int, const std::vector<std::string>&,
+                           bool) {
   throw UnsupportedError("[compile] loom was built without CUDA: no NVRTC");
 }
 
