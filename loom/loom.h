@@ -1,6 +1,7 @@
 // The whole public C++ API of loom.
 #pragma once
 #include "loom/array.h"
+#include "loom/cache/compile_cache.h"
 #include "loom/device.h"
 #include "loom/dtype.h"
 #include "loom/error.h"

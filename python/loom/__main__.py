@@ -8,8 +8,34 @@ def _gib(n):
 
 
 def cache_dir():
-    """Where compiled kernels are cached: $LOOM_CACHE_DIR, else ~/.cache/loom."""
-    return os.environ.get("LOOM_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "loom")
+    """Where compiled kernels are cached on disk: $LOOM_CACHE_DIR, else $XDG_CACHE_HOME/loom,
+    else ~/.cache/loom; "" when LOOM_DISABLE_DISK_CACHE=1 keeps the cache in memory only."""
+    from . import _loom
+
+    return _loom._compile_cache_dir()
+
+
+def _cache_line():
+    d = cache_dir()
+    if not d:
+        return "memory only (LOOM_DISABLE_DISK_CACHE is set)"
+    if not os.path.isdir(d):
+        parent = d
+        while parent and not os.path.exists(parent):
+            parent = os.path.dirname(parent)
+        writable = bool(parent) and os.path.isdir(parent) and os.access(parent, os.W_OK)
+        return f"{d} (empty)" if writable else f"{d} (cannot be created: memory only)"
+    if not os.access(d, os.W_OK | os.X_OK):
+        return f"{d} (not writable: memory only)"
+    n = size = 0
+    for root, _, files in os.walk(d):
+        for f in files:
+            try:
+                size += os.path.getsize(os.path.join(root, f))
+                n += 1
+            except OSError:  # removed meanwhile
+                pass
+    return f"{d} ({n} {'entry' if n == 1 else 'entries'}, {size / 2**20:.1f} MiB)"
 
 
 def info(out=sys.stdout):
@@ -26,7 +52,7 @@ def info(out=sys.stdout):
         p(f"  NVRTC:          {b['nvrtc'] or 'unknown'}")
     p(f"  GPUs:           {b['num_gpus']}")
     p(f"  default device: {loom.default_device()!r}")
-    p(f"  kernel cache:   {cache_dir()}")
+    p(f"  kernel cache:   {_cache_line()}")
     p("devices:")
     for d in loom.devices():
         s = loom.memory.stats(d)

@@ -5,13 +5,23 @@ GPU-only tests carry @pytest.mark.gpu (or use the `gpu` fixture). Without a GPU 
 skip with reason "no GPU"; with LOOM_REQUIRE_GPU=1 they fail instead, and the whole run
 stops at once when loom sees no GPU.
 """
+import atexit
 import os
+import shutil
+import tempfile
 
 import ml_dtypes
 import numpy as np
 import pytest
 
-import loom
+# Kernels compiled by the tests are cached in a folder of this session, never in the user's
+# ~/.cache/loom. loom reads LOOM_CACHE_DIR at each disk access; subprocesses inherit it.
+_CACHE_DIR = tempfile.mkdtemp(prefix="loom-test-cache-")
+os.environ["LOOM_CACHE_DIR"] = _CACHE_DIR
+os.environ.pop("LOOM_DISABLE_DISK_CACHE", None)
+atexit.register(shutil.rmtree, _CACHE_DIR, ignore_errors=True)
+
+import loom  # noqa: E402
 
 REQUIRE_GPU = os.environ.get("LOOM_REQUIRE_GPU", "") not in ("", "0")
 

@@ -4,33 +4,36 @@
 
 #include <algorithm>
 #include <atomic>
-#include <map>
 #include <memory>
 #include <mutex>
+#include <string_view>
 #include <unordered_map>
 
 #include "loom/backend/cuda/check.h"
 #include "loom/backend/cuda/driver_api.h"
 #include "loom/backend/cuda/runtime.h"
+#include "loom/backend/gpu_compile.h"
 #include "loom/error.h"
 #include "loom_embedded_kernels.h"
 
 namespace loom::cuda {
 namespace {
 
-uint64_t fnv1a(uint64_t h, const std::string& s) {
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  return (h ^ 0xffu) * 1099511628211ull;  // separator, so ("ab", "c") != ("a", "bc")
-}
+// Bumped whenever compile_program's output or the payload encoding below changes.
+constexpr int64_t kNvrtcCacheFormat = 1;
 
-// The embedded headers and the NVRTC version take part in every key.
-uint64_t base_hash() {
-  static const uint64_t h = [] {
-    uint64_t v = 14695981039346656037ull;
-    for (const auto& k : embedded::kKernelHeaders) v = fnv1a(fnv1a(v, k.name), k.source);
+// Everything every key shares, hashed once per process: the embedded headers (a program
+// may include any of them), the NVRTC version, loom's version and the default options.
+const Hash128& base_hash() {
+  static const Hash128 h = [] {
+    KeyBuilder k;
+    k.add(std::string_view("loom-nvrtc")).add(kNvrtcCacheFormat).add(std::string_view(LOOM_VERSION));
     int major = 0, minor = 0;
     nvrtcVersion(&major, &minor);
-    return fnv1a(v, std::to_string(major) + "." + std::to_string(minor));
+    k.add(int64_t{major}).add(int64_t{minor});
+    k.add(int64_t{embedded::kNumKernelHeaders});
+    for (const auto& e : embedded::kKernelHeaders) k.add(std::string_view(e.name)).add(std::string_view(e.source));
+    return k.finish();
   }();
   return h;
 }
@@ -56,11 +59,6 @@ bool has_std_option(const std::vector<std::string>& options) {
   return false;
 }
 
-struct CompileSlot {
-  std::mutex mu;
-  std::shared_ptr<const CompiledProgram> result;  // failed compiles leave it empty
-};
-
 struct ModuleSlot {
   std::mutex mu;
   std::atomic<bool> loaded{false};
@@ -68,27 +66,37 @@ struct ModuleSlot {
   std::unordered_map<std::string, CUfunction> functions;  // written once, before `loaded`
 };
 
+struct SlotKey {
+  Hash128 key;
+  int device;
+  bool operator==(const SlotKey& o) const { return key == o.key && device == o.device; }
+};
+struct SlotKeyHash {
+  size_t operator()(const SlotKey& k) const { return static_cast<size_t>(k.key.lo ^ k.key.hi) + k.device; }
+};
+
 std::mutex g_mu;
-std::map<std::pair<uint64_t, int>, std::shared_ptr<CompileSlot>>& compiled_slots() {
-  static auto* m = new std::map<std::pair<uint64_t, int>, std::shared_ptr<CompileSlot>>();
-  return *m;
-}
-std::map<std::pair<uint64_t, int>, std::shared_ptr<ModuleSlot>>& module_slots() {
-  static auto* m = new std::map<std::pair<uint64_t, int>, std::shared_ptr<ModuleSlot>>();
+std::unordered_map<SlotKey, std::shared_ptr<ModuleSlot>, SlotKeyHash>& module_slots() {
+  static auto* m = new std::unordered_map<SlotKey, std::shared_ptr<ModuleSlot>, SlotKeyHash>();
   return *m;
 }
 
-std::shared_ptr<const CompiledProgram> compiled(const Program& p, int arch) {
-  std::shared_ptr<CompileSlot> slot;
-  {
-    std::lock_guard<std::mutex> lock(g_mu);
-    auto& s = compiled_slots()[{p.key(), arch}];
-    if (!s) s = std::make_shared<CompileSlot>();
-    slot = s;
-  }
-  std::lock_guard<std::mutex> lock(slot->mu);
-  if (!slot->result) slot->result = std::make_shared<CompiledProgram>(compile_program(p, arch));
-  return slot->result;
+// The cache payload of a CompiledProgram: flag, image, (expression, symbol) pairs, log.
+std::string encode(const CompiledProgram& c) {
+  PayloadWriter w;
+  w.u64(c.is_ptx ? 1 : 0).bytes(c.image).u64(c.lowered_names.size());
+  for (const auto& [expr, lowered] : c.lowered_names) w.bytes(expr).bytes(lowered);
+  return w.bytes(c.log).take();
+}
+bool decode(std::string_view payload, CompiledProgram* out) {
+  PayloadReader r(payload);
+  uint64_t ptx = 0, n = 0;
+  if (!r.u64(&ptx) || ptx > 1 || !r.bytes(&out->image) || !r.u64(&n) || n > payload.size()) return false;
+  out->is_ptx = ptx == 1;
+  out->lowered_names.resize(n);
+  for (auto& [expr, lowered] : out->lowered_names)
+    if (!r.bytes(&expr) || !r.bytes(&lowered)) return false;
+  return r.bytes(&out->log) && r.at_end();
 }
 
 [[noreturn]] void missing_expression(const Program& p, const std::string& expr) {
@@ -98,14 +106,16 @@ std::shared_ptr<const CompiledProgram> compiled(const Program& p, int arch) {
 }  // namespace
 
 Program::Program(std::string name, std::string source, std::vector<std::string> name_expressions,
-                 std::vector<std::string> options)
+                 std::vector<std::string> options, Dialect dialect)
     : name_(std::move(name)), source_(std::move(source)), names_(std::move(name_expressions)),
-      options_(std::move(options)) {
-  uint64_t h = fnv1a(base_hash(), source_);
-  for (const auto& o : options_) h = fnv1a(h, o);
-  h = fnv1a(h, "--names--");
-  for (const auto& n : names_) h = fnv1a(h, n);
-  key_ = h;
+      options_(std::move(options)), dialect_(dialect) {
+  KeyBuilder k;
+  k.add(base_hash()).add(std::string_view(source_)).add(int64_t{dialect_ == Dialect::kMinimal});
+  k.add(static_cast<int64_t>(options_.size()));
+  for (const auto& o : options_) k.add(std::string_view(o));
+  k.add(static_cast<int64_t>(names_.size()));
+  for (const auto& n : names_) k.add(std::string_view(n));
+  key_ = k.finish();
 }
 
 CompiledProgram compile_program(const Program& p, int arch) {
@@ -141,6 +151,7 @@ CompiledProgram compile_program(const Program& p, int arch) {
       std::string(ptx ? "--gpu-architecture=compute_" : "--gpu-architecture=sm_") +
       std::to_string(target)};
   if (!has_std_option(p.options())) options.push_back("-std=c++17");
+  if (p.dialect() == Dialect::kMinimal) options.push_back("--minimal");
   options.insert(options.end(), p.options().begin(), p.options().end());
   std::vector<const char*> option_ptrs;
   for (const auto& o : options) option_ptrs.push_back(o.c_str());
@@ -177,6 +188,20 @@ CompiledProgram compile_program(const Program& p, int arch) {
   return out;
 }
 
+std::shared_ptr<const CompiledProgram> compile_cached(const Program& p, int arch) {
+  const Hash128 key = KeyBuilder().add(p.key()).add(int64_t{arch}).finish();
+  auto payload = CompileCache::global().get_or_compile(
+      "nvrtc", key, [&] { return encode(compile_program(p, arch)); },
+      [](std::string_view bytes) {
+        CompiledProgram c;
+        return decode(bytes, &c);
+      });
+  auto out = std::make_shared<CompiledProgram>();
+  if (!decode(*payload, out.get()))  // cannot happen: payloads are checked on their way in
+    throw CompileError("[compile] corrupt compile-cache entry for '" + p.name() + "'", "");
+  return out;
+}
+
 CUfunction get_function(int device, const Program& p, const std::string& name_expression) {
   std::shared_ptr<ModuleSlot> slot;
   {
@@ -189,7 +214,7 @@ CUfunction get_function(int device, const Program& p, const std::string& name_ex
     std::lock_guard<std::mutex> lock(slot->mu);
     if (!slot->loaded.load()) {
       activate(device);
-      auto bin = compiled(p, compute_capability(device));
+      auto bin = compile_cached(p, compute_capability(device));
       const DriverApi& api = driver();
       CUmodule module = nullptr;
       LOOM_CU_CHECK(api.cuModuleLoadData(&module, bin->image.data()));
@@ -210,8 +235,19 @@ CUfunction get_function(int device, const Program& p, const std::string& name_ex
 
 CUfunction get_function(int device, const std::string& source, const std::string& name_expression,
                         const std::vector<std::string>& options) {
-  const Program p("loom_kernel.cu", source, {name_expression}, options);
+  const Program p("loom_kernel.cu", source, {name_expression}, options, Dialect::kFull);
   return get_function(device, p, name_expression);
 }
 
 }  // namespace loom::cuda
+
+namespace loom::gpu_backend {
+
+size_t compile_for_testing(const std::string& source, const std::string& name_expression, int arch,
+                           const std::vector<std::string>& options, bool minimal) {
+  const cuda::Program p("loom_kernel.cu", source, {name_expression}, options,
+                        minimal ? cuda::Dialect::kMinimal : cuda::Dialect::kFull);
+  return cuda::compile_cached(p, arch)->image.size();
+}
+
+}  // namespace loom::gpu_backend

@@ -1,0 +1,61 @@
+// Private hooks on the compile cache (loom/cache/compile_cache.h) for `python -m loom info`,
+// tests and benchmarks: where it lives, its counters, and a compile that needs no GPU.
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "bindings.h"
+#include "loom/backend/gpu_compile.h"
+
+namespace loom::py {
+namespace {
+
+nb::dict stats_dict() {
+  const CompileCacheStats s = CompileCache::global().stats();
+  nb::dict d;
+  d["memory_hits"] = s.memory_hits;
+  d["disk_hits"] = s.disk_hits;
+  d["misses"] = s.misses;
+  d["failed_compiles"] = s.failed_compiles;
+  d["disk_writes"] = s.disk_writes;
+  d["disk_write_errors"] = s.disk_write_errors;
+  d["bad_entries"] = s.bad_entries;
+  d["compile_seconds"] = s.compile_seconds;
+  d["disk_read_seconds"] = s.disk_read_seconds;
+  return d;
+}
+
+}  // namespace
+
+LOOM_BINDING_FAMILY(compile_cache, 90) {
+  m.def("_compile_cache_dir", [] { return compile_cache_dir(); },
+        "The folder of the on-disk compile cache now ($LOOM_CACHE_DIR, else "
+        "$XDG_CACHE_HOME/loom, else ~/.cache/loom); '' when LOOM_DISABLE_DISK_CACHE=1.");
+  m.def("_compile_cache_stats", &stats_dict,
+        "Counters of the process-wide compile cache: memory_hits, disk_hits, misses, "
+        "failed_compiles, disk_writes, disk_write_errors, bad_entries, compile_seconds, "
+        "disk_read_seconds.");
+  m.def("_compile_cache_reset_stats", [] { CompileCache::global().reset_stats(); },
+        "Sets the compile cache's counters to zero.");
+  m.def("_compile_cache_clear_memory", [] { CompileCache::global().clear_memory(); },
+        "Forgets the in-memory entries of the compile cache (the disk cache stays), so the "
+        "next lookups behave as in a fresh process (loaded GPU modules stay loaded).");
+  m.def(
+      "_compile_for_testing",
+      [](const std::string& source, const std::string& name, int arch, const std::vector<std::string>& options,
+         bool minimal) {
+        {
+          nb::gil_scoped_release release;
+          gpu_backend::compile_for_testing(source, name, arch, options, minimal);
+        }
+        return stats_dict();
+      },
+      nb::arg("source"), nb::arg("name"), nb::arg("arch") = 90, nb::arg("options") = std::vector<std::string>{},
+      nb::arg("minimal") = false,
+      "Compiles CUDA C++ `source` exporting kernel `name` with NVRTC for compute capability "
+      "`arch` through the compile cache, with no GPU needed; returns the cache's counters "
+      "afterwards. minimal=True uses the dialect of loom's built-in kernels (NVRTC "
+      "--minimal), as the first call of a never-seen elementwise op does. Raises "
+      "CompileError on a compile error, NotImplementedError without CUDA.");
+}
+
+}  // namespace loom::py
