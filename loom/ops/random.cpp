@@ -220,9 +220,9 @@ Array normal(const Key& k, const Shape& shape, DType dtype, std::optional<Device
 }
 
 Array randint(const Key& k, const Shape& shape, const Scalar& minval, const Scalar& maxval, DType dtype,
-              std::optional<Device> device) {
+              std::optional<Device> device, bool endpoint) {
   const Draw d = randint_draw("randint", to_int128("randint", "minval", minval),
-                              to_int128("randint", "maxval", maxval), dtype);
+                              to_int128("randint", "maxval", maxval) + (endpoint ? 1 : 0), dtype);
   return run(d, shape, dtype, resolve(device), k);
 }
 
@@ -274,10 +274,11 @@ Array normal(double loc, double scale, const Shape& size, DType dtype, std::opti
 }
 
 Array randint(const Scalar& low, const std::optional<Scalar>& high, const Shape& size, DType dtype,
-              std::optional<Device> device) {
+              std::optional<Device> device, bool endpoint) {
   __int128 lo = to_int128("randint", "low", low), hi = 0;
   if (high) hi = to_int128("randint", "high", *high);
   else std::swap(lo, hi);  // randint(n): [0, n)
+  if (endpoint) hi += 1;
   return run(randint_draw("randint", lo, hi, dtype), size, dtype, resolve(device), std::nullopt);
 }
 

@@ -46,9 +46,10 @@ Array uniform(const Key& key, const Shape& shape, DType dtype = float32, double 
 /// Standard normal.
 Array normal(const Key& key, const Shape& shape, DType dtype = float32,
              std::optional<Device> device = std::nullopt);
-/// Integers in [minval, maxval) of an integer dtype (or bool).
+/// Integers in [minval, maxval) of an integer dtype (or bool); [minval, maxval] with
+/// `endpoint` (so that the whole uint64 range can be asked for).
 Array randint(const Key& key, const Shape& shape, const Scalar& minval, const Scalar& maxval,
-              DType dtype = int32, std::optional<Device> device = std::nullopt);
+              DType dtype = int32, std::optional<Device> device = std::nullopt, bool endpoint = false);
 /// True with probability p (bool array).
 Array bernoulli(const Key& key, double p, const Shape& shape, std::optional<Device> device = std::nullopt);
 /// A random permutation of arange(n) (int64).
@@ -80,7 +81,7 @@ Array normal(double loc, double scale, const Shape& size, DType dtype = float64,
 /// NumPy's randint: integers in [low, high), or [0, low) when high is omitted; low < high,
 /// both within the dtype's range (high up to its max + 1).
 Array randint(const Scalar& low, const std::optional<Scalar>& high, const Shape& size,
-              DType dtype = int64, std::optional<Device> device = std::nullopt);
+              DType dtype = int64, std::optional<Device> device = std::nullopt, bool endpoint = false);
 /// A random permutation of arange(n) (int64), by Fisher-Yates on the host.
 Array permutation(int64_t n, std::optional<Device> device = std::nullopt);
 /// A copy of x with its first axis shuffled (x must have at least one dimension).

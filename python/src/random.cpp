@@ -30,11 +30,29 @@ double to_param(nb::handle h, const char* op) {
   return nb::cast<double>(nb::float_(h));
 }
 
-// randint bounds: ints (also beyond int64, up to 2^64), bools, and floats truncated as
-// NumPy's legacy randint does.
-Scalar to_bound(nb::handle h) {
-  if (PyFloat_Check(h.ptr())) return to_scalar(nb::int_(h));
-  return to_scalar(h);
+// A randint bound: ints (beyond int64 up to 2^64), bools, and floats truncated as NumPy's
+// legacy randint does. A high of exactly 2^64 (all of uint64) becomes 2^64 - 1 with
+// `endpoint`; anything beyond 64 bits is out of bounds for every dtype (ValueError).
+Scalar to_bound(nb::handle h, const char* what, bool* endpoint = nullptr) {
+  nb::object v = PyFloat_Check(h.ptr()) ? nb::object(nb::int_(h)) : nb::borrow(h);
+  if (PyLong_Check(v.ptr())) {
+    auto compare = [&](unsigned long long bound_or_min, bool is_min, int op) {
+      nb::object b = is_min ? nb::int_(INT64_MIN) : nb::int_(bound_or_min);
+      const int r = PyObject_RichCompareBool(v.ptr(), b.ptr(), op);
+      if (r < 0) throw nb::python_error();
+      return r == 1;
+    };
+    const nb::object two64 = nb::int_(~0ull) + nb::int_(1);
+    const int is_two64 = PyObject_RichCompareBool(v.ptr(), two64.ptr(), Py_EQ);
+    if (is_two64 < 0) throw nb::python_error();
+    if (endpoint && is_two64) {
+      *endpoint = true;
+      return Scalar(~0ull);
+    }
+    if (compare(~0ull, false, Py_GT) || compare(0, true, Py_LT))
+      throw std::invalid_argument(std::string("[randint] ") + what + " is out of bounds");
+  }
+  return to_scalar(v);
 }
 
 // A seed in [-2^63, 2^64) as its 64-bit pattern.
@@ -213,23 +231,27 @@ LOOM_BINDING_FAMILY(random, 70) {
   r.def("randint", [](const rnd::Key& k, nb::handle shape, nb::handle minval, nb::handle maxval, nb::handle dtype,
                       nb::handle device) {
         const Shape s = to_shape(shape);
-        const Scalar lo = to_bound(minval), hi = to_bound(maxval);
+        bool endpoint = false;
+        const Scalar lo = to_bound(minval, "minval"), hi = to_bound(maxval, "maxval", &endpoint);
         const DType dt = dtype_or(dtype, int32);
         const auto dev = to_optional_device(device);
         nb::gil_scoped_release release;
-        return rnd::randint(k, s, lo, hi, dt, dev);
+        return rnd::randint(k, s, lo, hi, dt, dev, endpoint);
       }, nb::arg("key"), nb::arg("shape"), nb::arg("minval"), nb::arg("maxval"), nb::arg("dtype").none() = nb::none(),
       nb::arg("device").none() = nb::none(),
       "randint(key, shape, minval, maxval, dtype=int32, device=None): keyed (JAX) form, integers in\n"
       "[minval, maxval); ValueError when minval >= maxval or a bound is outside the dtype.");
   r.def("randint", [](nb::handle low, nb::handle high, nb::handle size, nb::handle dtype, nb::handle device) {
-        const Scalar lo = to_bound(low);
-        const std::optional<Scalar> hi = high.is_none() ? std::nullopt : std::optional<Scalar>(to_bound(high));
+        // randint(2**64) is [0, 2^64) too: the bound that is `high` may be `low`.
+        bool endpoint = false;
+        const Scalar lo = to_bound(low, "low", high.is_none() ? &endpoint : nullptr);
+        const std::optional<Scalar> hi =
+            high.is_none() ? std::nullopt : std::optional<Scalar>(to_bound(high, "high", &endpoint));
         const Shape s = size_shape(size);
         const DType dt = dtype_or(dtype, int64);
         const auto dev = to_optional_device(device);
         nb::gil_scoped_release release;
-        return rnd::randint(lo, hi, s, dt, dev);
+        return rnd::randint(lo, hi, s, dt, dev, endpoint);
       }, nb::arg("low"), nb::arg("high").none() = nb::none(), nb::arg("size").none() = nb::none(),
       nb::arg("dtype").none() = nb::none(), nb::arg("device").none() = nb::none(),
       "randint(low, high=None, size=None, dtype=int64, device=None): NumPy form, integers in\n"
