@@ -1,7 +1,11 @@
 """loom.random: Philox known answers, the same bits on every device, the global generator's
 reproducibility, keys, distribution statistics (fixed seeds, generous fixed thresholds on
 ~1e6 samples), randint ranges, permutations, arguments and errors."""
+import hashlib
 import math
+import os
+import subprocess
+import sys
 
 import ml_dtypes
 import numpy as np
@@ -103,6 +107,18 @@ def test_global_generator_same_on_every_device(device):
     for x, y in zip(a, b):
         assert x.device == device
         np.testing.assert_array_equal(bits(x), bits(y))
+
+
+@pytest.mark.parametrize("threads", ["1", "3"])
+def test_cpu_results_independent_of_thread_count(threads):
+    # Each element's counter is offset + its block index, whatever chunk a thread takes.
+    code = ("import loom, loom.random as lr, numpy as np, hashlib;"
+            "x = np.asarray(lr.normal(lr.key(77), (300_001,), dtype=loom.float64, device=loom.cpu()));"
+            "print(hashlib.sha256(x.tobytes()).hexdigest())")
+    env = dict(os.environ, LOOM_NUM_THREADS=threads, PYTHONPATH=os.pathsep.join(sys.path))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    x = host(lr.normal(lr.key(77), (300_001,), dtype=loom.float64, device=loom.cpu()))
+    assert out.stdout.split()[0] == hashlib.sha256(x.tobytes()).hexdigest()
 
 
 # ---- the global generator ------------------------------------------------------------------
