@@ -1,0 +1,11 @@
+// loom.random's GPU entry point in a build without CUDA.
+#include "loom/backend/gpu_random.h"
+#include "loom/error.h"
+
+namespace loom::gpu_backend {
+
+void random_fill(const Array&, int, int, const loom_random_params&) {
+  throw UnsupportedError("[random] loom was built without CUDA");
+}
+
+}  // namespace loom::gpu_backend
