@@ -262,16 +262,19 @@ void scatter(const Array& dst, const Array& offsets, const IndexLayout& l, const
   else gpu_backend::scatter(dst, offsets, l, values, m);
 }
 
-// `value` broadcast to `shape` and cast to `dt`, as a new contiguous array. NumPy's
-// assignment also drops leading length-1 dimensions of the value.
-Array materialize(const Array& value, const Shape& shape, DType dt, const Device& dev, const char* op) {
-  check_same_device(op, dev, value.device());
+// NumPy's assignment drops leading length-1 dimensions of the value beyond the target's.
+Array strip_leading_ones(const Array& value, size_t ndim) {
   Array v = value;
-  while (v.ndim() > static_cast<int>(shape.size()) && v.shape()[0] == 1)
+  while (v.ndim() > static_cast<int>(ndim) && v.shape()[0] == 1)
     v = v.view(Shape(v.shape().begin() + 1, v.shape().end()), Strides(v.strides().begin() + 1, v.strides().end()),
                v.offset());
+  return v;
+}
+
+// `value` broadcast to `shape` and cast to `dt`, as a new contiguous array.
+Array materialize(const Array& value, const Shape& shape, DType dt, const Device& dev) {
   Array out = Array::allocate(shape, dt, dev);
-  copyto(out, v);
+  copyto(out, strip_leading_ones(value, shape.size()));
   return out;
 }
 
@@ -283,15 +286,16 @@ void update(const Array& x, const std::vector<Index>& index, const Array& value,
     const Array& v = p.view;
     if (mode == ScatterMode::set && (v.device().is_cpu() || v.is_contiguous())) {
       // A value that shares x's memory may overlap the view: copy it first, as NumPy does.
-      copyto(v, value.buffer() == x.buffer() ? value.copy() : value);
+      const Array src = strip_leading_ones(value, v.shape().size());
+      copyto(v, value.buffer() == x.buffer() ? src.copy() : src);
       return;
     }
-    const Array vals = materialize(value, v.shape(), x.dtype(), x.device(), op);
+    const Array vals = materialize(value, v.shape(), x.dtype(), x.device());
     if (v.size() > 0) scatter(v, Array(), view_layout(v), vals, mode);
     return;
   }
   const Plan plan = make_plan(p, op);
-  const Array vals = materialize(value, plan.result_shape, x.dtype(), x.device(), op);
+  const Array vals = materialize(value, plan.result_shape, x.dtype(), x.device());
   const Array off = offsets_or_throw(p, plan, op);
   if (shape_size(plan.result_shape) > 0) scatter(p.view, off, plan.layout, vals, mode);
 }

@@ -126,7 +126,7 @@ LOOM_BINDING_FAMILY(indexing, 30) {
         nb::gil_scoped_release release;
         return getitem(x, index);
       },
-      nb::arg("key"),
+      nb::arg("key").none(),
       "x[key] as NumPy: basic indices (ints, slices, None, ...) give views, integer and boolean "
       "arrays gather into a new array (the GPU is waited on to check bounds).");
   cls.def(
@@ -137,7 +137,7 @@ LOOM_BINDING_FAMILY(indexing, 30) {
         nb::gil_scoped_release release;
         setitem(x, index, v);
       },
-      nb::arg("key"), nb::arg("value"),
+      nb::arg("key").none(), nb::arg("value"),
       "x[key] = value: value broadcast and cast to x's dtype. With repeated indices the last "
       "write wins on the CPU; on a GPU the winner is unspecified.");
 
@@ -155,7 +155,7 @@ LOOM_BINDING_FAMILY(indexing, 30) {
   nb::class_<AtHelper>(m, "_AtHelper", "x.at: index it to get the functional update methods.")
       .def("__getitem__",
            [](const AtHelper& h, nb::handle key) { return AtIndexed{h.x, parse_index(key, h.x)}; },
-           nb::arg("key"), "x.at[key].");
+           nb::arg("key").none(), "x.at[key].");
   cls.def_prop_ro("at", [](const Array& x) { return AtHelper{x}; },
                   "JAX-style functional updates: x.at[idx].set(v), .add(v), .multiply(v), .min(v), .max(v) "
                   "return a new array.");
