@@ -366,7 +366,7 @@ def index_case(draw):
     ellipsis = False
     arrays = draw(st.booleans())
     while d < ndim and draw(st.integers(0, 3)) > 0:
-        kind = draw(st.sampled_from(["int", "slice", "none", "ellipsis", "array"] if arrays else
+        kind = draw(st.sampled_from(["int", "slice", "none", "ellipsis", "array", "mask"] if arrays else
                                     ["int", "slice", "none", "ellipsis"]))
         n = shape[d]
         if kind == "int" and n > 0:
@@ -385,6 +385,12 @@ def index_case(draw):
             size = draw(st.integers(0, 3))
             items.append(np.array(draw(st.lists(st.integers(-n, n - 1), min_size=size, max_size=size)), np.int64))
             d += 1
+        elif kind == "mask" and not ellipsis:
+            k = draw(st.integers(1, ndim - d))
+            mshape = shape[d:d + k]
+            bits = draw(st.lists(st.booleans(), min_size=int(np.prod(mshape)), max_size=int(np.prod(mshape))))
+            items.append(np.array(bits, bool).reshape(mshape))
+            d += k
     return shape, tuple(items)
 
 
@@ -395,6 +401,9 @@ def test_hypothesis_getitem_setitem(device, case, seed):
     rng = np.random.default_rng(seed)
     a = random_array(rng, shape, "int32")
     compare(lambda xp, x: x[key], a, device=device)
+    if a.ndim:  # a negative-stride view of a bigger array
+        big = random_array(rng, (max(shape[0] * 2 - 1, 0),) + shape[1:], "int16")
+        compare(lambda xp, x: x[::-2][key], big, device=device)
     try:
         target = a[key]
     except IndexError:
