@@ -132,7 +132,8 @@ template <> struct loom_uint_of<4> { typedef unsigned int type; };
 template <> struct loom_uint_of<8> { typedef unsigned long long type; };
 
 // A compare-and-swap loop on the element's own word (4 and 8 bytes), or on the aligned
-// 32-bit word that holds it (1 and 2 bytes).
+// 32-bit word that holds it (1 and 2 bytes). That word stays inside the allocation: loom's
+// allocator (and PyTorch's, for imported memory) rounds every block to 512 bytes.
 template <typename T, int OP>
 LOOM_DEV void loom_atomic_cas(T* p, T val) {
   typedef typename loom_uint_of<sizeof(T)>::type U;
