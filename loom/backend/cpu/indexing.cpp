@@ -4,6 +4,8 @@
 #include "loom/backend/cpu/indexing.h"
 
 #include <algorithm>
+#include <atomic>
+#include <climits>
 #include <cstring>
 #include <type_traits>
 
@@ -15,15 +17,17 @@ namespace {
 
 constexpr int64_t kParallelMin = 32768;
 
-// Calls f(o, src_byte_offset, b) for each position o in [begin, end) of the walk.
+// Calls row(o, src_byte_offset, b, run) for each run of positions [o, o + run) in [begin,
+// end) that lie on one innermost row of the walk; along it src advances by the innermost
+// src stride and b by the innermost b stride.
 template <class F>
-void walk(const IndexLayout& l, int64_t begin, int64_t end, F&& f) {
+void walk_rows(const IndexLayout& l, int64_t begin, int64_t end, F&& row) {
   const int nd = static_cast<int>(l.shape.size());
   if (nd == 0) {
-    if (begin < end) f(int64_t{0}, int64_t{0}, int64_t{0});
+    if (begin < end) row(int64_t{0}, int64_t{0}, int64_t{0}, int64_t{1});
     return;
   }
-  const int64_t inner = l.shape[nd - 1], ss = l.src_strides[nd - 1], bs = l.b_strides[nd - 1];
+  const int64_t inner = l.shape[nd - 1];
   int64_t o = begin;
   while (o < end) {
     int64_t r = o, src = 0, b = 0;
@@ -33,18 +37,39 @@ void walk(const IndexLayout& l, int64_t begin, int64_t end, F&& f) {
       src += c * l.src_strides[d];
       b += c * l.b_strides[d];
     }
-    const int64_t ci = o % inner;  // the run continues to the end of the innermost row
-    const int64_t run = std::min(inner - ci, end - o);
-    for (int64_t i = 0; i < run; ++i) f(o + i, src + i * ss, b + i * bs);
+    const int64_t run = std::min(inner - o % inner, end - o);  // to the end of the row
+    row(o, src, b, run);
     o += run;
   }
 }
 
+// Calls f(o, src_byte_offset, b) for each position o in [begin, end) of the walk.
+template <class F>
+void walk(const IndexLayout& l, int64_t begin, int64_t end, F&& f) {
+  if (l.shape.empty()) return walk_rows(l, begin, end, [&](int64_t, int64_t, int64_t, int64_t) { f(0, 0, 0); });
+  const int64_t ss = l.src_strides.back(), bs = l.b_strides.back();
+  walk_rows(l, begin, end, [&](int64_t o, int64_t src, int64_t b, int64_t run) {
+    for (int64_t i = 0; i < run; ++i) f(o + i, src + i * ss, b + i * bs);
+  });
+}
+
 template <class U>
 void gather_typed(const char* src, const int64_t* off, const IndexLayout& l, U* out, int64_t n) {
+  const int64_t ss = l.shape.empty() ? 0 : l.src_strides.back();
+  const int64_t bs = l.shape.empty() ? 0 : l.b_strides.back();
   auto body = [&](int64_t begin, int64_t end) {
-    walk(l, begin, end, [&](int64_t o, int64_t s, int64_t b) {
-      std::memcpy(out + o, src + off[b] + s, sizeof(U));
+    walk_rows(l, begin, end, [&](int64_t o, int64_t s, int64_t b, int64_t run) {
+      if (bs == 0) {  // a row of the indexed view: one base, plain strided copy
+        const char* p = src + off[b] + s;
+        if (ss == static_cast<int64_t>(sizeof(U))) {
+          std::memcpy(out + o, p, static_cast<size_t>(run) * sizeof(U));
+        } else {
+          for (int64_t i = 0; i < run; ++i) std::memcpy(out + o + i, p + i * ss, sizeof(U));
+        }
+      } else {  // along the index dimension (bs == 1, ss == 0)
+        const char* p = src + s;
+        for (int64_t i = 0; i < run; ++i) std::memcpy(out + o + i, p + off[b + i], sizeof(U));
+      }
     });
   };
   if (n >= kParallelMin) parallel_for(n, kParallelMin / 2, body);
@@ -87,19 +112,32 @@ T combine(ScatterMode m, T a, T b) {
 Array index_offsets(const IndexArrays& ix, int64_t n, IndexCheck& check) {
   Array out = Array::allocate({n}, int64, loom::cpu());
   int64_t* off = static_cast<int64_t*>(out.data());
-  std::fill(off, off + n, 0);
-  for (size_t j = 0; j < ix.indices.size(); ++j) {
-    const int64_t* idx = static_cast<const int64_t*>(ix.indices[j].data());
-    const int64_t size = ix.dim_sizes[j], stride = ix.byte_strides[j];
-    for (int64_t b = 0; b < n; ++b) {
-      const int64_t v = idx[b] < 0 ? idx[b] + size : idx[b];
-      if (v < 0 || v >= size) {
-        check.which = static_cast<int>(j);
-        check.value = idx[b];
-        return out;
+  const int k = static_cast<int>(ix.indices.size());
+  // Each chunk notes its first bad position (j * n + b); the smallest one is reported.
+  std::atomic<int64_t> first_bad{INT64_MAX};
+  auto body = [&](int64_t begin, int64_t end) {
+    for (int64_t b = begin; b < end; ++b) off[b] = 0;
+    for (int j = 0; j < k; ++j) {
+      const int64_t* idx = static_cast<const int64_t*>(ix.indices[j].data());
+      const int64_t size = ix.dim_sizes[j], stride = ix.byte_strides[j];
+      for (int64_t b = begin; b < end; ++b) {
+        const int64_t v = idx[b] < 0 ? idx[b] + size : idx[b];
+        if (v < 0 || v >= size) {
+          int64_t key = j * n + b, cur = first_bad.load();
+          while (key < cur && !first_bad.compare_exchange_weak(cur, key)) {
+          }
+          return;
+        }
+        off[b] += v * stride;
       }
-      off[b] += v * stride;
     }
+  };
+  if (n >= kParallelMin) parallel_for(n, kParallelMin / 2, body);
+  else body(0, n);
+  const int64_t bad = first_bad.load();
+  if (bad != INT64_MAX) {
+    check.which = static_cast<int>(bad / n);
+    check.value = static_cast<const int64_t*>(ix.indices[check.which].data())[bad % n];
   }
   return out;
 }

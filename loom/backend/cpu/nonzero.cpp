@@ -66,6 +66,10 @@ Array nonzero(const Array& a) {
         int64_t pos = start[c];
         for (int64_t i = c * kChunk, end = std::min(n, (c + 1) * kChunk); i < end; ++i) {
           if (!is_nonzero(x[i])) continue;
+          if (nd == 1) {
+            o[pos++] = i;
+            continue;
+          }
           int64_t r = i;
           for (int d = nd - 1; d >= 0; --d) {
             o[d * total + pos] = r % shape[d];
