@@ -8,6 +8,7 @@
 #include "loom/memory.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/elementwise.h"
+#include "loom/ops/index.h"
 #include "loom/ops/random.h"
 #include "loom/scalar.h"
 #include "loom/shape.h"

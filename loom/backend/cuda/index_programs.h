@@ -1,0 +1,29 @@
+// The NVRTC programs of the indexing family (kernels/loom_index.cuh, loom_nonzero.cuh),
+// kept small: one for the bounds check, gathers and scatters, one per dtype for the
+// scatter-combines of x.at[...], one for nonzero.
+#pragma once
+#include <string>
+
+#include "loom/backend/cuda/module_cache.h"
+#include "loom/backend/index_plan.h"
+#include "loom/dtype.h"
+
+namespace loom::cuda {
+
+/// loom_index_offsets, loom_index_gather<U> and loom_index_scatter<U> (U: unsigned of 1-8 bytes).
+const Program& index_program();
+const std::string& index_offsets_name();
+const std::string& index_gather_name(size_t itemsize);
+const std::string& index_scatter_name(size_t itemsize);
+
+/// loom_index_combine<T, OP> for dtype `dt` and the four combining modes.
+const Program& index_combine_program(DType dt);
+const std::string& index_combine_name(DType dt, ScatterMode mode);
+
+/// loom_nonzero_count/write<U, F> for each (itemsize, float) and loom_nonzero_scan.
+const Program& nonzero_program();
+const std::string& nonzero_count_name(DType dt);
+const std::string& nonzero_write_name(DType dt);
+const std::string& nonzero_scan_name();
+
+}  // namespace loom::cuda

@@ -1,0 +1,61 @@
+// NVRTC compiles the indexing family's programs (kernels/loom_index.cuh, loom_nonzero.cuh)
+// for Ampere and Hopper; no GPU needed.
+#include <gtest/gtest.h>
+
+#include "loom/backend/cuda/index_programs.h"
+#include "loom/backend/cuda/module_cache.h"
+
+namespace loom::cuda {
+namespace {
+
+class IndexCompile : public ::testing::TestWithParam<int> {};
+
+void expect_compiles(const Program& p, int arch) {
+  const CompiledProgram c = compile_program(p, arch);
+  EXPECT_FALSE(c.is_ptx);
+  EXPECT_GT(c.image.size(), 1000u);
+  ASSERT_EQ(c.lowered_names.size(), p.name_expressions().size());
+  for (const auto& [expr, lowered] : c.lowered_names) {
+    EXPECT_FALSE(lowered.empty()) << expr;
+    EXPECT_EQ(lowered.rfind("_Z", 0), 0u) << expr << " -> " << lowered;
+  }
+}
+
+TEST_P(IndexCompile, GatherScatterProgram) {
+  const Program& p = index_program();
+  EXPECT_EQ(p.name_expressions().size(), 9u);
+  expect_compiles(p, GetParam());
+}
+
+TEST_P(IndexCompile, CombinePrograms) {
+  for (int t = 0; t < kNumDTypes; ++t) {
+    const DType dt = static_cast<DType>(t);
+    const Program& p = index_combine_program(dt);
+    EXPECT_EQ(p.name_expressions().size(), 4u);
+    EXPECT_EQ(index_combine_name(dt, ScatterMode::max), p.name_expressions()[3]);
+    expect_compiles(p, GetParam());
+  }
+}
+
+TEST_P(IndexCompile, NonzeroProgram) {
+  const Program& p = nonzero_program();
+  EXPECT_EQ(p.name_expressions().size(), 15u);
+  expect_compiles(p, GetParam());
+}
+
+TEST(IndexNames, NonzeroVariantsFollowSizeAndKind) {
+  EXPECT_EQ(nonzero_count_name(bool_), "loom_nonzero_count<unsigned char, false>");
+  EXPECT_EQ(nonzero_count_name(int16), "loom_nonzero_count<unsigned short, false>");
+  EXPECT_EQ(nonzero_count_name(bfloat16), "loom_nonzero_count<unsigned short, true>");
+  EXPECT_EQ(nonzero_write_name(float32), "loom_nonzero_write<unsigned int, true>");
+  EXPECT_EQ(nonzero_write_name(uint64), "loom_nonzero_write<unsigned long long, false>");
+  EXPECT_EQ(nonzero_write_name(float64), "loom_nonzero_write<unsigned long long, true>");
+  EXPECT_EQ(index_gather_name(2), "loom_index_gather<unsigned short>");
+  EXPECT_EQ(index_combine_name(float16, ScatterMode::add), "loom_index_combine<loom_f16, 1>");
+}
+
+INSTANTIATE_TEST_SUITE_P(Archs, IndexCompile, ::testing::Values(80, 90),
+                         [](const auto& info) { return "sm_" + std::to_string(info.param); });
+
+}  // namespace
+}  // namespace loom::cuda
