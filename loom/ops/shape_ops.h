@@ -20,7 +20,8 @@ Shape infer_reshape(const Shape& requested, int64_t size, const char* op = "resh
 std::optional<Strides> reshape_strides(const Shape& shape, const Strides& strides,
                                        const Shape& new_shape, size_t itemsize);
 
-/// NumPy's reshape: a view when the strides allow it, else a copy. `shape` may hold one -1.
+/// NumPy's reshape: a view when the strides allow it, else a copy. `shape` may hold one negative
+/// value (NumPy: the unknown dimension, inferred).
 /// order: 'C', 'F' or 'A'. copy: nullopt (view if possible), true (always copy), false
 /// (view or std::invalid_argument).
 Array reshape(const Array& a, const Shape& shape, char order = 'C',

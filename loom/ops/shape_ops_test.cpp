@@ -39,7 +39,8 @@ TEST(ShapeViews, InferReshapeErrors) {
   EXPECT_THROW(infer_reshape({-1, -1}, 4), std::invalid_argument);
   EXPECT_THROW(infer_reshape({5}, 4), std::invalid_argument);
   EXPECT_THROW(infer_reshape({-1, 3}, 4), std::invalid_argument);
-  EXPECT_THROW(infer_reshape({-2, 2}, 4), std::invalid_argument);
+  EXPECT_EQ(infer_reshape({-2, 2}, 4), (Shape{2, 2}));  // any negative is the unknown, as NumPy
+  EXPECT_THROW(infer_reshape({-2, -1}, 4), std::invalid_argument);
   try {
     infer_reshape({4}, 6);
   } catch (const std::invalid_argument& e) {

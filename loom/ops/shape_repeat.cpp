@@ -30,9 +30,20 @@ Array repeat_uniform(const Array& a, int64_t r, int axis) {
 }  // namespace
 
 Array tile(const Array& a, const std::vector<int64_t>& reps) {
+  const int d = std::max(static_cast<int>(reps.size()), a.ndim());
+  if (a.size() == 0) {
+    // As NumPy: nothing is repeated, the empty result takes shape s * r (a negative r then
+    // goes through reshape's rules).
+    Shape padded(d, 1), out(d);
+    for (int i = 0; i < a.ndim(); ++i) padded[d - a.ndim() + i] = a.shape()[i];
+    for (int i = 0; i < d; ++i) {
+      const int ri = i - (d - static_cast<int>(reps.size()));
+      out[i] = padded[i] * (ri >= 0 ? reps[ri] : 1);
+    }
+    return reshape(Array::allocate(padded, a.dtype(), a.device()), out);
+  }
   for (int64_t r : reps)
     if (r < 0) throw_value_error("tile", "negative dimensions are not allowed");
-  const int d = std::max(static_cast<int>(reps.size()), a.ndim());
   // Both right-aligned to d axes; the copy is written as (r0, s0, r1, s1, ...).
   Shape inter(2 * d), final_shape(d);
   Strides ist(2 * d, 0);

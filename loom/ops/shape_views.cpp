@@ -38,11 +38,9 @@ Shape infer_reshape(const Shape& requested, int64_t size, const char* op) {
   int unknown = -1;
   int64_t known = 1;
   for (size_t i = 0; i < out.size(); ++i) {
-    if (out[i] == -1) {
+    if (out[i] < 0) {  // NumPy takes any negative value (not only -1) as the unknown one
       if (unknown >= 0) throw_value_error(op, "can only specify one unknown dimension");
       unknown = static_cast<int>(i);
-    } else if (out[i] < 0) {
-      throw_value_error(op, "negative dimensions not allowed");
     } else {
       known = shape_size(Shape{known, out[i]}, op);
     }

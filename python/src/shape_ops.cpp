@@ -31,6 +31,7 @@ bool is_int(nb::handle h) {
 
 char to_order(nb::handle h) {
   if (h.is_none()) return 'C';
+  if (!PyUnicode_Check(h.ptr())) throw nb::type_error("order must be a str ('C', 'F' or 'A')");
   const std::string s = nb::cast<std::string>(h);
   if (s.size() != 1 || std::string("CFAKcfak").find(s[0]) == std::string::npos)
     throw std::invalid_argument("order must be one of 'C', 'F', 'A', or 'K' (got '" + s + "')");
@@ -42,16 +43,26 @@ std::optional<bool> to_copy(nb::handle h) {
   return PyObject_IsTrue(h.ptr()) == 1;
 }
 
+std::string pystr(nb::handle h) {
+  nb::object s = nb::steal(PyObject_Str(h.ptr()));
+  if (!s.is_valid()) throw nb::python_error();
+  const char* c = PyUnicode_AsUTF8(s.ptr());
+  if (!c) throw nb::python_error();
+  return c;
+}
+
 // An integer array-like (list, NumPy or loom array) as int64 values; repeats and split
 // indices, which NumPy casts with the 'safe' rule.
 std::vector<int64_t> to_int_vector(nb::handle h, const char* what) {
   nb::handle np = numpy_module();
+  // An empty list is no float array here: NumPy's split takes [] as "no indices".
+  if ((PyList_Check(h.ptr()) || PyTuple_Check(h.ptr())) && nb::len(h) == 0) return {};
   nb::object arr = nb::isinstance<Array>(h) ? to_numpy(nb::cast<const Array&>(h), true) : np.attr("asarray")(h);
-  const std::string kind = nb::cast<std::string>(arr.attr("dtype").attr("kind"));
+  const std::string kind = pystr(arr.attr("dtype").attr("kind"));
   if (kind != "i" && kind != "u" && kind != "b")
     throw nb::type_error(("Cannot cast " + std::string(what) + " from dtype('" +
-                          nb::cast<std::string>(nb::str(arr.attr("dtype"))) +
-                          "') to dtype('int64') according to the rule 'safe'").c_str());
+                          pystr(arr.attr("dtype")) + "') to dtype('int64') according to the rule 'safe'")
+                             .c_str());
   if (nb::cast<int>(arr.attr("ndim")) > 1) throw std::invalid_argument(std::string(what) + " must be 0-d or 1-d");
   return nb::cast<std::vector<int64_t>>(arr.attr("astype")("int64").attr("ravel")().attr("tolist")());
 }
