@@ -65,15 +65,17 @@ Array tile(const Array& a, const std::vector<int64_t>& reps) {
 
 Array repeat(const Array& a, int64_t repeats, std::optional<int64_t> axis) {
   if (repeats < 0) throw_value_error("repeat", "negative dimensions are not allowed");
-  const Array src = axis ? a : ravel(a);
-  const int ax = axis ? normalize_axis(*axis, a.ndim(), "repeat") : 0;
+  // A 0-d array repeats as a 1-d one, as NumPy.
+  const Array src = axis && a.ndim() > 0 ? a : ravel(a);
+  const int ax = axis ? normalize_axis(*axis, src.ndim(), "repeat") : 0;
   return repeat_uniform(src, repeats, ax);
 }
 
 Array repeat(const Array& a, const std::vector<int64_t>& repeats, std::optional<int64_t> axis) {
   if (repeats.size() == 1) return repeat(a, repeats[0], axis);
-  const Array src = axis ? a : ravel(a);
-  const int ax = axis ? normalize_axis(*axis, a.ndim(), "repeat") : 0;
+  // A 0-d array repeats as a 1-d one, as NumPy.
+  const Array src = axis && a.ndim() > 0 ? a : ravel(a);
+  const int ax = axis ? normalize_axis(*axis, src.ndim(), "repeat") : 0;
   const int64_t n = src.shape()[ax];
   if (static_cast<int64_t>(repeats.size()) != n)
     throw_value_error("repeat", "operands could not be broadcast together with shape (" + std::to_string(n) +

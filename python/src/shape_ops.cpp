@@ -218,6 +218,8 @@ LOOM_BINDING_FAMILY(shape_ops, 50) {
       },
       arg("a"), arg("axis1"), arg("axis2"), "Interchanges two axes. Returns a view.");
   m.def("moveaxis", [](nb::handle a, nb::handle source, nb::handle destination) {
+        if (source.is_none() || destination.is_none())
+          throw nb::type_error("moveaxis: source and destination must be ints or sequences of ints");
         return moveaxis(to_array(a), *to_axes(source), *to_axes(destination));
       },
       arg("a"), arg("source"), arg("destination"),

@@ -2,7 +2,7 @@
 errors, empty and 0-d arrays, non-contiguous inputs (.T, flipped, broadcast) and dtypes."""
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import loom
 from conftest import DTYPE_NAMES, NP_DTYPES, compare, random_array
@@ -57,6 +57,7 @@ def test_reshape_method_forms(device, rng):
     compare(lambda xp, x: x.reshape([2, -1, 3]), a, device=device)
     compare(lambda xp, x: x.reshape(-1, order="F"), a, device=device)
     compare(lambda xp, x: x.T.reshape(24, order="A"), a, device=device)
+    compare(lambda xp, x: x.reshape((6, 4), order="F", copy=True), a, device=device)
 
 
 @pytest.mark.parametrize("new", [(5,), (-1, -1), (-1, 5), (2, -3), (7, -1)])
@@ -426,44 +427,47 @@ def test_repeat_errors_and_edges(device, rng):
 shapes = st.lists(st.integers(0, 4), min_size=0, max_size=4).map(tuple)
 
 
-@settings(max_examples=40, deadline=None)
+# The device fixture does not change between examples, so sharing it is safe.
+FIXTURE_OK = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@settings(max_examples=40, **FIXTURE_OK)
 @given(shape=shapes, data=st.data())
-def test_hypothesis_views(shape, data):
+def test_hypothesis_views(device, shape, data):
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
     dtype = data.draw(st.sampled_from(["int32", "float64", "bool", "float16", "uint8"]))
     a = random_array(rng, shape, dtype)
     nd = len(shape)
     view = data.draw(st.sampled_from(["", "T", "flip"]))
-    for device in loom.devices():
-        compare(lambda xp, x: noncontig(xp, x, view).reshape(-1), a, device=device, exact=True)
-        compare(lambda xp, x: xp.ravel(noncontig(xp, x, view)), a, device=device, exact=True)
-        if nd:
-            axis = data.draw(st.integers(-nd, nd - 1))
-            axis2 = data.draw(st.integers(-nd, nd - 1))
-            compare(lambda xp, x: xp.swapaxes(noncontig(xp, x, view), axis, axis2), a, device=device, exact=True)
-            compare(lambda xp, x: xp.moveaxis(noncontig(xp, x, view), axis, axis2), a, device=device, exact=True)
-            compare(lambda xp, x: xp.flip(noncontig(xp, x, view), axis), a, device=device, exact=True)
-            compare(lambda xp, x: xp.array_split(noncontig(xp, x, view), 3, axis), a, device=device, exact=True)
-            perm = tuple(data.draw(st.permutations(range(nd))))
-            compare(lambda xp, x: xp.transpose(noncontig(xp, x, view), perm), a, device=device, exact=True)
-        ex = data.draw(st.integers(-nd - 1, nd))
-        compare(lambda xp, x: xp.expand_dims(noncontig(xp, x, view), ex), a, device=device, exact=True)
-        compare(lambda xp, x: xp.squeeze(noncontig(xp, x, view)), a, device=device, exact=True)
-        # Any factorisation of the size: view or copy, the values agree.
-        if a.size:
-            new = [a.size]
-            k = data.draw(st.integers(0, 2))
-            for _ in range(k):
-                d = data.draw(st.sampled_from([f for f in range(1, new[-1] + 1) if new[-1] % f == 0]))
-                new[-1] //= d
-                new.append(d)
-            new[data.draw(st.integers(0, len(new) - 1))] = -1
-            compare(lambda xp, x: xp.reshape(noncontig(xp, x, view), tuple(new)), a, device=device, exact=True)
+    compare(lambda xp, x: noncontig(xp, x, view).reshape(-1), a, device=device, exact=True)
+    compare(lambda xp, x: xp.ravel(noncontig(xp, x, view)), a, device=device, exact=True)
+    if nd:
+        axis = data.draw(st.integers(-nd, nd - 1))
+        axis2 = data.draw(st.integers(-nd, nd - 1))
+        compare(lambda xp, x: xp.swapaxes(noncontig(xp, x, view), axis, axis2), a, device=device, exact=True)
+        compare(lambda xp, x: xp.moveaxis(noncontig(xp, x, view), axis, axis2), a, device=device, exact=True)
+        compare(lambda xp, x: xp.flip(noncontig(xp, x, view), axis), a, device=device, exact=True)
+        compare(lambda xp, x: xp.array_split(noncontig(xp, x, view), 3, axis), a, device=device, exact=True)
+        perm = tuple(data.draw(st.permutations(range(nd))))
+        compare(lambda xp, x: xp.transpose(noncontig(xp, x, view), perm), a, device=device, exact=True)
+    ex = data.draw(st.integers(-nd - 1, nd))
+    compare(lambda xp, x: xp.expand_dims(noncontig(xp, x, view), ex), a, device=device, exact=True)
+    compare(lambda xp, x: xp.squeeze(noncontig(xp, x, view)), a, device=device, exact=True)
+    # Any factorisation of the size: view or copy, the values agree.
+    if a.size:
+        new = [a.size]
+        k = data.draw(st.integers(0, 2))
+        for _ in range(k):
+            d = data.draw(st.sampled_from([f for f in range(1, new[-1] + 1) if new[-1] % f == 0]))
+            new[-1] //= d
+            new.append(d)
+        new[data.draw(st.integers(0, len(new) - 1))] = -1
+        compare(lambda xp, x: xp.reshape(noncontig(xp, x, view), tuple(new)), a, device=device, exact=True)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30, **FIXTURE_OK)
 @given(shape=st.lists(st.integers(0, 4), min_size=1, max_size=3).map(tuple), data=st.data())
-def test_hypothesis_copies(shape, data):
+def test_hypothesis_copies(device, shape, data):
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
     nd = len(shape)
     axis = data.draw(st.integers(-nd, nd - 1))
@@ -476,10 +480,9 @@ def test_hypothesis_copies(shape, data):
     reps = tuple(data.draw(st.lists(st.integers(0, 3), max_size=4)))
     counts = [data.draw(st.integers(0, 3)) for _ in range(shape[axis])]
     flip = data.draw(st.booleans())
-    for device in loom.devices():
-        compare(lambda xp, *xs: xp.concatenate([xp.flip(x) if flip else x for x in xs], axis), *arrs,
-                device=device, exact=True)
-        compare(lambda xp, x: xp.stack([x, xp.flip(x)], axis), arrs[0], device=device, exact=True)
-        compare(lambda xp, x: xp.tile(x.T if flip else x, reps), arrs[1], device=device, exact=True)
-        base = random_array(rng, shape, dts[2])
-        compare(lambda xp, x: xp.repeat(xp.flip(x) if flip else x, counts, axis), base, device=device, exact=True)
+    compare(lambda xp, *xs: xp.concatenate([xp.flip(x) if flip else x for x in xs], axis), *arrs,
+            device=device, exact=True)
+    compare(lambda xp, x: xp.stack([x, xp.flip(x)], axis), arrs[0], device=device, exact=True)
+    compare(lambda xp, x: xp.tile(x.T if flip else x, reps), arrs[1], device=device, exact=True)
+    base = random_array(rng, shape, dts[2])
+    compare(lambda xp, x: xp.repeat(xp.flip(x) if flip else x, counts, axis), base, device=device, exact=True)
