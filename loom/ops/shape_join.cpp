@@ -8,6 +8,12 @@
 #include "loom/ops/shape_ops.h"
 
 namespace loom {
+namespace detail {
+// Not public: the GPU path of concatenate until copyto takes strided GPU destinations
+// (declared here and in shape_ops_test.cpp, which runs it on the CPU).
+void write_along_via_axis0(const Array& out, const std::vector<Array>& parts, int axis);
+}  // namespace detail
+
 namespace {
 
 int kind_rank(DType dt) {
@@ -73,8 +79,16 @@ void write_along(const Array& out, const std::vector<Array>& parts, int axis) {
     return;
   } catch (const UnsupportedError&) {
   }
-  // Concatenate along axis 0 of a contiguous temporary with `axis` moved first (contiguous
-  // blocks), then one strided-source copy into `out`.
+  detail::write_along_via_axis0(out, parts, axis);
+}
+
+}  // namespace
+
+namespace detail {
+
+// Concatenates along axis 0 of a contiguous temporary with `axis` moved first (contiguous
+// blocks), then makes one strided-source copy into `out`: only contiguous destinations.
+void write_along_via_axis0(const Array& out, const std::vector<Array>& parts, int axis) {
   const std::vector<int64_t> from{axis}, to{0};
   const Array moved = moveaxis(out, from, to);
   const Array tmp = Array::allocate(moved.shape(), out.dtype(), out.device());
@@ -83,6 +97,10 @@ void write_along(const Array& out, const std::vector<Array>& parts, int axis) {
   write_slices(tmp, moved_parts, 0);
   copyto(out, moveaxis(tmp, to, from));
 }
+
+}  // namespace detail
+
+namespace {
 
 std::string dim_count(const Array& a) { return std::to_string(a.ndim()) + " dimension(s)"; }
 

@@ -10,6 +10,9 @@
 #include "loom/ops/creation.h"
 
 namespace loom {
+namespace detail {
+void write_along_via_axis0(const Array& out, const std::vector<Array>& parts, int axis);
+}  // namespace detail
 namespace {
 
 // A fresh random int32 array of `shape` on cpu() (values distinct from their index).
@@ -183,6 +186,20 @@ TEST(ShapeCopies, ConcatenateStackTileRepeat) {
   EXPECT_EQ(repeat(a, 2).shape(), (Shape{12}));
   EXPECT_THROW(repeat(a, std::vector<int64_t>{1, 2}, 1), std::invalid_argument);
   EXPECT_THROW(repeat(a, -1), std::invalid_argument);
+}
+
+TEST(ShapeCopies, ConcatenateFallbackThroughAxis0) {
+  // The GPU's path while copyto lacks strided GPU destinations, run here on the CPU.
+  const Array a = random_int({3, 2, 4}), b = random_int({3, 5, 4});
+  for (int axis : {1, 2}) {
+    const Array x = axis == 1 ? a : swapaxes(a, 1, 2), y = axis == 1 ? flip(b) : swapaxes(b, 1, 2);
+    const Array want = concatenate({x, y}, axis);
+    const Array got = Array::allocate(want.shape(), int32, cpu());
+    detail::write_along_via_axis0(got, {x, y}, axis);
+    for (int64_t i = 0; i < want.shape()[0]; ++i)
+      for (int64_t j = 0; j < want.shape()[1]; ++j)
+        for (int64_t k = 0; k < want.shape()[2]; ++k) ASSERT_EQ(at(got, {i, j, k}), at(want, {i, j, k}));
+  }
 }
 
 }  // namespace
