@@ -10,6 +10,7 @@
 #include "loom/ops/elementwise.h"
 #include "loom/ops/index.h"
 #include "loom/ops/random.h"
+#include "loom/ops/shape_ops.h"
 #include "loom/scalar.h"
 #include "loom/shape.h"
 #include "loom/stream.h"
