@@ -24,8 +24,8 @@ inline GemmOperand gemm_operand(const Array& x) {
   if (x.ndim() != 3) return g;
   const int64_t item = static_cast<int64_t>(x.itemsize());
   if (reinterpret_cast<uintptr_t>(x.data()) % item != 0) return g;
-  for (int64_t s : x.strides())
-    if (s % item != 0) return g;
+  for (int d = 0; d < 3; ++d)
+    if (x.shape()[d] > 1 && x.strides()[d] % item != 0) return g;
   const int64_t nb = x.shape()[0], r = x.shape()[1], c = x.shape()[2];
   int64_t sb = x.strides()[0] / item, sr = x.strides()[1] / item, sc = x.strides()[2] / item;
   if (nb == 1) sb = 0;

@@ -337,3 +337,7 @@ def test_matmul_batch_broadcasting_property(device, case, dtype, seed):
     a, b = make(sa, ta), make(sb, tb)
     k = sa[-1]
     compare(lambda xp, x, y: xp.matmul(x, y), a, b, device=device, rtol=rtol_for(dtype, k))
+
+
+def test_build_info_names_the_cpu_blas():
+    assert loom.build_info()["blas"] in ("openblas", "blas", "none")

@@ -52,12 +52,15 @@ struct MatmulParams {
 
 void int_gemm(int dev, const Array& a, const Array& b, const Array& out, void* stream) {
   const int64_t item = static_cast<int64_t>(a.itemsize());
-  for (const Array* x : {&a, &b})
-    for (int64_t s : x->strides())
-      if (s % item != 0) throw UnsupportedError("[matmul] GPU operands with strides that are not a multiple of the itemsize");
+  // Element strides; a size-1 dimension's stride is never used and may be anything.
+  auto el = [item](const Array& x, int d) -> long long {
+    if (x.shape()[d] == 1) return 0;
+    if (x.strides()[d] % item != 0)
+      throw UnsupportedError("[matmul] GPU operands with strides that are not a multiple of the itemsize");
+    return x.strides()[d] / item;
+  };
   MatmulParams p{out.shape()[1], out.shape()[2], a.shape()[2], out.shape()[0],
-                 a.strides()[0] / item, a.strides()[1] / item, a.strides()[2] / item,
-                 b.strides()[0] / item, b.strides()[1] / item, b.strides()[2] / item};
+                 el(a, 0), el(a, 1), el(a, 2), el(b, 0), el(b, 1), el(b, 2)};
   const void* pa = a.data();
   const void* pb = b.data();
   void* pc = out.data();
