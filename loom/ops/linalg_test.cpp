@@ -34,7 +34,7 @@ TEST(GemmLayout, RowColumnBroadcastAndCopy) {
   EXPECT_FALSE(g.transposed);
   EXPECT_EQ(g.ld, 4);
   EXPECT_EQ(g.batch_stride, 12);
-  // Each matrix transposed: column-major, ld = 3 (its rows are 3 apart... of x) .
+  // Each matrix transposed (a view of x): column-major with ld = 4.
   g = gemm_operand(x.view({2, 4, 3}, {48, 4, 16}, 0));
   EXPECT_TRUE(g.ok);
   EXPECT_TRUE(g.transposed);

@@ -295,11 +295,12 @@ def test_matmul_precision_switch():
 
 
 def test_tf32_tolerance(device, rng):
-    # TF32 rounds inputs to 10 mantissa bits; positive inputs keep the relative error ~1e-3.
+    # TF32 keeps 10 mantissa bits of each input; with positive inputs the relative error of
+    # the sums stays within ~2e-3 even if the conversion truncates.
     a, b = rand(rng, (64, 256), "float32"), rand(rng, (256, 48), "float32")
     try:
         loom.set_matmul_precision("tf32")
-        compare(lambda xp, x, y: x @ y, a, b, device=device, rtol=3e-3)
+        compare(lambda xp, x, y: x @ y, a, b, device=device, rtol=5e-3)
     finally:
         loom.set_matmul_precision("float32")
     compare(lambda xp, x, y: x @ y, a, b, device=device, rtol=rtol_for("float32", 256))
