@@ -9,6 +9,7 @@
 #include "loom/ops/creation.h"
 #include "loom/ops/elementwise.h"
 #include "loom/ops/index.h"
+#include "loom/ops/linalg.h"
 #include "loom/ops/random.h"
 #include "loom/ops/shape_ops.h"
 #include "loom/scalar.h"

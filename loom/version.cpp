@@ -1,5 +1,6 @@
 #include "loom/version.h"
 
+#include "loom/backend/cpu/linalg.h"
 #include "loom/backend/gpu.h"
 #include "loom/device.h"
 
@@ -20,6 +21,7 @@ BuildInfo build_info() {
     b.nvrtc = gpu_backend::nvrtc_version();
   }
   b.num_gpus = num_gpus();
+  b.blas = cpu_backend::blas_name();
   return b;
 }
 

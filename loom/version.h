@@ -14,6 +14,7 @@ struct BuildInfo {
   std::string driver;            // driver API version, "" without a driver
   std::string nvrtc;
   int num_gpus = 0;
+  std::string blas;              // CPU BLAS for float products: "openblas", "blas" or "none"
 };
 BuildInfo build_info();
 

@@ -51,6 +51,7 @@ def info(out=sys.stdout):
         p(f"  driver:         {b['driver'] or 'none found'}")
         p(f"  NVRTC:          {b['nvrtc'] or 'unknown'}")
     p(f"  GPUs:           {b['num_gpus']}")
+    p(f"  CPU BLAS:       {b.get('blas') or 'unknown'}")
     p(f"  default device: {loom.default_device()!r}")
     p(f"  kernel cache:   {_cache_line()}")
     p("devices:")

@@ -66,10 +66,12 @@ void init_memory(nb::module_& m) {
         out["driver"] = b.driver;
         out["nvrtc"] = b.nvrtc;
         out["num_gpus"] = b.num_gpus;
+        out["blas"] = b.blas;
         return out;
       },
       "dict: version, cuda (built with the CUDA backend), cuda_toolkit, cuda_runtime, driver, "
-      "nvrtc (version strings, '' when unknown) and num_gpus.");
+      "nvrtc (version strings, '' when unknown), num_gpus and blas (the CPU BLAS behind float "
+      "matmul: 'openblas', 'blas', or 'none' for loom's own loops).");
   m.attr("__version__") = loom::version();
 }
 

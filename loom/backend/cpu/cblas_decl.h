@@ -1,0 +1,17 @@
+// The few CBLAS prototypes loom calls, declared here so that no cblas.h is needed at
+// build time (OpenBLAS, the reference BLAS and MKL all export these C symbols; the enums
+// are passed as int, which is their ABI).
+#pragma once
+
+extern "C" {
+void cblas_sgemm(int order, int trans_a, int trans_b, int m, int n, int k, float alpha,
+                 const float* a, int lda, const float* b, int ldb, float beta, float* c, int ldc);
+void cblas_dgemm(int order, int trans_a, int trans_b, int m, int n, int k, double alpha,
+                 const double* a, int lda, const double* b, int ldb, double beta, double* c, int ldc);
+}
+
+namespace loom::cpu_backend::cblas {
+constexpr int kRowMajor = 101;
+constexpr int kNoTrans = 111;
+constexpr int kTrans = 112;
+}  // namespace loom::cpu_backend::cblas

@@ -1,0 +1,112 @@
+// CPU matrix products: float32/float64 through CBLAS (one call per batch entry, spread
+// over cores when the matrices are too small for BLAS threading), float16/bfloat16 through
+// float32 GEMMs, everything else through gemm_loop (linalg_loop.cpp).
+#include "loom/backend/cpu/linalg.h"
+
+#include <climits>
+#include <cstring>
+
+#include "loom/backend/cpu/cast.h"
+#include "loom/backend/cpu/cpu_ops.h"
+#include "loom/backend/cpu/thread_pool.h"
+#include "loom/backend/gemm_layout.h"
+#include "loom/error.h"
+
+#ifdef LOOM_HAVE_CBLAS
+#include "loom/backend/cpu/cblas_decl.h"
+#endif
+
+namespace loom::cpu_backend {
+namespace {
+
+#ifdef LOOM_HAVE_CBLAS
+// OpenBLAS runs m*n*k <= 65536 * 4 single-threaded (GEMM_MULTITHREAD_THRESHOLD); batches
+// of such matrices are split over loom's pool instead.
+constexpr int64_t kSmallGemm = int64_t{1} << 18;
+
+bool blas_fits(const Array& out, int64_t k) {
+  return out.shape()[1] <= INT_MAX && out.shape()[2] <= INT_MAX && k <= INT_MAX;
+}
+
+template <class T>
+void blas_gemm(const Array& a, const Array& b, const Array& out) {
+  const GemmOperand ga = gemm_operand(a), gb = gemm_operand(b);
+  const int64_t nb = out.shape()[0], m = out.shape()[1], n = out.shape()[2], k = a.shape()[2];
+  const T* pa = static_cast<const T*>(a.data());
+  const T* pb = static_cast<const T*>(b.data());
+  T* pc = static_cast<T*>(out.data());
+  auto one = [&](int64_t i) {
+    const int ta = ga.transposed ? cblas::kTrans : cblas::kNoTrans;
+    const int tb = gb.transposed ? cblas::kTrans : cblas::kNoTrans;
+    const T* A = pa + i * ga.batch_stride;
+    const T* B = pb + i * gb.batch_stride;
+    T* C = pc + i * m * n;
+    const int mi = static_cast<int>(m), ni = static_cast<int>(n), ki = static_cast<int>(k);
+    if constexpr (std::is_same_v<T, float>)
+      cblas_sgemm(cblas::kRowMajor, ta, tb, mi, ni, ki, 1.0f, A, static_cast<int>(ga.ld), B,
+                  static_cast<int>(gb.ld), 0.0f, C, ni);
+    else
+      cblas_dgemm(cblas::kRowMajor, ta, tb, mi, ni, ki, 1.0, A, static_cast<int>(ga.ld), B,
+                  static_cast<int>(gb.ld), 0.0, C, ni);
+  };
+  if (nb > 1 && m * n * k <= kSmallGemm) {
+    const int64_t grain = std::max<int64_t>(1, kSmallGemm / std::max<int64_t>(m * n * k, 1) / 4);
+    parallel_for(nb, grain, [&](int64_t lo, int64_t hi) {
+      for (int64_t i = lo; i < hi; ++i) one(i);
+    });
+  } else {
+    for (int64_t i = 0; i < nb; ++i) one(i);
+  }
+}
+#endif
+
+// float16/bfloat16: each operand converted once to float32 (keeping a broadcast batch
+// broadcast), one float32 product, then rounded into `out`.
+void half_gemm(const Array& a, const Array& b, const Array& out) {
+  auto to_f32 = [](const Array& x) {
+    if (x.shape()[0] > 1 && x.strides()[0] == 0) {
+      const Array m = x.view({1, x.shape()[1], x.shape()[2]}, {0, x.strides()[1], x.strides()[2]}, x.offset())
+                          .astype(float32);
+      return m.view(x.shape(), {0, m.strides()[1], m.strides()[2]}, m.offset());
+    }
+    return x.astype(float32);
+  };
+  const Array tmp = Array::allocate(out.shape(), float32, out.device());
+  gemm(to_f32(a), to_f32(b), tmp);
+  convert(tmp, out);
+}
+
+}  // namespace
+
+const char* blas_name() {
+#ifdef LOOM_HAVE_CBLAS
+  return LOOM_BLAS_NAME;
+#else
+  return "none";
+#endif
+}
+
+void gemm(const Array& a, const Array& b, const Array& out) {
+  if (out.size() == 0) return;
+  switch (out.dtype()) {
+    case DType::float16:
+    case DType::bfloat16:
+      half_gemm(a, b, out);
+      return;
+#ifdef LOOM_HAVE_CBLAS
+    case DType::float32:
+      if (!blas_fits(out, a.shape()[2])) break;
+      blas_gemm<float>(a, b, out);
+      return;
+    case DType::float64:
+      if (!blas_fits(out, a.shape()[2])) break;
+      blas_gemm<double>(a, b, out);
+      return;
+#endif
+    default:
+      break;
+  }
+  gemm_loop(a, b, out);
+}
+
+}  // namespace loom::cpu_backend

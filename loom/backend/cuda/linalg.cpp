@@ -1,0 +1,160 @@
+// GPU matrix products: cuBLAS for float16/bfloat16/float32/float64 (row-major through the
+// transposition trick, one strided-batched call per batch, transposed operands passed
+// with op 'T' instead of copies) and the NVRTC kernel of linalg_int.cpp for the rest.
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <climits>
+#include <mutex>
+#include <string>
+
+#include "loom/backend/cuda/check.h"
+#include "loom/backend/cuda/linalg_programs.h"
+#include "loom/backend/cuda/programs.h"
+#include "loom/backend/cuda/runtime.h"
+#include "loom/backend/gemm_layout.h"
+#include "loom/backend/gpu.h"
+#include "loom/backend/gpu_linalg.h"
+#include "loom/error.h"
+
+namespace loom::cuda {
+
+void raise_cublas_error(cublasStatus_t status, const char* call) {
+  const std::string msg = std::string("[cublas] ") + call + " failed: " + cublasGetStatusName(status) +
+                          " (" + std::to_string(static_cast<int>(status)) + "): " +
+                          cublasGetStatusString(status);
+  if (status == CUBLAS_STATUS_ALLOC_FAILED)
+    throw OutOfMemoryError(msg + ". Process the data in batches or free arrays you no longer need.");
+  throw CudaError(msg, static_cast<int>(status));
+}
+
+namespace {
+
+// One cuBLAS handle per device, created on first use and never destroyed (destroying it at
+// exit races the runtime's own teardown). The mutex keeps set-stream + call atomic.
+struct DeviceBlas {
+  std::mutex mu;
+  cublasHandle_t handle = nullptr;
+};
+
+DeviceBlas& blas(int dev) {
+  static DeviceBlas* all = new DeviceBlas[kMaxDevices];
+  return all[dev];
+}
+
+// Host mirror of loom_mm_params (kernels/loom_matmul.cuh).
+struct MatmulParams {
+  long long m, n, k, batch;
+  long long a_sb, a_sr, a_sc;
+  long long b_sb, b_sr, b_sc;
+};
+
+void int_gemm(int dev, const Array& a, const Array& b, const Array& out, void* stream) {
+  const int64_t item = static_cast<int64_t>(a.itemsize());
+  // Element strides; a size-1 dimension's stride is never used and may be anything.
+  auto el = [item](const Array& x, int d) -> long long {
+    if (x.shape()[d] == 1) return 0;
+    if (x.strides()[d] % item != 0)
+      throw UnsupportedError("[matmul] GPU operands with strides that are not a multiple of the itemsize");
+    return x.strides()[d] / item;
+  };
+  MatmulParams p{out.shape()[1], out.shape()[2], a.shape()[2], out.shape()[0],
+                 el(a, 0), el(a, 1), el(a, 2), el(b, 0), el(b, 1), el(b, 2)};
+  const void* pa = a.data();
+  const void* pb = b.data();
+  void* pc = out.data();
+  void* args[] = {&pa, &pb, &pc, &p};
+  constexpr unsigned kTile = 16, kBlock = kTile * kTile;
+  const int64_t tiles = p.batch * ((p.m + kTile - 1) / kTile) * ((p.n + kTile - 1) / kTile);
+  const int64_t cap = static_cast<int64_t>(multiprocessor_count(dev)) * 16;
+  const unsigned grid = static_cast<unsigned>(std::max<int64_t>(1, std::min(tiles, cap)));
+  const std::string& name = matmul_int_name(out.dtype());
+  CUfunction fn = get_function(dev, matmul_int_program(out.dtype()), name);
+  launch(dev, fn, name.c_str(), grid, kBlock, 0, stream, args);
+}
+
+struct BlasTypes {
+  cudaDataType data;
+  cublasComputeType_t compute;
+  bool double_scalars;
+};
+
+BlasTypes blas_types(DType dt, bool allow_tf32) {
+  switch (dt) {
+    case DType::float16: return {CUDA_R_16F, CUBLAS_COMPUTE_32F, false};
+    case DType::bfloat16: return {CUDA_R_16BF, CUBLAS_COMPUTE_32F, false};
+    case DType::float32:
+      return {CUDA_R_32F, allow_tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, false};
+    case DType::float64: return {CUDA_R_64F, CUBLAS_COMPUTE_64F, true};
+    default: throw_dtype_error("matmul", "no cuBLAS type");
+  }
+}
+
+void check_int(int64_t v, const char* what) {
+  if (v > INT_MAX)
+    throw UnsupportedError(std::string("[matmul] ") + what + " larger than 2^31-1 is not supported on the GPU");
+}
+
+void blas_gemm(int dev, const Array& a, const Array& b, const Array& out, bool allow_tf32, void* stream) {
+  const GemmOperand ga = gemm_operand(a), gb = gemm_operand(b);
+  if (!ga.ok || !gb.ok) throw std::logic_error("[matmul] operand without a BLAS layout reached cuBLAS");
+  const int64_t nb = out.shape()[0], m = out.shape()[1], n = out.shape()[2], k = a.shape()[2];
+  check_int(m, "matrix dimensions");
+  check_int(n, "matrix dimensions");
+  check_int(k, "matrix dimensions");
+  const BlasTypes t = blas_types(out.dtype(), allow_tf32);
+  const float one_f = 1.0f, zero_f = 0.0f;
+  const double one_d = 1.0, zero_d = 0.0;
+  const void* alpha = t.double_scalars ? static_cast<const void*>(&one_d) : &one_f;
+  const void* beta = t.double_scalars ? static_cast<const void*>(&zero_d) : &zero_f;
+  // Row-major C = A @ B is column-major C^T = B^T @ A^T: B goes first, m and n swap, and a
+  // transposed (column-major) operand becomes op 'T' on the same memory.
+  const cublasOperation_t op_b = gb.transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const cublasOperation_t op_a = ga.transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const int mi = static_cast<int>(n), ni = static_cast<int>(m), ki = static_cast<int>(k);
+  const int lda = static_cast<int>(gb.ld), ldb = static_cast<int>(ga.ld), ldc = static_cast<int>(n);
+  const int64_t item = static_cast<int64_t>(out.itemsize());
+
+  DeviceBlas& d = blas(dev);
+  std::lock_guard<std::mutex> lock(d.mu);
+  if (!d.handle) LOOM_CUBLAS_CHECK(cublasCreate(&d.handle));
+  // Every call: a cached stream handle could name a destroyed and recreated stream.
+  LOOM_CUBLAS_CHECK(cublasSetStream(d.handle, static_cast<cudaStream_t>(stream)));
+  if (nb == 1) {
+    LOOM_CUBLAS_CHECK(cublasGemmEx(d.handle, op_b, op_a, mi, ni, ki, alpha, b.data(), t.data, lda,
+                                   a.data(), t.data, ldb, beta, out.data(), t.data, ldc, t.compute,
+                                   CUBLAS_GEMM_DEFAULT_TENSOR_OP));
+    return;
+  }
+  constexpr int64_t kMaxBatch = int64_t{1} << 30;
+  for (int64_t b0 = 0; b0 < nb; b0 += kMaxBatch) {
+    const int count = static_cast<int>(std::min(kMaxBatch, nb - b0));
+    const char* pb = static_cast<const char*>(b.data()) + b0 * gb.batch_stride * item;
+    const char* pa = static_cast<const char*>(a.data()) + b0 * ga.batch_stride * item;
+    char* pc = static_cast<char*>(out.data()) + b0 * m * n * item;
+    LOOM_CUBLAS_CHECK(cublasGemmStridedBatchedEx(
+        d.handle, op_b, op_a, mi, ni, ki, alpha, pb, t.data, lda, gb.batch_stride, pa, t.data, ldb,
+        ga.batch_stride, beta, pc, t.data, ldc, m * n, count, t.compute, CUBLAS_GEMM_DEFAULT_TENSOR_OP));
+  }
+}
+
+}  // namespace
+}  // namespace loom::cuda
+
+namespace loom::gpu_backend {
+
+void gemm(const Array& a, const Array& b, const Array& out, bool allow_tf32) {
+  if (out.size() == 0) return;
+  const int dev = out.device().index;
+  cuda::activate(dev);
+  wait_for_writer(a);
+  wait_for_writer(b);
+  wait_for_writer(out);
+  void* stream = cuda::current_stream(dev);
+  if (is_floating(out.dtype())) cuda::blas_gemm(dev, a, b, out, allow_tf32, stream);
+  else cuda::int_gemm(dev, a, b, out, stream);
+  out.buffer()->set_last_stream(stream);
+}
+
+}  // namespace loom::gpu_backend

@@ -1,0 +1,26 @@
+// The NVRTC program of the integer/bool matrix product (kernels/loom_matmul.cuh) and the
+// cuBLAS checking macro of the linear algebra family.
+#pragma once
+#include <cublas_v2.h>
+
+#include <string>
+
+#include "loom/backend/cuda/module_cache.h"
+#include "loom/dtype.h"
+
+namespace loom::cuda {
+
+/// One small program per integer/bool dtype: "loom_matmul_int<T>".
+const Program& matmul_int_program(DType dt);
+const std::string& matmul_int_name(DType dt);
+
+/// Raises loom::CudaError ("[cublas] <call> failed: CUBLAS_STATUS_...") or OutOfMemoryError.
+[[noreturn]] void raise_cublas_error(cublasStatus_t status, const char* call);
+
+}  // namespace loom::cuda
+
+#define LOOM_CUBLAS_CHECK(call)                                                          \
+  do {                                                                                   \
+    const cublasStatus_t loom_st_ = (call);                                              \
+    if (loom_st_ != CUBLAS_STATUS_SUCCESS) ::loom::cuda::raise_cublas_error(loom_st_, #call); \
+  } while (0)

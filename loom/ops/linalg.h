@@ -1,0 +1,47 @@
+// Linear algebra products with NumPy's semantics: matmul dot vdot inner outer tensordot
+// einsum, and the float32 matmul precision switch (exact by default, TF32 on request).
+// GPU through cuBLAS (NVRTC kernels for integers and bool), CPU through a CBLAS.
+// Result dtype: NumPy's promotion of the inputs; integers wrap around; bool products are
+// logical or-of-ands; float16/bfloat16 accumulate in float32.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "loom/array.h"
+
+namespace loom {
+
+/// NumPy's matmul: 1-d operands are promoted to a matrix and the added axis removed
+/// afterwards; leading (batch) dimensions broadcast. 0-d operands raise std::invalid_argument.
+Array matmul(const Array& a, const Array& b);
+/// NumPy's dot: 0-d operands multiply, 1-d x 1-d is the inner product, N-d x 1-d sums over
+/// the last axis, N-d x M-d sums over a's last and b's second-to-last axis.
+Array dot(const Array& a, const Array& b);
+/// Dot product of the flattened arrays (same size required); a 0-d array.
+Array vdot(const Array& a, const Array& b);
+/// Sum over the last axes: shape a.shape[:-1] + b.shape[:-1]; 0-d operands multiply.
+Array inner(const Array& a, const Array& b);
+/// Outer product of the flattened arrays: shape (a.size, b.size).
+Array outer(const Array& a, const Array& b);
+/// Sums over a's last `axes` axes and b's first `axes` axes.
+Array tensordot(const Array& a, const Array& b, int64_t axes = 2);
+/// Sums over axes_a[i] of a paired with axes_b[i] of b.
+Array tensordot(const Array& a, const Array& b, const std::vector<int64_t>& axes_a,
+                const std::vector<int64_t>& axes_b);
+/// NumPy's einsum (optimize=False): "ij,jk->ik", implicit output ("ij,jk"), "..." ellipsis
+/// with broadcasting, repeated indices within an operand (diagonals), summed indices.
+/// Operands are contracted left to right through batched matmuls.
+Array einsum(const std::string& subscripts, const std::vector<Array>& operands);
+
+/// "float32"/"highest" (default): float32 products are exact float32 on every device.
+/// "tf32"/"high": float32 products on the GPU may use TF32 tensor cores (10-bit mantissa
+/// inputs, float32 accumulation). Other values raise std::invalid_argument.
+void set_matmul_precision(const std::string& precision);
+/// "float32" or "tf32".
+std::string get_matmul_precision();
+
+/// The BLAS behind CPU float32/float64 products ("openblas", "blas", or "none" for loom's
+/// own blocked loops).
+std::string blas_library();
+
+}  // namespace loom

@@ -1,0 +1,160 @@
+// Linear algebra products: matmul dot vdot inner outer tensordot einsum, the matmul
+// precision switch, and ndarray's @, @=, dot. Non-loom arguments (NumPy arrays, lists,
+// scalars) are converted onto the device of the loom array among the operands.
+#include <string>
+#include <vector>
+
+#include "bindings.h"
+#include "loom/ops/linalg.h"
+
+#include <nanobind/stl/string.h>
+
+namespace loom::py {
+namespace {
+
+// The device non-loom operands go to: that of the first loom array, else the default.
+std::optional<Device> home_device(std::initializer_list<nb::handle> hs) {
+  for (nb::handle h : hs)
+    if (nb::isinstance<Array>(h)) return nb::cast<const Array&>(h).device();
+  return std::nullopt;
+}
+
+template <class F>
+Array binary(nb::handle a, nb::handle b, F&& f) {
+  const std::optional<Device> dev = home_device({a, b});
+  const Array x = to_array(a, dev), y = to_array(b, dev);
+  nb::gil_scoped_release release;
+  return f(x, y);
+}
+
+std::vector<int64_t> to_int_list(nb::handle h) {
+  if (PyLong_Check(h.ptr()) || nb::hasattr(h, "__index__")) return {nb::cast<int64_t>(h.attr("__index__")())};
+  std::vector<int64_t> out;
+  for (nb::handle v : h) out.push_back(nb::cast<int64_t>(v.attr("__index__")()));
+  return out;
+}
+
+// NumPy's same_kind casting between dtypes (bool < unsigned < signed < float).
+bool same_kind(DType from, DType to) {
+  auto rank = [](DType d) {
+    switch (dtype_kind(d)) {
+      case DTypeKind::boolean: return 0;
+      case DTypeKind::unsigned_int: return 1;
+      case DTypeKind::signed_int: return 2;
+      default: return 3;
+    }
+  };
+  return rank(from) <= rank(to);
+}
+
+nb::object matmul_method(const Array& self, nb::handle other, bool reflected) {
+  Array o;
+  try {
+    o = to_array(other, self.device());
+  } catch (const nb::python_error&) {
+    return nb::borrow(Py_NotImplemented);
+  } catch (const nb::builtin_exception&) {
+    return nb::borrow(Py_NotImplemented);
+  } catch (const DTypeError&) {
+    return nb::borrow(Py_NotImplemented);
+  }
+  nb::gil_scoped_release release;
+  Array r = reflected ? matmul(o, self) : matmul(self, o);
+  nb::gil_scoped_acquire acquire;
+  return nb::cast(std::move(r));
+}
+
+}  // namespace
+
+LOOM_BINDING_FAMILY(linalg_products, 50) {
+  m.def("matmul", [](nb::handle x1, nb::handle x2) { return binary(x1, x2, [](auto& a, auto& b) { return matmul(a, b); }); },
+        nb::arg("x1"), nb::arg("x2"),
+        "Matrix product of two arrays (NumPy's matmul): 1-d operands act as a row (left) or a "
+        "column (right) and the added axis is removed; leading batch dimensions broadcast. "
+        "0-d operands raise ValueError. Integers wrap around, bool gives or-of-ands, float16 "
+        "and bfloat16 accumulate in float32. float32 is exact unless set_matmul_precision('tf32').");
+  m.def("dot", [](nb::handle a, nb::handle b) { return binary(a, b, [](auto& x, auto& y) { return dot(x, y); }); },
+        nb::arg("a"), nb::arg("b"),
+        "Dot product (NumPy's dot): 0-d operands multiply, 1-d x 1-d is the inner product, 2-d x "
+        "2-d the matrix product, N-d x 1-d sums over the last axis, N-d x M-d sums over a's last "
+        "and b's second-to-last axis.");
+  m.def("vdot", [](nb::handle a, nb::handle b) { return binary(a, b, [](auto& x, auto& y) { return vdot(x, y); }); },
+        nb::arg("a"), nb::arg("b"),
+        "Dot product of the flattened arrays (equal sizes required); a 0-d array.");
+  m.def("inner", [](nb::handle a, nb::handle b) { return binary(a, b, [](auto& x, auto& y) { return inner(x, y); }); },
+        nb::arg("a"), nb::arg("b"),
+        "Inner product over the last axes: shape a.shape[:-1] + b.shape[:-1]; 0-d operands multiply.");
+  m.def("outer", [](nb::handle a, nb::handle b) { return binary(a, b, [](auto& x, auto& y) { return outer(x, y); }); },
+        nb::arg("a"), nb::arg("b"),
+        "Outer product of the flattened arrays: shape (a.size, b.size).");
+  m.def(
+      "tensordot",
+      [](nb::handle a, nb::handle b, nb::handle axes) {
+        const bool pair = !PyLong_Check(axes.ptr()) && nb::hasattr(axes, "__len__") && nb::len(axes) == 2;
+        if (!pair) {
+          const int64_t n = nb::cast<int64_t>(axes.attr("__index__")());
+          return binary(a, b, [n](auto& x, auto& y) { return tensordot(x, y, n); });
+        }
+        const std::vector<int64_t> aa = to_int_list(axes[0]), ab = to_int_list(axes[1]);
+        return binary(a, b, [&](auto& x, auto& y) { return tensordot(x, y, aa, ab); });
+      },
+      nb::arg("a"), nb::arg("b"), nb::arg("axes") = 2,
+      "Tensor dot product: axes=N sums a's last N axes with b's first N; axes=(axes_a, axes_b) "
+      "sums the listed axes pairwise (each an int or a sequence of ints). The result has a's "
+      "remaining axes, then b's.");
+  m.def(
+      "einsum",
+      [](const std::string& subscripts, nb::args operands) {
+        std::optional<Device> dev;
+        for (nb::handle h : operands)
+          if (!dev && nb::isinstance<Array>(h)) dev = nb::cast<const Array&>(h).device();
+        std::vector<Array> ops;
+        for (nb::handle h : operands) ops.push_back(to_array(h, dev));
+        nb::gil_scoped_release release;
+        return einsum(subscripts, ops);
+      },
+      nb::arg("subscripts"), nb::arg("operands"),
+      "Einstein summation (NumPy's einsum, optimize=False): 'ij,jk->ik', implicit output "
+      "('ij,jk': indices seen once, in alphabetical order), '...' broadcasting, repeated "
+      "indices within an operand (diagonals), and summation over indices absent from the "
+      "output. Operands are contracted left to right with batched matrix products.");
+  m.def("set_matmul_precision", &set_matmul_precision, nb::arg("precision"),
+        "float32 matrix products: 'float32' (or 'highest', the default) computes them exactly in "
+        "float32; 'tf32' (or 'high') lets GPUs use TF32 tensor cores (inputs rounded to a "
+        "10-bit mantissa, float32 accumulation; much faster). CPU products are always exact.");
+  m.def("get_matmul_precision", &get_matmul_precision,
+        "The float32 matmul precision: 'float32' (exact, default) or 'tf32'.");
+
+  cls.def("__matmul__", [](const Array& self, nb::handle o) { return matmul_method(self, o, false); },
+          nb::arg("other"), "self @ other (matmul).");
+  cls.def("__rmatmul__", [](const Array& self, nb::handle o) { return matmul_method(self, o, true); },
+          nb::arg("other"), "other @ self (matmul).");
+  cls.def(
+      "__imatmul__",
+      [](nb::handle self_h, nb::handle other) -> nb::object {
+        const Array& self = nb::cast<const Array&>(self_h);
+        const Array o = to_array(other, self.device());
+        nb::gil_scoped_release release;
+        const Array r = matmul(self, o);
+        if (r.shape() != self.shape())
+          throw std::invalid_argument("[matmul] in-place matmul would change the shape from " +
+                                      shape_str(self.shape()) + " to " + shape_str(r.shape()));
+        if (!same_kind(r.dtype(), self.dtype()))
+          throw nb::type_error(("[matmul] Cannot cast matmul output from " + std::string(dtype_name(r.dtype())) +
+                                " to " + dtype_name(self.dtype()) + " with casting rule 'same_kind'").c_str());
+        copyto(self, r);
+        nb::gil_scoped_acquire acquire;
+        return nb::borrow(self_h);
+      },
+      nb::arg("other"), "self @= other: the product written into self (same shape required).");
+  cls.def(
+      "dot",
+      [](const Array& self, nb::handle b) {
+        const Array y = to_array(b, self.device());
+        nb::gil_scoped_release release;
+        return dot(self, y);
+      },
+          nb::arg("b"), "dot(self, b).");
+}
+
+}  // namespace loom::py
