@@ -60,6 +60,17 @@ class PairSorter {
   static constexpr int64_t kSmallRow = 256;
 
   void sort_small(int64_t n) {
+    if constexpr (sizeof(K) <= 4) {
+      // (key << 32 | index) as one integer: a branch-free compare, and the same order.
+      packed_.resize(n);
+      for (int64_t i = 0; i < n; ++i) packed_[i] = (static_cast<uint64_t>(k_[i]) << 32) | static_cast<uint64_t>(i);
+      std::sort(packed_.begin(), packed_.begin() + n);
+      for (int64_t i = 0; i < n; ++i) {
+        k_[i] = static_cast<K>(packed_[i] >> 32);
+        v_[i] = static_cast<I>(packed_[i] & 0xffffffffu);
+      }
+      return;
+    }
     pairs_.resize(n);
     for (int64_t i = 0; i < n; ++i) pairs_[i] = {k_[i], static_cast<I>(i)};
     std::sort(pairs_.begin(), pairs_.begin() + n, [](const Pair& a, const Pair& b) {
@@ -126,6 +137,7 @@ class PairSorter {
   std::vector<K> k_, k2_;
   std::vector<I> v_, v2_;
   std::vector<Pair> pairs_;
+  std::vector<uint64_t> packed_;
   std::vector<int64_t> counts_;
   const K* ks_ = nullptr;
   const I* vs_ = nullptr;
