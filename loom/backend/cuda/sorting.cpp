@@ -154,7 +154,7 @@ UniqueArrays unique(const Array& src, bool want_index, bool want_inverse, bool w
   const int64_t n = x.size();
   KeySort ks(x, n, stream);
   const bool i64 = ks.index64;
-  const cuda::Program& ip = cuda::sort_index_program(i64);
+  const cuda::Program& ip = cuda::unique_program(i64);
   long long count = n;
 
   // Group numbers: inclusive scan of "starts a new group" flags.

@@ -56,14 +56,25 @@ const Program& sort_dtype_program(DType dt) {
 const Program& sort_index_program(bool index64) {
   static const std::array<Program, 2> programs = [] {
     auto make = [](bool i64) {
-      std::vector<std::string> exprs = {sort_rows_name(i64), sort_local_name(i64), unique_counts_name(),
-                                        check_sorter_name()};
+      std::vector<std::string> exprs = {sort_rows_name(i64), sort_local_name(i64), check_sorter_name()};
+      for (size_t b : {1, 2, 4, 8}) exprs.push_back(sort_gather_name(b, i64));
+      return Program(std::string("loom_sorting_index") + (i64 ? "64" : "32") + ".cu",
+                     "#include \"loom_sorting.cuh\"\n", exprs);
+    };
+    return std::array<Program, 2>{make(false), make(true)};
+  }();
+  return programs[index64 ? 1 : 0];
+}
+
+const Program& unique_program(bool index64) {
+  static const std::array<Program, 2> programs = [] {
+    auto make = [](bool i64) {
+      std::vector<std::string> exprs = {unique_counts_name()};
       for (size_t b : {1, 2, 4, 8}) {
-        exprs.push_back(sort_gather_name(b, i64));
         exprs.push_back(unique_flags_name(b, i64));
         exprs.push_back(unique_scatter_name(b, i64));
       }
-      return Program(std::string("loom_sorting_index") + (i64 ? "64" : "32") + ".cu",
+      return Program(std::string("loom_unique_index") + (i64 ? "64" : "32") + ".cu",
                      "#include \"loom_sorting.cuh\"\n", exprs);
     };
     return std::array<Program, 2>{make(false), make(true)};

@@ -1,7 +1,7 @@
 // The NVRTC programs of the sorting family (kernels/loom_sorting.cuh) and the name
 // expressions that pick their kernels. One small program per dtype (keys, searchsorted)
-// and one per index width (everything that only moves keys, indices or element bits),
-// so a first sort compiles two programs of a few kernels each.
+// and, per index width, one for sorts and one for unique (kernels that only move keys,
+// indices or element bits), so a first sort compiles two programs of a few kernels each.
 #pragma once
 #include <string>
 
@@ -12,9 +12,11 @@ namespace loom::cuda {
 
 /// loom_sort_keys<T, unsigned int / unsigned long long> and loom_searchsorted<T> of `dt`.
 const Program& sort_dtype_program(DType dt);
-/// Row keys, gathers, argsort indices and unique's kernels for uint32 (index64 false) or
-/// uint64 indices.
+/// Row numbers, gathers, argsort indices and the sorter check, for uint32 (index64 false)
+/// or uint64 indices.
 const Program& sort_index_program(bool index64);
+/// unique's group flags, scatter and counts.
+const Program& unique_program(bool index64);
 
 /// Name expressions of the kernels (`bytes`: the element or key width, 1/2/4/8).
 std::string sort_keys_name(DType dt, bool index64);

@@ -71,6 +71,8 @@ TEST_P(CudaSortCompile, DtypePrograms) {
 TEST_P(CudaSortCompile, IndexPrograms) {
   expect_compiles(cuda::sort_index_program(false), GetParam());
   expect_compiles(cuda::sort_index_program(true), GetParam());
+  expect_compiles(cuda::unique_program(false), GetParam());
+  expect_compiles(cuda::unique_program(true), GetParam());
 }
 INSTANTIATE_TEST_SUITE_P(Archs, CudaSortCompile, ::testing::Values(80, 90),
                          [](const auto& info) { return "sm_" + std::to_string(info.param); });
