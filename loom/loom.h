@@ -12,6 +12,7 @@
 #include "loom/ops/linalg.h"
 #include "loom/ops/random.h"
 #include "loom/ops/shape_ops.h"
+#include "loom/ops/sorting.h"
 #include "loom/scalar.h"
 #include "loom/shape.h"
 #include "loom/stream.h"

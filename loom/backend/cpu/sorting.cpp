@@ -1,0 +1,162 @@
+// CPU evals of sort/argsort, unique and searchsorted: every element becomes its
+// order-preserving key (sort_keys.h), rows are sorted stably as (key, index) pairs
+// (sorting_radix.h), and values are gathered by index so that -0.0 and NaN payloads come
+// out as they went in. Rows are spread over the thread pool.
+#include "loom/backend/cpu/sorting.h"
+
+#include <cstring>
+#include <limits>
+
+#include "loom/backend/cpu/cast.h"
+#include "loom/backend/cpu/sort_keys.h"
+#include "loom/backend/cpu/sorting_radix.h"
+#include "loom/backend/cpu/thread_pool.h"
+#include "loom/error.h"
+
+namespace loom::cpu_backend {
+namespace {
+
+constexpr int64_t kParallelWork = 1 << 15;  // elements per task worth a thread
+
+// Storage types are compared only through their keys; bool is read as a byte.
+template <class T>
+using storage_t = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;
+
+template <class T>
+inline sort_key_t<T> elem_key(storage_t<T> x) {
+  if constexpr (std::is_same_v<T, bool>) return x != 0;
+  else return sort_key(x);
+}
+
+template <class T, class I>
+void sort_rows(const storage_t<T>* x, void* out, int64_t rows, int64_t n, bool indices) {
+  using K = sort_key_t<T>;
+  const int threads = rows == 1 ? num_threads() : 1;
+  parallel_for(rows, std::max<int64_t>(1, kParallelWork / n), [&](int64_t rb, int64_t re) {
+    PairSorter<K, I> sorter;
+    sorter.reserve(n);
+    for (int64_t r = rb; r < re; ++r) {
+      const storage_t<T>* row = x + r * n;
+      K* keys = sorter.keys();
+      for (int64_t i = 0; i < n; ++i) keys[i] = elem_key<T>(row[i]);
+      sorter.sort(n, threads);
+      const I* idx = sorter.sorted_indices();
+      if (indices) {
+        int64_t* o = static_cast<int64_t*>(out) + r * n;
+        for (int64_t i = 0; i < n; ++i) o[i] = static_cast<int64_t>(idx[i]);
+      } else {
+        storage_t<T>* o = static_cast<storage_t<T>*>(out) + r * n;
+        for (int64_t i = 0; i < n; ++i) o[i] = row[idx[i]];
+      }
+    }
+  });
+}
+
+
+template <class T, class I>
+UniqueArrays unique_typed(const Array& flat, bool want_index, bool want_inverse, bool want_counts,
+                          bool equal_nan) {
+  using S = storage_t<T>;
+  using K = sort_key_t<T>;
+  const int64_t n = flat.size();
+  const S* x = static_cast<const S*>(flat.data());
+  PairSorter<K, I> sorter;
+  sorter.reserve(n);
+  K* keys = sorter.keys();
+  for (int64_t i = 0; i < n; ++i) keys[i] = elem_key<T>(x[i]);
+  sorter.sort(n, num_threads());
+  const K* ks = sorter.sorted_keys();
+  const I* perm = sorter.sorted_indices();
+  const K nan_key = static_cast<K>(~K(0));
+  const bool nan_distinct = !equal_nan && key_has_nan<T>;
+  // Group starts in sorted order.
+  std::vector<int64_t> starts;
+  for (int64_t i = 0; i < n; ++i)
+    if (i == 0 || ks[i] != ks[i - 1] || (nan_distinct && ks[i] == nan_key)) starts.push_back(i);
+  const int64_t count = static_cast<int64_t>(starts.size());
+  const Device dev = flat.device();
+  UniqueArrays r;
+  r.values = Array::allocate({count}, flat.dtype(), dev);
+  S* vals = static_cast<S*>(r.values.data());
+  for (int64_t g = 0; g < count; ++g) vals[g] = x[perm[starts[g]]];
+  if (want_index) {
+    r.index = Array::allocate({count}, int64, dev);
+    int64_t* o = static_cast<int64_t*>(r.index.data());
+    for (int64_t g = 0; g < count; ++g) o[g] = static_cast<int64_t>(perm[starts[g]]);
+  }
+  if (want_counts) {
+    r.counts = Array::allocate({count}, int64, dev);
+    int64_t* o = static_cast<int64_t*>(r.counts.data());
+    for (int64_t g = 0; g < count; ++g) o[g] = (g + 1 < count ? starts[g + 1] : n) - starts[g];
+  }
+  if (want_inverse) {
+    r.inverse = Array::allocate({n}, int64, dev);
+    int64_t* o = static_cast<int64_t*>(r.inverse.data());
+    for (int64_t g = 0; g < count; ++g) {
+      const int64_t end = g + 1 < count ? starts[g + 1] : n;
+      for (int64_t i = starts[g]; i < end; ++i) o[perm[i]] = g;
+    }
+  }
+  return r;
+}
+
+template <class T>
+void searchsorted_typed(const Array& a, const Array& v, const int64_t* sorter, bool right,
+                        int64_t* out) {
+  using S = storage_t<T>;
+  const S* av = static_cast<const S*>(a.data());
+  const S* vv = static_cast<const S*>(v.data());
+  const int64_t n = a.size();
+  auto key = [](S x) { return elem_key<T>(x); };
+  parallel_for(v.size(), 1 << 12, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) {
+      const auto kv = key(vv[i]);
+      int64_t lo = 0, hi = n;
+      while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        const auto ka = key(av[sorter ? sorter[mid] : mid]);
+        if (right ? !(kv < ka) : ka < kv) lo = mid + 1;
+        else hi = mid;
+      }
+      out[i] = lo;
+    }
+  });
+}
+
+}  // namespace
+
+void sort_last_axis(const Array& src, const Array& out, bool indices) {
+  if (src.size() == 0) return;
+  const Array x = src.contiguous();
+  const int64_t n = x.shape().back(), rows = x.size() / n;
+  dispatch_dtype(x.dtype(), [&](auto t) {
+    using T = decltype(t);
+    const storage_t<T>* data = static_cast<const storage_t<T>*>(x.data());
+    if (n <= std::numeric_limits<uint32_t>::max()) sort_rows<T, uint32_t>(data, out.data(), rows, n, indices);
+    else sort_rows<T, uint64_t>(data, out.data(), rows, n, indices);
+  });
+}
+
+UniqueArrays unique(const Array& src, bool want_index, bool want_inverse, bool want_counts,
+                    bool equal_nan) {
+  const Array x = src.contiguous();
+  return dispatch_dtype(x.dtype(), [&](auto t) {
+    using T = decltype(t);
+    if (x.size() <= std::numeric_limits<uint32_t>::max())
+      return unique_typed<T, uint32_t>(x, want_index, want_inverse, want_counts, equal_nan);
+    return unique_typed<T, uint64_t>(x, want_index, want_inverse, want_counts, equal_nan);
+  });
+}
+
+void searchsorted(const Array& a, const Array& v, const Array& sorter, bool right, const Array& out) {
+  const int64_t* s = sorter.valid() ? static_cast<const int64_t*>(sorter.data()) : nullptr;
+  if (s) {
+    for (int64_t i = 0, n = a.size(); i < n; ++i)
+      if (s[i] < 0 || s[i] >= n) throw_value_error("searchsorted", "Sorter index out of range.");
+  }
+  dispatch_dtype(a.dtype(), [&](auto t) {
+    searchsorted_typed<decltype(t)>(a, v, s, right, static_cast<int64_t*>(out.data()));
+  });
+}
+
+}  // namespace loom::cpu_backend

@@ -1,0 +1,147 @@
+// Device code of the sorting family. Every dtype maps to an unsigned key of its width
+// whose unsigned order is NumPy's order (backend/cpu/sort_keys.h holds the host twin):
+// floats send NaN to the all-ones key and -0.0 to +0.0, then flip all bits of negatives
+// and the sign bit of positives; signed integers flip the sign bit; bool is 0/1. CUB
+// then sorts only 4 key widths. Host-compilable, so tests can check the keys on a CPU.
+#pragma once
+#include "loom_cast.cuh"
+
+// loom_key_traits<T>: `bits`, the unsigned type of T's width, and key(bits).
+template <typename U>
+LOOM_DEV U loom_float_key(U u, U inf_bits) {
+  const U sign = static_cast<U>(U(1) << (8 * sizeof(U) - 1));
+  const U mag = static_cast<U>(u & static_cast<U>(~sign));
+  if (mag > inf_bits) return static_cast<U>(~U(0));
+  if (mag == 0) u = 0;
+  return (u & sign) ? static_cast<U>(~u) : static_cast<U>(u | sign);
+}
+template <typename U>
+LOOM_DEV U loom_signed_key(U u) {
+  return static_cast<U>(u ^ static_cast<U>(U(1) << (8 * sizeof(U) - 1)));
+}
+
+template <typename T> struct loom_key_traits;
+#define LOOM_KEY_TRAITS(T, U, EXPR)                              \
+  template <> struct loom_key_traits<T> {                        \
+    typedef U bits;                                              \
+    static LOOM_DEV U key(U b) { return EXPR; }                  \
+  };
+LOOM_KEY_TRAITS(bool, unsigned char, static_cast<unsigned char>(b != 0))
+LOOM_KEY_TRAITS(signed char, unsigned char, loom_signed_key(b))
+LOOM_KEY_TRAITS(short, unsigned short, loom_signed_key(b))
+LOOM_KEY_TRAITS(int, unsigned int, loom_signed_key(b))
+LOOM_KEY_TRAITS(long long, unsigned long long, loom_signed_key(b))
+LOOM_KEY_TRAITS(unsigned char, unsigned char, b)
+LOOM_KEY_TRAITS(unsigned short, unsigned short, b)
+LOOM_KEY_TRAITS(unsigned int, unsigned int, b)
+LOOM_KEY_TRAITS(unsigned long long, unsigned long long, b)
+LOOM_KEY_TRAITS(loom_f16, unsigned short, loom_float_key<unsigned short>(b, 0x7c00u))
+LOOM_KEY_TRAITS(loom_bf16, unsigned short, loom_float_key<unsigned short>(b, 0x7f80u))
+LOOM_KEY_TRAITS(float, unsigned int, loom_float_key<unsigned int>(b, 0x7f800000u))
+LOOM_KEY_TRAITS(double, unsigned long long, loom_float_key<unsigned long long>(b, 0x7ff0000000000000ull))
+#undef LOOM_KEY_TRAITS
+
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+
+#define LOOM_GRID_LOOP(i, n)                                                                  \
+  _Pragma("unroll 1") for (unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * \
+                                                  blockDim.x + threadIdx.x;                   \
+                           i < static_cast<unsigned long long>(n);                            \
+                           i += static_cast<unsigned long long>(gridDim.x) * blockDim.x)
+
+// keys[i] = key(x[i]), idx[i] = i: the input of the radix sort (V: the index type).
+template <typename T, typename V>
+__global__ void loom_sort_keys(const typename loom_key_traits<T>::bits* __restrict__ x,
+                               typename loom_key_traits<T>::bits* __restrict__ keys,
+                               V* __restrict__ idx, long long n) {
+  LOOM_GRID_LOOP(i, n) {
+    keys[i] = loom_key_traits<T>::key(x[i]);
+    idx[i] = static_cast<V>(i);
+  }
+}
+
+// Insertion points of v[i] in a (sorted, or sorted through `sorter` when not null).
+template <typename T>
+__global__ void loom_searchsorted(const typename loom_key_traits<T>::bits* __restrict__ a, long long n,
+                                  const long long* __restrict__ sorter,
+                                  const typename loom_key_traits<T>::bits* __restrict__ v,
+                                  long long* __restrict__ out, long long m, int right) {
+  typedef typename loom_key_traits<T>::bits U;
+  LOOM_GRID_LOOP(i, m) {
+    const U kv = loom_key_traits<T>::key(v[i]);
+    long long lo = 0, hi = n;
+    while (lo < hi) {
+      const long long mid = lo + ((hi - lo) >> 1);
+      const U ka = loom_key_traits<T>::key(a[sorter ? sorter[mid] : mid]);
+      if (right ? !(kv < ka) : ka < kv) lo = mid + 1;
+      else hi = mid;
+    }
+    out[i] = lo;
+  }
+}
+
+// ---- index-width kernels (V: unsigned int or unsigned long long) ----------------------
+
+// seg[i] = idx[i] / n: the row of each element after the key sort (second, stable pass).
+template <typename V>
+__global__ void loom_sort_rows(const V* __restrict__ idx, V* __restrict__ seg, V n, long long total) {
+  LOOM_GRID_LOOP(i, total) seg[i] = idx[i] / n;
+}
+
+// out[i] = x[idx[i]]: sorted values (E: an unsigned type of the element's size).
+template <typename E, typename V>
+__global__ void loom_sort_gather(const E* __restrict__ x, const V* __restrict__ idx,
+                                 E* __restrict__ out, long long total) {
+  LOOM_GRID_LOOP(i, total) out[i] = x[idx[i]];
+}
+
+// out[i] = idx[i] % n: argsort's indices within each row.
+template <typename V>
+__global__ void loom_sort_local(const V* __restrict__ idx, long long* __restrict__ out, V n,
+                                long long total) {
+  LOOM_GRID_LOOP(i, total) out[i] = static_cast<long long>(idx[i] % n);
+}
+
+// flags[i] = 1 where sorted key i starts a group of equal keys (each NaN its own group
+// when nan_distinct), else 0.
+template <typename K, typename V>
+__global__ void loom_unique_flags(const K* __restrict__ keys, V* __restrict__ flags, long long n,
+                                  int nan_distinct) {
+  LOOM_GRID_LOOP(i, n) {
+    const K k = keys[i];
+    flags[i] = (i == 0 || k != keys[i - 1] || (nan_distinct && k == static_cast<K>(~K(0)))) ? 1 : 0;
+  }
+}
+
+// group[i] (inclusive scan of the flags) is 1 + the unique index of sorted element i.
+// Writes each group's value, first index and start, and every element's inverse.
+// index/inverse may be null when not asked for.
+template <typename E, typename V>
+__global__ void loom_unique_scatter(const E* __restrict__ x, const V* __restrict__ perm,
+                                    const V* __restrict__ group, E* __restrict__ values,
+                                    long long* __restrict__ index, long long* __restrict__ inverse,
+                                    long long* __restrict__ starts, long long n) {
+  LOOM_GRID_LOOP(i, n) {
+    const V g = group[i] - 1;
+    const V p = perm[i];
+    if (i == 0 || group[i - 1] != group[i]) {
+      values[g] = x[p];
+      if (index) index[g] = static_cast<long long>(p);
+      starts[g] = static_cast<long long>(i);
+    }
+    if (inverse) inverse[p] = static_cast<long long>(g);
+  }
+}
+
+// counts[g] = starts[g + 1] - starts[g] (n - starts[g] for the last group).
+__global__ void loom_unique_counts(const long long* __restrict__ starts, long long* __restrict__ counts,
+                                   long long count, long long n) {
+  LOOM_GRID_LOOP(g, count) counts[g] = (g + 1 < static_cast<unsigned long long>(count) ? starts[g + 1] : n) - starts[g];
+}
+
+// *bad = 1 when any sorter index is outside [0, n).
+__global__ void loom_check_sorter(const long long* __restrict__ sorter, long long n, int* bad) {
+  LOOM_GRID_LOOP(i, n) if (sorter[i] < 0 || sorter[i] >= n) *bad = 1;
+}
+
+#endif  // __CUDACC__ || __CUDACC_RTC__

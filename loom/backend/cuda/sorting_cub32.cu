@@ -1,0 +1,3 @@
+// uint32-index half of the CUB glue (see sorting_cub.cuh).
+#define LOOM_SORT_INDEX_BITS 32
+#include "loom/backend/cuda/sorting_cub.cuh"

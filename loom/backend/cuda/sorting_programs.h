@@ -1,0 +1,32 @@
+// The NVRTC programs of the sorting family (kernels/loom_sorting.cuh) and the name
+// expressions that pick their kernels. One small program per dtype (keys, searchsorted)
+// and, per index width, one for sorts and one for unique (kernels that only move keys,
+// indices or element bits), so a first sort compiles two programs of a few kernels each.
+#pragma once
+#include <string>
+
+#include "loom/backend/cuda/module_cache.h"
+#include "loom/dtype.h"
+
+namespace loom::cuda {
+
+/// loom_sort_keys<T, unsigned int / unsigned long long> and loom_searchsorted<T> of `dt`.
+const Program& sort_dtype_program(DType dt);
+/// Row numbers, gathers, argsort indices and the sorter check, for uint32 (index64 false)
+/// or uint64 indices.
+const Program& sort_index_program(bool index64);
+/// unique's group flags, scatter and counts.
+const Program& unique_program(bool index64);
+
+/// Name expressions of the kernels (`bytes`: the element or key width, 1/2/4/8).
+std::string sort_keys_name(DType dt, bool index64);
+std::string searchsorted_name(DType dt);
+std::string sort_rows_name(bool index64);
+std::string sort_gather_name(size_t bytes, bool index64);
+std::string sort_local_name(bool index64);
+std::string unique_flags_name(size_t bytes, bool index64);
+std::string unique_scatter_name(size_t bytes, bool index64);
+inline std::string unique_counts_name() { return "loom_unique_counts"; }
+inline std::string check_sorter_name() { return "loom_check_sorter"; }
+
+}  // namespace loom::cuda

@@ -1,0 +1,122 @@
+// The sorting family's rules: axes, 0-d and empty arrays, dtypes and devices. Compute
+// lives in backend/cpu/sorting*.cpp and backend/cuda/sorting.cpp.
+#include "loom/ops/sorting.h"
+
+#include "loom/backend/cpu/sorting.h"
+#include "loom/backend/gpu_sorting.h"
+#include "loom/error.h"
+#include "loom/ops/elementwise.h"
+
+namespace loom {
+namespace {
+
+// `a` with axis `axis` moved to the end (a view).
+Array axis_to_last(const Array& a, int axis) {
+  Shape s = a.shape();
+  Strides st = a.strides();
+  const int64_t d = s[axis], t = st[axis];
+  s.erase(s.begin() + axis);
+  st.erase(st.begin() + axis);
+  s.push_back(d);
+  st.push_back(t);
+  return a.view(s, st, a.offset());
+}
+
+// Inverse of axis_to_last.
+Array last_to_axis(const Array& a, int axis) {
+  Shape s = a.shape();
+  Strides st = a.strides();
+  const int64_t d = s.back(), t = st.back();
+  s.pop_back();
+  st.pop_back();
+  s.insert(s.begin() + axis, d);
+  st.insert(st.begin() + axis, t);
+  return a.view(s, st, a.offset());
+}
+
+// A contiguous array viewed with another shape of the same size.
+Array reshape_contiguous(const Array& a, const Shape& shape) {
+  return a.view(shape, contiguous_strides(shape, a.itemsize()), a.offset());
+}
+
+Array flatten(const Array& a) { return reshape_contiguous(a.contiguous(), {a.size()}); }
+
+// Sorted values or sorting indices of `a` along `axis` (normalized), in a's shape.
+Array sort_along(const Array& a, int axis, bool indices) {
+  const DType out_dt = indices ? int64 : a.dtype();
+  if (a.size() == 0) return Array::allocate(a.shape(), out_dt, a.device());
+  const bool last = axis == a.ndim() - 1;
+  const Array src = last ? a : axis_to_last(a, axis);
+  const Array out = Array::allocate(src.shape(), out_dt, a.device());
+  if (a.device().is_cpu()) cpu_backend::sort_last_axis(src, out, indices);
+  else gpu_backend::sort_last_axis(src, out, indices);
+  return last ? out : last_to_axis(out, axis).contiguous();
+}
+
+}  // namespace
+
+Array sort(const Array& a, std::optional<int64_t> axis) {
+  if (!axis) return sort_along(flatten(a), 0, false);
+  return sort_along(a, normalize_axis(*axis, a.ndim(), "sort"), false);
+}
+
+Array argsort(const Array& a, std::optional<int64_t> axis) {
+  if (!axis) return sort_along(flatten(a), 0, true);
+  // NumPy's argsort treats a 0-d array as 1-d (np.argsort(np.array(5)) is [0]).
+  const Array x = a.ndim() == 0 ? reshape_contiguous(a.contiguous(), {1}) : a;
+  return sort_along(x, normalize_axis(*axis, x.ndim(), "argsort"), true);
+}
+
+void sort_inplace(const Array& a, int64_t axis) {
+  const int ax = normalize_axis(axis, a.ndim(), "sort");
+  if (a.size() == 0) return;
+  copyto(a, sort_along(a, ax, false));
+}
+
+UniqueArrays unique(const Array& a, bool return_index, bool return_inverse, bool return_counts,
+                    std::optional<int64_t> axis, bool equal_nan) {
+  if (axis) throw UnsupportedError("[unique] only axis=None is supported");
+  UniqueArrays r;
+  if (a.size() == 0) {
+    r.values = Array::allocate({0}, a.dtype(), a.device());
+    if (return_index) r.index = Array::allocate({0}, int64, a.device());
+    if (return_inverse) r.inverse = Array::allocate(a.shape(), int64, a.device());
+    if (return_counts) r.counts = Array::allocate({0}, int64, a.device());
+    return r;
+  }
+  r = a.device().is_cpu()
+          ? cpu_backend::unique(a, return_index, return_inverse, return_counts, equal_nan)
+          : gpu_backend::unique(a, return_index, return_inverse, return_counts, equal_nan);
+  // NumPy 2: with axis=None the inverse has the input's shape (np.take(values, inverse)).
+  if (return_inverse) r.inverse = reshape_contiguous(r.inverse, a.shape());
+  return r;
+}
+
+Array searchsorted(const Array& a, const Array& v, const std::string& side,
+                   const std::optional<Array>& sorter) {
+  if (side != "left" && side != "right")
+    throw_value_error("searchsorted", "search side must be 'left' or 'right' (got '" + side + "')");
+  check_same_device("searchsorted", a.device(), v.device());
+  if (a.ndim() != 1)
+    throw_value_error("searchsorted", "a must be 1-d (got " + std::to_string(a.ndim()) + " dimensions)");
+  Array sort_idx;
+  if (sorter) {
+    check_same_device("searchsorted", a.device(), sorter->device());
+    if (!is_integer(sorter->dtype()))
+      throw_dtype_error("searchsorted", "sorter must only contain integers");
+    if (sorter->ndim() != 1 || sorter->size() != a.size())
+      throw_value_error("searchsorted", "sorter.size must equal a.size");
+    sort_idx = sorter->dtype() == int64 ? sorter->contiguous() : sorter->astype(int64);
+  }
+  // NumPy compares in the common dtype of a and v.
+  const DType dt = promote_types(a.dtype(), v.dtype());
+  const Array ac = a.dtype() == dt ? a.contiguous() : a.astype(dt);
+  const Array vc = v.dtype() == dt ? v.contiguous() : v.astype(dt);
+  const Array out = Array::allocate(v.shape(), int64, v.device());
+  if (v.size() == 0) return out;
+  if (a.device().is_cpu()) cpu_backend::searchsorted(ac, vc, sort_idx, side == "right", out);
+  else gpu_backend::searchsorted(ac, vc, sort_idx, side == "right", out);
+  return out;
+}
+
+}  // namespace loom

@@ -1,0 +1,40 @@
+// Sorting and searching: sort, argsort, unique, searchsorted, with NumPy's results on
+// every device. Sorts are stable; NaNs sort to the end; -0.0 and 0.0 compare equal.
+#pragma once
+#include <optional>
+#include <string>
+
+#include "loom/array.h"
+
+namespace loom {
+
+/// NumPy's sort: a sorted copy along `axis` (nullopt: of the flattened array). Stable.
+/// Every dtype; a 0-d array needs axis=nullopt (axis -1 raises AxisError, as NumPy).
+Array sort(const Array& a, std::optional<int64_t> axis = -1);
+/// NumPy's argsort (kind='stable'): int64 indices that sort `a` along `axis`; equal
+/// elements keep their order. A 0-d array is treated as 1-d, as NumPy does.
+Array argsort(const Array& a, std::optional<int64_t> axis = -1);
+/// ndarray.sort: sorts `a` in place along `axis`.
+void sort_inplace(const Array& a, int64_t axis = -1);
+
+/// unique's outputs; the optional ones are invalid() arrays unless asked for.
+struct UniqueArrays {
+  Array values;   // sorted unique values (1-d)
+  Array index;    // int64: first occurrence of each value in the flattened input
+  Array inverse;  // int64, a's shape: values[inverse] reconstructs a
+  Array counts;   // int64: occurrences of each value
+};
+/// NumPy 2's unique with axis=None (other axes raise UnsupportedError). With equal_nan
+/// (the default) all NaNs collapse into one NaN at the end.
+UniqueArrays unique(const Array& a, bool return_index = false, bool return_inverse = false,
+                    bool return_counts = false, std::optional<int64_t> axis = std::nullopt,
+                    bool equal_nan = true);
+
+/// NumPy's searchsorted: int64 indices (v's shape) where the elements of `v` would be
+/// inserted into the sorted 1-d `a` to keep it sorted; side "left" or "right"; `sorter`
+/// (integer indices that sort `a`, e.g. argsort(a)). a and v are compared in their
+/// promoted dtype.
+Array searchsorted(const Array& a, const Array& v, const std::string& side = "left",
+                   const std::optional<Array>& sorter = std::nullopt);
+
+}  // namespace loom
