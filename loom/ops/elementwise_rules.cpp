@@ -70,9 +70,15 @@ DType resolve(OpId op, Operand* ops, int nin, std::optional<DType> dtype) {
   const OpInfo& info = op_info(op);
   const std::string name = info.name;
   const int first = op == OpId::where ? 1 : 0;  // where's condition is cast to bool
+  // Float-only ops take the smallest float loop every input casts to safely, so
+  // arctan2(int8, uint8) is float16 although int8 and uint8 promote to int16.
+  const bool per_input = info.rule == DTypeRule::floating && !dtype;
   std::optional<DType> p;
-  for (int i = first; i < nin; ++i)
-    if (!ops[i].is_scalar) p = p ? promote_types(*p, ops[i].array.dtype()) : ops[i].array.dtype();
+  for (int i = first; i < nin; ++i) {
+    if (ops[i].is_scalar) continue;
+    const DType d = per_input ? loop_dtype(info.rule, ops[i].array.dtype()) : ops[i].array.dtype();
+    p = p ? promote_types(*p, d) : d;
+  }
   if (dtype) {
     for (int i = first; i < nin; ++i)
       if (!ops[i].is_scalar && !can_cast_same_kind(ops[i].array.dtype(), *dtype))
