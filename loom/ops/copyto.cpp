@@ -1,50 +1,40 @@
-#include <cstring>
-#include <vector>
-
+// copyto: assignment with broadcasting and casting into any strided view, on the
+// elementwise engine (the op table's internal `copy` op).
 #include "loom/backend/cpu/cpu_ops.h"
-#include "loom/backend/cpu/strided.h"
+#include "loom/backend/cpu/elementwise.h"
+#include "loom/backend/elementwise_call.h"
 #include "loom/backend/gpu.h"
+#include "loom/backend/gpu_elementwise.h"
 #include "loom/error.h"
 #include "loom/ops/elementwise.h"
 
 namespace loom {
-namespace {
 
-// `src` viewed with dst's shape: stride 0 along broadcast dimensions.
-Array broadcast_view(const Array& src, const Shape& shape, const char* op) {
-  if (broadcast_shapes(src.shape(), shape, op) != shape) {
-    throw_value_error(op, "could not broadcast input array from shape " + shape_str(src.shape()) +
-                              " into shape " + shape_str(shape));
-  }
-  Strides st(shape.size(), 0);
-  const size_t lead = shape.size() - src.shape().size();
-  for (size_t i = 0; i < src.shape().size(); ++i)
-    st[lead + i] = src.shape()[i] == 1 ? 0 : src.strides()[i];
-  return src.view(shape, st, src.offset());
-}
-
-}  // namespace
-
-// A first version on the existing convert kernels; the elementwise engine replaces the
-// strided GPU destination path.
 void copyto(const Array& dst, const Array& src) {
   check_same_device("copyto", dst.device(), src.device());
-  const Array s = broadcast_view(src, dst.shape(), "copyto");
+  if (broadcast_shapes(src.shape(), dst.shape(), "copyto") != dst.shape())
+    throw_value_error("copyto", "could not broadcast input array from shape " + shape_str(src.shape()) +
+                                    " into shape " + shape_str(dst.shape()));
   if (dst.size() == 0) return;
-  if (dst.is_contiguous()) {
+  Strides st(dst.ndim(), 0);
+  const size_t lead = dst.shape().size() - src.shape().size();
+  for (size_t i = 0; i < src.shape().size(); ++i) st[lead + i] = src.shape()[i] == 1 ? 0 : src.strides()[i];
+  Array s = src.view(dst.shape(), st, src.offset());
+  // Overlapping memory that is not the very same view: read from a copy.
+  if (s.buffer() == dst.buffer() && !(s.offset() == dst.offset() && s.strides() == dst.strides())) s = s.copy();
+  if (dst.is_contiguous()) {  // the convert paths: memcpy when the dtype is the same
     if (dst.device().is_cpu()) cpu_backend::convert(s, dst);
     else gpu_backend::convert(s, dst);
     return;
   }
-  if (dst.device().is_gpu()) throw UnsupportedError("[copyto] non-contiguous GPU destination");
-  const Array tmp = Array::allocate(dst.shape(), dst.dtype(), dst.device());
-  cpu_backend::convert(s, tmp);
-  const char* from = static_cast<const char*>(tmp.data());
-  const size_t item = dst.itemsize();
-  cpu_backend::for_each_strided(static_cast<const char*>(dst.data()), dst.shape(), dst.strides(),
-                                [&](const char* p, int64_t i) {
-                                  std::memcpy(const_cast<char*>(p), from + i * item, item);
-                                });
+  ElementwiseCall call;
+  call.op = OpId::copy;
+  call.loop = dst.dtype();
+  call.nin = 1;
+  call.in[0] = s;
+  call.out = dst;
+  if (dst.device().is_cpu()) cpu_backend::elementwise(call);
+  else gpu_backend::elementwise(call);
 }
 
 }  // namespace loom

@@ -1,0 +1,201 @@
+#include "loom/backend/cuda/elementwise_codegen.h"
+
+#include <functional>
+#include <sstream>
+#include <stdexcept>
+
+namespace loom::cuda {
+namespace {
+
+constexpr const char* kStorage[kNumDTypes] = {
+    "unsigned char", "signed char", "short", "int", "long long", "unsigned char", "unsigned short",
+    "unsigned int", "unsigned long long", "loom_f16", "loom_bf16", "float", "double"};
+
+const char* storage(DType d) { return kStorage[static_cast<int>(d)]; }
+
+// The type arithmetic happens in: float16/bfloat16 compute in float, bool is bool.
+const char* value_type(DType d) {
+  if (d == DType::bool_) return "bool";
+  if (d == DType::float16 || d == DType::bfloat16) return "float";
+  return storage(d);
+}
+
+// A raw stored element -> its value.
+std::string load(DType d, const std::string& raw) {
+  if (d == DType::bool_) return "(" + raw + " != 0)";
+  if (d == DType::float16) return "loom_f16_to_float(" + raw + ")";
+  if (d == DType::bfloat16) return "loom_bf16_to_float(" + raw + ")";
+  return raw;
+}
+
+// A value of dtype `from` as a value of dtype `to`, with NumPy's cast (rounded through
+// 16-bit floats when `to` is one).
+std::string convert(DType from, DType to, const std::string& v) {
+  if (from == to) return v;
+  if (to == DType::bool_) return "loom_cast<bool>(" + v + ")";
+  if (to == DType::float16 || to == DType::bfloat16)
+    return load(to, std::string("loom_cast<") + storage(to) + ">(" + v + ")");
+  return std::string("loom_cast<") + storage(to) + ">(" + v + ")";
+}
+
+// The op's expression result (C++ arithmetic type, e.g. int for int8 + int8) as a value
+// of `res`: wrapped to the integer width, rounded to a 16-bit float.
+std::string result(DType res, const std::string& e) {
+  if (res == DType::bool_) return "static_cast<bool>(" + e + ")";
+  if (res == DType::float16 || res == DType::bfloat16)
+    return load(res, std::string("loom_cast<") + storage(res) + ">(static_cast<float>(" + e + "))");
+  return std::string("static_cast<") + storage(res) + ">(" + e + ")";
+}
+
+// A value of dtype `from` as raw storage of `to`.
+std::string store(DType from, DType to, const std::string& v) {
+  if (to == DType::bool_) return "static_cast<unsigned char>(" + convert(from, to, v) + ")";
+  if (to == DType::float16 || to == DType::bfloat16) return std::string("loom_cast<") + storage(to) + ">(" + v + ")";
+  return convert(from, to, v);
+}
+
+void check(const FusedGraph& g) {
+  if (g.outputs.size() != 1) throw std::invalid_argument("[codegen] exactly one output is supported");
+  for (size_t k = 0; k < g.nodes.size(); ++k)
+    for (int a = 0; a < op_info(g.nodes[k].op).arity; ++a)
+      if (g.nodes[k].args[a] < 0 || g.nodes[k].args[a] >= static_cast<int>(g.inputs.size() + k))
+        throw std::invalid_argument("[codegen] a node reads a value that is not computed before it");
+}
+
+// `__device__` function computing the graph from raw input elements r0.. to the raw output.
+void emit_compute(std::ostringstream& s, const FusedGraph& g) {
+  const int nin = static_cast<int>(g.inputs.size());
+  const DType out = g.outputs[0].dtype;
+  s << "static __device__ __forceinline__ " << storage(out) << " loom_compute(";
+  for (int i = 0; i < nin; ++i) s << (i ? ", " : "") << storage(g.inputs[i].dtype) << " r" << i;
+  s << ") {\n";
+  for (int i = 0; i < nin; ++i)
+    s << "  const " << value_type(g.inputs[i].dtype) << " v" << i << " = " << load(g.inputs[i].dtype, "r" + std::to_string(i))
+      << ";\n";
+  for (size_t k = 0; k < g.nodes.size(); ++k) {
+    const FusedGraph::Node& n = g.nodes[k];
+    const OpInfo& info = op_info(n.op);
+    const DType res = result_dtype(info.rule, n.loop);
+    const int id = nin + static_cast<int>(k);
+    s << "  " << value_type(res) << " v" << id << ";\n  {\n";
+    for (int a = 0; a < info.arity; ++a) {
+      const DType need = input_loop_dtype(n.op, a, n.loop);
+      const int arg = n.args[a];
+      s << "    const " << value_type(need) << " x" << a << " = "
+        << convert(g.value_dtype(arg), need, "v" + std::to_string(arg)) << ";\n";
+    }
+    s << "    v" << id << " = " << result(res, info.expr) << ";\n  }\n";
+  }
+  const int ov = g.outputs[0].value;
+  s << "  return " << store(g.value_dtype(ov), out, "v" + std::to_string(ov)) << ";\n}\n";
+}
+
+}  // namespace
+
+DType FusedGraph::value_dtype(int v) const {
+  if (v < static_cast<int>(inputs.size())) return inputs[v].dtype;
+  const Node& n = nodes[v - inputs.size()];
+  return result_dtype(op_info(n.op).rule, n.loop);
+}
+
+FusedGraph single_op_graph(OpId op, DType loop, const std::vector<DType>& in_dtypes,
+                           const std::vector<FusedGraph::InputKind>& kinds, DType out_dtype) {
+  FusedGraph g;
+  FusedGraph::Node node{op, loop, {0, 0, 0}};
+  for (size_t i = 0; i < in_dtypes.size(); ++i) {
+    g.inputs.push_back({in_dtypes[i], kinds[i]});
+    node.args[i] = static_cast<int>(i);
+  }
+  g.nodes.push_back(node);
+  g.outputs.push_back({static_cast<int>(in_dtypes.size()), out_dtype});
+  return g;
+}
+
+std::string elementwise_source(const FusedGraph& g, const KernelConfig& cfg, const std::string& name) {
+  check(g);
+  using IK = FusedGraph::InputKind;
+  const int nin = static_cast<int>(g.inputs.size());
+  const DType out = g.outputs[0].dtype;
+  const std::string I = cfg.index32 ? "unsigned" : "unsigned long long";
+  std::ostringstream s;
+  s << "#include \"loom_elementwise.cuh\"\n";
+  emit_compute(s, g);
+  if (cfg.strided) {
+    const std::string off = cfg.index32 ? "int" : "long long";
+    s << "struct loom_layout { " << off << " shape[" << cfg.ndim << "]; " << off << " strides[" << nin + 1 << "]["
+      << cfg.ndim << "]; };\n";
+  }
+  s << "extern \"C\" __global__ void __launch_bounds__(" << kElementwiseBlock << ") " << name << "(";
+  for (int i = 0; i < nin; ++i) {
+    const char* st = storage(g.inputs[i].dtype);
+    if (g.inputs[i].kind == IK::param) s << "const " << st << " p" << i << ", ";
+    else s << "const " << st << "* __restrict__ p" << i << ", ";
+  }
+  s << storage(out) << "* __restrict__ po, const " << I << " n";
+  if (cfg.strided) s << ", const loom_layout L";
+  s << ") {\n";
+  // Uniform inputs are read once per thread.
+  for (int i = 0; i < nin; ++i)
+    if (g.inputs[i].kind == IK::uniform) s << "  const " << storage(g.inputs[i].dtype) << " u" << i << " = p" << i << "[0];\n";
+  auto arg = [&](int i, const std::string& array_elem) {
+    if (g.inputs[i].kind == IK::param) return "p" + std::to_string(i);
+    if (g.inputs[i].kind == IK::uniform) return "u" + std::to_string(i);
+    return array_elem;
+  };
+  auto call = [&](const std::function<std::string(int)>& elem) {
+    std::string c = "loom_compute(";
+    for (int i = 0; i < nin; ++i) c += (i ? ", " : "") + arg(i, elem(i));
+    return c + ")";
+  };
+  const std::string stride = "static_cast<" + I + ">(gridDim.x) * blockDim.x";
+  const std::string first = "static_cast<" + I + ">(blockIdx.x) * blockDim.x + threadIdx.x";
+  if (cfg.strided) {
+    s << "  for (" << I << " i = " << first << "; i < n; i += " << stride << ") {\n";
+    s << "    " << I << " rem = i;\n";
+    const std::string off = cfg.index32 ? "int" : "long long";
+    for (int o = 0; o <= nin; ++o) s << "    " << off << " o" << o << " = 0;\n";
+    s << "#pragma unroll\n    for (int d = " << cfg.ndim - 1 << "; d >= 0; --d) {\n"
+      << "      const " << I << " ext = static_cast<" << I << ">(L.shape[d]);\n"
+      << "      const " << I << " q = rem / ext;\n"
+      << "      const " << off << " c = static_cast<" << off << ">(rem - q * ext);\n      rem = q;\n";
+    for (int o = 0; o <= nin; ++o)
+      if (o == nin || g.inputs[o].kind == IK::array) s << "      o" << o << " += c * L.strides[" << o << "][d];\n";
+    s << "    }\n";
+    s << "    *reinterpret_cast<" << storage(out) << "*>(reinterpret_cast<char*>(po) + o" << nin << ") = "
+      << call([&](int i) {
+           return "*reinterpret_cast<const " + std::string(storage(g.inputs[i].dtype)) +
+                  "*>(reinterpret_cast<const char*>(p" + std::to_string(i) + ") + o" + std::to_string(i) + ")";
+         })
+      << ";\n  }\n}\n";
+    return s.str();
+  }
+  const int V = cfg.vec, U = kElementwiseUnroll;
+  if (V > 1) {
+    // Each thread moves U vectors of V elements per iteration, all loads issued first.
+    s << "  const " << I << " nv = n / " << V << ";\n";
+    s << "  for (" << I << " b = static_cast<" << I << ">(blockIdx.x) * (blockDim.x * " << U << ") + threadIdx.x; b < nv; b += "
+      << stride << " * " << U << ") {\n";
+    for (int i = 0; i < nin; ++i)
+      if (g.inputs[i].kind == IK::array)
+        s << "    loom_vec<" << storage(g.inputs[i].dtype) << ", " << V << "> a" << i << "[" << U << "];\n";
+    s << "#pragma unroll\n    for (int u = 0; u < " << U << "; ++u) {\n      const " << I << " j = b + u * blockDim.x;\n"
+      << "      if (j < nv) {\n";
+    for (int i = 0; i < nin; ++i)
+      if (g.inputs[i].kind == IK::array)
+        s << "        a" << i << "[u] = reinterpret_cast<const loom_vec<" << storage(g.inputs[i].dtype) << ", " << V
+          << ">*>(p" << i << ")[j];\n";
+    s << "      }\n    }\n";
+    s << "#pragma unroll\n    for (int u = 0; u < " << U << "; ++u) {\n      const " << I << " j = b + u * blockDim.x;\n"
+      << "      if (j < nv) {\n        loom_vec<" << storage(out) << ", " << V << "> r;\n"
+      << "#pragma unroll\n        for (int k = 0; k < " << V << "; ++k) r.v[k] = "
+      << call([&](int i) { return "a" + std::to_string(i) + "[u].v[k]"; }) << ";\n"
+      << "        reinterpret_cast<loom_vec<" << storage(out) << ", " << V << ">*>(po)[j] = r;\n      }\n    }\n  }\n";
+    s << "  for (" << I << " i = nv * " << V << " + " << first << "; i < n; i += " << stride << ")\n";
+  } else {
+    s << "  for (" << I << " i = " << first << "; i < n; i += " << stride << ")\n";
+  }
+  s << "    po[i] = " << call([&](int i) { return "p" + std::to_string(i) + "[i]"; }) << ";\n}\n";
+  return s.str();
+}
+
+}  // namespace loom::cuda

@@ -1,0 +1,13 @@
+// Elementwise ops on a GPU in a build without CUDA: an explicit UnsupportedError.
+#include <string>
+
+#include "loom/backend/gpu_elementwise.h"
+#include "loom/error.h"
+
+namespace loom::gpu_backend {
+
+void elementwise(const ElementwiseCall& call) {
+  throw UnsupportedError(std::string("[") + op_info(call.op).name + "] loom was built without CUDA");
+}
+
+}  // namespace loom::gpu_backend

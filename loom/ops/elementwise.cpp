@@ -1,0 +1,192 @@
+// The rules of elementwise ops: NumPy 2 / NEP 50 dtype resolution, broadcasting, out=,
+// where=, devices, and the dispatch to a backend's elementwise eval.
+#include "loom/ops/elementwise.h"
+
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "loom/backend/cpu/elementwise.h"
+#include "loom/backend/elementwise_call.h"
+#include "loom/backend/gpu_elementwise.h"
+#include "loom/error.h"
+#include "loom/ops/elementwise_rules.h"
+
+namespace loom {
+namespace {
+
+// `a` viewed with `shape`: stride 0 along broadcast dimensions (shape already checked).
+Array broadcast_to_shape(const Array& a, const Shape& shape) {
+  if (a.shape() == shape) return a;
+  Strides st(shape.size(), 0);
+  const size_t lead = shape.size() - a.shape().size();
+  for (size_t i = 0; i < a.shape().size(); ++i) st[lead + i] = a.shape()[i] == 1 ? 0 : a.strides()[i];
+  return a.view(shape, st, a.offset());
+}
+
+// An input that shares memory with `out` but is not the very same view would be read
+// after being written: give it its own copy (NumPy does the same on overlap).
+Array unalias(const Array& in, const Array& out) {
+  if (in.buffer() != out.buffer()) return in;
+  if (in.offset() == out.offset() && in.strides() == out.strides()) return in;
+  return in.copy();
+}
+
+void run(ElementwiseCall& call) {
+  for (int i = 0; i < call.nin; ++i)
+    if (!call.is_scalar[i]) call.in[i] = unalias(broadcast_to_shape(call.in[i], call.out.shape()), call.out);
+  if (call.out.size() == 0) return;
+  if (call.out.device().is_cpu()) cpu_backend::elementwise(call);
+  else gpu_backend::elementwise(call);
+}
+
+// NumPy raises ValueError for integer powers with a negative exponent.
+void check_int_power(const ElementwiseCall& call) {
+  if (dtype_kind(call.loop) != DTypeKind::signed_int) return;
+  if (call.is_scalar[1]) {
+    if (call.scalar[1].as_double() < 0)
+      throw std::invalid_argument("[power] Integers to negative integer powers are not allowed.");
+    return;
+  }
+  const Array& e = call.in[1];
+  if (e.size() == 0 || dtype_kind(e.dtype()) != DTypeKind::signed_int) return;
+  const Array neg = less(e, 0);
+  std::vector<unsigned char> host(static_cast<size_t>(neg.size()));
+  neg.copy_to_host(host.data());
+  for (unsigned char v : host)
+    if (v) throw std::invalid_argument("[power] Integers to negative integer powers are not allowed.");
+}
+
+}  // namespace
+
+bool can_cast_same_kind(DType from, DType to) {
+  auto rank = [](DType d) {
+    switch (dtype_kind(d)) {
+      case DTypeKind::boolean: return 0;
+      case DTypeKind::unsigned_int: return 1;
+      case DTypeKind::signed_int: return 2;
+      default: return 3;
+    }
+  };
+  return rank(from) <= rank(to);
+}
+
+DType result_type(OpId op, const Operand* in, int nin, std::optional<DType> dtype) {
+  Operand tmp[3] = {in[0], nin > 1 ? in[1] : in[0], nin > 2 ? in[2] : in[0]};
+  return result_dtype(op_info(op).rule, ew_rules::resolve(op, tmp, nin, dtype));
+}
+
+Array apply(OpId op, const Operand* in, int nin, const UfuncArgs& args) {
+  const OpInfo& info = op_info(op);
+  if (nin != info.arity)
+    throw std::invalid_argument(std::string("[") + info.name + "] takes " + std::to_string(info.arity) +
+                                " inputs, got " + std::to_string(nin));
+  ElementwiseCall call;
+  call.op = op;
+  call.nin = nin;
+  Operand ops[3] = {in[0], nin > 1 ? in[1] : in[0], nin > 2 ? in[2] : in[0]};
+  // Devices and the broadcast shape of the arrays (scalars take any shape).
+  std::optional<Device> dev;
+  std::vector<Shape> shapes;
+  auto see = [&](const Array& a) {
+    if (dev) check_same_device(info.name, *dev, a.device());
+    else dev = a.device();
+  };
+  for (int i = 0; i < nin; ++i)
+    if (!ops[i].is_scalar) {
+      see(ops[i].array);
+      shapes.push_back(ops[i].array.shape());
+    }
+  if (args.out) see(*args.out);
+  if (args.where && !args.where->is_scalar) see(args.where->array);
+  Shape shape = shapes.empty() ? Shape{} : broadcast_shapes(shapes, info.name);
+
+  call.loop = ew_rules::resolve(op, ops, nin, args.dtype);
+  const DType res = result_dtype(info.rule, call.loop);
+  for (int i = 0; i < nin; ++i) {
+    call.is_scalar[i] = ops[i].is_scalar;
+    if (ops[i].is_scalar) call.scalar[i] = ops[i].scalar;
+    else call.in[i] = ops[i].array;
+  }
+  if (op == OpId::power) check_int_power(call);
+
+  if (args.out) {
+    const Array& out = *args.out;
+    if (broadcast_shapes(shape, out.shape(), info.name) != out.shape())
+      throw std::invalid_argument(std::string("[") + info.name + "] non-broadcastable output operand with shape " +
+                                  shape_str(out.shape()) + " doesn't match the broadcast shape " +
+                                  shape_str(broadcast_shapes(shape, out.shape(), info.name)));
+    if (!can_cast_same_kind(res, out.dtype()))
+      throw DTypeError(std::string("[") + info.name + "] Cannot cast ufunc '" + info.name + "' output from " +
+                       dtype_name(res) + " to " + dtype_name(out.dtype()) + " with casting rule 'same_kind'");
+  }
+  if (args.where) {
+    const Operand& w = *args.where;
+    if (w.is_scalar) {
+      if (w.scalar.kind != Scalar::Kind::boolean)
+        throw DTypeError(std::string("[") + info.name + "] where= must be a bool or a bool array");
+      if (!w.scalar.b) return args.out ? *args.out : Array::allocate(shape, res, dev ? *dev : default_device());
+    } else {
+      if (w.array.dtype() != bool_)
+        throw DTypeError(std::string("[") + info.name + "] Cannot cast where= from " + dtype_name(w.array.dtype()) +
+                         " to bool according to the rule 'safe'");
+      // The full result, then out = where(mask, result, out).
+      const Shape target = args.out ? args.out->shape() : shape;
+      if (broadcast_shapes(target, w.array.shape(), info.name) != target)
+        throw std::invalid_argument(std::string("[") + info.name + "] where= of shape " +
+                                    shape_str(w.array.shape()) + " does not broadcast to " + shape_str(target));
+      UfuncArgs plain;
+      plain.dtype = args.dtype;
+      const Array full = apply(op, in, nin, plain);
+      if (!args.out) return full;  // NumPy leaves the masked-off values unspecified
+      ElementwiseCall sel;
+      sel.op = OpId::where;
+      sel.loop = args.out->dtype();
+      sel.nin = 3;
+      sel.in[0] = w.array;
+      sel.in[1] = full;
+      sel.in[2] = *args.out;
+      sel.out = *args.out;
+      run(sel);
+      return *args.out;
+    }
+  }
+  call.out = args.out ? *args.out : Array::allocate(shape, res, dev ? *dev : default_device());
+  run(call);
+  return call.out;
+}
+
+#define LOOM_EW_DEF1(name, op) \
+  Array name(const Operand& x, const UfuncArgs& args) { return apply(OpId::op, &x, 1, args); }
+#define LOOM_EW_DEF2(name, op)                                                  \
+  Array name(const Operand& x1, const Operand& x2, const UfuncArgs& args) {     \
+    const Operand in[2] = {x1, x2};                                             \
+    return apply(OpId::op, in, 2, args);                                        \
+  }
+LOOM_EW_DEF2(add, add) LOOM_EW_DEF2(subtract, subtract) LOOM_EW_DEF2(multiply, multiply)
+LOOM_EW_DEF2(divide, divide) LOOM_EW_DEF2(true_divide, divide) LOOM_EW_DEF2(floor_divide, floor_divide)
+LOOM_EW_DEF2(remainder, remainder) LOOM_EW_DEF2(mod, remainder) LOOM_EW_DEF2(power, power)
+LOOM_EW_DEF2(arctan2, arctan2) LOOM_EW_DEF2(maximum, maximum) LOOM_EW_DEF2(minimum, minimum)
+LOOM_EW_DEF2(fmax, fmax) LOOM_EW_DEF2(fmin, fmin) LOOM_EW_DEF2(logical_and, logical_and)
+LOOM_EW_DEF2(logical_or, logical_or) LOOM_EW_DEF2(logical_xor, logical_xor)
+LOOM_EW_DEF2(bitwise_and, bitwise_and) LOOM_EW_DEF2(bitwise_or, bitwise_or)
+LOOM_EW_DEF2(bitwise_xor, bitwise_xor) LOOM_EW_DEF2(left_shift, left_shift)
+LOOM_EW_DEF2(right_shift, right_shift) LOOM_EW_DEF2(equal, equal) LOOM_EW_DEF2(not_equal, not_equal)
+LOOM_EW_DEF2(less, less) LOOM_EW_DEF2(less_equal, less_equal) LOOM_EW_DEF2(greater, greater)
+LOOM_EW_DEF2(greater_equal, greater_equal) LOOM_EW_DEF2(hypot, hypot) LOOM_EW_DEF2(copysign, copysign)
+LOOM_EW_DEF1(negative, negative) LOOM_EW_DEF1(positive, positive) LOOM_EW_DEF1(absolute, absolute)
+LOOM_EW_DEF1(abs, absolute) LOOM_EW_DEF1(sign, sign) LOOM_EW_DEF1(sqrt, sqrt) LOOM_EW_DEF1(cbrt, cbrt)
+LOOM_EW_DEF1(square, square) LOOM_EW_DEF1(reciprocal, reciprocal) LOOM_EW_DEF1(exp, exp)
+LOOM_EW_DEF1(exp2, exp2) LOOM_EW_DEF1(expm1, expm1) LOOM_EW_DEF1(log, log) LOOM_EW_DEF1(log2, log2)
+LOOM_EW_DEF1(log10, log10) LOOM_EW_DEF1(log1p, log1p) LOOM_EW_DEF1(sin, sin) LOOM_EW_DEF1(cos, cos)
+LOOM_EW_DEF1(tan, tan) LOOM_EW_DEF1(arcsin, arcsin) LOOM_EW_DEF1(arccos, arccos)
+LOOM_EW_DEF1(arctan, arctan) LOOM_EW_DEF1(sinh, sinh) LOOM_EW_DEF1(cosh, cosh) LOOM_EW_DEF1(tanh, tanh)
+LOOM_EW_DEF1(arcsinh, arcsinh) LOOM_EW_DEF1(arccosh, arccosh) LOOM_EW_DEF1(arctanh, arctanh)
+LOOM_EW_DEF1(floor, floor) LOOM_EW_DEF1(ceil, ceil) LOOM_EW_DEF1(trunc, trunc) LOOM_EW_DEF1(rint, rint)
+LOOM_EW_DEF1(isnan, isnan) LOOM_EW_DEF1(isinf, isinf) LOOM_EW_DEF1(isfinite, isfinite)
+LOOM_EW_DEF1(logical_not, logical_not) LOOM_EW_DEF1(invert, invert) LOOM_EW_DEF1(erf, erf)
+#undef LOOM_EW_DEF1
+#undef LOOM_EW_DEF2
+
+}  // namespace loom

@@ -1,0 +1,16 @@
+// NumPy 2 dtype resolution of elementwise ops (internal to loom/ops).
+#pragma once
+#include <optional>
+
+#include "loom/ops/elementwise.h"
+
+namespace loom::ew_rules {
+
+/// The loop dtype of `op` for these operands: arrays promote (np.result_type), weak
+/// scalars join by kind (NEP 50), `dtype` overrides (same_kind check of the inputs).
+/// A Python int outside the integer dtype's range raises std::overflow_error, except for
+/// comparisons (computed in a wider dtype, as NumPy 2) and clip (the bound is clamped,
+/// which `ops` receives). Unsupported dtypes raise DTypeError.
+DType resolve(OpId op, Operand* ops, int nin, std::optional<DType> dtype);
+
+}  // namespace loom::ew_rules

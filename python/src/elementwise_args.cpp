@@ -1,0 +1,73 @@
+// Operand conversion for the elementwise bindings: weak Python scalars, loom arrays as
+// they are, array-likes onto the loom operands' device.
+#include "elementwise_args.h"
+
+namespace loom::py {
+namespace {
+
+bool is_weak_scalar(PyObject* p) { return PyBool_Check(p) || PyLong_Check(p) || PyFloat_Check(p); }
+
+bool is_array_like(nb::handle h) {
+  PyObject* p = h.ptr();
+  if (PyList_Check(p) || PyTuple_Check(p)) return true;
+  return nb::hasattr(h, "__array__") || nb::hasattr(h, "__array_interface__") || nb::hasattr(h, "__dlpack__") ||
+         nb::hasattr(h, "__cuda_array_interface__");
+}
+
+}  // namespace
+
+std::optional<Device> device_of(std::initializer_list<nb::handle> hs) {
+  for (nb::handle h : hs)
+    if (nb::isinstance<Array>(h)) return nb::cast<const Array&>(h).device();
+  return std::nullopt;
+}
+
+Operand to_operand(nb::handle h, const std::optional<Device>& dev) {
+  if (nb::isinstance<Array>(h)) return Operand(nb::cast<const Array&>(h));
+  if (is_weak_scalar(h.ptr())) return Operand(to_scalar(h));
+  if (PyComplex_Check(h.ptr())) throw DTypeError("loom has no complex dtypes");
+  return Operand(to_array(h, dev));
+}
+
+bool try_operand(nb::handle h, const std::optional<Device>& dev, Operand* out) {
+  if (nb::isinstance<Array>(h)) {
+    *out = Operand(nb::cast<const Array&>(h));
+    return true;
+  }
+  if (is_weak_scalar(h.ptr())) {
+    *out = Operand(to_scalar(h));
+    return true;
+  }
+  if (h.is_none() || PyUnicode_Check(h.ptr()) || !is_array_like(h)) return false;
+  *out = Operand(to_array(h, dev));
+  return true;
+}
+
+nb::object call_ufunc(OpId op, std::initializer_list<nb::handle> ins, nb::handle out, nb::handle where,
+                      nb::handle dtype) {
+  if (PyTuple_Check(out.ptr()) && PyTuple_GET_SIZE(out.ptr()) == 1) out = PyTuple_GET_ITEM(out.ptr(), 0);
+  std::optional<Device> dev;
+  for (nb::handle h : ins)
+    if (!dev && nb::isinstance<Array>(h)) dev = nb::cast<const Array&>(h).device();
+  if (!dev && !out.is_none() && nb::isinstance<Array>(out)) dev = nb::cast<const Array&>(out).device();
+  Operand ops[3];
+  int n = 0;
+  for (nb::handle h : ins) ops[n++] = to_operand(h, dev);
+  UfuncArgs args;
+  if (!out.is_none()) {
+    if (!nb::isinstance<Array>(out))
+      throw nb::type_error((std::string("[") + op_info(op).name + "] out= must be a loom array").c_str());
+    args.out = nb::cast<const Array&>(out);
+  }
+  if (where.ptr() != Py_True) args.where = to_operand(where, dev);
+  if (!dtype.is_none()) args.dtype = to_dtype(dtype);
+  Array r;
+  {
+    nb::gil_scoped_release release;
+    r = apply(op, ops, n, args);
+  }
+  if (args.out) return nb::borrow(out);
+  return nb::cast(std::move(r));
+}
+
+}  // namespace loom::py

@@ -1,0 +1,23 @@
+// Argument handling shared by the elementwise bindings (ufuncs and ndarray operators).
+#pragma once
+#include <initializer_list>
+#include <optional>
+
+#include "bindings.h"
+
+namespace loom::py {
+
+/// The device of the first loom array among `hs` (None and non-arrays are skipped).
+std::optional<Device> device_of(std::initializer_list<nb::handle> hs);
+/// A loom array as it is; a Python bool/int/float as a weak scalar; anything array-like
+/// (NumPy arrays and scalars, lists) as an array on `dev` (default: the default device).
+Operand to_operand(nb::handle h, const std::optional<Device>& dev);
+/// Like to_operand, but false (instead of raising) for objects that are not numbers or
+/// array-likes, so that operators can return NotImplemented.
+bool try_operand(nb::handle h, const std::optional<Device>& dev, Operand* out);
+/// A ufunc call from Python: inputs, out= (None or a loom array), where= (True or a mask),
+/// dtype= (None or a dtype). Returns `out` itself when given, as NumPy.
+nb::object call_ufunc(OpId op, std::initializer_list<nb::handle> ins, nb::handle out, nb::handle where,
+                      nb::handle dtype);
+
+}  // namespace loom::py
