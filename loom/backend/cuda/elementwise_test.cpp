@@ -123,7 +123,10 @@ void expect_same(const Array& gpu_result, const Array& cpu_result) {
   EXPECT_EQ(std::memcmp(g.data(), c.data(), c.nbytes()), 0);
 }
 
-Array iota(int64_t n, DType dt, const Device& d) { return arange(Scalar(1), Scalar(n + 1), Scalar(1), dt, d); }
+// 1, 2, ..., n cast to dt (NumPy's arange has no bool fill beyond 2 elements).
+Array iota(int64_t n, DType dt, const Device& d) {
+  return arange(Scalar(1), Scalar(n + 1), Scalar(1), int64, d).astype(dt);
+}
 
 TEST(ElementwiseGpu, ContiguousStridedScalarAndUniformAgreeWithCpu) {
   LOOM_REQUIRE_GPU_OR_SKIP();
