@@ -147,7 +147,8 @@ TEST(ElementwiseGpu, ContiguousStridedScalarAndUniformAgreeWithCpu) {
   expect_same(divide(gm, zero_d.copy_to(g)), divide(m, zero_d));              // uniform pointer
   // An unaligned start (offset of one element) takes the unvectorized path.
   const Array off = gm.view({100}, {4}, 4);
-  expect_same(sin(off), sin(m.view({100}, {4}, 4)));
+  // (an exact op: CUDA's sinf and glibc's may differ in the last bit)
+  expect_same(negative(off), negative(m.view({100}, {4}, 4)));
 }
 
 TEST(ElementwiseGpu, CopytoIntoStridedGpuView) {
