@@ -7,6 +7,7 @@
 #include "loom/memory.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/elementwise.h"
+#include "loom/ops/reduce.h"
 #include "loom/scalar.h"
 #include "loom/shape.h"
 #include "loom/stream.h"
