@@ -71,17 +71,30 @@ struct Mul {
   static A identity() { return A(1); }
   static A combine(A a, A b) { return a * b; }
 };
-// NaN wins: once an accumulator is NaN it stays NaN.
+// NaN wins: once an accumulator is NaN it stays NaN. The vectorized loops use pick()
+// (a plain compare-select the compiler turns into max/min instructions) and track NaNs in
+// separate lanes (split_nan); combine() is the full rule.
 template <class A>
 struct Max {
+  static constexpr bool split_nan = std::is_floating_point_v<A>;
   static A identity() { return lowest<A>(); }
-  static A combine(A a, A b) { return (b > a || is_nan(b)) ? b : a; }
+  template <class T>
+  static T pick(T a, T b) { return b > a ? b : a; }
+  static A combine(A a, A b) { return ((b > a) | is_nan(b)) ? b : a; }
 };
 template <class A>
 struct Min {
+  static constexpr bool split_nan = std::is_floating_point_v<A>;
   static A identity() { return highest<A>(); }
-  static A combine(A a, A b) { return (b < a || is_nan(b)) ? b : a; }
+  template <class T>
+  static T pick(T a, T b) { return b < a ? b : a; }
+  static A combine(A a, A b) { return ((b < a) | is_nan(b)) ? b : a; }
 };
+template <class C, class = void>
+struct has_split_nan : std::false_type {};
+template <class C>
+struct has_split_nan<C, std::void_t<decltype(C::split_nan)>> : std::bool_constant<C::split_nan> {};
+
 struct Or {
   static bool identity() { return false; }
   static bool combine(bool a, bool b) { return a | b; }
@@ -118,10 +131,13 @@ struct ArgBest {
 template <class C, class MapF, class PostF>
 struct Op {
   using acc = decltype(C::identity());
+  static constexpr bool split_nan = has_split_nan<C>::value;
   MapF map_fn;
   PostF post_fn;
   static acc identity() { return C::identity(); }
   static acc combine(acc a, acc b) { return C::combine(a, b); }
+  template <class T>
+  static T pick(T a, T b) { return C::pick(a, b); }
   template <class V>
   acc map(V v, int64_t r, int64_t j) const { return map_fn(v, r, j); }
   auto post(acc a, int64_t j) const { return post_fn(a, j); }
@@ -132,15 +148,55 @@ Op<C, MapF, PostF> make_op(C, MapF m, PostF p) {
 }
 
 // ---- inner: reduce n contiguous elements ---------------------------------------------
+// Float min/max leaf: compare-selects in lanes (vectorized to max/min instructions), then
+// a separate NaN scan of the same cached block (vectorized too); NaN wins.
+template <class O, class In>
+typename O::acc leaf_pick(const O& op, const In* x, int64_t n, int64_t r0, int64_t j) {
+  using A = typename O::acc;
+  // GCC's vector extension: the auto-vectorizer leaves compare-selects scalar here.
+  typedef A vec __attribute__((vector_size(16)));
+  constexpr int W = 16 / sizeof(A), Q = kLanes / W;
+  vec lanes[Q];
+  for (int q = 0; q < Q; ++q)
+    for (int e = 0; e < W; ++e) lanes[q][e] = O::identity();
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int q = 0; q < Q; ++q) {
+      vec v;
+      for (int e = 0; e < W; ++e) v[e] = op.map(load(x + i + q * W + e), r0, j);
+      lanes[q] = O::pick(lanes[q], v);
+    }
+  A r[kLanes];
+  for (int q = 0; q < Q; ++q)
+    for (int e = 0; e < W; ++e) r[q * W + e] = lanes[q][e];
+  for (; i < n; ++i) r[0] = O::pick(r[0], op.map(load(x + i), r0 + i, j));
+  A m = r[0];
+  for (int k = 1; k < kLanes; ++k) m = O::pick(m, r[k]);
+  int nan = 0;
+  for (int64_t t = 0; t < n; ++t) {
+    const A v = op.map(load(x + t), r0 + t, j);
+    nan |= v != v;
+  }
+  return nan ? std::numeric_limits<A>::quiet_NaN() : m;
+}
+
 template <class O, class In>
 typename O::acc reduce_pairwise(const O& op, const In* x, int64_t n, int64_t r0, int64_t j) {
   using A = typename O::acc;
+  if constexpr (O::split_nan) {  // min/max: exact in any order, so long leaves
+    A m = O::identity();
+    for (int64_t i = 0; i < n; i += 16 * kBlock)
+      m = O::combine(m, leaf_pick(op, x + i, std::min(16 * kBlock, n - i), r0 + i, j));
+    return m;
+  }
   if (n <= kBlock) {
     A r[kLanes];
     for (int k = 0; k < kLanes; ++k) r[k] = O::identity();
     int64_t i = 0;
-    for (; i + kLanes <= n; i += kLanes)
-      for (int k = 0; k < kLanes; ++k) r[k] = O::combine(r[k], op.map(load(x + i + k), r0 + i + k, j));
+    {
+      for (; i + kLanes <= n; i += kLanes)
+        for (int k = 0; k < kLanes; ++k) r[k] = O::combine(r[k], op.map(load(x + i + k), r0 + i + k, j));
+    }
     for (; i < n; ++i) r[0] = O::combine(r[0], op.map(load(x + i), r0 + i, j));
     for (int w = kLanes / 2; w > 0; w /= 2)
       for (int k = 0; k < w; ++k) r[k] = O::combine(r[k], r[k + w]);
@@ -188,10 +244,25 @@ template <class O, class In>
 void accumulate_rows(const O& op, const In* x, int64_t n, int64_t inner, int64_t w, int64_t r0,
                      int64_t j0, typename O::acc* acc, typename O::acc* scratch) {
   if (n <= kOuterLeaf) {
+    using A = typename O::acc;
     for (int64_t i = 0; i < w; ++i) acc[i] = O::identity();
-    for (int64_t r = 0; r < n; ++r) {
-      const In* row = x + r * inner;
-      for (int64_t i = 0; i < w; ++i) acc[i] = O::combine(acc[i], op.map(load(row + i), r0 + r, j0 + i));
+    if constexpr (O::split_nan) {
+      bool nan[kTile] = {};
+      for (int64_t r = 0; r < n; ++r) {
+        const In* row = x + r * inner;
+        for (int64_t i = 0; i < w; ++i) {
+          const A v = op.map(load(row + i), r0 + r, j0 + i);
+          acc[i] = O::pick(acc[i], v);
+          nan[i] |= v != v;
+        }
+      }
+      for (int64_t i = 0; i < w; ++i)
+        if (nan[i]) acc[i] = std::numeric_limits<A>::quiet_NaN();
+    } else {
+      for (int64_t r = 0; r < n; ++r) {
+        const In* row = x + r * inner;
+        for (int64_t i = 0; i < w; ++i) acc[i] = O::combine(acc[i], op.map(load(row + i), r0 + r, j0 + i));
+      }
     }
     return;
   }
