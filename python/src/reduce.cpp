@@ -30,6 +30,19 @@ std::optional<int64_t> to_one_axis(nb::handle h) {
   return v;
 }
 
+// NumPy's ufunc reductions, argmin/argmax and the scans accept an integer axis 0 or -1 on a
+// 0-d array (a legacy rule; a tuple is still an AxisError): it means "every axis".
+bool legacy_0d_axis(const Array& a, nb::handle axis) {
+  if (a.ndim() != 0 || axis.is_none() || PyTuple_Check(axis.ptr()) || PyList_Check(axis.ptr())) return false;
+  if (!PyIndex_Check(axis.ptr())) return false;
+  const long long v = nb::cast<long long>(nb::int_(axis));
+  return v == 0 || v == -1;
+}
+
+AxisArg ufunc_axes(const Array& a, nb::handle axis) {
+  return legacy_0d_axis(a, axis) ? AxisArg{} : to_axes(axis);
+}
+
 int64_t reduced_count(const Array& a, const AxisArg& axis) {
   int64_t n = 1;
   if (!axis) return a.size();
@@ -62,8 +75,9 @@ using ScanFn = Array (*)(const Array&, std::optional<int64_t>, std::optional<DTy
 using VarFn = Array (*)(const Array&, const AxisArg&, bool, std::optional<DType>, double,
                         const std::optional<Array>&);
 
-Array call_sum(SumFn f, const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims) {
-  const AxisArg ax = to_axes(axis);
+Array call_sum(SumFn f, const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims,
+               bool legacy = true) {
+  const AxisArg ax = legacy ? ufunc_axes(a, axis) : to_axes(axis);
   const auto dt = to_optional_dtype(dtype);
   const auto o = to_out(out);
   nb::gil_scoped_release release;
@@ -72,7 +86,7 @@ Array call_sum(SumFn f, const Array& a, nb::handle axis, nb::handle dtype, nb::h
 
 Array call_mean(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims) {
   const AxisArg ax = to_axes(axis);
-  Array r = call_sum(&loom::mean, a, axis, dtype, out, keepdims);
+  Array r = call_sum(&loom::mean, a, axis, dtype, out, keepdims, false);
   warn_if(r.size() > 0 && reduced_count(a, ax) == 0, "Mean of empty slice.");
   return r;
 }
@@ -92,21 +106,21 @@ Array call_var(VarFn f, const Array& a, nb::handle axis, nb::handle dtype, nb::h
 }
 
 Array call_plain(PlainFn f, const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
-  const AxisArg ax = to_axes(axis);
+  const AxisArg ax = ufunc_axes(a, axis);
   const auto o = to_out(out);
   nb::gil_scoped_release release;
   return f(a, ax, keepdims, o);
 }
 
 Array call_arg(ArgFn f, const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
-  const auto ax = to_one_axis(axis);
+  const auto ax = legacy_0d_axis(a, axis) ? std::nullopt : to_one_axis(axis);
   const auto o = to_out(out);
   nb::gil_scoped_release release;
   return f(a, ax, keepdims, o);
 }
 
 Array call_scan(ScanFn f, const Array& a, nb::handle axis, nb::handle dtype, nb::handle out) {
-  const auto ax = to_one_axis(axis);
+  const auto ax = legacy_0d_axis(a, axis) ? std::nullopt : to_one_axis(axis);
   const auto dt = to_optional_dtype(dtype);
   const auto o = to_out(out);
   nb::gil_scoped_release release;
