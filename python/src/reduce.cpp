@@ -6,6 +6,7 @@
 #include "bindings.h"
 
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 namespace loom::py {
