@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import loom
-from conftest import DTYPE_NAMES, NP_DTYPES, compare, random_array
+from conftest import DTYPE_NAMES, NP_DTYPES, assert_matches, compare, random_array
 
 shapes = st.lists(st.integers(0, 6), min_size=0, max_size=4).map(tuple)
 
@@ -48,10 +48,18 @@ def test_reductions_property(device, sa, dtype, keepdims, fn, special, transpose
     if fn == "prod" and dtype in ("float16", "bfloat16", "float32", "float64"):
         x = (x ** 0.01).astype(x.dtype)  # keep products in range
     rtol = SUM_RTOL.get(dtype)
-    if fn in ("var", "std") and dtype in ("float16", "bfloat16"):
-        rtol = 0.1
+    if dtype in ("float16", "bfloat16") and fn in ("sum", "prod", "mean", "var", "std"):
+        # NumPy rounds ml_dtypes' bfloat16 (and float16 var) at every step; loom accumulates
+        # in float32, so the reference is the float64 result rounded to the dtype.
+        with np.errstate(all="ignore"):
+            want = np.asarray(getattr(np, fn)(x.T if transpose else x, axis=axis, keepdims=keepdims,
+                                              dtype=np.float64)).astype(x.dtype)
+        a = loom.asarray(x, device=device)
+        got = getattr(loom, fn)(a.T if transpose else a, axis=axis, keepdims=keepdims)
+        assert_matches(got, want, device=device, rtol=2e-2)
+        return
     compare(lambda xp, a: getattr(xp, fn)(a.T if transpose else a,  # a.T: a strided loom view
-                                           axis=axis, keepdims=keepdims),
+                                          axis=axis, keepdims=keepdims),
             x, device=device, rtol=rtol)
 
 

@@ -91,6 +91,10 @@ struct Min {
   static A combine(A a, A b) { return ((b < a) | is_nan(b)) ? b : a; }
 };
 template <class C, class = void>
+struct is_arg_op : std::false_type {};
+template <class C>
+struct is_arg_op<C, std::void_t<decltype(C::is_max)>> : std::true_type {};
+template <class C, class = void>
 struct has_split_nan : std::false_type {};
 template <class C>
 struct has_split_nan<C, std::void_t<decltype(C::split_nan)>> : std::bool_constant<C::split_nan> {};
@@ -113,6 +117,8 @@ struct ArgAcc {
 // the smaller index, which makes the result the first occurrence in any grouping.
 template <class V, bool kMax>
 struct ArgBest {
+  using value = V;
+  static constexpr bool is_max = kMax;
   static ArgAcc<V> identity() { return {kMax ? lowest<V>() : highest<V>(), INT64_MAX}; }
   static ArgAcc<V> combine(ArgAcc<V> a, ArgAcc<V> b) {
     const bool an = is_nan(a.v), bn = is_nan(b.v);
@@ -132,6 +138,8 @@ template <class C, class MapF, class PostF>
 struct Op {
   using acc = decltype(C::identity());
   static constexpr bool split_nan = has_split_nan<C>::value;
+  static constexpr bool is_arg = is_arg_op<C>::value;
+  using combiner = C;
   MapF map_fn;
   PostF post_fn;
   static acc identity() { return C::identity(); }
@@ -180,9 +188,48 @@ typename O::acc leaf_pick(const O& op, const In* x, int64_t n, int64_t r0, int64
   return nan ? std::numeric_limits<A>::quiet_NaN() : m;
 }
 
+// argmin/argmax of contiguous elements, block by block: the extreme value with vectorized
+// compare-selects (NaN tracked apart), then the first index holding it (or the first NaN).
+template <class O, class In>
+typename O::acc arg_blocked(const In* x, int64_t n, int64_t r0) {
+  using C = typename O::combiner;
+  using V = typename C::value;
+  using Pick = std::conditional_t<C::is_max, Max<V>, Min<V>>;
+  auto best = C::identity();
+  constexpr int64_t kArgBlock = 4096;
+  for (int64_t b = 0; b < n; b += kArgBlock) {
+    const int64_t m = std::min(kArgBlock, n - b);
+    const In* p = x + b;
+    V lanes[kLanes];
+    for (int k = 0; k < kLanes; ++k) lanes[k] = Pick::identity();
+    int64_t i = 0;
+    for (; i + kLanes <= m; i += kLanes)
+      for (int k = 0; k < kLanes; ++k) lanes[k] = Pick::pick(lanes[k], static_cast<V>(load(p + i + k)));
+    for (; i < m; ++i) lanes[0] = Pick::pick(lanes[0], static_cast<V>(load(p + i)));
+    V e = lanes[0];
+    for (int k = 1; k < kLanes; ++k) e = Pick::pick(e, lanes[k]);
+    int nan = 0;
+    if constexpr (std::is_floating_point_v<V>) {
+      for (int64_t t = 0; t < m; ++t) {
+        const V v = load(p + t);
+        nan |= v != v;
+      }
+    }
+    int64_t at = 0;
+    for (; at < m; ++at) {
+      const V v = load(p + at);
+      if (nan ? is_nan(v) : v == e) break;
+    }
+    if (at < m) best = C::combine(best, {static_cast<V>(load(p + at)), r0 + b + at});
+    if (nan) break;  // the first NaN wins over anything later
+  }
+  return best;
+}
+
 template <class O, class In>
 typename O::acc reduce_pairwise(const O& op, const In* x, int64_t n, int64_t r0, int64_t j) {
   using A = typename O::acc;
+  if constexpr (O::is_arg) return arg_blocked<O>(x, n, r0);
   if constexpr (O::split_nan) {  // min/max: exact in any order, so long leaves
     A m = O::identity();
     for (int64_t i = 0; i < n; i += 16 * kBlock)

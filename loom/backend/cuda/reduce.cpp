@@ -9,7 +9,10 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <unordered_map>
 
+#include "loom/backend/cuda/check.h"
+#include "loom/backend/cuda/driver_api.h"
 #include "loom/backend/cuda/reduce_codegen.h"
 #include "loom/backend/cuda/runtime.h"
 #include "loom/backend/gpu.h"
@@ -42,14 +45,24 @@ const cuda::Program& program_for(int slot, DType in) {
   return *table[k];
 }
 
-// Blocks per SM of the full-reduction pass (LOOM_REDUCE_BLOCKS_PER_SM overrides: tuning).
-int64_t blocks_per_sm() {
-  static const int64_t v = [] {
+// Resident blocks per SM of a kernel (block size kBlock), cached: full reductions launch
+// exactly one wave of them. LOOM_REDUCE_BLOCKS_PER_SM overrides it (tuning).
+int64_t blocks_per_sm(CUfunction fn) {
+  static const int forced = [] {
     const char* e = std::getenv("LOOM_REDUCE_BLOCKS_PER_SM");
-    const int n = e ? std::atoi(e) : 0;
-    return static_cast<int64_t>(n > 0 ? n : 4);
+    return e ? std::atoi(e) : 0;
   }();
-  return v;
+  if (forced > 0) return forced;
+  static std::mutex mu;
+  static std::unordered_map<CUfunction, int> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = cache.find(fn);
+  if (it != cache.end()) return it->second;
+  int n = 0;
+  LOOM_CU_CHECK(cuda::driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, fn, kBlock, 0));
+  n = std::clamp(n, 1, 8);
+  cache.emplace(fn, n);
+  return n;
 }
 
 struct Launcher {
@@ -58,12 +71,15 @@ struct Launcher {
   const cuda::Program& prog;
   size_t acc_size;
 
+  CUfunction function(ReductionKernelId id) const {
+    return cuda::get_function(dev, prog, cuda::reduction_kernel_name(id));
+  }
   void operator()(ReductionKernelId id, int64_t grid, unsigned block, std::initializer_list<void*> args) const {
     void* params[10];
     size_t i = 0;
     for (void* a : args) params[i++] = a;
     const std::string& name = cuda::reduction_kernel_name(id);
-    CUfunction fn = cuda::get_function(dev, prog, name);
+    CUfunction fn = function(id);
     const unsigned g = static_cast<unsigned>(std::clamp<int64_t>(grid, 1, 1 << 30));
     cuda::launch(dev, fn, name.c_str(), g, block, 0, stream, params);
   }
@@ -87,7 +103,7 @@ void run(const Launcher& L, const Array& in, const ReduceGeometry& g, void* out,
       L(ReductionKernelId::warp, (rows + 7) / 8, kBlock, {&x, &out, &rows, &len, &p});
       return;
     }
-    long long chunk_len = chunk_len_for(len, rows, sms * blocks_per_sm(), 8192);
+    long long chunk_len = chunk_len_for(len, rows, sms * blocks_per_sm(L.function(ReductionKernelId::block_map)), 8192);
     long long chunks = (len + chunk_len - 1) / chunk_len;
     if (chunks == 1) {
       L(ReductionKernelId::block_map_post, rows, kBlock, {&x, &out, &rows, &len, &chunks, &chunk_len, &p});
@@ -121,8 +137,11 @@ void run(const Launcher& L, const Array& in, const ReduceGeometry& g, void* out,
   partial->set_last_stream(L.stream);
 }
 
+// Bytes of the device accumulator (builtin_reduction_spec's acc_type).
 size_t acc_size(ReduceKind kind, DType in) {
   if (kind == ReduceKind::argmin || kind == ReduceKind::argmax) return 16;  // loom_argpair, 8-aligned
+  const bool small = in == float16 || in == bfloat16;
+  if ((kind == ReduceKind::min || kind == ReduceKind::max) && small) return 4;  // min/max of float16 in float
   return itemsize(reduce_acc_dtype(kind, in));
 }
 
