@@ -11,6 +11,7 @@
 #include "loom/ops/index.h"
 #include "loom/ops/linalg.h"
 #include "loom/ops/random.h"
+#include "loom/ops/reduce.h"
 #include "loom/ops/shape_ops.h"
 #include "loom/ops/sorting.h"
 #include "loom/scalar.h"

@@ -1,0 +1,99 @@
+// linalg::norm, following numpy.linalg.norm case by case (vector norms over one axis,
+// matrix norms over two) on the reduction kinds of the backends.
+#include <cmath>
+#include <cstdio>
+
+#include "loom/error.h"
+#include "loom/ops/reduce.h"
+#include "loom/ops/reduce_common.h"
+
+namespace loom::linalg {
+namespace {
+
+using Kind = NormOrd::Kind;
+using reduce_impl::reduce_masked;
+using reduce_impl::reshaped;
+
+bool is_num(const NormOrd& o, double v) { return o.kind == Kind::number && o.p == v; }
+
+std::vector<bool> mask_of(int ndim, std::initializer_list<int> axes) {
+  std::vector<bool> m(ndim, false);
+  for (int d : axes) m[d] = true;
+  return m;
+}
+
+std::string ord_str(const NormOrd& o) {
+  if (o.kind == Kind::fro) return "fro";
+  if (o.kind == Kind::nuc) return "nuc";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%g", o.p);
+  return buf;
+}
+
+Array vector_norm(const Array& x, int k, const NormOrd& ord, bool keepdims) {
+  const auto m = mask_of(x.ndim(), {k});
+  if (ord.kind == Kind::none || is_num(ord, 2)) return reduce_masked("norm", x, m, keepdims, ReduceKind::norm_l2);
+  if (ord.kind != Kind::number) throw_value_error("norm", "Invalid norm order '" + ord_str(ord) + "' for vectors");
+  if (ord.p == INFINITY) return reduce_masked("norm", x, m, keepdims, ReduceKind::norm_max_abs);
+  if (ord.p == -INFINITY) return reduce_masked("norm", x, m, keepdims, ReduceKind::norm_min_abs);
+  if (ord.p == 0) return reduce_masked("norm", x, m, keepdims, ReduceKind::norm_l0);
+  if (ord.p == 1) return reduce_masked("norm", x, m, keepdims, ReduceKind::norm_l1);
+  ReduceParams params;
+  params.p = ord.p;
+  return reduce_masked("norm", x, m, keepdims, ReduceKind::norm_p, params);
+}
+
+Array matrix_norm(const Array& x, int row, int col, const NormOrd& ord, bool keepdims) {
+  const int nd = x.ndim();
+  Array r;
+  if (ord.kind == Kind::nuc || is_num(ord, 2) || is_num(ord, -2))
+    throw UnsupportedError("[norm] matrix norm ord=" + ord_str(ord) +
+                           " needs an SVD (singular values), which loom does not implement yet");
+  if (ord.kind == Kind::none || ord.kind == Kind::fro) {
+    r = reduce_masked("norm", x, mask_of(nd, {row, col}), false, ReduceKind::norm_l2);
+  } else if (is_num(ord, 1) || is_num(ord, -1) || is_num(ord, INFINITY) || is_num(ord, -INFINITY)) {
+    // 1/-1: column sums of |x| (over rows), then their max/min; inf/-inf: row sums.
+    const bool by_rows = std::abs(ord.p) == 1;
+    const int first = by_rows ? row : col;
+    int second = by_rows ? col : row;
+    const Array s = reduce_masked("norm", x, mask_of(nd, {first}), false, ReduceKind::norm_l1);
+    if (second > first) --second;
+    // max with NumPy's initial=0 (sums are >= 0, so max |s| is max s); min has no identity.
+    r = reduce_masked("norm", s, mask_of(nd - 1, {second}), false,
+                      ord.p > 0 ? ReduceKind::norm_max_abs : ReduceKind::min);
+  } else {
+    throw_value_error("norm", "Invalid norm order for matrices.");
+  }
+  if (!keepdims) return r;
+  Shape shape = x.shape();
+  shape[row] = shape[col] = 1;
+  return reshaped(r, shape);
+}
+
+}  // namespace
+
+Array norm(const Array& a, const NormOrd& ord, const AxisArg& axis, bool keepdims) {
+  // NumPy: `if not issubclass(x.dtype.type, inexact): x = x.astype(float)`; ml_dtypes'
+  // bfloat16 is not inexact to NumPy either.
+  const Array x = is_floating(a.dtype()) && a.dtype() != bfloat16 ? a : a.astype(float64);
+  const int nd = x.ndim();
+  if (!axis) {
+    if (ord.kind == Kind::none || (ord.kind == Kind::fro && nd == 2) || (is_num(ord, 2) && nd == 1)) {
+      Array r = reduce_masked("norm", x, std::vector<bool>(nd, true), false, ReduceKind::norm_l2);
+      return keepdims ? reshaped(r, Shape(nd, 1)) : r;
+    }
+  }
+  std::vector<int64_t> axes;
+  if (axis) axes = *axis;
+  else
+    for (int d = 0; d < nd; ++d) axes.push_back(d);
+  if (axes.size() == 1) return vector_norm(x, normalize_axis(axes[0], nd, "norm"), ord, keepdims);
+  if (axes.size() == 2) {
+    const int row = normalize_axis(axes[0], nd, "norm"), col = normalize_axis(axes[1], nd, "norm");
+    if (row == col) throw_value_error("norm", "Duplicate axes given.");
+    return matrix_norm(x, row, col, ord, keepdims);
+  }
+  throw_value_error("norm", "Improper number of dimensions to norm.");
+}
+
+}  // namespace loom::linalg

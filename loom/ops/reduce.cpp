@@ -1,0 +1,126 @@
+// sum prod mean var std min max argmin argmax any all: NumPy 2's rules on top of
+// reduce_masked (reduce_common.cpp), which picks the layout and the backend.
+#include "loom/ops/reduce.h"
+
+#include <algorithm>
+
+#include "loom/error.h"
+#include "loom/ops/reduce_common.h"
+
+namespace loom {
+namespace {
+
+using reduce_impl::finish_out;
+using reduce_impl::reduce_masked;
+using reduce_impl::reduced_mask;
+
+// sum/prod with dtype=: NumPy casts the elements to `dtype` before accumulating. The
+// backends accumulate integers in 64 bits, which gives the same wrapped result when cast
+// down at the end (int8 sums wrap as int8 ones do).
+Array sum_like(const char* op, ReduceKind kind, const Array& a, const AxisArg& axis, bool keepdims,
+               std::optional<DType> dtype, const std::optional<Array>& out) {
+  if (!dtype && out) dtype = out->dtype();  // ufunc.reduce: dtype defaults to out's
+  const auto mask = reduced_mask(a, axis, op);
+  const DType natural = reduce_out_dtype(kind, a.dtype());
+  const bool recast = dtype && *dtype != a.dtype() && *dtype != natural;
+  const Array src = recast ? a.astype(*dtype) : a;
+  Array r = reduce_masked(op, src, mask, keepdims, kind);
+  if (dtype && r.dtype() != *dtype) r = r.astype(*dtype);
+  return finish_out(op, r, out);
+}
+
+// mean/var/std with dtype=: a float dtype is the accumulation dtype (the input is cast to
+// it); an integer dtype gets the float64 result cast to it.
+Array mean_like(const char* op, ReduceKind kind, const Array& a, const AxisArg& axis, bool keepdims,
+                std::optional<DType> dtype, const ReduceParams& params, const std::optional<Array>& out) {
+  const auto mask = reduced_mask(a, axis, op);
+  Array src = a;
+  if (dtype && is_floating(*dtype) && *dtype != a.dtype()) src = a.astype(*dtype);
+  Array r = reduce_masked(op, src, mask, keepdims, kind, params);
+  if (dtype && r.dtype() != *dtype) r = r.astype(*dtype);
+  return finish_out(op, r, out);
+}
+
+int64_t reduced_count(const Array& a, const std::vector<bool>& mask) {
+  int64_t n = 1;
+  for (int d = 0; d < a.ndim(); ++d)
+    if (mask[d]) n *= a.shape()[d];
+  return n;
+}
+
+Array var_like(const char* op, const Array& a, const AxisArg& axis, bool keepdims, std::optional<DType> dtype,
+               double ddof, bool take_sqrt, const std::optional<Array>& out) {
+  const auto mask = reduced_mask(a, axis, op);
+  ReduceParams params;
+  params.count = static_cast<double>(reduced_count(a, mask));
+  params.divisor = std::max(params.count - ddof, 0.0);
+  params.take_sqrt = take_sqrt;
+  return mean_like(op, ReduceKind::var, a, axis, keepdims, dtype, params, out);
+}
+
+Array plain(const char* op, ReduceKind kind, const Array& a, const AxisArg& axis, bool keepdims,
+            const std::optional<Array>& out) {
+  return finish_out(op, reduce_masked(op, a, reduced_mask(a, axis, op), keepdims, kind), out);
+}
+
+Array arg(const char* op, ReduceKind kind, const Array& a, std::optional<int64_t> axis, bool keepdims,
+          const std::optional<Array>& out) {
+  AxisArg axes;
+  if (axis) axes = std::vector<int64_t>{*axis};
+  return plain(op, kind, a, axes, keepdims, out);
+}
+
+}  // namespace
+
+Array sum(const Array& a, const AxisArg& axis, bool keepdims, std::optional<DType> dtype,
+          const std::optional<Array>& out) {
+  return sum_like("sum", ReduceKind::sum, a, axis, keepdims, dtype, out);
+}
+
+Array prod(const Array& a, const AxisArg& axis, bool keepdims, std::optional<DType> dtype,
+           const std::optional<Array>& out) {
+  return sum_like("prod", ReduceKind::prod, a, axis, keepdims, dtype, out);
+}
+
+Array mean(const Array& a, const AxisArg& axis, bool keepdims, std::optional<DType> dtype,
+           const std::optional<Array>& out) {
+  ReduceParams params;
+  params.divisor = static_cast<double>(reduced_count(a, reduced_mask(a, axis, "mean")));
+  return mean_like("mean", ReduceKind::mean, a, axis, keepdims, dtype, params, out);
+}
+
+Array var(const Array& a, const AxisArg& axis, bool keepdims, std::optional<DType> dtype, double ddof,
+          const std::optional<Array>& out) {
+  return var_like("var", a, axis, keepdims, dtype, ddof, false, out);
+}
+
+Array std(const Array& a, const AxisArg& axis, bool keepdims, std::optional<DType> dtype, double ddof,
+          const std::optional<Array>& out) {
+  return var_like("std", a, axis, keepdims, dtype, ddof, true, out);
+}
+
+Array min(const Array& a, const AxisArg& axis, bool keepdims, const std::optional<Array>& out) {
+  return plain("min", ReduceKind::min, a, axis, keepdims, out);
+}
+
+Array max(const Array& a, const AxisArg& axis, bool keepdims, const std::optional<Array>& out) {
+  return plain("max", ReduceKind::max, a, axis, keepdims, out);
+}
+
+Array any(const Array& a, const AxisArg& axis, bool keepdims, const std::optional<Array>& out) {
+  return plain("any", ReduceKind::any, a, axis, keepdims, out);
+}
+
+Array all(const Array& a, const AxisArg& axis, bool keepdims, const std::optional<Array>& out) {
+  return plain("all", ReduceKind::all, a, axis, keepdims, out);
+}
+
+Array argmin(const Array& a, std::optional<int64_t> axis, bool keepdims, const std::optional<Array>& out) {
+  return arg("argmin", ReduceKind::argmin, a, axis, keepdims, out);
+}
+
+Array argmax(const Array& a, std::optional<int64_t> axis, bool keepdims, const std::optional<Array>& out) {
+  return arg("argmax", ReduceKind::argmax, a, axis, keepdims, out);
+}
+
+}  // namespace loom
