@@ -72,10 +72,12 @@ def gpu():
     return loom.gpu(0)
 
 
-@pytest.fixture(params=loom.devices(), ids=repr)
+# Params are device names, not Device objects: pytest and hypothesis keep params alive
+# until interpreter exit, after the extension's own teardown.
+@pytest.fixture(params=[repr(d) for d in loom.devices()])
 def device(request):
     """Every device present: cpu() and each GPU."""
-    return request.param
+    return loom.cpu() if request.param == "cpu()" else loom.gpu(int(request.param[4:-1]))
 
 
 @pytest.fixture
