@@ -4,6 +4,11 @@
 >>> x = loom.ones((2, 2), dtype=loom.float32, device=loom.try_gpu())
 >>> x.to(loom.cpu()).numpy()
 """
+# NumPy and ml_dtypes are imported before the extension: importing ml_dtypes from inside
+# _loom's module init crashed in its own initialisation (seen on the GPU machine).
+import ml_dtypes as _ml_dtypes  # noqa: F401
+import numpy as _np  # noqa: F401
+
 from . import _loom
 from ._loom import (
     # errors
