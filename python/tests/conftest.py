@@ -140,6 +140,14 @@ def assert_matches(actual, expected, *, dtype=None, device=None, exact=False, rt
         np.testing.assert_array_equal(got, expected.astype(got.dtype))
 
 
+def _copy_np(x):
+    if isinstance(x, np.ndarray):
+        return x.copy()
+    if isinstance(x, (list, tuple)) and any(isinstance(v, np.ndarray) for v in x):
+        return type(x)(_copy_np(v) for v in x)
+    return x
+
+
 def _to_loom(x, device):
     if isinstance(x, np.ndarray):
         return loom.asarray(x, device=device)
@@ -157,8 +165,12 @@ def compare(fn, *inputs, device, dtype=None, exact=False, rtol=None, raises=None
     raises, loom must raise the same exception type (or `raises`, when given: a type or
     tuple of types loom may raise instead).
     """
+    # Each side gets its own copy: a body may write into its inputs (x[1:] = x[:-1]),
+    # and loom.asarray shares NumPy's memory on cpu().
+    np_inputs = [_copy_np(x) for x in inputs]
+    inputs = [_copy_np(x) for x in inputs]
     try:
-        expected = fn(np, *inputs)
+        expected = fn(np, *np_inputs)
     except Exception as e:  # noqa: BLE001 - the type is what is compared
         want = raises or type(e)
         with pytest.raises(want):
