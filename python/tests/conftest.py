@@ -111,6 +111,9 @@ def random_array(rng, shape, dtype, low=None, high=None):
         out = rng.uniform(low, high, size=shape).astype(dt)
     else:
         out = (rng.standard_normal(shape) * 10.0 ** rng.integers(-2, 3, size=shape)).astype(dt)
+    # A 0-d shape must give a 0-d ndarray, not a NumPy scalar (which loom would place on
+    # the default device rather than the test's device).
+    out = np.array(out, dtype=dt)
     if n and not np.any(out):
         out.flat[0] = 1
     return out

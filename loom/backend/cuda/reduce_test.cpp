@@ -4,6 +4,8 @@
 // non-dense inputs), plus determinism and float32 accuracy of a long sum.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <functional>
 #include <random>
@@ -38,7 +40,12 @@ void expect_close(const Array& gpu_result, const Array& cpu_result, double rtol,
   ASSERT_EQ(gpu_result.dtype(), cpu_result.dtype()) << what;
   ASSERT_EQ(gpu_result.shape(), cpu_result.shape()) << what;
   const auto g = values(gpu_result), c = values(cpu_result);
-  for (size_t i = 0; i < g.size(); ++i) {
+  // Sums of mixed-sign terms cancel: a GPU result that associates differently is off
+  // by a few ulps of the terms' magnitude, not of the (small) result. The largest
+  // finite output stands for that magnitude.
+  double scale = 0;
+  for (double v : c)
+    if (std::isfinite(v)) scale = std::max(scale, std::abs(v));
     if (std::isnan(c[i])) {
       ASSERT_TRUE(std::isnan(g[i])) << what << " at " << i;
       continue;
@@ -47,15 +54,16 @@ void expect_close(const Array& gpu_result, const Array& cpu_result, double rtol,
       ASSERT_EQ(g[i], c[i]) << what << " at " << i;
       continue;
     }
-    ASSERT_NEAR(g[i], c[i], rtol * std::abs(c[i]) + (rtol > 0 ? 1e-30 : 0)) << what << " at " << i;
+    ASSERT_NEAR(g[i], c[i], rtol * std::max(std::abs(c[i]), 1e-2 * scale) + (rtol > 0 ? 1e-30 : 0))
+        << what << " at " << i;
   }
 }
 
 double tol(DType dt) {
   switch (dt) {
-    case float16: return 2e-3;
-    case bfloat16: return 1e-2;
-    case float32: return 1e-5;
+    case float16: return 2e-3;   // 2 ulps: the float32 accumulator rounds once at the end
+    case bfloat16: return 1.6e-2;
+    case float32: return 1e-4;   // products of ~1000 terms: n * eps
     case float64: return 1e-12;
     default: return 0;
   }
@@ -155,10 +163,11 @@ TEST(CudaReduce, ScansMatchCpu) {
         if (axis >= 0) ax = axis;
         const std::string what = std::string("cumsum ") + dtype_name(dt) + " " + shape_str(shape);
         // Float sums of 2e5 terms: a different (chunked) association on the GPU.
-        expect_close(cumsum(xg, ax), cumsum(x, ax), is_floating(dt) ? 1e-3 : 0, what);
+        expect_close(cumsum(xg, ax), cumsum(x, ax), is_floating(dt) ? std::max(1e-3, tol(dt)) : 0, what);
       }
       Array y = random_cpu(shape, dt, 0.9999, 1.0001, t + 50);
-      expect_close(cumprod(y.copy_to(gpu0()), 0), cumprod(y, 0), is_floating(dt) ? 1e-3 : 0, "cumprod");
+      expect_close(cumprod(y.copy_to(gpu0()), 0), cumprod(y, 0), is_floating(dt) ? std::max(1e-3, tol(dt)) : 0,
+                   "cumprod");
     }
   }
 }
