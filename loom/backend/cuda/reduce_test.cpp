@@ -46,6 +46,7 @@ void expect_close(const Array& gpu_result, const Array& cpu_result, double rtol,
   double scale = 0;
   for (double v : c)
     if (std::isfinite(v)) scale = std::max(scale, std::abs(v));
+  for (size_t i = 0; i < g.size(); ++i) {
     if (std::isnan(c[i])) {
       ASSERT_TRUE(std::isnan(g[i])) << what << " at " << i;
       continue;
