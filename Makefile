@@ -12,6 +12,7 @@ SHELL := /bin/bash
 JOBS ?= 2
 GPU_JOBS ?= 16
 GPU_CTEST_JOBS ?= 4
+GPU_PYTEST_WORKERS ?= 8
 CMAKE_ARGS ?=
 BUILD_DIR := build
 GPU_BUILD_DIR := build-gpu
@@ -28,7 +29,7 @@ export CCACHE_MAXSIZE ?= 2G
 # Runs pytest; exit 5 (nothing collected) is not a failure. Nothing may print after
 # it: pytest's summary line is the last line of `make test`.
 define run_pytest
-rc=0; $(1) -m pytest python/tests || rc=$$?; [ $$rc -eq 5 ] && rc=0; exit $$rc
+rc=0; $(1) -m pytest python/tests $(2) || rc=$$?; [ $$rc -eq 5 ] && rc=0; exit $$rc
 endef
 
 # ---------------------------------------------------------------- CPU (dev, CI)
@@ -95,7 +96,11 @@ gpu-build: gpu-check
 
 gpu-test: gpu-build
 	cd $(GPU_BUILD_DIR) && LOOM_REQUIRE_GPU=1 ctest --output-on-failure -j $(GPU_CTEST_JOBS)
-	@export LOOM_REQUIRE_GPU=1 PYTHONPATH=$(CURDIR)/python; $(call run_pytest,python3)
+	@# Every GPU test of a new op compiles its kernels with NVRTC (single-threaded): spread
+	@# the tests over processes when pytest-xdist is there (it is on the GPU machine).
+	@export LOOM_REQUIRE_GPU=1 PYTHONPATH=$(CURDIR)/python; \
+	  xd=""; python3 -c "import xdist" 2>/dev/null && xd="-n $(GPU_PYTEST_WORKERS)"; \
+	  $(call run_pytest,python3,$$xd)
 
 gtest-src:
 	rm -rf .gtest && cp -r /usr/src/googletest .gtest
