@@ -152,7 +152,9 @@ def _copy_np(x):
 
 
 def _to_loom(x, device):
-    if isinstance(x, np.ndarray):
+    # NumPy scalars stand for 0-d arrays (NumPy returns them for 0-d results), so they go
+    # to the test's device too, not to the default device.
+    if isinstance(x, (np.ndarray, np.generic)):
         return loom.asarray(x, device=device)
     if isinstance(x, (list, tuple)) and any(isinstance(v, np.ndarray) for v in x):
         return type(x)(_to_loom(v, device) for v in x)
