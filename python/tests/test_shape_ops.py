@@ -358,10 +358,12 @@ def test_hstack_vstack(device, rng):
 
 
 def test_list_inputs(device):
-    compare(lambda xp: xp.concatenate([[1, 2], [3]]), device=device)
-    compare(lambda xp: xp.stack([[1.5, 2], [3, 4]], axis=1), device=device)
-    compare(lambda xp: xp.reshape([[1, 2], [3, 4]], -1), device=device)
-    compare(lambda xp: xp.repeat([[1, 2], [3, 4]], [1, 2], axis=0), device=device)
+    # Lists become arrays on the default device, which the context makes `device`.
+    with loom.device(device):
+        compare(lambda xp: xp.concatenate([[1, 2], [3]]), device=device)
+        compare(lambda xp: xp.stack([[1.5, 2], [3, 4]], axis=1), device=device)
+        compare(lambda xp: xp.reshape([[1, 2], [3, 4]], -1), device=device)
+        compare(lambda xp: xp.repeat([[1, 2], [3, 4]], [1, 2], axis=0), device=device)
 
 
 # ---- tile, repeat ----------------------------------------------------------------------------
