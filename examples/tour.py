@@ -95,6 +95,30 @@ def compute(default):
     check("arange(10, int32).astype(float64)", ints, np.arange(10, dtype=np.float64))
 
 
+def numpy_ops(default):
+    section("NumPy operations (the same code with np and loom)")
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((64, 48)).astype(np.float32)
+    b = rng.standard_normal((48, 32)).astype(np.float32)
+    x, y = loom.asarray(a, device=default), loom.asarray(b, device=default)
+
+    def program(xp, p, q):
+        z = xp.cos(p) ** 2 + xp.sin(p) ** 2          # elementwise, broadcasting
+        m = (p @ q).astype(xp.float64)                 # matmul (cuBLAS / OpenBLAS)
+        return z.sum(axis=1), m.std(axis=0), xp.sort(p[::2, 5:9], axis=0), xp.argmax(p, axis=1)
+
+    for name, got, want in zip(["cos^2 + sin^2, summed", "std of a @ b", "sort of a strided view",
+                                "argmax"], program(loom, x, y), program(np, a, b)):
+        check(name, got, want, rtol=1e-4)
+    mask = x > 0
+    check("boolean-mask gather", x[mask], a[a > 0])
+    key = loom.random.key(0)
+    u = loom.random.uniform(key, (4,), device=default)
+    same = u.to(loom.cpu()).numpy() == loom.random.uniform(key, (4,), device=loom.cpu()).numpy()
+    print(f"  random.uniform(key(0)) on {default} and cpu(): {'same bits' if same.all() else 'DIFFERENT'}")
+    print(f"  x.at[[0, 0]].add(1)[0, 0] - x[0, 0] = {float((x.at[[0, 0]].add(1.0) - x)[0, 0].item()):.1f}")
+
+
 def memory(default):
     section("memory")
     before = loom.memory.stats(default)
@@ -161,6 +185,7 @@ def main():
     create_arrays(default)
     move_data(default)
     compute(default)
+    numpy_ops(default)
     memory(default)
     timings(default)
     streams_and_events(default)
