@@ -16,22 +16,13 @@ void write_along_via_axis0(const Array& out, const std::vector<Array>& parts, in
 
 namespace {
 
-int kind_rank(DType dt) {
-  switch (dtype_kind(dt)) {
-    case DTypeKind::boolean: return 0;
-    case DTypeKind::unsigned_int: return 1;
-    case DTypeKind::signed_int: return 2;
-    default: return 3;
-  }
-}
-
 // NumPy's can_cast(from, to, casting).
 bool can_cast(DType from, DType to, const std::string& casting, const char* op) {
   if (casting == "unsafe") return true;
   if (casting == "no" || casting == "equiv") return from == to;
   const bool safe = promote_types(from, to) == to;
   if (casting == "safe") return safe;
-  if (casting == "same_kind") return safe || kind_rank(from) <= kind_rank(to);
+  if (casting == "same_kind") return safe || can_cast_same_kind(from, to);
   throw_value_error(op, "casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe'");
 }
 

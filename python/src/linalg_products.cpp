@@ -34,19 +34,6 @@ std::vector<int64_t> to_int_list(nb::handle h) {
   return out;
 }
 
-// NumPy's same_kind casting between dtypes (bool < unsigned < signed < float).
-bool same_kind(DType from, DType to) {
-  auto rank = [](DType d) {
-    switch (dtype_kind(d)) {
-      case DTypeKind::boolean: return 0;
-      case DTypeKind::unsigned_int: return 1;
-      case DTypeKind::signed_int: return 2;
-      default: return 3;
-    }
-  };
-  return rank(from) <= rank(to);
-}
-
 nb::object matmul_method(const Array& self, nb::handle other, bool reflected) {
   Array o;
   try {
@@ -139,7 +126,7 @@ LOOM_BINDING_FAMILY(linalg_products, 50) {
         if (r.shape() != self.shape())
           throw std::invalid_argument("[matmul] in-place matmul would change the shape from " +
                                       shape_str(self.shape()) + " to " + shape_str(r.shape()));
-        if (!same_kind(r.dtype(), self.dtype()))
+        if (!can_cast_same_kind(r.dtype(), self.dtype()))
           throw nb::type_error(("[matmul] Cannot cast matmul output from " + std::string(dtype_name(r.dtype())) +
                                 " to " + dtype_name(self.dtype()) + " with casting rule 'same_kind'").c_str());
         copyto(self, r);
