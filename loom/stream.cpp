@@ -62,6 +62,12 @@ Stream Stream::current(const Device& device) {
   return Stream(device, nullptr);
 }
 
+void* Stream::current_native(int gpu_index) {
+  if (gpu_index < 0 || static_cast<size_t>(gpu_index) >= t_current.size()) return nullptr;
+  const std::shared_ptr<StreamHandle>& h = t_current[gpu_index];
+  return h ? h->native : nullptr;
+}
+
 void Stream::set_current(const Stream& s) {
   if (s.device_.is_cpu()) return;
   if (t_current.size() <= static_cast<size_t>(s.device_.index)) t_current.resize(s.device_.index + 1);

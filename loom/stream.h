@@ -22,6 +22,9 @@ class Stream {
   /// The stream ops on `device` enqueue to in this thread.
   static Stream current(const Device& device);
   static void set_current(const Stream& s);
+  /// current(gpu(index)).native() without making a Stream (no shared_ptr copy): the
+  /// per-op path of every GPU kernel launch.
+  static void* current_native(int gpu_index);
 
   const Device& device() const { return device_; }
   /// cudaStream_t (nullptr is the default stream); always nullptr on the CPU.

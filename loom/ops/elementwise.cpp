@@ -26,16 +26,21 @@ Array broadcast_to_shape(const Array& a, const Shape& shape) {
 }
 
 // An input that shares memory with `out` but is not the very same view would be read
-// after being written: give it its own copy (NumPy does the same on overlap).
-Array unalias(const Array& in, const Array& out) {
-  if (in.buffer() != out.buffer()) return in;
-  if (in.offset() == out.offset() && in.strides() == out.strides()) return in;
-  return in.copy();
+// after being written: it needs its own copy (NumPy does the same on overlap).
+bool aliases(const Array& in, const Array& out) {
+  if (in.buffer() != out.buffer()) return false;
+  return !(in.offset() == out.offset() && in.strides() == out.strides());
 }
 
+// Broadcasts and unaliases the inputs in place (no copy of an input that needs neither:
+// this is the per-call path of every small op).
 void run(ElementwiseCall& call) {
-  for (int i = 0; i < call.nin; ++i)
-    if (!call.is_scalar[i]) call.in[i] = unalias(broadcast_to_shape(call.in[i], call.out.shape()), call.out);
+  for (int i = 0; i < call.nin; ++i) {
+    if (call.is_scalar[i]) continue;
+    Array& a = call.in[i];
+    if (a.shape() != call.out.shape()) a = broadcast_to_shape(a, call.out.shape());
+    if (aliases(a, call.out)) a = a.copy();
+  }
   if (call.out.size() == 0) return;
   if (call.out.device().is_cpu()) cpu_backend::elementwise(call);
   else gpu_backend::elementwise(call);
@@ -73,8 +78,9 @@ bool can_cast_same_kind(DType from, DType to) {
 }
 
 DType result_type(OpId op, const Operand* in, int nin, std::optional<DType> dtype) {
-  Operand tmp[3] = {in[0], nin > 1 ? in[1] : in[0], nin > 2 ? in[2] : in[0]};
-  return result_dtype(op_info(op).rule, ew_rules::resolve(op, tmp, nin, dtype));
+  Scalar scalars[3];
+  for (int i = 0; i < nin && i < 3; ++i) scalars[i] = in[i].scalar;
+  return result_dtype(op_info(op).rule, ew_rules::resolve(op, in, scalars, nin, dtype));
 }
 
 Array apply(OpId op, const Operand* in, int nin, const UfuncArgs& args) {
@@ -85,35 +91,45 @@ Array apply(OpId op, const Operand* in, int nin, const UfuncArgs& args) {
   ElementwiseCall call;
   call.op = op;
   call.nin = nin;
-  Operand ops[3] = {in[0], nin > 1 ? in[1] : in[0], nin > 2 ? in[2] : in[0]};
-  // Devices and the broadcast shape of the arrays (scalars take any shape).
-  std::optional<Device> dev;
-  std::vector<Shape> shapes;
+  // Devices and the broadcast shape of the arrays (scalars take any shape). Operands are
+  // read in place (no Array copies); equal shapes, the common case, need no broadcasting.
+  const Device* dev = nullptr;
   auto see = [&](const Array& a) {
     if (dev) check_same_device(info.name, *dev, a.device());
-    else dev = a.device();
+    else dev = &a.device();
   };
+  const Shape* shape_of = nullptr;
+  bool same_shapes = true;
   for (int i = 0; i < nin; ++i)
-    if (!ops[i].is_scalar) {
-      see(ops[i].array);
-      shapes.push_back(ops[i].array.shape());
+    if (!in[i].is_scalar) {
+      see(in[i].array);
+      const Shape& s = in[i].array.shape();
+      if (!shape_of) shape_of = &s;
+      else if (s != *shape_of) same_shapes = false;
     }
   if (args.out) see(*args.out);
   if (args.where && !args.where->is_scalar) see(args.where->array);
-  Shape shape = shapes.empty() ? Shape{} : broadcast_shapes(shapes, info.name);
+  static const Shape kScalarShape;
+  Shape broadcast;
+  if (!same_shapes) {
+    for (int i = 0; i < nin; ++i)
+      if (!in[i].is_scalar) broadcast = broadcast_shapes(broadcast, in[i].array.shape(), info.name);
+    shape_of = &broadcast;
+  }
+  const Shape& shape = shape_of ? *shape_of : kScalarShape;
 
-  call.loop = ew_rules::resolve(op, ops, nin, args.dtype);
+  for (int i = 0; i < nin; ++i) call.scalar[i] = in[i].scalar;
+  call.loop = ew_rules::resolve(op, in, call.scalar, nin, args.dtype);
   const DType res = result_dtype(info.rule, call.loop);
   for (int i = 0; i < nin; ++i) {
-    call.is_scalar[i] = ops[i].is_scalar;
-    if (ops[i].is_scalar) call.scalar[i] = ops[i].scalar;
-    else call.in[i] = ops[i].array;
+    call.is_scalar[i] = in[i].is_scalar;
+    if (!in[i].is_scalar) call.in[i] = in[i].array;
   }
   if (op == OpId::power) check_int_power(call);
 
   if (args.out) {
     const Array& out = *args.out;
-    if (broadcast_shapes(shape, out.shape(), info.name) != out.shape())
+    if (out.shape() != shape && broadcast_shapes(shape, out.shape(), info.name) != out.shape())
       throw std::invalid_argument(std::string("[") + info.name + "] non-broadcastable output operand with shape " +
                                   shape_str(out.shape()) + " doesn't match the broadcast shape " +
                                   shape_str(broadcast_shapes(shape, out.shape(), info.name)));
@@ -154,7 +170,7 @@ Array apply(OpId op, const Operand* in, int nin, const UfuncArgs& args) {
   }
   call.out = args.out ? *args.out : Array::allocate(shape, res, dev ? *dev : default_device());
   run(call);
-  return call.out;
+  return std::move(call.out);
 }
 
 #define LOOM_EW_DEF1(name, op) \

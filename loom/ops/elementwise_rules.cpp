@@ -66,9 +66,9 @@ bool is_comparison(OpId op) {
 
 }  // namespace
 
-DType resolve(OpId op, Operand* ops, int nin, std::optional<DType> dtype) {
+DType resolve(OpId op, const Operand* ops, Scalar* scalars, int nin, std::optional<DType> dtype) {
   const OpInfo& info = op_info(op);
-  const std::string name = info.name;
+  const char* name = info.name;  // strings are built only on errors
   const int first = op == OpId::where ? 1 : 0;  // where's condition is cast to bool
   // Float-only ops take the smallest float loop every input casts to safely, so
   // arctan2(int8, uint8) is float16 although int8 and uint8 promote to int16.
@@ -82,34 +82,34 @@ DType resolve(OpId op, Operand* ops, int nin, std::optional<DType> dtype) {
   if (dtype) {
     for (int i = first; i < nin; ++i)
       if (!ops[i].is_scalar && !can_cast_same_kind(ops[i].array.dtype(), *dtype))
-        throw DTypeError("[" + name + "] Cannot cast ufunc '" + name + "' input " + std::to_string(i) + " from " +
+        throw DTypeError(std::string("[") + name + "] Cannot cast ufunc '" + name + "' input " + std::to_string(i) + " from " +
                          dtype_name(ops[i].array.dtype()) + " to " + dtype_name(*dtype) +
                          " with casting rule 'same_kind'");
     p = *dtype;
   } else if (!p) {
     // Only Python scalars: NumPy's default dtypes (bool, int64, float64).
     for (int i = first; i < nin; ++i) {
-      const DType d = ops[i].scalar.natural_dtype();
+      const DType d = scalars[i].natural_dtype();
       p = p ? promote_types(*p, d) : d;
     }
   } else {
     for (int i = first; i < nin; ++i) {
-      const Scalar& s = ops[i].scalar;
+      const Scalar& s = scalars[i];
       if (ops[i].is_scalar && scalar_rank(s) > kind_rank(*p))
         p = promote_types(*p, s.kind == Scalar::Kind::float_ ? float64 : s.natural_dtype());
     }
     for (int i = first; i < nin; ++i) {
-      Scalar& s = ops[i].scalar;
+      Scalar& s = scalars[i];
       if (!ops[i].is_scalar || !is_int_scalar(s) || !is_integer(*p) || fits(s, *p)) continue;
       if (is_comparison(op)) p = promote_types(*p, s.natural_dtype());
       else if (op == OpId::clip && i > 0) s = clamp(s, *p);
       else
-        throw std::overflow_error("[" + name + "] Python integer " + scalar_str(s) + " out of bounds for " +
+        throw std::overflow_error(std::string("[") + name + "] Python integer " + scalar_str(s) + " out of bounds for " +
                                   dtype_name(*p));
     }
   }
   if (!dtype_allowed(op, *p))
-    throw DTypeError("[" + name + "] ufunc '" + name + "' not supported for the input types (" +
+    throw DTypeError(std::string("[") + name + "] ufunc '" + name + "' not supported for the input types (" +
                      dtype_name(*p) + ")");
   return loop_dtype(info.rule, *p);
 }

@@ -10,7 +10,9 @@ namespace loom::ew_rules {
 /// scalars join by kind (NEP 50), `dtype` overrides (same_kind check of the inputs).
 /// A Python int outside the integer dtype's range raises std::overflow_error, except for
 /// comparisons (computed in a wider dtype, as NumPy 2) and clip (the bound is clamped,
-/// which `ops` receives). Unsupported dtypes raise DTypeError.
-DType resolve(OpId op, Operand* ops, int nin, std::optional<DType> dtype);
+/// which `scalars` receives). Unsupported dtypes raise DTypeError. `scalars[i]` holds
+/// ops[i].scalar on entry (it is read from there, not from ops, so callers need not copy
+/// the array operands).
+DType resolve(OpId op, const Operand* ops, Scalar* scalars, int nin, std::optional<DType> dtype);
 
 }  // namespace loom::ew_rules

@@ -46,27 +46,43 @@ bool try_operand(nb::handle h, const std::optional<Device>& dev, Operand* out) {
 nb::object call_ufunc(OpId op, std::initializer_list<nb::handle> ins, nb::handle out, nb::handle where,
                       nb::handle dtype) {
   if (PyTuple_Check(out.ptr()) && PyTuple_GET_SIZE(out.ptr()) == 1) out = PyTuple_GET_ITEM(out.ptr(), 0);
-  std::optional<Device> dev;
-  for (nb::handle h : ins)
-    if (!dev && nb::isinstance<Array>(h)) dev = nb::cast<const Array&>(h).device();
-  if (!dev && !out.is_none() && nb::isinstance<Array>(out)) dev = nb::cast<const Array&>(out).device();
-  Operand ops[3];
+  // One isinstance test per argument; the common call (loom arrays only) makes no
+  // Device copies and no further type checks.
+  const Array* arrays[3] = {nullptr, nullptr, nullptr};
+  const Device* dev = nullptr;
   int n = 0;
-  for (nb::handle h : ins) ops[n++] = to_operand(h, dev);
-  UfuncArgs args;
-  if (!out.is_none()) {
-    if (!nb::isinstance<Array>(out))
-      throw nb::type_error((std::string("[") + op_info(op).name + "] out= must be a loom array").c_str());
-    args.out = nb::cast<const Array&>(out);
+  for (nb::handle h : ins) {
+    if (nb::isinstance<Array>(h)) {
+      arrays[n] = nb::inst_ptr<Array>(h);
+      if (!dev) dev = &arrays[n]->device();
+    }
+    ++n;
   }
-  if (where.ptr() != Py_True) args.where = to_operand(where, dev);
+  const bool has_out = !out.is_none();
+  const Array* out_array = has_out && nb::isinstance<Array>(out) ? nb::inst_ptr<Array>(out) : nullptr;
+  if (!dev && out_array) dev = &out_array->device();
+  const std::optional<Device> odev = dev ? std::optional<Device>(*dev) : std::nullopt;
+  Operand ops[3];
+  n = 0;
+  for (nb::handle h : ins) {
+    if (arrays[n]) ops[n] = Operand(*arrays[n]);
+    else ops[n] = to_operand(h, odev);
+    ++n;
+  }
+  if (has_out && !out_array)
+    throw nb::type_error((std::string("[") + op_info(op).name + "] out= must be a loom array").c_str());
+  UfuncArgs args;
+  if (out_array) args.out = *out_array;
+  if (where.ptr() != Py_True) args.where = to_operand(where, odev);
   if (!dtype.is_none()) args.dtype = to_dtype(dtype);
+  int64_t work = work_of(ops, n);
+  if (out_array && out_array->size() > work) work = out_array->size();
   Array r;
   {
-    nb::gil_scoped_release release;
+    ReleaseGilIfLarge release(work);
     r = apply(op, ops, n, args);
   }
-  if (args.out) return nb::borrow(out);
+  if (has_out) return nb::borrow(out);
   return nb::cast(std::move(r));
 }
 

@@ -15,6 +15,27 @@ Operand to_operand(nb::handle h, const std::optional<Device>& dev);
 /// Like to_operand, but false (instead of raising) for objects that are not numbers or
 /// array-likes, so that operators can return NotImplemented.
 bool try_operand(nb::handle h, const std::optional<Device>& dev, Operand* out);
+/// Releases the GIL only when an op has enough elements for other threads to gain from
+/// it: for small arrays the release/reacquire costs more than the op's host work.
+class ReleaseGilIfLarge {
+ public:
+  static constexpr int64_t kThreshold = int64_t{1} << 14;
+  explicit ReleaseGilIfLarge(int64_t elements) {
+    if (elements >= kThreshold) release_.emplace();
+  }
+
+ private:
+  std::optional<nb::gil_scoped_release> release_;
+};
+
+/// The largest element count among the array operands (what a call's work scales with).
+inline int64_t work_of(const Operand* ops, int n) {
+  int64_t w = 0;
+  for (int i = 0; i < n; ++i)
+    if (!ops[i].is_scalar && ops[i].array.size() > w) w = ops[i].array.size();
+  return w;
+}
+
 /// A ufunc call from Python: inputs, out= (None or a loom array), where= (True or a mask),
 /// dtype= (None or a dtype). Returns `out` itself when given, as NumPy.
 nb::object call_ufunc(OpId op, std::initializer_list<nb::handle> ins, nb::handle out, nb::handle where,

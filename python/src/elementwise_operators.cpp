@@ -14,7 +14,7 @@ nb::object binary(OpId op, nb::handle a, nb::handle b) {
   const Operand in[2] = {std::move(x), std::move(y)};
   Array r;
   {
-    nb::gil_scoped_release release;
+    ReleaseGilIfLarge release(work_of(in, 2));
     r = apply(op, in, 2);
   }
   return nb::cast(std::move(r));
@@ -29,7 +29,7 @@ nb::object inplace(OpId op, nb::handle self, nb::handle b) {
   UfuncArgs args;
   args.out = a;
   {
-    nb::gil_scoped_release release;
+    ReleaseGilIfLarge release(work_of(in, 2));
     apply(op, in, 2, args);
   }
   return nb::borrow(self);
@@ -39,7 +39,7 @@ nb::object unary(OpId op, nb::handle self) {
   const Operand in = nb::cast<const Array&>(self);
   Array r;
   {
-    nb::gil_scoped_release release;
+    ReleaseGilIfLarge release(work_of(&in, 1));
     r = apply(op, &in, 1);
   }
   return nb::cast(std::move(r));

@@ -63,7 +63,7 @@ struct Plan {
 };
 
 // Drops size-1 dims and merges neighbours that every operand walks as one.
-void collapse(Plan& p, const Shape& shape, const Strides* st) {
+void collapse(Plan& p, const Shape& shape, const int64_t* const* st) {
   int nd = 0;
   for (size_t d = 0; d < shape.size(); ++d) {
     if (shape[d] == 1) continue;
@@ -160,19 +160,24 @@ void elementwise(const ElementwiseCall& c) {
   if (!p.fn)
     throw_dtype_error(info.name, std::string("no CPU loop for dtype ") + dtype_name(c.loop));
   alignas(16) unsigned char scalars[3][16];
-  Strides st[kMaxOps];
+  // Stride pointers, not copies (no allocation per call); scalars walk a zero row.
+  static const int64_t kZeros[kMaxDims] = {};
   const Shape& shape = c.out.shape();
+  Strides zeros_long;  // only for more than kMaxDims dims (collapse then rejects most)
+  if (shape.size() > static_cast<size_t>(kMaxDims)) zeros_long.assign(shape.size(), 0);
+  const int64_t* zeros = zeros_long.empty() ? kZeros : zeros_long.data();
+  const int64_t* st[kMaxOps];
   for (int i = 0; i < c.nin; ++i) {
     const DType need = input_loop_dtype(c.op, i, c.loop);
     p.need_size[i] = static_cast<int64_t>(itemsize(need));
     if (c.is_scalar[i]) {
       scalar_to_bytes(c.scalar[i], need, scalars[i]);
       p.base[i] = reinterpret_cast<char*>(scalars[i]);
-      st[i].assign(shape.size(), 0);
+      st[i] = zeros;
       continue;
     }
     p.base[i] = static_cast<char*>(c.in[i].data());
-    st[i] = c.in[i].strides();
+    st[i] = c.in[i].strides().data();
     if (c.in[i].dtype() != need) {
       p.cast[i] = p.any_cast = true;
       p.cast_fn[i] = cast_fn(c.in[i].dtype(), need);
@@ -180,7 +185,7 @@ void elementwise(const ElementwiseCall& c) {
   }
   const DType res = result_dtype(info.rule, c.loop);
   p.base[c.nin] = static_cast<char*>(c.out.data());
-  st[c.nin] = c.out.strides();
+  st[c.nin] = c.out.strides().data();
   p.need_size[c.nin] = static_cast<int64_t>(itemsize(res));
   if (c.out.dtype() != res) {
     p.cast[c.nin] = p.any_cast = true;

@@ -58,10 +58,19 @@ uint64_t pack_key(const ElementwiseCall& c, const DType* dt, const IK* kinds, co
 const Kernel& kernel_for(int dev, uint64_t key, const ElementwiseCall& c, const DType* dt, const IK* kinds,
                          const cuda::KernelConfig& cfg) {
   const uint64_t full = key ^ (static_cast<uint64_t>(dev) << 56);
+  // Loops call one kernel again and again: a per-thread last hit skips the mutex and the
+  // map. Entries are never erased and map nodes do not move, so the pointer stays valid.
+  thread_local uint64_t t_key = 0;
+  thread_local const Kernel* t_kernel = nullptr;
+  if (t_kernel && t_key == full) return *t_kernel;
   {
     std::lock_guard<std::mutex> lock(g_mu);
     auto it = kernels().find(full);
-    if (it != kernels().end()) return it->second;
+    if (it != kernels().end()) {
+      t_key = full;
+      t_kernel = &it->second;
+      return it->second;
+    }
   }
   std::vector<DType> in(dt, dt + c.nin);
   std::vector<IK> k(kinds, kinds + c.nin);
@@ -72,7 +81,10 @@ const Kernel& kernel_for(int dev, uint64_t key, const ElementwiseCall& c, const 
   const cuda::Program program(name + ".cu", cuda::elementwise_source(g, cfg, name), {name}, {"--fmad=false"});
   Kernel kernel{cuda::get_function(dev, program, name), name};
   std::lock_guard<std::mutex> lock(g_mu);
-  return kernels().emplace(full, std::move(kernel)).first->second;
+  const Kernel& added = kernels().emplace(full, std::move(kernel)).first->second;
+  t_key = full;
+  t_kernel = &added;
+  return added;
 }
 
 // Joint collapse of the operands' dims (size-1 dims dropped, mergeable neighbours merged).
@@ -107,10 +119,15 @@ void elementwise(const ElementwiseCall& c) {
   const int dev = out.device().index;
   const int nin = c.nin, nops = nin + 1;
   cuda::activate(dev);
-  for (int i = 0; i < nin; ++i)
-    if (!c.is_scalar[i]) wait_for_writer(c.in[i]);
-  wait_for_writer(out);
+  // The stream is read once; wait_for_writer (which checks again) only runs for an array
+  // last written on another stream, so the common case costs a pointer compare.
   void* stream = cuda::current_stream(dev);
+  auto wait = [stream](const Array& a) {
+    if (!a.buffer() || a.buffer()->last_stream() != stream) wait_for_writer(a);
+  };
+  for (int i = 0; i < nin; ++i)
+    if (!c.is_scalar[i]) wait(c.in[i]);
+  wait(out);
   const int64_t n = out.size();
   if (n == 0) return;
 

@@ -80,7 +80,7 @@ int compute_capability(int device) { return attributes(device).cc; }
 int multiprocessor_count(int device) { return attributes(device).sms; }
 
 void* current_stream(int device) {
-  return Stream::current(Device{DeviceType::cuda, device}).native();
+  return Stream::current_native(device);
 }
 
 void note_stream_destroyed(void* stream) {
