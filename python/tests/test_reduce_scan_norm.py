@@ -63,6 +63,10 @@ def test_vector_norms(device, rng, ord, dtype):
     if dtype == "bool" and ord is not None and ord < 0:
         x = np.ones_like(x)
         x2 = np.ones_like(x2)
+    if dtype == "float16" and ord is not None and ord < 0:
+        # |x|**ord of a tiny float16 overflows to inf in NumPy's float16 arithmetic (norm 0),
+        # while loom accumulates in float32: keep the values away from zero.
+        x, x2 = np.abs(x) + 0.5, np.abs(x2) + 0.5
     compare(lambda xp, a: xp.linalg.norm(a, ord), x, device=device, rtol=rtol)
     compare(lambda xp, a: xp.linalg.norm(a, ord, axis=1), x2, device=device, rtol=rtol)
     compare(lambda xp, a: xp.linalg.norm(a, ord, axis=0, keepdims=True), x2, device=device, rtol=rtol)
