@@ -83,7 +83,17 @@ DType result_type(OpId op, const Operand* in, int nin, std::optional<DType> dtyp
   return result_dtype(op_info(op).rule, ew_rules::resolve(op, in, scalars, nin, dtype));
 }
 
+// x ** 2 as x * x, NumPy's fast scalar power: the same result dtype (an int 2 keeps the
+// array's dtype; a float 2.0 only when the array is already floating) and no pow().
+static bool is_square(OpId op, const Operand* in, int nin, const UfuncArgs& args) {
+  if (op != OpId::power || nin != 2 || in[0].is_scalar || !in[1].is_scalar || args.dtype) return false;
+  const Scalar& e = in[1].scalar;
+  if (e.kind == Scalar::Kind::int_) return e.i == 2;
+  return e.kind == Scalar::Kind::float_ && e.f == 2.0 && is_floating(in[0].array.dtype());
+}
+
 Array apply(OpId op, const Operand* in, int nin, const UfuncArgs& args) {
+  if (is_square(op, in, nin, args)) return apply(OpId::square, in, 1, args);
   const OpInfo& info = op_info(op);
   if (nin != info.arity)
     throw std::invalid_argument(std::string("[") + info.name + "] takes " + std::to_string(info.arity) +

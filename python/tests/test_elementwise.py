@@ -194,3 +194,12 @@ def test_erf_values(device):
     want = np.array([math.erf(v) for v in x])
     assert_matches(got, want)
     assert loom.erf(loom.asarray(np.array([1, 2], np.int8), device=device)).dtype == loom.float16
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int64", "float16", "float32", "float64"])
+def test_power_of_two_is_square(device, rng, dtype):
+    # NumPy computes x ** 2 as x * x: the same bits and dtypes, for int and float exponents.
+    x = random_array(rng, (33,), NP_DTYPES[dtype], low=-100, high=100)
+    compare(lambda xp, a: a ** 2, x, device=device, exact=True)
+    compare(lambda xp, a: xp.power(a, 2.0), x, device=device, exact=True)
+    compare(lambda xp, a: xp.power(a, 2, dtype=xp.float64), x, device=device, exact=True)
