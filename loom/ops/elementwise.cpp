@@ -84,12 +84,13 @@ DType result_type(OpId op, const Operand* in, int nin, std::optional<DType> dtyp
 }
 
 // x ** 2 as x * x, NumPy's fast scalar power: the same result dtype (an int 2 keeps the
-// array's dtype; a float 2.0 only when the array is already floating) and no pow().
+// array's dtype; a float 2.0 only when the array is floating or dtype= is given) and no pow().
 static bool is_square(OpId op, const Operand* in, int nin, const UfuncArgs& args) {
-  if (op != OpId::power || nin != 2 || in[0].is_scalar || !in[1].is_scalar || args.dtype) return false;
+  if (op != OpId::power || nin != 2 || in[0].is_scalar || !in[1].is_scalar) return false;
   const Scalar& e = in[1].scalar;
   if (e.kind == Scalar::Kind::int_) return e.i == 2;
-  return e.kind == Scalar::Kind::float_ && e.f == 2.0 && is_floating(in[0].array.dtype());
+  // dtype= decides the loop dtype of square as it would power's.
+  return e.kind == Scalar::Kind::float_ && e.f == 2.0 && (args.dtype || is_floating(in[0].array.dtype()));
 }
 
 Array apply(OpId op, const Operand* in, int nin, const UfuncArgs& args) {

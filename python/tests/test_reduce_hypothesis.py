@@ -86,6 +86,13 @@ def test_scan_property(device, shape, dtype, fn, data, seed, step):
     axis = data.draw(st.one_of(st.none(), st.integers(-nd, nd - 1))) if nd else None
     if fn == "cumprod" and x.dtype.kind == "f":
         x = (x ** 0.01).astype(x.dtype)
+    if dtype in ("float16", "bfloat16"):
+        # NumPy rounds every partial result to 16 bits; loom accumulates in float32, so the
+        # reference is the float64 scan rounded once.
+        want = getattr(np, fn)(x.astype(np.float64), axis=axis).astype(x.dtype)
+        got = getattr(loom, fn)(loom.asarray(x, device=device), axis=axis)
+        assert_matches(got, want, device=device, rtol=SUM_RTOL.get(dtype))
+        return
     compare(lambda xp, a: getattr(xp, fn)(a, axis=axis), x, device=device, rtol=SUM_RTOL.get(dtype))
 
 
