@@ -52,6 +52,35 @@ inline sort_key_t<T> sort_key(T x) {
   }
 }
 
+template <class U>
+inline U float_bits_from_key(U k, U default_nan) {
+  constexpr U sign = U(1) << (8 * sizeof(U) - 1);
+  if (k == static_cast<U>(~U(0))) return default_nan;
+  return (k & sign) ? static_cast<U>(k & ~sign) : static_cast<U>(~k);
+}
+
+/// The element whose key is k: the inverse of sort_key except that every NaN key gives
+/// the dtype's default NaN and a zero key gives +0.0 (values-only sorting checks that
+/// its rows hold neither -0.0 nor another NaN).
+template <class T>
+inline T value_from_key(sort_key_t<T> k) {
+  using U = sort_key_t<T>;
+  if constexpr (std::is_same_v<T, bool>) {
+    return k != 0;
+  } else if constexpr (std::is_same_v<T, half_bits>) {
+    return T{float_bits_from_key<uint16_t>(k, 0x7e00)};
+  } else if constexpr (std::is_same_v<T, bfloat16_bits>) {
+    return T{float_bits_from_key<uint16_t>(k, 0x7fc0)};
+  } else if constexpr (std::is_floating_point_v<T>) {
+    const U u = float_bits_from_key<U>(k, sizeof(T) == 4 ? U(0x7fc00000u) : U(0x7ff8000000000000ull));
+    T x;
+    std::memcpy(&x, &u, sizeof(U));
+    return x;
+  } else {
+    return static_cast<T>(static_cast<U>(k ^ (std::is_signed_v<T> ? U(1) << (8 * sizeof(U) - 1) : U(0))));
+  }
+}
+
 /// True for the dtypes whose all-ones key means NaN (floating point).
 template <class T>
 constexpr bool key_has_nan = std::is_floating_point_v<T> || std::is_same_v<T, half_bits> ||

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "loom/backend/cpu/sort_keys.h"
+#include "loom/backend/cpu/sort_values.h"
 #include "loom/backend/cpu/sorting_radix.h"
 #include "loom/convert.h"
 
@@ -111,3 +112,49 @@ TEST(PairSorter, StableOnShortLongAndThreadedRows) {
 
 }  // namespace
 }  // namespace loom::cpu_backend
+
+namespace {
+// Keys of random values (narrow and full range) sorted by KeySorter equal std::sort's.
+template <class K>
+void check_key_sorter(int64_t n, int threads, K span, std::mt19937_64& gen) {
+  std::vector<K> keys(n);
+  const K base = static_cast<K>(gen());
+  for (auto& k : keys) k = static_cast<K>(base + (span ? static_cast<K>(gen() % span) : static_cast<K>(gen())));
+  std::vector<K> expect = keys;
+  std::sort(expect.begin(), expect.end());
+  loom::cpu_backend::KeySorter<K> sorter;
+  sorter.reserve(n);
+  const K lo = n ? *std::min_element(keys.begin(), keys.end()) : 0;
+  const K hi = n ? *std::max_element(keys.begin(), keys.end()) : 0;
+  const K* got = sorter.sort(keys.data(), n, lo, hi, threads);
+  ASSERT_TRUE(std::equal(expect.begin(), expect.end(), got)) << "n=" << n << " threads=" << threads;
+}
+}  // namespace
+
+TEST(KeySorter, MatchesStdSortOnShortLongAndThreadedRows) {
+  std::mt19937_64 gen(7);
+  for (int64_t n : {0, 1, 5, 31, 33, 250, 4000, 70000, 300000, 1 << 20})
+    for (int threads : {1, 3}) {
+      check_key_sorter<uint32_t>(n, threads, 0, gen);
+      check_key_sorter<uint32_t>(n, threads, 1000, gen);
+      check_key_sorter<uint64_t>(n, threads, 0, gen);
+      check_key_sorter<uint64_t>(n, threads, uint64_t{1} << 40, gen);
+      check_key_sorter<uint16_t>(n, threads, 0, gen);
+      check_key_sorter<uint8_t>(n, threads, 0, gen);
+    }
+}
+
+TEST(KeySorter, ValueFromKeyInvertsSortKey) {
+  using loom::cpu_backend::sort_key;
+  using loom::cpu_backend::value_from_key;
+  for (float x : {-3.5f, -1e-30f, 0.0f, 2.0f, std::numeric_limits<float>::infinity(),
+                  -std::numeric_limits<float>::infinity()})
+    EXPECT_EQ(value_from_key<float>(sort_key(x)), x);
+  EXPECT_TRUE(std::isnan(value_from_key<float>(sort_key(std::nanf("")))));
+  EXPECT_FALSE(std::signbit(value_from_key<double>(sort_key(-0.0))));  // -0.0 keys as +0.0
+  for (int64_t v : {std::numeric_limits<int64_t>::min(), int64_t{-1}, int64_t{0}, int64_t{42}})
+    EXPECT_EQ(value_from_key<int64_t>(sort_key(v)), v);
+  for (uint16_t b : {0x3c00, 0xbc00, 0x7c00, 0x0001})
+    EXPECT_EQ(value_from_key<loom::half_bits>(sort_key(loom::half_bits{b})).bits, b);
+  EXPECT_EQ(value_from_key<loom::half_bits>(sort_key(loom::half_bits{0x7e00})).bits, 0x7e00);
+}

@@ -9,6 +9,7 @@
 
 #include "loom/backend/cpu/cast.h"
 #include "loom/backend/cpu/sort_keys.h"
+#include "loom/backend/cpu/sort_values.h"
 #include "loom/backend/cpu/sorting_radix.h"
 #include "loom/backend/cpu/thread_pool.h"
 #include "loom/error.h"
@@ -28,19 +29,63 @@ inline sort_key_t<T> elem_key(storage_t<T> x) {
   else return sort_key(x);
 }
 
+template <class T>
+inline storage_t<T> elem_from_key(sort_key_t<T> k) {
+  if constexpr (std::is_same_v<T, bool>) return static_cast<uint8_t>(k);
+  else return value_from_key<T>(k);
+}
+
+// Values-only sort of one row through its keys alone (sort_values.h); false (`o` then
+// holds scratch) when the row holds an element that its key does not give back (-0.0, a
+// NaN other than the default one), which must keep its input position among its equals.
+template <class T>
+bool sort_values_row(const storage_t<T>* row, storage_t<T>* o, int64_t n, KeySorter<sort_key_t<T>>& sorter,
+                     int threads) {
+  using K = sort_key_t<T>;
+  using S = storage_t<T>;
+  // Keys go straight into the output row, which the sort then works in.
+  K* keys = reinterpret_cast<K*>(o);
+  K lo = static_cast<K>(~K(0)), hi = 0;
+  K differ = 0;  // OR of (element bits ^ bits given back by its key): branch-free
+  for (int64_t i = 0; i < n; ++i) {
+    const K k = elem_key<T>(row[i]);
+    const S back = elem_from_key<T>(k);
+    K in_bits, back_bits;
+    std::memcpy(&in_bits, &row[i], sizeof(K));
+    std::memcpy(&back_bits, &back, sizeof(K));
+    differ |= static_cast<K>(in_bits ^ back_bits);
+    keys[i] = k;
+  }
+  if (differ != 0) return false;
+  for (int64_t i = 0; i < n; ++i) {
+    lo = std::min(lo, keys[i]);
+    hi = std::max(hi, keys[i]);
+  }
+  const K* sorted = sorter.sort(keys, n, lo, hi, threads);
+  for (int64_t i = 0; i < n; ++i) o[i] = elem_from_key<T>(sorted[i]);
+  return true;
+}
+
 template <class T, class I>
 void sort_rows(const storage_t<T>* x, void* out, int64_t rows, int64_t n, bool indices) {
   using K = sort_key_t<T>;
   const int threads = rows == 1 ? num_threads() : 1;
-  parallel_for(rows, std::max<int64_t>(1, kParallelWork / n), [&](int64_t rb, int64_t re) {
-    PairSorter<K, I> sorter;
-    sorter.reserve(n);
+  // Small rows are batched: a task gets about kParallelWork elements of rows.
+  const int64_t grain = std::max<int64_t>(1, kParallelWork / n);
+  auto body = [&](int64_t rb, int64_t re) {
+    KeySorter<K> values;
+    PairSorter<K, I> pairs;
+    if (!indices) values.reserve(n);
     for (int64_t r = rb; r < re; ++r) {
       const storage_t<T>* row = x + r * n;
-      K* keys = sorter.keys();
+      if (!indices &&
+          sort_values_row<T>(row, static_cast<storage_t<T>*>(out) + r * n, n, values, threads))
+        continue;
+      pairs.reserve(n);
+      K* keys = pairs.keys();
       for (int64_t i = 0; i < n; ++i) keys[i] = elem_key<T>(row[i]);
-      sorter.sort(n, threads);
-      const I* idx = sorter.sorted_indices();
+      pairs.sort(n, threads);
+      const I* idx = pairs.sorted_indices();
       if (indices) {
         int64_t* o = static_cast<int64_t*>(out) + r * n;
         for (int64_t i = 0; i < n; ++i) o[i] = static_cast<int64_t>(idx[i]);
@@ -49,9 +94,10 @@ void sort_rows(const storage_t<T>* x, void* out, int64_t rows, int64_t n, bool i
         for (int64_t i = 0; i < n; ++i) o[i] = row[idx[i]];
       }
     }
-  });
+  };
+  if (rows * n < kParallelWork || rows == 1) body(0, rows);
+  else parallel_for(rows, grain, body);
 }
-
 
 template <class T, class I>
 UniqueArrays unique_typed(const Array& flat, bool want_index, bool want_inverse, bool want_counts,
