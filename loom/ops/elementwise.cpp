@@ -83,18 +83,22 @@ DType result_type(OpId op, const Operand* in, int nin, std::optional<DType> dtyp
   return result_dtype(op_info(op).rule, ew_rules::resolve(op, in, scalars, nin, dtype));
 }
 
-// x ** 2 as x * x, NumPy's fast scalar power: the same result dtype (an int 2 keeps the
-// array's dtype; a float 2.0 only when the array is floating or dtype= is given) and no pow().
-static bool is_square(OpId op, const Operand* in, int nin, const UfuncArgs& args) {
+// x ** 2 as x * x, NumPy's fast scalar power: exact, and no pow() per element (CUDA's
+// pow is not correctly rounded). An int 2 keeps power's dtype rule; a float 2.0 on an
+// integer or bool array computes in float64, the dtype NumPy gives that power.
+static bool is_square(OpId op, const Operand* in, int nin, const UfuncArgs& args, UfuncArgs& square_args) {
   if (op != OpId::power || nin != 2 || in[0].is_scalar || !in[1].is_scalar) return false;
   const Scalar& e = in[1].scalar;
+  square_args = args;
   if (e.kind == Scalar::Kind::int_) return e.i == 2;
-  // dtype= decides the loop dtype of square as it would power's.
-  return e.kind == Scalar::Kind::float_ && e.f == 2.0 && (args.dtype || is_floating(in[0].array.dtype()));
+  if (e.kind != Scalar::Kind::float_ || e.f != 2.0) return false;
+  if (!args.dtype && !is_floating(in[0].array.dtype())) square_args.dtype = float64;
+  return true;
 }
 
 Array apply(OpId op, const Operand* in, int nin, const UfuncArgs& args) {
-  if (is_square(op, in, nin, args)) return apply(OpId::square, in, 1, args);
+  UfuncArgs square_args;
+  if (is_square(op, in, nin, args, square_args)) return apply(OpId::square, in, 1, square_args);
   const OpInfo& info = op_info(op);
   if (nin != info.arity)
     throw std::invalid_argument(std::string("[") + info.name + "] takes " + std::to_string(info.arity) +
