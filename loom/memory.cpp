@@ -28,8 +28,10 @@ MemoryStats stats(const Device& device) {
 void empty_cache(std::optional<Device> device) {
   if (device) {
     if (device->is_gpu()) gpu_backend::empty_cache(device->index);
+    else cpu_backend::empty_cache();
     return;
   }
+  cpu_backend::empty_cache();
   for (int i = 0; i < num_gpus(); ++i) gpu_backend::empty_cache(i);
 }
 

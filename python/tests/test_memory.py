@@ -111,3 +111,21 @@ def test_gpu_in_use_returns_after_100000_create_free_cycles(gpu):
         x = loom.empty((1000 + (i % 64) * 512,), dtype=loom.float32, device=gpu)
         del x
     assert loom.memory.stats(gpu)["in_use"] == base
+
+
+def test_cpu_large_blocks_are_cached_and_released():
+    cpu = loom.cpu()
+    loom.memory.empty_cache(cpu)
+    assert loom.memory.stats(cpu)["cached"] == 0
+    x = loom.ones((3, 1 << 20), dtype=loom.float32, device=cpu)   # 12 MiB: a large block
+    before = loom.memory.stats(cpu)["in_use"]
+    del x
+    st = loom.memory.stats(cpu)
+    assert st["in_use"] == before - 12 * (1 << 20)
+    assert st["cached"] >= 12 * (1 << 20)
+    y = loom.full((3, 1 << 20), 2.5, dtype=loom.float32, device=cpu)  # reuses the block
+    assert loom.memory.stats(cpu)["cached"] == st["cached"] - 12 * (1 << 20)
+    np.testing.assert_array_equal(y.numpy(), np.full((3, 1 << 20), 2.5, np.float32))
+    del y
+    loom.memory.empty_cache(cpu)
+    assert loom.memory.stats(cpu)["cached"] == 0

@@ -1,12 +1,19 @@
 // Host memory for cpu() arrays: 64-byte aligned blocks with the in-use, peak and
-// limit accounting of loom.memory. No pool: the C allocator already caches.
+// limit accounting of loom.memory. Small blocks come from the C allocator, which caches
+// them. Large blocks (>= 4 MiB) are ones glibc maps and unmaps on every call, so each
+// fresh result would fault its pages in again (more than an add of the same size
+// costs): loom keeps a bounded cache of them, 2 MiB-aligned for huge pages.
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "loom/backend/cpu/cpu_ops.h"
 #include "loom/error.h"
@@ -23,9 +30,46 @@ size_t host_total() {
   return total;
 }
 
+constexpr size_t kLarge = size_t{1} << 22;     // blocks from here on are cached
+constexpr size_t kHugePage = size_t{1} << 21;  // their sizes are multiples of this
+
+// Free large blocks by size; bounded by the smaller of 2 GiB and 1/16 of the host.
+std::mutex g_cache_mu;
+std::map<size_t, std::vector<void*>> g_cache;
+size_t g_cached = 0;
+
+size_t cache_cap() {
+  static const size_t cap = std::min<size_t>(size_t{1} << 31, host_total() / 16);
+  return cap;
+}
+
+size_t block_size(size_t nbytes) {
+  if (nbytes < kLarge) return nbytes ? (nbytes + 63) / 64 * 64 : 64;
+  return (nbytes + kHugePage - 1) / kHugePage * kHugePage;
+}
+
+void* take_cached(size_t size) {
+  std::lock_guard<std::mutex> lock(g_cache_mu);
+  auto it = g_cache.find(size);
+  if (it == g_cache.end() || it->second.empty()) return nullptr;
+  void* p = it->second.back();
+  it->second.pop_back();
+  g_cached -= size;
+  return p;
+}
+
 void release(void* ctx, Buffer& self) {
-  std::free(self.data());
+  const size_t size = block_size(self.nbytes());
   g_in_use.fetch_sub(self.nbytes(), std::memory_order_relaxed);
+  if (size >= kLarge) {
+    std::lock_guard<std::mutex> lock(g_cache_mu);
+    if (g_cached + size <= cache_cap()) {
+      g_cache[size].push_back(self.data());
+      g_cached += size;
+      return;
+    }
+  }
+  std::free(self.data());
 }
 
 std::string mib(size_t n) { return std::to_string(n / (1024 * 1024)) + " MiB"; }
@@ -40,8 +84,15 @@ std::shared_ptr<Buffer> allocate(size_t nbytes) {
                            " bytes: " + mib(in_use) + " in use, limit " + mib(limit) +
                            " (loom.memory.set_limit); process the data in smaller batches");
   }
-  const size_t rounded = (nbytes + 63) / 64 * 64;
-  void* p = std::aligned_alloc(64, rounded ? rounded : 64);
+  const size_t rounded = block_size(nbytes);
+  const bool large = rounded >= kLarge;
+  void* p = large ? take_cached(rounded) : nullptr;
+  const bool fresh = p == nullptr;
+  if (fresh) p = std::aligned_alloc(large ? kHugePage : 64, rounded);
+  if (!p && large) {  // the cache may hold what the system lacks
+    empty_cache();
+    p = std::aligned_alloc(kHugePage, rounded);
+  }
   if (!p) {
     throw OutOfMemoryError("[allocate] cpu(): cannot allocate " + std::to_string(nbytes) + " bytes (" +
                            mib(in_use) + " in use, " + mib(host_total()) +
@@ -49,11 +100,7 @@ std::shared_ptr<Buffer> allocate(size_t nbytes) {
   }
   // Huge pages for large blocks, as NumPy does: first touches of fresh memory otherwise
   // cost more than the elementwise op that writes it (one fault per 4 KiB page).
-  if (rounded >= (size_t{1} << 22)) {
-    const uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + 4095) & ~uintptr_t{4095};
-    const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + rounded) & ~uintptr_t{4095};
-    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-  }
+  if (large && fresh) madvise(p, rounded, MADV_HUGEPAGE);
   const size_t now = g_in_use.fetch_add(nbytes, std::memory_order_relaxed) + nbytes;
   size_t peak = g_peak.load(std::memory_order_relaxed);
   while (now > peak && !g_peak.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
@@ -66,10 +113,22 @@ MemoryStats memory_stats() {
   s.in_use = g_in_use.load();
   s.peak = g_peak.load();
   s.limit = g_limit.load();
+  {
+    std::lock_guard<std::mutex> lock(g_cache_mu);
+    s.cached = g_cached;
+  }
   s.total = host_total();
   return s;
 }
 
 void set_limit(size_t nbytes) { g_limit.store(nbytes); }
+
+void empty_cache() {
+  std::lock_guard<std::mutex> lock(g_cache_mu);
+  for (auto& [size, blocks] : g_cache)
+    for (void* p : blocks) std::free(p);
+  g_cache.clear();
+  g_cached = 0;
+}
 
 }  // namespace loom::cpu_backend

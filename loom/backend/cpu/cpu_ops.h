@@ -17,5 +17,7 @@ void copy_from_host(const HostView& src, const Array& dst);
 std::shared_ptr<Buffer> allocate(size_t nbytes);
 MemoryStats memory_stats();
 void set_limit(size_t nbytes);
+/// Frees the cached large host blocks (loom.memory.empty_cache(cpu())).
+void empty_cache();
 
 }  // namespace loom::cpu_backend
