@@ -34,8 +34,12 @@ constexpr size_t kLarge = size_t{1} << 22;     // blocks from here on are cached
 constexpr size_t kHugePage = size_t{1} << 21;  // their sizes are multiples of this
 
 // Free large blocks by size; bounded by the smaller of 2 GiB and 1/16 of the host.
+// Never destroyed: arrays may be released during interpreter teardown, after statics.
 std::mutex g_cache_mu;
-std::map<size_t, std::vector<void*>> g_cache;
+std::map<size_t, std::vector<void*>>& cache() {
+  static auto* blocks = new std::map<size_t, std::vector<void*>>();
+  return *blocks;
+}
 size_t g_cached = 0;
 
 size_t cache_cap() {
@@ -50,8 +54,8 @@ size_t block_size(size_t nbytes) {
 
 void* take_cached(size_t size) {
   std::lock_guard<std::mutex> lock(g_cache_mu);
-  auto it = g_cache.find(size);
-  if (it == g_cache.end() || it->second.empty()) return nullptr;
+  auto it = cache().find(size);
+  if (it == cache().end() || it->second.empty()) return nullptr;
   void* p = it->second.back();
   it->second.pop_back();
   g_cached -= size;
@@ -64,7 +68,7 @@ void release(void* ctx, Buffer& self) {
   if (size >= kLarge) {
     std::lock_guard<std::mutex> lock(g_cache_mu);
     if (g_cached + size <= cache_cap()) {
-      g_cache[size].push_back(self.data());
+      cache()[size].push_back(self.data());
       g_cached += size;
       return;
     }
@@ -125,9 +129,9 @@ void set_limit(size_t nbytes) { g_limit.store(nbytes); }
 
 void empty_cache() {
   std::lock_guard<std::mutex> lock(g_cache_mu);
-  for (auto& [size, blocks] : g_cache)
+  for (auto& [size, blocks] : cache())
     for (void* p : blocks) std::free(p);
-  g_cache.clear();
+  cache().clear();
   g_cached = 0;
 }
 
