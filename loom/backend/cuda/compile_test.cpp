@@ -1,6 +1,7 @@
 // NVRTC compiles every built-in kernel family for Ampere and Hopper; no GPU needed.
 #include <gtest/gtest.h>
 
+#include "loom/backend/cuda/compile_test_util.h"
 #include "loom/backend/cuda/module_cache.h"
 #include "loom/backend/cuda/programs.h"
 #include "loom/error.h"
@@ -9,17 +10,6 @@ namespace loom::cuda {
 namespace {
 
 class CudaCompile : public ::testing::TestWithParam<int> {};
-
-void expect_compiles(const Program& p, int arch) {
-  const CompiledProgram c = compile_program(p, arch);
-  EXPECT_FALSE(c.is_ptx);
-  EXPECT_GT(c.image.size(), 1000u);
-  ASSERT_EQ(c.lowered_names.size(), p.name_expressions().size());
-  for (const auto& [expr, lowered] : c.lowered_names) {
-    EXPECT_FALSE(lowered.empty()) << expr;
-    EXPECT_EQ(lowered.rfind("_Z", 0), 0u) << expr << " -> " << lowered;
-  }
-}
 
 TEST_P(CudaCompile, CreationFamily) { expect_compiles(creation_program(), GetParam()); }
 TEST_P(CudaCompile, ConvertFamilies) {

@@ -3,23 +3,13 @@
 #include <gtest/gtest.h>
 
 #include "loom/backend/cuda/index_programs.h"
+#include "loom/backend/cuda/compile_test_util.h"
 #include "loom/backend/cuda/module_cache.h"
 
 namespace loom::cuda {
 namespace {
 
 class IndexCompile : public ::testing::TestWithParam<int> {};
-
-void expect_compiles(const Program& p, int arch) {
-  const CompiledProgram c = compile_program(p, arch);
-  EXPECT_FALSE(c.is_ptx);
-  EXPECT_GT(c.image.size(), 1000u);
-  ASSERT_EQ(c.lowered_names.size(), p.name_expressions().size());
-  for (const auto& [expr, lowered] : c.lowered_names) {
-    EXPECT_FALSE(lowered.empty()) << expr;
-    EXPECT_EQ(lowered.rfind("_Z", 0), 0u) << expr << " -> " << lowered;
-  }
-}
 
 TEST_P(IndexCompile, GatherScatterProgram) {
   const Program& p = index_program();
