@@ -1,0 +1,139 @@
+// Kernels written by users in CUDA C (DESIGN.md §4): a RawModule is source compiled at
+// run time (NVRTC, for the exact architecture of each device it runs on, through the one
+// compile cache); a Kernel is one of its functions, launched with its arguments checked
+// against the compiled parameter list (count and byte sizes) and the device's limits.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "loom/array.h"
+#include "loom/device.h"
+#include "loom/scalar.h"
+#include "loom/stream.h"
+
+namespace loom {
+
+/// A grid or block shape; unused dimensions are 1.
+struct Dim3 {
+  unsigned x = 1, y = 1, z = 1;
+  Dim3() = default;
+  Dim3(unsigned x_, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
+  uint64_t count() const { return uint64_t{x} * y * z; }
+  bool operator==(const Dim3& o) const { return x == o.x && y == o.y && z == o.z; }
+  std::string str() const;  // "(4, 4, 1)"
+};
+
+/// One argument of a launch.
+class KernelArg {
+ public:
+  enum class Kind : uint8_t {
+    array,    // an Array: its data pointer, after checking it lives on the kernel's device
+    pointer,  // a raw device pointer on `device` (loom.driver.mem_alloc)
+    scalar,   // a Python-like scalar: passed at the parameter's size (int 1/2/4/8 bytes,
+              // float 2/4/8 bytes); a size it cannot take raises TypeError
+    bytes,    // exact bytes (a NumPy scalar, a struct): the parameter must be that size
+  };
+  KernelArg(const Array& a) : kind_(Kind::array), array_(a) {}  // NOLINT: implicit on purpose
+  KernelArg(const Scalar& s) : kind_(Kind::scalar), scalar_(s) {}  // NOLINT
+  static KernelArg pointer(void* p, const Device& device, size_t nbytes = 0);
+  /// `type_name` (e.g. "float32") only appears in messages.
+  static KernelArg bytes(const void* data, size_t nbytes, std::string type_name);
+
+  Kind kind() const { return kind_; }
+  const Array& array() const { return array_; }
+  const Scalar& scalar() const { return scalar_; }
+  void* pointer_value() const { return ptr_; }
+  const Device& pointer_device() const { return ptr_device_; }
+  size_t pointer_nbytes() const { return ptr_nbytes_; }
+  const std::string& bytes_value() const { return bytes_; }
+  const std::string& type_name() const { return type_name_; }
+  /// "float32 array", "int scalar", "8-byte pointer": for messages.
+  std::string describe() const;
+
+ private:
+  KernelArg() = default;
+  Kind kind_ = Kind::scalar;
+  Array array_;
+  Scalar scalar_;
+  void* ptr_ = nullptr;
+  Device ptr_device_;
+  size_t ptr_nbytes_ = 0;
+  std::string bytes_, type_name_;
+};
+
+/// How to launch. With `auto_block`, `grid` is the number of threads wanted in each
+/// dimension (the problem's extent): loom picks the block by timing candidates on first
+/// use (loom/kernel/autotune.h) and launches ceil(extent / block) blocks.
+struct LaunchConfig {
+  Dim3 grid, block;
+  size_t shared_mem = 0;           // dynamic shared memory, bytes
+  const Stream* stream = nullptr;  // nullptr: the current stream of the kernel's device
+  bool auto_block = false;
+};
+
+/// What the compiled kernel needs and allows on one device.
+struct KernelAttributes {
+  int max_threads_per_block = 0;
+  int num_regs = 0;
+  size_t static_shared_bytes = 0;
+  size_t max_dynamic_shared_bytes = 0;  // what a launch may ask for (the device's opt-in limit)
+  std::vector<size_t> param_sizes;      // bytes of each parameter, in order
+};
+
+struct ModuleState;
+
+/// One function of a RawModule. Cheap to copy.
+class Kernel {
+ public:
+  /// The name it was looked up by (a name expression for templates).
+  const std::string& name() const { return name_; }
+  /// Launches on the device its array arguments live on (all must agree: else
+  /// DeviceMismatchError), else the stream's device, else the default device. Raises
+  /// TypeError for a wrong argument count or size (naming the parameter) and ValueError
+  /// for a configuration the device cannot run (saying the limit), before launching.
+  /// Asynchronous on the GPU, like every op.
+  void launch(const LaunchConfig& cfg, const std::vector<KernelArg>& args) const;
+  /// Compiles and loads it on `device` if needed; GPU only.
+  KernelAttributes attributes(const Device& device) const;
+  /// The module this kernel belongs to.
+  const std::shared_ptr<ModuleState>& module() const { return module_; }
+
+ private:
+  friend class RawModule;
+  Kernel(std::shared_ptr<ModuleState> m, std::string name) : module_(std::move(m)), name_(std::move(name)) {}
+  std::shared_ptr<ModuleState> module_;
+  std::string name_;
+};
+
+/// How NVRTC reads the source: kFull for users (all of CUDA C++); kMinimal adds NVRTC's
+/// --minimal (no textures, device runtime or runtime types), ~15% faster to compile, for
+/// loom's generated kernels (ElementwiseKernel, ReductionKernel).
+enum class SourceDialect { kFull, kMinimal };
+
+/// CUDA C++ source compiled on first use on each device. `name_expressions` name template
+/// instantiations ("my_kernel<float, 4>") to export besides extern "C" functions.
+class RawModule {
+ public:
+  explicit RawModule(std::string code, std::vector<std::string> options = {},
+                     std::vector<std::string> name_expressions = {},
+                     SourceDialect dialect = SourceDialect::kFull);
+  /// The function `name`: an extern "C" name or one of the name expressions. Checked
+  /// when first compiled (at the first launch, or by compile()).
+  Kernel get_function(const std::string& name) const;
+  /// Compiles now for compute capability `arch` (e.g. 90) without needing a GPU: warms the
+  /// caches and raises CompileError on bad source. Returns the lowered (mangled) name of
+  /// each name expression, in order.
+  std::vector<std::string> compile(int arch) const;
+  const std::string& code() const;
+  const std::vector<std::string>& options() const;
+  const std::vector<std::string>& name_expressions() const;
+  const std::shared_ptr<ModuleState>& state() const { return state_; }
+
+ private:
+  std::shared_ptr<ModuleState> state_;
+};
+
+}  // namespace loom
