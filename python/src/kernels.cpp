@@ -151,8 +151,12 @@ std::vector<std::string> compile_for(const RawModule& m, nb::handle arch) {
 
 // PyCUDA's SourceModule wraps the source in extern "C" so plain __global__ names are found.
 std::string pycuda_source(const std::string& code, bool no_extern_c) {
+  // On the first line when it can be (keeps the compiler's line numbers the user's); a
+  // first line that is a preprocessor directive must start its own line.
   if (no_extern_c) return code;
-  return "extern \"C\" {\n#line 1\n" + code + "\n}\n";
+  const size_t first = code.find_first_not_of(" \t");
+  const bool directive_first = first != std::string::npos && code[first] == '#';
+  return std::string("extern \"C\" {") + (directive_first ? "\n" : " ") + code + "\n}\n";
 }
 
 }  // namespace
