@@ -9,12 +9,14 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 
 #include "loom/backend/cuda/check.h"
 #include "loom/backend/cuda/driver_api.h"
 #include "loom/backend/cuda/module_cache.h"
 #include "loom/backend/cuda/runtime.h"
 #include "loom/backend/gpu_kernel.h"
+#include "loom/error.h"
 #include "loom/kernel/module_state.h"
 
 namespace loom::gpu_backend {
