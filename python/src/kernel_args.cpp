@@ -33,8 +33,11 @@ KernelArg convert_scalar_or_fail(const std::string& label, size_t i, nb::handle 
   if (PyBool_Check(p) || PyLong_Check(p) || PyFloat_Check(p)) return KernelArg(to_scalar(h));
   if (nb::isinstance(h, numpy_module().attr("generic"))) {
     // A NumPy scalar passes its exact bytes: the parameter must have its size.
-    nb::bytes raw = nb::cast<nb::bytes>(h.attr("tobytes")());
-    return KernelArg::bytes(raw.c_str(), raw.size(), nb::cast<std::string>(nb::str(h.attr("dtype"))));
+    nb::object raw_obj = h.attr("tobytes")();
+    if (!PyBytes_Check(raw_obj.ptr())) throw DTypeError(label + " argument " + std::to_string(i) + ": tobytes() did not return bytes");
+    nb::bytes raw = nb::borrow<nb::bytes>(raw_obj);
+    nb::object dtype = h.attr("dtype");  // str(dtype): nb::str(accessor) would not convert
+    return KernelArg::bytes(raw.c_str(), raw.size(), nb::cast<std::string>(nb::str(nb::handle(dtype))));
   }
   if (PyComplex_Check(p)) {
     const double v[2] = {PyComplex_RealAsDouble(p), PyComplex_ImagAsDouble(p)};

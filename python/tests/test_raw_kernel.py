@@ -154,6 +154,8 @@ def test_launch_limits_raise_value_error_before_launching(gpu):
     k = loom.RawKernel(DOUBLIFY, "doublify")
     a = loom.ones(4, dtype=loom.float32, device=gpu)
     with pytest.raises(ValueError, match="at most"):
+        k((1,), (32, 64), (a, 4))
+    with pytest.raises(ValueError, match="largest block dimensions"):
         k((1,), (2048,), (a, 4))
     with pytest.raises(ValueError, match="largest block dimensions"):
         k((1,), (1, 1, 65), (a, 4))
