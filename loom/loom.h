@@ -3,6 +3,7 @@
 #include "loom/array.h"
 #include "loom/cache/compile_cache.h"
 #include "loom/device.h"
+#include "loom/kernel/autotune.h"
 #include "loom/dtype.h"
 #include "loom/error.h"
 #include "loom/memory.h"
