@@ -249,14 +249,15 @@ def cuda_kernels(default):
     if not hasattr(loom, "RawModule"):
         print("loom.RawModule is not in this build yet")
         return
-    sources = [("doublify", DOUBLIFY), ("scale_2d", INDEX_2D), ("index_3d", INDEX_3D),
-               ("transpose (__shared__ tile)", TRANSPOSE), ("reverse_blocks (extern __shared__)", REVERSE)]
+    modules = [("doublify", loom.SourceModule, DOUBLIFY), ("scale_2d", loom.RawModule, INDEX_2D),
+               ("index_3d", loom.RawModule, INDEX_3D), ("transpose (__shared__ tile)", loom.RawModule, TRANSPOSE),
+               ("reverse_blocks (extern __shared__)", loom.RawModule, REVERSE)]
     if loom.num_gpus() == 0:
         print("no GPU here: these kernels need one until the CPU emulator lands;\n"
               "compiling them with NVRTC for sm_90 instead (RawModule(src).compile(arch=90))")
-        for name, src in sources:
+        for name, module, src in modules:
             try:
-                loom.RawModule(src).compile(arch=90)
+                module(src).compile(arch=90)
             except NotImplementedError as e:  # a build without the CUDA backend
                 print(f"  cannot compile here: {e}")
                 return

@@ -33,7 +33,8 @@ std::string size_class(Dim3 extent);
 
 /// Block shapes worth trying for `extent` with a kernel allowing `max_threads` per
 /// block: whole warps, at most `max_threads` threads, no dimension far beyond its extent
-/// (a 1-d extent gets 1-d blocks). Never empty.
+/// (a 1-d extent gets 1-d blocks), per-dimension limits (1024, 1024, 64); at most 9.
+/// `max_threads` <= 0 means the device limit, 1024. Never empty.
 std::vector<Dim3> candidate_blocks(Dim3 extent, int max_threads);
 
 /// The block for (kernel_key, size_class(extent), device): remembered, else each
