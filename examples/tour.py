@@ -180,6 +180,136 @@ def streams_and_events(default):
           f"{start.elapsed_time(end):.3f} ms by events; result {x.shape} {x.dtype}")
 
 
+# PyCUDA's first example, verbatim: SourceModule wraps it in extern "C" as PyCUDA does.
+DOUBLIFY = """
+__global__ void doublify(float *a)
+{
+  int idx = threadIdx.x + threadIdx.y*4;
+  a[idx] *= 2;
+}
+"""
+
+# 2D indexing: one thread per element of a rows x cols array, the grid rounded up.
+INDEX_2D = r"""
+extern "C" __global__ void scale_2d(float* a, int rows, int cols) {
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    if (row < rows && col < cols) {
+        int i = row * cols + col;
+        a[i] = 2.0f * a[i] + (float)(100 * row + col);
+    }
+}
+"""
+
+# 3D indexing: x runs along the last (contiguous) axis, z along the first.
+INDEX_3D = r"""
+extern "C" __global__ void index_3d(const float* in, float* out, int depth, int rows, int cols) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    int y = blockIdx.y * blockDim.y + threadIdx.y;
+    int z = blockIdx.z * blockDim.z + threadIdx.z;
+    if (x < cols && y < rows && z < depth) {
+        int i = (z * rows + y) * cols + x;
+        out[i] = in[i] + (float)(x + 10 * y + 100 * z);
+    }
+}
+"""
+
+# Shared memory: a tiled transpose. A 32x32 tile is read with coalesced rows, and written
+# back transposed, again in rows; the +1 column keeps the column reads off one bank.
+TRANSPOSE = r"""
+#define TILE 32
+extern "C" __global__ void transpose(const float* in, float* out, int rows, int cols) {
+    __shared__ float tile[TILE][TILE + 1];
+    int x = blockIdx.x * TILE + threadIdx.x;
+    int y = blockIdx.y * TILE + threadIdx.y;
+    for (int k = 0; k < TILE; k += blockDim.y)
+        if (x < cols && y + k < rows) tile[threadIdx.y + k][threadIdx.x] = in[(y + k) * cols + x];
+    __syncthreads();
+    x = blockIdx.y * TILE + threadIdx.x;
+    y = blockIdx.x * TILE + threadIdx.y;
+    for (int k = 0; k < TILE; k += blockDim.y)
+        if (x < rows && y + k < cols) out[(y + k) * rows + x] = tile[threadIdx.x][threadIdx.y + k];
+}
+"""
+
+# Dynamic shared memory (sized by the launch): each block reverses its slice.
+REVERSE = r"""
+extern "C" __global__ void reverse_blocks(const float* in, float* out) {
+    extern __shared__ float buf[];
+    int base = blockIdx.x * blockDim.x;
+    buf[threadIdx.x] = in[base + threadIdx.x];
+    __syncthreads();
+    out[base + threadIdx.x] = buf[blockDim.x - 1 - threadIdx.x];
+}
+"""
+
+
+def cuda_kernels(default):
+    section("Kernels from CUDA C source")
+    if not hasattr(loom, "RawModule"):
+        print("loom.RawModule is not in this build yet")
+        return
+    modules = [("doublify", loom.SourceModule, DOUBLIFY), ("scale_2d", loom.RawModule, INDEX_2D),
+               ("index_3d", loom.RawModule, INDEX_3D), ("transpose (__shared__ tile)", loom.RawModule, TRANSPOSE),
+               ("reverse_blocks (extern __shared__)", loom.RawModule, REVERSE)]
+    if loom.num_gpus() == 0:
+        print("no GPU here: these kernels need one until the CPU emulator lands;\n"
+              "compiling them with NVRTC for sm_90 instead (RawModule(src).compile(arch=90))")
+        for name, module, src in modules:
+            try:
+                module(src).compile(arch=90)
+            except NotImplementedError as e:  # a build without the CUDA backend
+                print(f"  cannot compile here: {e}")
+                return
+            print(f"  {name + ' compiles':<44} ok")
+        return
+
+    gpu = loom.gpu(0)
+    rng = np.random.default_rng(5)
+    # PyCUDA: func(cuda.InOut(a), block=(4, 4, 1)) doubles a host array in place.
+    a = rng.standard_normal((4, 4)).astype(np.float32)
+    doublify = loom.SourceModule(DOUBLIFY).get_function("doublify")
+    host = a.copy()
+    doublify(loom.InOut(host), block=(4, 4, 1))   # copied to the GPU, doubled, copied back
+    check("doublify(InOut(host 4x4), block=(4,4,1))", host, a * 2)
+    x = loom.asarray(a, device=gpu)
+    doublify(x, block=(4, 4, 1))                   # a loom array: no copies, stays on the GPU
+    check("doublify(loom array on the GPU)", x, a * 2)
+
+    # 2D: a 37 x 50 array, 16 x 8 blocks, a 4 x 5 grid (the last blocks hang over the edge).
+    rows, cols, bx, by = 37, 50, 16, 8
+    b = rng.standard_normal((rows, cols)).astype(np.float32)
+    x = loom.asarray(b, device=gpu)
+    scale_2d = loom.RawModule(INDEX_2D).get_function("scale_2d")
+    scale_2d(x, np.int32(rows), np.int32(cols), block=(bx, by, 1),
+             grid=((cols + bx - 1) // bx, (rows + by - 1) // by))
+    r, c = np.indices((rows, cols))
+    check("2D indexing, blocks (16, 8), grid (4, 5)", x, 2 * b + (100 * r + c).astype(np.float32))
+
+    # 3D, in CuPy's call form k(grid, block, args): Python ints take the parameter's size.
+    shape = depth, rows, cols = 5, 6, 7
+    v = rng.standard_normal(shape).astype(np.float32)
+    out = loom.empty(shape, dtype=loom.float32, device=gpu)
+    index_3d = loom.RawKernel(INDEX_3D, "index_3d")
+    index_3d((1, 2, 3), (8, 4, 2), (loom.asarray(v, device=gpu), out, depth, rows, cols))
+    z, y, xs = np.indices(shape)
+    check("3D indexing, blocks (8, 4, 2), grid (1, 2, 3)", out, v + (xs + 10 * y + 100 * z).astype(np.float32))
+
+    # Shared memory, in Numba's launch form k[grid, block](*args).
+    rows, cols = 100, 75
+    m = rng.standard_normal((rows, cols)).astype(np.float32)
+    out = loom.empty((cols, rows), dtype=loom.float32, device=gpu)
+    transpose = loom.RawKernel(TRANSPOSE, "transpose")
+    transpose[((cols + 31) // 32, (rows + 31) // 32), (32, 8)](loom.asarray(m, device=gpu), out, rows, cols)
+    check("tiled transpose through __shared__ memory", out, m.T)
+    n, block = 1024, 128
+    w = rng.standard_normal(n).astype(np.float32)
+    out = loom.empty((n,), dtype=loom.float32, device=gpu)
+    reverse = loom.RawKernel(REVERSE, "reverse_blocks")
+    reverse((n // block,), (block,), (loom.asarray(w, device=gpu), out), shared_mem=block * 4)
+    check("block-wise reversal, dynamic shared memory", out, w.reshape(-1, block)[:, ::-1].ravel())
+
+
 def main():
     default = show_devices()
     create_arrays(default)
@@ -189,6 +319,7 @@ def main():
     memory(default)
     timings(default)
     streams_and_events(default)
+    cuda_kernels(default)
     print("\ntour done.")
 
 

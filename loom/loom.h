@@ -5,6 +5,7 @@
 #include "loom/device.h"
 #include "loom/dtype.h"
 #include "loom/error.h"
+#include "loom/kernel/autotune.h"
 #include "loom/memory.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/elementwise.h"
