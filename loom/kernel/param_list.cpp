@@ -47,9 +47,11 @@ std::optional<DType> numpy_dtype_named(const std::string& t, const std::string& 
 std::vector<KernelParam> parse_param_list(const std::string& text, const std::string& label) {
   std::vector<KernelParam> out;
   if (trim(text).empty()) return out;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
+  for (size_t start = 0; start <= text.size();) {
+    size_t end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string item = text.substr(start, end - start);
+    start = end + 1;
     std::vector<std::string> words;
     std::stringstream ws(item);
     for (std::string w; ws >> w;) words.push_back(w);
