@@ -14,6 +14,8 @@
 #include "loom/ops/reduce.h"
 #include "loom/ops/shape_ops.h"
 #include "loom/ops/sorting.h"
+#include "loom/kernel/autotune.h"
+#include "loom/kernel/raw_module.h"
 #include "loom/scalar.h"
 #include "loom/shape.h"
 #include "loom/stream.h"

@@ -120,9 +120,11 @@ class RawModule {
   explicit RawModule(std::string code, std::vector<std::string> options = {},
                      std::vector<std::string> name_expressions = {},
                      SourceDialect dialect = SourceDialect::kFull);
-  /// The function `name`: an extern "C" name or one of the name expressions. Checked
-  /// when first compiled (at the first launch, or by compile()).
-  Kernel get_function(const std::string& name) const;
+  /// The function `name`: an extern "C" name or one of the name expressions. With
+  /// `compile_now` and a GPU as the default device, the module is compiled and loaded there
+  /// and a missing name raises ValueError now (as in CuPy and PyCUDA); otherwise both
+  /// happen at the first launch (or compile()).
+  Kernel get_function(const std::string& name, bool compile_now = true) const;
   /// Compiles now for compute capability `arch` (e.g. 90) without needing a GPU: warms the
   /// caches and raises CompileError on bad source. Returns the lowered (mangled) name of
   /// each name expression, in order.

@@ -35,6 +35,8 @@ const DriverApi* load() {
   LOOM_RESOLVE(cuOccupancyMaxActiveBlocksPerMultiprocessor)
   LOOM_RESOLVE(cuPointerGetAttribute)
 #undef LOOM_RESOLVE
+  api.cuFuncGetParamInfo =
+      reinterpret_cast<decltype(api.cuFuncGetParamInfo)>(dlsym(lib, "cuFuncGetParamInfo"));
   // The library stays loaded for the life of the process (the runtime shares it).
   return ok ? &api : nullptr;
 }

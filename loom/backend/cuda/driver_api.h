@@ -23,6 +23,8 @@ struct DriverApi {
   decltype(&::cuFuncSetAttribute) cuFuncSetAttribute;
   decltype(&::cuOccupancyMaxActiveBlocksPerMultiprocessor) cuOccupancyMaxActiveBlocksPerMultiprocessor;
   decltype(&::cuPointerGetAttribute) cuPointerGetAttribute;
+  /// CUDA >= 12.4 drivers only; nullptr on older ones (kernel arguments go unchecked).
+  decltype(&::cuFuncGetParamInfo) cuFuncGetParamInfo;
 };
 
 /// The driver's entry points, or nullptr when libcuda.so.1 (or a needed symbol) is missing.

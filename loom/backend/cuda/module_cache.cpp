@@ -9,6 +9,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "loom/backend/compile_log.h"
 #include "loom/backend/cuda/check.h"
 #include "loom/backend/cuda/driver_api.h"
 #include "loom/backend/cuda/runtime.h"
@@ -165,10 +166,13 @@ CompiledProgram compile_program(const Program& p, int arch) {
     nvrtcGetProgramLog(prog, out.log.data());
     out.log.resize(log_size - 1);
   }
-  if (result != NVRTC_SUCCESS)
+  if (result != NVRTC_SUCCESS) {
+    const std::string excerpt = source_excerpt(p.source(), out.log, p.name());
     throw CompileError("[compile] NVRTC failed to compile '" + p.name() + "' for " + options[0] +
-                           " (" + nvrtcGetErrorString(result) + "):\n" + out.log,
+                           " (" + nvrtcGetErrorString(result) + "):\n" + out.log +
+                           (excerpt.empty() ? "" : "\nsource:\n" + excerpt),
                        out.log);
+  }
   size_t size = 0;
   if (ptx) {
     LOOM_NVRTC_CHECK(nvrtcGetPTXSize(prog, &size));
@@ -202,13 +206,16 @@ std::shared_ptr<const CompiledProgram> compile_cached(const Program& p, int arch
   return out;
 }
 
-CUfunction get_function(int device, const Program& p, const std::string& name_expression) {
+namespace {
+
+// The program's slot on `device`, compiled and loaded on first use.
+ModuleSlot& loaded_slot(int device, const Program& p) {
   std::shared_ptr<ModuleSlot> slot;
   {
     std::lock_guard<std::mutex> lock(g_mu);
     auto& s = module_slots()[{p.key(), device}];
     if (!s) s = std::make_shared<ModuleSlot>();
-    slot = s;
+    slot = s;  // slots are never erased, so the reference below stays valid
   }
   if (!slot->loaded.load(std::memory_order_acquire)) {
     std::lock_guard<std::mutex> lock(slot->mu);
@@ -228,10 +235,19 @@ CUfunction get_function(int device, const Program& p, const std::string& name_ex
     }
   }
   check_alive(device);
-  auto it = slot->functions.find(name_expression);
-  if (it == slot->functions.end()) missing_expression(p, name_expression);
+  return *slot;
+}
+
+}  // namespace
+
+CUfunction get_function(int device, const Program& p, const std::string& name_expression) {
+  ModuleSlot& slot = loaded_slot(device, p);
+  auto it = slot.functions.find(name_expression);
+  if (it == slot.functions.end()) missing_expression(p, name_expression);
   return it->second;
 }
+
+CUmodule get_module(int device, const Program& p) { return loaded_slot(device, p).module; }
 
 CUfunction get_function(int device, const std::string& source, const std::string& name_expression,
                         const std::vector<std::string>& options) {

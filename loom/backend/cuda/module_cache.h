@@ -62,6 +62,9 @@ std::shared_ptr<const CompiledProgram> compile_cached(const Program& program, in
 /// The kernel `name_expression` (one of the program's) loaded on GPU `device`; the
 /// program is compiled and loaded once per (device, key). Thread-safe.
 CUfunction get_function(int device, const Program& program, const std::string& name_expression);
+/// The program loaded on GPU `device` (compiled and loaded once per (device, key)), for
+/// looking up extern "C" functions that are not name expressions. Thread-safe.
+CUmodule get_module(int device, const Program& program);
 /// One-kernel form for user source (Dialect::kFull): `name_expression` is the only export.
 CUfunction get_function(int device, const std::string& source, const std::string& name_expression,
                         const std::vector<std::string>& options = {});

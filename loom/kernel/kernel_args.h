@@ -1,0 +1,30 @@
+// Turning launch arguments into the bytes a compiled kernel's parameters take, checked
+// against the parameter sizes the driver reports. Internal to loom/kernel.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "loom/kernel/raw_module.h"
+
+namespace loom::kernel_detail {
+
+/// The packed parameters of one launch: `pointers()` is what cuLaunchKernel takes.
+class PackedArgs {
+ public:
+  /// Packs `args` for parameters of `sizes` (bytes; when `sizes_known` is false the
+  /// parameter list is unknown and each argument takes its natural size: 8-byte pointers,
+  /// int64 and float64 for Python scalars). Raises TypeError naming the kernel
+  /// (`label`, "[RawKernel name]") and the parameter on any mismatch.
+  PackedArgs(const std::string& label, const std::vector<KernelArg>& args,
+             const std::vector<size_t>& sizes, bool sizes_known);
+  void** pointers() { return ptrs_.data(); }
+  /// Replaces the pointer passed for argument `i` (an array or a pointer argument).
+  void set_pointer(size_t i, void* p);
+
+ private:
+  std::vector<uint64_t> storage_;  // 16 bytes per argument for values that fit
+  std::vector<void*> ptrs_;
+};
+
+}  // namespace loom::kernel_detail

@@ -1,0 +1,94 @@
+#include "loom/kernel/raw_module.h"
+
+#include <cstring>
+#include <stdexcept>
+
+#include "loom/backend/gpu_kernel.h"
+#include "loom/device.h"
+#include "loom/error.h"
+#include "loom/kernel/module_state.h"
+
+namespace loom {
+
+std::string Dim3::str() const {
+  return "(" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) + ")";
+}
+
+KernelArg KernelArg::pointer(void* p, const Device& device, size_t nbytes) {
+  KernelArg a;
+  a.kind_ = Kind::pointer;
+  a.ptr_ = p;
+  a.ptr_device_ = device;
+  a.ptr_nbytes_ = nbytes;
+  return a;
+}
+
+KernelArg KernelArg::bytes(const void* data, size_t nbytes, std::string type_name) {
+  KernelArg a;
+  a.kind_ = Kind::bytes;
+  a.bytes_.assign(static_cast<const char*>(data), nbytes);
+  a.type_name_ = std::move(type_name);
+  return a;
+}
+
+std::string KernelArg::describe() const {
+  switch (kind_) {
+    case Kind::array: return std::string(dtype_name(array_.dtype())) + " array (an 8-byte pointer)";
+    case Kind::pointer: return "device pointer (8 bytes)";
+    case Kind::bytes: return type_name_ + " (" + std::to_string(bytes_.size()) + " bytes)";
+    case Kind::scalar:
+      switch (scalar_.kind) {
+        case Scalar::Kind::boolean: return "Python bool";
+        case Scalar::Kind::float_: return "Python float";
+        default: return "Python int";
+      }
+  }
+  return "argument";
+}
+
+RawModule::RawModule(std::string code, std::vector<std::string> options,
+                     std::vector<std::string> name_expressions, SourceDialect dialect)
+    : state_(std::make_shared<ModuleState>()) {
+  if (code.empty()) throw std::invalid_argument("[RawModule] the source code is empty");
+  for (const auto& n : name_expressions)
+    if (n.empty()) throw std::invalid_argument("[RawModule] a name expression is empty");
+  KeyBuilder k;
+  k.add(std::string_view("loom-user-module")).add(std::string_view(code));
+  k.add(int64_t{dialect == SourceDialect::kMinimal}).add(static_cast<int64_t>(options.size()));
+  for (const auto& o : options) k.add(std::string_view(o));
+  k.add(static_cast<int64_t>(name_expressions.size()));
+  for (const auto& n : name_expressions) k.add(std::string_view(n));
+  state_->key = k.finish();
+  state_->code = std::move(code);
+  state_->options = std::move(options);
+  state_->name_expressions = std::move(name_expressions);
+  state_->dialect = dialect;
+}
+
+Kernel RawModule::get_function(const std::string& name, bool compile_now) const {
+  if (name.empty()) throw std::invalid_argument("[RawModule.get_function] the kernel name is empty");
+  // With a GPU, compile and look the name up now, so a typo fails here, as in CuPy and PyCUDA.
+  const Device d = default_device();
+  if (compile_now && d.is_gpu()) gpu_backend::user_function(*state_, d.index, name);
+  return Kernel(state_, name);
+}
+
+std::vector<std::string> RawModule::compile(int arch) const {
+  if (arch < 10 || arch > 999)
+    throw std::invalid_argument("[RawModule.compile] arch " + std::to_string(arch) +
+                                " is not a compute capability such as 80 or 90");
+  return gpu_backend::compile_user_module(*state_, arch);
+}
+
+const std::string& RawModule::code() const { return state_->code; }
+const std::vector<std::string>& RawModule::options() const { return state_->options; }
+const std::vector<std::string>& RawModule::name_expressions() const { return state_->name_expressions; }
+
+KernelAttributes Kernel::attributes(const Device& device) const {
+  if (!device.is_gpu())
+    throw UnsupportedError("[RawKernel " + name_ + "] attributes are known for GPUs only, not " +
+                           device.str());
+  return gpu_backend::user_function(*module_, device.index, name_).attributes;
+}
+
+}  // namespace loom

@@ -1,0 +1,134 @@
+// Converting Python launch arguments (DESIGN.md §4): loom arrays pass as device pointers,
+// host arrays only through In/Out/InOut, scalars by value at the parameter's size.
+#include "kernel_args.h"
+
+#include <nanobind/stl/string.h>
+
+namespace loom::py {
+namespace {
+
+bool is_numpy_array(nb::handle h) { return nb::isinstance(h, numpy_module().attr("ndarray")); }
+
+// The device an argument pins the launch to, if any.
+std::optional<Device> arg_device(nb::handle h) {
+  if (nb::isinstance<Array>(h)) return nb::inst_ptr<Array>(h)->device();
+  if (nb::isinstance<DeviceAllocation>(h)) return nb::inst_ptr<DeviceAllocation>(h)->device;
+  return std::nullopt;
+}
+
+// The host array of an In/Out/InOut, checked up front so nothing launches on bad input.
+void check_host_array(const std::string& label, size_t i, const HostArgument& h) {
+  if (!h.copy_out) return;
+  Py_buffer view;
+  if (PyObject_GetBuffer(h.array.ptr(), &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) != 0) {
+    PyErr_Clear();
+    throw std::invalid_argument(label + " argument " + std::to_string(i) +
+                                ": Out and InOut need a writeable, C-contiguous NumPy array");
+  }
+  PyBuffer_Release(&view);
+}
+
+KernelArg convert_scalar_or_fail(const std::string& label, size_t i, nb::handle h) {
+  PyObject* p = h.ptr();
+  if (PyBool_Check(p) || PyLong_Check(p) || PyFloat_Check(p)) return KernelArg(to_scalar(h));
+  if (nb::isinstance(h, numpy_module().attr("generic"))) {
+    // A NumPy scalar passes its exact bytes: the parameter must have its size.
+    nb::bytes raw = nb::cast<nb::bytes>(h.attr("tobytes")());
+    return KernelArg::bytes(raw.c_str(), raw.size(), nb::cast<std::string>(nb::str(h.attr("dtype"))));
+  }
+  if (PyComplex_Check(p)) {
+    const double v[2] = {PyComplex_RealAsDouble(p), PyComplex_ImagAsDouble(p)};
+    return KernelArg::bytes(v, sizeof v, "Python complex (complex128)");
+  }
+  if (is_numpy_array(h))
+    throw DTypeError(label + " argument " + std::to_string(i) +
+                     " is a NumPy array in host memory; pass loom.asarray(a, device=...) or wrap it "
+                     "in loom.In / loom.Out / loom.InOut to copy it around the launch");
+  if (nb::hasattr(h, "__cuda_array_interface__")) return KernelArg(from_cuda_array_interface(h));
+  throw DTypeError(label + " argument " + std::to_string(i) + " is a " +
+                   nb::cast<std::string>(nb::str(h.type().attr("__name__"))) +
+                   "; kernels take loom arrays, loom.In/Out/InOut, loom.driver allocations and "
+                   "scalars");
+}
+
+}  // namespace
+
+const Buffer& DeviceAllocation::live(const char* op) const {
+  if (!buffer) throw std::invalid_argument(std::string("[") + op + "] the allocation was freed");
+  return *buffer;
+}
+
+ConvertedArgs::ConvertedArgs(const std::string& label, const nb::handle* args, size_t n, const Stream* stream) {
+  args_.reserve(n);
+  std::optional<Device> dev;
+  for (size_t i = 0; i < n && !dev; ++i) dev = arg_device(args[i]);
+  if (!dev && stream) dev = stream->device();
+  if (!dev) dev = default_device();
+  for (size_t i = 0; i < n; ++i) {
+    nb::handle h = args[i];
+    if (nb::isinstance<Array>(h)) {
+      args_.emplace_back(*nb::inst_ptr<Array>(h));
+    } else if (nb::isinstance<DeviceAllocation>(h)) {
+      const auto* a = nb::inst_ptr<DeviceAllocation>(h);
+      args_.push_back(KernelArg::pointer(a->live("RawKernel").data(), a->device, a->nbytes));
+    } else if (nb::isinstance<HostArgument>(h)) {
+      const auto* host = nb::inst_ptr<HostArgument>(h);
+      check_host_array(label, i, *host);
+      Array d = host->copy_in ? from_numpy(host->array, std::nullopt, *dev, true)
+                              : Array::allocate(to_shape(host->array.attr("shape")),
+                                                to_dtype(host->array.attr("dtype")), *dev);
+      if (host->copy_out) copy_back_.emplace_back(d, host->array);
+      args_.emplace_back(std::move(d));
+    } else {
+      args_.push_back(convert_scalar_or_fail(label, i, h));
+    }
+  }
+}
+
+void ConvertedArgs::finish() {
+  for (auto& [d, host] : copy_back_) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(host.ptr(), &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) != 0) {
+      PyErr_Clear();
+      throw std::invalid_argument("[RawKernel] an Out/InOut array stopped being writeable");
+    }
+    struct Release {
+      Py_buffer* v;
+      ~Release() { PyBuffer_Release(v); }
+    } release{&view};
+    nb::gil_scoped_release unlocked;
+    d.copy_to_host(view.buf);
+  }
+}
+
+void init_kernel_args(nb::module_& m) {
+  nb::class_<HostArgument>(m, "_HostArgument", "A host array copied around a kernel launch.")
+      .def_prop_ro("array", [](const HostArgument& h) { return h.array; }, "The host array.");
+  auto make = [](auto* self, nb::handle a, bool in, bool out) {
+    using T = std::remove_pointer_t<decltype(self)>;
+    if (out && !nb::isinstance(a, numpy_module().attr("ndarray")))
+      throw DTypeError("[Out/InOut] the argument must be a NumPy array, not " +
+                       nb::cast<std::string>(nb::str(a.type().attr("__name__"))));
+    new (self) T();
+    // In takes any array-like (copied anyway); Out/InOut write back into the object itself.
+    self->array = out || nb::isinstance(a, numpy_module().attr("ndarray")) ? nb::borrow(a)
+                                                                          : numpy_module().attr("asarray")(a);
+    self->copy_in = in;
+    self->copy_out = out;
+  };
+  nb::class_<InArg, HostArgument>(m, "In",
+                                  "Wraps a host (NumPy) array passed to a kernel: copied to the kernel's "
+                                  "device before the launch (PyCUDA's In).")
+      .def("__init__", [make](InArg* s, nb::handle a) { make(s, a, true, false); }, nb::arg("array"));
+  nb::class_<OutArg, HostArgument>(m, "Out",
+                                   "Wraps a host NumPy array a kernel writes: device memory of its shape "
+                                   "and dtype is passed (not initialised) and copied back into it after the "
+                                   "launch (PyCUDA's Out).")
+      .def("__init__", [make](OutArg* s, nb::handle a) { make(s, a, false, true); }, nb::arg("array"));
+  nb::class_<InOutArg, HostArgument>(m, "InOut",
+                                     "Wraps a host NumPy array copied to the kernel's device before the "
+                                     "launch and back after it (PyCUDA's InOut).")
+      .def("__init__", [make](InOutArg* s, nb::handle a) { make(s, a, true, true); }, nb::arg("array"));
+}
+
+}  // namespace loom::py

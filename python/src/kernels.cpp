@@ -1,0 +1,250 @@
+// loom.RawModule, loom.RawKernel, loom.SourceModule (DESIGN.md §4, API.md "Kernels from
+// CUDA C source") and the three launch forms: CuPy's k(grid, block, args), PyCUDA's
+// k(*args, grid=, block=) and Numba's k[grid, block](*args).
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "bindings.h"
+#include "kernel_args.h"
+#include "loom/kernel/raw_module.h"
+
+namespace loom::py {
+namespace {
+
+struct PyModule {
+  RawModule module;
+};
+struct PySourceModule : PyModule {};
+struct PyKernel {
+  Kernel kernel;
+  RawModule module;
+};
+// k[grid, block, stream, shared_mem]: a kernel with its launch configuration.
+struct ConfiguredKernel {
+  PyKernel* kernel;
+  nb::object owner;  // keeps the kernel alive
+  LaunchConfig cfg;
+  std::optional<Stream> stream;
+};
+
+// An int or a tuple/list of 1 to 3 ints, each >= 0.
+Dim3 to_dim3(nb::handle h, const char* what) {
+  auto one = [what](nb::handle v) -> unsigned {
+    if (!PyLong_Check(v.ptr()) && !nb::hasattr(v, "__index__"))
+      throw DTypeError(std::string("[RawKernel] ") + what + " must be an int or a tuple of up to 3 ints");
+    const long long x = nb::cast<long long>(v.attr("__index__")());
+    if (x < 0 || x > 0xFFFFFFFFll)
+      throw std::invalid_argument(std::string("[RawKernel] ") + what + " dimension " + std::to_string(x) +
+                                  " is out of range");
+    return static_cast<unsigned>(x);
+  };
+  if (PyTuple_Check(h.ptr()) || PyList_Check(h.ptr())) {
+    const size_t n = nb::len(h);
+    if (n < 1 || n > 3)
+      throw std::invalid_argument(std::string("[RawKernel] ") + what + " must have 1 to 3 dimensions, not " +
+                                  std::to_string(n));
+    Dim3 d;
+    d.x = one(h[0]);
+    if (n > 1) d.y = one(h[1]);
+    if (n > 2) d.z = one(h[2]);
+    return d;
+  }
+  return Dim3(one(h));
+}
+
+std::vector<nb::handle> handles(const nb::args& args) {
+  std::vector<nb::handle> hs(args.size());
+  for (size_t i = 0; i < hs.size(); ++i) hs[i] = args[i];
+  return hs;
+}
+
+bool is_auto(nb::handle h) { return PyUnicode_Check(h.ptr()) && nb::cast<std::string>(h) == "auto"; }
+
+void set_block(LaunchConfig& cfg, nb::handle block) {
+  if (is_auto(block)) cfg.auto_block = true;
+  else if (PyUnicode_Check(block.ptr())) throw std::invalid_argument("[RawKernel] block must be a shape or \"auto\"");
+  else cfg.block = to_dim3(block, "block");
+}
+
+const Stream* to_stream(nb::handle h, std::optional<Stream>& holder) {
+  if (h.is_none()) return nullptr;
+  if (!nb::isinstance<Stream>(h)) throw DTypeError("[RawKernel] stream must be a loom.Stream or None");
+  holder = nb::cast<const Stream&>(h);
+  return &*holder;
+}
+
+size_t to_shared(nb::handle h) {
+  const long long v = nb::cast<long long>(h);
+  if (v < 0) throw std::invalid_argument("[RawKernel] shared_mem must be >= 0");
+  return static_cast<size_t>(v);
+}
+
+void run(const PyKernel& k, LaunchConfig cfg, const nb::handle* args, size_t n) {
+  ConvertedArgs converted("[RawKernel " + k.kernel.name() + "]", args, n, cfg.stream);
+  {
+    nb::gil_scoped_release unlocked;
+    k.kernel.launch(cfg, converted.args());
+  }
+  converted.finish();
+}
+
+// k(grid, block, args, shared_mem=0, stream=None) or k(*args, grid=(1, 1), block=..., shared=0, stream=None).
+void call(const PyKernel& k, nb::args args, nb::kwargs kwargs) {
+  LaunchConfig cfg;
+  std::optional<Stream> stream;
+  const bool pycuda = kwargs.contains("block") || kwargs.contains("grid");
+  for (auto [key, value] : kwargs) {
+    const std::string name = nb::cast<std::string>(key);
+    if (name == "grid") cfg.grid = to_dim3(value, "grid");
+    else if (name == "block") set_block(cfg, value);
+    else if (name == "shared_mem" || name == "shared") cfg.shared_mem = to_shared(value);
+    else if (name == "stream") cfg.stream = to_stream(value, stream);
+    else throw DTypeError("[RawKernel " + k.kernel.name() + "] unexpected keyword argument '" + name + "'");
+  }
+  if (pycuda) {
+    if (!kwargs.contains("block"))
+      throw DTypeError("[RawKernel " + k.kernel.name() + "] the keyword form needs block=");
+    std::vector<nb::handle> hs = handles(args);
+    run(k, cfg, hs.data(), hs.size());
+    return;
+  }
+  if (args.size() != 3 || !(PyTuple_Check(args[2].ptr()) || PyList_Check(args[2].ptr())))
+    throw DTypeError("[RawKernel " + k.kernel.name() +
+                     "] call it as k(grid, block, args) with args a tuple, as k(*args, grid=..., "
+                     "block=...), or as k[grid, block](*args)");
+  cfg.grid = to_dim3(args[0], "grid");
+  set_block(cfg, args[1]);
+  nb::sequence seq = nb::borrow<nb::sequence>(args[2]);
+  std::vector<nb::handle> hs;
+  for (nb::handle h : seq) hs.push_back(h);
+  run(k, cfg, hs.data(), hs.size());
+}
+
+nb::dict attributes_dict(const PyKernel& k, nb::handle device) {
+  const Device d = device.is_none() ? default_device() : to_device(device);
+  const KernelAttributes a = k.kernel.attributes(d);
+  nb::dict out;
+  out["max_threads_per_block"] = a.max_threads_per_block;
+  out["num_regs"] = a.num_regs;
+  out["shared_size_bytes"] = a.static_shared_bytes;
+  out["max_dynamic_shared_size_bytes"] = a.max_dynamic_shared_bytes;
+  out["param_sizes"] = nb::cast(a.param_sizes);
+  return out;
+}
+
+std::vector<std::string> to_strings(nb::handle h, const char* what) {
+  std::vector<std::string> out;
+  if (h.is_none()) return out;
+  if (PyUnicode_Check(h.ptr())) throw DTypeError(std::string("[RawModule] ") + what + " must be a sequence of strings, not a string");
+  for (nb::handle v : nb::iter(h)) out.push_back(nb::cast<std::string>(nb::str(v)));
+  return out;
+}
+
+std::vector<std::string> compile_for(const RawModule& m, nb::handle arch) {
+  if (!arch.is_none()) return m.compile(nb::cast<int>(arch));
+  const Device d = default_device();
+  if (!d.is_gpu())
+    throw std::invalid_argument("[RawModule.compile] no GPU to compile for: pass arch= (e.g. 90)");
+  const DeviceProperties p = properties(d);
+  return m.compile(p.compute_capability_major * 10 + p.compute_capability_minor);
+}
+
+// PyCUDA's SourceModule wraps the source in extern "C" so plain __global__ names are found.
+std::string pycuda_source(const std::string& code, bool no_extern_c) {
+  if (no_extern_c) return code;
+  return "extern \"C\" {\n#line 1\n" + code + "\n}\n";
+}
+
+}  // namespace
+
+LOOM_BINDING_FAMILY(kernels, 55) {
+  init_kernel_args(m);
+  nb::class_<PyKernel>(m, "RawKernel",
+                       "A CUDA C kernel compiled at run time by NVRTC for the exact architecture of each "
+                       "GPU it runs on, cached in memory and on disk. Launch it as k(grid, block, args, "
+                       "shared_mem=0, stream=None), k(*args, grid=(1, 1), block=(x, y, z), shared=0, "
+                       "stream=None) or k[grid, block](*args). block=\"auto\" times candidate blocks on "
+                       "first use (grid then means the number of threads wanted per dimension).")
+      .def("__init__",
+           [](PyKernel* self, const std::string& code, const std::string& name, nb::handle options) {
+             RawModule mod(code, to_strings(options, "options"));
+             new (self) PyKernel{mod.get_function(name, false), mod};
+           },
+           nb::arg("code"), nb::arg("name"), nb::arg("options") = nb::tuple(),
+           "Kernel `name` (an extern \"C\" function) of CUDA C++ `code`, compiled on first launch.")
+      .def("__call__", &call, "Launches the kernel (see the class docstring for the three forms).")
+      .def("__getitem__",
+           [](nb::handle self, nb::handle config) {
+             nb::tuple t = PyTuple_Check(config.ptr()) ? nb::borrow<nb::tuple>(config) : nb::make_tuple(config);
+             if (t.size() < 2 || t.size() > 4)
+               throw DTypeError("[RawKernel] use k[grid, block] or k[grid, block, stream, shared_mem]");
+             ConfiguredKernel c{nb::inst_ptr<PyKernel>(self), nb::borrow(self), {}, {}};
+             c.cfg.grid = to_dim3(t[0], "grid");
+             set_block(c.cfg, t[1]);
+             if (t.size() > 2) {
+               if (!t[2].is_none() && !(PyLong_Check(t[2].ptr()) && nb::cast<long long>(t[2]) == 0))
+                 c.cfg.stream = to_stream(t[2], c.stream);
+             }
+             if (t.size() > 3) c.cfg.shared_mem = to_shared(t[3]);
+             return c;
+           },
+           nb::arg("config"), "k[grid, block] or k[grid, block, stream, shared_mem] (Numba's form).")
+      .def("compile", [](const PyKernel& k, nb::handle arch) { compile_for(k.module, arch); },
+           nb::arg("arch") = nb::none(),
+           "Compiles now, for compute capability `arch` (e.g. 90; no GPU needed) or the default GPU.")
+      .def_prop_ro("name", [](const PyKernel& k) { return k.kernel.name(); }, "The kernel's name.")
+      .def_prop_ro("code", [](const PyKernel& k) { return k.module.code(); }, "The CUDA C++ source.")
+      .def_prop_ro("options", [](const PyKernel& k) { return k.module.options(); }, "The NVRTC options.")
+      .def("attributes", &attributes_dict, nb::arg("device") = nb::none(),
+           "Compiled facts on `device` (default device): max_threads_per_block, num_regs, "
+           "shared_size_bytes, max_dynamic_shared_size_bytes, param_sizes.")
+      .def_prop_ro("max_threads_per_block",
+                   [](const PyKernel& k) { return k.kernel.attributes(default_device()).max_threads_per_block; },
+                   "The most threads per block this kernel can run on the default GPU.");
+
+  nb::class_<ConfiguredKernel>(m, "_ConfiguredKernel", "A kernel with its launch configuration: call it with the arguments.")
+      .def("__call__", [](const ConfiguredKernel& c, nb::args args) {
+        std::vector<nb::handle> hs = handles(args);
+        run(*c.kernel, c.cfg, hs.data(), hs.size());
+      }, "Launches with these arguments.");
+
+  nb::class_<PyModule>(m, "RawModule",
+                       "CUDA C++ source compiled at run time by NVRTC (cached in memory and on disk); "
+                       "get_function(name) returns its kernels. Templates are instantiated through "
+                       "name_expressions, e.g. (\"scale<float>\",).")
+      .def("__init__",
+           [](PyModule* self, const std::string& code, nb::handle options, nb::handle names) {
+             new (self) PyModule{RawModule(code, to_strings(options, "options"), to_strings(names, "name_expressions"))};
+           },
+           nb::arg("code"), nb::arg("options") = nb::tuple(), nb::arg("name_expressions") = nb::tuple(),
+           "Compiles lazily; compile() or get_function() compile now.")
+      .def("get_function",
+           [](const PyModule& m, const std::string& name) { return PyKernel{m.module.get_function(name), m.module}; },
+           nb::arg("name"),
+           "The kernel `name`: an extern \"C\" name or one of the name expressions. With a GPU the "
+           "module is compiled now and a missing name raises ValueError.")
+      .def("compile", [](const PyModule& m, nb::handle arch) { return compile_for(m.module, arch); },
+           nb::arg("arch") = nb::none(),
+           "Compiles now for compute capability `arch` (e.g. 90; no GPU needed) or the default GPU; "
+           "raises CompileError with the log and the source around each error. Returns the lowered "
+           "(mangled) names of the name expressions.")
+      .def_prop_ro("code", [](const PyModule& m) { return m.module.code(); }, "The CUDA C++ source.")
+      .def_prop_ro("options", [](const PyModule& m) { return m.module.options(); }, "The NVRTC options.")
+      .def_prop_ro("name_expressions", [](const PyModule& m) { return m.module.name_expressions(); },
+                   "The template instantiations it exports.");
+
+  nb::class_<PySourceModule, PyModule>(m, "SourceModule",
+                                       "PyCUDA's name for a RawModule: the source is wrapped in extern \"C\" "
+                                       "(unless no_extern_c=True) so kernels are found by their plain names.")
+      .def("__init__",
+           [](PySourceModule* self, const std::string& source, nb::handle options, bool no_extern_c,
+              nb::handle include_dirs) {
+             std::vector<std::string> opts = to_strings(options, "options");
+             for (const auto& dir : to_strings(include_dirs, "include_dirs")) opts.push_back("-I" + dir);
+             new (self) PySourceModule{{RawModule(pycuda_source(source, no_extern_c), opts)}};
+           },
+           nb::arg("source"), nb::arg("options") = nb::none(), nb::arg("no_extern_c") = false,
+           nb::arg("include_dirs") = nb::none(), "Compiles `source` (lazily, like RawModule).");
+}
+
+}  // namespace loom::py
