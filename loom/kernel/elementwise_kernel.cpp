@@ -314,7 +314,7 @@ Kernel kernel_for(const ElementwiseKernel::State& st, const Plan& plan, const Ty
     if (it != st.kernels.end()) return it->second;
   }
   RawModule mod(gen_source(st, plan, types), st.opts.options, {}, SourceDialect::kMinimal);
-  Kernel k = mod.get_function(st.name);
+  Kernel k = mod.get_function(st.name, false);  // compiled at the launch, on the arrays' device
   std::lock_guard<std::mutex> lock(st.mu);
   return st.kernels.emplace(plan.key, k).first->second;
 }

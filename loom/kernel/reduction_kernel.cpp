@@ -393,7 +393,7 @@ std::vector<Array> ReductionKernel::operator()(const std::vector<UserArg>& args,
     } else {
       lock.unlock();
       RawModule mod(gen_source(st, pl, types), st.opts.options, {}, SourceDialect::kMinimal);
-      for (int v = 0; v < 3; ++v) ks.push_back(mod.get_function(st.name + kSuffix[v]));
+      for (int v = 0; v < 3; ++v) ks.push_back(mod.get_function(st.name + kSuffix[v], false));
       lock.lock();
       for (int v = 0; v < 3; ++v) st.kernels[v].emplace(pl.key, ks[v]);
     }
