@@ -5,6 +5,8 @@
 #include "loom/device.h"
 #include "loom/dtype.h"
 #include "loom/error.h"
+#include "loom/kernel/elementwise_kernel.h"
+#include "loom/kernel/reduction_kernel.h"
 #include "loom/memory.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/elementwise.h"
