@@ -124,7 +124,7 @@ def test_auto_block_launch(device, rng):
     # scratch copies, or x would be incremented once per timed launch.
     k((n,), "auto", (x, n))
     k((n,), "auto", (x, n))
-    np.testing.assert_array_equal(x.numpy(), a + np.float32(2))
+    np.testing.assert_array_equal(x.numpy(), (a + np.float32(1)) + np.float32(1))  # two float32 roundings
     mine = [r for r in at.report() if r["kernel"] == "loom_test_autotune_inc"]
     assert len(mine) == 1
     r = mine[0]
