@@ -281,6 +281,15 @@ class Run:
                     x = lib.asarray(a)
                     return timed(lambda: k[4, 256](x, n), lib.sync, self.reps, calls) * 1e6
                 numba_form[lib.name] = self.measure("launch, numba", lib, body_numba)
+        floor = {}
+        for lib in libs:
+            if lib.name == "loom" and lib.raw is not None:
+                def body_floor():
+                    k = lib.raw(scale_source("bench_launch", nonce()), "bench_launch")
+                    x = lib.asarray(a)
+                    return min(k._launch_floor_us((4,), (256,), (x, n), calls) for _ in range(self.reps))
+                floor["loom"] = self.measure("launch floor", lib, body_floor)
+        self.add("(d) floor: bare cuLaunchKernel loop in C++", "us", "", lambda r: None, floor)
         self.add("(d) launch, k(grid, block, (x, n))", "us", "<= 4 us", lambda r: _le(r.get("loom"), 4.0), cupy_form)
         self.add("(d) launch, k[grid, block](x, n)", "us", "<= 4 us", lambda r: _le(r.get("loom"), 4.0), numba_form)
 

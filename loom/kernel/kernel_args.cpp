@@ -16,7 +16,7 @@ std::string param_text(size_t i, size_t size) {
 
 // An integer scalar at `size` bytes. Values that fit the signed or the unsigned type of
 // that width are taken (0xFFFFFFFF for an unsigned int parameter); others overflow.
-void pack_integer(const std::string& label, const Scalar& s, size_t i, size_t size, void* dst) {
+void pack_integer(const std::string& kernel, const Scalar& s, size_t i, size_t size, void* dst) {
   const bool negative = s.kind == Scalar::Kind::int_ && s.i < 0;
   const uint64_t magnitude = s.kind == Scalar::Kind::uint_ ? s.u
                              : s.kind == Scalar::Kind::boolean ? uint64_t{s.b}
@@ -27,7 +27,7 @@ void pack_integer(const std::string& label, const Scalar& s, size_t i, size_t si
     const uint64_t hi = (uint64_t{1} << bits) - 1;
     const bool fits = negative ? s.i >= lo : magnitude <= hi;
     if (!fits)
-      throw std::overflow_error(label + " the Python int " +
+      throw std::overflow_error(prefix(kernel) + " the Python int " +
                                 (negative ? std::to_string(s.i) : std::to_string(magnitude)) +
                                 " does not fit " + param_text(i, size));
   }
@@ -35,7 +35,7 @@ void pack_integer(const std::string& label, const Scalar& s, size_t i, size_t si
   std::memcpy(dst, &bits, size);  // little-endian: the low bytes are the value
 }
 
-void pack_float(const std::string& label, const Scalar& s, size_t i, size_t size, void* dst) {
+void pack_float(const std::string& kernel, const Scalar& s, size_t i, size_t size, void* dst) {
   const double v = s.as_double();
   if (size == 8) {
     std::memcpy(dst, &v, 8);
@@ -46,20 +46,20 @@ void pack_float(const std::string& label, const Scalar& s, size_t i, size_t size
     const uint16_t h = double_to_half(v);  // a 2-byte float parameter is taken as __half
     std::memcpy(dst, &h, 2);
   } else {
-    throw DTypeError(label + " a Python float cannot be passed as " + param_text(i, size) +
+    throw DTypeError(prefix(kernel) + " a Python float cannot be passed as " + param_text(i, size) +
                      "; pass a NumPy scalar of the parameter's type");
   }
 }
 
 }  // namespace
 
-PackedArgs::PackedArgs(const std::string& label, const std::vector<KernelArg>& args,
+PackedArgs::PackedArgs(const std::string& kernel, const std::vector<KernelArg>& args,
                        const std::vector<size_t>& sizes, bool sizes_known)
     : storage_(args.size() * 2, 0), ptrs_(args.size(), nullptr) {
   if (sizes_known && args.size() != sizes.size()) {
     std::string list;
     for (size_t s : sizes) list += (list.empty() ? "" : ", ") + std::to_string(s);
-    throw DTypeError(label + " takes " + std::to_string(sizes.size()) + " argument" +
+    throw DTypeError(prefix(kernel) + " takes " + std::to_string(sizes.size()) + " argument" +
                      (sizes.size() == 1 ? "" : "s") + " (parameter sizes in bytes: " +
                      (list.empty() ? "none" : list) + ") but " + std::to_string(args.size()) +
                      (args.size() == 1 ? " was" : " were") + " given");
@@ -80,7 +80,7 @@ PackedArgs::PackedArgs(const std::string& label, const std::vector<KernelArg>& a
     if (sizes_known) {
       const size_t want = sizes[i];
       if (a.kind() != KernelArg::Kind::scalar && want != size)
-        throw DTypeError(label + " argument " + std::to_string(i) + " is a " + a.describe() +
+        throw DTypeError(prefix(kernel) + " argument " + std::to_string(i) + " is a " + a.describe() +
                          " but the kernel's " + param_text(i, want) + " takes " +
                          std::to_string(want) + " bytes" +
                          (a.kind() == KernelArg::Kind::array || a.kind() == KernelArg::Kind::pointer
@@ -106,11 +106,11 @@ PackedArgs::PackedArgs(const std::string& label, const std::vector<KernelArg>& a
         break;
       case KernelArg::Kind::scalar:
         if (size != 1 && size != 2 && size != 4 && size != 8)
-          throw DTypeError(label + " argument " + std::to_string(i) + " is a " + a.describe() +
+          throw DTypeError(prefix(kernel) + " argument " + std::to_string(i) + " is a " + a.describe() +
                            " but the kernel's " + param_text(i, size) +
                            " is not a number; pass a NumPy scalar or bytes of that size");
-        if (a.scalar().kind == Scalar::Kind::float_) pack_float(label, a.scalar(), i, size, slot);
-        else pack_integer(label, a.scalar(), i, size, slot);
+        if (a.scalar().kind == Scalar::Kind::float_) pack_float(kernel, a.scalar(), i, size, slot);
+        else pack_integer(kernel, a.scalar(), i, size, slot);
         break;
     }
   }

@@ -9,14 +9,17 @@
 
 namespace loom::kernel_detail {
 
+/// "[RawKernel name]", the start of every launch error; built only when one is raised.
+inline std::string prefix(const std::string& kernel) { return "[RawKernel " + kernel + "]"; }
+
 /// The packed parameters of one launch: `pointers()` is what cuLaunchKernel takes.
 class PackedArgs {
  public:
   /// Packs `args` for parameters of `sizes` (bytes; when `sizes_known` is false the
   /// parameter list is unknown and each argument takes its natural size: 8-byte pointers,
   /// int64 and float64 for Python scalars). Raises TypeError naming the kernel
-  /// (`label`, "[RawKernel name]") and the parameter on any mismatch.
-  PackedArgs(const std::string& label, const std::vector<KernelArg>& args,
+  /// (`kernel`) and the parameter on any mismatch.
+  PackedArgs(const std::string& kernel, const std::vector<KernelArg>& args,
              const std::vector<size_t>& sizes, bool sizes_known);
   void** pointers() { return ptrs_.data(); }
   /// Replaces the pointer passed for argument `i` (an array or a pointer argument).

@@ -18,7 +18,7 @@ T read(PackedArgs& p, size_t i) {
 
 TEST(PackedArgs, ScalarsTakeTheParameterSize) {
   std::vector<KernelArg> args = {Scalar(-3), Scalar(40000), Scalar(0.25), Scalar(1.5), Scalar(0xFFFFFFFFull), Scalar(true)};
-  PackedArgs p("[RawKernel k]", args, {1, 4, 4, 8, 4, 1}, true);
+  PackedArgs p("k", args, {1, 4, 4, 8, 4, 1}, true);
   EXPECT_EQ(read<int8_t>(p, 0), -3);
   EXPECT_EQ(read<int32_t>(p, 1), 40000);
   EXPECT_EQ(read<float>(p, 2), 0.25f);
@@ -29,32 +29,32 @@ TEST(PackedArgs, ScalarsTakeTheParameterSize) {
 
 TEST(PackedArgs, HalfParametersTakeFloat16Bits) {
   std::vector<KernelArg> args = {Scalar(1.0)};
-  PackedArgs p("[RawKernel k]", args, {2}, true);
+  PackedArgs p("k", args, {2}, true);
   EXPECT_EQ(read<uint16_t>(p, 0), 0x3C00);
 }
 
 TEST(PackedArgs, MismatchesAreTypeErrorsNamingTheParameter) {
   std::vector<KernelArg> two = {Scalar(1), Scalar(2)};
-  EXPECT_THROW(PackedArgs("[RawKernel k]", two, {4}, true), DTypeError);
+  EXPECT_THROW(PackedArgs("k", two, {4}, true), DTypeError);
   std::vector<KernelArg> wide = {Scalar(1 << 20)};
-  EXPECT_THROW(PackedArgs("[RawKernel k]", wide, {2}, true), std::overflow_error);
+  EXPECT_THROW(PackedArgs("k", wide, {2}, true), std::overflow_error);
   std::vector<KernelArg> negative = {Scalar(-129)};
-  EXPECT_THROW(PackedArgs("[RawKernel k]", negative, {1}, true), std::overflow_error);
+  EXPECT_THROW(PackedArgs("k", negative, {1}, true), std::overflow_error);
   const int32_t v = 7;
   std::vector<KernelArg> bytes = {KernelArg::bytes(&v, 4, "int32")};
   try {
-    PackedArgs("[RawKernel k]", bytes, {8}, true);
+    PackedArgs("k", bytes, {8}, true);
     FAIL();
   } catch (const DTypeError& e) {
     EXPECT_NE(std::string(e.what()).find("parameter 0 (8 bytes)"), std::string::npos) << e.what();
   }
   std::vector<KernelArg> floats = {Scalar(1.5)};
-  EXPECT_THROW(PackedArgs("[RawKernel k]", floats, {16}, true), DTypeError);
+  EXPECT_THROW(PackedArgs("k", floats, {16}, true), DTypeError);
 }
 
 TEST(PackedArgs, UnknownParameterListsUseNaturalSizes) {
   std::vector<KernelArg> args = {Scalar(int64_t{1} << 40), Scalar(2.5)};
-  PackedArgs p("[RawKernel k]", args, {}, false);
+  PackedArgs p("k", args, {}, false);
   EXPECT_EQ(read<int64_t>(p, 0), int64_t{1} << 40);
   EXPECT_EQ(read<double>(p, 1), 2.5);
 }
@@ -63,7 +63,7 @@ TEST(PackedArgs, LargeStructsAreReadInPlace) {
   char blob[40];
   for (int i = 0; i < 40; ++i) blob[i] = static_cast<char>(i);
   std::vector<KernelArg> args = {KernelArg::bytes(blob, 40, "struct")};
-  PackedArgs p("[RawKernel k]", args, {40}, true);
+  PackedArgs p("k", args, {40}, true);
   EXPECT_EQ(std::memcmp(p.pointers()[0], blob, 40), 0);
 }
 

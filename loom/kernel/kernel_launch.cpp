@@ -127,14 +127,26 @@ Dim3 tuned_block(const Kernel& k, const gpu_backend::UserFunction& f, const Laun
 
 }  // namespace
 
+const gpu_backend::UserFunction& Kernel::function_on(int device) const {
+  if (device >= KernelFunctionCache::kSlots) return gpu_backend::user_function(*module_, device, name_);
+  auto& slot = functions_->by_device[device];
+  if (const void* f = slot.load(std::memory_order_acquire)) {
+    // A lost device still fails at the launch: the driver returns the sticky error.
+    return *static_cast<const gpu_backend::UserFunction*>(f);
+  }
+  const gpu_backend::UserFunction& f = gpu_backend::user_function(*module_, device, name_);
+  slot.store(&f, std::memory_order_release);
+  return f;
+}
+
 void Kernel::launch(const LaunchConfig& cfg, const std::vector<KernelArg>& args) const {
   const Device dev = launch_device(name_, cfg, args);
   if (!dev.is_gpu())
     throw UnsupportedError(label_of(name_) + " the arguments are on " + dev.str() +
                            ": running CUDA C kernels on the CPU needs the CPU kernel emulator, which "
                            "this loom does not have yet; pass arrays on a GPU");
-  const gpu_backend::UserFunction& f = gpu_backend::user_function(*module_, dev.index, name_);
-  kernel_detail::PackedArgs packed(label_of(name_), args, f.attributes.param_sizes, f.params_known);
+  const gpu_backend::UserFunction& f = function_on(dev.index);
+  kernel_detail::PackedArgs packed(name_, args, f.attributes.param_sizes, f.params_known);
 
   std::optional<StreamScope> scope;  // wait_for_writer orders work on the current stream
   if (cfg.stream) scope.emplace(*cfg.stream);

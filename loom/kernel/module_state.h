@@ -2,6 +2,8 @@
 // compile it, and the backend's per-module data (compiled images, loaded functions),
 // made on first use. Internal to loom/kernel and the backends.
 #pragma once
+#include <array>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -21,6 +23,13 @@ struct ModuleState {
 
   std::mutex mu;                    // guards `gpu`
   std::shared_ptr<void> gpu;        // backend/cuda/user_kernels.cpp's data, made on first use
+};
+
+/// A Kernel's loaded function on each of the first GPUs (backend UserFunction pointers,
+/// which live as long as the module), filled on first launch there.
+struct KernelFunctionCache {
+  static constexpr int kSlots = 16;
+  std::array<std::atomic<const void*>, kSlots> by_device{};
 };
 
 }  // namespace loom

@@ -84,6 +84,9 @@ const std::string& RawModule::code() const { return state_->code; }
 const std::vector<std::string>& RawModule::options() const { return state_->options; }
 const std::vector<std::string>& RawModule::name_expressions() const { return state_->name_expressions; }
 
+Kernel::Kernel(std::shared_ptr<ModuleState> m, std::string name)
+    : module_(std::move(m)), name_(std::move(name)), functions_(std::make_shared<KernelFunctionCache>()) {}
+
 KernelAttributes Kernel::attributes(const Device& device) const {
   if (!device.is_gpu())
     throw UnsupportedError("[RawKernel " + name_ + "] attributes are known for GPUs only, not " +

@@ -84,6 +84,9 @@ struct KernelAttributes {
 };
 
 struct ModuleState;
+namespace gpu_backend {
+struct UserFunction;
+}
 
 /// One function of a RawModule. Cheap to copy.
 class Kernel {
@@ -103,9 +106,11 @@ class Kernel {
 
  private:
   friend class RawModule;
-  Kernel(std::shared_ptr<ModuleState> m, std::string name) : module_(std::move(m)), name_(std::move(name)) {}
+  const gpu_backend::UserFunction& function_on(int device) const;
+  Kernel(std::shared_ptr<ModuleState> m, std::string name);
   std::shared_ptr<ModuleState> module_;
   std::string name_;
+  std::shared_ptr<struct KernelFunctionCache> functions_;  // loaded function per GPU: no lookup per launch
 };
 
 /// How NVRTC reads the source: kFull for users (all of CUDA C++); kMinimal adds NVRTC's

@@ -4,8 +4,12 @@
 
 #include <nanobind/stl/string.h>
 
+#include "loom/kernel/kernel_args.h"
+
 namespace loom::py {
 namespace {
+
+using kernel_detail::prefix;
 
 bool is_numpy_array(nb::handle h) { return nb::isinstance(h, numpy_module().attr("ndarray")); }
 
@@ -17,24 +21,24 @@ std::optional<Device> arg_device(nb::handle h) {
 }
 
 // The host array of an In/Out/InOut, checked up front so nothing launches on bad input.
-void check_host_array(const std::string& label, size_t i, const HostArgument& h) {
+void check_host_array(const std::string& kernel, size_t i, const HostArgument& h) {
   if (!h.copy_out) return;
   Py_buffer view;
   if (PyObject_GetBuffer(h.array.ptr(), &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) != 0) {
     PyErr_Clear();
-    throw std::invalid_argument(label + " argument " + std::to_string(i) +
+    throw std::invalid_argument(prefix(kernel) + " argument " + std::to_string(i) +
                                 ": Out and InOut need a writeable, C-contiguous NumPy array");
   }
   PyBuffer_Release(&view);
 }
 
-KernelArg convert_scalar_or_fail(const std::string& label, size_t i, nb::handle h) {
+KernelArg convert_scalar_or_fail(const std::string& kernel, size_t i, nb::handle h) {
   PyObject* p = h.ptr();
   if (PyBool_Check(p) || PyLong_Check(p) || PyFloat_Check(p)) return KernelArg(to_scalar(h));
   if (nb::isinstance(h, numpy_module().attr("generic"))) {
     // A NumPy scalar passes its exact bytes: the parameter must have its size.
     nb::object raw_obj = h.attr("tobytes")();
-    if (!PyBytes_Check(raw_obj.ptr())) throw DTypeError(label + " argument " + std::to_string(i) + ": tobytes() did not return bytes");
+    if (!PyBytes_Check(raw_obj.ptr())) throw DTypeError(prefix(kernel) + " argument " + std::to_string(i) + ": tobytes() did not return bytes");
     nb::bytes raw = nb::borrow<nb::bytes>(raw_obj);
     nb::object dtype = h.attr("dtype");  // str(dtype): nb::str(accessor) would not convert
     return KernelArg::bytes(raw.c_str(), raw.size(), nb::cast<std::string>(nb::str(nb::handle(dtype))));
@@ -44,11 +48,11 @@ KernelArg convert_scalar_or_fail(const std::string& label, size_t i, nb::handle 
     return KernelArg::bytes(v, sizeof v, "Python complex (complex128)");
   }
   if (is_numpy_array(h))
-    throw DTypeError(label + " argument " + std::to_string(i) +
+    throw DTypeError(prefix(kernel) + " argument " + std::to_string(i) +
                      " is a NumPy array in host memory; pass loom.asarray(a, device=...) or wrap it "
                      "in loom.In / loom.Out / loom.InOut to copy it around the launch");
   if (nb::hasattr(h, "__cuda_array_interface__")) return KernelArg(from_cuda_array_interface(h));
-  throw DTypeError(label + " argument " + std::to_string(i) + " is a " +
+  throw DTypeError(prefix(kernel) + " argument " + std::to_string(i) + " is a " +
                    nb::cast<std::string>(nb::str(h.type().attr("__name__"))) +
                    "; kernels take loom arrays, loom.In/Out/InOut, loom.driver allocations and "
                    "scalars");
@@ -61,7 +65,7 @@ const Buffer& DeviceAllocation::live(const char* op) const {
   return *buffer;
 }
 
-ConvertedArgs::ConvertedArgs(const std::string& label, const nb::handle* args, size_t n, const Stream* stream) {
+ConvertedArgs::ConvertedArgs(const std::string& kernel, const nb::handle* args, size_t n, const Stream* stream) {
   args_.reserve(n);
   std::optional<Device> dev;
   for (size_t i = 0; i < n && !dev; ++i) dev = arg_device(args[i]);
@@ -76,14 +80,14 @@ ConvertedArgs::ConvertedArgs(const std::string& label, const nb::handle* args, s
       args_.push_back(KernelArg::pointer(a->live("RawKernel").data(), a->device, a->nbytes));
     } else if (nb::isinstance<HostArgument>(h)) {
       const auto* host = nb::inst_ptr<HostArgument>(h);
-      check_host_array(label, i, *host);
+      check_host_array(kernel, i, *host);
       Array d = host->copy_in ? from_numpy(host->array, std::nullopt, *dev, true)
                               : Array::allocate(to_shape(host->array.attr("shape")),
                                                 to_dtype(host->array.attr("dtype")), *dev);
       if (host->copy_out) copy_back_.emplace_back(d, host->array);
       args_.emplace_back(std::move(d));
     } else {
-      args_.push_back(convert_scalar_or_fail(label, i, h));
+      args_.push_back(convert_scalar_or_fail(kernel, i, h));
     }
   }
 }

@@ -33,7 +33,7 @@ struct DeviceAllocation {
 /// kernel's device now; finish() copies Out/InOut results back after the launch.
 class ConvertedArgs {
  public:
-  ConvertedArgs(const std::string& label, const nb::handle* args, size_t n, const Stream* stream);
+  ConvertedArgs(const std::string& kernel, const nb::handle* args, size_t n, const Stream* stream);
   const std::vector<KernelArg>& args() const { return args_; }
   /// Copies Out/InOut device arrays back into their host arrays (waits for the GPU).
   void finish();

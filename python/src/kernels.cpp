@@ -4,8 +4,13 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <chrono>
+
 #include "bindings.h"
 #include "kernel_args.h"
+#include "loom/backend/gpu_kernel.h"
+#include "loom/kernel/kernel_args.h"
+#include "loom/kernel/module_state.h"
 #include "loom/kernel/raw_module.h"
 
 namespace loom::py {
@@ -80,7 +85,7 @@ size_t to_shared(nb::handle h) {
 }
 
 void run(const PyKernel& k, LaunchConfig cfg, const nb::handle* args, size_t n) {
-  ConvertedArgs converted("[RawKernel " + k.kernel.name() + "]", args, n, cfg.stream);
+  ConvertedArgs converted(k.kernel.name(), args, n, cfg.stream);
   {
     nb::gil_scoped_release unlocked;
     k.kernel.launch(cfg, converted.args());
@@ -118,6 +123,33 @@ void call(const PyKernel& k, nb::args args, nb::kwargs kwargs) {
   std::vector<nb::handle> hs;
   for (nb::handle h : seq) hs.push_back(h);
   run(k, cfg, hs.data(), hs.size());
+}
+
+// The cost of the driver alone: cuLaunchKernel in a C++ loop with arguments packed once,
+// then a wait for the GPU, per launch in microseconds. bench/kernels.py prints it beside
+// loom's Python launch so the part loom adds is visible.
+double launch_floor_us(const PyKernel& k, nb::handle grid, nb::handle block, nb::sequence args, int calls) {
+  LaunchConfig cfg;
+  cfg.grid = to_dim3(grid, "grid");
+  cfg.block = to_dim3(block, "block");
+  std::vector<nb::handle> hs;
+  for (nb::handle h : args) hs.push_back(h);
+  ConvertedArgs converted(k.kernel.name(), hs.data(), hs.size(), nullptr);
+  k.kernel.launch(cfg, converted.args());  // compiles, loads and checks everything once
+  int dev = -1;
+  for (const KernelArg& a : converted.args())
+    if (a.kind() == KernelArg::Kind::array) dev = a.array().device().index;
+  if (dev < 0 || !default_device().is_gpu()) throw std::invalid_argument("[RawKernel] the floor needs an array on a GPU");
+  nb::gil_scoped_release unlocked;
+  const auto& f = gpu_backend::user_function(*k.kernel.module(), dev, k.kernel.name());
+  kernel_detail::PackedArgs packed(k.kernel.name(), converted.args(), f.attributes.param_sizes, f.params_known);
+  void* stream = Stream::current_native(dev);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < calls; ++i)
+    gpu_backend::launch_user(f, "floor", cfg.grid, cfg.block, 0, stream, packed.pointers());
+  Stream::current(gpu(dev)).synchronize();
+  const std::chrono::duration<double, std::micro> dt = std::chrono::steady_clock::now() - t0;
+  return dt.count() / calls;
 }
 
 nb::dict attributes_dict(const PyKernel& k, nb::handle device) {
@@ -193,6 +225,8 @@ LOOM_BINDING_FAMILY(kernels, 55) {
              return c;
            },
            nb::arg("config"), "k[grid, block] or k[grid, block, stream, shared_mem] (Numba's form).")
+      .def("_launch_floor_us", &launch_floor_us, nb::arg("grid"), nb::arg("block"), nb::arg("args"),
+           nb::arg("calls"), "Benchmarks only: microseconds per bare cuLaunchKernel of this kernel from C++.")
       .def("compile", [](const PyKernel& k, nb::handle arch) { compile_for(k.module, arch); },
            nb::arg("arch") = nb::none(),
            "Compiles now, for compute capability `arch` (e.g. 90; no GPU needed) or the default GPU.")
