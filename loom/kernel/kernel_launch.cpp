@@ -150,15 +150,14 @@ void Kernel::launch(const LaunchConfig& cfg, const std::vector<KernelArg>& args)
 
   std::optional<StreamScope> scope;  // wait_for_writer orders work on the current stream
   if (cfg.stream) scope.emplace(*cfg.stream);
-  const Stream stream = cfg.stream ? *cfg.stream : Stream::current(dev);
-  void* native = stream.native();
+  void* native = cfg.stream ? cfg.stream->native() : Stream::current_native(dev.index);
   for (const KernelArg& a : args)
     if (a.kind() == KernelArg::Kind::array && a.array().valid()) gpu_backend::wait_for_writer(a.array());
 
   Dim3 grid = cfg.grid, block = cfg.block;
   if (cfg.auto_block) {
     if (cfg.grid.count() == 0) return;  // nothing to run
-    block = tuned_block(*this, f, cfg, args, packed, stream);
+    block = tuned_block(*this, f, cfg, args, packed, cfg.stream ? *cfg.stream : Stream::current(dev));
     grid = blocks_for(cfg.grid, block);
   }
   check_config(name_, f, grid, block, cfg.shared_mem);

@@ -23,6 +23,9 @@ struct PySourceModule : PyModule {};
 struct PyKernel {
   Kernel kernel;
   RawModule module;
+  // k[grid, block]: the last configuration without a stream, parsed once for a loop.
+  nb::object last_config;
+  LaunchConfig last_cfg;
 };
 // k[grid, block, stream, shared_mem]: a kernel with its launch configuration.
 struct ConfiguredKernel {
@@ -35,9 +38,16 @@ struct ConfiguredKernel {
 // An int or a tuple/list of 1 to 3 ints, each >= 0.
 Dim3 to_dim3(nb::handle h, const char* what) {
   auto one = [what](nb::handle v) -> unsigned {
-    if (!PyLong_Check(v.ptr()) && !nb::hasattr(v, "__index__"))
+    // PyNumber_Index takes ints and NumPy integers (anything with __index__), not floats.
+    PyObject* index = PyNumber_Index(v.ptr());
+    if (!index) {
+      PyErr_Clear();
       throw DTypeError(std::string("[RawKernel] ") + what + " must be an int or a tuple of up to 3 ints");
-    const long long x = nb::cast<long long>(v.attr("__index__")());
+    }
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(index, &overflow);
+    Py_DECREF(index);
+    if (overflow) x = -1;
     if (x < 0 || x > 0xFFFFFFFFll)
       throw std::invalid_argument(std::string("[RawKernel] ") + what + " dimension " + std::to_string(x) +
                                   " is out of range");
@@ -210,7 +220,11 @@ LOOM_BINDING_FAMILY(kernels, 55) {
            "Kernel `name` (an extern \"C\" function) of CUDA C++ `code`, compiled on first launch.")
       .def("__call__", &call, "Launches the kernel (see the class docstring for the three forms).")
       .def("__getitem__",
-           [](nb::handle self, nb::handle config) {
+           [](nb::handle self, nb::handle config) -> nb::object {
+             PyKernel* pk = nb::inst_ptr<PyKernel>(self);
+             // A loop calling k[grid, block](...) asks for the same configuration every time.
+             if (pk->last_config.is_valid() && pk->last_config.equal(config))
+               return nb::cast(ConfiguredKernel{pk, nb::borrow(self), pk->last_cfg, {}});
              nb::tuple t = PyTuple_Check(config.ptr()) ? nb::borrow<nb::tuple>(config) : nb::make_tuple(config);
              if (t.size() < 2 || t.size() > 4)
                throw DTypeError("[RawKernel] use k[grid, block] or k[grid, block, stream, shared_mem]");
@@ -222,7 +236,11 @@ LOOM_BINDING_FAMILY(kernels, 55) {
                  c.cfg.stream = to_stream(t[2], c.stream);
              }
              if (t.size() > 3) c.cfg.shared_mem = to_shared(t[3]);
-             return c;
+             if (!c.cfg.stream) {
+               pk->last_config = nb::borrow(config);
+               pk->last_cfg = c.cfg;
+             }
+             return nb::cast(std::move(c));
            },
            nb::arg("config"), "k[grid, block] or k[grid, block, stream, shared_mem] (Numba's form).")
       .def("_launch_floor_us", &launch_floor_us, nb::arg("grid"), nb::arg("block"), nb::arg("args"),
@@ -243,7 +261,9 @@ LOOM_BINDING_FAMILY(kernels, 55) {
   nb::class_<ConfiguredKernel>(m, "_ConfiguredKernel", "A kernel with its launch configuration: call it with the arguments.")
       .def("__call__", [](const ConfiguredKernel& c, nb::args args) {
         std::vector<nb::handle> hs = handles(args);
-        run(*c.kernel, c.cfg, hs.data(), hs.size());
+        LaunchConfig cfg = c.cfg;
+        cfg.stream = c.stream ? &*c.stream : nullptr;  // the struct was moved: point at its own copy
+        run(*c.kernel, cfg, hs.data(), hs.size());
       }, "Launches with these arguments.");
 
   nb::class_<PyModule>(m, "RawModule",

@@ -25,6 +25,13 @@ def test_three_launch_forms_match_numpy(gpu, rng):
     k(a, np.int32(host.size), grid=(4, 1), block=(256, 1, 1))   # PyCUDA
     k[4, 256](a, host.size)                     # Numba
     np.testing.assert_array_equal(a.numpy(), host * 8)
+    s = loom.Stream(gpu)
+    k[2, 256, s, 0](a, host.size)               # Numba with a stream: only the first 512 elements
+    k[4, 256](a, host.size)                     # the same configuration again (reused launcher)
+    s.synchronize()
+    expected = host * 16
+    expected[:512] *= 2
+    np.testing.assert_array_equal(a.numpy(), expected)
 
 
 def test_pycuda_doublify_with_inout(gpu, rng):
