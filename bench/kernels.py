@@ -37,6 +37,7 @@ import time
 import numpy as np
 
 import loom
+from timing import timed
 
 NA = "n/a"
 _serial = [0]
@@ -54,20 +55,6 @@ def scale_source(name, tag):
             "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
             "    if (i < n) x[i] = x[i] * 2.0f + 1.0f;\n"
             "}\n")
-
-
-def timed(fn, sync, reps, inner):
-    """Median seconds per call of fn over `reps` runs of `inner` calls each (after a warm-up)."""
-    fn()
-    sync()
-    samples = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        for _ in range(inner):
-            fn()
-        sync()
-        samples.append((time.perf_counter() - t0) / inner)
-    return statistics.median(samples)
 
 
 def once(fn, sync):

@@ -18,31 +18,16 @@ lower for times). A benchmark, never a test.
 """
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 
 import loom
+from timing import timed
 
 NA = "n/a"
-
-
-def timed(fn, sync, reps, inner):
-    """Median seconds per call of fn over `reps` runs of `inner` calls each."""
-    fn()
-    sync()
-    samples = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        for _ in range(inner):
-            fn()
-        sync()
-        samples.append((time.perf_counter() - t0) / inner)
-    return statistics.median(samples)
 
 
 class Peer:

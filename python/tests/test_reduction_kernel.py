@@ -5,17 +5,11 @@ import pytest
 
 import loom
 from conftest import assert_matches, random_array
-
-EMULATOR = "CUDA C kernels on the CPU need the kernel emulator (issue 5)"
+from conftest import skip_cpu_kernels as skip_cpu
 
 
 def on(device, a):
     return loom.asarray(a, device=device)
-
-
-def skip_cpu(device):
-    if device == loom.cpu():
-        pytest.skip(EMULATOR)
 
 
 def sumsq():
