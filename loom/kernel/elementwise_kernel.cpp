@@ -148,11 +148,9 @@ ElementwiseKernel::ElementwiseKernel(const std::string& in_params, const std::st
     : state_(std::make_shared<State>()) {
   State& st = *state_;
   st.label = "[ElementwiseKernel " + name + "] ";
-  check_identifier(name, st.label);
-  st.in = parse_param_list(in_params, st.label);
-  st.out = parse_param_list(out_params, st.label);
-  if (st.out.empty()) throw std::invalid_argument(st.label + "needs at least one output parameter");
-  check_unique_names(st.in, st.out, st.label);
+  KernelSignature sig = parse_signature(in_params, out_params, name, st.label);
+  st.in = std::move(sig.in);
+  st.out = std::move(sig.out);
   st.operation = std::move(operation);
   st.name = std::move(name);
   st.opts = std::move(options);

@@ -137,6 +137,15 @@ void check_input_cast(const KernelParam& p, DType from, DType to, const std::str
                                              : ", which NumPy's same_kind casting does not allow"));
 }
 
+KernelSignature parse_signature(const std::string& in_params, const std::string& out_params,
+                                const std::string& name, const std::string& label) {
+  user_kernel::check_identifier(name, label);
+  KernelSignature sig{parse_param_list(in_params, label), parse_param_list(out_params, label)};
+  if (sig.out.empty()) throw std::invalid_argument(label + "needs at least one output parameter");
+  check_unique_names(sig.in, sig.out, label);
+  return sig;
+}
+
 namespace user_kernel {
 
 const char* ctype(DType dt) {

@@ -32,6 +32,14 @@ std::vector<KernelParam> parse_param_list(const std::string& text, const std::st
 void check_unique_names(const std::vector<KernelParam>& in, const std::vector<KernelParam>& out,
                         const std::string& label);
 
+/// The checked signature of a generated kernel: `name` is a C identifier, both lists parse,
+/// there is at least one output and no name repeats. ValueError otherwise.
+struct KernelSignature {
+  std::vector<KernelParam> in, out;
+};
+KernelSignature parse_signature(const std::string& in_params, const std::string& out_params,
+                                const std::string& name, const std::string& label);
+
 /// A call argument of a user kernel: a loom array or a Python-like scalar.
 using UserArg = std::variant<Array, Scalar>;
 

@@ -179,12 +179,10 @@ ReductionKernel::ReductionKernel(const std::string& in_params, const std::string
     : state_(std::make_shared<State>()) {
   State& st = *state_;
   st.label = "[ReductionKernel " + name + "] ";
-  check_identifier(name, st.label);
-  st.in = parse_param_list(in_params, st.label);
-  st.out = parse_param_list(out_params, st.label);
+  KernelSignature sig = parse_signature(in_params, out_params, name, st.label);
+  st.in = std::move(sig.in);
+  st.out = std::move(sig.out);
   if (st.in.empty()) throw std::invalid_argument(st.label + "needs at least one input parameter");
-  if (st.out.empty()) throw std::invalid_argument(st.label + "needs at least one output parameter");
-  check_unique_names(st.in, st.out, st.label);
   for (const auto* list : {&st.in, &st.out})
     for (const auto& p : *list)
       if (p.raw) throw std::invalid_argument(st.label + "raw parameters are not supported ('" + p.name + "')");
