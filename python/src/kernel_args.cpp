@@ -34,7 +34,8 @@ void check_host_array(const std::string& kernel, size_t i, const HostArgument& h
 
 KernelArg convert_scalar_or_fail(const std::string& kernel, size_t i, nb::handle h) {
   PyObject* p = h.ptr();
-  if (PyBool_Check(p) || PyLong_Check(p) || PyFloat_Check(p)) return KernelArg(to_scalar(h));
+  // NumPy scalars first: numpy.float64 is also a Python float, but it is typed, so it
+  // passes its exact 8 bytes like every NumPy scalar.
   if (nb::isinstance(h, numpy_module().attr("generic"))) {
     // A NumPy scalar passes its exact bytes: the parameter must have its size.
     nb::object raw_obj = h.attr("tobytes")();
@@ -43,6 +44,7 @@ KernelArg convert_scalar_or_fail(const std::string& kernel, size_t i, nb::handle
     nb::object dtype = h.attr("dtype");  // str(dtype): nb::str(accessor) would not convert
     return KernelArg::bytes(raw.c_str(), raw.size(), nb::cast<std::string>(nb::str(nb::handle(dtype))));
   }
+  if (PyBool_Check(p) || PyLong_Check(p) || PyFloat_Check(p)) return KernelArg(to_scalar(h));
   if (PyComplex_Check(p)) {
     const double v[2] = {PyComplex_RealAsDouble(p), PyComplex_ImagAsDouble(p)};
     return KernelArg::bytes(v, sizeof v, "Python complex (complex128)");
@@ -66,19 +68,26 @@ const Buffer& DeviceAllocation::live(const char* op) const {
 }
 
 ConvertedArgs::ConvertedArgs(const std::string& kernel, const nb::handle* args, size_t n, const Stream* stream) {
+  // The hot path is loom arrays and Python numbers: test those first, by exact type.
+  static PyTypeObject* const array_type = reinterpret_cast<PyTypeObject*>(nb::type<Array>().ptr());
   args_.reserve(n);
-  std::optional<Device> dev;
-  for (size_t i = 0; i < n && !dev; ++i) dev = arg_device(args[i]);
-  if (!dev && stream) dev = stream->device();
-  if (!dev) dev = default_device();
+  std::optional<Device> dev;  // where In/Out/InOut copies go; found at the first one
   for (size_t i = 0; i < n; ++i) {
     nb::handle h = args[i];
-    if (nb::isinstance<Array>(h)) {
+    PyObject* p = h.ptr();
+    if (Py_TYPE(p) == array_type || nb::isinstance<Array>(h)) {
       args_.emplace_back(*nb::inst_ptr<Array>(h));
+    } else if (PyLong_CheckExact(p) || PyFloat_CheckExact(p) || PyBool_Check(p)) {
+      args_.emplace_back(to_scalar(h));
     } else if (nb::isinstance<DeviceAllocation>(h)) {
       const auto* a = nb::inst_ptr<DeviceAllocation>(h);
       args_.push_back(KernelArg::pointer(a->live("RawKernel").data(), a->device, a->nbytes));
     } else if (nb::isinstance<HostArgument>(h)) {
+      if (!dev) {
+        for (size_t j = 0; j < n && !dev; ++j) dev = arg_device(args[j]);
+        if (!dev && stream) dev = stream->device();
+        if (!dev) dev = default_device();
+      }
       const auto* host = nb::inst_ptr<HostArgument>(h);
       check_host_array(kernel, i, *host);
       Array d = host->copy_in ? from_numpy(host->array, std::nullopt, *dev, true)

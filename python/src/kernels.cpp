@@ -107,7 +107,7 @@ void run(const PyKernel& k, LaunchConfig cfg, const nb::handle* args, size_t n) 
 void call(const PyKernel& k, nb::args args, nb::kwargs kwargs) {
   LaunchConfig cfg;
   std::optional<Stream> stream;
-  const bool pycuda = kwargs.contains("block") || kwargs.contains("grid");
+  const bool pycuda = kwargs.size() != 0 && (kwargs.contains("block") || kwargs.contains("grid"));
   for (auto [key, value] : kwargs) {
     const std::string name = nb::cast<std::string>(key);
     if (name == "grid") cfg.grid = to_dim3(value, "grid");

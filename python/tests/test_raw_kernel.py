@@ -140,6 +140,8 @@ def test_scalars_take_the_parameter_size(gpu):
         k((1,), (1,), (out, 300, 1, 1, 1, 1.0, 1.0, 1))
     with pytest.raises(TypeError, match="parameter 4"):
         k((1,), (1,), (out, 1, 1, 1, np.int32(7), 1.0, 1.0, 1))  # 4-byte NumPy scalar, 8-byte parameter
+    with pytest.raises(TypeError, match="parameter 5"):
+        k((1,), (1,), (out, 1, 1, 1, 1, np.float64(0.5), 1.0, 1))  # NumPy scalars are typed: 8 bytes
 
 
 def test_argument_count_and_kinds_are_checked(gpu):
