@@ -23,14 +23,13 @@ struct PySourceModule : PyModule {};
 struct PyKernel {
   Kernel kernel;
   RawModule module;
-  // k[grid, block]: the last configuration without a stream, parsed once for a loop.
-  nb::object last_config;
-  LaunchConfig last_cfg;
+  // k[grid, block]: the launcher of the last configuration without a stream, reused by a
+  // loop that asks for the same one. It holds the C++ Kernel, not this object: no cycle.
+  nb::object last_config, last_launcher;
 };
 // k[grid, block, stream, shared_mem]: a kernel with its launch configuration.
 struct ConfiguredKernel {
-  PyKernel* kernel;
-  nb::object owner;  // keeps the kernel alive
+  Kernel kernel;
   LaunchConfig cfg;
   std::optional<Stream> stream;
 };
@@ -94,11 +93,11 @@ size_t to_shared(nb::handle h) {
   return static_cast<size_t>(v);
 }
 
-void run(const PyKernel& k, LaunchConfig cfg, const nb::handle* args, size_t n) {
-  ConvertedArgs converted(k.kernel.name(), args, n, cfg.stream);
+void run(const Kernel& k, LaunchConfig cfg, const nb::handle* args, size_t n) {
+  ConvertedArgs converted(k.name(), args, n, cfg.stream);
   {
     nb::gil_scoped_release unlocked;
-    k.kernel.launch(cfg, converted.args());
+    k.launch(cfg, converted.args());
   }
   converted.finish();
 }
@@ -120,7 +119,7 @@ void call(const PyKernel& k, nb::args args, nb::kwargs kwargs) {
     if (!kwargs.contains("block"))
       throw DTypeError("[RawKernel " + k.kernel.name() + "] the keyword form needs block=");
     std::vector<nb::handle> hs = handles(args);
-    run(k, cfg, hs.data(), hs.size());
+    run(k.kernel, cfg, hs.data(), hs.size());
     return;
   }
   if (args.size() != 3 || !(PyTuple_Check(args[2].ptr()) || PyList_Check(args[2].ptr())))
@@ -132,7 +131,7 @@ void call(const PyKernel& k, nb::args args, nb::kwargs kwargs) {
   nb::sequence seq = nb::borrow<nb::sequence>(args[2]);
   std::vector<nb::handle> hs;
   for (nb::handle h : seq) hs.push_back(h);
-  run(k, cfg, hs.data(), hs.size());
+  run(k.kernel, cfg, hs.data(), hs.size());
 }
 
 // The cost of the driver alone: cuLaunchKernel in a C++ loop with arguments packed once,
@@ -222,13 +221,11 @@ LOOM_BINDING_FAMILY(kernels, 55) {
       .def("__getitem__",
            [](nb::handle self, nb::handle config) -> nb::object {
              PyKernel* pk = nb::inst_ptr<PyKernel>(self);
-             // A loop calling k[grid, block](...) asks for the same configuration every time.
-             if (pk->last_config.is_valid() && pk->last_config.equal(config))
-               return nb::cast(ConfiguredKernel{pk, nb::borrow(self), pk->last_cfg, {}});
+             if (pk->last_config.is_valid() && pk->last_config.equal(config)) return pk->last_launcher;
              nb::tuple t = PyTuple_Check(config.ptr()) ? nb::borrow<nb::tuple>(config) : nb::make_tuple(config);
              if (t.size() < 2 || t.size() > 4)
                throw DTypeError("[RawKernel] use k[grid, block] or k[grid, block, stream, shared_mem]");
-             ConfiguredKernel c{nb::inst_ptr<PyKernel>(self), nb::borrow(self), {}, {}};
+             ConfiguredKernel c{pk->kernel, {}, {}};
              c.cfg.grid = to_dim3(t[0], "grid");
              set_block(c.cfg, t[1]);
              if (t.size() > 2) {
@@ -236,11 +233,13 @@ LOOM_BINDING_FAMILY(kernels, 55) {
                  c.cfg.stream = to_stream(t[2], c.stream);
              }
              if (t.size() > 3) c.cfg.shared_mem = to_shared(t[3]);
-             if (!c.cfg.stream) {
+             const bool has_stream = c.cfg.stream != nullptr;
+             nb::object launcher = nb::cast(std::move(c));
+             if (!has_stream) {  // a launcher with a stream would keep the stream alive
                pk->last_config = nb::borrow(config);
-               pk->last_cfg = c.cfg;
+               pk->last_launcher = launcher;
              }
-             return nb::cast(std::move(c));
+             return launcher;
            },
            nb::arg("config"), "k[grid, block] or k[grid, block, stream, shared_mem] (Numba's form).")
       .def("_launch_floor_us", &launch_floor_us, nb::arg("grid"), nb::arg("block"), nb::arg("args"),
@@ -263,7 +262,7 @@ LOOM_BINDING_FAMILY(kernels, 55) {
         std::vector<nb::handle> hs = handles(args);
         LaunchConfig cfg = c.cfg;
         cfg.stream = c.stream ? &*c.stream : nullptr;  // the struct was moved: point at its own copy
-        run(*c.kernel, cfg, hs.data(), hs.size());
+        run(c.kernel, cfg, hs.data(), hs.size());
       }, "Launches with these arguments.");
 
   nb::class_<PyModule>(m, "RawModule",
