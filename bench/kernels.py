@@ -268,15 +268,17 @@ class Run:
                     x = lib.asarray(a)
                     return timed(lambda: k[4, 256](x, n), lib.sync, self.reps, calls) * 1e6
                 numba_form[lib.name] = self.measure("launch, numba", lib, body_numba)
-        floor = {}
+        floor, cpp = {}, {}
         for lib in libs:
             if lib.name == "loom" and lib.raw is not None:
-                def body_floor():
+                def body_floor(bare):
                     k = lib.raw(scale_source("bench_launch", nonce()), "bench_launch")
                     x = lib.asarray(a)
-                    return min(k._launch_floor_us((4,), (256,), (x, n), calls) for _ in range(self.reps))
-                floor["loom"] = self.measure("launch floor", lib, body_floor)
+                    return min(k._launch_floor_us((4,), (256,), (x, n), calls, bare) for _ in range(self.reps))
+                floor["loom"] = self.measure("launch floor", lib, lambda: body_floor(True))
+                cpp["loom"] = self.measure("C++ launch", lib, lambda: body_floor(False))
         self.add("(d) floor: bare cuLaunchKernel loop in C++", "us", "", lambda r: None, floor)
+        self.add("(d) loom C++ Kernel::launch loop", "us", "", lambda r: None, cpp)
         self.add("(d) launch, k(grid, block, (x, n))", "us", "<= 4 us", lambda r: _le(r.get("loom"), 4.0), cupy_form)
         self.add("(d) launch, k[grid, block](x, n)", "us", "<= 4 us", lambda r: _le(r.get("loom"), 4.0), numba_form)
 

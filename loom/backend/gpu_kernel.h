@@ -16,8 +16,11 @@ struct ModuleState;
 
 namespace loom::gpu_backend {
 
+struct LaunchLimits;
+
 /// A function of a user module loaded on one GPU. Owned by the module's backend data.
 struct UserFunction {
+  const LaunchLimits* limits = nullptr;  // of its device
   void* function = nullptr;  // CUfunction
   int device = 0;
   KernelAttributes attributes;

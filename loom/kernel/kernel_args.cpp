@@ -1,5 +1,6 @@
 #include "loom/kernel/kernel_args.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -54,8 +55,17 @@ void pack_float(const std::string& kernel, const Scalar& s, size_t i, size_t siz
 }  // namespace
 
 PackedArgs::PackedArgs(const std::string& kernel, const std::vector<KernelArg>& args,
-                       const std::vector<size_t>& sizes, bool sizes_known)
-    : storage_(args.size() * 2, 0), ptrs_(args.size(), nullptr) {
+                       const std::vector<size_t>& sizes, bool sizes_known) {
+  if (args.size() <= kInline) {
+    storage_ = inline_storage_;
+    ptrs_ = inline_ptrs_;
+  } else {
+    heap_storage_.resize(2 * args.size());
+    heap_ptrs_.resize(args.size());
+    storage_ = heap_storage_.data();
+    ptrs_ = heap_ptrs_.data();
+  }
+  std::fill(storage_, storage_ + 2 * args.size(), uint64_t{0});
   if (sizes_known && args.size() != sizes.size()) {
     std::string list;
     for (size_t s : sizes) list += (list.empty() ? "" : ", ") + std::to_string(s);

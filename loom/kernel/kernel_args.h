@@ -21,13 +21,22 @@ class PackedArgs {
   /// (`kernel`) and the parameter on any mismatch.
   PackedArgs(const std::string& kernel, const std::vector<KernelArg>& args,
              const std::vector<size_t>& sizes, bool sizes_known);
-  void** pointers() { return ptrs_.data(); }
+  PackedArgs(const PackedArgs&) = delete;  // pointers() points into this object
+  PackedArgs& operator=(const PackedArgs&) = delete;
+  void** pointers() { return ptrs_; }
   /// Replaces the pointer passed for argument `i` (an array or a pointer argument).
   void set_pointer(size_t i, void* p);
 
  private:
-  std::vector<uint64_t> storage_;  // 16 bytes per argument for values that fit
-  std::vector<void*> ptrs_;
+  // 16 bytes per argument for values that fit; inline for the common short lists, so a
+  // launch allocates nothing here.
+  static constexpr size_t kInline = 12;
+  uint64_t inline_storage_[2 * kInline];
+  void* inline_ptrs_[kInline];
+  std::vector<uint64_t> heap_storage_;
+  std::vector<void*> heap_ptrs_;
+  uint64_t* storage_;
+  void** ptrs_;
 };
 
 }  // namespace loom::kernel_detail

@@ -59,6 +59,18 @@ TEST(PackedArgs, UnknownParameterListsUseNaturalSizes) {
   EXPECT_EQ(read<double>(p, 1), 2.5);
 }
 
+TEST(PackedArgs, LongArgumentListsGoToTheHeap) {
+  std::vector<KernelArg> args;
+  std::vector<size_t> sizes;
+  for (int i = 0; i < 20; ++i) {
+    args.emplace_back(Scalar(i * 1000));
+    sizes.push_back(i % 2 ? 4 : 8);
+  }
+  PackedArgs p("k", args, sizes, true);
+  for (int i = 0; i < 20; ++i)
+    EXPECT_EQ(i % 2 ? int64_t{read<int32_t>(p, i)} : read<int64_t>(p, i), i * 1000);
+}
+
 TEST(PackedArgs, LargeStructsAreReadInPlace) {
   char blob[40];
   for (int i = 0; i < 40; ++i) blob[i] = static_cast<char>(i);

@@ -50,8 +50,8 @@ Device launch_device(const std::string& name, const LaunchConfig& cfg, const std
 
 void check_config(const std::string& name, const gpu_backend::UserFunction& f, Dim3 grid, Dim3 block,
                   size_t shared_mem) {
-  const gpu_backend::LaunchLimits& lim = gpu_backend::launch_limits(f.device);
-  const std::string gpu = "gpu(" + std::to_string(f.device) + ")";
+  const gpu_backend::LaunchLimits& lim = *f.limits;
+  const std::string gpu = "gpu(" + std::to_string(f.device) + ")";  // short: no allocation
   if (block.x == 0 || block.y == 0 || block.z == 0) config_error(name, "block " + block.str() + " has a zero dimension");
   if (block.x > lim.max_block.x || block.y > lim.max_block.y || block.z > lim.max_block.z)
     config_error(name, "block " + block.str() + " exceeds the largest block dimensions " +

@@ -134,10 +134,11 @@ void call(const PyKernel& k, nb::args args, nb::kwargs kwargs) {
   run(k.kernel, cfg, hs.data(), hs.size());
 }
 
-// The cost of the driver alone: cuLaunchKernel in a C++ loop with arguments packed once,
-// then a wait for the GPU, per launch in microseconds. bench/kernels.py prints it beside
-// loom's Python launch so the part loom adds is visible.
-double launch_floor_us(const PyKernel& k, nb::handle grid, nb::handle block, nb::sequence args, int calls) {
+// Per-launch microseconds of a C++ loop, then a wait for the GPU: with `bare`, the driver
+// alone (cuLaunchKernel, arguments packed once); else loom's Kernel::launch (every check).
+// bench/kernels.py prints both beside the Python launch, so each layer's cost is visible.
+double launch_floor_us(const PyKernel& k, nb::handle grid, nb::handle block, nb::sequence args, int calls,
+                       bool bare) {
   LaunchConfig cfg;
   cfg.grid = to_dim3(grid, "grid");
   cfg.block = to_dim3(block, "block");
@@ -154,8 +155,10 @@ double launch_floor_us(const PyKernel& k, nb::handle grid, nb::handle block, nb:
   kernel_detail::PackedArgs packed(k.kernel.name(), converted.args(), f.attributes.param_sizes, f.params_known);
   void* stream = Stream::current_native(dev);
   const auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < calls; ++i)
-    gpu_backend::launch_user(f, "floor", cfg.grid, cfg.block, 0, stream, packed.pointers());
+  for (int i = 0; i < calls; ++i) {
+    if (bare) gpu_backend::launch_user(f, "floor", cfg.grid, cfg.block, 0, stream, packed.pointers());
+    else k.kernel.launch(cfg, converted.args());
+  }
   Stream::current(gpu(dev)).synchronize();
   const std::chrono::duration<double, std::micro> dt = std::chrono::steady_clock::now() - t0;
   return dt.count() / calls;
@@ -243,7 +246,8 @@ LOOM_BINDING_FAMILY(kernels, 55) {
            },
            nb::arg("config"), "k[grid, block] or k[grid, block, stream, shared_mem] (Numba's form).")
       .def("_launch_floor_us", &launch_floor_us, nb::arg("grid"), nb::arg("block"), nb::arg("args"),
-           nb::arg("calls"), "Benchmarks only: microseconds per bare cuLaunchKernel of this kernel from C++.")
+           nb::arg("calls"), nb::arg("bare") = true,
+           "Benchmarks only: microseconds per launch from a C++ loop, bare cuLaunchKernel or Kernel::launch.")
       .def("compile", [](const PyKernel& k, nb::handle arch) { compile_for(k.module, arch); },
            nb::arg("arch") = nb::none(),
            "Compiles now, for compute capability `arch` (e.g. 90; no GPU needed) or the default GPU.")

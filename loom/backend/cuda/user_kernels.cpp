@@ -54,6 +54,7 @@ std::unique_ptr<UserFunction> describe(CUfunction fn, int device) {
   auto f = std::make_unique<UserFunction>();
   f->function = fn;
   f->device = device;
+  f->limits = &launch_limits(device);
   KernelAttributes& a = f->attributes;
   a.max_threads_per_block = attribute(fn, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
   a.num_regs = attribute(fn, CU_FUNC_ATTRIBUTE_NUM_REGS);
