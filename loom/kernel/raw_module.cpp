@@ -14,6 +14,13 @@ std::string Dim3::str() const {
   return "(" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) + ")";
 }
 
+KernelArg KernelArg::borrowed(const Array& a) {
+  KernelArg k;
+  k.kind_ = Kind::array;
+  k.borrowed_ = &a;
+  return k;
+}
+
 KernelArg KernelArg::pointer(void* p, const Device& device, size_t nbytes) {
   KernelArg a;
   a.kind_ = Kind::pointer;
@@ -33,7 +40,7 @@ KernelArg KernelArg::bytes(const void* data, size_t nbytes, std::string type_nam
 
 std::string KernelArg::describe() const {
   switch (kind_) {
-    case Kind::array: return std::string(dtype_name(array_.dtype())) + " array (an 8-byte pointer)";
+    case Kind::array: return std::string(dtype_name(array().dtype())) + " array (an 8-byte pointer)";
     case Kind::pointer: return "device pointer (8 bytes)";
     case Kind::bytes: return type_name_ + " (" + std::to_string(bytes_.size()) + " bytes)";
     case Kind::scalar:

@@ -38,12 +38,15 @@ class KernelArg {
   };
   KernelArg(const Array& a) : kind_(Kind::array), array_(a) {}  // NOLINT: implicit on purpose
   KernelArg(const Scalar& s) : kind_(Kind::scalar), scalar_(s) {}  // NOLINT
+  /// An array argument that refers to `a` instead of copying it (no shape copies, no
+  /// reference count traffic): `a` must outlive the launch() call. Bindings use it.
+  static KernelArg borrowed(const Array& a);
   static KernelArg pointer(void* p, const Device& device, size_t nbytes = 0);
   /// `type_name` (e.g. "float32") only appears in messages.
   static KernelArg bytes(const void* data, size_t nbytes, std::string type_name);
 
   Kind kind() const { return kind_; }
-  const Array& array() const { return array_; }
+  const Array& array() const { return borrowed_ ? *borrowed_ : array_; }
   const Scalar& scalar() const { return scalar_; }
   void* pointer_value() const { return ptr_; }
   const Device& pointer_device() const { return ptr_device_; }
@@ -57,6 +60,7 @@ class KernelArg {
   KernelArg() = default;
   Kind kind_ = Kind::scalar;
   Array array_;
+  const Array* borrowed_ = nullptr;
   Scalar scalar_;
   void* ptr_ = nullptr;
   Device ptr_device_;

@@ -76,7 +76,7 @@ ConvertedArgs::ConvertedArgs(const std::string& kernel, const nb::handle* args, 
     nb::handle h = args[i];
     PyObject* p = h.ptr();
     if (Py_TYPE(p) == array_type || nb::isinstance<Array>(h)) {
-      args_.emplace_back(*nb::inst_ptr<Array>(h));
+      args_.push_back(KernelArg::borrowed(*nb::inst_ptr<Array>(h)));  // the caller holds it
     } else if (PyLong_CheckExact(p) || PyFloat_CheckExact(p) || PyBool_Check(p)) {
       args_.emplace_back(to_scalar(h));
     } else if (nb::isinstance<DeviceAllocation>(h)) {

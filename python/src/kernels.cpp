@@ -128,9 +128,12 @@ void call(const PyKernel& k, nb::args args, nb::kwargs kwargs) {
                      "block=...), or as k[grid, block](*args)");
   cfg.grid = to_dim3(args[0], "grid");
   set_block(cfg, args[1]);
-  nb::sequence seq = nb::borrow<nb::sequence>(args[2]);
-  std::vector<nb::handle> hs;
-  for (nb::handle h : seq) hs.push_back(h);
+  // A tuple of our own: array arguments are borrowed while the GIL is released, so no
+  // other thread may drop them from a list the caller passed.
+  nb::tuple t = PyTuple_Check(args[2].ptr()) ? nb::borrow<nb::tuple>(args[2])
+                                             : nb::steal<nb::tuple>(PySequence_Tuple(args[2].ptr()));
+  std::vector<nb::handle> hs(t.size());
+  for (size_t i = 0; i < hs.size(); ++i) hs[i] = t[i];
   run(k.kernel, cfg, hs.data(), hs.size());
 }
 
@@ -142,8 +145,9 @@ double launch_floor_us(const PyKernel& k, nb::handle grid, nb::handle block, nb:
   LaunchConfig cfg;
   cfg.grid = to_dim3(grid, "grid");
   cfg.block = to_dim3(block, "block");
-  std::vector<nb::handle> hs;
-  for (nb::handle h : args) hs.push_back(h);
+  nb::tuple t = nb::steal<nb::tuple>(PySequence_Tuple(args.ptr()));  // held: arrays are borrowed
+  std::vector<nb::handle> hs(t.size());
+  for (size_t i = 0; i < hs.size(); ++i) hs[i] = t[i];
   ConvertedArgs converted(k.kernel.name(), hs.data(), hs.size(), nullptr);
   k.kernel.launch(cfg, converted.args());  // compiles, loads and checks everything once
   int dev = -1;
