@@ -3,6 +3,7 @@
 #pragma once
 #include <nanobind/nanobind.h>
 
+#include <exception>
 #include <functional>
 #include <optional>
 #include <vector>
@@ -14,6 +15,9 @@ namespace nb = nanobind;
 namespace loom::py {
 
 void init_errors(nb::module_& m);
+/// Sets the Python error for a C++ exception as nanobind would (loom's types first), for
+/// code that CPython calls directly (type slots) rather than through nanobind.
+void set_python_error(const std::exception_ptr& p) noexcept;
 void init_dtypes(nb::module_& m);
 void init_devices(nb::module_& m);
 void init_memory(nb::module_& m);

@@ -77,6 +77,29 @@ void raise_for_testing(const std::string& kind, const std::string& msg) {
 
 }  // namespace
 
+void set_python_error(const std::exception_ptr& p) noexcept {
+  try {
+    translate(p, nullptr);  // loom's types; anything else is rethrown to the clauses below
+    return;
+  } catch (nb::python_error& e) {
+    e.restore();
+  } catch (const std::bad_alloc&) {
+    PyErr_NoMemory();
+  } catch (const std::out_of_range& e) {
+    PyErr_SetString(PyExc_IndexError, e.what());
+  } catch (const std::overflow_error& e) {
+    PyErr_SetString(PyExc_OverflowError, e.what());
+  } catch (const std::logic_error& e) {  // invalid_argument, domain_error, length_error
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const std::range_error& e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  } catch (...) {
+    PyErr_SetString(PyExc_RuntimeError, "unknown C++ exception");
+  }
+}
+
 void init_errors(nb::module_& m) {
   g_device_mismatch = new_exception(m, "DeviceMismatchError", PyExc_ValueError,
                                     "Operands of one operation live on different devices.");

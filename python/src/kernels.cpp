@@ -66,7 +66,7 @@ Dim3 to_dim3(nb::handle h, const char* what) {
   return Dim3(one(h));
 }
 
-std::vector<nb::handle> handles(const nb::args& args) {
+std::vector<nb::handle> handles(const nb::tuple& args) {
   std::vector<nb::handle> hs(args.size());
   for (size_t i = 0; i < hs.size(); ++i) hs[i] = args[i];
   return hs;
@@ -102,21 +102,26 @@ void run(const Kernel& k, LaunchConfig cfg, const nb::handle* args, size_t n) {
   converted.finish();
 }
 
-// k(grid, block, args, shared_mem=0, stream=None) or k(*args, grid=(1, 1), block=..., shared=0, stream=None).
-void call(const PyKernel& k, nb::args args, nb::kwargs kwargs) {
+// k(grid, block, args, shared_mem=0, stream=None) or k(*args, grid=(1, 1), block=..., shared=0,
+// stream=None). `args` is the call's tuple, `kwargs` its dict or null.
+void call(const PyKernel& k, nb::handle args_tuple, PyObject* kwargs) {
+  const nb::tuple args = nb::borrow<nb::tuple>(args_tuple);
   LaunchConfig cfg;
   std::optional<Stream> stream;
-  const bool pycuda = kwargs.size() != 0 && (kwargs.contains("block") || kwargs.contains("grid"));
-  for (auto [key, value] : kwargs) {
-    const std::string name = nb::cast<std::string>(key);
-    if (name == "grid") cfg.grid = to_dim3(value, "grid");
-    else if (name == "block") set_block(cfg, value);
-    else if (name == "shared_mem" || name == "shared") cfg.shared_mem = to_shared(value);
-    else if (name == "stream") cfg.stream = to_stream(value, stream);
-    else throw DTypeError("[RawKernel " + k.kernel.name() + "] unexpected keyword argument '" + name + "'");
+  const bool has_kwargs = kwargs && PyDict_GET_SIZE(kwargs) != 0;
+  const bool pycuda = has_kwargs && (PyDict_GetItemString(kwargs, "block") || PyDict_GetItemString(kwargs, "grid"));
+  if (has_kwargs) {
+    for (auto [key, value] : nb::borrow<nb::dict>(kwargs)) {
+      const std::string name = nb::cast<std::string>(key);
+      if (name == "grid") cfg.grid = to_dim3(value, "grid");
+      else if (name == "block") set_block(cfg, value);
+      else if (name == "shared_mem" || name == "shared") cfg.shared_mem = to_shared(value);
+      else if (name == "stream") cfg.stream = to_stream(value, stream);
+      else throw DTypeError("[RawKernel " + k.kernel.name() + "] unexpected keyword argument '" + name + "'");
+    }
   }
   if (pycuda) {
-    if (!kwargs.contains("block"))
+    if (!PyDict_GetItemString(kwargs, "block"))
       throw DTypeError("[RawKernel " + k.kernel.name() + "] the keyword form needs block=");
     std::vector<nb::handle> hs = handles(args);
     run(k.kernel, cfg, hs.data(), hs.size());
@@ -207,11 +212,43 @@ std::string pycuda_source(const std::string& code, bool no_extern_c) {
   return std::string("extern \"C\" {") + (directive_first ? "\n" : " ") + code + "\n}\n";
 }
 
+// Launches go through the types' tp_call slots: CPython calls them directly, skipping the
+// generic `__call__` slot wrapper (a method lookup per call) and nanobind's dispatcher;
+// this is most of a Python launch's cost above the driver's.
+PyObject* kernel_tp_call(PyObject* self, PyObject* args, PyObject* kwargs) {
+  try {
+    call(*nb::inst_ptr<PyKernel>(self), args, kwargs);
+    Py_RETURN_NONE;
+  } catch (...) {
+    set_python_error(std::current_exception());
+    return nullptr;
+  }
+}
+
+PyObject* configured_tp_call(PyObject* self, PyObject* args, PyObject* kwargs) {
+  try {
+    if (kwargs && PyDict_GET_SIZE(kwargs) != 0)
+      throw DTypeError("[RawKernel] k[grid, block](*args) takes no keyword arguments");
+    const ConfiguredKernel& c = *nb::inst_ptr<ConfiguredKernel>(self);
+    std::vector<nb::handle> hs = handles(nb::borrow<nb::tuple>(args));
+    LaunchConfig cfg = c.cfg;
+    cfg.stream = c.stream ? &*c.stream : nullptr;  // the struct was moved: point at its own copy
+    run(c.kernel, cfg, hs.data(), hs.size());
+    Py_RETURN_NONE;
+  } catch (...) {
+    set_python_error(std::current_exception());
+    return nullptr;
+  }
+}
+
+PyType_Slot kernel_slots[] = {{Py_tp_call, reinterpret_cast<void*>(&kernel_tp_call)}, {0, nullptr}};
+PyType_Slot configured_slots[] = {{Py_tp_call, reinterpret_cast<void*>(&configured_tp_call)}, {0, nullptr}};
+
 }  // namespace
 
 LOOM_BINDING_FAMILY(kernels, 55) {
   init_kernel_args(m);
-  nb::class_<PyKernel>(m, "RawKernel",
+  nb::class_<PyKernel>(m, "RawKernel", nb::type_slots(kernel_slots),
                        "A CUDA C kernel compiled at run time by NVRTC for the exact architecture of each "
                        "GPU it runs on, cached in memory and on disk. Launch it as k(grid, block, args, "
                        "shared_mem=0, stream=None), k(*args, grid=(1, 1), block=(x, y, z), shared=0, "
@@ -224,7 +261,6 @@ LOOM_BINDING_FAMILY(kernels, 55) {
            },
            nb::arg("code"), nb::arg("name"), nb::arg("options") = nb::tuple(),
            "Kernel `name` (an extern \"C\" function) of CUDA C++ `code`, compiled on first launch.")
-      .def("__call__", &call, "Launches the kernel (see the class docstring for the three forms).")
       .def("__getitem__",
            [](nb::handle self, nb::handle config) -> nb::object {
              PyKernel* pk = nb::inst_ptr<PyKernel>(self);
@@ -265,13 +301,8 @@ LOOM_BINDING_FAMILY(kernels, 55) {
                    [](const PyKernel& k) { return k.kernel.attributes(default_device()).max_threads_per_block; },
                    "The most threads per block this kernel can run on the default GPU.");
 
-  nb::class_<ConfiguredKernel>(m, "_ConfiguredKernel", "A kernel with its launch configuration: call it with the arguments.")
-      .def("__call__", [](const ConfiguredKernel& c, nb::args args) {
-        std::vector<nb::handle> hs = handles(args);
-        LaunchConfig cfg = c.cfg;
-        cfg.stream = c.stream ? &*c.stream : nullptr;  // the struct was moved: point at its own copy
-        run(c.kernel, cfg, hs.data(), hs.size());
-      }, "Launches with these arguments.");
+  nb::class_<ConfiguredKernel>(m, "_ConfiguredKernel", nb::type_slots(configured_slots),
+                               "A kernel with its launch configuration: call it with the arguments.");
 
   nb::class_<PyModule>(m, "RawModule",
                        "CUDA C++ source compiled at run time by NVRTC (cached in memory and on disk); "
