@@ -4,6 +4,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "loom/backend/cpu/emulator/emulator.h"
 #include "loom/backend/gpu.h"
 #include "loom/backend/gpu_kernel.h"
 #include "loom/error.h"
@@ -141,10 +142,10 @@ const gpu_backend::UserFunction& Kernel::function_on(int device) const {
 
 void Kernel::launch(const LaunchConfig& cfg, const std::vector<KernelArg>& args) const {
   const Device dev = launch_device(name_, cfg, args);
-  if (!dev.is_gpu())
-    throw UnsupportedError(label_of(name_) + " the arguments are on " + dev.str() +
-                           ": running CUDA C kernels on the CPU needs the CPU kernel emulator, which "
-                           "this loom does not have yet; pass arrays on a GPU");
+  if (!dev.is_gpu()) {  // CPU arrays: the CPU kernel emulator runs it, synchronously
+    cpu_emulator::launch(*module_, name_, cfg, args);
+    return;
+  }
   const gpu_backend::UserFunction& f = function_on(dev.index);
   kernel_detail::PackedArgs packed(name_, args, f.attributes.param_sizes, f.params_known);
 

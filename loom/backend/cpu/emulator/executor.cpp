@@ -1,0 +1,243 @@
+// Running an emulated kernel: blocks in parallel over loom's thread pool; inside a block,
+// a kernel without barriers runs its threads as a plain loop (the generated block entry),
+// one with __syncthreads runs each thread as a fiber (boost.context) on the worker's OS
+// thread, switching at every barrier. Stacks come from a per-worker pool (guard-paged
+// mmap'ed stacks, reused across blocks and launches).
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "loom/backend/cpu/emulator/emulator.h"
+#include "loom/backend/cpu/thread_pool.h"
+#include "loom/error.h"
+
+#ifdef LOOM_HAVE_FIBERS
+#include <boost/context/fiber.hpp>
+#endif
+
+namespace loom::cpu_emulator {
+namespace {
+
+using loom_emu::Idx3;
+using loom_emu::ThreadCtx;
+
+std::string idx_str(Idx3 v) {
+  return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
+}
+
+// The block's dynamic shared memory: one arena per worker, 64-byte aligned, grown as needed.
+char* shared_arena(size_t bytes) {
+  struct Arena {
+    char* p = nullptr;
+    size_t n = 0;
+    ~Arena() { free(p); }
+  };
+  thread_local Arena a;
+  if (bytes > a.n) {
+    free(a.p);
+    const size_t n = (bytes + 63) / 64 * 64;
+    a.p = static_cast<char*>(aligned_alloc(64, n));
+    if (!a.p) throw OutOfMemoryError("[RawKernel] cannot allocate " + std::to_string(bytes) + " bytes of shared memory");
+    a.n = n;
+  }
+  return a.p;
+}
+
+// A barrier in a kernel run as a loop: the kernel reached __syncthreads although the
+// source scan saw none (e.g. through a macro); say so rather than run it wrong.
+void loop_barrier(ThreadCtx*, int line) {
+  throw std::runtime_error("reached __syncthreads at line " + std::to_string(line) +
+                           " although the kernel was run without barriers (its source does not name "
+                           "__syncthreads where loom looks: in the kernel's body or outside any kernel)");
+}
+
+#ifdef LOOM_HAVE_FIBERS
+namespace ctx = boost::context;
+
+constexpr size_t kStackBytes = 128 * 1024;
+
+// Stacks of kStackBytes below a PROT_NONE guard page (an overflow faults instead of
+// silently corrupting a neighbour), kept per worker thread and reused.
+struct StackPool {
+  std::vector<char*> free_stacks;  // base of each mapping (the guard page)
+  ~StackPool() {
+    for (char* b : free_stacks) munmap(b, kStackBytes + page());
+  }
+  static size_t page() {
+    static const size_t p = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    return p;
+  }
+};
+thread_local StackPool stack_pool;
+
+class PooledStack {
+ public:
+  ctx::stack_context allocate() {
+    char* base;
+    if (!stack_pool.free_stacks.empty()) {
+      base = stack_pool.free_stacks.back();
+      stack_pool.free_stacks.pop_back();
+    } else {
+      void* p = mmap(nullptr, kStackBytes + StackPool::page(), PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (p == MAP_FAILED) throw std::bad_alloc();
+      base = static_cast<char*>(p);
+      mprotect(base, StackPool::page(), PROT_NONE);
+    }
+    ctx::stack_context sc;
+    sc.size = kStackBytes;
+    sc.sp = base + StackPool::page() + kStackBytes;
+    return sc;
+  }
+  void deallocate(ctx::stack_context& sc) noexcept {
+    stack_pool.free_stacks.push_back(static_cast<char*>(sc.sp) - kStackBytes - StackPool::page());
+  }
+};
+
+struct FiberThread {
+  ThreadCtx ctx;
+  ctx::fiber self;   // the thread, while suspended
+  ctx::fiber sched;  // the block's scheduler, while the thread runs
+  int line = 0;      // the barrier it waits at
+  bool done = false;
+  std::exception_ptr error;
+};
+
+void fiber_barrier(ThreadCtx* c, int line) {
+  auto* t = static_cast<FiberThread*>(c->executor);
+  t->line = line;
+  t->sched = std::move(t->sched).resume();
+}
+
+// One block as fibers: round after round, every unfinished thread runs to its next barrier
+// or to its end; a round where all unfinished threads wait releases the barrier.
+void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args) {
+  thread_local std::vector<FiberThread> threads;
+  const Idx3 d = proto.block_dim;
+  const size_t n = size_t{d.x} * d.y * d.z;
+  if (threads.size() < n) threads.resize(n);
+  size_t i = 0;
+  for (unsigned z = 0; z < d.z; ++z)
+    for (unsigned y = 0; y < d.y; ++y)
+      for (unsigned x = 0; x < d.x; ++x, ++i) {
+        FiberThread* t = &threads[i];
+        t->ctx = proto;
+        t->ctx.thread_idx = Idx3{x, y, z};
+        t->ctx.barrier = fiber_barrier;
+        t->ctx.executor = t;
+        t->done = false;
+        t->error = nullptr;
+        t->self = ctx::fiber(std::allocator_arg, PooledStack(), [t, fn = f.thread, args](ctx::fiber&& s) {
+          t->sched = std::move(s);
+          try {
+            fn(args, &t->ctx);
+          } catch (const ctx::detail::forced_unwind&) {
+            throw;  // the fiber is being destroyed: let boost unwind it
+          } catch (...) {
+            t->error = std::current_exception();
+          }
+          t->done = true;
+          return std::move(t->sched);
+        });
+      }
+  auto drop_all = [&] {  // destroying a suspended fiber unwinds its stack
+    for (size_t j = 0; j < n; ++j) threads[j].self = ctx::fiber();
+  };
+  for (;;) {
+    size_t waiting = 0, finished = 0;
+    int line = 0;
+    for (size_t j = 0; j < n; ++j) {
+      FiberThread& t = threads[j];
+      if (t.done) {
+        ++finished;
+        continue;
+      }
+      t.self = std::move(t.self).resume();
+      if (t.error) {
+        std::exception_ptr e = t.error;
+        drop_all();
+        try {
+          std::rethrow_exception(e);
+        } catch (const std::exception& ex) {
+          throw std::runtime_error(std::string(ex.what()) + " in thread " + idx_str(t.ctx.thread_idx) +
+                                   " of block " + idx_str(proto.block_idx));
+        }
+      }
+      if (t.done) {
+        ++finished;
+      } else {
+        if (waiting++ == 0) line = t.line;
+      }
+    }
+    if (waiting == 0) return;
+    if (finished > 0) {
+      drop_all();
+      throw std::runtime_error("divergent __syncthreads at line " + std::to_string(line) + ": " +
+                               std::to_string(waiting) + " of " + std::to_string(n) + " threads of block " +
+                               idx_str(proto.block_idx) + " reached it, the others returned");
+    }
+  }
+}
+#endif
+
+}  // namespace
+
+void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** args) {
+  const std::string label = "[RawKernel " + f.name + "]";
+#ifndef LOOM_HAVE_FIBERS
+  if (f.uses_barrier)
+    throw UnsupportedError(label + " this loom was built without boost.context, so the CPU kernel emulator "
+                                   "cannot run kernels that use __syncthreads (install libboost-context-dev "
+                                   "and rebuild)");
+#endif
+  const int64_t nblocks = static_cast<int64_t>(grid.count());
+  if (nblocks == 0) return;
+  std::atomic<bool> failed{false};
+  std::mutex error_mu;
+  std::exception_ptr first_error;
+  const int64_t workers = cpu_backend::num_threads();
+  // Small grains balance uneven blocks; a few blocks per chunk keep scheduling cheap.
+  const int64_t grain = std::max<int64_t>(1, std::min<int64_t>(16, nblocks / (workers * 8)));
+  cpu_backend::parallel_for(nblocks, grain, [&](int64_t begin, int64_t end) {
+    ThreadCtx c{};
+    c.block_dim = Idx3{block.x, block.y, block.z};
+    c.grid_dim = Idx3{grid.x, grid.y, grid.z};
+    c.barrier = loop_barrier;
+    c.dynamic_shared = shared_mem ? shared_arena(shared_mem) : nullptr;
+    for (int64_t b = begin; b < end && !failed.load(std::memory_order_relaxed); ++b) {
+      const uint64_t ub = static_cast<uint64_t>(b);
+      c.block_idx = Idx3{static_cast<unsigned>(ub % grid.x), static_cast<unsigned>(ub / grid.x % grid.y),
+                         static_cast<unsigned>(ub / (uint64_t{grid.x} * grid.y))};
+      try {
+#ifdef LOOM_HAVE_FIBERS
+        if (f.uses_barrier) {
+          run_block_fibers(f, c, args);
+          continue;
+        }
+#endif
+        f.block(args, &c);
+      } catch (const std::exception& e) {
+        std::lock_guard<std::mutex> lock(error_mu);
+        if (!first_error) {
+          std::string msg = e.what();
+          if (!f.uses_barrier) msg += " in block " + idx_str(c.block_idx);
+          first_error = std::make_exception_ptr(std::runtime_error(label + " " + msg));
+        }
+        failed = true;
+        return;
+      }
+    }
+  });
+  if (first_error) std::rethrow_exception(first_error);
+}
+
+}  // namespace loom::cpu_emulator

@@ -1,0 +1,495 @@
+// The CPU kernel emulator's portability header (DESIGN.md §4): the CUDA C subset that user
+// kernels use, for the host C++ compiler. loom embeds this file as a string and writes it
+// next to the generated source of each module; the generated .so includes it first.
+//
+// With LOOM_EMU_ABI_ONLY defined, only the context shared with the executor is declared
+// (loom's executor includes it that way: no macros, no CUDA names).
+#pragma once
+#include <cstddef>
+
+namespace loom_emu {
+
+struct Idx3 {
+  unsigned int x, y, z;
+};
+
+/// What one emulated GPU thread reads: its indices, the launch shape, the block's dynamic
+/// shared memory, and how to wait at a barrier. The executor owns it; each fiber keeps a
+/// pointer to its own on its stack (see syncthreads).
+struct ThreadCtx {
+  Idx3 thread_idx, block_idx, block_dim, grid_dim;
+  char* dynamic_shared;
+  void (*barrier)(ThreadCtx* ctx, int line);  // suspends until the block's threads arrive
+  void* executor;                             // the executor's data for this thread
+};
+
+}  // namespace loom_emu
+
+#ifndef LOOM_EMU_ABI_ONLY
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+// The running thread's context: a thread_local of the generated library, set by its entry
+// points, restored after each barrier (other fibers of the block ran meanwhile).
+inline thread_local loom_emu::ThreadCtx* loom_emu_current = nullptr;
+
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __managed__
+#define __forceinline__ inline
+#define __noinline__ __attribute__((noinline))
+#define __restrict__ __restrict
+#define __launch_bounds__(...)
+#define __align__(n) alignas(n)
+// A worker runs one block at a time and all of a block's fibers run on that worker's OS
+// thread, so a thread_local is exactly "one copy per running block".
+#define __shared__ static thread_local
+#define warpSize 32
+
+using uint3 = loom_emu::Idx3;
+struct dim3 {
+  unsigned int x, y, z;
+  constexpr dim3(unsigned int x_ = 1, unsigned int y_ = 1, unsigned int z_ = 1) : x(x_), y(y_), z(z_) {}
+  constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+  constexpr operator uint3() const { return uint3{x, y, z}; }
+};
+inline uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z) { return uint3{x, y, z}; }
+
+#define threadIdx (loom_emu_current->thread_idx)
+#define blockIdx (loom_emu_current->block_idx)
+#define blockDim (loom_emu_current->block_dim)
+#define gridDim (loom_emu_current->grid_dim)
+
+namespace loom_emu {
+
+template <class... T>
+inline constexpr bool always_false = false;
+
+inline void syncthreads(int line) {
+  ThreadCtx* self = loom_emu_current;  // on this fiber's stack
+  self->barrier(self, line);
+  loom_emu_current = self;
+}
+
+[[noreturn]] inline void trap(int line) {
+  throw std::runtime_error("the kernel called __trap() at line " + std::to_string(line));
+}
+
+/// `extern __shared__ T name[];` becomes `static constexpr loom_emu::DynamicShared<T> name{};`
+/// (a source rewrite): it reads the running block's arena at each use, so it works at
+/// namespace scope as well as in a function.
+template <class T>
+struct DynamicShared {
+  operator T*() const { return reinterpret_cast<T*>(loom_emu_current->dynamic_shared); }
+  T& operator[](size_t i) const { return static_cast<T*>(*this)[i]; }
+  T* operator+(ptrdiff_t i) const { return static_cast<T*>(*this) + i; }
+};
+
+inline void* dynamic_shared() { return loom_emu_current->dynamic_shared; }
+
+template <class T, class F>
+inline T cas_loop(T* p, F f) {
+  T old;
+  __atomic_load(p, &old, __ATOMIC_RELAXED);
+  T desired = f(old);
+  while (!__atomic_compare_exchange(p, &old, &desired, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+    desired = f(old);
+  return old;
+}
+
+}  // namespace loom_emu
+
+#define __syncthreads() loom_emu::syncthreads(__LINE__)
+#define __trap() loom_emu::trap(__LINE__)
+inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline void __nanosleep(unsigned int) {}
+
+// ---------------------------------------------------------------- atomics (real ones:
+// blocks run in parallel)
+#define LOOM_EMU_INT_ATOMICS(T)                                                                     \
+  inline T atomicAdd(T* p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }            \
+  inline T atomicSub(T* p, T v) { return __atomic_fetch_sub(p, v, __ATOMIC_SEQ_CST); }            \
+  inline T atomicExch(T* p, T v) { return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); }          \
+  inline T atomicAnd(T* p, T v) { return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); }            \
+  inline T atomicOr(T* p, T v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }              \
+  inline T atomicXor(T* p, T v) { return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST); }            \
+  inline T atomicMin(T* p, T v) { return loom_emu::cas_loop(p, [v](T o) { return v < o ? v : o; }); } \
+  inline T atomicMax(T* p, T v) { return loom_emu::cas_loop(p, [v](T o) { return v > o ? v : o; }); } \
+  inline T atomicCAS(T* p, T cmp, T v) {                                                          \
+    __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);           \
+    return cmp;                                                                                   \
+  }
+LOOM_EMU_INT_ATOMICS(int)
+LOOM_EMU_INT_ATOMICS(unsigned int)
+LOOM_EMU_INT_ATOMICS(unsigned long long)
+LOOM_EMU_INT_ATOMICS(long long)
+#undef LOOM_EMU_INT_ATOMICS
+
+#define LOOM_EMU_FLOAT_ATOMICS(T)                                                                   \
+  inline T atomicAdd(T* p, T v) { return loom_emu::cas_loop(p, [v](T o) { return o + v; }); }     \
+  inline T atomicSub(T* p, T v) { return loom_emu::cas_loop(p, [v](T o) { return o - v; }); }     \
+  inline T atomicExch(T* p, T v) {                                                                \
+    T old;                                                                                        \
+    __atomic_exchange(p, &v, &old, __ATOMIC_SEQ_CST);                                             \
+    return old;                                                                                   \
+  }                                                                                               \
+  inline T atomicMin(T* p, T v) { return loom_emu::cas_loop(p, [v](T o) { return fmin(o, v); }); } \
+  inline T atomicMax(T* p, T v) { return loom_emu::cas_loop(p, [v](T o) { return fmax(o, v); }); }
+LOOM_EMU_FLOAT_ATOMICS(float)
+LOOM_EMU_FLOAT_ATOMICS(double)
+#undef LOOM_EMU_FLOAT_ATOMICS
+
+inline unsigned int atomicInc(unsigned int* p, unsigned int limit) {
+  return loom_emu::cas_loop(p, [limit](unsigned int o) { return o >= limit ? 0u : o + 1; });
+}
+inline unsigned int atomicDec(unsigned int* p, unsigned int limit) {
+  return loom_emu::cas_loop(p, [limit](unsigned int o) { return (o == 0 || o > limit) ? limit : o - 1; });
+}
+#define atomicAdd_block atomicAdd
+#define atomicAdd_system atomicAdd
+#define atomicCAS_block atomicCAS
+#define atomicExch_block atomicExch
+
+// ---------------------------------------------------------------- vector types
+#define LOOM_EMU_VEC2(N, T, A)                                                  \
+  struct alignas(A) N {                                                         \
+    T x, y;                                                                     \
+  };                                                                            \
+  inline N make_##N(T x, T y) { return N{x, y}; }
+#define LOOM_EMU_VEC3(N, T)                                                     \
+  struct N {                                                                    \
+    T x, y, z;                                                                  \
+  };                                                                            \
+  inline N make_##N(T x, T y, T z) { return N{x, y, z}; }
+#define LOOM_EMU_VEC4(N, T, A)                                                  \
+  struct alignas(A) N {                                                         \
+    T x, y, z, w;                                                               \
+  };                                                                            \
+  inline N make_##N(T x, T y, T z, T w) { return N{x, y, z, w}; }
+#define LOOM_EMU_VECS(P, T)                                                     \
+  LOOM_EMU_VEC2(P##2, T, 2 * sizeof(T))                                         \
+  LOOM_EMU_VEC3(P##3, T)                                                        \
+  LOOM_EMU_VEC4(P##4, T, (4 * sizeof(T) > 16 ? 16 : 4 * sizeof(T)))
+LOOM_EMU_VECS(char, signed char)
+LOOM_EMU_VECS(uchar, unsigned char)
+LOOM_EMU_VECS(short, short)
+LOOM_EMU_VECS(ushort, unsigned short)
+LOOM_EMU_VECS(int, int)
+LOOM_EMU_VECS(float, float)
+LOOM_EMU_VECS(long, long)
+LOOM_EMU_VECS(ulong, unsigned long)
+LOOM_EMU_VECS(longlong, long long)
+LOOM_EMU_VECS(ulonglong, unsigned long long)
+LOOM_EMU_VECS(double, double)
+LOOM_EMU_VEC2(uint2, unsigned int, 8)
+LOOM_EMU_VEC4(uint4, unsigned int, 16)
+#undef LOOM_EMU_VECS
+#undef LOOM_EMU_VEC2
+#undef LOOM_EMU_VEC3
+#undef LOOM_EMU_VEC4
+
+// ---------------------------------------------------------------- math
+// <math.h> gives expf, sqrtf, fmaf, ... in the global namespace. Intrinsics map to the
+// accurate functions: the CPU has no faster approximations to match, and the GPU's
+// __expf differs from expf by a few ulp (documented tolerance).
+inline float __expf(float x) { return expf(x); }
+inline float __exp10f(float x) { return powf(10.0f, x); }
+inline float __logf(float x) { return logf(x); }
+inline float __log2f(float x) { return log2f(x); }
+inline float __log10f(float x) { return log10f(x); }
+inline float __sinf(float x) { return sinf(x); }
+inline float __cosf(float x) { return cosf(x); }
+inline float __tanf(float x) { return tanf(x); }
+inline void __sincosf(float x, float* s, float* c) { *s = sinf(x); *c = cosf(x); }
+inline float __powf(float x, float y) { return powf(x, y); }
+inline float __fdividef(float a, float b) { return a / b; }
+inline float __frcp_rn(float x) { return 1.0f / x; }
+inline float __fsqrt_rn(float x) { return sqrtf(x); }
+inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
+inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
+inline float __fadd_rn(float a, float b) { return a + b; }
+inline float __fsub_rn(float a, float b) { return a - b; }
+inline float __fmul_rn(float a, float b) { return a * b; }
+inline float __fdiv_rn(float a, float b) { return a / b; }
+inline double __dadd_rn(double a, double b) { return a + b; }
+inline double __dmul_rn(double a, double b) { return a * b; }
+inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
+inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+inline double rsqrt(double x) { return 1.0 / sqrt(x); }
+inline float rcbrtf(float x) { return 1.0f / cbrtf(x); }
+inline double rcbrt(double x) { return 1.0 / cbrt(x); }
+inline float exp10f(float x) { return powf(10.0f, x); }
+inline double exp10(double x) { return pow(10.0, x); }
+inline void sincosf(float x, float* s, float* c) { *s = sinf(x); *c = cosf(x); }
+inline void sincos(double x, double* s, double* c) { *s = sin(x); *c = cos(x); }
+inline float sinpif(float x) { return sinf(3.14159265358979323846f * x); }
+inline float cospif(float x) { return cosf(3.14159265358979323846f * x); }
+inline double sinpi(double x) { return sin(3.14159265358979323846 * x); }
+inline double cospi(double x) { return cos(3.14159265358979323846 * x); }
+inline float normcdff(float x) { return 0.5f * erfcf(-x * 0.70710678118654752f); }
+inline double normcdf(double x) { return 0.5 * erfc(-x * 0.70710678118654752); }
+inline float saturate(float x) { return __saturatef(x); }
+template <class T>
+inline T __ldg(const T* p) { return *p; }
+
+// min/max as CUDA overloads them (mixed arguments take the common type).
+template <class A, class B, class = std::enable_if_t<std::is_arithmetic<A>::value && std::is_arithmetic<B>::value>>
+inline std::common_type_t<A, B> min(A a, B b) {
+  using C = std::common_type_t<A, B>;
+  return static_cast<C>(b) < static_cast<C>(a) ? static_cast<C>(b) : static_cast<C>(a);
+}
+template <class A, class B, class = std::enable_if_t<std::is_arithmetic<A>::value && std::is_arithmetic<B>::value>>
+inline std::common_type_t<A, B> max(A a, B b) {
+  using C = std::common_type_t<A, B>;
+  return static_cast<C>(a) < static_cast<C>(b) ? static_cast<C>(b) : static_cast<C>(a);
+}
+inline float min(float a, float b) { return fminf(a, b); }
+inline float max(float a, float b) { return fmaxf(a, b); }
+inline double min(double a, double b) { return fmin(a, b); }
+inline double max(double a, double b) { return fmax(a, b); }
+inline unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
+inline unsigned int umax(unsigned int a, unsigned int b) { return a > b ? a : b; }
+
+// Integer intrinsics.
+inline int __popc(unsigned int x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x)); }
+inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x)); }
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+inline unsigned int __brev(unsigned int x) {
+  x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+  x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+  x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
+  return __builtin_bswap32(x);
+}
+inline int __mul24(int a, int b) { return a * b; }
+inline unsigned int __umul24(unsigned int a, unsigned int b) { return a * b; }
+inline int __mulhi(int a, int b) { return static_cast<int>((static_cast<long long>(a) * b) >> 32); }
+inline unsigned int __umulhi(unsigned int a, unsigned int b) {
+  return static_cast<unsigned int>((static_cast<unsigned long long>(a) * b) >> 32);
+}
+inline float __int_as_float(int x) { float f; memcpy(&f, &x, 4); return f; }
+inline int __float_as_int(float f) { int x; memcpy(&x, &f, 4); return x; }
+inline float __uint_as_float(unsigned int x) { float f; memcpy(&f, &x, 4); return f; }
+inline unsigned int __float_as_uint(float f) { unsigned int x; memcpy(&x, &f, 4); return x; }
+inline double __longlong_as_double(long long x) { double d; memcpy(&d, &x, 8); return d; }
+inline long long __double_as_longlong(double d) { long long x; memcpy(&x, &d, 8); return x; }
+inline int __float2int_rn(float x) { return static_cast<int>(nearbyintf(x)); }
+inline int __float2int_rz(float x) { return static_cast<int>(x); }
+inline float __int2float_rn(int x) { return static_cast<float>(x); }
+
+// ---------------------------------------------------------------- half and bfloat16
+struct __half {
+  unsigned short x;
+  __half() = default;
+  __half(float f);  // NOLINT: CUDA converts implicitly
+  operator float() const;
+};
+struct __nv_bfloat16 {
+  unsigned short x;
+  __nv_bfloat16() = default;
+  __nv_bfloat16(float f);  // NOLINT
+  operator float() const;
+};
+using half = __half;
+using nv_bfloat16 = __nv_bfloat16;
+
+namespace loom_emu {
+inline unsigned short float_to_half_bits(float f) {  // round to nearest even
+  unsigned int u;
+  memcpy(&u, &f, 4);
+  const unsigned int sign = (u >> 16) & 0x8000u;
+  u &= 0x7FFFFFFFu;
+  if (u >= 0x7F800000u) return static_cast<unsigned short>(sign | (u > 0x7F800000u ? 0x7E00u : 0x7C00u));
+  if (u >= 0x477FF000u) return static_cast<unsigned short>(sign | 0x7C00u);  // rounds to inf
+  if (u < 0x38800000u) {                                                     // subnormal or zero
+    if (u < 0x33000000u) return static_cast<unsigned short>(sign);
+    const unsigned int e = u >> 23, m = (u & 0x7FFFFFu) | 0x800000u;
+    const unsigned int shift = 126 - e;  // 14..24 (plus the 13 mantissa bits dropped)
+    unsigned int r = m >> shift;
+    const unsigned int rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+    if (rem > half || (rem == half && (r & 1))) ++r;
+    return static_cast<unsigned short>(sign | r);
+  }
+  unsigned int r = u - 0x38000000u;  // rebias exponent 127 -> 15
+  const unsigned int rem = r & 0x1FFFu;
+  r >>= 13;
+  if (rem > 0x1000u || (rem == 0x1000u && (r & 1))) ++r;
+  return static_cast<unsigned short>(sign | r);
+}
+inline float half_bits_to_float(unsigned short h) {
+  const unsigned int sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
+  unsigned int u;
+  if (e == 0x1F) {
+    u = sign | 0x7F800000u | (m << 13);
+  } else if (e == 0) {
+    if (m == 0) {
+      u = sign;
+    } else {  // subnormal: value m * 2^-24
+      const float f = static_cast<float>(m) * 5.9604644775390625e-8f;
+      return sign ? -f : f;
+    }
+  } else {
+    u = sign | ((e + 112) << 23) | (m << 13);
+  }
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+inline unsigned short float_to_bf16_bits(float f) {
+  unsigned int u;
+  memcpy(&u, &f, 4);
+  if ((u & 0x7FFFFFFFu) > 0x7F800000u) return static_cast<unsigned short>((u >> 16) | 0x40u);  // NaN
+  u += 0x7FFFu + ((u >> 16) & 1u);
+  return static_cast<unsigned short>(u >> 16);
+}
+inline float bf16_bits_to_float(unsigned short b) {
+  const unsigned int u = static_cast<unsigned int>(b) << 16;
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+}  // namespace loom_emu
+
+inline __half::__half(float f) : x(loom_emu::float_to_half_bits(f)) {}
+inline __half::operator float() const { return loom_emu::half_bits_to_float(x); }
+inline __nv_bfloat16::__nv_bfloat16(float f) : x(loom_emu::float_to_bf16_bits(f)) {}
+inline __nv_bfloat16::operator float() const { return loom_emu::bf16_bits_to_float(x); }
+inline __half __float2half(float f) { return __half(f); }
+inline __half __float2half_rn(float f) { return __half(f); }
+inline float __half2float(__half h) { return static_cast<float>(h); }
+inline __nv_bfloat16 __float2bfloat16(float f) { return __nv_bfloat16(f); }
+inline __nv_bfloat16 __float2bfloat16_rn(float f) { return __nv_bfloat16(f); }
+inline float __bfloat162float(__nv_bfloat16 b) { return static_cast<float>(b); }
+#define LOOM_EMU_HALF_OPS(H)                                                            \
+  inline H operator+(H a, H b) { return H(float(a) + float(b)); }                       \
+  inline H operator-(H a, H b) { return H(float(a) - float(b)); }                       \
+  inline H operator*(H a, H b) { return H(float(a) * float(b)); }                       \
+  inline H operator/(H a, H b) { return H(float(a) / float(b)); }                       \
+  inline H operator-(H a) { return H(-float(a)); }                                      \
+  inline H& operator+=(H& a, H b) { return a = a + b; }                                 \
+  inline H& operator-=(H& a, H b) { return a = a - b; }                                 \
+  inline H& operator*=(H& a, H b) { return a = a * b; }                                 \
+  inline H& operator/=(H& a, H b) { return a = a / b; }                                 \
+  inline bool operator<(H a, H b) { return float(a) < float(b); }                       \
+  inline bool operator>(H a, H b) { return float(a) > float(b); }                       \
+  inline bool operator<=(H a, H b) { return float(a) <= float(b); }                     \
+  inline bool operator>=(H a, H b) { return float(a) >= float(b); }                     \
+  inline bool operator==(H a, H b) { return float(a) == float(b); }                     \
+  inline bool operator!=(H a, H b) { return float(a) != float(b); }
+LOOM_EMU_HALF_OPS(__half)
+LOOM_EMU_HALF_OPS(__nv_bfloat16)
+#undef LOOM_EMU_HALF_OPS
+inline __half __hadd(__half a, __half b) { return a + b; }
+inline __half __hmul(__half a, __half b) { return a * b; }
+inline __half __hsub(__half a, __half b) { return a - b; }
+inline __half __hdiv(__half a, __half b) { return a / b; }
+inline __half __hfma(__half a, __half b, __half c) { return __half(fmaf(float(a), float(b), float(c))); }
+
+// ---------------------------------------------------------------- not supported
+// Each fails to compile when used, naming the feature; loom turns the compiler's log into
+// UnsupportedError with the user's line.
+#define LOOM_EMU_UNSUPPORTED(name)                                                                  \
+  template <class... T>                                                                             \
+  inline unsigned int name(T...) {                                                                 \
+    static_assert(loom_emu::always_false<T...>, "loom CPU emulator: " #name " is not supported");    \
+    return 0;                                                                                       \
+  }
+LOOM_EMU_UNSUPPORTED(__shfl_sync)
+LOOM_EMU_UNSUPPORTED(__shfl_up_sync)
+LOOM_EMU_UNSUPPORTED(__shfl_down_sync)
+LOOM_EMU_UNSUPPORTED(__shfl_xor_sync)
+LOOM_EMU_UNSUPPORTED(__shfl)
+LOOM_EMU_UNSUPPORTED(__shfl_up)
+LOOM_EMU_UNSUPPORTED(__shfl_down)
+LOOM_EMU_UNSUPPORTED(__shfl_xor)
+LOOM_EMU_UNSUPPORTED(__ballot_sync)
+LOOM_EMU_UNSUPPORTED(__ballot)
+LOOM_EMU_UNSUPPORTED(__any_sync)
+LOOM_EMU_UNSUPPORTED(__all_sync)
+LOOM_EMU_UNSUPPORTED(__any)
+LOOM_EMU_UNSUPPORTED(__all)
+LOOM_EMU_UNSUPPORTED(__activemask)
+LOOM_EMU_UNSUPPORTED(__syncwarp)
+LOOM_EMU_UNSUPPORTED(__match_any_sync)
+LOOM_EMU_UNSUPPORTED(__match_all_sync)
+LOOM_EMU_UNSUPPORTED(__reduce_add_sync)
+LOOM_EMU_UNSUPPORTED(__reduce_min_sync)
+LOOM_EMU_UNSUPPORTED(__reduce_max_sync)
+LOOM_EMU_UNSUPPORTED(__syncthreads_count)
+LOOM_EMU_UNSUPPORTED(__syncthreads_and)
+LOOM_EMU_UNSUPPORTED(__syncthreads_or)
+LOOM_EMU_UNSUPPORTED(tex1Dfetch)
+LOOM_EMU_UNSUPPORTED(tex2D)
+LOOM_EMU_UNSUPPORTED(clock64)
+#undef LOOM_EMU_UNSUPPORTED
+
+// ---------------------------------------------------------------- entry points
+// The generated code calls these with the kernel's address as a template argument, so the
+// compiler sees the call target and can inline the kernel into the block loop.
+namespace loom_emu {
+template <class T>
+inline T load_param(void* p) {  // packed arguments are 8-byte aligned: copy, never cast
+  alignas(T) unsigned char b[sizeof(T)];
+  memcpy(b, p, sizeof(T));
+  return *reinterpret_cast<T*>(b);
+}
+template <class F>
+struct Arity;
+template <class... A>
+struct Arity<void (*)(A...)> {
+  static constexpr size_t n = sizeof...(A);
+};
+template <auto F, class... A, size_t... I>
+inline void block_impl(void (*)(A...), void** a, ThreadCtx* c, std::index_sequence<I...>) {
+  std::tuple<std::decay_t<A>...> p(load_param<std::decay_t<A>>(a[I])...);
+  loom_emu_current = c;
+  const Idx3 d = c->block_dim;
+  for (unsigned int z = 0; z < d.z; ++z)
+    for (unsigned int y = 0; y < d.y; ++y)
+      for (unsigned int x = 0; x < d.x; ++x) {
+        c->thread_idx = Idx3{x, y, z};
+        F(std::get<I>(p)...);
+      }
+}
+template <auto F, class... A, size_t... I>
+inline void thread_impl(void (*)(A...), void** a, ThreadCtx* c, std::index_sequence<I...>) {
+  loom_emu_current = c;
+  F(load_param<std::decay_t<A>>(a[I])...);
+}
+template <class... A>
+inline int param_sizes_impl(void (*)(A...), size_t* out, int cap) {
+  const size_t s[] = {sizeof(A)..., 0};
+  for (int i = 0; i < static_cast<int>(sizeof...(A)) && i < cap; ++i) out[i] = s[i];
+  return static_cast<int>(sizeof...(A));
+}
+template <auto F>
+void run_block(void** a, ThreadCtx* c) {
+  block_impl<F>(F, a, c, std::make_index_sequence<Arity<decltype(F)>::n>{});
+}
+template <auto F>
+void run_thread(void** a, ThreadCtx* c) {
+  thread_impl<F>(F, a, c, std::make_index_sequence<Arity<decltype(F)>::n>{});
+}
+template <auto F>
+int param_sizes(size_t* out, int cap) {
+  return param_sizes_impl(F, out, cap);
+}
+}  // namespace loom_emu
+
+#endif  // LOOM_EMU_ABI_ONLY
