@@ -1,0 +1,176 @@
+// CUDA C kernels run by the CPU kernel emulator on CPU arrays (no GPU needed), compared
+// with values computed here.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "loom/error.h"
+#include "loom/kernel/raw_module.h"
+
+namespace loom {
+namespace {
+
+template <class T>
+Array from(const std::vector<T>& v, DType dt) {
+  Array a = Array::allocate({static_cast<int64_t>(v.size())}, dt, cpu());
+  std::memcpy(a.data(), v.data(), v.size() * sizeof(T));
+  return a;
+}
+template <class T>
+std::vector<T> values(const Array& a) {
+  std::vector<T> v(static_cast<size_t>(a.size()));
+  std::memcpy(v.data(), a.data(), v.size() * sizeof(T));
+  return v;
+}
+std::vector<float> random_floats(size_t n, unsigned seed) {
+  std::mt19937 g(seed);
+  std::uniform_real_distribution<float> d(-2.0f, 2.0f);
+  std::vector<float> v(n);
+  for (auto& x : v) x = d(g);
+  return v;
+}
+
+TEST(CpuEmulator, Doublify1D) {
+  Kernel k = RawModule(R"(extern "C" __global__ void doublify(float* a, int n) {
+    int i = blockDim.x * blockIdx.x + threadIdx.x;
+    if (i < n) a[i] *= 2.0f;
+  })").get_function("doublify");
+  const auto x = random_floats(1000, 1);
+  Array a = from(x, float32);
+  k.launch(LaunchConfig{Dim3(4), Dim3(256)}, {a, Scalar(int64_t{1000})});
+  const auto y = values<float>(a);
+  for (size_t i = 0; i < x.size(); ++i) ASSERT_EQ(y[i], 2.0f * x[i]) << i;
+}
+
+TEST(CpuEmulator, Indexing2D) {
+  Kernel k = RawModule(R"(extern "C" __global__ void idx2(int* out, int w, int h) {
+    int x = blockDim.x * blockIdx.x + threadIdx.x, y = blockDim.y * blockIdx.y + threadIdx.y;
+    if (x < w && y < h) out[y * w + x] = 1000 * y + x + 7 * (int)threadIdx.y;
+  })").get_function("idx2");
+  const int w = 37, h = 21;
+  Array out = from(std::vector<int32_t>(w * h, -1), int32);
+  k.launch(LaunchConfig{Dim3(3, 6), Dim3(16, 4)}, {out, Scalar(int64_t{w}), Scalar(int64_t{h})});
+  const auto v = values<int32_t>(out);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) ASSERT_EQ(v[y * w + x], 1000 * y + x + 7 * (y % 4)) << x << "," << y;
+}
+
+constexpr const char* kReduce = R"(
+extern "C" __global__ void block_sum(const float* x, float* out, int n) {
+  __shared__ float s[256];
+  int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+  s[t] = i < n ? x[i] : 0.0f;
+  __syncthreads();
+  for (int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
+    if (t < stride) s[t] += s[t + stride];
+    __syncthreads();
+  }
+  if (t == 0) out[blockIdx.x] = s[0];
+})";
+
+TEST(CpuEmulator, SharedMemoryTreeReductionWithBarriers) {
+  Kernel k = RawModule(kReduce).get_function("block_sum");
+  const int n = 256 * 37 - 11, blocks = 37;
+  const auto x = random_floats(n, 2);
+  Array xa = from(x, float32), out = from(std::vector<float>(blocks, -1.0f), float32);
+  k.launch(LaunchConfig{Dim3(blocks), Dim3(256)}, {xa, out, Scalar(int64_t{n})});
+  const auto v = values<float>(out);
+  for (int b = 0; b < blocks; ++b) {
+    // The same tree order as the kernel, so the sums are bit-exact.
+    std::vector<float> s(256);
+    for (int t = 0; t < 256; ++t) s[t] = b * 256 + t < n ? x[b * 256 + t] : 0.0f;
+    for (int stride = 128; stride > 0; stride >>= 1)
+      for (int t = 0; t < stride; ++t) s[t] += s[t + stride];
+    ASSERT_EQ(v[b], s[0]) << b;
+  }
+}
+
+TEST(CpuEmulator, AtomicsFromManyBlocks) {
+  Kernel k = RawModule(R"(extern "C" __global__ void count(const int* x, unsigned long long* total,
+                                                             int* hits, float* fsum, int* mx, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    atomicAdd(total, (unsigned long long)x[i]);
+    atomicAdd(hits, 1);
+    atomicAdd(fsum, 0.5f);
+    atomicMax(mx, x[i]);
+  })").get_function("count");
+  const int n = 50000;
+  std::mt19937 g(3);
+  std::vector<int32_t> x(n);
+  unsigned long long expect = 0;
+  int mx = 0;
+  for (auto& v : x) v = static_cast<int32_t>(g() % 1000), expect += v, mx = std::max(mx, v);
+  Array xa = from(x, int32), total = from(std::vector<uint64_t>{0}, uint64), hits = from(std::vector<int32_t>{0}, int32);
+  Array fsum = from(std::vector<float>{0.0f}, float32), amax = from(std::vector<int32_t>{-1}, int32);
+  k.launch(LaunchConfig{Dim3((n + 127) / 128), Dim3(128)}, {xa, total, hits, fsum, amax, Scalar(int64_t{n})});
+  EXPECT_EQ(values<uint64_t>(total)[0], expect);
+  EXPECT_EQ(values<int32_t>(hits)[0], n);
+  EXPECT_EQ(values<float>(fsum)[0], 0.5f * n);  // exact: multiples of 0.5 below 2^24
+  EXPECT_EQ(values<int32_t>(amax)[0], mx);
+}
+
+TEST(CpuEmulator, DynamicSharedMemoryReversesEachBlock) {
+  Kernel k = RawModule(R"(extern "C" __global__ void rev(const double* x, double* y) {
+    extern __shared__ double buf[];
+    int t = threadIdx.x, base = blockIdx.x * blockDim.x;
+    buf[t] = x[base + t];
+    __syncthreads();
+    y[base + t] = buf[blockDim.x - 1 - t] + blockIdx.x;
+  })").get_function("rev");
+  const int bs = 96, blocks = 5, n = bs * blocks;
+  std::vector<double> x(n);
+  for (int i = 0; i < n; ++i) x[i] = 0.25 * i - 3;
+  Array xa = from(x, float64), ya = from(std::vector<double>(n, 0.0), float64);
+  k.launch(LaunchConfig{Dim3(blocks), Dim3(bs), bs * sizeof(double)}, {xa, ya});
+  const auto y = values<double>(ya);
+  for (int b = 0; b < blocks; ++b)
+    for (int t = 0; t < bs; ++t) ASSERT_EQ(y[b * bs + t], x[b * bs + bs - 1 - t] + b);
+}
+
+TEST(CpuEmulator, DivergentBarrierRaisesNamingKernelAndLine) {
+  Kernel k = RawModule(R"(extern "C" __global__ void bad(float* a) {
+    if (threadIdx.x >= 64) return;
+    a[threadIdx.x] = 1.0f;
+    __syncthreads();
+  })").get_function("bad");
+  Array a = from(std::vector<float>(128, 0.0f), float32);
+  try {
+    k.launch(LaunchConfig{Dim3(2), Dim3(128)}, {a});
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("[RawKernel bad]"), std::string::npos) << m;
+    EXPECT_NE(m.find("divergent __syncthreads at line 4"), std::string::npos) << m;
+    EXPECT_NE(m.find("64 of 128 threads"), std::string::npos) << m;
+  }
+}
+
+TEST(CpuEmulator, ArgumentsAndLimitsAreCheckedAndUnsupportedFeaturesNamed) {
+  Kernel k = RawModule(R"(extern "C" __global__ void f(float* a, int n) { a[0] = n; })").get_function("f");
+  Array a = from(std::vector<float>{0.0f}, float32);
+  EXPECT_THROW(k.launch(LaunchConfig{Dim3(1), Dim3(1)}, {a}), DTypeError);  // one argument short
+  EXPECT_THROW(k.launch(LaunchConfig{Dim3(1), Dim3(2048)}, {a, Scalar(int64_t{1})}), std::invalid_argument);
+  k.launch(LaunchConfig{Dim3(1), Dim3(1)}, {a, Scalar(int64_t{5})});
+  EXPECT_EQ(values<float>(a)[0], 5.0f);
+  Kernel s = RawModule(R"(extern "C" __global__ void w(float* a) {
+    float v = a[threadIdx.x];
+    v += __shfl_down_sync(0xffffffffu, v, 1);
+    a[threadIdx.x] = v;
+  })").get_function("w");
+  try {
+    s.launch(LaunchConfig{Dim3(1), Dim3(1)}, {a});
+    FAIL() << "no error";
+  } catch (const UnsupportedError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("__shfl_down_sync"), std::string::npos) << m;
+    EXPECT_NE(m.find("line 3"), std::string::npos) << m;
+  }
+  Kernel bad = RawModule(R"(extern "C" __global__ void g(float* a) { a[0] = undefined_name; })").get_function("g");
+  EXPECT_THROW(bad.launch(LaunchConfig{Dim3(1), Dim3(1)}, {a}), CompileError);
+}
+
+}  // namespace
+}  // namespace loom
