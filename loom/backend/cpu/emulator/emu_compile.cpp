@@ -23,6 +23,7 @@
 #include "loom/cache/compile_cache.h"
 #include "loom/error.h"
 #include "loom/kernel/module_state.h"
+#include "loom_embedded_kernels.h"
 #include "loom_emulator_header.h"
 
 namespace loom::cpu_emulator {
@@ -286,7 +287,12 @@ void load(const ModuleState& m, CpuModule& cm, const std::string& label) {
   if (identity.empty())
     throw UnsupportedError(label + " the CPU kernel emulator needs a C++ compiler: '" + cxx +
                            " --version' failed (install g++ or set $CXX)");
-  static const Hash128 header_hash = murmur3_128(embedded::kEmulatorHeader);
+  static const Hash128 header_hash = [] {
+    KeyBuilder k;
+    k.add(std::string_view(embedded::kEmulatorHeader));
+    for (const auto& h : embedded::kKernelHeaders) k.add(std::string_view(h.name)).add(std::string_view(h.source));
+    return k.finish();
+  }();
   const Hash128 key = KeyBuilder()
                           .add(std::string_view("loom-cpu-emulator"))
                           .add(std::string_view(p.source))
@@ -304,6 +310,8 @@ void load(const ModuleState& m, CpuModule& cm, const std::string& label) {
         mkdir((dir.path + "/cuda").c_str(), 0700);
         mkdir((dir.path + "/cub").c_str(), 0700);
         for (const auto& [name, text] : kStubHeaders) write_file(dir.path + "/" + name, text);
+        // loom's own device headers (ElementwiseKernel and ReductionKernel sources include them).
+        for (const auto& h : embedded::kKernelHeaders) write_file(dir.path + "/" + h.name, h.source);
         write_file(dir.path + "/module.cpp", p.source);
         std::string log;
         const int rc = run_command(cxx + " " + kFlags + " -I" + shell_quote(dir.path) + opts + " -o " +
