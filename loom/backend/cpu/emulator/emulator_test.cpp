@@ -2,6 +2,8 @@
 // with values computed here.
 #include <gtest/gtest.h>
 
+#include <stdlib.h>
+
 #include <cstring>
 #include <random>
 #include <vector>
@@ -81,6 +83,24 @@ TEST(CpuEmulator, SharedMemoryTreeReductionWithBarriers) {
     // The same tree order as the kernel, so the sums are bit-exact.
     std::vector<float> s(256);
     for (int t = 0; t < 256; ++t) s[t] = b * 256 + t < n ? x[b * 256 + t] : 0.0f;
+    for (int stride = 128; stride > 0; stride >>= 1)
+      for (int t = 0; t < stride; ++t) s[t] += s[t + stride];
+    ASSERT_EQ(v[b], s[0]) << b;
+  }
+}
+
+TEST(CpuEmulator, UcontextFibersGiveTheSameAnswers) {
+  // The fallback for builds without boost.context, chosen here by the environment.
+  setenv("LOOM_EMULATOR_FIBERS", "ucontext", 1);
+  Kernel k = RawModule(kReduce).get_function("block_sum");
+  const int n = 256 * 9;
+  const auto x = random_floats(n, 4);
+  Array xa = from(x, float32), out = from(std::vector<float>(9, -1.0f), float32);
+  k.launch(LaunchConfig{Dim3(9), Dim3(256)}, {xa, out, Scalar(int64_t{n})});
+  unsetenv("LOOM_EMULATOR_FIBERS");
+  const auto v = values<float>(out);
+  for (int b = 0; b < 9; ++b) {
+    std::vector<float> s(x.begin() + b * 256, x.begin() + (b + 1) * 256);
     for (int stride = 128; stride > 0; stride >>= 1)
       for (int t = 0; t < stride; ++t) s[t] += s[t + stride];
     ASSERT_EQ(v[b], s[0]) << b;

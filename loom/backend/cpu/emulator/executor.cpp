@@ -1,10 +1,11 @@
 // Running an emulated kernel: blocks in parallel over loom's thread pool; inside a block,
 // a kernel without barriers runs its threads as a plain loop (the generated block entry),
 // one with __syncthreads runs each thread as a fiber (boost.context) on the worker's OS
-// thread, switching at every barrier. Stacks come from a per-worker pool (guard-paged
-// mmap'ed stacks, reused across blocks and launches).
+// thread, switching at every barrier (ucontext where boost.context is missing). Stacks
+// come from a per-worker pool (guard-paged mmap'ed stacks, reused across blocks and launches).
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -14,6 +15,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "loom/backend/cpu/emulator/emulator.h"
@@ -60,68 +62,114 @@ void loop_barrier(ThreadCtx*, int line) {
                            "__syncthreads where loom looks: in the kernel's body or outside any kernel)");
 }
 
-#ifdef LOOM_HAVE_FIBERS
-namespace ctx = boost::context;
-
 constexpr size_t kStackBytes = 128 * 1024;
 
-// Stacks of kStackBytes below a PROT_NONE guard page (an overflow faults instead of
+size_t page_size() {
+  static const size_t p = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  return p;
+}
+
+// Stacks of kStackBytes above a PROT_NONE guard page (an overflow faults instead of
 // silently corrupting a neighbour), kept per worker thread and reused.
 struct StackPool {
-  std::vector<char*> free_stacks;  // base of each mapping (the guard page)
+  std::vector<char*> free_stacks;  // the lowest usable byte of each (just above the guard page)
   ~StackPool() {
-    for (char* b : free_stacks) munmap(b, kStackBytes + page());
+    for (char* b : free_stacks) munmap(b - page_size(), kStackBytes + page_size());
   }
-  static size_t page() {
-    static const size_t p = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-    return p;
+  char* take() {
+    if (!free_stacks.empty()) {
+      char* b = free_stacks.back();
+      free_stacks.pop_back();
+      return b;
+    }
+    void* p = mmap(nullptr, kStackBytes + page_size(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    mprotect(p, page_size(), PROT_NONE);
+    return static_cast<char*>(p) + page_size();
   }
+  void give(char* b) { free_stacks.push_back(b); }
 };
 thread_local StackPool stack_pool;
 
+#ifdef LOOM_HAVE_FIBERS
+namespace ctx = boost::context;
 class PooledStack {
  public:
   ctx::stack_context allocate() {
-    char* base;
-    if (!stack_pool.free_stacks.empty()) {
-      base = stack_pool.free_stacks.back();
-      stack_pool.free_stacks.pop_back();
-    } else {
-      void* p = mmap(nullptr, kStackBytes + StackPool::page(), PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-      if (p == MAP_FAILED) throw std::bad_alloc();
-      base = static_cast<char*>(p);
-      mprotect(base, StackPool::page(), PROT_NONE);
-    }
     ctx::stack_context sc;
     sc.size = kStackBytes;
-    sc.sp = base + StackPool::page() + kStackBytes;
+    sc.sp = stack_pool.take() + kStackBytes;
     return sc;
   }
-  void deallocate(ctx::stack_context& sc) noexcept {
-    stack_pool.free_stacks.push_back(static_cast<char*>(sc.sp) - kStackBytes - StackPool::page());
-  }
+  void deallocate(ctx::stack_context& sc) noexcept { stack_pool.give(static_cast<char*>(sc.sp) - kStackBytes); }
 };
+#endif
 
+// One emulated thread run as a fiber: boost.context when built with it, else (or with
+// LOOM_EMULATOR_FIBERS=ucontext) glibc's ucontext, slower (a system call per switch).
 struct FiberThread {
   ThreadCtx ctx;
+#ifdef LOOM_HAVE_FIBERS
   ctx::fiber self;   // the thread, while suspended
   ctx::fiber sched;  // the block's scheduler, while the thread runs
-  int line = 0;      // the barrier it waits at
+#endif
+  ucontext_t uc;
+  char* stack = nullptr;  // ucontext only
+  bool started = false;
+  int line = 0;  // the barrier it waits at
   bool done = false;
   std::exception_ptr error;
+  EntryFn fn = nullptr;
+  void** args = nullptr;
 };
 
-void fiber_barrier(ThreadCtx* c, int line) {
+bool use_ucontext() {
+#ifdef LOOM_HAVE_FIBERS
+  const char* e = getenv("LOOM_EMULATOR_FIBERS");
+  return e && std::string(e) == "ucontext";
+#else
+  return true;
+#endif
+}
+
+void run_thread_body(FiberThread* t) {
+  try {
+    t->fn(t->args, &t->ctx);
+  }
+#ifdef LOOM_HAVE_FIBERS
+  catch (const ctx::detail::forced_unwind&) {
+    throw;  // a boost fiber being destroyed: let boost unwind it
+  }
+#endif
+  catch (...) {
+    t->error = std::current_exception();
+  }
+  t->done = true;
+}
+
+#ifdef LOOM_HAVE_FIBERS
+void boost_barrier(ThreadCtx* c, int line) {
   auto* t = static_cast<FiberThread*>(c->executor);
   t->line = line;
   t->sched = std::move(t->sched).resume();
 }
+#endif
+
+thread_local ucontext_t uc_scheduler;
+thread_local FiberThread* uc_starting = nullptr;
+void uc_barrier(ThreadCtx* c, int line) {
+  auto* t = static_cast<FiberThread*>(c->executor);
+  t->line = line;
+  swapcontext(&t->uc, &uc_scheduler);
+}
+void uc_entry() { run_thread_body(uc_starting); }  // returns to uc_link, the scheduler
 
 // One block as fibers: round after round, every unfinished thread runs to its next barrier
 // or to its end; a round where all unfinished threads wait releases the barrier.
 void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args) {
   thread_local std::vector<FiberThread> threads;
+  const bool uc = use_ucontext();
   const Idx3 d = proto.block_dim;
   const size_t n = size_t{d.x} * d.y * d.z;
   if (threads.size() < n) threads.resize(n);
@@ -132,25 +180,39 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args)
         FiberThread* t = &threads[i];
         t->ctx = proto;
         t->ctx.thread_idx = Idx3{x, y, z};
-        t->ctx.barrier = fiber_barrier;
         t->ctx.executor = t;
-        t->done = false;
+        t->done = t->started = false;
         t->error = nullptr;
-        t->self = ctx::fiber(std::allocator_arg, PooledStack(), [t, fn = f.thread, args](ctx::fiber&& s) {
-          t->sched = std::move(s);
-          try {
-            fn(args, &t->ctx);
-          } catch (const ctx::detail::forced_unwind&) {
-            throw;  // the fiber is being destroyed: let boost unwind it
-          } catch (...) {
-            t->error = std::current_exception();
-          }
-          t->done = true;
-          return std::move(t->sched);
-        });
+        t->fn = f.thread;
+        t->args = args;
+        if (uc) {
+          t->ctx.barrier = uc_barrier;
+          t->stack = stack_pool.take();
+          getcontext(&t->uc);
+          t->uc.uc_stack.ss_sp = t->stack;
+          t->uc.uc_stack.ss_size = kStackBytes;
+          t->uc.uc_link = &uc_scheduler;
+          makecontext(&t->uc, uc_entry, 0);
+        } else {
+#ifdef LOOM_HAVE_FIBERS
+          t->ctx.barrier = boost_barrier;
+          t->self = ctx::fiber(std::allocator_arg, PooledStack(), [t](ctx::fiber&& s) {
+            t->sched = std::move(s);
+            run_thread_body(t);
+            return std::move(t->sched);
+          });
+#endif
+        }
       }
-  auto drop_all = [&] {  // destroying a suspended fiber unwinds its stack
-    for (size_t j = 0; j < n; ++j) threads[j].self = ctx::fiber();
+  // Ends the block: boost fibers still suspended are unwound as they are destroyed;
+  // ucontext stacks are just taken back (they hold nothing to release).
+  auto finish = [&] {
+    for (size_t j = 0; j < n; ++j) {
+#ifdef LOOM_HAVE_FIBERS
+      threads[j].self = ctx::fiber();
+#endif
+      if (threads[j].stack) stack_pool.give(std::exchange(threads[j].stack, nullptr));
+    }
   };
   for (;;) {
     size_t waiting = 0, finished = 0;
@@ -161,44 +223,49 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args)
         ++finished;
         continue;
       }
-      t.self = std::move(t.self).resume();
+      if (uc) {
+        if (!t.started) uc_starting = &t;
+        t.started = true;
+        swapcontext(&uc_scheduler, &t.uc);
+      } else {
+#ifdef LOOM_HAVE_FIBERS
+        t.self = std::move(t.self).resume();
+#endif
+      }
       if (t.error) {
         std::exception_ptr e = t.error;
-        drop_all();
+        const Idx3 where = t.ctx.thread_idx;
+        finish();
         try {
           std::rethrow_exception(e);
         } catch (const std::exception& ex) {
-          throw std::runtime_error(std::string(ex.what()) + " in thread " + idx_str(t.ctx.thread_idx) +
-                                   " of block " + idx_str(proto.block_idx));
+          throw std::runtime_error(std::string(ex.what()) + " in thread " + idx_str(where) + " of block " +
+                                   idx_str(proto.block_idx));
         }
       }
       if (t.done) {
         ++finished;
-      } else {
-        if (waiting++ == 0) line = t.line;
+      } else if (waiting++ == 0) {
+        line = t.line;
       }
     }
-    if (waiting == 0) return;
+    if (waiting == 0) {
+      finish();
+      return;
+    }
     if (finished > 0) {
-      drop_all();
+      finish();
       throw std::runtime_error("divergent __syncthreads at line " + std::to_string(line) + ": " +
                                std::to_string(waiting) + " of " + std::to_string(n) + " threads of block " +
                                idx_str(proto.block_idx) + " reached it, the others returned");
     }
   }
 }
-#endif
 
 }  // namespace
 
 void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** args) {
   const std::string label = "[RawKernel " + f.name + "]";
-#ifndef LOOM_HAVE_FIBERS
-  if (f.uses_barrier)
-    throw UnsupportedError(label + " this loom was built without boost.context, so the CPU kernel emulator "
-                                   "cannot run kernels that use __syncthreads (install libboost-context-dev "
-                                   "and rebuild)");
-#endif
   const int64_t nblocks = static_cast<int64_t>(grid.count());
   if (nblocks == 0) return;
   std::atomic<bool> failed{false};
@@ -218,12 +285,10 @@ void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** 
       c.block_idx = Idx3{static_cast<unsigned>(ub % grid.x), static_cast<unsigned>(ub / grid.x % grid.y),
                          static_cast<unsigned>(ub / (uint64_t{grid.x} * grid.y))};
       try {
-#ifdef LOOM_HAVE_FIBERS
         if (f.uses_barrier) {
           run_block_fibers(f, c, args);
           continue;
         }
-#endif
         f.block(args, &c);
       } catch (const std::exception& e) {
         std::lock_guard<std::mutex> lock(error_mu);
