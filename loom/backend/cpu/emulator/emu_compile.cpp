@@ -33,8 +33,10 @@ constexpr const char* kProgramName = "loom_kernel.cu";  // what compiler logs ca
 // -ffp-contract=fast: NVRTC contracts a * b + c into an FMA by default (--fmad=true), so
 // the emulator lets g++ do the same where the target has FMA; no fast-math, like NVRTC.
 // No -march: results must not depend on the machine that compiled them.
-constexpr const char* kCodeFlags = "-std=c++17 -O2 -fPIC -fno-fast-math -ffp-contract=fast -w";
-constexpr const char* kFlags = "-std=c++17 -O2 -fPIC -fno-fast-math -ffp-contract=fast -w -shared";
+// -fvisibility=hidden: only the entry points are exported, so the kernels (extern "C",
+// otherwise interposable in a shared library) can be inlined into the block loop.
+constexpr const char* kCodeFlags = "-std=c++17 -O2 -fPIC -fno-fast-math -ffp-contract=fast -fvisibility=hidden -w";
+constexpr const char* kFlags = "-std=c++17 -O2 -fPIC -fno-fast-math -ffp-contract=fast -fvisibility=hidden -w -shared";
 
 std::string compiler() {
   const char* cxx = getenv("CXX");
@@ -196,11 +198,11 @@ Plan plan(const ModuleState& m) {
     << rewrite_dynamic_shared(m.code) << "\n#line 1 \"loom_emulator_entry_points.cpp\"\n";
   for (size_t i = 0; i < p.kernels.size(); ++i) {
     const std::string& n = p.kernels[i].first;
-    s << "extern \"C\" void loom_emu_block_" << i << "(void** a, loom_emu::ThreadCtx* c) { loom_emu::run_block<&"
+    s << "extern \"C\" LOOM_EMU_EXPORT void loom_emu_block_" << i << "(void** a, loom_emu::ThreadCtx* c) { loom_emu::run_block<&"
       << n << ">(a, c); }\n"
-      << "extern \"C\" void loom_emu_thread_" << i << "(void** a, loom_emu::ThreadCtx* c) { loom_emu::run_thread<&"
+      << "extern \"C\" LOOM_EMU_EXPORT void loom_emu_thread_" << i << "(void** a, loom_emu::ThreadCtx* c) { loom_emu::run_thread<&"
       << n << ">(a, c); }\n"
-      << "extern \"C\" int loom_emu_params_" << i << "(size_t* s, int cap) { return loom_emu::param_sizes<&" << n
+      << "extern \"C\" LOOM_EMU_EXPORT int loom_emu_params_" << i << "(size_t* s, int cap) { return loom_emu::param_sizes<&" << n
       << ">(s, cap); }\n";
   }
   p.source = s.str();

@@ -440,6 +440,7 @@ LOOM_EMU_UNSUPPORTED(clock64)
 #undef LOOM_EMU_UNSUPPORTED
 
 // ---------------------------------------------------------------- entry points
+#define LOOM_EMU_EXPORT __attribute__((visibility("default")))
 // The generated code calls these with the kernel's address as a template argument, so the
 // compiler sees the call target and can inline the kernel into the block loop.
 namespace loom_emu {
