@@ -168,6 +168,36 @@ TEST(CpuEmulator, DivergentBarrierRaisesNamingKernelAndLine) {
   }
 }
 
+TEST(CpuEmulator, TemplateKernels3DBlocksAndBarriersInHelpers) {
+  RawModule m(R"(
+template <typename T> __global__ void scale(T* a, T s, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) a[i] *= s;
+}
+__device__ void wait_all() { __syncthreads(); }  // a barrier outside any kernel body
+// __global__ void commented_out(int x) {}
+extern "C" __global__ void rev3(float* a) {
+  __shared__ float s[4][4][4];
+  const int z = threadIdx.z, y = threadIdx.y, x = threadIdx.x, base = 64 * blockIdx.x;
+  s[z][y][x] = a[base + z * 16 + y * 4 + x];
+  wait_all();
+  a[base + z * 16 + y * 4 + x] = s[3 - z][3 - y][3 - x] + blockDim.z;
+})",
+              {}, {"scale<double>"});
+  std::vector<double> d(100);
+  for (int i = 0; i < 100; ++i) d[i] = 0.5 * i;
+  Array da = from(d, float64);
+  m.get_function("scale<double>").launch(LaunchConfig{Dim3(4), Dim3(32)}, {da, Scalar(3.0), Scalar(int64_t{100})});
+  const auto dv = values<double>(da);
+  for (int i = 0; i < 100; ++i) ASSERT_EQ(dv[i], 1.5 * i);
+  const auto x = random_floats(128, 5);
+  Array xa = from(x, float32);
+  m.get_function("rev3").launch(LaunchConfig{Dim3(2), Dim3(4, 4, 4)}, {xa});
+  const auto v = values<float>(xa);
+  for (int b = 0; b < 2; ++b)
+    for (int i = 0; i < 64; ++i) ASSERT_EQ(v[64 * b + i], x[64 * b + 63 - i] + 4.0f) << b << " " << i;
+}
+
 TEST(CpuEmulator, ArgumentsAndLimitsAreCheckedAndUnsupportedFeaturesNamed) {
   Kernel k = RawModule(R"(extern "C" __global__ void f(float* a, int n) { a[0] = n; })").get_function("f");
   Array a = from(std::vector<float>{0.0f}, float32);
