@@ -101,7 +101,9 @@ class Kernel {
   /// DeviceMismatchError), else the stream's device, else the default device. Raises
   /// TypeError for a wrong argument count or size (naming the parameter) and ValueError
   /// for a configuration the device cannot run (saying the limit), before launching.
-  /// Asynchronous on the GPU, like every op.
+  /// Asynchronous on the GPU, like every op. On CPU arrays the CPU kernel emulator
+  /// (backend/cpu/emulator) compiles the source with the host compiler and runs it,
+  /// synchronously; a CUDA feature it lacks raises UnsupportedError naming it and the line.
   void launch(const LaunchConfig& cfg, const std::vector<KernelArg>& args) const;
   /// Compiles and loads it on `device` if needed; GPU only.
   KernelAttributes attributes(const Device& device) const;
