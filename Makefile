@@ -4,7 +4,8 @@
 #   make gpu-test  on a machine with an NVIDIA GPU, offline: system python3, build-gpu/,
 #                  every GPU test must run (LOOM_REQUIRE_GPU=1)
 #   make bench     bench/transfer.py, bench/ops.py (loom vs NumPy, PyTorch, CuPy, JAX) and
-#                  bench/kernels.py (CUDA C kernels: loom vs CuPy, Numba)
+#                  bench/kernels.py (CUDA C kernels: loom vs CuPy, Numba), bench/emulator.py
+#                  (CUDA C kernels on the CPU: loom's emulator vs plain C++, Numba's simulator)
 #   make clean     build outputs; `make distclean` also drops .venv and .ccache
 SHELL := /bin/bash
 .DEFAULT_GOAL := test
@@ -113,7 +114,7 @@ bench:
 	@ls python/loom/_loom*.so >/dev/null 2>&1 \
 	  || { echo "bench: build loom first (make build, or make gpu-build on a GPU machine)" >&2; exit 1; }
 	@py=python3; [ -x $(VPY) ] && py=$(VPY); PYTHONPATH=$(CURDIR)/python $$py bench/transfer.py && PYTHONPATH=$(CURDIR)/python $$py bench/ops.py \
-	  && PYTHONPATH=$(CURDIR)/python $$py bench/kernels.py
+	  && PYTHONPATH=$(CURDIR)/python $$py bench/kernels.py && PYTHONPATH=$(CURDIR)/python $$py bench/emulator.py
 
 clean:
 	rm -rf $(BUILD_DIR) $(GPU_BUILD_DIR) python/loom/_loom*.so .pytest_cache .hypothesis
