@@ -214,15 +214,15 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args)
       if (threads[j].stack) stack_pool.give(std::exchange(threads[j].stack, nullptr));
     }
   };
+  // Rounds: every live thread runs until it waits at a barrier or returns. Threads that
+  // returned are not live (as on Volta and later GPUs, an early `return` before a barrier
+  // is fine); the live ones must all wait at the same __syncthreads, else it diverges.
   for (;;) {
-    size_t waiting = 0, finished = 0;
-    int line = 0;
+    size_t waiting = 0, other = 0;
+    int line = 0, other_line = 0;
     for (size_t j = 0; j < n; ++j) {
       FiberThread& t = threads[j];
-      if (t.done) {
-        ++finished;
-        continue;
-      }
+      if (t.done) continue;
       if (uc) {
         if (!t.started) uc_starting = &t;
         t.started = true;
@@ -243,21 +243,23 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args)
                                    idx_str(proto.block_idx));
         }
       }
-      if (t.done) {
-        ++finished;
-      } else if (waiting++ == 0) {
+      if (t.done) continue;
+      if (waiting++ == 0) {
         line = t.line;
+      } else if (t.line != line) {
+        if (other++ == 0) other_line = t.line;
       }
     }
     if (waiting == 0) {
       finish();
       return;
     }
-    if (finished > 0) {
+    if (other > 0) {
       finish();
-      throw std::runtime_error("divergent __syncthreads at line " + std::to_string(line) + ": " +
-                               std::to_string(waiting) + " of " + std::to_string(n) + " threads of block " +
-                               idx_str(proto.block_idx) + " reached it, the others returned");
+      throw std::runtime_error("divergent __syncthreads: in block " + idx_str(proto.block_idx) + ", " +
+                               std::to_string(waiting - other) + " threads wait at line " + std::to_string(line) +
+                               " and " + std::to_string(other) + " at another barrier (line " +
+                               std::to_string(other_line) + "); every live thread must reach the same one");
     }
   }
 }
