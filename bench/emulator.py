@@ -30,6 +30,7 @@ import time
 import numpy as np
 
 import loom
+from table import print_rows
 from timing import timed
 
 NA = "n/a"
@@ -315,11 +316,7 @@ def print_table(run):
         ratio = f"{warm / cpp:.2f}x" if warm and cpp else NA
         lines.append([label] + [fmt(row.get(c)) for c in COLS] +
                      [ratio, target, "" if met is None else ("yes" if met else "NO")])
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *lines)]
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
-    print("  ".join("-" * w for w in widths))
-    for line in lines:
-        print("  ".join(str(x).ljust(w) for x, w in zip(line, widths)))
+    print_rows(header, lines)
     print("loom first = host compile of a never-seen source + first run; C++ loop = the same work "
           "serial, compiled ahead; Numba sim is single-call, extrapolated.")
     for n in run.notes:

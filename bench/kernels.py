@@ -37,6 +37,7 @@ import time
 import numpy as np
 
 import loom
+from table import print_rows
 from timing import timed
 
 NA = "n/a"
@@ -370,11 +371,7 @@ def print_table(run, cols):
         met = check(row) if check else None
         lines.append([label, unit] + [fmt(row.get(c)) for c in cols] +
                      [ratio, target, "" if met is None else ("yes" if met else "NO")])
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *lines)]
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
-    print("  ".join("-" * w for w in widths))
-    for line in lines:
-        print("  ".join(str(x).ljust(w) for x, w in zip(line, widths)))
+    print_rows(header, lines)
     print("CuPy on an H100 per the issue: RawKernel first 34 ms, cached 0.06 ms, "
           "ElementwiseKernel first 190 ms; Numba launches 40 us each.")
     for n in run.notes:
@@ -387,7 +384,7 @@ def main():
     args = ap.parse_args()
     print(f"loom {loom.__version__}; {loom.num_gpus()} GPU(s); numpy {np.__version__}")
     if loom.num_gpus() == 0:
-        print("note: no GPU: these kernels need one (until the CPU emulator lands); nothing measured")
+        print("note: no GPU: this benchmark measures GPU kernels; bench/emulator.py measures the CPU emulator")
         return
     print(f"GPU: {loom.gpu(0).name}")
     cache = tempfile.mkdtemp(prefix="loom-bench-kernels-")
