@@ -16,8 +16,6 @@
 namespace loom {
 namespace {
 
-std::string label_of(const std::string& name) { return "[RawKernel " + name + "]"; }
-
 // The device every array and pointer argument lives on (they must agree), else the
 // stream's, else the default device.
 Device launch_device(const std::string& name, const LaunchConfig& cfg, const std::vector<KernelArg>& args) {
@@ -31,14 +29,14 @@ Device launch_device(const std::string& name, const LaunchConfig& cfg, const std
       dev = d;
       first = i;
     } else if (d != *dev) {
-      throw DeviceMismatchError(label_of(name) + " argument " + std::to_string(i) + " is on " + d.str() +
+      throw DeviceMismatchError(kernel_detail::prefix(name) + " argument " + std::to_string(i) + " is on " + d.str() +
                                 " but argument " + std::to_string(first) + " is on " + dev->str() +
                                 "; copy it with .to(device) first");
     }
   }
   if (cfg.stream) {
     if (dev && cfg.stream->device() != *dev)
-      throw DeviceMismatchError(label_of(name) + " the stream is on " + cfg.stream->device().str() +
+      throw DeviceMismatchError(kernel_detail::prefix(name) + " the stream is on " + cfg.stream->device().str() +
                                 " but the arguments are on " + dev->str());
     if (!dev) dev = cfg.stream->device();
   }
@@ -46,7 +44,7 @@ Device launch_device(const std::string& name, const LaunchConfig& cfg, const std
 }
 
 [[noreturn]] void config_error(const std::string& name, const std::string& msg) {
-  throw std::invalid_argument(label_of(name) + " " + msg);
+  throw std::invalid_argument(kernel_detail::prefix(name) + " " + msg);
 }
 
 void check_config(const std::string& name, const gpu_backend::UserFunction& f, Dim3 grid, Dim3 block,

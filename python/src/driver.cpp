@@ -2,6 +2,7 @@
 // memcpy_dtoh), usable as kernel arguments, plus PyCUDA's In/Out/InOut under their
 // pycuda.driver names.
 #include <cstring>
+#include <memory>
 
 #include <nanobind/stl/string.h>
 
@@ -12,20 +13,14 @@
 namespace loom::py {
 namespace {
 
-// A contiguous view of a host buffer; ValueError naming `op` when it is not one.
-struct HostBuffer {
-  Py_buffer view{};
-  HostBuffer(nb::handle h, bool writable, const char* op) {
-    const int flags = PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0);
-    if (PyObject_GetBuffer(h.ptr(), &view, flags) != 0) {
-      PyErr_Clear();
-      throw std::invalid_argument(std::string("[") + op + "] the host array must be a " +
-                                  (writable ? "writeable, " : "") + "C-contiguous buffer (a NumPy array)");
-    }
-  }
-  ~HostBuffer() { PyBuffer_Release(&view); }
-  size_t nbytes() const { return static_cast<size_t>(view.len); }
-};
+// The contiguous host buffer of `h`, or ValueError naming `op`.
+std::unique_ptr<HostBuffer> host_buffer(nb::handle h, bool writable, const char* op) {
+  auto b = std::make_unique<HostBuffer>(h, writable);
+  if (!b->ok())
+    throw std::invalid_argument(std::string("[") + op + "] the host array must be a " +
+                                (writable ? "writeable, " : "") + "C-contiguous buffer (a NumPy array)");
+  return b;
+}
 
 DeviceAllocation mem_alloc(long long nbytes, nb::handle device) {
   if (nbytes < 0) throw std::invalid_argument("[mem_alloc] nbytes must be >= 0");
@@ -43,20 +38,20 @@ void check_fits(const char* op, size_t n, size_t capacity, const char* what) {
 
 void memcpy_htod(const DeviceAllocation& dst, nb::handle src) {
   const Buffer& b = dst.live("memcpy_htod");
-  HostBuffer host(src, false, "memcpy_htod");
-  check_fits("memcpy_htod", host.nbytes(), dst.nbytes, "allocation");
+  const auto host = host_buffer(src, false, "memcpy_htod");
+  check_fits("memcpy_htod", host->nbytes(), dst.nbytes, "allocation");
   nb::gil_scoped_release unlocked;
-  if (dst.device.is_gpu()) gpu_backend::copy_host_to_device(dst.device.index, b.data(), host.view.buf, host.nbytes());
-  else std::memcpy(b.data(), host.view.buf, host.nbytes());
+  if (dst.device.is_gpu()) gpu_backend::copy_host_to_device(dst.device.index, b.data(), host->data(), host->nbytes());
+  else std::memcpy(b.data(), host->data(), host->nbytes());
 }
 
 void memcpy_dtoh(nb::handle dst, const DeviceAllocation& src) {
   const Buffer& b = src.live("memcpy_dtoh");
-  HostBuffer host(dst, true, "memcpy_dtoh");
-  check_fits("memcpy_dtoh", host.nbytes(), src.nbytes, "allocation");
+  const auto host = host_buffer(dst, true, "memcpy_dtoh");
+  check_fits("memcpy_dtoh", host->nbytes(), src.nbytes, "allocation");
   nb::gil_scoped_release unlocked;
-  if (src.device.is_gpu()) gpu_backend::copy_device_to_host(src.device.index, host.view.buf, b.data(), host.nbytes());
-  else std::memcpy(host.view.buf, b.data(), host.nbytes());
+  if (src.device.is_gpu()) gpu_backend::copy_device_to_host(src.device.index, host->data(), b.data(), host->nbytes());
+  else std::memcpy(host->data(), b.data(), host->nbytes());
 }
 
 }  // namespace

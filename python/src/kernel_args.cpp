@@ -23,13 +23,9 @@ std::optional<Device> arg_device(nb::handle h) {
 // The host array of an In/Out/InOut, checked up front so nothing launches on bad input.
 void check_host_array(const std::string& kernel, size_t i, const HostArgument& h) {
   if (!h.copy_out) return;
-  Py_buffer view;
-  if (PyObject_GetBuffer(h.array.ptr(), &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) != 0) {
-    PyErr_Clear();
+  if (!HostBuffer(h.array, true).ok())
     throw std::invalid_argument(prefix(kernel) + " argument " + std::to_string(i) +
                                 ": Out and InOut need a writeable, C-contiguous NumPy array");
-  }
-  PyBuffer_Release(&view);
 }
 
 KernelArg convert_scalar_or_fail(const std::string& kernel, size_t i, nb::handle h) {
@@ -61,6 +57,16 @@ KernelArg convert_scalar_or_fail(const std::string& kernel, size_t i, nb::handle
 }
 
 }  // namespace
+
+HostBuffer::HostBuffer(nb::handle h, bool writable) {
+  const int flags = PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0);
+  ok_ = PyObject_GetBuffer(h.ptr(), &view_, flags) == 0;
+  if (!ok_) PyErr_Clear();
+}
+
+HostBuffer::~HostBuffer() {
+  if (ok_) PyBuffer_Release(&view_);
+}
 
 const Buffer& DeviceAllocation::live(const char* op) const {
   if (!buffer) throw std::invalid_argument(std::string("[") + op + "] the allocation was freed");
@@ -103,17 +109,10 @@ ConvertedArgs::ConvertedArgs(const std::string& kernel, const nb::handle* args, 
 
 void ConvertedArgs::finish() {
   for (auto& [d, host] : copy_back_) {
-    Py_buffer view;
-    if (PyObject_GetBuffer(host.ptr(), &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) != 0) {
-      PyErr_Clear();
-      throw std::invalid_argument("[RawKernel] an Out/InOut array stopped being writeable");
-    }
-    struct Release {
-      Py_buffer* v;
-      ~Release() { PyBuffer_Release(v); }
-    } release{&view};
+    HostBuffer view(host, true);
+    if (!view.ok()) throw std::invalid_argument("[RawKernel] an Out/InOut array stopped being writeable");
     nb::gil_scoped_release unlocked;
-    d.copy_to_host(view.buf);
+    d.copy_to_host(view.data());
   }
 }
 

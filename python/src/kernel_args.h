@@ -10,6 +10,24 @@
 
 namespace loom::py {
 
+/// A C-contiguous (and, when asked, writeable) view of a host buffer, released when this
+/// dies. ok() is false when the object offers no such view (the Python error is cleared;
+/// the caller raises its own).
+class HostBuffer {
+ public:
+  HostBuffer(nb::handle h, bool writable);
+  ~HostBuffer();
+  HostBuffer(const HostBuffer&) = delete;
+  HostBuffer& operator=(const HostBuffer&) = delete;
+  bool ok() const { return ok_; }
+  void* data() const { return view_.buf; }
+  size_t nbytes() const { return static_cast<size_t>(view_.len); }
+
+ private:
+  Py_buffer view_{};
+  bool ok_ = false;
+};
+
 /// A host array copied to the kernel's device before the launch (`copy_in`) and/or back
 /// into the host array after it (`copy_out`).
 struct HostArgument {
