@@ -3,6 +3,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "loom/backend/cpu/emulator/emulator.h"
 #include "loom/backend/gpu_kernel.h"
 #include "loom/device.h"
 #include "loom/error.h"
@@ -74,9 +75,11 @@ RawModule::RawModule(std::string code, std::vector<std::string> options,
 
 Kernel RawModule::get_function(const std::string& name, bool compile_now) const {
   if (name.empty()) throw std::invalid_argument("[RawModule.get_function] the kernel name is empty");
-  // With a GPU, compile and look the name up now, so a typo fails here, as in CuPy and PyCUDA.
+  // Compile and look the name up now, so a typo fails here, as in CuPy and PyCUDA: on the
+  // default GPU, or with the CPU kernel emulator when the default device is the CPU.
   const Device d = default_device();
   if (compile_now && d.is_gpu()) gpu_backend::user_function(*state_, d.index, name);
+  if (compile_now && d.is_cpu()) cpu_emulator::function(*state_, name);
   return Kernel(state_, name);
 }
 

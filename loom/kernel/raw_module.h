@@ -132,9 +132,9 @@ class RawModule {
                      std::vector<std::string> name_expressions = {},
                      SourceDialect dialect = SourceDialect::kFull);
   /// The function `name`: an extern "C" name or one of the name expressions. With
-  /// `compile_now` and a GPU as the default device, the module is compiled and loaded there
-  /// and a missing name raises ValueError now (as in CuPy and PyCUDA); otherwise both
-  /// happen at the first launch (or compile()).
+  /// `compile_now` the module is compiled for the default device (NVRTC on a GPU, the host
+  /// compiler for the CPU kernel emulator) and a missing name raises ValueError now (as in
+  /// CuPy and PyCUDA); otherwise both happen at the first launch (or compile()).
   Kernel get_function(const std::string& name, bool compile_now = true) const;
   /// Compiles now for compute capability `arch` (e.g. 90) without needing a GPU: warms the
   /// caches and raises CompileError on bad source. Returns the lowered (mangled) name of

@@ -317,8 +317,9 @@ LOOM_BINDING_FAMILY(kernels, 55) {
       .def("get_function",
            [](const PyModule& m, const std::string& name) { return PyKernel{m.module.get_function(name), m.module}; },
            nb::arg("name"),
-           "The kernel `name`: an extern \"C\" name or one of the name expressions. With a GPU the "
-           "module is compiled now and a missing name raises ValueError.")
+           "The kernel `name`: an extern \"C\" name or one of the name expressions. The module "
+           "is compiled now for the default device (NVRTC on a GPU, the host compiler for the CPU "
+           "kernel emulator) and a missing name raises ValueError.")
       .def("compile", [](const PyModule& m, nb::handle arch) { return compile_for(m.module, arch); },
            nb::arg("arch") = nb::none(),
            "Compiles now for compute capability `arch` (e.g. 90; no GPU needed) or the default GPU; "

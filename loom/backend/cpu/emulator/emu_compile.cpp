@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <regex>
+#include <set>
 #include <stdexcept>
 
 #include "loom/backend/compile_log.h"
@@ -122,6 +123,7 @@ struct CpuModule {
   bool loaded = false;
   void* handle = nullptr;  // kept loaded for the life of the process
   std::map<std::string, std::unique_ptr<EmuFunction>> functions;
+  std::set<std::string> unexported;  // kernels defined but not findable by name (for messages)
 };
 
 void load(const ModuleState& m, CpuModule& cm, const std::string& label) {
@@ -195,6 +197,7 @@ void load(const ModuleState& m, CpuModule& cm, const std::string& label) {
     params(f->param_sizes.data(), static_cast<int>(f->param_sizes.size()));
     cm.functions[f->name] = std::move(f);
   }
+  cm.unexported = p.unexported;
   cm.loaded = true;
 }
 
@@ -211,11 +214,16 @@ const EmuFunction& function(const ModuleState& m, const std::string& name) {
   std::lock_guard<std::mutex> lock(cm->mu);  // one compile per module; failures retry next time
   if (!cm->loaded) load(m, *cm, "[RawKernel " + name + "]");
   auto it = cm->functions.find(name);
-  if (it == cm->functions.end())
+  if (it == cm->functions.end()) {
+    if (cm->unexported.count(name))
+      throw std::invalid_argument("[RawModule] the kernel '" + name +
+                                  "' is a template or has C++ linkage, so its symbol is mangled: declare it "
+                                  "extern \"C\" or list it (e.g. '" + name + "<float>') in name_expressions");
     throw std::invalid_argument(
         "[RawModule] the module has no kernel named '" + name +
         "': a kernel is found by its extern \"C\" name; a C++ (mangled) or template kernel "
         "must be listed in name_expressions");
+  }
   return *it->second;
 }
 

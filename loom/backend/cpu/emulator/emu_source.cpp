@@ -10,7 +10,7 @@
 namespace loom::cpu_emulator {
 namespace {
 
-// The source with comments and string literals blanked (newlines kept), for scanning.
+// The source with comments, string and character literals blanked (newlines kept), for scanning.
 std::string strip_comments(const std::string& s) {
   std::string r = s;
   for (size_t i = 0; i < r.size(); ++i) {
@@ -25,9 +25,11 @@ std::string strip_comments(const std::string& s) {
       }
       if (i + 1 < r.size()) r[i] = r[i + 1] = ' ';
       ++i;
-    } else if (r[i] == '"') {
-      ++i;
-      while (i < r.size() && r[i] != '"' && r[i] != '\n') {
+    } else if (r[i] == '"' || (r[i] == '\'' && (i == 0 || !isalnum(static_cast<unsigned char>(r[i - 1]))))) {
+      // A string or character literal ('{' must not count as a brace); a quote after a
+      // digit is a digit separator (1'000), not a literal.
+      const char quote = r[i++];
+      while (i < r.size() && r[i] != quote && r[i] != '\n') {
         if (r[i] == '\\' && i + 1 < r.size()) r[i++] = ' ';
         r[i++] = ' ';
       }
@@ -37,24 +39,83 @@ std::string strip_comments(const std::string& s) {
 }
 
 struct Found {
-  std::string name;
+  std::string name;       // as written: "k"
+  std::string qualified;  // with its enclosing named namespaces: "ns::k"
   bool is_template = false;
+  bool extern_c = false;  // found by its plain name, as cuModuleGetFunction finds it on a GPU
   size_t body_begin = 0, body_end = 0;  // [begin, end) of the body in the stripped text
+};
+
+// The namespaces and extern "C" blocks open at a point of the stripped text, found by
+// walking its braces once from the start (kernels are visited in order).
+class ScopeWalker {
+ public:
+  explicit ScopeWalker(const std::string& text) : t_(text) {}
+
+  void advance_to(size_t p) {
+    for (; pos_ < p && pos_ < t_.size(); ++pos_) {
+      if (t_[pos_] == '{') {
+        stack_.push_back(classify(pos_));
+      } else if (t_[pos_] == '}' && !stack_.empty()) {
+        stack_.pop_back();
+      }
+    }
+  }
+  /// "a::b::" for the named namespaces open here (anonymous ones need no qualifier).
+  std::string qualifier() const {
+    std::string q;
+    for (const Open& o : stack_)
+      if (!o.ns.empty()) q += o.ns + "::";
+    return q;
+  }
+  bool in_extern_c_block() const {
+    for (const Open& o : stack_)
+      if (o.extern_c) return true;
+    return false;
+  }
+
+ private:
+  struct Open {
+    std::string ns;  // a named namespace
+    bool extern_c = false;
+  };
+  // What a '{' opens, from the words before it (back to the previous ; { or }).
+  Open classify(size_t brace) const {
+    static const std::regex ns_re(R"((?:^|[^\w])namespace\s*([\w:]*)\s*$)");
+    static const std::regex extern_c_re(R"(extern\s*"\s*"\s*$)");  // string contents are blanked
+    size_t b = brace;
+    while (b > 0 && t_[b - 1] != ';' && t_[b - 1] != '{' && t_[b - 1] != '}') --b;
+    const std::string head = t_.substr(b, brace - b);
+    Open o;
+    std::smatch m;
+    if (std::regex_search(head, m, ns_re)) o.ns = m[1].str();
+    o.extern_c = std::regex_search(head, extern_c_re);
+    return o;
+  }
+  const std::string& t_;
+  size_t pos_ = 0;
+  std::vector<Open> stack_;
 };
 
 // Every __global__ function definition.
 std::vector<Found> find_kernels(const std::string& text) {
   static const std::regex re(
       R"(__global__\s+(?:static\s+)?(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\()");
+  static const std::regex extern_c_before(R"(extern\s*"\s*"\s*$)");
   std::vector<Found> out;
+  ScopeWalker scopes(text);
   for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it) {
     Found f;
     f.name = (*it)[1].str();
     size_t p = static_cast<size_t>(it->position(0));
+    scopes.advance_to(p);
+    f.qualified = scopes.qualifier() + f.name;
     // "template <...> __global__ void k(": the last non-space character before is '>'.
     size_t q = p;
     while (q > 0 && isspace(static_cast<unsigned char>(text[q - 1]))) --q;
     f.is_template = q > 0 && text[q - 1] == '>';
+    f.extern_c = scopes.in_extern_c_block() ||
+                 std::regex_search(text.substr(p >= 64 ? p - 64 : 0, p >= 64 ? 64 : p), extern_c_before);
     size_t i = static_cast<size_t>(it->position(0) + it->length(0));  // after '('
     int depth = 1;
     while (i < text.size() && depth > 0) depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0, ++i;
@@ -70,6 +131,27 @@ std::vector<Found> find_kernels(const std::string& text) {
     out.push_back(f);
   }
   return out;
+}
+
+// The kernel a name expression names, for the barrier scan: "&ns::k<float, 4>" and
+// "(void (*)(float*))ns::k" both give "k".
+std::string expression_base(const std::string& e) {
+  std::string s = e;
+  size_t i = 0;
+  while (i < s.size() && (isspace(static_cast<unsigned char>(s[i])) || s[i] == '&')) ++i;
+  if (i < s.size() && s[i] == '(') {  // a cast first: skip its parentheses
+    int depth = 0;
+    do depth += s[i] == '(' ? 1 : s[i] == ')' ? -1 : 0, ++i;
+    while (i < s.size() && depth > 0);
+  }
+  s = s.substr(i);
+  s = s.substr(0, s.find('<'));
+  const size_t colon = s.rfind("::");
+  if (colon != std::string::npos) s = s.substr(colon + 2);
+  std::string r;
+  for (char c : s)
+    if (isalnum(static_cast<unsigned char>(c)) || c == '_') r += c;
+  return r;
 }
 
 // `extern __shared__ T name[];` cannot be a macro: it becomes an object that reads the
@@ -109,33 +191,47 @@ Plan plan(const ModuleState& m) {
       }
   }
   const bool helper_syncs = inside < total;
+  // Runs a kernel as fibers if a barrier may be reached from it; a name expression that
+  // names no kernel found here (a macro made it, say) takes fibers when any barrier exists.
   auto uses_barrier = [&](const std::string& base) {
     if (helper_syncs) return true;
-    for (const Found& f : found)
-      if (f.name == base && text.find("__syncthreads", f.body_begin) < f.body_end) return true;
-    return false;
+    bool known = false;
+    for (const Found& f : found) {
+      if (f.name != base) continue;
+      known = true;
+      if (text.find("__syncthreads", f.body_begin) < f.body_end) return true;
+    }
+    return !known && total > 0;
   };
+  // As on a GPU: name expressions by their text, extern "C" kernels by their name; a C++
+  // kernel without a name expression is not found (its symbol is mangled there).
   Plan p;
+  std::vector<std::string> refs;  // what each entry point names in C++
   std::set<std::string> seen;
   for (const std::string& e : m.name_expressions) {
     if (!seen.insert(e).second) continue;
-    std::string base = e.substr(0, e.find('<'));
-    while (!base.empty() && isspace(static_cast<unsigned char>(base.back()))) base.pop_back();
-    p.kernels.emplace_back(e, uses_barrier(base));
+    p.kernels.emplace_back(e, uses_barrier(expression_base(e)));
+    refs.push_back("(" + e + ")");
   }
-  for (const Found& f : found)
-    if (!f.is_template && seen.insert(f.name).second) p.kernels.emplace_back(f.name, uses_barrier(f.name));
-
+  for (const Found& f : found) {
+    if (f.is_template || !f.extern_c) {
+      p.unexported.insert(f.name);
+      continue;
+    }
+    if (!seen.insert(f.name).second) continue;
+    p.kernels.emplace_back(f.name, uses_barrier(f.name));
+    refs.push_back("&" + f.qualified);
+  }
   std::ostringstream s;
   s << "#include \"loom_cuda_emu.h\"\n#line 1 \"" << kProgramName << "\"\n"
     << rewrite_dynamic_shared(m.code) << "\n#line 1 \"loom_emulator_entry_points.cpp\"\n";
   for (size_t i = 0; i < p.kernels.size(); ++i) {
-    const std::string& n = p.kernels[i].first;
-    s << "extern \"C\" LOOM_EMU_EXPORT void loom_emu_block_" << i << "(void** a, loom_emu::ThreadCtx* c) { loom_emu::run_block<&"
+    const std::string& n = refs[i];
+    s << "extern \"C\" LOOM_EMU_EXPORT void loom_emu_block_" << i << "(void** a, loom_emu::ThreadCtx* c) { loom_emu::run_block<"
       << n << ">(a, c); }\n"
-      << "extern \"C\" LOOM_EMU_EXPORT void loom_emu_thread_" << i << "(void** a, loom_emu::ThreadCtx* c) { loom_emu::run_thread<&"
+      << "extern \"C\" LOOM_EMU_EXPORT void loom_emu_thread_" << i << "(void** a, loom_emu::ThreadCtx* c) { loom_emu::run_thread<"
       << n << ">(a, c); }\n"
-      << "extern \"C\" LOOM_EMU_EXPORT int loom_emu_params_" << i << "(size_t* s, int cap) { return loom_emu::param_sizes<&" << n
+      << "extern \"C\" LOOM_EMU_EXPORT int loom_emu_params_" << i << "(size_t* s, int cap) { return loom_emu::param_sizes<" << n
       << ">(s, cap); }\n";
   }
   p.source = s.str();

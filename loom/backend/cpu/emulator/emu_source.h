@@ -2,6 +2,7 @@
 // __global__ kernels and rewritten where CUDA and C++ differ (`extern __shared__`), between
 // the portability header and generated entry points. Text in, text out: no compiler here.
 #pragma once
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,6 +20,7 @@ constexpr const char* kProgramName = "loom_kernel.cu";
 struct Plan {
   std::string source;  // the whole translation unit
   std::vector<std::pair<std::string, bool>> kernels;  // name, uses a barrier; entry points are numbered in this order
+  std::set<std::string> unexported;  // template or C++-linkage kernels no name expression names
 };
 
 Plan plan(const ModuleState& m);
