@@ -46,6 +46,10 @@ NP_DTYPES = {d.name: n for d, n in DTYPES}
 
 # Relative tolerances of float results (values that went through float arithmetic).
 RTOL = {"float16": 1e-3, "bfloat16": 1e-2, "float32": 1e-6, "float64": 1e-12}
+# Each float type's smallest subnormal: among subnormals one unit in the last place is this
+# absolute step, so a relative tolerance cannot compare them (2**-149.5 rounds to 2**-149,
+# where NumPy's float32 exp2 gives 0).
+SUBNORMAL = {"float16": 2.0**-24, "bfloat16": 2.0**-133, "float32": 2.0**-149, "float64": 2.0**-1074}
 
 
 def pytest_sessionstart(session):
@@ -124,7 +128,8 @@ def assert_matches(actual, expected, *, dtype=None, device=None, exact=False, rt
 
     Checks shape, dtype (`dtype`, else expected's) and device (when given); values are
     exact for bool and integers, and for floats within the dtype's relative tolerance
-    (RTOL) or exactly with exact=True (copies, casts); NaN equals NaN, inf equals inf.
+    (RTOL; and one smallest subnormal apart, SUBNORMAL) or exactly with exact=True
+    (copies, casts); NaN equals NaN, inf equals inf.
     """
     assert isinstance(actual, loom.ndarray), type(actual)
     expected = np.asarray(expected)
@@ -138,7 +143,7 @@ def assert_matches(actual, expected, *, dtype=None, device=None, exact=False, rt
     if name in RTOL:
         tol = 0 if exact else (RTOL[name] if rtol is None else rtol)
         np.testing.assert_allclose(got.astype(np.float64), expected.astype(np.float64),
-                                   rtol=tol, atol=0, equal_nan=True)
+                                   rtol=tol, atol=0 if exact else SUBNORMAL[name], equal_nan=True)
     else:
         np.testing.assert_array_equal(got, expected.astype(got.dtype))
 
