@@ -101,7 +101,7 @@ size_t tls_bytes(const std::string& so) {
 // Includes a kernel may name: the CUDA ones the header stands in for, and the ones it
 // cannot (they fail with the feature's name).
 constexpr const char* kAssertShim =
-    "#undef assert\n#ifdef NDEBUG\n#define assert(e) ((void)0)\n#else\n#define assert(e) LOOM_EMU_ASSERT(e)\n#endif\n";
+    "#undef assert\n#ifdef NDEBUG\n#define assert(e) ((void)0)\n#else\n#define assert(e) (static_cast<bool>(e) ? void(0) : loom_emu::assert_fail(#e, __LINE__))\n#endif\n";
 
 const std::pair<const char*, const char*> kStubHeaders[] = {
     {"cuda_runtime.h", ""}, {"cuda_runtime_api.h", ""}, {"cuda.h", ""}, {"cuda_fp16.h", ""},

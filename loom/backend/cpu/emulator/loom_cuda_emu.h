@@ -122,12 +122,12 @@ inline T cas_loop(T* p, F f) {
 #define __trap() loom_emu::trap(__LINE__)
 // assert without an include, as under NVRTC; the compile folder's assert.h and cassert
 // (emu_compile.cpp) define it the same way, honouring NDEBUG at each include like C's.
-#define LOOM_EMU_ASSERT(e) (static_cast<bool>(e) ? void(0) : loom_emu::assert_fail(#e, __LINE__))
+// (#e in assert itself: through a second macro the text would be macro-expanded.)
 #undef assert
 #ifdef NDEBUG
 #define assert(e) ((void)0)
 #else
-#define assert(e) LOOM_EMU_ASSERT(e)
+#define assert(e) (static_cast<bool>(e) ? void(0) : loom_emu::assert_fail(#e, __LINE__))
 #endif
 inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
