@@ -98,9 +98,7 @@ Kernel::Kernel(std::shared_ptr<ModuleState> m, std::string name)
     : module_(std::move(m)), name_(std::move(name)), functions_(std::make_shared<KernelFunctionCache>()) {}
 
 KernelAttributes Kernel::attributes(const Device& device) const {
-  if (!device.is_gpu())
-    throw UnsupportedError("[RawKernel " + name_ + "] attributes are known for GPUs only, not " +
-                           device.str());
+  if (!device.is_gpu()) return cpu_emulator::attributes(*module_, name_);
   return gpu_backend::user_function(*module_, device.index, name_).attributes;
 }
 

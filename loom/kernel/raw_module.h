@@ -84,6 +84,9 @@ struct KernelAttributes {
   int num_regs = 0;
   size_t static_shared_bytes = 0;
   size_t max_dynamic_shared_bytes = 0;  // what a launch may ask for (the device's opt-in limit)
+  size_t local_size_bytes = 0;          // local memory per thread (cpu(): its stack need)
+  size_t const_size_bytes = 0;          // __constant__ memory
+  int ptx_version = 0, binary_version = 0;  // compute capability * 10 (0 on cpu())
   std::vector<size_t> param_sizes;      // bytes of each parameter, in order
 };
 
@@ -105,7 +108,8 @@ class Kernel {
   /// (backend/cpu/emulator) compiles the source with the host compiler and runs it,
   /// synchronously; a CUDA feature it lacks raises UnsupportedError naming it and the line.
   void launch(const LaunchConfig& cfg, const std::vector<KernelArg>& args) const;
-  /// Compiles and loads it on `device` if needed; GPU only.
+  /// Compiles and loads it on `device` if needed. On cpu(), the CPU kernel emulator's
+  /// limits and what it knows of the compiled kernel (emulator.h).
   KernelAttributes attributes(const Device& device) const;
   /// The module this kernel belongs to.
   const std::shared_ptr<ModuleState>& module() const { return module_; }

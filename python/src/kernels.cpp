@@ -181,6 +181,10 @@ nb::dict attributes_dict(const PyKernel& k, nb::handle device) {
   out["num_regs"] = a.num_regs;
   out["shared_size_bytes"] = a.static_shared_bytes;
   out["max_dynamic_shared_size_bytes"] = a.max_dynamic_shared_bytes;
+  out["local_size_bytes"] = a.local_size_bytes;
+  out["const_size_bytes"] = a.const_size_bytes;
+  out["ptx_version"] = a.ptx_version;
+  out["binary_version"] = a.binary_version;
   out["param_sizes"] = nb::cast(a.param_sizes);
   return out;
 }
@@ -295,11 +299,12 @@ LOOM_BINDING_FAMILY(kernels, 55) {
       .def_prop_ro("code", [](const PyKernel& k) { return k.module.code(); }, "The CUDA C++ source.")
       .def_prop_ro("options", [](const PyKernel& k) { return k.module.options(); }, "The NVRTC options.")
       .def("attributes", &attributes_dict, nb::arg("device") = nb::none(),
-           "Compiled facts on `device` (default device): max_threads_per_block, num_regs, "
-           "shared_size_bytes, max_dynamic_shared_size_bytes, param_sizes.")
+           "Compiled facts on `device` (default device; cpu(): the kernel emulator's): "
+           "max_threads_per_block, num_regs, shared_size_bytes, max_dynamic_shared_size_bytes, "
+           "local_size_bytes, const_size_bytes, ptx_version, binary_version, param_sizes.")
       .def_prop_ro("max_threads_per_block",
                    [](const PyKernel& k) { return k.kernel.attributes(default_device()).max_threads_per_block; },
-                   "The most threads per block this kernel can run on the default GPU.");
+                   "The most threads per block this kernel can run on the default device.");
 
   nb::class_<ConfiguredKernel>(m, "_ConfiguredKernel", nb::type_slots(configured_slots),
                                "A kernel with its launch configuration: call it with the arguments.");

@@ -59,6 +59,10 @@ std::unique_ptr<UserFunction> describe(CUfunction fn, int device) {
   a.max_threads_per_block = attribute(fn, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
   a.num_regs = attribute(fn, CU_FUNC_ATTRIBUTE_NUM_REGS);
   a.static_shared_bytes = static_cast<size_t>(attribute(fn, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES));
+  a.local_size_bytes = static_cast<size_t>(attribute(fn, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES));
+  a.const_size_bytes = static_cast<size_t>(attribute(fn, CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES));
+  a.ptx_version = attribute(fn, CU_FUNC_ATTRIBUTE_PTX_VERSION);
+  a.binary_version = attribute(fn, CU_FUNC_ATTRIBUTE_BINARY_VERSION);
   const size_t optin = launch_limits(device).max_shared_per_block_optin;
   a.max_dynamic_shared_bytes = optin > a.static_shared_bytes ? optin - a.static_shared_bytes : 0;
   f->dynamic_shared_set.store(

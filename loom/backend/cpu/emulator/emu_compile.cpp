@@ -1,10 +1,14 @@
 // Compiling a RawModule for the CPU kernel emulator: the translation unit emu_source.h
 // plans, built by $CXX into a shared library cached by the one compile cache (kind
 // "host") and dlopen'ed once per module for the life of the process.
+#include <dirent.h>
 #include <dlfcn.h>
+#include <elf.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -17,6 +21,8 @@
 #include "loom/backend/cpu/emulator/emu_source.h"
 #include "loom/backend/cpu/emulator/emulator.h"
 #include "loom/backend/cpu/emulator/host_compiler.h"
+#include "loom/backend/cpu/emulator/pch_prune.h"
+#include "loom/backend/cpu/emulator/stack_usage.h"
 #include "loom/cache/compile_cache.h"
 #include "loom/error.h"
 #include "loom/kernel/module_state.h"
@@ -34,8 +40,70 @@ namespace {
 constexpr const char* kCodeFlags = "-std=c++17 -O2 -fPIC -fno-fast-math -ffp-contract=fast -fvisibility=hidden -w";
 constexpr const char* kFlags = "-std=c++17 -O2 -fPIC -fno-fast-math -ffp-contract=fast -fvisibility=hidden -w -shared";
 
+// GCC 11 and later write the call graph with frame sizes (into the -dumpdir folder): fiber
+// stacks are sized from it (stack_usage.h). Other compilers: a default size. The
+// precompiled header must be built with the same flag (GCC 12 crashes otherwise).
+std::string stack_flags(const std::string& identity) {
+  static const std::regex version(R"((\d+)\.\d+\.\d+\s*$)");
+  std::smatch m;
+  if (identity.find("GCC") == std::string::npos && identity.find("g++") == std::string::npos) return "";
+  if (!std::regex_search(identity, m, version) || std::stoi(m[1].str()) < 11) return "";
+  return " -fcallgraph-info=su";
+}
+
+// The cache payload: a tag, the call graph text ("" when none) and the library.
+constexpr std::string_view kPayloadTag = "loom-emu-1";
+struct Payload {
+  std::string callgraph, library;
+};
+bool decode(std::string_view s, Payload* p) {
+  PayloadReader r(s);
+  std::string tag;
+  return r.bytes(&tag) && tag == kPayloadTag && r.bytes(&p->callgraph) && r.bytes(&p->library) && r.at_end() &&
+         p->library.size() > 4 && p->library.compare(0, 4, "\x7f" "ELF") == 0;
+}
+
+// The first file in `dir` whose name ends with `suffix`, "" when none.
+std::string read_first_with_suffix(const std::string& dir, const std::string& suffix) {
+  DIR* d = opendir(dir.c_str());
+  if (!d) return "";
+  std::string found;
+  while (dirent* e = readdir(d)) {
+    const std::string n = e->d_name;
+    if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      found = dir + "/" + n;
+      break;
+    }
+  }
+  closedir(d);
+  if (found.empty()) return "";
+  std::ifstream f(found, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+// The size of the library's thread-local segment: every __shared__ variable (they are
+// static thread_local) plus the header's own thread-local context pointer, so an upper
+// bound of the static shared memory of any kernel of the module.
+size_t tls_bytes(const std::string& so) {
+  if (so.size() < sizeof(Elf64_Ehdr)) return 0;
+  Elf64_Ehdr eh;
+  memcpy(&eh, so.data(), sizeof eh);
+  if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(Elf64_Phdr)) return 0;
+  for (size_t i = 0; i < eh.e_phnum; ++i) {
+    const size_t off = eh.e_phoff + i * sizeof(Elf64_Phdr);
+    if (off + sizeof(Elf64_Phdr) > so.size()) return 0;
+    Elf64_Phdr ph;
+    memcpy(&ph, so.data() + off, sizeof ph);
+    if (ph.p_type == PT_TLS) return ph.p_memsz > sizeof(void*) ? ph.p_memsz - sizeof(void*) : 0;
+  }
+  return 0;
+}
+
 // Includes a kernel may name: the CUDA ones the header stands in for, and the ones it
 // cannot (they fail with the feature's name).
+constexpr const char* kAssertShim =
+    "#undef assert\n#ifdef NDEBUG\n#define assert(e) ((void)0)\n#else\n#define assert(e) (static_cast<bool>(e) ? void(0) : loom_emu::assert_fail(#e, __LINE__))\n#endif\n";
+
 const std::pair<const char*, const char*> kStubHeaders[] = {
     {"cuda_runtime.h", ""}, {"cuda_runtime_api.h", ""}, {"cuda.h", ""}, {"cuda_fp16.h", ""},
     {"cuda_bf16.h", ""}, {"device_launch_parameters.h", ""}, {"math_constants.h", ""},
@@ -43,6 +111,11 @@ const std::pair<const char*, const char*> kStubHeaders[] = {
     {"mma.h", "#error \"loom CPU emulator: wmma (tensor cores) is not supported\"\n"},
     {"cuda/barrier", "#error \"loom CPU emulator: cuda::barrier is not supported\"\n"},
     {"cub/cub.cuh", "#error \"loom CPU emulator: CUB is not supported\"\n"},
+    // assert is loom_cuda_emu.h's (it raises on the host): a kernel's own include of
+    // <assert.h> must not bring back glibc's, which aborts the process. Like C's, each
+    // include honours NDEBUG as defined at that point.
+    {"assert.h", kAssertShim},
+    {"cassert", kAssertShim},
 };
 
 // Options NVRTC and g++ share (macros, include folders) pass through; the rest
@@ -84,7 +157,7 @@ std::string host_options(const std::vector<std::string>& options) {
 // in the cache folder): halves the compile of a small kernel. "" when there is no disk
 // cache or the compiler is not g++ or it fails; g++ silently ignores a PCH that does not
 // fit (e.g. -D options that change the header), so using it is never wrong.
-std::string precompiled_header(const std::string& cxx, const std::string& identity) {
+std::string precompiled_header(const std::string& cxx, const std::string& identity, const std::string& sflags) {
   if (identity.find("GCC") == std::string::npos && identity.find("g++") == std::string::npos) return "";
   const std::string cache = compile_cache_dir();
   if (cache.empty()) return "";
@@ -92,20 +165,30 @@ std::string precompiled_header(const std::string& cxx, const std::string& identi
                           .add(std::string_view("loom-emu-pch"))
                           .add(std::string_view(identity))
                           .add(std::string_view(kCodeFlags))
+                          .add(std::string_view(sflags))
                           .add(std::string_view(embedded::kEmulatorHeader))
                           .add(std::string_view(LOOM_VERSION))
                           .finish();
   const std::string folder = cache + "/host-pch", path = folder + "/" + key.hex() + ".gch";
   static std::mutex mu;  // one build at a time in this process; other processes race harmlessly
   std::lock_guard<std::mutex> lock(mu);
-  if (access(path.c_str(), R_OK) == 0) return path;
+  if (access(path.c_str(), R_OK) == 0) {
+    // Its mtime is its last use, for prune_precompiled_headers: touched once per process.
+    static bool touched = false;
+    if (!touched) {
+      utimes(path.c_str(), nullptr);  // best effort (a read-only cache folder)
+      touched = true;
+    }
+    return path;
+  }
   std::string out;
   if (run_command("mkdir -p " + shell_quote(folder), &out) != 0) return "";
   try {
     TempDir dir;
     write_file(dir.path + "/loom_cuda_emu.h", embedded::kEmulatorHeader);
     const std::string tmp = path + ".tmp" + std::to_string(getpid());
-    if (run_command(cxx + " " + kCodeFlags + " -x c++-header " + shell_quote(dir.path + "/loom_cuda_emu.h") +
+    const std::string dump = sflags.empty() ? "" : " -dumpdir " + shell_quote(dir.path + "/");
+    if (run_command(cxx + " " + kCodeFlags + sflags + dump + " -x c++-header " + shell_quote(dir.path + "/loom_cuda_emu.h") +
                         " -o " + shell_quote(tmp),
                     &out) != 0 ||
         rename(tmp.c_str(), path.c_str()) != 0) {
@@ -115,8 +198,14 @@ std::string precompiled_header(const std::string& cxx, const std::string& identi
   } catch (const std::exception&) {
     return "";
   }
+  // A new header: older ones (another loom version or compiler) may now be unused.
+  prune_precompiled_headers(folder, key.hex() + ".gch", time(nullptr));
   return path;
 }
+
+// The most stack a block loop may use on a worker's own stack: pool threads and the
+// main thread have megabytes (8 MiB by default on Linux), part of it already in use.
+constexpr uint64_t kLoopOnWorkerStack = 256 * 1024;
 
 struct CpuModule {
   std::mutex mu;
@@ -134,6 +223,7 @@ void load(const ModuleState& m, CpuModule& cm, const std::string& label) {
   if (identity.empty())
     throw UnsupportedError(label + " the CPU kernel emulator needs a C++ compiler: '" + cxx +
                            " --version' failed (install g++ or set $CXX)");
+  const std::string sflags = stack_flags(identity);
   static const Hash128 header_hash = [] {
     KeyBuilder k;
     k.add(std::string_view(embedded::kEmulatorHeader));
@@ -147,6 +237,8 @@ void load(const ModuleState& m, CpuModule& cm, const std::string& label) {
                           .add(header_hash)
                           .add(std::string_view(identity))
                           .add(std::string_view(kFlags))
+                          .add(std::string_view(sflags))
+                          .add(kPayloadTag)
                           .add(std::string_view(LOOM_VERSION))
                           .finish();
   auto payload = CompileCache::global().get_or_compile(
@@ -154,7 +246,7 @@ void load(const ModuleState& m, CpuModule& cm, const std::string& label) {
       [&]() -> std::string {
         TempDir dir;
         write_file(dir.path + "/loom_cuda_emu.h", embedded::kEmulatorHeader);
-        const std::string pch = precompiled_header(cxx, identity);
+        const std::string pch = precompiled_header(cxx, identity, sflags);
         if (!pch.empty() && symlink(pch.c_str(), (dir.path + "/loom_cuda_emu.h.gch").c_str()) != 0) {
           // no PCH then: the plain header compiles the same code
         }
@@ -165,7 +257,8 @@ void load(const ModuleState& m, CpuModule& cm, const std::string& label) {
         for (const auto& h : embedded::kKernelHeaders) write_file(dir.path + "/" + h.name, h.source);
         write_file(dir.path + "/module.cpp", p.source);
         std::string log;
-        const int rc = run_command(cxx + " " + kFlags + " -I" + shell_quote(dir.path) + opts + " -o " +
+        const std::string dump = sflags.empty() ? "" : " -dumpdir " + shell_quote(dir.path + "/");
+        const int rc = run_command(cxx + " " + kFlags + sflags + dump + " -I" + shell_quote(dir.path) + opts + " -o " +
                                        shell_quote(dir.path + "/module.so") + " " +
                                        shell_quote(dir.path + "/module.cpp"),
                                    &log);
@@ -173,13 +266,21 @@ void load(const ModuleState& m, CpuModule& cm, const std::string& label) {
         std::ifstream f(dir.path + "/module.so", std::ios::binary);
         std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
         if (bytes.size() < 4) throw CompileError(label + " the host compiler wrote no library", log);
-        return bytes;
+        // module.ci, from -dumpdir.
+        const std::string callgraph = sflags.empty() ? "" : read_first_with_suffix(dir.path, ".ci");
+        return PayloadWriter().bytes(kPayloadTag).bytes(callgraph).bytes(bytes).take();
       },
-      [](std::string_view s) { return s.size() > 4 && s.substr(0, 4) == "\x7f" "ELF"; });
+      [](std::string_view s) {
+        Payload p;
+        return decode(s, &p);
+      });
+  Payload decoded;
+  if (!decode(*payload, &decoded)) throw std::runtime_error(label + " the CPU kernel emulator's compiled library is corrupt");
   // dlopen needs a file: a private temp copy, removed once loaded.
   TempDir dir;
   const std::string path = dir.path + "/module.so";
-  write_file(path, *payload);
+  write_file(path, decoded.library);
+  const size_t shared_bound = tls_bytes(decoded.library);
   void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!h) throw std::runtime_error(label + " the CPU kernel emulator cannot load its library: " + dlerror());
   cm.handle = h;
@@ -195,6 +296,14 @@ void load(const ModuleState& m, CpuModule& cm, const std::string& label) {
       throw std::runtime_error(label + " the CPU kernel emulator's library lacks entry point " + n);
     f->param_sizes.resize(static_cast<size_t>(params(nullptr, 0)));
     params(f->param_sizes.data(), static_cast<int>(f->param_sizes.size()));
+    const StackNeed thread_need = stack_need(decoded.callgraph, "loom_emu_thread_" + n);
+    const StackNeed block_need = stack_need(decoded.callgraph, "loom_emu_block_" + n);
+    f->local_bytes = thread_need.known ? thread_need.bytes : 0;
+    f->thread_stack = fiber_stack_bytes(thread_need);
+    // The loop runs on the worker's own stack (megabytes, also when the need is unknown or
+    // unbounded) unless it needs more than a fraction of it: a fiber stack of its size then.
+    f->block_stack = block_need.known && block_need.bytes > kLoopOnWorkerStack ? fiber_stack_bytes(block_need) : 0;
+    f->static_shared_bytes = shared_bound;
     cm.functions[f->name] = std::move(f);
   }
   cm.unexported = p.unexported;

@@ -27,6 +27,13 @@ struct EmuFunction {
   EntryFn thread = nullptr;  // runs one thread (a fiber, for kernels with barriers)
   std::vector<size_t> param_sizes;
   bool uses_barrier = false;  // the source may reach __syncthreads from this kernel
+  // Stack (stack_usage.h): the deepest chain of frames of one thread (0 when unknown),
+  // what a fiber running one thread gets, and what the block loop needs (it runs on a
+  // fiber stack of that size when the worker's own stack may not do).
+  size_t local_bytes = 0;
+  size_t thread_stack = 0;
+  size_t block_stack = 0;
+  size_t static_shared_bytes = 0;  // an upper bound: the module's thread-local (TLS) segment
 };
 
 /// The kernel `name` of module `m`, compiling (through the compile cache) and loading the
@@ -38,6 +45,10 @@ const EmuFunction& function(const ModuleState& m, const std::string& name);
 /// dynamic shared memory; `args` point at each packed parameter. Errors in the kernel
 /// (a divergent barrier, __trap) raise RuntimeError naming the kernel.
 void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** args);
+
+/// Kernel::attributes for cpu(): the limits the emulator enforces and what it knows of
+/// the compiled kernel (compiling it if needed).
+KernelAttributes attributes(const ModuleState& m, const std::string& name);
 
 /// Kernel::launch for CPU arguments: checks the arguments and configuration, then run().
 void launch(const ModuleState& m, const std::string& name, const LaunchConfig& cfg,

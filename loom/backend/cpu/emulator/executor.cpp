@@ -2,7 +2,8 @@
 // a kernel without barriers runs its threads as a plain loop (the generated block entry),
 // one with __syncthreads runs each thread as a fiber (boost.context) on the worker's OS
 // thread, switching at every barrier (ucontext where boost.context is missing). Stacks
-// come from a per-worker pool (guard-paged mmap'ed stacks, reused across blocks and launches).
+// come from a per-worker pool (guard-paged mmap'ed stacks, reused across blocks and launches)
+// in power-of-two sizes; each kernel's size comes from its call graph (stack_usage.h).
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <ucontext.h>
@@ -11,6 +12,7 @@
 #include <atomic>
 #include <cstring>
 #include <exception>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -62,33 +64,44 @@ void loop_barrier(ThreadCtx*, int line) {
                            "__syncthreads where loom looks: in the kernel's body or outside any kernel)");
 }
 
-constexpr size_t kStackBytes = 128 * 1024;
-
 size_t page_size() {
   static const size_t p = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   return p;
 }
 
-// Stacks of kStackBytes above a PROT_NONE guard page (an overflow faults instead of
-// silently corrupting a neighbour), kept per worker thread and reused.
+// Stacks above a PROT_NONE guard page (an overflow faults instead of silently corrupting
+// a neighbour), kept per worker thread and reused, by size (a power of two, at least a
+// page). Stacks up to kKeptStackClass stay for the life of the worker; of larger ones only
+// the size last asked for is kept (a kernel with big locals holds its memory until a
+// kernel needing another large size runs on that worker).
+constexpr size_t kKeptStackClass = 256 * 1024;
 struct StackPool {
-  std::vector<char*> free_stacks;  // the lowest usable byte of each (just above the guard page)
+  std::map<size_t, std::vector<char*>> free_stacks;  // size -> lowest usable byte of each
+  size_t large = 0;                                  // the large size kept now
   ~StackPool() {
-    for (char* b : free_stacks) munmap(b - page_size(), kStackBytes + page_size());
+    for (auto& [size, v] : free_stacks)
+      for (char* b : v) unmap(b, size);
   }
-  char* take() {
-    if (!free_stacks.empty()) {
-      char* b = free_stacks.back();
-      free_stacks.pop_back();
+  static void unmap(char* b, size_t size) { munmap(b - page_size(), size + page_size()); }
+  char* take(size_t size) {
+    if (size > kKeptStackClass && size != large) {
+      for (auto it = free_stacks.upper_bound(kKeptStackClass); it != free_stacks.end(); it = free_stacks.erase(it))
+        for (char* b : it->second) unmap(b, it->first);
+      large = size;
+    }
+    std::vector<char*>& v = free_stacks[size];
+    if (!v.empty()) {
+      char* b = v.back();
+      v.pop_back();
       return b;
     }
-    void* p = mmap(nullptr, kStackBytes + page_size(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+    void* p = mmap(nullptr, size + page_size(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                    -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
+    if (p == MAP_FAILED) throw OutOfMemoryError("[RawKernel] cannot map a " + std::to_string(size) + "-byte fiber stack");
     mprotect(p, page_size(), PROT_NONE);
     return static_cast<char*>(p) + page_size();
   }
-  void give(char* b) { free_stacks.push_back(b); }
+  void give(char* b, size_t size) { free_stacks[size].push_back(b); }
 };
 thread_local StackPool stack_pool;
 
@@ -96,13 +109,17 @@ thread_local StackPool stack_pool;
 namespace ctx = boost::context;
 class PooledStack {
  public:
+  explicit PooledStack(size_t size) : size_(size) {}
   ctx::stack_context allocate() {
     ctx::stack_context sc;
-    sc.size = kStackBytes;
-    sc.sp = stack_pool.take() + kStackBytes;
+    sc.size = size_;
+    sc.sp = stack_pool.take(size_) + size_;
     return sc;
   }
-  void deallocate(ctx::stack_context& sc) noexcept { stack_pool.give(static_cast<char*>(sc.sp) - kStackBytes); }
+  void deallocate(ctx::stack_context& sc) noexcept { stack_pool.give(static_cast<char*>(sc.sp) - sc.size, sc.size); }
+
+ private:
+  size_t size_;
 };
 #endif
 
@@ -116,6 +133,7 @@ struct FiberThread {
 #endif
   ucontext_t uc;
   char* stack = nullptr;  // ucontext only
+  size_t stack_size = 0;
   bool started = false;
   int line = 0;  // the barrier it waits at
   bool done = false;
@@ -187,16 +205,17 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args)
         t->args = args;
         if (uc) {
           t->ctx.barrier = uc_barrier;
-          t->stack = stack_pool.take();
+          t->stack_size = f.thread_stack;
+          t->stack = stack_pool.take(t->stack_size);
           getcontext(&t->uc);
           t->uc.uc_stack.ss_sp = t->stack;
-          t->uc.uc_stack.ss_size = kStackBytes;
+          t->uc.uc_stack.ss_size = t->stack_size;
           t->uc.uc_link = &uc_scheduler;
           makecontext(&t->uc, uc_entry, 0);
         } else {
 #ifdef LOOM_HAVE_FIBERS
           t->ctx.barrier = boost_barrier;
-          t->self = ctx::fiber(std::allocator_arg, PooledStack(), [t](ctx::fiber&& s) {
+          t->self = ctx::fiber(std::allocator_arg, PooledStack(f.thread_stack), [t](ctx::fiber&& s) {
             t->sched = std::move(s);
             run_thread_body(t);
             return std::move(t->sched);
@@ -211,7 +230,7 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args)
 #ifdef LOOM_HAVE_FIBERS
       threads[j].self = ctx::fiber();
 #endif
-      if (threads[j].stack) stack_pool.give(std::exchange(threads[j].stack, nullptr));
+      if (threads[j].stack) stack_pool.give(std::exchange(threads[j].stack, nullptr), threads[j].stack_size);
     }
   };
   // Rounds: every live thread runs until it waits at a barrier or returns. Threads that
@@ -239,7 +258,7 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args)
         try {
           std::rethrow_exception(e);
         } catch (const std::exception& ex) {
-          throw std::runtime_error(std::string(ex.what()) + " in thread " + idx_str(where) + " of block " +
+          throw std::runtime_error(std::string(ex.what()) + ", in thread " + idx_str(where) + " of block " +
                                    idx_str(proto.block_idx));
         }
       }
@@ -262,6 +281,51 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args)
                                std::to_string(other_line) + "); every live thread must reach the same one");
     }
   }
+}
+
+// Runs `body` on a fiber stack of `size` bytes (a block loop whose locals may not fit the
+// worker's own stack); its exception, if any, is raised here.
+thread_local void (*uc_body)(void*) = nullptr;
+thread_local void* uc_body_arg = nullptr;
+thread_local std::exception_ptr uc_body_error;
+void uc_body_entry() {
+  try {
+    uc_body(uc_body_arg);
+  } catch (...) {
+    uc_body_error = std::current_exception();
+  }
+}
+template <class F>
+void run_on_stack(size_t size, F&& body) {
+  std::exception_ptr error;
+  if (use_ucontext()) {
+    char* stack = stack_pool.take(size);
+    ucontext_t back, uc;
+    getcontext(&uc);
+    uc.uc_stack.ss_sp = stack;
+    uc.uc_stack.ss_size = size;
+    uc.uc_link = &back;
+    uc_body = [](void* b) { (*static_cast<F*>(b))(); };
+    uc_body_arg = &body;
+    uc_body_error = nullptr;
+    makecontext(&uc, uc_body_entry, 0);
+    swapcontext(&back, &uc);
+    stack_pool.give(stack, size);
+    error = std::exchange(uc_body_error, nullptr);
+  } else {
+#ifdef LOOM_HAVE_FIBERS
+    ctx::fiber f(std::allocator_arg, PooledStack(size), [&](ctx::fiber&& back) {
+      try {
+        body();
+      } catch (...) {
+        error = std::current_exception();
+      }
+      return std::move(back);
+    });
+    std::move(f).resume();  // runs to the end
+#endif
+  }
+  if (error) std::rethrow_exception(error);
 }
 
 }  // namespace
@@ -291,12 +355,17 @@ void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** 
           run_block_fibers(f, c, args);
           continue;
         }
-        f.block(args, &c);
+        if (f.block_stack) {
+          run_on_stack(f.block_stack, [&] { f.block(args, &c); });
+        } else {
+          f.block(args, &c);
+        }
       } catch (const std::exception& e) {
         std::lock_guard<std::mutex> lock(error_mu);
         if (!first_error) {
           std::string msg = e.what();
-          if (!f.uses_barrier) msg += " in block " + idx_str(c.block_idx);
+          // The loop's context holds the thread it was running.
+          if (!f.uses_barrier) msg += ", in thread " + idx_str(c.thread_idx) + " of block " + idx_str(c.block_idx);
           first_error = std::make_exception_ptr(std::runtime_error(label + " " + msg));
         }
         failed = true;

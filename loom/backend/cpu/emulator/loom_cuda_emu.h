@@ -84,7 +84,14 @@ inline void syncthreads(int line) {
 }
 
 [[noreturn]] inline void trap(int line) {
-  throw std::runtime_error("the kernel called __trap() at line " + std::to_string(line));
+  throw std::runtime_error("the kernel called __trap() at line " + std::to_string(line) + " of the kernel source");
+}
+
+// A failed assert ends the launch with an error on the host (the executor adds the thread
+// and block), where glibc's would abort the process.
+[[noreturn]] inline void assert_fail(const char* expr, int line) {
+  throw std::runtime_error(std::string("device-side assert `") + expr + "` failed at line " + std::to_string(line) +
+                           " of the kernel source");
 }
 
 /// `extern __shared__ T name[];` becomes `static constexpr loom_emu::DynamicShared<T> name{};`
@@ -113,6 +120,15 @@ inline T cas_loop(T* p, F f) {
 
 #define __syncthreads() loom_emu::syncthreads(__LINE__)
 #define __trap() loom_emu::trap(__LINE__)
+// assert without an include, as under NVRTC; the compile folder's assert.h and cassert
+// (emu_compile.cpp) define it the same way, honouring NDEBUG at each include like C's.
+// (#e in assert itself: through a second macro the text would be macro-expanded.)
+#undef assert
+#ifdef NDEBUG
+#define assert(e) ((void)0)
+#else
+#define assert(e) (static_cast<bool>(e) ? void(0) : loom_emu::assert_fail(#e, __LINE__))
+#endif
 inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
