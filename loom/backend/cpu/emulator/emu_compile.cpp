@@ -32,6 +32,12 @@ namespace {
 // otherwise interposable in a shared library) can be inlined into the block loop.
 constexpr const char* kCodeFlags = "-std=c++17 -O2 -fPIC -fno-fast-math -ffp-contract=fast -fvisibility=hidden -w";
 constexpr const char* kFlags = "-std=c++17 -O2 -fPIC -fno-fast-math -ffp-contract=fast -fvisibility=hidden -w -shared";
+// Debug mode's build (emulator.h, run()): -g so a failed bounds check's address maps to
+// the kernel's source line; -Og because -O2 merges the identical calls to the failure
+// handler of different accesses (cross-jumping), and the line would be the wrong one.
+// LOOM_EMU_DEBUG lets a kernel tell (#ifdef) that it runs in debug mode.
+constexpr const char* kDebugFlags =
+    "-std=c++17 -Og -g -fPIC -fno-fast-math -ffp-contract=fast -fvisibility=hidden -w -shared -DLOOM_EMU_DEBUG";
 
 // Includes a kernel may name: the CUDA ones the header stands in for, and the ones it
 // cannot (they fail with the feature's name).
@@ -63,7 +69,7 @@ std::string host_options(const std::vector<std::string>& options) {
 }
 
 [[noreturn]] void raise_compile_error(const std::string& label, const std::string& cxx, const std::string& code,
-                                      const std::string& log) {
+                                      const std::string& log, bool debug) {
   static const std::regex unsupported(R"(loom CPU emulator: (.+?) is not supported)");
   static const std::regex line_re(std::string(R"(loom_kernel\.cu:(\d+))"));
   std::smatch u, l;
@@ -74,8 +80,13 @@ std::string host_options(const std::vector<std::string>& options) {
                            "; run this kernel on a GPU");
   }
   const std::string excerpt = source_excerpt(code, log, kProgramName);
+  const std::string mode =
+      debug ? " in debug mode (where each pointer parameter of a __global__ function is a "
+              "loom_emu::Checked<T>, which converts to T* but is not deduced as one by a template: "
+              "pass &p[0] or (T*)p to such a helper)"
+            : "";
   throw CompileError(label + " the host C++ compiler (" + cxx + ") failed to compile the kernel source for the "
-                             "CPU kernel emulator" + (excerpt.empty() ? std::string() : ":\n" + excerpt),
+                             "CPU kernel emulator" + mode + (excerpt.empty() ? std::string() : ":\n" + excerpt),
                      log);
 }
 
@@ -117,15 +128,21 @@ std::string precompiled_header(const std::string& cxx, const std::string& identi
   return path;
 }
 
-struct CpuModule {
-  std::mutex mu;
+// One build of a module: the normal one, or debug mode's.
+struct CpuLibrary {
   bool loaded = false;
   void* handle = nullptr;  // kept loaded for the life of the process
   std::map<std::string, std::unique_ptr<EmuFunction>> functions;
 };
 
-void load(const ModuleState& m, CpuModule& cm, const std::string& label) {
-  const Plan p = plan(m);
+struct CpuModule {
+  std::mutex mu;
+  CpuLibrary normal, debug;  // debug: compiled and loaded on the first debug-mode launch
+};
+
+void load(const ModuleState& m, CpuLibrary& cm, const std::string& label, bool debug) {
+  const Plan p = plan(m, debug);
+  const char* flags = debug ? kDebugFlags : kFlags;
   const std::string cxx = compiler();
   const std::string opts = host_options(m.options);
   const std::string identity = compiler_identity(cxx);
@@ -144,7 +161,7 @@ void load(const ModuleState& m, CpuModule& cm, const std::string& label) {
                           .add(std::string_view(opts))
                           .add(header_hash)
                           .add(std::string_view(identity))
-                          .add(std::string_view(kFlags))
+                          .add(std::string_view(flags))
                           .add(std::string_view(LOOM_VERSION))
                           .finish();
   auto payload = CompileCache::global().get_or_compile(
@@ -152,7 +169,8 @@ void load(const ModuleState& m, CpuModule& cm, const std::string& label) {
       [&]() -> std::string {
         TempDir dir;
         write_file(dir.path + "/loom_cuda_emu.h", embedded::kEmulatorHeader);
-        const std::string pch = precompiled_header(cxx, identity);
+        // The PCH is built with kCodeFlags; g++ would ignore it with debug mode's flags anyway.
+        const std::string pch = debug ? std::string() : precompiled_header(cxx, identity);
         if (!pch.empty() && symlink(pch.c_str(), (dir.path + "/loom_cuda_emu.h.gch").c_str()) != 0) {
           // no PCH then: the plain header compiles the same code
         }
@@ -163,11 +181,11 @@ void load(const ModuleState& m, CpuModule& cm, const std::string& label) {
         for (const auto& h : embedded::kKernelHeaders) write_file(dir.path + "/" + h.name, h.source);
         write_file(dir.path + "/module.cpp", p.source);
         std::string log;
-        const int rc = run_command(cxx + " " + kFlags + " -I" + shell_quote(dir.path) + opts + " -o " +
+        const int rc = run_command(cxx + " " + flags + " -I" + shell_quote(dir.path) + opts + " -o " +
                                        shell_quote(dir.path + "/module.so") + " " +
                                        shell_quote(dir.path + "/module.cpp"),
                                    &log);
-        if (rc != 0) raise_compile_error(label, cxx, m.code, log);
+        if (rc != 0) raise_compile_error(label, cxx, m.code, log, debug);
         std::ifstream f(dir.path + "/module.so", std::ios::binary);
         std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
         if (bytes.size() < 4) throw CompileError(label + " the host compiler wrote no library", log);
@@ -181,10 +199,14 @@ void load(const ModuleState& m, CpuModule& cm, const std::string& label) {
   void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!h) throw std::runtime_error(label + " the CPU kernel emulator cannot load its library: " + dlerror());
   cm.handle = h;
+  std::shared_ptr<const DebugLibrary> debug_library;
+  if (debug) debug_library = open_debug_library(h, payload);
   for (size_t i = 0; i < p.kernels.size(); ++i) {
     auto f = std::make_unique<EmuFunction>();
-    f->name = p.kernels[i].first;
-    f->uses_barrier = p.kernels[i].second;
+    f->name = p.kernels[i].name;
+    f->uses_barrier = p.kernels[i].uses_barrier;
+    f->debug = debug_library;
+    f->pointer_params = p.kernels[i].pointer_params;
     const std::string n = std::to_string(i);
     f->block = reinterpret_cast<EntryFn>(dlsym(h, ("loom_emu_block_" + n).c_str()));
     f->thread = reinterpret_cast<EntryFn>(dlsym(h, ("loom_emu_thread_" + n).c_str()));
@@ -200,7 +222,7 @@ void load(const ModuleState& m, CpuModule& cm, const std::string& label) {
 
 }  // namespace
 
-const EmuFunction& function(const ModuleState& m, const std::string& name) {
+const EmuFunction& function(const ModuleState& m, const std::string& name, bool debug) {
   CpuModule* cm;
   {
     auto& state = const_cast<ModuleState&>(m);  // the lazily made backend data is logically const
@@ -209,9 +231,10 @@ const EmuFunction& function(const ModuleState& m, const std::string& name) {
     cm = static_cast<CpuModule*>(state.cpu.get());
   }
   std::lock_guard<std::mutex> lock(cm->mu);  // one compile per module; failures retry next time
-  if (!cm->loaded) load(m, *cm, "[RawKernel " + name + "]");
-  auto it = cm->functions.find(name);
-  if (it == cm->functions.end())
+  CpuLibrary& lib = debug ? cm->debug : cm->normal;
+  if (!lib.loaded) load(m, lib, "[RawKernel " + name + "]", debug);
+  auto it = lib.functions.find(name);
+  if (it == lib.functions.end())
     throw std::invalid_argument(
         "[RawModule] the module has no kernel named '" + name +
         "': a kernel is found by its extern \"C\" name; a C++ (mangled) or template kernel "
