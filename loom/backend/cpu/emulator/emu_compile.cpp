@@ -38,6 +38,10 @@ constexpr const char* kFlags = "-std=c++17 -O2 -fPIC -fno-fast-math -ffp-contrac
 // LOOM_EMU_DEBUG lets a kernel tell (#ifdef) that it runs in debug mode.
 constexpr const char* kDebugFlags =
     "-std=c++17 -Og -g -fPIC -fno-fast-math -ffp-contract=fast -fvisibility=hidden -w -shared -DLOOM_EMU_DEBUG";
+// g++ only: a `__shared__` variable that no code writes would be folded to the zero of its
+// static initialisation; debug mode fills it with junk at each block start, and a read of it
+// must see that junk (as a GPU's reads of unwritten shared memory see garbage).
+constexpr const char* kDebugGccFlags = " -fno-ipa-reference-addressable";
 
 // Includes a kernel may name: the CUDA ones the header stands in for, and the ones it
 // cannot (they fail with the feature's name).
@@ -94,8 +98,12 @@ std::string host_options(const std::vector<std::string>& options) {
 // in the cache folder): halves the compile of a small kernel. "" when there is no disk
 // cache or the compiler is not g++ or it fails; g++ silently ignores a PCH that does not
 // fit (e.g. -D options that change the header), so using it is never wrong.
+bool is_gcc(const std::string& identity) {
+  return identity.find("GCC") != std::string::npos || identity.find("g++") != std::string::npos;
+}
+
 std::string precompiled_header(const std::string& cxx, const std::string& identity) {
-  if (identity.find("GCC") == std::string::npos && identity.find("g++") == std::string::npos) return "";
+  if (!is_gcc(identity)) return "";
   const std::string cache = compile_cache_dir();
   if (cache.empty()) return "";
   const Hash128 key = KeyBuilder()
@@ -142,13 +150,14 @@ struct CpuModule {
 
 void load(const ModuleState& m, CpuLibrary& cm, const std::string& label, bool debug) {
   const Plan p = plan(m, debug);
-  const char* flags = debug ? kDebugFlags : kFlags;
+  std::string flags = debug ? kDebugFlags : kFlags;
   const std::string cxx = compiler();
   const std::string opts = host_options(m.options);
   const std::string identity = compiler_identity(cxx);
   if (identity.empty())
     throw UnsupportedError(label + " the CPU kernel emulator needs a C++ compiler: '" + cxx +
                            " --version' failed (install g++ or set $CXX)");
+  if (debug && is_gcc(identity)) flags += kDebugGccFlags;
   static const Hash128 header_hash = [] {
     KeyBuilder k;
     k.add(std::string_view(embedded::kEmulatorHeader));
