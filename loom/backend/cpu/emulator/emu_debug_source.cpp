@@ -114,6 +114,25 @@ std::string checked_parameters(const std::string& code, const std::string& strip
   return out;
 }
 
+std::string checked_casts(const std::string& code, const std::string& stripped) {
+  std::string out;
+  size_t last = 0;
+  for (size_t i = 0; i < stripped.size(); ++i) {
+    if (!ident_char(stripped[i]) || (i > 0 && ident_char(stripped[i - 1]))) continue;
+    size_t j = i;
+    while (j < stripped.size() && ident_char(stripped[j])) ++j;
+    const std::string w = stripped.substr(i, j - i);
+    if (w == "reinterpret_cast" || w == "const_cast") {
+      out.append(code, last, i - last);
+      out += "loom_emu::" + w + "_";
+      last = j;
+    }
+    i = j - 1;
+  }
+  out.append(code, last, std::string::npos);
+  return out;
+}
+
 std::vector<std::string> pointer_parameter_names(const std::string& stripped, ParamList list) {
   std::vector<std::string> out;
   if (trim(stripped.substr(list.begin, list.end - list.begin)).empty()) return out;

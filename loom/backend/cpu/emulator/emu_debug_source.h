@@ -20,6 +20,12 @@ struct ParamList {
 /// user's. Pointers to void, references, arrays and function pointers are left as they are.
 std::string checked_parameters(const std::string& code, const std::string& stripped, std::vector<ParamList> lists);
 
+/// `code` with `reinterpret_cast` and `const_cast` (which never call conversion functions,
+/// so would not accept a Checked pointer) replaced by loom_emu's function templates that
+/// cast a Checked pointer's plain pointer and anything else as the keyword does. `stripped`
+/// as above; comments and strings are left alone.
+std::string checked_casts(const std::string& code, const std::string& stripped);
+
 /// The name of each parameter of `list` that is rewritten to a Checked pointer, "" for the
 /// others (for messages: "argument 0 (a)").
 std::vector<std::string> pointer_parameter_names(const std::string& stripped, ParamList list);

@@ -146,7 +146,8 @@ Plan plan(const ModuleState& m, bool debug) {
   std::string code = m.code;
   if (debug) {
     for (const Found& f : found) lists.push_back(f.params);
-    code = checked_parameters(m.code, text, lists);
+    code = checked_parameters(m.code, text, lists);  // positions in `text` are those of m.code
+    code = checked_casts(code, strip_comments(code));
   }
   std::ostringstream s;
   s << "#include \"loom_cuda_emu.h\"\n#line 1 \"" << kProgramName << "\"\n"

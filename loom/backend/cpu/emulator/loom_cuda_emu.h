@@ -494,6 +494,13 @@ class Checked {
     return *this;
   }
   LOOM_EMU_ALWAYS_INLINE operator T*() const { return p_; }
+  // C-style casts and static_cast to other pointer types, `(const float4*)x`: unchecked from
+  // there (the cast result is a plain pointer).
+  template <class U>
+  LOOM_EMU_ALWAYS_INLINE explicit operator U*() const {
+    return (U*)p_;  // NOLINT: whatever cast the user's C-style cast meant
+  }
+  T* get() const { return p_; }
   // A member template is an exact match, so `a[i]` picks it over the built-in subscript
   // reached through the conversion to T*.
   template <class I, IfIndex<I> = 0>
@@ -527,6 +534,23 @@ class Checked {
   const ArgRange* r_ = nullptr;  // null: not a loom array (or unknown): unchecked
 };
 #undef LOOM_EMU_ALWAYS_INLINE
+
+// reinterpret_cast and const_cast never call conversion functions: debug mode's source
+// rewrite turns them into these, which cast a Checked pointer's plain pointer.
+template <class T>
+struct IsChecked : std::false_type {};
+template <class T>
+struct IsChecked<Checked<T>> : std::true_type {};
+template <class To, class From>
+__attribute__((always_inline)) inline To reinterpret_cast_(From&& f) {
+  if constexpr (IsChecked<std::decay_t<From>>::value) return reinterpret_cast<To>(f.get());
+  else return reinterpret_cast<To>(std::forward<From>(f));
+}
+template <class To, class From>
+__attribute__((always_inline)) inline To const_cast_(From&& f) {
+  if constexpr (IsChecked<std::decay_t<From>>::value) return const_cast<To>(f.get());
+  else return const_cast<To>(std::forward<From>(f));
+}
 
 template <class T>
 inline T __ldg(Checked<T> p) { return *p; }
