@@ -251,7 +251,8 @@ TEST(CpuEmulator, ArgumentsAndLimitsAreCheckedAndUnsupportedFeaturesNamed) {
 
 // `mode` picks which access goes out of bounds (by `off` elements past the end), each on its
 // own line: subscript, pointer arithmetic, ->, a pointer moved by ++ and +=, a template
-// kernel's parameter. A __device__ helper taking T* still compiles (unchecked from there).
+// kernel's parameter. A __device__ helper taking T* and casts of every kind still compile
+// (unchecked from there; mode 4).
 constexpr const char* kDebugAccesses = R"(struct Pair { float a, b; };
 __device__ float first(const float* p) { return p[0]; }
 extern "C" __global__ void access(float* x, const Pair* pairs, int n, int mode, int off);
@@ -265,6 +266,7 @@ extern "C" __global__ void access(float* x, const Pair* __restrict__ pairs, int 
     auto q = x; q += n - 1; ++q;  // auto keeps the checked pointer
     x[0] = p[0].a + *q;
   }
+  if (mode == 4 && i == 0) x[1] = reinterpret_cast<const float2*>(x)[1].y + ((const float*)x)[2] + (float)(const_cast<const float*>(static_cast<float*>(x)) - x);
 }
 template <class T> __global__ void tscale(T* y, T s) { y[threadIdx.x] *= s; }
 )";
@@ -288,8 +290,8 @@ TEST(CpuEmulatorDebug, OutOfBoundsAccessesRaiseOutOfRangeNamingTheLine) {
   auto args = [&](int mode, int off) {
     return std::vector<KernelArg>{x, pairs, Scalar(int64_t{8}), Scalar(int64_t{mode}), Scalar(int64_t{off})};
   };
-  // In bounds, every access runs (off = 0 keeps them inside).
-  for (int mode = 0; mode < 3; ++mode) EXPECT_EQ(launch_error(k, cfg, args(mode, mode == 2 ? -1 : 0)), "no error");
+  // In bounds, every access runs (mode 3 always steps one past the end).
+  for (int mode : {0, 1, 2, 4}) EXPECT_EQ(launch_error(k, cfg, args(mode, mode == 2 ? -1 : 0)), "no error") << mode;
   std::string e = launch_error(k, cfg, args(0, 5));
   EXPECT_EQ(e, "[RawKernel access] out-of-bounds access at line 6 of the kernel source: byte offset 32 (element 8) "
                "of a 8-element float32 array argument 0 (x), in thread (3, 0, 0) of block (0, 0, 0)");
@@ -306,7 +308,7 @@ TEST(CpuEmulatorDebug, OutOfBoundsAccessesRaiseOutOfRangeNamingTheLine) {
   Kernel t = m.get_function("tscale<double>", false);
   Array y = from(std::vector<double>{1, 2, 3}, float64);
   e = launch_error(t, LaunchConfig{Dim3(1), Dim3(4), 0, nullptr, false, true}, {y, Scalar(2.0)});
-  EXPECT_NE(e.find("[RawKernel tscale<double>] out-of-bounds access at line 15 of the kernel source: byte offset 24 "
+  EXPECT_NE(e.find("[RawKernel tscale<double>] out-of-bounds access at line 16 of the kernel source: byte offset 24 "
                    "(element 3) of a 3-element float64 array argument 0 (y), in thread (3, 0, 0)"),
             std::string::npos) << e;
   y = from(std::vector<double>{1, 2, 3}, float64);  // threads before the failing one scaled theirs
