@@ -1,6 +1,7 @@
 // Compiling a RawModule for the CPU kernel emulator: the translation unit emu_source.h
 // plans, built by $CXX into a shared library cached by the one compile cache (kind
-// "host") and dlopen'ed once per module for the life of the process.
+// "host") and dlopen'ed once per module for the life of the process. Debug mode (emulator.h,
+// run()) loads a second build of the same source, on its first debug-mode launch.
 #include <dlfcn.h>
 #include <sys/stat.h>
 #include <unistd.h>
