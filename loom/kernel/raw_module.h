@@ -76,6 +76,11 @@ struct LaunchConfig {
   size_t shared_mem = 0;           // dynamic shared memory, bytes
   const Stream* stream = nullptr;  // nullptr: the current stream of the kernel's device
   bool auto_block = false;
+  /// CPU kernel emulator only (ignored on a GPU): debug mode, as LOOM_EMULATOR_DEBUG=1 does
+  /// for every launch. Threads run in a random order between barriers, shared memory starts
+  /// as junk (NaN floats, -1 ints) and an access outside a loom array through a pointer
+  /// parameter raises std::out_of_range with the source line (backend/cpu/emulator/emulator.h).
+  bool debug = false;
 };
 
 /// What the compiled kernel needs and allows on one device.

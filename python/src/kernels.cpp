@@ -102,8 +102,9 @@ void run(const Kernel& k, LaunchConfig cfg, const nb::handle* args, size_t n) {
   converted.finish();
 }
 
-// k(grid, block, args, shared_mem=0, stream=None) or k(*args, grid=(1, 1), block=..., shared=0,
-// stream=None). `args` is the call's tuple, `kwargs` its dict or null.
+// k(grid, block, args, shared_mem=0, stream=None, debug=False) or k(*args, grid=(1, 1),
+// block=..., shared=0, stream=None, debug=False). `args` is the call's tuple, `kwargs` its
+// dict or null (then no keyword is looked at).
 void call(const PyKernel& k, nb::handle args_tuple, PyObject* kwargs) {
   const nb::tuple args = nb::borrow<nb::tuple>(args_tuple);
   LaunchConfig cfg;
@@ -117,6 +118,7 @@ void call(const PyKernel& k, nb::handle args_tuple, PyObject* kwargs) {
       else if (name == "block") set_block(cfg, value);
       else if (name == "shared_mem" || name == "shared") cfg.shared_mem = to_shared(value);
       else if (name == "stream") cfg.stream = to_stream(value, stream);
+      else if (name == "debug") cfg.debug = PyObject_IsTrue(value.ptr()) == 1;
       else throw DTypeError("[RawKernel " + k.kernel.name() + "] unexpected keyword argument '" + name + "'");
     }
   }
@@ -255,9 +257,14 @@ LOOM_BINDING_FAMILY(kernels, 55) {
   nb::class_<PyKernel>(m, "RawKernel", nb::type_slots(kernel_slots),
                        "A CUDA C kernel compiled at run time by NVRTC for the exact architecture of each "
                        "GPU it runs on, cached in memory and on disk. Launch it as k(grid, block, args, "
-                       "shared_mem=0, stream=None), k(*args, grid=(1, 1), block=(x, y, z), shared=0, "
-                       "stream=None) or k[grid, block](*args). block=\"auto\" times candidate blocks on "
-                       "first use (grid then means the number of threads wanted per dimension).")
+                       "shared_mem=0, stream=None, debug=False), k(*args, grid=(1, 1), block=(x, y, z), "
+                       "shared=0, stream=None, debug=False) or k[grid, block](*args). block=\"auto\" times "
+                       "candidate blocks on first use (grid then means the number of threads wanted per "
+                       "dimension). debug=True (CPU kernel emulator only; it does nothing on a GPU) runs the "
+                       "launch in the emulator's debug mode, as LOOM_EMULATOR_DEBUG=1 does for every launch: "
+                       "threads run in a random order between barriers, shared memory starts as junk (NaN, "
+                       "-1) and an access outside a loom array through a pointer parameter raises IndexError "
+                       "naming the source line, the argument, the thread and the block.")
       .def("__init__",
            [](PyKernel* self, const std::string& code, const std::string& name, nb::handle options) {
              RawModule mod(code, to_strings(options, "options"));

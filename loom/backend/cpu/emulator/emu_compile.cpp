@@ -1,6 +1,7 @@
 // Compiling a RawModule for the CPU kernel emulator: the translation unit emu_source.h
 // plans, built by $CXX into a shared library cached by the one compile cache (kind
-// "host") and dlopen'ed once per module for the life of the process.
+// "host") and dlopen'ed once per module for the life of the process. Debug mode (emulator.h,
+// run()) loads a second build of the same source, on its first debug-mode launch.
 #include <dirent.h>
 #include <dlfcn.h>
 #include <elf.h>
@@ -39,6 +40,16 @@ namespace {
 // otherwise interposable in a shared library) can be inlined into the block loop.
 constexpr const char* kCodeFlags = "-std=c++17 -O2 -fPIC -fno-fast-math -ffp-contract=fast -fvisibility=hidden -w";
 constexpr const char* kFlags = "-std=c++17 -O2 -fPIC -fno-fast-math -ffp-contract=fast -fvisibility=hidden -w -shared";
+// Debug mode's build (emulator.h, run()): -g so a failed bounds check's address maps to
+// the kernel's source line; -Og because -O2 merges the identical calls to the failure
+// handler of different accesses (cross-jumping), and the line would be the wrong one.
+// LOOM_EMU_DEBUG lets a kernel tell (#ifdef) that it runs in debug mode.
+constexpr const char* kDebugFlags =
+    "-std=c++17 -Og -g -fPIC -fno-fast-math -ffp-contract=fast -fvisibility=hidden -w -shared -DLOOM_EMU_DEBUG";
+// g++ only: a `__shared__` variable that no code writes would be folded to the zero of its
+// static initialisation; debug mode fills it with junk at each block start, and a read of it
+// must see that junk (as a GPU's reads of unwritten shared memory see garbage).
+constexpr const char* kDebugGccFlags = " -fno-ipa-reference-addressable";
 
 // GCC 11 and later write the call graph with frame sizes (into the -dumpdir folder): fiber
 // stacks are sized from it (stack_usage.h). Other compilers: a default size. The
@@ -137,7 +148,7 @@ std::string host_options(const std::vector<std::string>& options) {
 }
 
 [[noreturn]] void raise_compile_error(const std::string& label, const std::string& cxx, const std::string& code,
-                                      const std::string& log) {
+                                      const std::string& log, bool debug) {
   static const std::regex unsupported(R"(loom CPU emulator: (.+?) is not supported)");
   static const std::regex line_re(std::string(R"(loom_kernel\.cu:(\d+))"));
   std::smatch u, l;
@@ -148,8 +159,13 @@ std::string host_options(const std::vector<std::string>& options) {
                            "; run this kernel on a GPU");
   }
   const std::string excerpt = source_excerpt(code, log, kProgramName);
+  const std::string mode =
+      debug ? " in debug mode (where each pointer parameter of a __global__ function is a "
+              "loom_emu::Checked<T>, which converts to T* but is not deduced as one by a template: "
+              "pass &p[0] or (T*)p to such a helper)"
+            : "";
   throw CompileError(label + " the host C++ compiler (" + cxx + ") failed to compile the kernel source for the "
-                             "CPU kernel emulator" + (excerpt.empty() ? std::string() : ":\n" + excerpt),
+                             "CPU kernel emulator" + mode + (excerpt.empty() ? std::string() : ":\n" + excerpt),
                      log);
 }
 
@@ -157,8 +173,12 @@ std::string host_options(const std::vector<std::string>& options) {
 // in the cache folder): halves the compile of a small kernel. "" when there is no disk
 // cache or the compiler is not g++ or it fails; g++ silently ignores a PCH that does not
 // fit (e.g. -D options that change the header), so using it is never wrong.
+bool is_gcc(const std::string& identity) {
+  return identity.find("GCC") != std::string::npos || identity.find("g++") != std::string::npos;
+}
+
 std::string precompiled_header(const std::string& cxx, const std::string& identity, const std::string& sflags) {
-  if (identity.find("GCC") == std::string::npos && identity.find("g++") == std::string::npos) return "";
+  if (!is_gcc(identity)) return "";
   const std::string cache = compile_cache_dir();
   if (cache.empty()) return "";
   const Hash128 key = KeyBuilder()
@@ -207,16 +227,22 @@ std::string precompiled_header(const std::string& cxx, const std::string& identi
 // main thread have megabytes (8 MiB by default on Linux), part of it already in use.
 constexpr uint64_t kLoopOnWorkerStack = 256 * 1024;
 
-struct CpuModule {
-  std::mutex mu;
+// One build of a module: the normal one, or debug mode's.
+struct CpuLibrary {
   bool loaded = false;
   void* handle = nullptr;  // kept loaded for the life of the process
   std::map<std::string, std::unique_ptr<EmuFunction>> functions;
   std::set<std::string> unexported;  // kernels defined but not findable by name (for messages)
 };
 
-void load(const ModuleState& m, CpuModule& cm, const std::string& label) {
-  const Plan p = plan(m);
+struct CpuModule {
+  std::mutex mu;
+  CpuLibrary normal, debug;  // debug: compiled and loaded on the first debug-mode launch
+};
+
+void load(const ModuleState& m, CpuLibrary& cm, const std::string& label, bool debug) {
+  const Plan p = plan(m, debug);
+  std::string flags = debug ? kDebugFlags : kFlags;
   const std::string cxx = compiler();
   const std::string opts = host_options(m.options);
   const std::string identity = compiler_identity(cxx);
@@ -224,6 +250,7 @@ void load(const ModuleState& m, CpuModule& cm, const std::string& label) {
     throw UnsupportedError(label + " the CPU kernel emulator needs a C++ compiler: '" + cxx +
                            " --version' failed (install g++ or set $CXX)");
   const std::string sflags = stack_flags(identity);
+  if (debug && is_gcc(identity)) flags += kDebugGccFlags;
   static const Hash128 header_hash = [] {
     KeyBuilder k;
     k.add(std::string_view(embedded::kEmulatorHeader));
@@ -236,7 +263,7 @@ void load(const ModuleState& m, CpuModule& cm, const std::string& label) {
                           .add(std::string_view(opts))
                           .add(header_hash)
                           .add(std::string_view(identity))
-                          .add(std::string_view(kFlags))
+                          .add(std::string_view(flags))
                           .add(std::string_view(sflags))
                           .add(kPayloadTag)
                           .add(std::string_view(LOOM_VERSION))
@@ -246,7 +273,8 @@ void load(const ModuleState& m, CpuModule& cm, const std::string& label) {
       [&]() -> std::string {
         TempDir dir;
         write_file(dir.path + "/loom_cuda_emu.h", embedded::kEmulatorHeader);
-        const std::string pch = precompiled_header(cxx, identity, sflags);
+        // The PCH is built with kCodeFlags; g++ would ignore it with debug mode's flags anyway.
+        const std::string pch = debug ? std::string() : precompiled_header(cxx, identity, sflags);
         if (!pch.empty() && symlink(pch.c_str(), (dir.path + "/loom_cuda_emu.h.gch").c_str()) != 0) {
           // no PCH then: the plain header compiles the same code
         }
@@ -258,11 +286,11 @@ void load(const ModuleState& m, CpuModule& cm, const std::string& label) {
         write_file(dir.path + "/module.cpp", p.source);
         std::string log;
         const std::string dump = sflags.empty() ? "" : " -dumpdir " + shell_quote(dir.path + "/");
-        const int rc = run_command(cxx + " " + kFlags + sflags + dump + " -I" + shell_quote(dir.path) + opts + " -o " +
+        const int rc = run_command(cxx + " " + flags + sflags + dump + " -I" + shell_quote(dir.path) + opts + " -o " +
                                        shell_quote(dir.path + "/module.so") + " " +
                                        shell_quote(dir.path + "/module.cpp"),
                                    &log);
-        if (rc != 0) raise_compile_error(label, cxx, m.code, log);
+        if (rc != 0) raise_compile_error(label, cxx, m.code, log, debug);
         std::ifstream f(dir.path + "/module.so", std::ios::binary);
         std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
         if (bytes.size() < 4) throw CompileError(label + " the host compiler wrote no library", log);
@@ -284,10 +312,14 @@ void load(const ModuleState& m, CpuModule& cm, const std::string& label) {
   void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!h) throw std::runtime_error(label + " the CPU kernel emulator cannot load its library: " + dlerror());
   cm.handle = h;
+  std::shared_ptr<const DebugLibrary> debug_library;
+  if (debug) debug_library = open_debug_library(h, std::make_shared<const std::string>(std::move(decoded.library)));
   for (size_t i = 0; i < p.kernels.size(); ++i) {
     auto f = std::make_unique<EmuFunction>();
-    f->name = p.kernels[i].first;
-    f->uses_barrier = p.kernels[i].second;
+    f->name = p.kernels[i].name;
+    f->uses_barrier = p.kernels[i].uses_barrier;
+    f->debug = debug_library;
+    f->pointer_params = p.kernels[i].pointer_params;
     const std::string n = std::to_string(i);
     f->block = reinterpret_cast<EntryFn>(dlsym(h, ("loom_emu_block_" + n).c_str()));
     f->thread = reinterpret_cast<EntryFn>(dlsym(h, ("loom_emu_thread_" + n).c_str()));
@@ -312,7 +344,7 @@ void load(const ModuleState& m, CpuModule& cm, const std::string& label) {
 
 }  // namespace
 
-const EmuFunction& function(const ModuleState& m, const std::string& name) {
+const EmuFunction& function(const ModuleState& m, const std::string& name, bool debug) {
   CpuModule* cm;
   {
     auto& state = const_cast<ModuleState&>(m);  // the lazily made backend data is logically const
@@ -321,10 +353,11 @@ const EmuFunction& function(const ModuleState& m, const std::string& name) {
     cm = static_cast<CpuModule*>(state.cpu.get());
   }
   std::lock_guard<std::mutex> lock(cm->mu);  // one compile per module; failures retry next time
-  if (!cm->loaded) load(m, *cm, "[RawKernel " + name + "]");
-  auto it = cm->functions.find(name);
-  if (it == cm->functions.end()) {
-    if (cm->unexported.count(name))
+  CpuLibrary& lib = debug ? cm->debug : cm->normal;
+  if (!lib.loaded) load(m, lib, "[RawKernel " + name + "]", debug);
+  auto it = lib.functions.find(name);
+  if (it == lib.functions.end()) {
+    if (lib.unexported.count(name))
       throw std::invalid_argument("[RawModule] the kernel '" + name +
                                   "' is a template or has C++ linkage, so its symbol is mangled: declare it "
                                   "extern \"C\" or list it (e.g. '" + name + "<float>') in name_expressions");

@@ -1,7 +1,11 @@
 // Kernel::launch for CPU arguments: the same argument checks as on a GPU (PackedArgs
 // against the compiled parameter sizes), limits of a current NVIDIA GPU (so a launch
 // that runs here runs there), then a synchronous run, like every CPU op.
+#include <stdlib.h>
+
 #include <algorithm>
+#include <chrono>
+#include <cstring>
 #include <stdexcept>
 
 #include "loom/backend/cpu/emulator/emulator.h"
@@ -9,6 +13,7 @@
 #include "loom/error.h"
 #include "loom/kernel/kernel_args.h"
 #include "loom/kernel/module_state.h"
+#include "loom/shape.h"
 
 namespace loom::cpu_emulator {
 namespace {
@@ -38,6 +43,47 @@ void check_stack(const EmuFunction& f) {
                          std::to_string(kMaxFiberStack >> 20) + " MiB (a GPU at most 512 KiB of local memory)");
 }
 
+// LOOM_EMULATOR_DEBUG=1 (anything but "" and "0"), read at each launch so a test or a
+// session can switch it on and off.
+bool debug_env() {
+  const char* e = getenv("LOOM_EMULATOR_DEBUG");
+  return e && *e && strcmp(e, "0") != 0;
+}
+
+// The byte range each loom array argument spans, for the checked pointers of a debug-mode
+// build: from its lowest to past its highest element (a view's strides may be negative
+// or leave gaps; the gaps are not told apart). Other arguments stay unchecked.
+DebugLaunch debug_launch(const std::vector<KernelArg>& args) {
+  DebugLaunch d;
+  const size_t n = args.size();
+  d.ranges.assign(n, loom_emu::ArgRange{nullptr, nullptr, 0, 0});
+  d.data.assign(n, nullptr);
+  d.what.assign(n, "");
+  d.itemsize.assign(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    d.ranges[i].arg = static_cast<int>(i);
+    if (args[i].kind() != KernelArg::Kind::array) continue;
+    const Array& a = args[i].array();
+    const char* data = static_cast<const char*>(a.data());
+    const char *lo = data, *hi = data;
+    if (a.size() > 0) {
+      for (size_t k = 0; k < a.shape().size(); ++k) {
+        const int64_t step = a.strides()[k] * (a.shape()[k] - 1);
+        (step < 0 ? lo : hi) += step;
+      }
+      hi += a.itemsize();
+    }
+    d.ranges[i] = loom_emu::ArgRange{lo, hi, static_cast<int>(i), 1};
+    d.data[i] = data;
+    d.itemsize[i] = a.itemsize();
+    d.what[i] = a.shape().size() == 1
+                    ? "a " + std::to_string(a.size()) + "-element " + dtype_name(a.dtype()) + " array"
+                    : std::string("a ") + dtype_name(a.dtype()) + " array of shape " + shape_str(a.shape());
+  }
+  d.seed = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  return d;
+}
+
 }  // namespace
 
 KernelAttributes attributes(const ModuleState& m, const std::string& name) {
@@ -54,7 +100,8 @@ KernelAttributes attributes(const ModuleState& m, const std::string& name) {
 
 void launch(const ModuleState& m, const std::string& name, const LaunchConfig& cfg,
             const std::vector<KernelArg>& args) {
-  const EmuFunction& f = function(m, name);
+  const bool debug = cfg.debug || debug_env();
+  const EmuFunction& f = function(m, name, debug);
   kernel_detail::PackedArgs packed(name, args, f.param_sizes, true);
   check_stack(f);
   Dim3 grid = cfg.grid, block = cfg.block;
@@ -77,7 +124,12 @@ void launch(const ModuleState& m, const std::string& name, const LaunchConfig& c
                            "kernel emulator allows at most " + std::to_string(kMaxDynamicShared) +
                            " (an H100's opt-in limit per block)");
   if (grid.count() == 0) return;
-  run(f, grid, block, cfg.shared_mem, packed.pointers());
+  if (!debug) {
+    run(f, grid, block, cfg.shared_mem, packed.pointers());
+    return;
+  }
+  const DebugLaunch d = debug_launch(args);
+  run(f, grid, block, cfg.shared_mem, packed.pointers(), &d);
 }
 
 }  // namespace loom::cpu_emulator

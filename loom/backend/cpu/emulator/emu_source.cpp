@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "loom/backend/cpu/emulator/emu_debug_source.h"
 #include "loom/kernel/module_state.h"
 
 namespace loom::cpu_emulator {
@@ -43,6 +44,7 @@ struct Found {
   std::string qualified;  // with its enclosing named namespaces: "ns::k"
   bool is_template = false;
   bool extern_c = false;  // found by its plain name, as cuModuleGetFunction finds it on a GPU
+  ParamList params;       // the text between the parentheses
   size_t body_begin = 0, body_end = 0;  // [begin, end) of the body in the stripped text
 };
 
@@ -97,8 +99,9 @@ class ScopeWalker {
   std::vector<Open> stack_;
 };
 
-// Every __global__ function definition.
-std::vector<Found> find_kernels(const std::string& text) {
+// Every __global__ function definition; with `declarations`, the parameter lists of the
+// declarations without a body are added to it.
+std::vector<Found> find_kernels(const std::string& text, std::vector<ParamList>* declarations = nullptr) {
   static const std::regex re(
       R"(__global__\s+(?:static\s+)?(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\()");
   static const std::regex extern_c_before(R"(extern\s*"\s*"\s*$)");
@@ -117,10 +120,15 @@ std::vector<Found> find_kernels(const std::string& text) {
     f.extern_c = scopes.in_extern_c_block() ||
                  std::regex_search(text.substr(p >= 64 ? p - 64 : 0, p >= 64 ? 64 : p), extern_c_before);
     size_t i = static_cast<size_t>(it->position(0) + it->length(0));  // after '('
+    f.params.begin = i;
     int depth = 1;
     while (i < text.size() && depth > 0) depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0, ++i;
+    f.params.end = i > f.params.begin ? i - 1 : i;
     while (i < text.size() && text[i] != '{' && text[i] != ';') ++i;
-    if (i >= text.size() || text[i] == ';') continue;  // a declaration: the definition comes elsewhere
+    if (i >= text.size() || text[i] == ';') {  // a declaration: the definition comes elsewhere
+      if (declarations) declarations->push_back(f.params);
+      continue;
+    }
     f.body_begin = i;
     depth = 0;
     do {
@@ -176,9 +184,10 @@ std::string rewrite_dynamic_shared(const std::string& code) {
 
 }  // namespace
 
-Plan plan(const ModuleState& m) {
+Plan plan(const ModuleState& m, bool debug) {
   const std::string text = strip_comments(m.code);
-  const std::vector<Found> found = find_kernels(text);
+  std::vector<ParamList> lists;  // debug: every parameter list to rewrite
+  const std::vector<Found> found = find_kernels(text, &lists);
   // A __syncthreads outside every kernel body (in a __device__ helper) may be reached from
   // any kernel: then every kernel runs as fibers.
   size_t total = 0, inside = 0;
@@ -203,6 +212,13 @@ Plan plan(const ModuleState& m) {
     }
     return !known && total > 0;
   };
+  auto pointer_params = [&](const std::string& base) {
+    std::vector<std::string> names;
+    if (debug)
+      for (const Found& f : found)
+        if (f.name == base) names = pointer_parameter_names(text, f.params);
+    return names;
+  };
   // As on a GPU: name expressions by their text, extern "C" kernels by their name; a C++
   // kernel without a name expression is not found (its symbol is mangled there).
   Plan p;
@@ -210,7 +226,8 @@ Plan plan(const ModuleState& m) {
   std::set<std::string> seen;
   for (const std::string& e : m.name_expressions) {
     if (!seen.insert(e).second) continue;
-    p.kernels.emplace_back(e, uses_barrier(expression_base(e)));
+    const std::string base = expression_base(e);
+    p.kernels.push_back({e, uses_barrier(base), pointer_params(base)});
     refs.push_back("(" + e + ")");
   }
   for (const Found& f : found) {
@@ -219,12 +236,20 @@ Plan plan(const ModuleState& m) {
       continue;
     }
     if (!seen.insert(f.name).second) continue;
-    p.kernels.emplace_back(f.name, uses_barrier(f.name));
+    p.kernels.push_back({f.name, uses_barrier(f.name), pointer_params(f.name)});
     refs.push_back("&" + f.qualified);
+  }
+
+  std::string code = m.code;
+  if (debug) {
+    for (const Found& f : found) lists.push_back(f.params);
+    code = checked_parameters(m.code, text, lists);  // positions in `text` are those of m.code
+    code = checked_casts(code, strip_comments(code));
   }
   std::ostringstream s;
   s << "#include \"loom_cuda_emu.h\"\n#line 1 \"" << kProgramName << "\"\n"
-    << rewrite_dynamic_shared(m.code) << "\n#line 1 \"loom_emulator_entry_points.cpp\"\n";
+    << rewrite_dynamic_shared(code) << "\n#line 1 \"loom_emulator_entry_points.cpp\"\n";
+  if (debug) s << "extern \"C\" LOOM_EMU_EXPORT void* loom_emu_tls_anchor() { return loom_emu::tls_anchor(); }\n";
   for (size_t i = 0; i < p.kernels.size(); ++i) {
     const std::string& n = refs[i];
     s << "extern \"C\" LOOM_EMU_EXPORT void loom_emu_block_" << i << "(void** a, loom_emu::ThreadCtx* c) { loom_emu::run_block<"

@@ -4,7 +4,6 @@
 #pragma once
 #include <set>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace loom {
@@ -16,13 +15,23 @@ namespace loom::cpu_emulator {
 /// The name compiler logs give the user's source (its line numbers are the user's).
 constexpr const char* kProgramName = "loom_kernel.cu";
 
+/// One kernel of a Plan; entry points are numbered in the Plan's order.
+struct PlannedKernel {
+  std::string name;
+  bool uses_barrier = false;
+  std::vector<std::string> pointer_params;  // debug plans: each parameter's name if it is a checked pointer, else ""
+};
+
 /// One translation unit for the host compiler.
 struct Plan {
   std::string source;  // the whole translation unit
-  std::vector<std::pair<std::string, bool>> kernels;  // name, uses a barrier; entry points are numbered in this order
+  std::vector<PlannedKernel> kernels;  // entry points are numbered in this order
   std::set<std::string> unexported;  // template or C++-linkage kernels no name expression names
 };
 
-Plan plan(const ModuleState& m);
+/// With `debug`, the translation unit of debug mode: pointer parameters of __global__
+/// functions are checked pointers (emu_debug_source.h) and the library exports
+/// loom_emu_tls_anchor (see loom_emu::tls_anchor).
+Plan plan(const ModuleState& m, bool debug = false);
 
 }  // namespace loom::cpu_emulator

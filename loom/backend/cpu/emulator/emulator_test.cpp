@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -244,6 +245,137 @@ TEST(CpuEmulator, ArgumentsAndLimitsAreCheckedAndUnsupportedFeaturesNamed) {
   // compile_now=false: with a GPU, get_function would compile for it (NVRTC) and fail here.
   Kernel bad = RawModule(R"(extern "C" __global__ void g(float* a) { a[0] = undefined_name; })").get_function("g", false);
   EXPECT_THROW(bad.launch(LaunchConfig{Dim3(1), Dim3(1)}, {a}), CompileError);
+}
+
+// ---------------------------------------------------------------- debug mode
+
+// `mode` picks which access goes out of bounds (by `off` elements past the end), each on its
+// own line: subscript, pointer arithmetic, ->, a pointer moved by ++ and +=, a template
+// kernel's parameter. A __device__ helper taking T* and casts of every kind still compile
+// (unchecked from there; mode 4).
+constexpr const char* kDebugAccesses = R"(struct Pair { float a, b; };
+__device__ float first(const float* p) { return p[0]; }
+extern "C" __global__ void access(float* x, const Pair* pairs, int n, int mode, int off);
+extern "C" __global__ void access(float* x, const Pair* __restrict__ pairs, int n, int mode, int off) {
+  int i = threadIdx.x;
+  if (mode == 0) x[i + (i == 3 ? off : 0)] = 1.0f;
+  if (mode == 1) *(x + i + (i == 0 ? off : 0)) = first(x);
+  if (mode == 2 && i == 1) x[0] = (pairs + 4 + off)->b;
+  if (mode == 3 && i == 2) {
+    const Pair* p = pairs;  // a plain pointer: unchecked
+    auto q = x; q += n - 1; ++q;  // auto keeps the checked pointer
+    x[0] = p[0].a + *q;
+  }
+  if (mode == 4 && i == 0) x[1] = reinterpret_cast<const float2*>(x)[1].y + ((const float*)x)[2] + (float)(const_cast<const float*>(static_cast<float*>(x)) - x);
+}
+template <class T> __global__ void tscale(T* y, T s) { y[threadIdx.x] *= s; }
+)";
+
+std::string launch_error(const Kernel& k, const LaunchConfig& cfg, const std::vector<KernelArg>& args) {
+  try {
+    k.launch(cfg, args);
+  } catch (const std::out_of_range& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(CpuEmulatorDebug, OutOfBoundsAccessesRaiseOutOfRangeNamingTheLine) {
+  RawModule m(kDebugAccesses, {}, {"tscale<double>"});
+  Kernel k = m.get_function("access", false);
+  Array x = from(std::vector<float>(8, 0.0f), float32);
+  Array pairs = from(std::vector<float>(8, 0.0f), float32);  // 4 Pairs
+  LaunchConfig cfg{Dim3(1), Dim3(4)};
+  cfg.debug = true;
+  auto args = [&](int mode, int off) {
+    return std::vector<KernelArg>{x, pairs, Scalar(int64_t{8}), Scalar(int64_t{mode}), Scalar(int64_t{off})};
+  };
+  // In bounds, every access runs (mode 3 always steps one past the end).
+  for (int mode : {0, 1, 2, 4}) EXPECT_EQ(launch_error(k, cfg, args(mode, mode == 2 ? -1 : 0)), "no error") << mode;
+  std::string e = launch_error(k, cfg, args(0, 5));
+  EXPECT_EQ(e, "[RawKernel access] out-of-bounds access at line 6 of the kernel source: byte offset 32 (element 8) "
+               "of a 8-element float32 array argument 0 (x), in thread (3, 0, 0) of block (0, 0, 0)");
+  e = launch_error(k, cfg, args(1, 8));
+  EXPECT_NE(e.find("at line 7 of the kernel source: byte offset 32 (element 8) of a 8-element float32 array "
+                   "argument 0 (x), in thread (0, 0, 0)"), std::string::npos) << e;
+  // A Pair read from a float32 array: the access is 8 bytes, not one element.
+  e = launch_error(k, cfg, args(2, 0));
+  EXPECT_NE(e.find("at line 8 of the kernel source: a 8-byte access at byte offset 32 (element 8) of a 8-element "
+                   "float32 array argument 1 (pairs)"), std::string::npos) << e;
+  e = launch_error(k, cfg, args(3, 0));
+  EXPECT_NE(e.find("at line 12 of the kernel source: byte offset 32 (element 8)"), std::string::npos) << e;
+  // Template kernels are checked too; in bounds they compute as usual.
+  Kernel t = m.get_function("tscale<double>", false);
+  Array y = from(std::vector<double>{1, 2, 3}, float64);
+  e = launch_error(t, LaunchConfig{Dim3(1), Dim3(4), 0, nullptr, false, true}, {y, Scalar(2.0)});
+  EXPECT_NE(e.find("[RawKernel tscale<double>] out-of-bounds access at line 16 of the kernel source: byte offset 24 "
+                   "(element 3) of a 3-element float64 array argument 0 (y), in thread (3, 0, 0)"),
+            std::string::npos) << e;
+  y = from(std::vector<double>{1, 2, 3}, float64);  // threads before the failing one scaled theirs
+  t.launch(LaunchConfig{Dim3(1), Dim3(3), 0, nullptr, false, true}, {y, Scalar(2.0)});
+  EXPECT_EQ(values<double>(y), (std::vector<double>{2, 4, 6}));
+}
+
+TEST(CpuEmulatorDebug, EnvironmentSwitchesItOnPerLaunchAndSharedMemoryStartsAsJunk) {
+  Kernel k = RawModule(R"(extern "C" __global__ void unwritten(int* a, float* b) {
+    __shared__ int s[32];
+    extern __shared__ float d[];
+    a[blockIdx.x * 32 + threadIdx.x] = s[threadIdx.x];
+    b[blockIdx.x * 32 + threadIdx.x] = d[threadIdx.x];
+  })").get_function("unwritten", false);
+  Array a = from(std::vector<int32_t>(64, 7), int32), b = from(std::vector<float>(64, 7.0f), float32);
+  setenv("LOOM_EMULATOR_DEBUG", "1", 1);
+  k.launch(LaunchConfig{Dim3(2), Dim3(32), 32 * sizeof(float)}, {a, b});
+  unsetenv("LOOM_EMULATOR_DEBUG");
+  for (int32_t v : values<int32_t>(a)) ASSERT_EQ(v, -1);  // 0xFF bytes
+  for (float v : values<float>(b)) ASSERT_TRUE(std::isnan(v));
+}
+
+TEST(CpuEmulatorDebug, CorrectKernelsGiveTheSameAnswersWithBothFiberKinds) {
+  Kernel k = RawModule(kReduce).get_function("block_sum", false);
+  const int n = 256 * 9 - 5;
+  const auto x = random_floats(n, 6);
+  for (const char* fibers : {"", "ucontext"}) {
+    setenv("LOOM_EMULATOR_FIBERS", fibers, 1);
+    Array xa = from(x, float32), out = from(std::vector<float>(9, -1.0f), float32);
+    LaunchConfig cfg{Dim3(9), Dim3(256)};
+    cfg.debug = true;
+    k.launch(cfg, {xa, out, Scalar(int64_t{n})});
+    const auto v = values<float>(out);
+    for (int b = 0; b < 9; ++b) {
+      std::vector<float> s(256);
+      for (int t = 0; t < 256; ++t) s[t] = b * 256 + t < n ? x[b * 256 + t] : 0.0f;
+      for (int stride = 128; stride > 0; stride >>= 1)
+        for (int t = 0; t < stride; ++t) s[t] += s[t + stride];
+      ASSERT_EQ(v[b], s[0]) << fibers << " " << b;
+    }
+  }
+  unsetenv("LOOM_EMULATOR_FIBERS");
+}
+
+TEST(CpuEmulatorDebug, ShuffledThreadsExposeAMissingBarrier) {
+  // Thread t reads slot t - 1 without a barrier: right in x order, NaN (junk) whenever
+  // thread t runs before t - 1, which a random order of 128 threads all but always does.
+  Kernel k = RawModule(R"(extern "C" __global__ void racy(float* out) {
+    __shared__ float s[128];
+    int t = threadIdx.x;
+    s[t] = t;
+    out[t] = t > 0 ? s[t - 1] : -1.0f;
+  })").get_function("racy", false);
+  Array out = from(std::vector<float>(128, 0.0f), float32);
+  k.launch(LaunchConfig{Dim3(1), Dim3(128)}, {out});
+  auto v = values<float>(out);
+  for (int t = 0; t < 128; ++t) ASSERT_EQ(v[t], t - 1.0f);  // unseen without debug mode
+  LaunchConfig cfg{Dim3(1), Dim3(128)};
+  cfg.debug = true;
+  k.launch(cfg, {out});
+  v = values<float>(out);
+  int junk = 0;
+  for (int t = 0; t < 128; ++t) {
+    if (std::isnan(v[t])) ++junk;
+    else ASSERT_EQ(v[t], t - 1.0f);
+  }
+  EXPECT_GT(junk, 0);
 }
 
 }  // namespace

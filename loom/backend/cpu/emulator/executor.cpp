@@ -4,12 +4,19 @@
 // thread, switching at every barrier (ucontext where boost.context is missing). Stacks
 // come from a per-worker pool (guard-paged mmap'ed stacks, reused across blocks and launches)
 // in power-of-two sizes; each kernel's size comes from its call graph (stack_usage.h).
+//
+// Debug mode (a DebugLaunch, emulator.h) changes only the order and the starting state:
+// threads run in a random order between barriers (barrier-free kernels one thread at a
+// time through the thread entry, in a random order), shared memory starts as junk, and a
+// failed bounds check (std::out_of_range from the kernel) becomes IndexError with the
+// kernel's line. The normal path does none of this: its only extra work is a null check.
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdint>
 #include <cstring>
 #include <exception>
 #include <map>
@@ -54,6 +61,37 @@ char* shared_arena(size_t bytes) {
     a.n = n;
   }
   return a.p;
+}
+
+// Debug mode's shuffles: splitmix64, seeded per block from the launch's seed, so a block's
+// order does not depend on which worker runs it.
+struct Shuffler {
+  uint64_t state;
+  uint64_t next() {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  void shuffle(std::vector<uint32_t>& v) {  // Fisher-Yates
+    for (size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[next() % i]);
+  }
+};
+
+// An error thrown by one emulated thread, rethrown with where it happened: out-of-bounds
+// accesses stay std::out_of_range (IndexError), with their message built from the fault the
+// check recorded in the thread's context; every other error becomes std::runtime_error.
+[[noreturn]] void rethrow_from_thread(std::exception_ptr e, const EmuFunction& f, const ThreadCtx& t,
+                                      const DebugLaunch* debug) {
+  const std::string where = ", in thread " + idx_str(t.thread_idx) + " of block " + idx_str(t.block_idx);
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::out_of_range& ex) {
+    if (debug && t.fault.pc) throw std::out_of_range(describe_fault(f, t, *debug) + where);
+    throw std::out_of_range(ex.what() + where);
+  } catch (const std::exception& ex) {
+    throw std::runtime_error(ex.what() + where);
+  }
 }
 
 // A barrier in a kernel run as a loop: the kernel reached __syncthreads although the
@@ -183,10 +221,25 @@ void uc_barrier(ThreadCtx* c, int line) {
 }
 void uc_entry() { run_thread_body(uc_starting); }  // returns to uc_link, the scheduler
 
+// Out of line: getcontext "returns twice" as far as the compiler knows, which would make it
+// warn about (and spill) the caller's loop variables.
+__attribute__((noinline)) void make_uc_fiber(FiberThread* t) {
+  t->ctx.barrier = uc_barrier;
+  t->stack = stack_pool.take(t->stack_size);
+  getcontext(&t->uc);
+  t->uc.uc_stack.ss_sp = t->stack;
+  t->uc.uc_stack.ss_size = t->stack_size;
+  t->uc.uc_link = &uc_scheduler;
+  makecontext(&t->uc, uc_entry, 0);
+}
+
 // One block as fibers: round after round, every unfinished thread runs to its next barrier
 // or to its end; a round where all unfinished threads wait releases the barrier.
-void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args) {
+// With `shuffler` (debug mode), each round runs the live threads in a fresh random order.
+void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args, Shuffler* shuffler,
+                      const DebugLaunch* debug) {
   thread_local std::vector<FiberThread> threads;
+  thread_local std::vector<uint32_t> order;
   const bool uc = use_ucontext();
   const Idx3 d = proto.block_dim;
   const size_t n = size_t{d.x} * d.y * d.z;
@@ -204,14 +257,8 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args)
         t->fn = f.thread;
         t->args = args;
         if (uc) {
-          t->ctx.barrier = uc_barrier;
           t->stack_size = f.thread_stack;
-          t->stack = stack_pool.take(t->stack_size);
-          getcontext(&t->uc);
-          t->uc.uc_stack.ss_sp = t->stack;
-          t->uc.uc_stack.ss_size = t->stack_size;
-          t->uc.uc_link = &uc_scheduler;
-          makecontext(&t->uc, uc_entry, 0);
+          make_uc_fiber(t);
         } else {
 #ifdef LOOM_HAVE_FIBERS
           t->ctx.barrier = boost_barrier;
@@ -236,11 +283,16 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args)
   // Rounds: every live thread runs until it waits at a barrier or returns. Threads that
   // returned are not live (as on Volta and later GPUs, an early `return` before a barrier
   // is fine); the live ones must all wait at the same __syncthreads, else it diverges.
+  if (shuffler) {
+    order.resize(n);
+    for (size_t j = 0; j < n; ++j) order[j] = static_cast<uint32_t>(j);
+  }
   for (;;) {
     size_t waiting = 0, other = 0;
     int line = 0, other_line = 0;
+    if (shuffler) shuffler->shuffle(order);
     for (size_t j = 0; j < n; ++j) {
-      FiberThread& t = threads[j];
+      FiberThread& t = threads[shuffler ? order[j] : j];
       if (t.done) continue;
       if (uc) {
         if (!t.started) uc_starting = &t;
@@ -253,14 +305,9 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args)
       }
       if (t.error) {
         std::exception_ptr e = t.error;
-        const Idx3 where = t.ctx.thread_idx;
+        const ThreadCtx where = t.ctx;
         finish();
-        try {
-          std::rethrow_exception(e);
-        } catch (const std::exception& ex) {
-          throw std::runtime_error(std::string(ex.what()) + ", in thread " + idx_str(where) + " of block " +
-                                   idx_str(proto.block_idx));
-        }
+        rethrow_from_thread(e, f, where, debug);
       }
       if (t.done) continue;
       if (waiting++ == 0) {
@@ -328,9 +375,40 @@ void run_on_stack(size_t size, F&& body) {
   if (error) std::rethrow_exception(error);
 }
 
+// Debug mode, a kernel without barriers: its threads one at a time, in a random order,
+// each through the thread entry (no fibers: nothing waits).
+void run_block_shuffled(const EmuFunction& f, ThreadCtx& c, void** args, Shuffler& shuffler, const DebugLaunch* debug) {
+  thread_local std::vector<uint32_t> order;
+  const Idx3 d = c.block_dim;
+  const size_t n = size_t{d.x} * d.y * d.z;
+  order.resize(n);
+  for (size_t j = 0; j < n; ++j) order[j] = static_cast<uint32_t>(j);
+  shuffler.shuffle(order);
+  for (const uint32_t k : order) {
+    c.thread_idx = Idx3{k % d.x, k / d.x % d.y, k / (d.x * d.y)};
+    try {
+      f.thread(args, &c);
+    } catch (...) {
+      rethrow_from_thread(std::current_exception(), f, c, debug);
+    }
+  }
+}
+
+// Debug mode: one block, from junk shared memory, its threads in random orders.
+void run_block_debug(const EmuFunction& f, ThreadCtx& c, void** args, size_t shared_mem, const DebugLaunch& debug) {
+  // 0xFF: see fill_static_shared (reads of unwritten shared memory give NaN, -1, ...).
+  if (shared_mem) memset(c.dynamic_shared, 0xFF, shared_mem);
+  if (f.debug) fill_static_shared(*f.debug);
+  const uint64_t linear = (uint64_t{c.block_idx.z} * c.grid_dim.y + c.block_idx.y) * c.grid_dim.x + c.block_idx.x;
+  Shuffler shuffler{debug.seed ^ (linear * 0xD1B54A32D192ED03ull)};
+  c.fault = loom_emu::Fault{};
+  if (f.uses_barrier) run_block_fibers(f, c, args, &shuffler, &debug);
+  else run_block_shuffled(f, c, args, shuffler, &debug);
+}
+
 }  // namespace
 
-void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** args) {
+void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** args, const DebugLaunch* debug) {
   const std::string label = "[RawKernel " + f.name + "]";
   const int64_t nblocks = static_cast<int64_t>(grid.count());
   if (nblocks == 0) return;
@@ -346,13 +424,18 @@ void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** 
     c.grid_dim = Idx3{grid.x, grid.y, grid.z};
     c.barrier = loop_barrier;
     c.dynamic_shared = shared_mem ? shared_arena(shared_mem) : nullptr;
+    if (debug) c.arg_ranges = debug->ranges.data();
     for (int64_t b = begin; b < end && !failed.load(std::memory_order_relaxed); ++b) {
       const uint64_t ub = static_cast<uint64_t>(b);
       c.block_idx = Idx3{static_cast<unsigned>(ub % grid.x), static_cast<unsigned>(ub / grid.x % grid.y),
                          static_cast<unsigned>(ub / (uint64_t{grid.x} * grid.y))};
       try {
+        if (debug) {
+          run_block_debug(f, c, args, shared_mem, *debug);
+          continue;
+        }
         if (f.uses_barrier) {
-          run_block_fibers(f, c, args);
+          run_block_fibers(f, c, args, nullptr, nullptr);
           continue;
         }
         if (f.block_stack) {
@@ -361,12 +444,15 @@ void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** 
           f.block(args, &c);
         }
       } catch (const std::exception& e) {
+        const bool located = debug || f.uses_barrier;
         std::lock_guard<std::mutex> lock(error_mu);
         if (!first_error) {
-          std::string msg = e.what();
-          // The loop's context holds the thread it was running.
-          if (!f.uses_barrier) msg += ", in thread " + idx_str(c.thread_idx) + " of block " + idx_str(c.block_idx);
-          first_error = std::make_exception_ptr(std::runtime_error(label + " " + msg));
+          // Errors of one thread already say which; the block loop's context holds the
+          // thread it was running.
+          std::string msg = label + " " + e.what();
+          if (!located) msg += ", in thread " + idx_str(c.thread_idx) + " of block " + idx_str(c.block_idx);
+          if (dynamic_cast<const std::out_of_range*>(&e)) first_error = std::make_exception_ptr(std::out_of_range(msg));
+          else first_error = std::make_exception_ptr(std::runtime_error(msg));
         }
         failed = true;
         return;

@@ -16,11 +16,32 @@ struct Idx3 {
 /// What one emulated GPU thread reads: its indices, the launch shape, the block's dynamic
 /// shared memory, and how to wait at a barrier. The executor owns it; each fiber keeps a
 /// pointer to its own on its stack (see syncthreads).
+/// Debug mode: the bytes [lo, hi) a loom array argument spans (from its lowest to past its
+/// highest element, strides included). `checked` is 0 for parameters that are not loom
+/// arrays (raw pointers, scalars): their accesses are not checked.
+struct ArgRange {
+  const char* lo;
+  const char* hi;
+  int arg, checked;
+};
+
+/// What a failed bounds check leaves for the executor's message: where in the generated
+/// library it failed (mapped to a source line from the library's debug information), the
+/// address and size of the access, and the argument.
+struct Fault {
+  void* pc;
+  const char* addr;
+  size_t size;
+  int arg;
+};
+
 struct ThreadCtx {
   Idx3 thread_idx, block_idx, block_dim, grid_dim;
   char* dynamic_shared;
   void (*barrier)(ThreadCtx* ctx, int line);  // suspends until the block's threads arrive
   void* executor;                             // the executor's data for this thread
+  const ArgRange* arg_ranges;                 // debug launches: one per parameter; else null
+  Fault fault;                                // debug launches: set by a failed bounds check
 };
 
 }  // namespace loom_emu
@@ -455,17 +476,131 @@ LOOM_EMU_UNSUPPORTED(tex2D)
 LOOM_EMU_UNSUPPORTED(clock64)
 #undef LOOM_EMU_UNSUPPORTED
 
+// ---------------------------------------------------------------- debug-mode bounds checks
+// In debug mode (LOOM_EMULATOR_DEBUG=1 or launch option debug=True) loom compiles a second
+// library from the same source in which every pointer parameter of a __global__ function,
+// `const float* x`, is declared `loom_emu::Checked<const float> x` instead (a source rewrite,
+// emu_debug_source.cpp). A Checked pointer knows the byte range of the loom array it was
+// launched with and checks each access made through it: [], *, -> and pointer arithmetic
+// keep the range. It converts implicitly to T*, so it can be passed to __device__ helpers
+// and stored in plain pointers: accesses made through those are not checked.
+namespace loom_emu {
+
+// Out of line, never inlined: its return address is the failing access in the kernel, which
+// the executor maps to the kernel's source line (the debug library is built with -g).
+[[noreturn]] __attribute__((noinline)) inline void out_of_bounds(const void* addr, size_t size, const ArgRange* r) {
+  ThreadCtx* c = loom_emu_current;
+  c->fault = Fault{__builtin_return_address(0), static_cast<const char*>(addr), size, r->arg};
+  throw std::out_of_range("out-of-bounds access");
+}
+
+#define LOOM_EMU_ALWAYS_INLINE __attribute__((always_inline)) inline
+template <class T>
+class Checked {
+  template <class I>
+  using IfIndex = std::enable_if_t<std::is_integral<I>::value || std::is_enum<I>::value, int>;
+
+ public:
+  Checked() = default;
+  Checked(T* p, const ArgRange* r) : p_(p), r_(r && r->checked ? r : nullptr) {}
+  // A plain pointer assigned to the parameter: its provenance is unknown, so unchecked.
+  Checked& operator=(T* p) {
+    p_ = p;
+    r_ = nullptr;
+    return *this;
+  }
+  LOOM_EMU_ALWAYS_INLINE operator T*() const { return p_; }
+  // C-style casts and static_cast to other pointer types, `(const float4*)x`: unchecked from
+  // there (the cast result is a plain pointer).
+  template <class U>
+  LOOM_EMU_ALWAYS_INLINE explicit operator U*() const {
+    return (U*)p_;  // NOLINT: whatever cast the user's C-style cast meant
+  }
+  T* get() const { return p_; }
+  // A member template is an exact match, so `a[i]` picks it over the built-in subscript
+  // reached through the conversion to T*.
+  template <class I, IfIndex<I> = 0>
+  LOOM_EMU_ALWAYS_INLINE T& operator[](I i) const { return *at(p_ + i); }
+  LOOM_EMU_ALWAYS_INLINE T& operator*() const { return *at(p_); }
+  LOOM_EMU_ALWAYS_INLINE T* operator->() const { return at(p_); }
+  template <class I, IfIndex<I> = 0>
+  LOOM_EMU_ALWAYS_INLINE Checked operator+(I i) const { return Checked(p_ + i, r_, 0); }
+  template <class I, IfIndex<I> = 0>
+  LOOM_EMU_ALWAYS_INLINE friend Checked operator+(I i, const Checked& c) { return c + i; }
+  template <class I, IfIndex<I> = 0>
+  LOOM_EMU_ALWAYS_INLINE Checked operator-(I i) const { return Checked(p_ - i, r_, 0); }
+  LOOM_EMU_ALWAYS_INLINE ptrdiff_t operator-(const Checked& o) const { return p_ - o.p_; }
+  template <class I, IfIndex<I> = 0>
+  LOOM_EMU_ALWAYS_INLINE Checked& operator+=(I i) { p_ += i; return *this; }
+  template <class I, IfIndex<I> = 0>
+  LOOM_EMU_ALWAYS_INLINE Checked& operator-=(I i) { p_ -= i; return *this; }
+  LOOM_EMU_ALWAYS_INLINE Checked& operator++() { ++p_; return *this; }
+  LOOM_EMU_ALWAYS_INLINE Checked& operator--() { --p_; return *this; }
+  LOOM_EMU_ALWAYS_INLINE Checked operator++(int) { Checked c = *this; ++p_; return c; }
+  LOOM_EMU_ALWAYS_INLINE Checked operator--(int) { Checked c = *this; --p_; return c; }
+
+ private:
+  Checked(T* p, const ArgRange* r, int) : p_(p), r_(r) {}
+  LOOM_EMU_ALWAYS_INLINE T* at(T* q) const {
+    const char* b = reinterpret_cast<const char*>(q);
+    if (r_ && (b < r_->lo || b + sizeof(T) > r_->hi || b + sizeof(T) < b)) out_of_bounds(b, sizeof(T), r_);
+    return q;
+  }
+  T* p_ = nullptr;
+  const ArgRange* r_ = nullptr;  // null: not a loom array (or unknown): unchecked
+};
+#undef LOOM_EMU_ALWAYS_INLINE
+
+// reinterpret_cast and const_cast never call conversion functions: debug mode's source
+// rewrite turns them into these, which cast a Checked pointer's plain pointer.
+template <class T>
+struct IsChecked : std::false_type {};
+template <class T>
+struct IsChecked<Checked<T>> : std::true_type {};
+template <class To, class From>
+__attribute__((always_inline)) inline To reinterpret_cast_(From&& f) {
+  if constexpr (IsChecked<std::decay_t<From>>::value) return reinterpret_cast<To>(f.get());
+  else return reinterpret_cast<To>(std::forward<From>(f));
+}
+template <class To, class From>
+__attribute__((always_inline)) inline To const_cast_(From&& f) {
+  if constexpr (IsChecked<std::decay_t<From>>::value) return const_cast<To>(f.get());
+  else return const_cast<To>(std::forward<From>(f));
+}
+
+template <class T>
+inline T __ldg(Checked<T> p) { return *p; }
+template <class T>
+inline T __ldg(Checked<const T> p) { return *p; }
+
+}  // namespace loom_emu (found by argument-dependent lookup)
+
 // ---------------------------------------------------------------- entry points
 #define LOOM_EMU_EXPORT __attribute__((visibility("default")))
 // The generated code calls these with the kernel's address as a template argument, so the
 // compiler sees the call target and can inline the kernel into the block loop.
 namespace loom_emu {
+// How a parameter is read from the packed arguments, and its size as the launch checks it.
 template <class T>
-inline T load_param(void* p) {  // packed arguments are 8-byte aligned: copy, never cast
-  alignas(T) unsigned char b[sizeof(T)];
-  memcpy(b, p, sizeof(T));
-  return *reinterpret_cast<T*>(b);
-}
+struct Param {
+  static constexpr size_t size = sizeof(T);
+  static T load(void* p, ThreadCtx*, size_t) {  // packed arguments are 8-byte aligned: copy, never cast
+    alignas(T) unsigned char b[sizeof(T)];
+    memcpy(b, p, sizeof(T));
+    return *reinterpret_cast<T*>(b);
+  }
+};
+// A checked pointer (debug mode) is passed as a plain pointer and takes the range of the
+// array argument at its position.
+template <class T>
+struct Param<Checked<T>> {
+  static constexpr size_t size = sizeof(T*);
+  static Checked<T> load(void* p, ThreadCtx* c, size_t i) {
+    T* q;
+    memcpy(&q, p, sizeof(q));
+    return Checked<T>(q, c->arg_ranges ? &c->arg_ranges[i] : nullptr);
+  }
+};
 template <class F>
 struct Arity;
 template <class... A>
@@ -474,7 +609,7 @@ struct Arity<void (*)(A...)> {
 };
 template <auto F, class... A, size_t... I>
 inline void block_impl(void (*)(A...), void** a, ThreadCtx* c, std::index_sequence<I...>) {
-  std::tuple<std::decay_t<A>...> p(load_param<std::decay_t<A>>(a[I])...);
+  std::tuple<std::decay_t<A>...> p(Param<std::decay_t<A>>::load(a[I], c, I)...);
   loom_emu_current = c;
   const Idx3 d = c->block_dim;
   for (unsigned int z = 0; z < d.z; ++z)
@@ -487,11 +622,11 @@ inline void block_impl(void (*)(A...), void** a, ThreadCtx* c, std::index_sequen
 template <auto F, class... A, size_t... I>
 inline void thread_impl(void (*)(A...), void** a, ThreadCtx* c, std::index_sequence<I...>) {
   loom_emu_current = c;
-  F(load_param<std::decay_t<A>>(a[I])...);
+  F(Param<std::decay_t<A>>::load(a[I], c, I)...);
 }
 template <class... A>
 inline int param_sizes_impl(void (*)(A...), size_t* out, int cap) {
-  const size_t s[] = {sizeof(A)..., 0};
+  const size_t s[] = {Param<std::decay_t<A>>::size..., 0};
   for (int i = 0; i < static_cast<int>(sizeof...(A)) && i < cap; ++i) out[i] = s[i];
   return static_cast<int>(sizeof...(A));
 }
@@ -507,6 +642,10 @@ template <auto F>
 int param_sizes(size_t* out, int cap) {
   return param_sizes_impl(F, out, cap);
 }
+// Debug mode: the address of a thread_local of the library. Calling it makes sure the
+// calling thread's block of the library's thread-local storage exists (the executor fills
+// that block, where `__shared__` variables live, with junk at each block start).
+inline void* tls_anchor() { return &loom_emu_current; }
 }  // namespace loom_emu
 
 #endif  // LOOM_EMU_ABI_ONLY
