@@ -102,6 +102,13 @@ void run(const Kernel& k, LaunchConfig cfg, const nb::handle* args, size_t n) {
   converted.finish();
 }
 
+// bool(value), raising what __bool__ raised.
+bool truth(nb::handle value) {
+  const int r = PyObject_IsTrue(value.ptr());
+  if (r < 0) throw nb::python_error();
+  return r == 1;
+}
+
 // k(grid, block, args, shared_mem=0, stream=None, debug=False) or k(*args, grid=(1, 1),
 // block=..., shared=0, stream=None, debug=False). `args` is the call's tuple, `kwargs` its
 // dict or null (then no keyword is looked at).
@@ -118,7 +125,7 @@ void call(const PyKernel& k, nb::handle args_tuple, PyObject* kwargs) {
       else if (name == "block") set_block(cfg, value);
       else if (name == "shared_mem" || name == "shared") cfg.shared_mem = to_shared(value);
       else if (name == "stream") cfg.stream = to_stream(value, stream);
-      else if (name == "debug") cfg.debug = PyObject_IsTrue(value.ptr()) == 1;
+      else if (name == "debug") cfg.debug = truth(value);
       else throw DTypeError("[RawKernel " + k.kernel.name() + "] unexpected keyword argument '" + name + "'");
     }
   }
