@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "loom/backend/cpu/emulator/emulator.h"
+#include "loom/backend/cpu/emulator/emulator_test_util.h"
 #include "loom/backend/cpu/emulator/host_compiler.h"
 #include "loom/backend/cpu/emulator/pch_prune.h"
 #include "loom/backend/cpu/emulator/stack_usage.h"
@@ -28,16 +29,9 @@ namespace {
 
 using cpu_emulator::StackNeed;
 
-Array from(const std::vector<int32_t>& v) {
-  Array a = Array::allocate({static_cast<int64_t>(v.size())}, int32, cpu());
-  std::memcpy(a.data(), v.data(), v.size() * sizeof(int32_t));
-  return a;
-}
-std::vector<int32_t> values(const Array& a) {
-  std::vector<int32_t> v(static_cast<size_t>(a.size()));
-  std::memcpy(v.data(), a.data(), v.size() * sizeof(int32_t));
-  return v;
-}
+// int32 arrays throughout.
+Array from(const std::vector<int32_t>& v) { return emulator_test::from(v, int32); }
+std::vector<int32_t> values(const Array& a) { return emulator_test::values<int32_t>(a); }
 std::vector<int32_t> random_ints(size_t n, unsigned seed) {
   std::mt19937 g(seed);
   std::uniform_int_distribution<int32_t> d(-1000, 1000);

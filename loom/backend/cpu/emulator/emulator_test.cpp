@@ -9,24 +9,16 @@
 #include <random>
 #include <vector>
 
+#include "loom/backend/cpu/emulator/emulator_test_util.h"
 #include "loom/error.h"
 #include "loom/kernel/raw_module.h"
 
 namespace loom {
 namespace {
 
-template <class T>
-Array from(const std::vector<T>& v, DType dt) {
-  Array a = Array::allocate({static_cast<int64_t>(v.size())}, dt, cpu());
-  std::memcpy(a.data(), v.data(), v.size() * sizeof(T));
-  return a;
-}
-template <class T>
-std::vector<T> values(const Array& a) {
-  std::vector<T> v(static_cast<size_t>(a.size()));
-  std::memcpy(v.data(), a.data(), v.size() * sizeof(T));
-  return v;
-}
+using emulator_test::from;
+using emulator_test::values;
+
 std::vector<float> random_floats(size_t n, unsigned seed) {
   std::mt19937 g(seed);
   std::uniform_real_distribution<float> d(-2.0f, 2.0f);
