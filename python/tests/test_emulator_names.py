@@ -100,3 +100,18 @@ def test_cast_name_expressions_compile_with_nvrtc_without_a_gpu():
     # The same expressions NVRTC must accept on a GPU machine: lowered names of both overloads.
     names = loom.RawModule(OVERLOADED, name_expressions=(TWICE_F, TWICE_I)).compile(arch=90)
     assert len(names) == 2 and names[0] != names[1] and all("twice" in s for s in names), names
+
+
+def test_overloads_by_cast_in_the_emulators_debug_mode(device, rng):
+    # Debug mode declares pointer parameters as checked pointers: the cast that picks the
+    # overload must follow (on a GPU debug= does nothing).
+    on(device)
+    n = 300
+    mod = loom.RawModule(OVERLOADED, name_expressions=(TWICE_F, TWICE_I))
+    i_host = rng.integers(-1000, 1000, n).astype(np.int32)
+    i = to(device, i_host)
+    mod.get_function(TWICE_I)((cdiv(n, 64),), (64,), (i, n), debug=True)
+    np.testing.assert_array_equal(i.numpy(), i_host * 2 + 1)
+    if device == loom.cpu():
+        with pytest.raises(IndexError, match=r"line 8 of the kernel source.*100-element int32 array argument 0 \(a\)"):
+            mod.get_function(TWICE_I)((cdiv(n, 64),), (64,), (i[:100], n), debug=True)

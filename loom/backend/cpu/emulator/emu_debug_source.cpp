@@ -133,6 +133,26 @@ std::string checked_casts(const std::string& code, const std::string& stripped) 
   return out;
 }
 
+std::string checked_name_expression(const std::string& e) {
+  // "(*)" then the parameter list of the function type.
+  size_t star = e.find('*');
+  while (star != std::string::npos) {
+    size_t l = star, r = star + 1;
+    while (l > 0 && isspace(static_cast<unsigned char>(e[l - 1]))) --l;
+    while (r < e.size() && isspace(static_cast<unsigned char>(e[r]))) ++r;
+    if (l > 0 && e[l - 1] == '(' && r < e.size() && e[r] == ')') break;
+    star = e.find('*', star + 1);
+  }
+  if (star == std::string::npos) return e;
+  size_t open = e.find('(', e.find(')', star));
+  if (open == std::string::npos) return e;
+  int depth = 1;
+  size_t close = open + 1;
+  while (close < e.size() && depth > 0) depth += e[close] == '(' ? 1 : e[close] == ')' ? -1 : 0, ++close;
+  if (depth != 0) return e;
+  return checked_parameters(e, e, {ParamList{open + 1, close - 1}});
+}
+
 std::vector<std::string> pointer_parameter_names(const std::string& stripped, ParamList list) {
   std::vector<std::string> out;
   if (trim(stripped.substr(list.begin, list.end - list.begin)).empty()) return out;

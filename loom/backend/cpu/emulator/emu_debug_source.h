@@ -26,6 +26,11 @@ std::string checked_parameters(const std::string& code, const std::string& strip
 /// as above; comments and strings are left alone.
 std::string checked_casts(const std::string& code, const std::string& stripped);
 
+/// A name expression that picks an overload by a cast, "(void (*)(float*, int))twice",
+/// with the pointer parameters of its function type made Checked pointers, as the kernel's
+/// own are in debug mode (else the cast would name no kernel); other expressions unchanged.
+std::string checked_name_expression(const std::string& expression);
+
 /// The name of each parameter of `list` that is rewritten to a Checked pointer, "" for the
 /// others (for messages: "argument 0 (a)").
 std::vector<std::string> pointer_parameter_names(const std::string& stripped, ParamList list);

@@ -228,7 +228,7 @@ Plan plan(const ModuleState& m, bool debug) {
     if (!seen.insert(e).second) continue;
     const std::string base = expression_base(e);
     p.kernels.push_back({e, uses_barrier(base), pointer_params(base)});
-    refs.push_back("(" + e + ")");
+    refs.push_back("(" + (debug ? checked_name_expression(e) : e) + ")");
   }
   for (const Found& f : found) {
     if (f.is_template || !f.extern_c) {
