@@ -243,6 +243,17 @@ extern "C" __global__ void reverse_blocks(const float* in, float* out) {
 }
 """
 
+# An off-by-one: thread n - 1 reads a[n], one past the end (`i < n` should be `i + 1 < n`).
+OFF_BY_ONE = r"""
+extern "C" __global__ void shift_left(float* a, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float next = 0.0f;
+    if (i < n) next = a[i + 1];
+    __syncthreads();
+    if (i < n) a[i] = next;
+}
+"""
+
 
 def cuda_kernels(default):
     section("Kernels from CUDA C source")
@@ -253,33 +264,33 @@ def cuda_kernels(default):
                ("index_3d", loom.RawModule, INDEX_3D), ("transpose (__shared__ tile)", loom.RawModule, TRANSPOSE),
                ("reverse_blocks (extern __shared__)", loom.RawModule, REVERSE)]
     if loom.num_gpus() == 0:
-        print("no GPU here: these kernels need one until the CPU emulator lands;\n"
-              "compiling them with NVRTC for sm_90 instead (RawModule(src).compile(arch=90))")
+        print("no GPU here: the kernels below run on cpu() in the CPU kernel emulator (the host C++\n"
+              "compiler builds them); NVRTC still compiles them for a GPU (compile(arch=90)):")
         for name, module, src in modules:
             try:
                 module(src).compile(arch=90)
+                print(f"  {name:<36} compiles for sm_90")
             except NotImplementedError as e:  # a build without the CUDA backend
-                print(f"  cannot compile here: {e}")
-                return
-            print(f"  {name + ' compiles':<44} ok")
-        return
+                print(f"  cannot compile for a GPU here: {e}")
+                break
 
-    gpu = loom.gpu(0)
+    dev = default  # gpu(0), or cpu() and the kernel emulator
     rng = np.random.default_rng(5)
-    # PyCUDA: func(cuda.InOut(a), block=(4, 4, 1)) doubles a host array in place.
+    # PyCUDA: func(cuda.InOut(a), block=(4, 4, 1)) doubles a host array in place (on the
+    # default device).
     a = rng.standard_normal((4, 4)).astype(np.float32)
     doublify = loom.SourceModule(DOUBLIFY).get_function("doublify")
     host = a.copy()
-    doublify(loom.InOut(host), block=(4, 4, 1))   # copied to the GPU, doubled, copied back
+    doublify(loom.InOut(host), block=(4, 4, 1))   # copied to the device, doubled, copied back
     check("doublify(InOut(host 4x4), block=(4,4,1))", host, a * 2)
-    x = loom.asarray(a, device=gpu)
-    doublify(x, block=(4, 4, 1))                   # a loom array: no copies, stays on the GPU
-    check("doublify(loom array on the GPU)", x, a * 2)
+    x = loom.array(a, device=dev)                  # a copy (asarray would share a's memory on cpu())
+    doublify(x, block=(4, 4, 1))                   # a loom array: no copies, stays where it is
+    check(f"doublify(loom array on {dev!r})", x, a * 2)
 
     # 2D: a 37 x 50 array, 16 x 8 blocks, a 4 x 5 grid (the last blocks hang over the edge).
     rows, cols, bx, by = 37, 50, 16, 8
     b = rng.standard_normal((rows, cols)).astype(np.float32)
-    x = loom.asarray(b, device=gpu)
+    x = loom.array(b, device=dev)
     scale_2d = loom.RawModule(INDEX_2D).get_function("scale_2d")
     scale_2d(x, np.int32(rows), np.int32(cols), block=(bx, by, 1),
              grid=((cols + bx - 1) // bx, (rows + by - 1) // by))
@@ -289,26 +300,36 @@ def cuda_kernels(default):
     # 3D, in CuPy's call form k(grid, block, args): Python ints take the parameter's size.
     shape = depth, rows, cols = 5, 6, 7
     v = rng.standard_normal(shape).astype(np.float32)
-    out = loom.empty(shape, dtype=loom.float32, device=gpu)
+    out = loom.empty(shape, dtype=loom.float32, device=dev)
     index_3d = loom.RawKernel(INDEX_3D, "index_3d")
-    index_3d((1, 2, 3), (8, 4, 2), (loom.asarray(v, device=gpu), out, depth, rows, cols))
+    index_3d((1, 2, 3), (8, 4, 2), (loom.array(v, device=dev), out, depth, rows, cols))
     z, y, xs = np.indices(shape)
     check("3D indexing, blocks (8, 4, 2), grid (1, 2, 3)", out, v + (xs + 10 * y + 100 * z).astype(np.float32))
 
     # Shared memory, in Numba's launch form k[grid, block](*args).
     rows, cols = 100, 75
     m = rng.standard_normal((rows, cols)).astype(np.float32)
-    out = loom.empty((cols, rows), dtype=loom.float32, device=gpu)
+    out = loom.empty((cols, rows), dtype=loom.float32, device=dev)
     transpose = loom.RawKernel(TRANSPOSE, "transpose")
-    transpose[((cols + 31) // 32, (rows + 31) // 32), (32, 8)](loom.asarray(m, device=gpu), out, rows, cols)
+    transpose[((cols + 31) // 32, (rows + 31) // 32), (32, 8)](loom.array(m, device=dev), out, rows, cols)
     check("tiled transpose through __shared__ memory", out, m.T)
     n, block = 1024, 128
     w = rng.standard_normal(n).astype(np.float32)
-    out = loom.empty((n,), dtype=loom.float32, device=gpu)
+    out = loom.empty((n,), dtype=loom.float32, device=dev)
     reverse = loom.RawKernel(REVERSE, "reverse_blocks")
-    reverse((n // block,), (block,), (loom.asarray(w, device=gpu), out), shared_mem=block * 4)
+    reverse((n // block,), (block,), (loom.array(w, device=dev), out), shared_mem=block * 4)
     check("block-wise reversal, dynamic shared memory", out, w.reshape(-1, block)[:, ::-1].ravel())
 
+
+    # The emulator's debug mode on cpu(): threads in a random order, junk shared memory and
+    # bounds checks on loom arrays, so an off-by-one that a GPU may silently survive raises.
+    off_by_one = loom.RawKernel(OFF_BY_ONE, "shift_left")
+    x = loom.asarray(np.arange(100, dtype=np.float32), device=loom.cpu())
+    try:
+        off_by_one((1,), (128,), (x, 100), debug=True)
+        print("  debug mode missed the out-of-bounds read")
+    except IndexError as e:
+        print(f"  debug=True on cpu(): IndexError\n    {e}")
 
 def main():
     default = show_devices()
