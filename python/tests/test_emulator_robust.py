@@ -1,8 +1,11 @@
 """The CPU kernel emulator's robustness (issue 5): a kernel with big local arrays and
 barriers runs on fibers whose stacks fit them (boost.context and ucontext), a failed
 assert or __trap() raises RuntimeError naming the kernel, line, thread and block and the
-next launch works, and RawKernel.attributes answers on every device.
+next launch works, RawKernel.attributes answers on every device, and printf prints.
 """
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -140,3 +143,43 @@ def test_attributes_on_every_device(device):
     out = loom.empty(256, dtype=loom.float32, device=device)
     k((1,), (256,), (to(device, x), 2.0, np.int8(3), out))
     np.testing.assert_array_equal(out.numpy(), (x * np.float32(2) + np.float32(3))[::-1])
+
+
+# printf from kernels: every thread's line, formatted as C does, on every device.
+PRINTF = r"""
+extern "C" __global__ void say(const float* x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) printf("thread %d of block %d: x=%.3f i=%lld %s\n", (int)threadIdx.x, (int)blockIdx.x, x[i],
+                    (long long)i, "ok");
+}
+"""
+PRINTF_CHILD = r"""
+import sys
+import numpy as np
+import loom
+device = loom.cpu() if sys.argv[2] == "cpu" else loom.gpu(0)
+x = loom.asarray(np.arange(10, dtype=np.float32) / 4, device=device)
+loom.RawKernel(sys.argv[1], "say")((3,), (4,), (x, 10))
+loom.synchronize(device)
+"""
+
+
+def printf_lines(n):
+    return {f"thread {i % 4} of block {i // 4}: x={i / 4:.3f} i={i} ok" for i in range(n)}
+
+
+def test_printf_in_a_kernel_prints_each_threads_line(device):
+    on(device)
+    r = subprocess.run([sys.executable, "-c", PRINTF_CHILD, PRINTF, "cpu" if device == loom.cpu() else "gpu"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert set(r.stdout.splitlines()) == printf_lines(10), r.stdout
+    assert len(r.stdout.splitlines()) == 10, r.stdout
+
+
+def test_printf_is_flushed_when_the_launch_returns(capfd):
+    # The emulator flushes C's stdout after a launch (a GPU's printf shows at the next
+    # synchronisation), so the lines are there before the process ends.
+    x = loom.asarray(np.arange(6, dtype=np.float32) / 4, device=loom.cpu())
+    raw(PRINTF, "say")((2,), (4,), (x, 6))
+    assert set(capfd.readouterr().out.splitlines()) == printf_lines(6)

@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <map>
@@ -459,6 +460,9 @@ void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** 
       }
     }
   });
+  // A kernel's printf goes to C's stdout, fully buffered when it is a file or a pipe: flush
+  // it now, as a GPU's printf output appears at the synchronisation after the kernel.
+  fflush(stdout);
   if (first_error) std::rethrow_exception(first_error);
 }
 
