@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <exception>
 #include <map>
 #include <memory>
@@ -164,6 +165,9 @@ class PooledStack {
 
 // One emulated thread run as a fiber: boost.context when built with it, else (or with
 // LOOM_EMULATOR_FIBERS=ucontext) glibc's ucontext, slower (a system call per switch).
+// Fibers are persistent per worker and reused: each loops "run the thread it is given,
+// then park", so a block costs no fiber creation, only switches. A fiber left inside a
+// kernel (its block failed) is discarded.
 struct FiberThread {
   ThreadCtx ctx;
 #ifdef LOOM_HAVE_FIBERS
@@ -172,13 +176,21 @@ struct FiberThread {
 #endif
   ucontext_t uc;
   char* stack = nullptr;  // ucontext only
-  size_t stack_size = 0;
-  bool started = false;
-  int line = 0;  // the barrier it waits at
-  bool done = false;
+  size_t stack_size = 0;  // of its fiber; 0: it has none
+  bool is_uc = false;     // its fiber is a ucontext one
+  bool fresh = false;     // ucontext: made, never entered (uc_entry reads uc_starting)
+  int line = 0;           // the barrier it waits at
+  bool done = false;      // parked at the top of its loop: its thread returned (or threw)
   std::exception_ptr error;
   EntryFn fn = nullptr;
   void** args = nullptr;
+
+  FiberThread() = default;
+  FiberThread(const FiberThread&) = delete;  // a fiber refers to its FiberThread by address
+  FiberThread& operator=(const FiberThread&) = delete;
+  ~FiberThread() { discard(); }
+  // Drops the fiber: a suspended boost fiber is unwound; a ucontext stack is taken back.
+  void discard();
 };
 
 bool use_ucontext() {
@@ -220,18 +232,66 @@ void uc_barrier(ThreadCtx* c, int line) {
   t->line = line;
   swapcontext(&t->uc, &uc_scheduler);
 }
-void uc_entry() { run_thread_body(uc_starting); }  // returns to uc_link, the scheduler
+// A ucontext fiber's life: run a thread, park, run the next one given to it.
+void uc_entry() {
+  FiberThread* t = uc_starting;
+  for (;;) {
+    run_thread_body(t);
+    swapcontext(&t->uc, &uc_scheduler);
+  }
+}
+
+void FiberThread::discard() {
+#ifdef LOOM_HAVE_FIBERS
+  self = ctx::fiber();
+#endif
+  if (stack) stack_pool.give(std::exchange(stack, nullptr), stack_size);
+  stack_size = 0;
+}
 
 // Out of line: getcontext "returns twice" as far as the compiler knows, which would make it
 // warn about (and spill) the caller's loop variables.
 __attribute__((noinline)) void make_uc_fiber(FiberThread* t) {
-  t->ctx.barrier = uc_barrier;
   t->stack = stack_pool.take(t->stack_size);
   getcontext(&t->uc);
   t->uc.uc_stack.ss_sp = t->stack;
   t->uc.uc_stack.ss_size = t->stack_size;
-  t->uc.uc_link = &uc_scheduler;
+  t->uc.uc_link = nullptr;  // uc_entry never returns
   makecontext(&t->uc, uc_entry, 0);
+  t->fresh = true;
+}
+
+// Gives `t` a parked fiber of `size` bytes of stack and the right kind: the one it has
+// when it fits, else a new one.
+void ensure_fiber(FiberThread* t, size_t size, bool uc) {
+  if (t->stack_size == size && t->is_uc == uc && t->done) return;
+  t->discard();
+  t->stack_size = size;
+  t->is_uc = uc;
+  if (uc) {
+    make_uc_fiber(t);
+    return;
+  }
+#ifdef LOOM_HAVE_FIBERS
+  t->self = ctx::fiber(std::allocator_arg, PooledStack(size), [t](ctx::fiber&& s) {
+    t->sched = std::move(s);
+    for (;;) {
+      run_thread_body(t);
+      t->sched = std::move(t->sched).resume();  // parked until the next block gives it a thread
+    }
+    return std::move(t->sched);  // not reached: a destroyed fiber leaves by forced unwinding
+  });
+#endif
+}
+
+// Every worker's fibers, reused block after block (a deque: a fiber refers to its
+// FiberThread by address, so they never move).
+std::deque<FiberThread>& worker_fibers(size_t n) {
+  StackPool& pool = stack_pool;  // made first, so destroyed after the fibers that use it
+  (void)pool;
+  thread_local std::deque<FiberThread> threads;
+  while (threads.size() < n) threads.emplace_back();
+  return threads;
 }
 
 // One block as fibers: round after round, every unfinished thread runs to its next barrier
@@ -239,47 +299,35 @@ __attribute__((noinline)) void make_uc_fiber(FiberThread* t) {
 // With `shuffler` (debug mode), each round runs the live threads in a fresh random order.
 void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args, Shuffler* shuffler,
                       const DebugLaunch* debug) {
-  thread_local std::vector<FiberThread> threads;
   thread_local std::vector<uint32_t> order;
   const bool uc = use_ucontext();
   const Idx3 d = proto.block_dim;
   const size_t n = size_t{d.x} * d.y * d.z;
-  if (threads.size() < n) threads.resize(n);
+  std::deque<FiberThread>& threads = worker_fibers(n);
   size_t i = 0;
   for (unsigned z = 0; z < d.z; ++z)
     for (unsigned y = 0; y < d.y; ++y)
       for (unsigned x = 0; x < d.x; ++x, ++i) {
         FiberThread* t = &threads[i];
+        ensure_fiber(t, f.thread_stack, uc);
         t->ctx = proto;
         t->ctx.thread_idx = Idx3{x, y, z};
         t->ctx.executor = t;
-        t->done = t->started = false;
+#ifdef LOOM_HAVE_FIBERS
+        t->ctx.barrier = uc ? uc_barrier : boost_barrier;
+#else
+        t->ctx.barrier = uc_barrier;
+#endif
+        t->done = false;
         t->error = nullptr;
         t->fn = f.thread;
         t->args = args;
-        if (uc) {
-          t->stack_size = f.thread_stack;
-          make_uc_fiber(t);
-        } else {
-#ifdef LOOM_HAVE_FIBERS
-          t->ctx.barrier = boost_barrier;
-          t->self = ctx::fiber(std::allocator_arg, PooledStack(f.thread_stack), [t](ctx::fiber&& s) {
-            t->sched = std::move(s);
-            run_thread_body(t);
-            return std::move(t->sched);
-          });
-#endif
-        }
       }
-  // Ends the block: boost fibers still suspended are unwound as they are destroyed;
-  // ucontext stacks are just taken back (they hold nothing to release).
-  auto finish = [&] {
-    for (size_t j = 0; j < n; ++j) {
-#ifdef LOOM_HAVE_FIBERS
-      threads[j].self = ctx::fiber();
-#endif
-      if (threads[j].stack) stack_pool.give(std::exchange(threads[j].stack, nullptr), threads[j].stack_size);
-    }
+  // A failed block: the fibers still inside the kernel are dropped (boost unwinds them;
+  // a ucontext stack holds nothing to release); the parked ones stay for the next block.
+  auto abandon = [&] {
+    for (size_t j = 0; j < n; ++j)
+      if (!threads[j].done) threads[j].discard();
   };
   // Rounds: every live thread runs until it waits at a barrier or returns. Threads that
   // returned are not live (as on Volta and later GPUs, an early `return` before a barrier
@@ -296,8 +344,8 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args,
       FiberThread& t = threads[shuffler ? order[j] : j];
       if (t.done) continue;
       if (uc) {
-        if (!t.started) uc_starting = &t;
-        t.started = true;
+        if (t.fresh) uc_starting = &t;
+        t.fresh = false;
         swapcontext(&uc_scheduler, &t.uc);
       } else {
 #ifdef LOOM_HAVE_FIBERS
@@ -305,9 +353,9 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args,
 #endif
       }
       if (t.error) {
-        std::exception_ptr e = t.error;
+        std::exception_ptr e = std::exchange(t.error, nullptr);
         const ThreadCtx where = t.ctx;
-        finish();
+        abandon();
         rethrow_from_thread(e, f, where, debug);
       }
       if (t.done) continue;
@@ -317,12 +365,9 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args,
         if (other++ == 0) other_line = t.line;
       }
     }
-    if (waiting == 0) {
-      finish();
-      return;
-    }
+    if (waiting == 0) return;  // every thread returned: all fibers parked, ready for the next block
     if (other > 0) {
-      finish();
+      abandon();
       throw std::runtime_error("divergent __syncthreads: in block " + idx_str(proto.block_idx) + ", " +
                                std::to_string(waiting - other) + " threads wait at line " + std::to_string(line) +
                                " and " + std::to_string(other) + " at another barrier (line " +
