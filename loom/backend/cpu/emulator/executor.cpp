@@ -1,7 +1,8 @@
 // Running an emulated kernel: blocks in parallel over loom's thread pool; inside a block,
 // a kernel without barriers runs its threads as a plain loop (the generated block entry),
 // one with __syncthreads runs each thread as a fiber (boost.context) on the worker's OS
-// thread, switching at every barrier (ucontext where boost.context is missing). Stacks
+// thread, switching at every barrier (ucontext where boost.context is missing). Fibers are
+// persistent per worker and reused from block to block and launch to launch. Stacks
 // come from a per-worker pool (guard-paged mmap'ed stacks, reused across blocks and launches)
 // in power-of-two sizes; each kernel's size comes from its call graph (stack_usage.h).
 //
