@@ -1,6 +1,9 @@
 #include "loom/backend/cuda/module_cache.h"
 
+#include <dlfcn.h>
 #include <nvrtc.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -100,6 +103,31 @@ bool decode(std::string_view payload, CompiledProgram* out) {
   return r.bytes(&out->log) && r.at_end();
 }
 
+// The CUDA toolkit's include folder (cuda_fp16.h, cuda_bf16.h, ...), which NVRTC does not
+// search by itself: user sources include those headers as they would under nvcc, and CuPy
+// adds this folder too. Looked for under $CUDA_PATH, $CUDA_HOME, next to the NVRTC library
+// loaded (lib/ or lib/<triplet>/ beside include/) and /usr/local/cuda; "" when none has them.
+const std::string& cuda_include_dir() {
+  static const std::string dir = [] {
+    std::vector<std::string> candidates;
+    for (const char* env : {"CUDA_PATH", "CUDA_HOME"}) {
+      const char* v = getenv(env);
+      if (v && *v) candidates.push_back(std::string(v) + "/include");
+    }
+    Dl_info info;
+    if (dladdr(reinterpret_cast<void*>(&nvrtcCompileProgram), &info) != 0 && info.dli_fname) {
+      const std::string lib = info.dli_fname, folder = lib.substr(0, lib.rfind('/'));
+      candidates.push_back(folder + "/../include");
+      candidates.push_back(folder + "/../../include");
+    }
+    candidates.push_back("/usr/local/cuda/include");
+    for (const std::string& d : candidates)
+      if (access((d + "/cuda_fp16.h").c_str(), R_OK) == 0) return d;
+    return std::string();
+  }();
+  return dir;
+}
+
 [[noreturn]] void missing_expression(const Program& p, const std::string& expr) {
   throw std::invalid_argument("[compile] program '" + p.name() + "' does not export '" + expr + "'");
 }
@@ -154,6 +182,9 @@ CompiledProgram compile_program(const Program& p, int arch) {
   if (!has_std_option(p.options())) options.push_back("-std=c++17");
   if (p.dialect() == Dialect::kMinimal) options.push_back("--minimal");
   options.insert(options.end(), p.options().begin(), p.options().end());
+  // Users' programs see the toolkit's headers, after their own include folders.
+  if (p.dialect() == Dialect::kFull && !cuda_include_dir().empty())
+    options.push_back("--include-path=" + cuda_include_dir());
   std::vector<const char*> option_ptrs;
   for (const auto& o : options) option_ptrs.push_back(o.c_str());
 

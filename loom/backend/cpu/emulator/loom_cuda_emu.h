@@ -438,6 +438,17 @@ inline __half __hsub(__half a, __half b) { return a - b; }
 inline __half __hdiv(__half a, __half b) { return a / b; }
 inline __half __hfma(__half a, __half b, __half c) { return __half(fmaf(float(a), float(b), float(c))); }
 
+// 16-bit atomics, as CUDA has them: atomicAdd on __half (sm_70+) and __nv_bfloat16 (sm_80+),
+// atomicCAS on unsigned short (sm_70+). Each add rounds to the 16-bit type, as on a GPU.
+inline unsigned short atomicCAS(unsigned short* p, unsigned short cmp, unsigned short v) {
+  __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  return cmp;
+}
+inline __half atomicAdd(__half* p, __half v) { return loom_emu::cas_loop(p, [v](__half o) { return o + v; }); }
+inline __nv_bfloat16 atomicAdd(__nv_bfloat16* p, __nv_bfloat16 v) {
+  return loom_emu::cas_loop(p, [v](__nv_bfloat16 o) { return o + v; });
+}
+
 // ---------------------------------------------------------------- not supported
 // Each fails to compile when used, naming the feature; loom turns the compiler's log into
 // UnsupportedError with the user's line.
