@@ -4,12 +4,10 @@
 // run()) loads a second build of the same source, on its first debug-mode launch.
 #include <dirent.h>
 #include <dlfcn.h>
-#include <elf.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
 
-#include <cstring>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -51,13 +49,17 @@ constexpr const char* kDebugFlags =
 // must see that junk (as a GPU's reads of unwritten shared memory see garbage).
 constexpr const char* kDebugGccFlags = " -fno-ipa-reference-addressable";
 
+bool is_gcc(const std::string& identity) {
+  return identity.find("GCC") != std::string::npos || identity.find("g++") != std::string::npos;
+}
+
 // GCC 11 and later write the call graph with frame sizes (into the -dumpdir folder): fiber
 // stacks are sized from it (stack_usage.h). Other compilers: a default size. The
 // precompiled header must be built with the same flag (GCC 12 crashes otherwise).
 std::string stack_flags(const std::string& identity) {
   static const std::regex version(R"((\d+)\.\d+\.\d+\s*$)");
   std::smatch m;
-  if (identity.find("GCC") == std::string::npos && identity.find("g++") == std::string::npos) return "";
+  if (!is_gcc(identity)) return "";
   if (!std::regex_search(identity, m, version) || std::stoi(m[1].str()) < 11) return "";
   return " -fcallgraph-info=su";
 }
@@ -90,24 +92,6 @@ std::string read_first_with_suffix(const std::string& dir, const std::string& su
   if (found.empty()) return "";
   std::ifstream f(found, std::ios::binary);
   return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-}
-
-// The size of the library's thread-local segment: every __shared__ variable (they are
-// static thread_local) plus the header's own thread-local context pointer, so an upper
-// bound of the static shared memory of any kernel of the module.
-size_t tls_bytes(const std::string& so) {
-  if (so.size() < sizeof(Elf64_Ehdr)) return 0;
-  Elf64_Ehdr eh;
-  memcpy(&eh, so.data(), sizeof eh);
-  if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(Elf64_Phdr)) return 0;
-  for (size_t i = 0; i < eh.e_phnum; ++i) {
-    const size_t off = eh.e_phoff + i * sizeof(Elf64_Phdr);
-    if (off + sizeof(Elf64_Phdr) > so.size()) return 0;
-    Elf64_Phdr ph;
-    memcpy(&ph, so.data() + off, sizeof ph);
-    if (ph.p_type == PT_TLS) return ph.p_memsz > sizeof(void*) ? ph.p_memsz - sizeof(void*) : 0;
-  }
-  return 0;
 }
 
 // Includes a kernel may name: the CUDA ones the header stands in for, and the ones it
@@ -173,10 +157,6 @@ std::string host_options(const std::vector<std::string>& options) {
 // in the cache folder): halves the compile of a small kernel. "" when there is no disk
 // cache or the compiler is not g++ or it fails; g++ silently ignores a PCH that does not
 // fit (e.g. -D options that change the header), so using it is never wrong.
-bool is_gcc(const std::string& identity) {
-  return identity.find("GCC") != std::string::npos || identity.find("g++") != std::string::npos;
-}
-
 std::string precompiled_header(const std::string& cxx, const std::string& identity, const std::string& sflags) {
   if (!is_gcc(identity)) return "";
   const std::string cache = compile_cache_dir();
@@ -308,9 +288,12 @@ void load(const ModuleState& m, CpuLibrary& cm, const std::string& label, bool d
   TempDir dir;
   const std::string path = dir.path + "/module.so";
   write_file(path, decoded.library);
-  const size_t shared_bound = tls_bytes(decoded.library);
   void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!h) throw std::runtime_error(label + " the CPU kernel emulator cannot load its library: " + dlerror());
+  // Every __shared__ variable (static thread_local) plus the header's own thread-local
+  // context pointer: an upper bound of the static shared memory of any kernel of the module.
+  const size_t tls = tls_segment_bytes(h);
+  const size_t shared_bound = tls > sizeof(void*) ? tls - sizeof(void*) : 0;
   cm.handle = h;
   std::shared_ptr<const DebugLibrary> debug_library;
   if (debug) debug_library = open_debug_library(h, std::make_shared<const std::string>(std::move(decoded.library)));

@@ -1,6 +1,7 @@
 // The executor's side of the emulator's debug mode (emulator.h, run()): junk in the static
 // `__shared__` variables at each block start, and the message of a failed bounds check,
-// with the kernel's source line found by addr2line in the debug library's line table.
+// with the kernel's source line found by addr2line in the debug library's line table; and
+// the size of a library's thread-local segment (also Kernel.attributes' shared bound).
 #include <dlfcn.h>
 #include <link.h>
 
@@ -60,14 +61,18 @@ int source_line(const DebugLibrary& lib, void* pc) {
 
 }  // namespace
 
+size_t tls_segment_bytes(void* handle) {
+  size_t modid = 0;
+  if (dlinfo(handle, RTLD_DI_TLS_MODID, &modid) != 0 || modid == 0) return 0;  // no thread-locals
+  return tls_block_size(modid);
+}
+
 std::shared_ptr<DebugLibrary> open_debug_library(void* handle, std::shared_ptr<const std::string> bytes) {
   auto lib = std::make_shared<DebugLibrary>();
   lib->handle = handle;
   lib->bytes = std::move(bytes);
   lib->tls_anchor = reinterpret_cast<void* (*)()>(dlsym(handle, "loom_emu_tls_anchor"));
-  size_t modid = 0;
-  if (lib->tls_anchor && dlinfo(handle, RTLD_DI_TLS_MODID, &modid) == 0 && modid != 0)
-    lib->tls_size = tls_block_size(modid);
+  if (lib->tls_anchor) lib->tls_size = tls_segment_bytes(handle);
   return lib;
 }
 

@@ -90,6 +90,10 @@ void fill_static_shared(const DebugLibrary& lib);
 /// offset 400 (element 100) of a 100-element float32 array argument 0 (a)".
 std::string describe_fault(const EmuFunction& f, const loom_emu::ThreadCtx& ctx, const DebugLaunch& d);
 
+/// The bytes of a loaded library's thread-local segment (PT_TLS), where its `__shared__`
+/// variables live; 0 when it has none (emu_debug.cpp).
+size_t tls_segment_bytes(void* handle);
+
 /// Debug mode: the library's facts (TLS size, anchor) after dlopen.
 std::shared_ptr<DebugLibrary> open_debug_library(void* handle, std::shared_ptr<const std::string> bytes);
 

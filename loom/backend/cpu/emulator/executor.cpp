@@ -298,10 +298,9 @@ std::deque<FiberThread>& worker_fibers(size_t n) {
 // One block as fibers: round after round, every unfinished thread runs to its next barrier
 // or to its end; a round where all unfinished threads wait releases the barrier.
 // With `shuffler` (debug mode), each round runs the live threads in a fresh random order.
-void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args, Shuffler* shuffler,
+void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args, bool uc, Shuffler* shuffler,
                       const DebugLaunch* debug) {
   thread_local std::vector<uint32_t> order;
-  const bool uc = use_ucontext();
   const Idx3 d = proto.block_dim;
   const size_t n = size_t{d.x} * d.y * d.z;
   std::deque<FiberThread>& threads = worker_fibers(n);
@@ -390,9 +389,9 @@ void uc_body_entry() {
   }
 }
 template <class F>
-void run_on_stack(size_t size, F&& body) {
+void run_on_stack(size_t size, bool uc, F&& body) {
   std::exception_ptr error;
-  if (use_ucontext()) {
+  if (uc) {
     char* stack = stack_pool.take(size);
     ucontext_t back, uc;
     getcontext(&uc);
@@ -442,14 +441,15 @@ void run_block_shuffled(const EmuFunction& f, ThreadCtx& c, void** args, Shuffle
 }
 
 // Debug mode: one block, from junk shared memory, its threads in random orders.
-void run_block_debug(const EmuFunction& f, ThreadCtx& c, void** args, size_t shared_mem, const DebugLaunch& debug) {
+void run_block_debug(const EmuFunction& f, ThreadCtx& c, void** args, size_t shared_mem, bool uc,
+                     const DebugLaunch& debug) {
   // 0xFF: see fill_static_shared (reads of unwritten shared memory give NaN, -1, ...).
   if (shared_mem) memset(c.dynamic_shared, 0xFF, shared_mem);
   if (f.debug) fill_static_shared(*f.debug);
   const uint64_t linear = (uint64_t{c.block_idx.z} * c.grid_dim.y + c.block_idx.y) * c.grid_dim.x + c.block_idx.x;
   Shuffler shuffler{debug.seed ^ (linear * 0xD1B54A32D192ED03ull)};
   c.fault = loom_emu::Fault{};
-  if (f.uses_barrier) run_block_fibers(f, c, args, &shuffler, &debug);
+  if (f.uses_barrier) run_block_fibers(f, c, args, uc, &shuffler, &debug);
   else run_block_shuffled(f, c, args, shuffler, &debug);
 }
 
@@ -462,6 +462,7 @@ void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** 
   std::atomic<bool> failed{false};
   std::mutex error_mu;
   std::exception_ptr first_error;
+  const bool uc = use_ucontext();  // read once per launch, not per block
   const int64_t workers = cpu_backend::num_threads();
   // Small grains balance uneven blocks; a few blocks per chunk keep scheduling cheap.
   const int64_t grain = std::max<int64_t>(1, std::min<int64_t>(16, nblocks / (workers * 8)));
@@ -478,15 +479,15 @@ void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** 
                          static_cast<unsigned>(ub / (uint64_t{grid.x} * grid.y))};
       try {
         if (debug) {
-          run_block_debug(f, c, args, shared_mem, *debug);
+          run_block_debug(f, c, args, shared_mem, uc, *debug);
           continue;
         }
         if (f.uses_barrier) {
-          run_block_fibers(f, c, args, nullptr, nullptr);
+          run_block_fibers(f, c, args, uc, nullptr, nullptr);
           continue;
         }
         if (f.block_stack) {
-          run_on_stack(f.block_stack, [&] { f.block(args, &c); });
+          run_on_stack(f.block_stack, uc, [&] { f.block(args, &c); });
         } else {
           f.block(args, &c);
         }
