@@ -6,10 +6,14 @@
 #   make bench     bench/transfer.py, bench/ops.py (loom vs NumPy, PyTorch, CuPy, JAX) and
 #                  bench/kernels.py (CUDA C kernels: loom vs CuPy, Numba), bench/emulator.py
 #                  (CUDA C kernels on the CPU: loom's emulator vs plain C++, Numba's simulator)
+#   make asan-test the CPU build and both test suites under AddressSanitizer and
+#                  UndefinedBehaviorSanitizer, in build-asan/ (slow; not part of CI)
+#   make gpu-memcheck  on the GPU machine: ctest and the GPU-heavy pytest files under
+#                  compute-sanitizer --tool memcheck (log in build-gpu/memcheck.log)
 #   make clean     build outputs; `make distclean` also drops .venv and .ccache
 SHELL := /bin/bash
 .DEFAULT_GOAL := test
-.PHONY: test demo build deps venv gpu-check gpu-build gpu-test bench gtest-src clean distclean
+.PHONY: test demo build deps venv gpu-check gpu-build gpu-test gpu-memcheck asan-test bench gtest-src clean distclean
 
 JOBS ?= 2
 GPU_JOBS ?= 16
@@ -104,8 +108,48 @@ gpu-test: gpu-build
 	  xd=""; python3 -c "import xdist" 2>/dev/null && xd="-n $(GPU_PYTEST_WORKERS)"; \
 	  $(call run_pytest,python3,$$xd)
 
+# compute-sanitizer follows pytest-xdist's workers (--target-processes all); every report
+# goes to one log, and the summary lines of each process are printed at the end.
+MEMCHECK_PYTEST ?= python/tests/test_raw_kernel.py python/tests/test_elementwise_kernel.py \
+  python/tests/test_reduction_kernel.py python/tests/test_driver.py python/tests/test_streams.py \
+  python/tests/test_transfer.py python/tests/test_memory.py python/tests/test_emulator.py \
+  python/tests/test_elementwise.py python/tests/test_indexing.py python/tests/test_sorting.py
+MEMCHECK = compute-sanitizer --tool memcheck --target-processes all --print-limit 50 \
+  --log-file $(CURDIR)/$(GPU_BUILD_DIR)/memcheck.%p.log
+gpu-memcheck: gpu-build
+	rm -f $(GPU_BUILD_DIR)/memcheck.*.log
+	cd $(GPU_BUILD_DIR) && LOOM_REQUIRE_GPU=1 LOOM_CACHE_DIR=$(CURDIR)/$(GPU_BUILD_DIR)/test-compile-cache \
+	  $(MEMCHECK) ./loom_tests --gtest_brief=1 || true
+	@export LOOM_REQUIRE_GPU=1 PYTHONPATH=$(CURDIR)/python; \
+	  xd=""; python3 -c "import xdist" 2>/dev/null && xd="-n $(GPU_PYTEST_WORKERS)"; \
+	  $(MEMCHECK) python3 -m pytest -q $$xd $(MEMCHECK_PYTEST) || true
+	@cat $(GPU_BUILD_DIR)/memcheck.*.log > $(GPU_BUILD_DIR)/memcheck.log
+	@echo "memcheck: $$(grep -c '^========= [A-Z]' $(GPU_BUILD_DIR)/memcheck.log) report lines; summaries:"
+	@grep -h 'ERROR SUMMARY' $(GPU_BUILD_DIR)/memcheck.*.log | sort | uniq -c
+
 gtest-src:
 	rm -rf .gtest && cp -r /usr/src/googletest .gtest
+
+# ---------------------------------------------------------------- sanitizers (not in CI)
+
+ASAN_BUILD_DIR := build-asan
+# The instrumented extension goes to its own package folder (the .py files linked in), so
+# the normal build's python/loom stays as it is.
+ASAN_PKG := $(CURDIR)/$(ASAN_BUILD_DIR)/python
+# Python itself is not instrumented: the runtimes are preloaded. Leaks are not checked
+# (CPython keeps objects until exit); UBSan stops at the first error so it cannot scroll by.
+ASAN_ENV = LD_PRELOAD="$$(g++ -print-file-name=libasan.so) $$(g++ -print-file-name=libubsan.so)" \
+  ASAN_OPTIONS=detect_leaks=0:allow_user_segv_handler=1:detect_stack_use_after_return=0 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+asan-test: venv
+	cmake -S . -B $(ASAN_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOOM_SANITIZE=ON \
+	  -DLOOM_PYTHON_OUTPUT_DIR=$(ASAN_PKG)/loom -DPython_EXECUTABLE=$(CURDIR)/$(VPY) $(CMAKE_ARGS)
+	cmake --build $(ASAN_BUILD_DIR) -j $(JOBS)
+	@for f in python/loom/*.py; do ln -sf $(CURDIR)/$$f $(ASAN_PKG)/loom/; done
+	cd $(ASAN_BUILD_DIR) && ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j $(JOBS)
+	@export $(ASAN_ENV) PYTHONPATH=$(ASAN_PKG); $(call run_pytest,$(VPY),-p no:cacheprovider)
 
 # ---------------------------------------------------------------- misc
 
@@ -117,7 +161,7 @@ bench:
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/kernels.py && PYTHONPATH=$(CURDIR)/python $$py bench/emulator.py
 
 clean:
-	rm -rf $(BUILD_DIR) $(GPU_BUILD_DIR) python/loom/_loom*.so .pytest_cache .hypothesis
+	rm -rf $(BUILD_DIR) $(GPU_BUILD_DIR) $(ASAN_BUILD_DIR) python/loom/_loom*.so .pytest_cache .hypothesis
 	find python examples bench -name __pycache__ -type d -prune -exec rm -rf {} +
 
 distclean: clean
