@@ -52,6 +52,11 @@ struct Hash128 {
   friend bool operator!=(const Hash128& a, const Hash128& b) { return !(a == b); }
 };
 
+/// For unordered containers keyed by Hash128.
+struct Hash128Hash {
+  size_t operator()(const Hash128& h) const { return static_cast<size_t>(h.lo ^ (h.hi * 31)); }
+};
+
 /// MurmurHash3_x64_128 of `data` (the reference algorithm, so known test vectors apply).
 Hash128 murmur3_128(std::string_view data, uint32_t seed = 0);
 
@@ -146,9 +151,6 @@ class CompileCache {
     std::mutex mu;
     std::shared_ptr<const std::string> payload;  // null until a compile succeeded
   };
-  struct KeyHash {
-    size_t operator()(const Hash128& h) const { return static_cast<size_t>(h.lo ^ (h.hi * 31)); }
-  };
   struct DiskRead {
     std::shared_ptr<const std::string> payload;  // null: a miss
     bool may_store = true;                       // false: a foreign file or folder, left alone
@@ -160,7 +162,7 @@ class CompileCache {
 
   std::optional<std::string> fixed_dir_;  // nullopt: follow the environment
   mutable std::mutex mu_;
-  std::unordered_map<Hash128, std::shared_ptr<Entry>, KeyHash> entries_;
+  std::unordered_map<Hash128, std::shared_ptr<Entry>, Hash128Hash> entries_;
   std::atomic<uint64_t> memory_hits_{0}, disk_hits_{0}, misses_{0}, failed_{0}, writes_{0},
       write_errors_{0}, bad_{0}, foreign_{0};
   std::atomic<int64_t> compile_ns_{0}, read_ns_{0};
