@@ -211,12 +211,15 @@ std::shared_ptr<const CpuLibrary> share_loaded(std::shared_ptr<const CpuLibrary>
   return lib;
 }
 
-// What a library is shared by: its cache key and the kernels planned from the module
-// (names and what the executor is told about each), which the key covers only through
-// the generated source.
-Hash128 library_id(const Hash128& key, const Plan& p) {
+// What a library is shared by: its cache key, the module's own options (the key has only
+// those the host compiler sees) and the kernels planned from it (names and what the
+// executor is told about each), which the key covers only through the generated source.
+// A per-module check in load() must come before find_loaded(), or its input belong here.
+Hash128 library_id(const Hash128& key, const ModuleState& m, const Plan& p) {
   KeyBuilder k;
   k.add(key);
+  for (const std::string& o : m.options) k.add(std::string_view(o));
+  k.add(int64_t{-1});
   for (const PlannedKernel& pk : p.kernels) {
     k.add(std::string_view(pk.name)).add(int64_t{pk.uses_barrier}).add(static_cast<int64_t>(pk.pointer_params.size()));
     for (const std::string& n : pk.pointer_params) k.add(std::string_view(n));
@@ -255,7 +258,7 @@ std::shared_ptr<const CpuLibrary> load(const ModuleState& m, const std::string& 
                           .add(kPayloadTag)
                           .add(std::string_view(LOOM_VERSION))
                           .finish();
-  const Hash128 id = library_id(key, p);
+  const Hash128 id = library_id(key, m, p);
   if (auto loaded = find_loaded(id)) return loaded;
   auto payload = CompileCache::global().get_or_compile(
       "host", key,
