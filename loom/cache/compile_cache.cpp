@@ -1,15 +1,16 @@
 #include "loom/cache/compile_cache.h"
 
-#include <fcntl.h>
 #include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstddef>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <thread>
+
+#include "loom/cache/private_fs.h"
 
 namespace loom {
 namespace {
@@ -35,7 +36,8 @@ constexpr uint64_t kC1 = 0x87c37b91114253d5ull, kC2 = 0x4cf5ad432745937full;
 // ---- the file format ------------------------------------------------------------------
 
 constexpr char kMagic[8] = {'L', 'O', 'O', 'M', 'C', 'C', '\r', '\n'};
-constexpr uint32_t kFormatVersion = 1;
+// 2: the checksum covers the whole file (1: the payload only); older entries are misses.
+constexpr uint32_t kFormatVersion = 2;
 struct Header {
   char magic[8];
   uint32_t version;
@@ -45,6 +47,24 @@ struct Header {
   uint64_t sum_lo, sum_hi;
 };
 static_assert(sizeof(Header) == 56, "the on-disk header has no padding");
+constexpr size_t kSumOffset = offsetof(Header, sum_lo);
+
+// The checksum of a whole entry file (`file`, its checksum field read as zeros), seeded by the
+// entry's kind: a file moved to another kind's folder fails it too.
+Hash128 entry_checksum(std::string_view kind, std::string& file) {
+  char saved[16];
+  std::memcpy(saved, file.data() + kSumOffset, 16);
+  std::memset(file.data() + kSumOffset, 0, 16);
+  const Hash128 sum = murmur3_128(file, static_cast<uint32_t>(murmur3_128(kind).lo));
+  std::memcpy(file.data() + kSumOffset, saved, 16);
+  return sum;
+}
+
+std::string parent_dir(const std::string& path) { return path.substr(0, path.rfind('/')); }
+bool exists(const std::string& path) {
+  struct stat st;
+  return ::lstat(path.c_str(), &st) == 0;
+}
 
 int64_t elapsed_ns(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
@@ -56,46 +76,6 @@ bool env_set(const char* name, const char** value = nullptr) {
   if (value) *value = v;
   return v && *v;
 }
-
-// mkdir -p; true when `dir` exists as a folder afterwards.
-bool make_dirs(const std::string& dir) {
-  for (size_t pos = 1; pos <= dir.size(); ++pos) {
-    if (pos != dir.size() && dir[pos] != '/') continue;
-    const std::string part = dir.substr(0, pos);
-    if (::mkdir(part.c_str(), 0755) != 0 && errno != EEXIST) return false;
-  }
-  struct stat st;
-  return ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-bool write_all(int fd, const char* p, size_t n) {
-  while (n > 0) {
-    const ssize_t w = ::write(fd, p, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    p += w;
-    n -= static_cast<size_t>(w);
-  }
-  return true;
-}
-
-bool read_all(int fd, char* p, size_t n) {
-  while (n > 0) {
-    const ssize_t r = ::read(fd, p, n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return false;
-    p += r;
-    n -= static_cast<size_t>(r);
-  }
-  return true;
-}
-
-struct Fd {
-  int fd;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
 
 }  // namespace
 
@@ -228,13 +208,16 @@ std::shared_ptr<const std::string> CompileCache::get_or_compile(std::string_view
     return e->payload;
   }
   const std::string path = entry_path(kind, key);
+  bool may_store = !path.empty();
   if (!path.empty()) {
     const auto t0 = std::chrono::steady_clock::now();
-    if (auto p = load_from_disk(path, key, validate)) {
+    DiskRead r = load_from_disk(kind, path, key, validate);
+    if (r.payload) {
       read_ns_.fetch_add(elapsed_ns(t0), std::memory_order_relaxed);
       disk_hits_.fetch_add(1, std::memory_order_relaxed);
-      return e->payload = std::move(p);
+      return e->payload = std::move(r.payload);
     }
+    may_store = r.may_store;
   }
   misses_.fetch_add(1, std::memory_order_relaxed);
   const auto t0 = std::chrono::steady_clock::now();
@@ -248,40 +231,61 @@ std::shared_ptr<const std::string> CompileCache::get_or_compile(std::string_view
   }
   compile_ns_.fetch_add(elapsed_ns(t0), std::memory_order_relaxed);
   auto p = std::make_shared<const std::string>(std::move(out));
-  if (!path.empty()) store_to_disk(path, key, *p);
+  if (may_store) store_to_disk(kind, path, key, *p);
   return e->payload = std::move(p);
 }
 
-std::shared_ptr<const std::string> CompileCache::load_from_disk(const std::string& path,
-                                                                const Hash128& key,
-                                                                const Validate& validate) {
-  Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-  if (f.fd < 0) return nullptr;  // not there (or unreadable): a plain miss
+CompileCache::DiskRead CompileCache::load_from_disk(std::string_view kind, const std::string& path,
+                                                   const Hash128& key, const Validate& validate) {
+  const std::string folder = parent_dir(path), root = parent_dir(folder);
+  if (!exists(folder)) return {};  // a plain miss; store_to_disk creates the folders
+  if (!cache_fs::trusted_dir(root) || !cache_fs::trusted_dir(folder)) {
+    // Someone else could have planted this entry: compile in memory, write nothing there.
+    foreign_.fetch_add(1, std::memory_order_relaxed);
+    return {nullptr, false};
+  }
+  std::string file;
   struct stat st;
-  Header h;
-  auto payload = std::make_shared<std::string>();
-  bool ok = ::fstat(f.fd, &st) == 0 && static_cast<uint64_t>(st.st_size) >= sizeof h &&
-            read_all(f.fd, reinterpret_cast<char*>(&h), sizeof h) &&
-            std::memcmp(h.magic, kMagic, sizeof kMagic) == 0 && h.version == kFormatVersion &&
-            h.key_lo == key.lo && h.key_hi == key.hi &&
-            h.length == static_cast<uint64_t>(st.st_size) - sizeof h;
-  if (ok) {
-    payload->resize(h.length);
-    const Hash128 sum = read_all(f.fd, payload->data(), h.length) ? murmur3_128(*payload) : Hash128{};
-    ok = sum.lo == h.sum_lo && sum.hi == h.sum_hi && (!validate || validate(*payload));
+  switch (cache_fs::read_trusted_file(path, &file, &st)) {
+    case cache_fs::ReadResult::kMissing:
+      return {};
+    case cache_fs::ReadResult::kForeign:
+      if (cache_fs::owned_by_me(st)) break;  // ours but writable by others (or a link): damaged
+      foreign_.fetch_add(1, std::memory_order_relaxed);
+      return {nullptr, false};  // not ours: never read, never overwritten
+    case cache_fs::ReadResult::kUnreadable:
+      bad_.fetch_add(1, std::memory_order_relaxed);
+      return {};  // the compile that follows replaces it
+    case cache_fs::ReadResult::kOk: {
+      Header h;
+      if (file.size() < sizeof h) break;
+      std::memcpy(&h, file.data(), sizeof h);
+      const Hash128 sum = entry_checksum(kind, file);
+      if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0 || h.version != kFormatVersion || h.key_lo != key.lo ||
+          h.key_hi != key.hi || h.length != file.size() - sizeof h || sum.lo != h.sum_lo || sum.hi != h.sum_hi)
+        break;
+      file.erase(0, sizeof h);
+      if (validate && !validate(file)) break;
+      return {std::make_shared<const std::string>(std::move(file)), true};
+    }
   }
-  if (!ok) {
-    // The compile that follows replaces the file.
-    bad_.fetch_add(1, std::memory_order_relaxed);
-    return nullptr;
-  }
-  return payload;
+  // Damaged: removed now (so that no other process trusts it either); the compile that
+  // follows writes a fresh entry.
+  bad_.fetch_add(1, std::memory_order_relaxed);
+  ::unlink(path.c_str());
+  return {};
 }
 
-void CompileCache::store_to_disk(const std::string& path, const Hash128& key, const std::string& payload) {
-  static std::atomic<uint64_t> counter{0};
-  const std::string folder = path.substr(0, path.rfind('/'));
-  const Hash128 sum = murmur3_128(payload);
+bool CompileCache::store_to_disk(std::string_view kind, const std::string& path, const Hash128& key,
+                                 const std::string& payload) {
+  const std::string folder = parent_dir(path), root = parent_dir(folder);
+  if (!cache_fs::make_private_dir(root) || !cache_fs::make_private_dir(folder)) {
+    // Folders that exist but are not private are refused; ones that cannot be made are errors.
+    const bool refused = (exists(root) && !cache_fs::trusted_dir(root)) ||
+                         (exists(folder) && !cache_fs::trusted_dir(folder));
+    (refused ? foreign_ : write_errors_).fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
   Header h;
   std::memcpy(h.magic, kMagic, sizeof kMagic);
   h.version = kFormatVersion;
@@ -289,26 +293,15 @@ void CompileCache::store_to_disk(const std::string& path, const Hash128& key, co
   h.key_lo = key.lo;
   h.key_hi = key.hi;
   h.length = payload.size();
-  h.sum_lo = sum.lo;
-  h.sum_hi = sum.hi;
-  bool ok = make_dirs(folder);
-  if (ok) {
-    // Unique per process and thread; O_EXCL never reuses a stale temp file of a crash.
-    const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." +
-                            std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id()) % 100000) +
-                            "." + std::to_string(counter.fetch_add(1));
-    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    ok = fd >= 0;
-    if (ok) {
-      ok = write_all(fd, reinterpret_cast<const char*>(&h), sizeof h) &&
-           write_all(fd, payload.data(), payload.size());
-      ok = (::close(fd) == 0) && ok;
-      // rename() is atomic within a folder: readers see the old entry, or the whole new one.
-      ok = ok && ::rename(tmp.c_str(), path.c_str()) == 0;
-      if (!ok) ::unlink(tmp.c_str());
-    }
-  }
+  h.sum_lo = h.sum_hi = 0;
+  std::string file(reinterpret_cast<const char*>(&h), sizeof h);
+  file += payload;
+  const Hash128 sum = entry_checksum(kind, file);
+  std::memcpy(file.data() + offsetof(Header, sum_lo), &sum.lo, 8);
+  std::memcpy(file.data() + offsetof(Header, sum_hi), &sum.hi, 8);
+  const bool ok = cache_fs::write_private_file(path, file);
   (ok ? writes_ : write_errors_).fetch_add(1, std::memory_order_relaxed);
+  return ok;
 }
 
 CompileCacheStats CompileCache::stats() const {
@@ -320,13 +313,14 @@ CompileCacheStats CompileCache::stats() const {
   s.disk_writes = writes_.load();
   s.disk_write_errors = write_errors_.load();
   s.bad_entries = bad_.load();
+  s.foreign = foreign_.load();
   s.compile_seconds = static_cast<double>(compile_ns_.load()) * 1e-9;
   s.disk_read_seconds = static_cast<double>(read_ns_.load()) * 1e-9;
   return s;
 }
 
 void CompileCache::reset_stats() {
-  for (auto* c : {&memory_hits_, &disk_hits_, &misses_, &failed_, &writes_, &write_errors_, &bad_})
+  for (auto* c : {&memory_hits_, &disk_hits_, &misses_, &failed_, &writes_, &write_errors_, &bad_, &foreign_})
     c->store(0);
   compile_ns_.store(0);
   read_ns_.store(0);

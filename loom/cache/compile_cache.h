@@ -5,13 +5,25 @@
 //
 // On disk: <dir>/<kind>/<32 hex digits of the key>, one file per entry:
 //   "LOOMCC\r\n" (8) | format version u32 | reserved u32 | key (16) | payload length u64 |
-//   payload checksum (16, MurmurHash3 x64-128) | payload
-// in native byte order. A file is written to a unique temp file in the same folder and
+//   checksum (16) | payload
+// in native byte order. The checksum (MurmurHash3 x64-128, seeded by the kind) covers the
+// whole file, header and key included (its own field read as zeros): an entry copied under
+// another name, or patched anywhere, fails it; and an entry whose stored key is not the key
+// asked for is a miss. A file is written to a unique temp file in the same folder and
 // renamed into place, so readers see a whole entry or none, and concurrent writers (threads
 // or processes) just replace each other's identical entry. Anything unreadable, truncated,
-// corrupt or written by another format/key is a miss, and the fresh result replaces it.
-// A folder that cannot be created or written leaves the cache memory-only: the op that
-// asked still gets its result. Failed compiles (the callback throws) are never cached.
+// corrupt or written by another format/key is a miss: the file is removed and the fresh
+// result replaces it. A folder that cannot be created or written leaves the cache
+// memory-only: the op that asked still gets its result. Failed compiles (the callback
+// throws) are never cached.
+//
+// Trust (private_fs.h): loom creates the folder and its subfolders owner-only (0700) and its
+// entries 0600. A folder (the cache's own or a kind's) that is not this user's or that group
+// or others can write, and an entry that is not this user's regular file, is never read
+// (a planted file would run as loom's code): the entry is compiled in memory and nothing is
+// written there (a foreign file is never overwritten). An entry of this user that others can
+// write is treated as damaged: removed, recompiled, rewritten owner-only. Each refusal counts
+// in CompileCacheStats::foreign.
 //
 // Environment (read at each disk access, so tests can point it elsewhere at any time):
 //   LOOM_CACHE_DIR           the folder (an empty value counts as unset)
@@ -38,6 +50,11 @@ struct Hash128 {
   std::string hex() const;
   friend bool operator==(const Hash128& a, const Hash128& b) { return a.lo == b.lo && a.hi == b.hi; }
   friend bool operator!=(const Hash128& a, const Hash128& b) { return !(a == b); }
+};
+
+/// For unordered containers keyed by Hash128.
+struct Hash128Hash {
+  size_t operator()(const Hash128& h) const { return static_cast<size_t>(h.lo ^ (h.hi * 31)); }
 };
 
 /// MurmurHash3_x64_128 of `data` (the reference algorithm, so known test vectors apply).
@@ -88,6 +105,7 @@ struct CompileCacheStats {
   uint64_t disk_writes = 0;        // entries written to disk
   uint64_t disk_write_errors = 0;  // entries that could not be written (memory only)
   uint64_t bad_entries = 0;        // unreadable/corrupt/mismatched files treated as misses
+  uint64_t foreign = 0;            // entries or folders refused as not this user's (see above)
   double compile_seconds = 0;      // total time inside compile callbacks
   double disk_read_seconds = 0;    // total time reading and checking disk hits
 };
@@ -133,18 +151,20 @@ class CompileCache {
     std::mutex mu;
     std::shared_ptr<const std::string> payload;  // null until a compile succeeded
   };
-  struct KeyHash {
-    size_t operator()(const Hash128& h) const { return static_cast<size_t>(h.lo ^ (h.hi * 31)); }
+  struct DiskRead {
+    std::shared_ptr<const std::string> payload;  // null: a miss
+    bool may_store = true;                       // false: a foreign file or folder, left alone
   };
-  std::shared_ptr<const std::string> load_from_disk(const std::string& path, const Hash128& key,
-                                                    const Validate& validate);
-  void store_to_disk(const std::string& path, const Hash128& key, const std::string& payload);
+  DiskRead load_from_disk(std::string_view kind, const std::string& path, const Hash128& key,
+                          const Validate& validate);
+  bool store_to_disk(std::string_view kind, const std::string& path, const Hash128& key,
+                     const std::string& payload);
 
   std::optional<std::string> fixed_dir_;  // nullopt: follow the environment
   mutable std::mutex mu_;
-  std::unordered_map<Hash128, std::shared_ptr<Entry>, KeyHash> entries_;
+  std::unordered_map<Hash128, std::shared_ptr<Entry>, Hash128Hash> entries_;
   std::atomic<uint64_t> memory_hits_{0}, disk_hits_{0}, misses_{0}, failed_{0}, writes_{0},
-      write_errors_{0}, bad_{0};
+      write_errors_{0}, bad_{0}, foreign_{0};
   std::atomic<int64_t> compile_ns_{0}, read_ns_{0};
 };
 

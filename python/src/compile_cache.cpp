@@ -19,6 +19,7 @@ nb::dict stats_dict() {
   d["disk_writes"] = s.disk_writes;
   d["disk_write_errors"] = s.disk_write_errors;
   d["bad_entries"] = s.bad_entries;
+  d["foreign"] = s.foreign;
   d["compile_seconds"] = s.compile_seconds;
   d["disk_read_seconds"] = s.disk_read_seconds;
   return d;
@@ -32,7 +33,7 @@ LOOM_BINDING_FAMILY(compile_cache, 90) {
         "$XDG_CACHE_HOME/loom, else ~/.cache/loom); '' when LOOM_DISABLE_DISK_CACHE=1.");
   m.def("_compile_cache_stats", &stats_dict,
         "Counters of the process-wide compile cache: memory_hits, disk_hits, misses, "
-        "failed_compiles, disk_writes, disk_write_errors, bad_entries, compile_seconds, "
+        "failed_compiles, disk_writes, disk_write_errors, bad_entries, foreign, compile_seconds, "
         "disk_read_seconds.");
   m.def("_compile_cache_reset_stats", [] { CompileCache::global().reset_stats(); },
         "Sets the compile cache's counters to zero.");

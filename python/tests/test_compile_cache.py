@@ -1,12 +1,15 @@
 """The compile cache seen from Python: `python -m loom info` names its folder, the folder
 follows the environment, and a second process gets its kernels from the disk without
-NVRTC (loom._loom._compile_for_testing compiles for an arch with no GPU needed)."""
+NVRTC (loom._loom._compile_for_testing compiles for an arch with no GPU needed). On cpu():
+damaged, copied or foreign entries of the emulator's libraries are never loaded and the
+kernel is rebuilt (issue 19)."""
 import json
 import os
 import subprocess
 import sys
 import uuid
 
+import numpy as np
 import pytest
 
 import loom
@@ -133,3 +136,134 @@ def test_unwritable_folder_still_compiles(tmp_path, monkeypatch):
 def test_without_cuda_compiling_is_unsupported():
     with pytest.raises(NotImplementedError):
         _loom._compile_for_testing(_kernel_source(), "loom_scale", 90)
+
+
+# ---- damaged, copied and foreign entries of the host compiler's cache (kind "host", cpu()) ----
+
+def _scale_kernel(c):
+    src = ('extern "C" __global__ void k(const float* x, float* y, int n) {'
+           f' int i = threadIdx.x; if (i < n) y[i] = x[i] * {c}.0f + 0.5f; }}')
+    return loom.RawKernel(src, "k")
+
+
+def _check(c, rng):
+    """A fresh kernel object for constant c on cpu(), launched and compared with NumPy."""
+    x = rng.standard_normal(29).astype(np.float32)
+    expect = x * np.float32(c) + np.float32(0.5)
+    y = loom.zeros(29, dtype=loom.float32, device=loom.cpu())
+    _scale_kernel(c)((1,), (32,), (loom.asarray(x, device=loom.cpu()), y, np.int32(29)))
+    np.testing.assert_allclose(y.numpy(), expect, rtol=1e-6)
+
+
+@pytest.fixture(scope="module")
+def _host_root(tmp_path_factory):
+    # One folder for these tests: the emulator's precompiled header is built once.
+    return tmp_path_factory.mktemp("host-cache")
+
+
+@pytest.fixture
+def host_cache(_host_root, monkeypatch):
+    """The test's cache folder, a function that compiles constant c and gives its entry,
+    and one that runs c again as a new process would."""
+    tmp_path = _host_root
+    monkeypatch.setenv("LOOM_CACHE_DIR", str(tmp_path))
+    _loom._compile_cache_clear_memory()
+    rng = np.random.default_rng(19)
+
+    def entry_of(c):
+        before = set(_entries(tmp_path / "host"))
+        _check(c, rng)
+        new = set(_entries(tmp_path / "host")) - before
+        assert len(new) == 1, new
+        return tmp_path / "host" / new.pop()
+
+    def rerun(c):
+        """Runs c again as a new process would see the disk; returns the counters' changes."""
+        _loom._compile_cache_clear_memory()  # (no kernel object of c is alive: nothing loaded)
+        s0 = _loom._compile_cache_stats()
+        _check(c, rng)
+        s1 = _loom._compile_cache_stats()
+        return {k: s1[k] - s0[k] for k in ("disk_hits", "misses", "bad_entries", "foreign", "disk_writes")}
+
+    yield tmp_path, entry_of, rerun
+    _loom._compile_cache_clear_memory()
+    os.chmod(tmp_path / "host", 0o700)
+
+
+def _unique():
+    return 1000 + uuid.uuid4().int % 100000
+
+
+def test_host_entries_and_folders_are_owner_only(host_cache):
+    root, entry_of, rerun = host_cache
+    path = entry_of(_unique())
+    assert os.stat(root / "host").st_mode & 0o777 == 0o700
+    assert os.stat(path).st_mode & 0o777 == 0o600
+
+
+@pytest.mark.parametrize("damage", ["truncated", "header", "key", "payload", "empty"])
+def test_damaged_host_entry_is_rebuilt(host_cache, damage):
+    _, entry_of, rerun = host_cache
+    c = _unique()
+    path = entry_of(c)
+    b = bytearray(path.read_bytes())
+    if damage == "truncated":
+        b = b[: len(b) // 2]
+    elif damage == "empty":
+        b = b""
+    else:
+        b[{"header": 9, "key": 20, "payload": len(b) - 100}[damage]] ^= 0x10
+    path.write_bytes(bytes(b))
+    d = rerun(c)
+    assert d["bad_entries"] == 1 and d["misses"] == 1 and d["disk_writes"] == 1, d
+    assert rerun(c)["disk_hits"] == 1  # the rebuilt entry is good
+
+
+def test_entry_copied_under_another_key_never_loads(host_cache):
+    _, entry_of, rerun = host_cache
+    a, b = _unique(), _unique() + 1
+    pa, pb = entry_of(a), entry_of(b)
+    # A's entry at B's path, with B's key in its header: the old checksum (of the payload
+    # only) still matched, and B's kernel object ran A's code.
+    planted = bytearray(pa.read_bytes())
+    planted[16:32] = pb.read_bytes()[16:32]
+    pb.write_bytes(bytes(planted))
+    d = rerun(b)  # _check compares with B's constant
+    assert d["bad_entries"] == 1 and d["misses"] == 1, d
+    pb.write_bytes(pa.read_bytes())  # unpatched: its stored key is not B's
+    assert rerun(b)["bad_entries"] == 1
+
+
+@pytest.mark.parametrize("bits", [0o020, 0o002])
+def test_host_entry_others_can_write_is_not_loaded(host_cache, bits):
+    _, entry_of, rerun = host_cache
+    c = _unique()
+    path = entry_of(c)
+    os.chmod(path, 0o600 | bits)
+    d = rerun(c)
+    assert d["disk_hits"] == 0 and d["misses"] == 1, d
+    assert os.stat(path).st_mode & 0o777 == 0o600  # replaced by a private one
+
+
+@pytest.mark.parametrize("bits", [0o020, 0o002])
+def test_host_folder_others_can_write_is_refused(host_cache, bits):
+    root, entry_of, rerun = host_cache
+    c = _unique()
+    path = entry_of(c)
+    before = path.read_bytes()
+    os.chmod(root / "host", 0o700 | bits)
+    d = rerun(c)
+    assert d["disk_hits"] == 0 and d["misses"] == 1 and d["foreign"] >= 1 and d["disk_writes"] == 0, d
+    assert path.read_bytes() == before  # left alone
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to chown")
+def test_host_entry_of_another_user_is_never_read_nor_overwritten(host_cache):
+    _, entry_of, rerun = host_cache
+    c = _unique()
+    path = entry_of(c)
+    before = path.read_bytes()
+    os.chown(path, 65534, 65534)
+    d = rerun(c)
+    assert d["disk_hits"] == 0 and d["foreign"] == 1 and d["disk_writes"] == 0, d
+    assert path.read_bytes() == before and os.stat(path).st_uid == 65534

@@ -1,11 +1,11 @@
 // Compiling a RawModule for the CPU kernel emulator: the translation unit emu_source.h
 // plans, built by $CXX into a shared library cached by the one compile cache (kind
-// "host") and dlopen'ed once per module for the life of the process. Debug mode (emulator.h,
-// run()) loads a second build of the same source, on its first debug-mode launch.
+// "host"), and loaded (loaded_library.h) once per process for all the modules that compile
+// to it: the library is unloaded when the last of them goes. Debug mode (emulator.h, run())
+// loads a second build of the same source, on its first debug-mode launch.
 #include <dirent.h>
 #include <dlfcn.h>
 #include <sys/stat.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -15,12 +15,14 @@
 #include <regex>
 #include <set>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "loom/backend/compile_log.h"
 #include "loom/backend/cpu/emulator/emu_source.h"
 #include "loom/backend/cpu/emulator/emulator.h"
 #include "loom/backend/cpu/emulator/host_compiler.h"
-#include "loom/backend/cpu/emulator/pch_prune.h"
+#include "loom/backend/cpu/emulator/loaded_library.h"
+#include "loom/backend/cpu/emulator/pch.h"
 #include "loom/backend/cpu/emulator/stack_usage.h"
 #include "loom/cache/compile_cache.h"
 #include "loom/error.h"
@@ -153,74 +155,82 @@ std::string host_options(const std::vector<std::string>& options) {
                      log);
 }
 
-// A precompiled loom_cuda_emu.h for g++ (about 30 MB, once per compiler, flags and header
-// in the cache folder): halves the compile of a small kernel. "" when there is no disk
-// cache or the compiler is not g++ or it fails; g++ silently ignores a PCH that does not
-// fit (e.g. -D options that change the header), so using it is never wrong.
-std::string precompiled_header(const std::string& cxx, const std::string& identity, const std::string& sflags) {
-  if (!is_gcc(identity)) return "";
-  const std::string cache = compile_cache_dir();
-  if (cache.empty()) return "";
-  const Hash128 key = KeyBuilder()
-                          .add(std::string_view("loom-emu-pch"))
-                          .add(std::string_view(identity))
-                          .add(std::string_view(kCodeFlags))
-                          .add(std::string_view(sflags))
-                          .add(std::string_view(embedded::kEmulatorHeader))
-                          .add(std::string_view(LOOM_VERSION))
-                          .finish();
-  const std::string folder = cache + "/host-pch", path = folder + "/" + key.hex() + ".gch";
-  static std::mutex mu;  // one build at a time in this process; other processes race harmlessly
-  std::lock_guard<std::mutex> lock(mu);
-  if (access(path.c_str(), R_OK) == 0) {
-    // Its mtime is its last use, for prune_precompiled_headers: touched once per process.
-    static bool touched = false;
-    if (!touched) {
-      utimes(path.c_str(), nullptr);  // best effort (a read-only cache folder)
-      touched = true;
-    }
-    return path;
-  }
-  std::string out;
-  if (run_command("mkdir -p " + shell_quote(folder), &out) != 0) return "";
-  try {
-    TempDir dir;
-    write_file(dir.path + "/loom_cuda_emu.h", embedded::kEmulatorHeader);
-    const std::string tmp = path + ".tmp" + std::to_string(getpid());
-    const std::string dump = sflags.empty() ? "" : " -dumpdir " + shell_quote(dir.path + "/");
-    if (run_command(cxx + " " + kCodeFlags + sflags + dump + " -x c++-header " + shell_quote(dir.path + "/loom_cuda_emu.h") +
-                        " -o " + shell_quote(tmp),
-                    &out) != 0 ||
-        rename(tmp.c_str(), path.c_str()) != 0) {
-      unlink(tmp.c_str());
-      return "";
-    }
-  } catch (const std::exception&) {
-    return "";
-  }
-  // A new header: older ones (another loom version or compiler) may now be unused.
-  prune_precompiled_headers(folder, key.hex() + ".gch", time(nullptr));
-  return path;
-}
-
 // The most stack a block loop may use on a worker's own stack: pool threads and the
 // main thread have megabytes (8 MiB by default on Linux), part of it already in use.
 constexpr uint64_t kLoopOnWorkerStack = 256 * 1024;
 
-// One build of a module: the normal one, or debug mode's.
+// One build of a module (the normal one, or debug mode's), shared by every module that
+// compiles to it (the same cache key and planned kernels).
 struct CpuLibrary {
-  bool loaded = false;
-  void* handle = nullptr;  // kept loaded for the life of the process
+  Hash128 id;                              // its name in loaded_libraries()
+  std::unique_ptr<LoadedLibrary> library;  // first: unloaded after the functions that point into it go
   std::map<std::string, std::unique_ptr<EmuFunction>> functions;
   std::set<std::string> unexported;  // kernels defined but not findable by name (for messages)
+  ~CpuLibrary();
 };
 
 struct CpuModule {
   std::mutex mu;
-  CpuLibrary normal, debug;  // debug: compiled and loaded on the first debug-mode launch
+  // debug: compiled and loaded on the first debug-mode launch
+  std::shared_ptr<const CpuLibrary> normal, debug;
 };
 
-void load(const ModuleState& m, CpuLibrary& cm, const std::string& label, bool debug) {
+// The libraries loaded now, by id: weak, so that the last module using one unloads it. A
+// new RawKernel of a source already loaded costs no compile, no load and no memory.
+struct LoadedLibraries {
+  std::mutex mu;
+  std::unordered_map<Hash128, std::weak_ptr<const CpuLibrary>, Hash128Hash> by_id;
+};
+LoadedLibraries& loaded_libraries() {
+  static auto* l = new LoadedLibraries;  // never destroyed: modules may die at exit
+  return *l;
+}
+
+CpuLibrary::~CpuLibrary() {
+  LoadedLibraries& l = loaded_libraries();
+  std::lock_guard<std::mutex> lock(l.mu);
+  auto it = l.by_id.find(id);
+  if (it != l.by_id.end() && it->second.expired()) l.by_id.erase(it);  // not a newer load of it
+}
+
+std::shared_ptr<const CpuLibrary> find_loaded(const Hash128& id) {
+  LoadedLibraries& l = loaded_libraries();
+  std::lock_guard<std::mutex> lock(l.mu);
+  auto it = l.by_id.find(id);
+  return it == l.by_id.end() ? nullptr : it->second.lock();
+}
+
+// Publishes `lib`, or returns the one another thread loaded meanwhile (`lib` is then
+// unloaded as it goes, outside the lock).
+std::shared_ptr<const CpuLibrary> share_loaded(std::shared_ptr<const CpuLibrary> lib) {
+  LoadedLibraries& l = loaded_libraries();
+  std::lock_guard<std::mutex> lock(l.mu);
+  auto& slot = l.by_id[lib->id];
+  if (auto existing = slot.lock()) return existing;
+  slot = lib;
+  return lib;
+}
+
+// What a library is shared by: its cache key, the module's own options (the key has only
+// those the host compiler sees) and the kernels planned from it (names and what the
+// executor is told about each), which the key covers only through the generated source.
+// A per-module check in load() must come before find_loaded(), or its input belong here.
+Hash128 library_id(const Hash128& key, const ModuleState& m, const Plan& p) {
+  KeyBuilder k;
+  k.add(key);
+  for (const std::string& o : m.options) k.add(std::string_view(o));
+  k.add(int64_t{-1});
+  for (const PlannedKernel& pk : p.kernels) {
+    k.add(std::string_view(pk.name)).add(int64_t{pk.uses_barrier}).add(static_cast<int64_t>(pk.pointer_params.size()));
+    for (const std::string& n : pk.pointer_params) k.add(std::string_view(n));
+  }
+  for (const std::string& n : p.unexported) k.add(std::string_view(n));
+  return k.finish();
+}
+
+// Compiles (through the compile cache) and loads the library of module `m`, or finds it
+// loaded already.
+std::shared_ptr<const CpuLibrary> load(const ModuleState& m, const std::string& label, bool debug) {
   const Plan p = plan(m, debug);
   std::string flags = debug ? kDebugFlags : kFlags;
   const std::string cxx = compiler();
@@ -248,16 +258,13 @@ void load(const ModuleState& m, CpuLibrary& cm, const std::string& label, bool d
                           .add(kPayloadTag)
                           .add(std::string_view(LOOM_VERSION))
                           .finish();
+  const Hash128 id = library_id(key, m, p);
+  if (auto loaded = find_loaded(id)) return loaded;
   auto payload = CompileCache::global().get_or_compile(
       "host", key,
       [&]() -> std::string {
         TempDir dir;
         write_file(dir.path + "/loom_cuda_emu.h", embedded::kEmulatorHeader);
-        // The PCH is built with kCodeFlags; g++ would ignore it with debug mode's flags anyway.
-        const std::string pch = debug ? std::string() : precompiled_header(cxx, identity, sflags);
-        if (!pch.empty() && symlink(pch.c_str(), (dir.path + "/loom_cuda_emu.h.gch").c_str()) != 0) {
-          // no PCH then: the plain header compiles the same code
-        }
         mkdir((dir.path + "/cuda").c_str(), 0700);
         mkdir((dir.path + "/cub").c_str(), 0700);
         for (const auto& [name, text] : kStubHeaders) write_file(dir.path + "/" + name, text);
@@ -266,10 +273,26 @@ void load(const ModuleState& m, CpuLibrary& cm, const std::string& label, bool d
         write_file(dir.path + "/module.cpp", p.source);
         std::string log;
         const std::string dump = sflags.empty() ? "" : " -dumpdir " + shell_quote(dir.path + "/");
-        const int rc = run_command(cxx + " " + flags + sflags + dump + " -I" + shell_quote(dir.path) + opts + " -o " +
-                                       shell_quote(dir.path + "/module.so") + " " +
-                                       shell_quote(dir.path + "/module.cpp"),
-                                   &log);
+        const std::string gch = dir.path + "/loom_cuda_emu.h.gch";
+        auto compile = [&](const std::string& pch) {
+          unlink(gch.c_str());
+          if (!pch.empty() && symlink(pch.c_str(), gch.c_str()) != 0) {
+            // no PCH then: the plain header compiles the same code
+          }
+          log.clear();
+          return run_command(cxx + " " + flags + sflags + dump + " -I" + shell_quote(dir.path) + opts + " -o " +
+                                 shell_quote(dir.path + "/module.so") + " " + shell_quote(dir.path + "/module.cpp"),
+                             &log);
+        };
+        // The PCH is built with kCodeFlags; g++ would ignore it with debug mode's flags anyway.
+        const std::string pch =
+            debug ? std::string() : precompiled_header(cxx, identity, std::string(kCodeFlags) + sflags, !sflags.empty());
+        int rc = compile(pch);
+        if (rc != 0 && !pch.empty() && log_blames_pch(log)) {
+          // A PCH g++ cannot read although its checksum matched: removed, and once more without it.
+          discard_precompiled_header(pch);
+          rc = compile("");
+        }
         if (rc != 0) raise_compile_error(label, cxx, m.code, log, debug);
         std::ifstream f(dir.path + "/module.so", std::ios::binary);
         std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
@@ -284,17 +307,14 @@ void load(const ModuleState& m, CpuLibrary& cm, const std::string& label, bool d
       });
   Payload decoded;
   if (!decode(*payload, &decoded)) throw std::runtime_error(label + " the CPU kernel emulator's compiled library is corrupt");
-  // dlopen needs a file: a private temp copy, removed once loaded.
-  TempDir dir;
-  const std::string path = dir.path + "/module.so";
-  write_file(path, decoded.library);
-  void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!h) throw std::runtime_error(label + " the CPU kernel emulator cannot load its library: " + dlerror());
+  auto cm = std::make_shared<CpuLibrary>();
+  cm->id = id;
+  cm->library = std::make_unique<LoadedLibrary>(decoded.library, label);
+  void* const h = cm->library->handle();
   // Every __shared__ variable (static thread_local) plus the header's own thread-local
   // context pointer: an upper bound of the static shared memory of any kernel of the module.
   const size_t tls = tls_segment_bytes(h);
   const size_t shared_bound = tls > sizeof(void*) ? tls - sizeof(void*) : 0;
-  cm.handle = h;
   std::shared_ptr<const DebugLibrary> debug_library;
   if (debug) debug_library = open_debug_library(h, std::make_shared<const std::string>(std::move(decoded.library)));
   for (size_t i = 0; i < p.kernels.size(); ++i) {
@@ -319,10 +339,10 @@ void load(const ModuleState& m, CpuLibrary& cm, const std::string& label, bool d
     // unbounded) unless it needs more than a fraction of it: a fiber stack of its size then.
     f->block_stack = block_need.known && block_need.bytes > kLoopOnWorkerStack ? fiber_stack_bytes(block_need) : 0;
     f->static_shared_bytes = shared_bound;
-    cm.functions[f->name] = std::move(f);
+    cm->functions[f->name] = std::move(f);
   }
-  cm.unexported = p.unexported;
-  cm.loaded = true;
+  cm->unexported = p.unexported;
+  return share_loaded(std::move(cm));
 }
 
 }  // namespace
@@ -336,11 +356,11 @@ const EmuFunction& function(const ModuleState& m, const std::string& name, bool 
     cm = static_cast<CpuModule*>(state.cpu.get());
   }
   std::lock_guard<std::mutex> lock(cm->mu);  // one compile per module; failures retry next time
-  CpuLibrary& lib = debug ? cm->debug : cm->normal;
-  if (!lib.loaded) load(m, lib, "[RawKernel " + name + "]", debug);
-  auto it = lib.functions.find(name);
-  if (it == lib.functions.end()) {
-    if (lib.unexported.count(name))
+  std::shared_ptr<const CpuLibrary>& lib = debug ? cm->debug : cm->normal;
+  if (!lib) lib = load(m, "[RawKernel " + name + "]", debug);
+  auto it = lib->functions.find(name);
+  if (it == lib->functions.end()) {
+    if (lib->unexported.count(name))
       throw std::invalid_argument("[RawModule] the kernel '" + name +
                                   "' is a template or has C++ linkage, so its symbol is mangled: declare it "
                                   "extern \"C\" or list it (e.g. '" + name + "<float>') in name_expressions");
