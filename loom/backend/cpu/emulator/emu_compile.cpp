@@ -184,7 +184,7 @@ void load(const ModuleState& m, CpuLibrary& cm, const std::string& label, bool d
   const Plan p = plan(m, debug);
   std::string flags = debug ? kDebugFlags : kFlags;
   const std::string cxx = compiler();
-  const std::string opts = host_options(m.options, label);
+  const std::string opts = host_options(m.options, label, c_kernel_names(p));
   const std::string identity = compiler_identity(cxx);
   if (identity.empty())
     throw UnsupportedError(label + " the CPU kernel emulator needs a C++ compiler: '" + cxx +

@@ -146,8 +146,12 @@ constexpr NvrtcOption kNvrtcOptions[] = {
 
 }  // namespace
 
-std::string host_options(const std::vector<std::string>& options, const std::string& label) {
+std::string host_options(const std::vector<std::string>& options, const std::string& label,
+                         const std::vector<std::string>& c_names) {
   std::string r;
+  static const std::regex identifier(R"([A-Za-z_]\w*)");
+  for (const std::string& n : c_names)
+    if (std::regex_match(n, identifier)) r += " -fno-builtin-" + n;
   for (const std::string& o : options) {
     const size_t eq = o.find('=');
     const std::string name = o.substr(0, eq);
