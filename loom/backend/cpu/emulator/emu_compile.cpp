@@ -115,46 +115,6 @@ const std::pair<const char*, const char*> kStubHeaders[] = {
     {"cassert", kAssertShim},
 };
 
-// Options NVRTC and g++ share (macros, include folders) pass through; the rest
-// (architecture, -use_fast_math, -lineinfo, ...) mean nothing to the host compiler.
-std::string host_options(const std::vector<std::string>& options) {
-  std::string r;
-  for (size_t i = 0; i < options.size(); ++i) {
-    const std::string& o = options[i];
-    if (o.rfind("-D", 0) == 0 || o.rfind("-U", 0) == 0 || o.rfind("-I", 0) == 0) {
-      r += " " + shell_quote(o);
-      if (o.size() == 2 && i + 1 < options.size()) r += " " + shell_quote(options[++i]);
-    } else if (o.rfind("--define-macro=", 0) == 0) {
-      r += " " + shell_quote("-D" + o.substr(15));
-    } else if (o.rfind("--include-path=", 0) == 0) {
-      r += " " + shell_quote("-I" + o.substr(15));
-    }
-  }
-  return r;
-}
-
-[[noreturn]] void raise_compile_error(const std::string& label, const std::string& cxx, const std::string& code,
-                                      const std::string& log, bool debug) {
-  static const std::regex unsupported(R"(loom CPU emulator: (.+?) is not supported)");
-  static const std::regex line_re(std::string(R"(loom_kernel\.cu:(\d+))"));
-  std::smatch u, l;
-  if (std::regex_search(log, u, unsupported)) {
-    std::string where;
-    if (std::regex_search(log, l, line_re)) where = " (line " + l[1].str() + " of the kernel source)";
-    throw UnsupportedError(label + " the CPU kernel emulator does not support " + u[1].str() + where +
-                           "; run this kernel on a GPU");
-  }
-  const std::string excerpt = source_excerpt(code, log, kProgramName);
-  const std::string mode =
-      debug ? " in debug mode (where each pointer parameter of a __global__ function is a "
-              "loom_emu::Checked<T>, which converts to T* but is not deduced as one by a template: "
-              "pass &p[0] or (T*)p to such a helper)"
-            : "";
-  throw CompileError(label + " the host C++ compiler (" + cxx + ") failed to compile the kernel source for the "
-                             "CPU kernel emulator" + mode + (excerpt.empty() ? std::string() : ":\n" + excerpt),
-                     log);
-}
-
 // The most stack a block loop may use on a worker's own stack: pool threads and the
 // main thread have megabytes (8 MiB by default on Linux), part of it already in use.
 constexpr uint64_t kLoopOnWorkerStack = 256 * 1024;
@@ -234,7 +194,7 @@ std::shared_ptr<const CpuLibrary> load(const ModuleState& m, const std::string& 
   const Plan p = plan(m, debug);
   std::string flags = debug ? kDebugFlags : kFlags;
   const std::string cxx = compiler();
-  const std::string opts = host_options(m.options);
+  const std::string opts = host_options(m.options, label, c_kernel_names(p));
   const std::string identity = compiler_identity(cxx);
   if (identity.empty())
     throw UnsupportedError(label + " the CPU kernel emulator needs a C++ compiler: '" + cxx +

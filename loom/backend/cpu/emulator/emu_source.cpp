@@ -236,7 +236,7 @@ Plan plan(const ModuleState& m, bool debug) {
       continue;
     }
     if (!seen.insert(f.name).second) continue;
-    p.kernels.push_back({f.name, uses_barrier(f.name), pointer_params(f.name)});
+    p.kernels.push_back({f.name, uses_barrier(f.name), pointer_params(f.name), true});
     refs.push_back("&" + f.qualified);
   }
 
@@ -261,6 +261,13 @@ Plan plan(const ModuleState& m, bool debug) {
   }
   p.source = s.str();
   return p;
+}
+
+std::vector<std::string> c_kernel_names(const Plan& p) {
+  std::vector<std::string> names;
+  for (const PlannedKernel& k : p.kernels)
+    if (k.extern_c) names.push_back(k.name);
+  return names;
 }
 
 }  // namespace loom::cpu_emulator

@@ -20,6 +20,7 @@ struct PlannedKernel {
   std::string name;
   bool uses_barrier = false;
   std::vector<std::string> pointer_params;  // debug plans: each parameter's name if it is a checked pointer, else ""
+  bool extern_c = false;  // found by its extern "C" name, not a name expression
 };
 
 /// One translation unit for the host compiler.
@@ -28,6 +29,9 @@ struct Plan {
   std::vector<PlannedKernel> kernels;  // entry points are numbered in this order
   std::set<std::string> unexported;  // template or C++-linkage kernels no name expression names
 };
+
+/// The plan's kernels found by their extern "C" name (not name expressions).
+std::vector<std::string> c_kernel_names(const Plan& p);
 
 /// With `debug`, the translation unit of debug mode: pointer parameters of __global__
 /// functions are checked pointers (emu_debug_source.h) and the library exports
