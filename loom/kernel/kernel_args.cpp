@@ -84,11 +84,9 @@ bool integer_fits(const Scalar& s, DType dt) {
   return m <= hi;
 }
 
-// "a float32", "an int32".
-std::string a_dtype(DType dt) {
-  const char* n = dtype_name(dt);
-  return std::string(n[0] == 'i' || n[0] == 'u' ? "an " : "a ") + n;
-}
+// "a float32 array", "an int32 scalar", "a uint8" (you-int).
+std::string with_article(const std::string& what) { return (what[0] == 'i' ? "an " : "a ") + what; }
+std::string a_dtype(DType dt) { return with_article(dtype_name(dt)); }
 
 std::string value_text(const Scalar& s) {
   switch (s.kind) {
@@ -112,7 +110,7 @@ void pack_typed_scalar(const std::string& kernel, const KernelArg& a, size_t i, 
   if (from_rank > to_rank || (from_rank == 1 && to_rank == 0) ||
       (a.typed() && from_rank == 2 && to_rank == 1)) {
     const char* hint = to_rank == 0 ? "; pass True or False" : to_rank == 3 ? "" : "; convert it with int() first";
-    throw DTypeError(prefix(kernel) + " argument " + std::to_string(i) + " is a " + a.describe() + " but " +
+    throw DTypeError(prefix(kernel) + " argument " + std::to_string(i) + " is " + with_article(a.describe()) + " but " +
                      param_text(i, t) + " is " + a_dtype(to) + ", and NumPy does not cast " +
                      (a.typed() ? dtype_name(a.dtype()) : a.describe().c_str()) + " to " + dtype_name(to) +
                      " (same_kind)" + hint);
@@ -125,12 +123,15 @@ void pack_typed_scalar(const std::string& kernel, const KernelArg& a, size_t i, 
 
 // An argument for a parameter whose type is known.
 void pack_known(const std::string& kernel, const KernelArg& a, size_t i, const ParamType& t, void* slot) {
-  const std::string which = prefix(kernel) + " argument " + std::to_string(i) + " is a " + a.describe() + " but " +
-                            param_text(i, t) + " is ";
+  // The start of every refusal, built only when one is raised (launches are a hot path).
+  auto which = [&] {
+    return prefix(kernel) + " argument " + std::to_string(i) + " is " + with_article(a.describe()) + " but " + param_text(i, t) +
+           " is ";
+  };
   if (t.kind == ParamType::Kind::pointer) {
     if (a.kind() == KernelArg::Kind::array) {
       if (!t.any_element && a.array().dtype() != t.dtype)
-        throw DTypeError(which + "a pointer to " + dtype_name(t.dtype) + "; pass " + a_dtype(t.dtype) +
+        throw DTypeError(which() + "a pointer to " + dtype_name(t.dtype) + "; pass " + a_dtype(t.dtype) +
                          " array (astype) or declare the parameter to match");
       void* p = a.array().data();
       std::memcpy(slot, &p, 8);
@@ -138,17 +139,17 @@ void pack_known(const std::string& kernel, const KernelArg& a, size_t i, const P
       void* p = a.pointer_value();
       std::memcpy(slot, &p, 8);
     } else {
-      throw DTypeError(which + "a pointer; pass a loom array, a loom.driver allocation or, for a raw "
+      throw DTypeError(which() + "a pointer; pass a loom array, a loom.driver allocation or, for a raw "
                        "address, ctypes.c_void_p(address)");
     }
     return;
   }
   switch (a.kind()) {
     case KernelArg::Kind::array:
-    case KernelArg::Kind::pointer: throw DTypeError(which + a_dtype(t.dtype) + " value, not a pointer");
+    case KernelArg::Kind::pointer: throw DTypeError(which() + a_dtype(t.dtype) + " value, not a pointer");
     case KernelArg::Kind::bytes:
       if (a.is_opaque() || a.bytes_value().size() != t.size())
-        throw DTypeError(which + a_dtype(t.dtype) + " (" + std::to_string(t.size()) + " bytes)");
+        throw DTypeError(which() + a_dtype(t.dtype) + " (" + std::to_string(t.size()) + " bytes)");
       std::memcpy(slot, a.bytes_value().data(), t.size());  // raw bytes of the right size: the caller's choice
       return;
     case KernelArg::Kind::scalar: pack_typed_scalar(kernel, a, i, t, slot); return;
@@ -165,7 +166,7 @@ void pack_by_size(const std::string& kernel, const KernelArg& a, size_t i, size_
                            : a.kind() == KernelArg::Kind::scalar ? size
                                                                   : 8;
     if (natural != size)
-      throw DTypeError(prefix(kernel) + " argument " + std::to_string(i) + " is a " + a.describe() +
+      throw DTypeError(prefix(kernel) + " argument " + std::to_string(i) + " is " + with_article(a.describe()) +
                        " but the kernel's " + param_text(i, size) + " takes " + std::to_string(size) + " bytes" +
                        (a.kind() == KernelArg::Kind::array || a.kind() == KernelArg::Kind::pointer
                             ? ": is that parameter declared as a pointer?"
@@ -194,7 +195,7 @@ void pack_by_size(const std::string& kernel, const KernelArg& a, size_t i, size_
         break;
       }
       if (size != 1 && size != 2 && size != 4 && size != 8)
-        throw DTypeError(prefix(kernel) + " argument " + std::to_string(i) + " is a " + a.describe() +
+        throw DTypeError(prefix(kernel) + " argument " + std::to_string(i) + " is " + with_article(a.describe()) +
                          " but the kernel's " + param_text(i, size) +
                          " is not a number; pass a NumPy scalar or bytes of that size");
       if (a.scalar().kind == Scalar::Kind::float_) pack_float(kernel, a.scalar(), i, size, slot);

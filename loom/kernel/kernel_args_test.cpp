@@ -142,7 +142,7 @@ TEST(PackedArgs, ArraysAndPointersMeetPointerParameters) {
   PackedArgs ok("k", {KernelArg(f)}, {8}, true, &t);
   EXPECT_EQ(read<void*>(ok, 0), f.data());
   const std::string e = error_of({KernelArg(i)}, {8}, t);
-  EXPECT_NE(e.find("[RawKernel k] argument 0 is a int32 array but parameter 0 (const float* __restrict__ x) is a pointer "
+  EXPECT_NE(e.find("[RawKernel k] argument 0 is an int32 array but parameter 0 (const float* __restrict__ x) is a pointer "
                    "to float32"),
             std::string::npos)
       << e;
