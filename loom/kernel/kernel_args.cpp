@@ -229,6 +229,9 @@ PackedArgs::PackedArgs(const std::string& kernel, const std::vector<KernelArg>& 
     ptrs_ = heap_ptrs_.data();
   }
   std::fill(storage_, storage_ + 2 * args.size(), uint64_t{0});
+  // Types that do not line up with the compiled parameters (a macro made several of one
+  // declaration) say nothing about them; nor does an uncertain list without the sizes.
+  if (types && (sizes_known ? types->params.size() != sizes.size() : !types->count_certain)) types = nullptr;
   const size_t expected = sizes_known ? sizes.size() : types && types->count_certain ? types->params.size() : 0;
   if ((sizes_known || (types && types->count_certain)) && args.size() != expected) {
     std::string list;

@@ -162,6 +162,11 @@ TEST(PackedArgs, TypesThatDisagreeWithTheCompiledSizesAreIgnored) {
   const KernelParamTypes t = types_of({"float a"});
   PackedArgs p("k", {Scalar(1.5)}, {8}, true, &t);
   EXPECT_EQ(read<double>(p, 0), 1.5);
+  // A list that does not line up with the compiled one ("k(ARGS)") is ignored.
+  KernelParamTypes macro = types_of({"int n"});
+  macro.count_certain = false;
+  PackedArgs m("k", {Scalar(1.5), Scalar(2)}, {8, 4}, true, &macro);
+  EXPECT_EQ(read<double>(m, 0), 1.5);
   // Without the driver's sizes a certain signature still counts the arguments.
   EXPECT_THROW(PackedArgs("k", {Scalar(1.5), Scalar(2)}, {}, false, &t), DTypeError);
 }

@@ -6,6 +6,7 @@
 #include <cuda_runtime_api.h>
 
 #include <array>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -45,6 +46,25 @@ bool is_name_expression(const ModuleState& m, const std::string& name) {
   return false;
 }
 
+constexpr size_t kProbe = SIZE_MAX;  // param_count: ask until the driver says there is no such parameter
+
+// How many parameters `fn` takes, without asking the driver about one past the last (each
+// such call is an error in compute-sanitizer's log, burying real reports): from
+// cuFuncGetParamCount where the driver has it, else from a signature that tells it for
+// certain (`*guess` set), else kProbe (cuFuncGetParamInfo until it fails).
+size_t param_count(CUfunction fn, const KernelParamTypes* types, bool* guess) {
+  *guess = false;
+  if (auto count = cuda::driver().cuFuncGetParamCount) {
+    size_t n = 0;
+    if (count(fn, &n) == CUDA_SUCCESS) return n;
+  }
+  if (types && types->count_certain) {
+    *guess = true;
+    return types->params.size();
+  }
+  return kProbe;
+}
+
 int attribute(CUfunction fn, CUfunction_attribute a) {
   int v = 0;
   LOOM_CU_CHECK(cuda::driver().cuFuncGetAttribute(&v, a, fn));
@@ -69,15 +89,16 @@ std::unique_ptr<UserFunction> describe(CUfunction fn, int device, std::shared_pt
   f->dynamic_shared_set.store(
       static_cast<size_t>(attribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)));
   if (auto get = cuda::driver().cuFuncGetParamInfo) {
-    // Asking past the last parameter is how the driver says where the list ends, but each
-    // such call is an error in compute-sanitizer's log: when the signature tells the count
-    // for certain, stop there instead.
-    const bool certain = types && types->count_certain;
     f->params_known = true;
-    for (size_t i = 0; !certain || i < types->params.size(); ++i) {
+    bool guess = false;
+    const size_t count = param_count(fn, types.get(), &guess);
+    for (size_t i = 0; i < count; ++i) {
       size_t offset = 0, size = 0;
       const CUresult r = get(fn, i, &offset, &size);
-      if (r == CUDA_ERROR_INVALID_VALUE && !certain) break;  // past the last parameter
+      if (r == CUDA_ERROR_INVALID_VALUE && (count == kProbe || guess)) {  // past the last parameter
+        if (guess) types.reset();  // the source said more than were compiled (a macro?): not its types
+        break;
+      }
       if (r != CUDA_SUCCESS) cuda::raise_driver_error(r, "cuFuncGetParamInfo(fn, i, &offset, &size)");
       f->param_offsets.push_back(offset);
       a.param_sizes.push_back(size);
