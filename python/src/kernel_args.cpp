@@ -48,7 +48,8 @@ KernelArg numpy_scalar(const std::string& kernel, size_t i, nb::handle h) {
   nb::object dtype = h.attr("dtype");
   const std::string kind = nb::cast<std::string>(dtype.attr("kind"));
   const size_t size = nb::cast<size_t>(dtype.attr("itemsize"));
-  if ((kind == "b" || kind == "i" || kind == "u" || (kind == "f" && size <= 8))) {
+  const bool bfloat16_scalar = kind == "V" && nb::cast<std::string>(dtype.attr("name")) == "bfloat16";  // ml_dtypes
+  if (kind == "b" || kind == "i" || kind == "u" || (kind == "f" && size <= 8) || bfloat16_scalar) {
     const DType dt = to_dtype(dtype);
     return KernelArg(to_scalar(h.attr("item")()), dt);
   }

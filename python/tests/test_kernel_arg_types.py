@@ -117,6 +117,8 @@ def test_parameters_of_unknown_type_keep_the_size_rules(device):
     src = r"""
     typedef float real;
     extern "C" __global__ void k(real* y, real a) { y[threadIdx.x] = a; }
+    #define ARGS float* y, float a
+    extern "C" __global__ void macro(ARGS) { y[threadIdx.x] = a; }
     #ifdef WIDE
     extern "C" __global__ void t(double* y, double a) { y[threadIdx.x] = a; }
     #else
@@ -127,7 +129,32 @@ def test_parameters_of_unknown_type_keep_the_size_rules(device):
     y = loom.zeros(4, dtype=loom.float32, device=device)
     m.get_function("k")((1,), (4,), (y, 1.5))
     np.testing.assert_array_equal(y.numpy(), np.full(4, 1.5, np.float32))
+    m.get_function("macro")((1,), (4,), (y, 0.75))  # one declaration, two parameters
+    np.testing.assert_array_equal(y.numpy(), np.full(4, 0.75, np.float32))
     m.get_function("t")((1,), (4,), (y, np.float32(2.5)))
     np.testing.assert_array_equal(y.numpy(), np.full(4, 2.5, np.float32))
     with pytest.raises(TypeError, match="t.*8 bytes|t.*4 bytes"):
         m.get_function("t")((1,), (4,), (y, np.float64(2.5)))  # a NumPy scalar passes its own size
+
+
+def test_16_bit_float_parameters(device):
+    import ml_dtypes
+
+    src = r"""
+    #include <cuda_fp16.h>
+    #include <cuda_bf16.h>
+    extern "C" __global__ void halves(float* y, __half h, __nv_bfloat16 b) {
+      y[0] = __half2float(h);
+      y[1] = __bfloat162float(b);
+    }
+    """
+    k = loom.RawModule(src).get_function("halves")
+    y = loom.zeros(2, dtype=loom.float32, device=device)
+    k((1,), (1,), (y, 1.5, 2))  # Python numbers convert to __half and __nv_bfloat16
+    np.testing.assert_array_equal(y.numpy(), [1.5, 2.0])
+    k((1,), (1,), (y, np.float16(0.25), ml_dtypes.bfloat16(-3)))
+    np.testing.assert_array_equal(y.numpy(), [0.25, -3.0])
+    k((1,), (1,), (y, np.float64(0.125), np.int64(4)))  # same_kind: float64 and int64 to 16-bit floats
+    np.testing.assert_array_equal(y.numpy(), [0.125, 4.0])
+    with pytest.raises(TypeError, match="halves.*__half h"):
+        k((1,), (1,), (y, np.complex64(1), 1.0))
