@@ -234,7 +234,7 @@ ParamType parse_param_type(const std::string& decl_in, bool named) {
   for (const std::string& w : tokens(decl)) {
     if (w == "*") ++stars;
     else if (w == "const" || w == "volatile" || w == "__restrict__" || w == "__restrict" || w == "restrict" ||
-             w == "register" || w == "struct" || w == "std" || w == "::")
+             w == "register" || w == "struct" || w == "__grid_constant__" || w == "std" || w == "::")
       continue;
     else if (ident_char(w[0])) words.push_back(w);
     else return t;  // other punctuation: not a plain declaration

@@ -43,6 +43,7 @@ TEST(ParamTypes, CNumbers) {
   expect_scalar("ptrdiff_t d", int64);
   expect_scalar("const volatile int32_t n", int32);
   expect_scalar("uint16_t n", uint16);
+  expect_scalar("__grid_constant__ const int n", int32);
   expect_scalar("int", int32);  // unnamed
   expect_scalar("unsigned int", uint32);
 }
