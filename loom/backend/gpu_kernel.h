@@ -5,9 +5,11 @@
 #pragma once
 #include <atomic>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "loom/kernel/param_types.h"
 #include "loom/kernel/raw_module.h"
 
 namespace loom {
@@ -26,6 +28,7 @@ struct UserFunction {
   KernelAttributes attributes;
   std::vector<size_t> param_offsets;
   bool params_known = false;  // the driver reported the parameter list (CUDA >= 12.4)
+  std::shared_ptr<const KernelParamTypes> param_types;  // C types from the source or lowered name; null: unknown
   mutable std::atomic<size_t> dynamic_shared_set{48 * 1024};  // the function's current cap
 };
 

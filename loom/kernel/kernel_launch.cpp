@@ -24,6 +24,7 @@ Device launch_device(const std::string& name, const LaunchConfig& cfg, const std
   for (size_t i = 0; i < args.size(); ++i) {
     const KernelArg& a = args[i];
     if (a.kind() != KernelArg::Kind::array && a.kind() != KernelArg::Kind::pointer) continue;
+    if (a.kind() == KernelArg::Kind::pointer && !a.pointer_has_device()) continue;  // a bare address
     const Device d = a.kind() == KernelArg::Kind::array ? a.array().device() : a.pointer_device();
     if (!dev) {
       dev = d;
@@ -145,7 +146,7 @@ void Kernel::launch(const LaunchConfig& cfg, const std::vector<KernelArg>& args)
     return;
   }
   const gpu_backend::UserFunction& f = function_on(dev.index);
-  kernel_detail::PackedArgs packed(name_, args, f.attributes.param_sizes, f.params_known);
+  kernel_detail::PackedArgs packed(name_, args, f.attributes.param_sizes, f.params_known, f.param_types.get());
 
   std::optional<StreamScope> scope;  // wait_for_writer orders work on the current stream
   if (cfg.stream) scope.emplace(*cfg.stream);

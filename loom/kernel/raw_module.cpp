@@ -39,12 +39,27 @@ KernelArg KernelArg::bytes(const void* data, size_t nbytes, std::string type_nam
   return a;
 }
 
+KernelArg KernelArg::opaque(const void* data, size_t nbytes, std::string type_name) {
+  KernelArg a = bytes(data, nbytes, std::move(type_name));
+  a.opaque_ = true;
+  return a;
+}
+
+KernelArg KernelArg::address(void* p) {
+  KernelArg a;
+  a.kind_ = Kind::pointer;
+  a.ptr_ = p;
+  a.ptr_has_device_ = false;
+  return a;
+}
+
 std::string KernelArg::describe() const {
   switch (kind_) {
-    case Kind::array: return std::string(dtype_name(array().dtype())) + " array (an 8-byte pointer)";
-    case Kind::pointer: return "device pointer (8 bytes)";
+    case Kind::array: return std::string(dtype_name(array().dtype())) + " array";
+    case Kind::pointer: return ptr_has_device_ ? "device pointer (8 bytes)" : "raw address (8 bytes)";
     case Kind::bytes: return type_name_ + " (" + std::to_string(bytes_.size()) + " bytes)";
     case Kind::scalar:
+      if (typed_) return std::string(dtype_name(dtype_)) + " scalar";
       switch (scalar_.kind) {
         case Scalar::Kind::boolean: return "Python bool";
         case Scalar::Kind::float_: return "Python float";

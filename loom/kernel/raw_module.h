@@ -29,31 +29,53 @@ struct Dim3 {
 /// One argument of a launch.
 class KernelArg {
  public:
+  /// How each kind meets a parameter whose C type loom read from the source (or from the
+  /// lowered name; loom/kernel/param_types.h): an array must have the pointer's element
+  /// dtype (void*, char*, unsigned char* take any); a scalar is converted to the
+  /// parameter's type by NumPy's rules (a Python-like scalar as a weak one: an int becomes
+  /// a float, a float for an integer parameter is a TypeError; a typed scalar by
+  /// same_kind casting), an integer that does not fit is an OverflowError; a pointer or an
+  /// array for a number, or a number for a pointer, is a TypeError. Parameters of unknown
+  /// type (structs, typedefs, macros) take arguments by size, as noted per kind.
   enum class Kind : uint8_t {
     array,    // an Array: its data pointer, after checking it lives on the kernel's device
-    pointer,  // a raw device pointer on `device` (loom.driver.mem_alloc)
-    scalar,   // a Python-like scalar: passed at the parameter's size (int 1/2/4/8 bytes,
-              // float 2/4/8 bytes); a size it cannot take raises TypeError
-    bytes,    // exact bytes (a NumPy scalar, a struct): the parameter must be that size
+    pointer,  // a raw pointer: on `device` (loom.driver.mem_alloc), or an address of no known device
+    scalar,   // a Python-like scalar, or a typed one (a NumPy scalar): unknown parameters take
+              // Python-like ones at their size (int 1/2/4/8 bytes, float 2/4/8 bytes) and
+              // typed ones at exactly their dtype's size
+    bytes,    // exact bytes (a struct): the parameter must be that size; opaque bytes (a
+              // complex number) only go to parameters of unknown type
   };
   KernelArg(const Array& a) : kind_(Kind::array), array_(a) {}  // NOLINT: implicit on purpose
   KernelArg(const Scalar& s) : kind_(Kind::scalar), scalar_(s) {}  // NOLINT
+  /// A scalar of dtype `dt` (a NumPy scalar): converted by same_kind casting.
+  KernelArg(const Scalar& s, DType dt) : kind_(Kind::scalar), scalar_(s), typed_(true), dtype_(dt) {}
   /// An array argument that refers to `a` instead of copying it (no shape copies, no
   /// reference count traffic): `a` must outlive the launch() call. Bindings use it.
   static KernelArg borrowed(const Array& a);
   static KernelArg pointer(void* p, const Device& device, size_t nbytes = 0);
+  /// A raw address of unknown device and size (Python's ctypes.c_void_p escape hatch): it
+  /// does not choose the launch's device; pointer parameters take it unchecked.
+  static KernelArg address(void* p);
   /// `type_name` (e.g. "float32") only appears in messages.
   static KernelArg bytes(const void* data, size_t nbytes, std::string type_name);
+  /// Bytes of a value loom cannot convert (a complex or structured NumPy scalar): only
+  /// parameters of unknown type of exactly that size take them.
+  static KernelArg opaque(const void* data, size_t nbytes, std::string type_name);
 
   Kind kind() const { return kind_; }
   const Array& array() const { return borrowed_ ? *borrowed_ : array_; }
   const Scalar& scalar() const { return scalar_; }
+  bool typed() const { return typed_; }  // a scalar with a dtype
+  DType dtype() const { return dtype_; }
   void* pointer_value() const { return ptr_; }
+  bool pointer_has_device() const { return ptr_has_device_; }
   const Device& pointer_device() const { return ptr_device_; }
   size_t pointer_nbytes() const { return ptr_nbytes_; }
   const std::string& bytes_value() const { return bytes_; }
+  bool is_opaque() const { return opaque_; }
   const std::string& type_name() const { return type_name_; }
-  /// "float32 array", "int scalar", "8-byte pointer": for messages.
+  /// "float32 array", "Python int", "float64 scalar", "device pointer": for messages.
   std::string describe() const;
 
  private:
@@ -62,6 +84,8 @@ class KernelArg {
   Array array_;
   const Array* borrowed_ = nullptr;
   Scalar scalar_;
+  bool typed_ = false, opaque_ = false, ptr_has_device_ = true;
+  DType dtype_ = DType::float64;
   void* ptr_ = nullptr;
   Device ptr_device_;
   size_t ptr_nbytes_ = 0;
@@ -107,7 +131,9 @@ class Kernel {
   const std::string& name() const { return name_; }
   /// Launches on the device its array arguments live on (all must agree: else
   /// DeviceMismatchError), else the stream's device, else the default device. Raises
-  /// TypeError for a wrong argument count or size (naming the parameter) and ValueError
+  /// TypeError for a wrong argument count, size or type (naming the parameter; KernelArg
+  /// says how arguments meet parameter types), OverflowError for an integer the
+  /// parameter's type cannot hold, and ValueError
   /// for a configuration the device cannot run (saying the limit), before launching.
   /// Asynchronous on the GPU, like every op. On CPU arrays the CPU kernel emulator
   /// (backend/cpu/emulator) compiles the source with the host compiler and runs it,

@@ -1,5 +1,7 @@
 // Converting Python launch arguments (DESIGN.md §4): loom arrays pass as device pointers,
-// host arrays only through In/Out/InOut, scalars by value at the parameter's size.
+// host arrays only through In/Out/InOut, raw addresses only as loom.driver allocations or
+// ctypes.c_void_p, scalars by value: Python ones weak, NumPy ones with their dtype, each
+// converted to the parameter's C type at the launch (loom/kernel/kernel_args.h).
 #include "kernel_args.h"
 
 #include <nanobind/stl/string.h>
@@ -28,22 +30,57 @@ void check_host_array(const std::string& kernel, size_t i, const HostArgument& h
                                 ": Out and InOut need a writeable, C-contiguous NumPy array");
 }
 
+// A Python int, float or bool as a Python-like scalar; an int beyond 64 bits is an
+// OverflowError naming the kernel and the argument.
+KernelArg python_scalar(const std::string& kernel, size_t i, nb::handle h) {
+  try {
+    return KernelArg(to_scalar(h));
+  } catch (nb::python_error& e) {
+    if (!e.matches(PyExc_OverflowError)) throw;
+    throw std::overflow_error(prefix(kernel) + " argument " + std::to_string(i) + ": the Python int " +
+                              nb::cast<std::string>(nb::str(h)) + " does not fit in 64 bits");
+  }
+}
+
+// A NumPy scalar: typed (converted by same_kind casting) when loom has its dtype, else its
+// exact bytes, which only parameters of unknown type take (complex, structured, longdouble).
+KernelArg numpy_scalar(const std::string& kernel, size_t i, nb::handle h) {
+  nb::object dtype = h.attr("dtype");
+  const std::string kind = nb::cast<std::string>(dtype.attr("kind"));
+  const size_t size = nb::cast<size_t>(dtype.attr("itemsize"));
+  const bool bfloat16_scalar = kind == "V" && nb::cast<std::string>(dtype.attr("name")) == "bfloat16";  // ml_dtypes
+  if (kind == "b" || kind == "i" || kind == "u" || (kind == "f" && size <= 8) || bfloat16_scalar) {
+    const DType dt = to_dtype(dtype);
+    return KernelArg(to_scalar(h.attr("item")()), dt);
+  }
+  nb::object raw_obj = h.attr("tobytes")();
+  if (!PyBytes_Check(raw_obj.ptr()))
+    throw DTypeError(prefix(kernel) + " argument " + std::to_string(i) + ": tobytes() did not return bytes");
+  nb::bytes raw = nb::borrow<nb::bytes>(raw_obj);
+  return KernelArg::opaque(raw.c_str(), raw.size(), nb::cast<std::string>(nb::str(nb::handle(dtype))));
+}
+
+// ctypes.c_void_p(address): the documented way to pass a raw address (no device, no size).
+bool is_c_void_p(nb::handle h) {
+  static PyObject* const type = [] {
+    nb::object t = nb::module_::import_("ctypes").attr("c_void_p");
+    return t.release().ptr();  // kept for the life of the process
+  }();
+  return PyObject_TypeCheck(h.ptr(), reinterpret_cast<PyTypeObject*>(type));
+}
+
 KernelArg convert_scalar_or_fail(const std::string& kernel, size_t i, nb::handle h) {
   PyObject* p = h.ptr();
-  // NumPy scalars first: numpy.float64 is also a Python float, but it is typed, so it
-  // passes its exact 8 bytes like every NumPy scalar.
-  if (nb::isinstance(h, numpy_module().attr("generic"))) {
-    // A NumPy scalar passes its exact bytes: the parameter must have its size.
-    nb::object raw_obj = h.attr("tobytes")();
-    if (!PyBytes_Check(raw_obj.ptr())) throw DTypeError(prefix(kernel) + " argument " + std::to_string(i) + ": tobytes() did not return bytes");
-    nb::bytes raw = nb::borrow<nb::bytes>(raw_obj);
-    nb::object dtype = h.attr("dtype");  // str(dtype): nb::str(accessor) would not convert
-    return KernelArg::bytes(raw.c_str(), raw.size(), nb::cast<std::string>(nb::str(nb::handle(dtype))));
-  }
-  if (PyBool_Check(p) || PyLong_Check(p) || PyFloat_Check(p)) return KernelArg(to_scalar(h));
+  // NumPy scalars first: numpy.float64 is also a Python float, but it is typed.
+  if (nb::isinstance(h, numpy_module().attr("generic"))) return numpy_scalar(kernel, i, h);
+  if (PyBool_Check(p) || PyLong_Check(p) || PyFloat_Check(p)) return python_scalar(kernel, i, h);
   if (PyComplex_Check(p)) {
     const double v[2] = {PyComplex_RealAsDouble(p), PyComplex_ImagAsDouble(p)};
-    return KernelArg::bytes(v, sizeof v, "Python complex (complex128)");
+    return KernelArg::opaque(v, sizeof v, "Python complex");
+  }
+  if (is_c_void_p(h)) {
+    nb::object v = h.attr("value");  // None for NULL
+    return KernelArg::address(v.is_none() ? nullptr : reinterpret_cast<void*>(nb::cast<uintptr_t>(v)));
   }
   if (is_numpy_array(h))
     throw DTypeError(prefix(kernel) + " argument " + std::to_string(i) +
@@ -52,8 +89,8 @@ KernelArg convert_scalar_or_fail(const std::string& kernel, size_t i, nb::handle
   if (nb::hasattr(h, "__cuda_array_interface__")) return KernelArg(from_cuda_array_interface(h));
   throw DTypeError(prefix(kernel) + " argument " + std::to_string(i) + " is a " +
                    nb::cast<std::string>(nb::str(h.type().attr("__name__"))) +
-                   "; kernels take loom arrays, loom.In/Out/InOut, loom.driver allocations and "
-                   "scalars");
+                   "; kernels take loom arrays, loom.In/Out/InOut, loom.driver allocations, "
+                   "ctypes.c_void_p addresses and scalars");
 }
 
 }  // namespace
@@ -84,7 +121,7 @@ ConvertedArgs::ConvertedArgs(const std::string& kernel, const nb::handle* args, 
     if (Py_TYPE(p) == array_type || nb::isinstance<Array>(h)) {
       args_.push_back(KernelArg::borrowed(*nb::inst_ptr<Array>(h)));  // the caller holds it
     } else if (PyLong_CheckExact(p) || PyFloat_CheckExact(p) || PyBool_Check(p)) {
-      args_.emplace_back(to_scalar(h));
+      args_.push_back(python_scalar(kernel, i, h));
     } else if (nb::isinstance<DeviceAllocation>(h)) {
       const auto* a = nb::inst_ptr<DeviceAllocation>(h);
       args_.push_back(KernelArg::pointer(a->live("RawKernel").data(), a->device, a->nbytes));

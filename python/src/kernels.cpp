@@ -170,7 +170,8 @@ double launch_floor_us(const PyKernel& k, nb::handle grid, nb::handle block, nb:
   if (dev < 0 || !default_device().is_gpu()) throw std::invalid_argument("[RawKernel] the floor needs an array on a GPU");
   nb::gil_scoped_release unlocked;
   const auto& f = gpu_backend::user_function(*k.kernel.module(), dev, k.kernel.name());
-  kernel_detail::PackedArgs packed(k.kernel.name(), converted.args(), f.attributes.param_sizes, f.params_known);
+  kernel_detail::PackedArgs packed(k.kernel.name(), converted.args(), f.attributes.param_sizes, f.params_known,
+                                   f.param_types.get());
   void* stream = Stream::current_native(dev);
   const auto t0 = std::chrono::steady_clock::now();
   for (int i = 0; i < calls; ++i) {
@@ -267,7 +268,11 @@ LOOM_BINDING_FAMILY(kernels, 55) {
                        "shared_mem=0, stream=None, debug=False), k(*args, grid=(1, 1), block=(x, y, z), "
                        "shared=0, stream=None, debug=False) or k[grid, block](*args). block=\"auto\" times "
                        "candidate blocks on first use (grid then means the number of threads wanted per "
-                       "dimension). debug=True (CPU kernel emulator only; it does nothing on a GPU) runs the "
+                       "dimension). Arguments meet the parameters' C types (read from the source or the lowered name): "
+                       "Python numbers convert by NumPy's rules (2 for a float parameter is 2.0f; 2.5 for an int one is "
+                       "a TypeError), NumPy scalars by same_kind casting, arrays must have the pointer's element dtype "
+                       "(void*, char*, unsigned char* take any), and raw addresses pass only as loom.driver allocations "
+                       "or ctypes.c_void_p. debug=True (CPU kernel emulator only; it does nothing on a GPU) runs the "
                        "launch in the emulator's debug mode, as LOOM_EMULATOR_DEBUG=1 does for every launch: "
                        "threads run in a random order between barriers, shared memory starts as junk (NaN, "
                        "-1) and an access outside a loom array through a pointer parameter raises IndexError "

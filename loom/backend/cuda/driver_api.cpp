@@ -37,6 +37,8 @@ const DriverApi* load() {
 #undef LOOM_RESOLVE
   api.cuFuncGetParamInfo =
       reinterpret_cast<decltype(api.cuFuncGetParamInfo)>(dlsym(lib, "cuFuncGetParamInfo"));
+  api.cuFuncGetParamCount =
+      reinterpret_cast<decltype(api.cuFuncGetParamCount)>(dlsym(lib, "cuFuncGetParamCount"));
   // The library stays loaded for the life of the process (the runtime shares it).
   return ok ? &api : nullptr;
 }

@@ -25,6 +25,8 @@ struct DriverApi {
   decltype(&::cuPointerGetAttribute) cuPointerGetAttribute;
   /// CUDA >= 12.4 drivers only; nullptr on older ones (kernel arguments go unchecked).
   decltype(&::cuFuncGetParamInfo) cuFuncGetParamInfo;
+  /// Newer drivers only (after CUDA 13.0's headers, hence declared here); nullptr elsewhere.
+  CUresult (*cuFuncGetParamCount)(CUfunction func, size_t* count);
 };
 
 /// The driver's entry points, or nullptr when libcuda.so.1 (or a needed symbol) is missing.

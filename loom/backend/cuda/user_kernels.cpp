@@ -6,6 +6,7 @@
 #include <cuda_runtime_api.h>
 
 #include <array>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -17,6 +18,7 @@
 #include "loom/backend/cuda/runtime.h"
 #include "loom/backend/gpu_kernel.h"
 #include "loom/error.h"
+#include "loom/kernel/kernel_args.h"
 #include "loom/kernel/module_state.h"
 
 namespace loom::gpu_backend {
@@ -44,13 +46,32 @@ bool is_name_expression(const ModuleState& m, const std::string& name) {
   return false;
 }
 
+constexpr size_t kProbe = SIZE_MAX;  // param_count: ask until the driver says there is no such parameter
+
+// How many parameters `fn` takes, without asking the driver about one past the last (each
+// such call is an error in compute-sanitizer's log, burying real reports): from
+// cuFuncGetParamCount where the driver has it, else from a signature that tells it for
+// certain (`*guess` set), else kProbe (cuFuncGetParamInfo until it fails).
+size_t param_count(CUfunction fn, const KernelParamTypes* types, bool* guess) {
+  *guess = false;
+  if (auto count = cuda::driver().cuFuncGetParamCount) {
+    size_t n = 0;
+    if (count(fn, &n) == CUDA_SUCCESS) return n;
+  }
+  if (types && types->count_certain) {
+    *guess = true;
+    return types->params.size();
+  }
+  return kProbe;
+}
+
 int attribute(CUfunction fn, CUfunction_attribute a) {
   int v = 0;
   LOOM_CU_CHECK(cuda::driver().cuFuncGetAttribute(&v, a, fn));
   return v;
 }
 
-std::unique_ptr<UserFunction> describe(CUfunction fn, int device) {
+std::unique_ptr<UserFunction> describe(CUfunction fn, int device, std::shared_ptr<const KernelParamTypes> types) {
   auto f = std::make_unique<UserFunction>();
   f->function = fn;
   f->device = device;
@@ -69,16 +90,34 @@ std::unique_ptr<UserFunction> describe(CUfunction fn, int device) {
       static_cast<size_t>(attribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)));
   if (auto get = cuda::driver().cuFuncGetParamInfo) {
     f->params_known = true;
-    for (size_t i = 0;; ++i) {
+    bool guess = false;
+    const size_t count = param_count(fn, types.get(), &guess);
+    for (size_t i = 0; i < count; ++i) {
       size_t offset = 0, size = 0;
       const CUresult r = get(fn, i, &offset, &size);
-      if (r == CUDA_ERROR_INVALID_VALUE) break;  // past the last parameter
+      if (r == CUDA_ERROR_INVALID_VALUE && (count == kProbe || guess)) {  // past the last parameter
+        if (guess) types.reset();  // the source said more than were compiled (a macro?): not its types
+        break;
+      }
       if (r != CUDA_SUCCESS) cuda::raise_driver_error(r, "cuFuncGetParamInfo(fn, i, &offset, &size)");
       f->param_offsets.push_back(offset);
       a.param_sizes.push_back(size);
     }
   }
+  f->param_types = std::move(types);
   return f;
+}
+
+// The C types of the parameters: an extern "C" kernel's from the source, a name
+// expression's from its lowered (mangled) name, which spells every type the compiler chose.
+std::shared_ptr<const KernelParamTypes> param_types(const ModuleState& m, GpuModule& gm, int device,
+                                                    const std::string& name) {
+  if (!is_name_expression(m, name)) return kernel_detail::source_types(m, name);
+  auto bin = cuda::compile_cached(gm.program, cuda::compute_capability(device));  // in memory by now
+  for (const auto& [expr, lowered] : bin->lowered_names)
+    if (expr == name)
+      if (auto t = lowered_param_types(lowered)) return std::make_shared<const KernelParamTypes>(std::move(*t));
+  return nullptr;
 }
 
 }  // namespace
@@ -128,7 +167,7 @@ const UserFunction& user_function(const ModuleState& m, int device, const std::s
           "must be listed in name_expressions");
     if (r != CUDA_SUCCESS) cuda::raise_driver_error(r, "cuModuleGetFunction(&fn, module, name)");
   }
-  auto described = describe(fn, device);
+  auto described = describe(fn, device, param_types(m, gm, device, name));
   std::lock_guard<std::mutex> lock(gm.mu);
   auto& slot = gm.functions[{device, name}];
   if (!slot) slot = std::move(described);

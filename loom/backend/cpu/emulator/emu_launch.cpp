@@ -102,7 +102,8 @@ void launch(const ModuleState& m, const std::string& name, const LaunchConfig& c
             const std::vector<KernelArg>& args) {
   const bool debug = cfg.debug || debug_env();
   const EmuFunction& f = function(m, name, debug);
-  kernel_detail::PackedArgs packed(name, args, f.param_sizes, true);
+  const auto types = kernel_detail::source_types(m, name);  // parameter C types, where the source tells them
+  kernel_detail::PackedArgs packed(name, args, f.param_sizes, true, types.get());
   check_stack(f);
   Dim3 grid = cfg.grid, block = cfg.block;
   if (cfg.auto_block) {

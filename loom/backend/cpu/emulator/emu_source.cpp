@@ -270,4 +270,33 @@ std::vector<std::string> c_kernel_names(const Plan& p) {
   return names;
 }
 
+std::vector<KernelDefinition> kernel_definitions(const std::string& code) {
+  const std::string text = strip_comments(code);
+  std::vector<KernelDefinition> out;
+  for (const Found& f : find_kernels(text)) {
+    KernelDefinition d{f.name, f.qualified, f.is_template, f.extern_c, {}, {}};
+    if (f.is_template) {  // "template <...>" before "__global__": match its angle brackets back
+      size_t q = text.rfind("__global__", f.params.begin);
+      while (q > 0 && isspace(static_cast<unsigned char>(text[q - 1]))) --q;
+      size_t e = q > 0 ? q - 1 : 0, b = e;
+      for (int depth = 0; b > 0;) {
+        depth += text[b] == '>' ? 1 : text[b] == '<' ? -1 : 0;
+        if (depth == 0) break;
+        --b;
+      }
+      if (b < e) d.template_params = text.substr(b + 1, e - b - 1);
+    }
+    int depth = 0;
+    size_t start = f.params.begin;
+    for (size_t i = f.params.begin; i <= f.params.end; ++i) {  // top-level commas split them
+      const char c = i < f.params.end ? text[i] : ',';
+      if (c == '(' || c == '<' || c == '[' || c == '{') ++depth;
+      else if (c == ')' || c == '>' || c == ']' || c == '}') --depth;
+      else if (c == ',' && depth <= 0) d.params.push_back(text.substr(start, i - start)), start = i + 1;
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
 }  // namespace loom::cpu_emulator

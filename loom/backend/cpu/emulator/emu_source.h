@@ -38,4 +38,14 @@ std::vector<std::string> c_kernel_names(const Plan& p);
 /// loom_emu_tls_anchor (see loom_emu::tls_anchor).
 Plan plan(const ModuleState& m, bool debug = false);
 
+/// A __global__ function definition of a source, as the scan above finds it: for reading
+/// parameter types (loom/kernel/param_types.h) on every device.
+struct KernelDefinition {
+  std::string name, qualified;  // "k", "ns::k"
+  bool is_template = false, extern_c = false;
+  std::string template_params;      // a template's "typename T, int N"
+  std::vector<std::string> params;  // each parameter declaration (comments blanked)
+};
+std::vector<KernelDefinition> kernel_definitions(const std::string& code);
+
 }  // namespace loom::cpu_emulator
