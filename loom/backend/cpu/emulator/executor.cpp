@@ -11,6 +11,11 @@
 // time through the thread entry, in a random order), shared memory starts as junk, and a
 // failed bounds check (std::out_of_range from the kernel) becomes IndexError with the
 // kernel's line. The normal path does none of this: its only extra work is a null check.
+// A divergent barrier that some threads skip by returning completes in normal mode (as on
+// Volta and later GPUs) and is an error in debug mode (as compute-sanitizer's synccheck).
+//
+// Kernel code runs under the fault guard (fault_guard.h): a fault in it (SIGSEGV, SIGFPE...)
+// raises KernelFaultError, and Ctrl-C (interrupt.h) ends a launch with Interrupted.
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <ucontext.h>
@@ -31,8 +36,10 @@
 #include <vector>
 
 #include "loom/backend/cpu/emulator/emulator.h"
+#include "loom/backend/cpu/emulator/fault_guard.h"
 #include "loom/backend/cpu/thread_pool.h"
 #include "loom/error.h"
+#include "loom/interrupt.h"
 
 #ifdef LOOM_HAVE_FIBERS
 #include <boost/context/fiber.hpp>
@@ -81,14 +88,33 @@ struct Shuffler {
   }
 };
 
+// Calls an entry of the kernel's library under the fault guard: a fault becomes
+// KernelFaultError naming it (and in debug mode the source line), an interrupt Interrupted.
+void call_kernel(const EmuFunction& f, EntryFn fn, void** args, ThreadCtx* c, const DebugLaunch* debug) {
+  KernelFault fault;
+  if (run_guarded(fn, args, c, &fault, debug != nullptr)) return;
+  if (fault.interrupted) throw Interrupted("interrupted (Ctrl-C)");
+  std::string msg = describe(fault);
+  if (debug && f.debug) {
+    const int line = fault_source_line(*f.debug, fault.pc, fault.frames, fault.nframes);
+    msg += line > 0 ? " at line " + std::to_string(line) + " of the kernel source" : " (at a line loom could not tell)";
+  }
+  throw KernelFaultError(msg);
+}
+
 // An error thrown by one emulated thread, rethrown with where it happened: out-of-bounds
 // accesses stay std::out_of_range (IndexError), with their message built from the fault the
-// check recorded in the thread's context; every other error becomes std::runtime_error.
+// check recorded in the thread's context; faults stay KernelFaultError, interrupts
+// Interrupted; every other error becomes std::runtime_error.
 [[noreturn]] void rethrow_from_thread(std::exception_ptr e, const EmuFunction& f, const ThreadCtx& t,
                                       const DebugLaunch* debug) {
   const std::string where = ", in thread " + idx_str(t.thread_idx) + " of block " + idx_str(t.block_idx);
   try {
     std::rethrow_exception(e);
+  } catch (const Interrupted&) {
+    throw;
+  } catch (const KernelFaultError& ex) {
+    throw KernelFaultError(ex.what() + where);
   } catch (const std::out_of_range& ex) {
     if (debug && t.fault.pc) throw std::out_of_range(describe_fault(f, t, *debug) + where);
     throw std::out_of_range(ex.what() + where);
@@ -183,6 +209,8 @@ struct FiberThread {
   int line = 0;           // the barrier it waits at
   bool done = false;      // parked at the top of its loop: its thread returned (or threw)
   std::exception_ptr error;
+  const EmuFunction* f = nullptr;
+  const DebugLaunch* debug = nullptr;
   EntryFn fn = nullptr;
   void** args = nullptr;
 
@@ -205,7 +233,7 @@ bool use_ucontext() {
 
 void run_thread_body(FiberThread* t) {
   try {
-    t->fn(t->args, &t->ctx);
+    call_kernel(*t->f, t->fn, t->args, &t->ctx, t->debug);
   }
 #ifdef LOOM_HAVE_FIBERS
   catch (const ctx::detail::forced_unwind&) {
@@ -222,7 +250,9 @@ void run_thread_body(FiberThread* t) {
 void boost_barrier(ThreadCtx* c, int line) {
   auto* t = static_cast<FiberThread*>(c->executor);
   t->line = line;
+  void* guard = leave_kernel_code();
   t->sched = std::move(t->sched).resume();
+  reenter_kernel_code(guard);
 }
 #endif
 
@@ -231,7 +261,9 @@ thread_local FiberThread* uc_starting = nullptr;
 void uc_barrier(ThreadCtx* c, int line) {
   auto* t = static_cast<FiberThread*>(c->executor);
   t->line = line;
+  void* guard = leave_kernel_code();
   swapcontext(&t->uc, &uc_scheduler);
+  reenter_kernel_code(guard);
 }
 // A ucontext fiber's life: run a thread, park, run the next one given to it.
 void uc_entry() {
@@ -320,6 +352,8 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args,
 #endif
         t->done = false;
         t->error = nullptr;
+        t->f = &f;
+        t->debug = debug;
         t->fn = f.thread;
         t->args = args;
       }
@@ -366,6 +400,21 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args,
       }
     }
     if (waiting == 0) return;  // every thread returned: all fibers parked, ready for the next block
+    if (debug && other == 0) {
+      // Debug mode: threads that returned never reach the barrier the others wait at, which
+      // a GPU leaves undefined (Volta and later release it; compute-sanitizer's synccheck
+      // reports it).
+      size_t returned = 0;
+      for (size_t j = 0; j < n; ++j) returned += threads[j].done;
+      if (returned > 0) {
+        abandon();
+        throw std::runtime_error("divergent __syncthreads at line " + std::to_string(line) +
+                                 " of the kernel source: in block " + idx_str(proto.block_idx) + ", " +
+                                 std::to_string(waiting) + " threads wait there and " + std::to_string(returned) +
+                                 " returned without reaching it (reported in debug mode, as compute-sanitizer "
+                                 "--tool synccheck does; normal mode lets the others pass, as Volta and later GPUs do)");
+      }
+    }
     if (other > 0) {
       abandon();
       throw std::runtime_error("divergent __syncthreads: in block " + idx_str(proto.block_idx) + ", " +
@@ -433,7 +482,7 @@ void run_block_shuffled(const EmuFunction& f, ThreadCtx& c, void** args, Shuffle
   for (const uint32_t k : order) {
     c.thread_idx = Idx3{k % d.x, k / d.x % d.y, k / (d.x * d.y)};
     try {
-      f.thread(args, &c);
+      call_kernel(f, f.thread, args, &c, debug);
     } catch (...) {
       rethrow_from_thread(std::current_exception(), f, c, debug);
     }
@@ -459,6 +508,8 @@ void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** 
   const std::string label = "[RawKernel " + f.name + "]";
   const int64_t nblocks = static_cast<int64_t>(grid.count());
   if (nblocks == 0) return;
+  InterruptScope interrupts;  // Ctrl-C ends the launch (Interrupted)
+  install_fault_handlers();
   std::atomic<bool> failed{false};
   std::mutex error_mu;
   std::exception_ptr first_error;
@@ -467,6 +518,7 @@ void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** 
   // Small grains balance uneven blocks; a few blocks per chunk keep scheduling cheap.
   const int64_t grain = std::max<int64_t>(1, std::min<int64_t>(16, nblocks / (workers * 8)));
   cpu_backend::parallel_for(nblocks, grain, [&](int64_t begin, int64_t end) {
+    GuardedLaunch guarded(interrupts.epoch());
     ThreadCtx c{};
     c.block_dim = Idx3{block.x, block.y, block.z};
     c.grid_dim = Idx3{grid.x, grid.y, grid.z};
@@ -487,9 +539,9 @@ void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** 
           continue;
         }
         if (f.block_stack) {
-          run_on_stack(f.block_stack, uc, [&] { f.block(args, &c); });
+          run_on_stack(f.block_stack, uc, [&] { call_kernel(f, f.block, args, &c, nullptr); });
         } else {
-          f.block(args, &c);
+          call_kernel(f, f.block, args, &c, nullptr);
         }
       } catch (const std::exception& e) {
         const bool located = debug || f.uses_barrier;
@@ -498,9 +550,19 @@ void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** 
           // Errors of one thread already say which; the block loop's context holds the
           // thread it was running.
           std::string msg = label + " " + e.what();
-          if (!located) msg += ", in thread " + idx_str(c.thread_idx) + " of block " + idx_str(c.block_idx);
-          if (dynamic_cast<const std::out_of_range*>(&e)) first_error = std::make_exception_ptr(std::out_of_range(msg));
-          else first_error = std::make_exception_ptr(std::runtime_error(msg));
+          if (dynamic_cast<const Interrupted*>(&e)) {
+            first_error = std::make_exception_ptr(Interrupted(label + " interrupted (Ctrl-C)"));
+          } else {
+            if (!located) msg += ", in thread " + idx_str(c.thread_idx) + " of block " + idx_str(c.block_idx);
+            if (dynamic_cast<const KernelFaultError*>(&e)) {
+              if (!debug) msg += "; launch it with debug=True to see the source line";
+              first_error = std::make_exception_ptr(KernelFaultError(msg));
+            } else if (dynamic_cast<const std::out_of_range*>(&e)) {
+              first_error = std::make_exception_ptr(std::out_of_range(msg));
+            } else {
+              first_error = std::make_exception_ptr(std::runtime_error(msg));
+            }
+          }
         }
         failed = true;
         return;

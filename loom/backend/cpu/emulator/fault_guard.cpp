@@ -1,0 +1,324 @@
+// The fault guard (fault_guard.h). Signal handlers only read this thread's guard and jump;
+// the message is built afterwards, outside the handler.
+#undef _FORTIFY_SOURCE  // its longjmp check refuses jumps from a fiber's stack to another
+#include "loom/backend/cpu/emulator/fault_guard.h"
+
+#include <errno.h>
+#include <execinfo.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+
+#include <atomic>
+#include <cinttypes>
+#include <mutex>
+
+#include "loom/interrupt.h"
+
+namespace loom::cpu_emulator {
+namespace {
+
+struct Guard {
+  sigjmp_buf env;
+  KernelFault* fault;
+  bool backtrace;
+};
+
+// initial-exec: the handlers read these, and a dlopen'ed library's other thread-locals may
+// be allocated lazily (with malloc), which a signal handler must not do.
+#define LOOM_SIGNAL_TLS static thread_local __attribute__((tls_model("initial-exec")))
+LOOM_SIGNAL_TLS Guard* t_guard = nullptr;  // set while this thread runs kernel code
+constexpr uint64_t kNoLaunch = ~uint64_t{0};
+LOOM_SIGNAL_TLS uint64_t t_epoch = kNoLaunch;  // interrupt_count() when the running launch began
+LOOM_SIGNAL_TLS int t_chaining = 0;            // inside a previous handler we chained to
+thread_local sigset_t t_mask;                   // the mask outside kernel code, restored after a jump
+
+constexpr int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+std::mutex g_install_mu;
+struct sigaction g_prev[NSIG];  // each signal's handler before loom's
+int g_abort_signal = 0;         // a real-time signal: ends kernel code on an interrupt
+
+bool interrupted_now() {
+  const uint64_t e = t_epoch;
+  return e != kNoLaunch && interrupt_count() != e;
+}
+
+// Not ours to handle: what the previous handler would have done. SIG_DFL (or SIG_IGN, which
+// the kernel does not honour for a fault) is reset; returning repeats the faulting
+// instruction, which then kills as before. A signal sent with kill() is raised again.
+void chain(int sig, siginfo_t* info, void* uctx) {
+  const struct sigaction prev = g_prev[sig];
+  const bool sent = info->si_code <= 0;
+  if (t_chaining > 0) {  // a previous handler raised it again into loom's: a cycle
+    signal(sig, SIG_DFL);
+    if (sent) raise(sig);
+    return;
+  }
+  ++t_chaining;
+  if (prev.sa_flags & SA_SIGINFO) {
+    if (prev.sa_sigaction) prev.sa_sigaction(sig, info, uctx);
+  } else if (prev.sa_handler == SIG_IGN && sent) {
+  } else if (prev.sa_handler == SIG_DFL || prev.sa_handler == SIG_IGN) {
+    signal(sig, SIG_DFL);
+    if (sent) raise(sig);
+  } else {
+    prev.sa_handler(sig);
+  }
+  --t_chaining;
+}
+
+#if defined(__x86_64__)
+// SIGFPE from DIV or IDIV: x86 raises the same #DE for a zero divisor and for an overflowing
+// quotient (INT_MIN / -1); the divisor in its register tells them apart. Memory operands
+// are not decoded.
+void decode_divisor(const ucontext_t* uc, KernelFault* f) {
+  static const int kReg[16] = {REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP, REG_RSI, REG_RDI,
+                               REG_R8,  REG_R9,  REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15};
+  const auto* p = static_cast<const uint8_t*>(f->pc);
+  bool op16 = false;
+  int rex = 0;
+  for (int i = 0; i < 4; ++i, ++p) {
+    if (*p == 0x66) op16 = true;
+    else if ((*p & 0xF0) == 0x40) rex = *p;
+    else break;
+  }
+  if (p[0] != 0xF7 && p[0] != 0xF6) return;
+  const int modrm = p[1], kind = (modrm >> 3) & 7;
+  if ((kind != 6 && kind != 7) || (modrm >> 6) != 3) return;  // not DIV/IDIV, or a memory operand
+  const int rm = (modrm & 7) | ((rex & 1) << 3);
+  if (p[0] == 0xF6 && !rex && rm >= 4) return;  // AH..BH
+  const int bits = p[0] == 0xF6 ? 8 : (rex & 8) ? 64 : op16 ? 16 : 32;
+  const uint64_t raw = static_cast<uint64_t>(uc->uc_mcontext.gregs[kReg[rm]]);
+  const int shift = 64 - bits;
+  f->divisor = kind == 7 ? static_cast<int64_t>(raw << shift) >> shift : static_cast<int64_t>((raw << shift) >> shift);
+  f->divisor_known = true;
+}
+#endif
+
+void on_fault(int sig, siginfo_t* info, void* uctx) {
+  Guard* g = t_guard;
+  if (!g || t_chaining > 0) return chain(sig, info, uctx);
+  t_guard = nullptr;
+  KernelFault* f = g->fault;
+  f->sig = sig;
+  f->code = info->si_code;
+  f->addr = info->si_addr;
+#if defined(__x86_64__)
+  const auto* uc = static_cast<const ucontext_t*>(uctx);
+  f->pc = reinterpret_cast<void*>(uc->uc_mcontext.gregs[REG_RIP]);
+  f->sp = reinterpret_cast<void*>(uc->uc_mcontext.gregs[REG_RSP]);
+  if (sig == SIGFPE) decode_divisor(uc, f);
+#endif
+  if (g->backtrace) f->nframes = backtrace(f->frames, KernelFault::kMaxFrames);
+  siglongjmp(g->env, 1);
+}
+
+void on_abort(int, siginfo_t*, void*) {
+  Guard* g = t_guard;
+  if (!g || !interrupted_now()) return;  // not in kernel code: its next entry sees the interrupt
+  t_guard = nullptr;
+  g->fault->interrupted = true;
+  siglongjmp(g->env, 1);
+}
+
+// The SIGINT hook: every registered thread (running a launch) gets the abort signal, this
+// one last (its handler may jump out of this one).
+constexpr int kSlots = 256;
+std::atomic<uintptr_t> g_slots[kSlots];
+void on_interrupt() {
+  const uintptr_t self = static_cast<uintptr_t>(pthread_self());
+  bool me = false;
+  for (auto& s : g_slots) {
+    const uintptr_t t = s.load();
+    if (t == self) me = true;
+    else if (t) pthread_kill(static_cast<pthread_t>(t), g_abort_signal);
+  }
+  if (me) pthread_kill(pthread_self(), g_abort_signal);
+}
+
+void install(int sig, void (*handler)(int, siginfo_t*, void*)) {
+  struct sigaction cur;
+  if (sigaction(sig, nullptr, &cur) != 0) return;
+  if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == handler) return;
+  struct sigaction ours {};
+  ours.sa_sigaction = handler;
+  sigemptyset(&ours.sa_mask);
+  ours.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+  g_prev[sig] = cur;
+  sigaction(sig, &ours, nullptr);
+}
+
+// The alternate signal stack of this thread (a stack overflow leaves no room for the
+// handler on the overflowing stack), unless it has a big enough one (faulthandler's).
+struct AltStack {
+  void* mem = nullptr;
+  static constexpr size_t kSize = 64 * 1024;
+  ~AltStack() {
+    if (!mem) return;
+    stack_t cur;
+    if (sigaltstack(nullptr, &cur) == 0 && cur.ss_sp == mem) {
+      stack_t off{};
+      off.ss_flags = SS_DISABLE;
+      sigaltstack(&off, nullptr);
+    }
+    munmap(mem, kSize);
+  }
+};
+void ensure_altstack() {
+  thread_local AltStack alt;
+  thread_local bool checked = false;
+  if (checked) return;
+  checked = true;
+  stack_t cur;
+  if (sigaltstack(nullptr, &cur) == 0 && !(cur.ss_flags & SS_DISABLE) && cur.ss_size >= 32 * 1024) return;
+  void* p = mmap(nullptr, AltStack::kSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return;
+  stack_t s{};
+  s.ss_sp = p;
+  s.ss_size = AltStack::kSize;
+  if (sigaltstack(&s, nullptr) != 0) {
+    munmap(p, AltStack::kSize);
+    return;
+  }
+  alt.mem = p;
+}
+
+// After a jump out of kernel code: the signal mask outside it again (the handler's signal
+// is blocked, and SIGINT too when the jump left loom's SIGINT handler), and C's stdout and
+// stderr unlocked if the fault hit inside printf (glibc's recursive FILE lock would stay
+// held by this thread, and the next printf of another thread would wait forever).
+void recover() {
+  pthread_sigmask(SIG_SETMASK, &t_mask, nullptr);
+#if defined(__GLIBC__)
+  struct IoLock {  // glibc's _IO_lock_t
+    int lock, cnt;
+    void* owner;
+  };
+  const auto self = reinterpret_cast<void*>(pthread_self());
+  for (FILE* f : {stdout, stderr}) {
+    auto* l = static_cast<IoLock*>(f->_lock);
+    while (l && l->owner == self && l->cnt > 0) funlockfile(f);
+  }
+#endif
+}
+
+std::string hex(const void* p) {
+  char b[32];
+  snprintf(b, sizeof(b), "0x%" PRIxPTR, reinterpret_cast<uintptr_t>(p));
+  return b;
+}
+
+}  // namespace
+
+bool run_guarded(EntryFn fn, void** args, loom_emu::ThreadCtx* ctx, KernelFault* fault, bool backtrace) {
+  Guard g;
+  g.fault = fault;
+  g.backtrace = backtrace;
+  Guard* const prev = t_guard;
+  if (sigsetjmp(g.env, 0) != 0) {  // no mask saved: a system call per entry would cost too much
+    t_guard = prev;
+    recover();
+    return false;
+  }
+  t_guard = &g;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  if (interrupted_now()) {  // an interrupt that came while this thread ran loom's code
+    t_guard = prev;
+    fault->interrupted = true;
+    return false;
+  }
+  try {
+    fn(args, ctx);
+  } catch (...) {
+    t_guard = prev;
+    throw;
+  }
+  t_guard = prev;
+  return true;
+}
+
+void* leave_kernel_code() {
+  Guard* g = t_guard;
+  t_guard = nullptr;
+  return g;
+}
+
+void reenter_kernel_code(void* saved) {
+  auto* g = static_cast<Guard*>(saved);
+  t_guard = g;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  if (g && interrupted_now()) {
+    t_guard = nullptr;
+    g->fault->interrupted = true;
+    siglongjmp(g->env, 1);
+  }
+}
+
+void install_fault_handlers() {
+  std::lock_guard<std::mutex> lock(g_install_mu);
+  static const bool once = [] {
+    void* warm[1];
+    backtrace(warm, 1);  // loads libgcc_s now: the first backtrace() allocates
+    g_abort_signal = SIGRTMAX - 3;
+    add_interrupt_hook(on_interrupt);
+    return true;
+  }();
+  (void)once;
+  for (int sig : kFaultSignals) install(sig, on_fault);
+  install(g_abort_signal, on_abort);
+}
+
+bool fault_handler_installed(int sig) {
+  struct sigaction cur;
+  return sigaction(sig, nullptr, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_fault;
+}
+
+GuardedLaunch::GuardedLaunch(uint64_t epoch) : saved_epoch_(t_epoch), slot_(-1) {
+  ensure_altstack();
+  pthread_sigmask(SIG_SETMASK, nullptr, &t_mask);
+  t_chaining = 0;
+  const uintptr_t self = static_cast<uintptr_t>(pthread_self());
+  for (int i = 0; i < kSlots && slot_ < 0; ++i) {
+    uintptr_t empty = 0;
+    if (g_slots[i].compare_exchange_strong(empty, self)) slot_ = i;
+  }
+  t_epoch = epoch;
+}
+
+GuardedLaunch::~GuardedLaunch() {
+  if (slot_ >= 0) g_slots[slot_].store(0);
+  t_epoch = saved_epoch_;
+}
+
+std::string describe(const KernelFault& f) {
+  const std::string at = hex(f.addr);
+  switch (f.sig) {
+    case SIGFPE:
+      if (f.code != FPE_INTDIV && f.code != FPE_INTOVF) return "floating-point exception (SIGFPE)";
+      if (f.divisor_known && f.divisor != 0)
+        return "integer overflow: the most negative integer divided by " + std::to_string(f.divisor) + " (SIGFPE)";
+      if (f.divisor_known || f.code == FPE_INTDIV) return "integer division or remainder by zero (SIGFPE)";
+      return "integer overflow in a division (SIGFPE)";
+    case SIGSEGV: {
+      const auto a = reinterpret_cast<uintptr_t>(f.addr), sp = reinterpret_cast<uintptr_t>(f.sp);
+      if (sp && a + 65536 >= sp && a < sp + 262144)
+        return "stack overflow at address " + at + " (SIGSEGV): the thread's local variables or recursion need "
+               "more stack than the emulator gives";
+      if (a < 65536) return "NULL pointer dereference (address " + at + ", SIGSEGV)";
+      if (f.code == SEGV_ACCERR) return "access to protected memory at address " + at + " (SIGSEGV)";
+      return "invalid memory access at address " + at +
+             " (SIGSEGV): nothing is mapped there (a wild pointer or an index far outside an array)";
+    }
+    case SIGBUS:
+      return "bus error at address " + at + " (SIGBUS: a misaligned access or memory past the end of a mapped file)";
+    case SIGILL:
+      return "illegal instruction (SIGILL): the host compiler traps undefined behaviour it can prove, such as "
+             "falling off the end of a function that returns a value";
+  }
+  return "signal " + std::to_string(f.sig);
+}
+
+}  // namespace loom::cpu_emulator

@@ -1,0 +1,69 @@
+// Faults inside emulated kernel code become errors instead of killing the process (a GPU
+// survives a NULL dereference or an integer division by zero; so must the emulator). A
+// thread about to enter kernel code sets a jump point (run_guarded); the SIGSEGV, SIGBUS,
+// SIGFPE and SIGILL handlers jump back to it when the faulting thread is inside kernel code,
+// and otherwise chain to the handler that was there before (faulthandler, SIG_DFL...). The
+// same jump ends kernel code that Ctrl-C interrupts (interrupt.h): loom's SIGINT handler
+// sends kAbortSignal to every thread running kernel code of an interrupted launch.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "loom/backend/cpu/emulator/emulator.h"
+
+namespace loom::cpu_emulator {
+
+/// What stopped kernel code: a fault's signal, si_code, address and program counter (and,
+/// when asked for, the return addresses of the frames above it, for debug mode's line), or
+/// an interrupt (`interrupted`).
+struct KernelFault {
+  int sig = 0, code = 0;
+  void* addr = nullptr;
+  void* pc = nullptr;
+  void* sp = nullptr;
+  bool divisor_known = false;  // SIGFPE on x86-64: the divisor read from the registers
+  int64_t divisor = 0;
+  static constexpr int kMaxFrames = 24;
+  void* frames[kMaxFrames];  // backtrace() from the handler, innermost first
+  int nframes = 0;
+  bool interrupted = false;
+};
+
+/// Runs `fn(args, ctx)` (an entry of a generated library) so that a fault in it, or an
+/// interrupt of the launch, returns here: false, with `fault` filled. True when `fn`
+/// returned; its C++ exceptions propagate. `backtrace`: record the frames (debug mode).
+/// Kernel code abandoned by a fault is not unwound (its frames are plain C++ of the kernel).
+bool run_guarded(EntryFn fn, void** args, loom_emu::ThreadCtx* ctx, KernelFault* fault, bool backtrace);
+
+/// Installs loom's SIGSEGV, SIGBUS, SIGFPE and SIGILL handlers where they are not loom's
+/// (pytest's faulthandler, for one, replaces them), chaining to those found; once per launch.
+void install_fault_handlers();
+
+/// One launch on one OS thread: makes sure the thread has an alternate signal stack (a
+/// fiber's stack overflow runs the handler there), and registers the thread so that an
+/// interrupt can reach it. `epoch` is interrupt_count() when the launch began.
+class GuardedLaunch {
+ public:
+  explicit GuardedLaunch(uint64_t epoch);
+  ~GuardedLaunch();
+  GuardedLaunch(const GuardedLaunch&) = delete;
+  GuardedLaunch& operator=(const GuardedLaunch&) = delete;
+
+ private:
+  uint64_t saved_epoch_;
+  int slot_;
+};
+
+/// A fiber leaving kernel code at a barrier: the thread's jump point is put aside (the
+/// block's scheduler is loom code: a fault there is a bug and must not be caught) and
+/// given back when the fiber resumes; an interrupt that came meanwhile ends it then.
+void* leave_kernel_code();
+void reenter_kernel_code(void* saved);
+
+/// "integer division by zero (SIGFPE)", "NULL pointer dereference (address 0x8, SIGSEGV)".
+std::string describe(const KernelFault& f);
+
+/// Test hook: whether loom's handler for `sig` is installed now.
+bool fault_handler_installed(int sig);
+
+}  // namespace loom::cpu_emulator
