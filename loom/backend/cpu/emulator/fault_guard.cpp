@@ -27,24 +27,35 @@ struct Guard {
   bool backtrace;
 };
 
-// initial-exec: the handlers read these, and a dlopen'ed library's other thread-locals may
-// be allocated lazily (with malloc), which a signal handler must not do.
-#define LOOM_SIGNAL_TLS static thread_local __attribute__((tls_model("initial-exec")))
-LOOM_SIGNAL_TLS Guard* t_guard = nullptr;  // set while this thread runs kernel code
+// Each thread running a launch holds a slot: the handlers find theirs by pthread_self(),
+// not through thread-locals (a dlopen'ed library's thread-local storage may be allocated
+// lazily, with malloc, which a signal handler must not call; initial-exec storage does not
+// fit loom's thread-locals).
 constexpr uint64_t kNoLaunch = ~uint64_t{0};
-LOOM_SIGNAL_TLS uint64_t t_epoch = kNoLaunch;  // interrupt_count() when the running launch began
-LOOM_SIGNAL_TLS int t_chaining = 0;            // inside a previous handler we chained to
-thread_local sigset_t t_mask;                   // the mask outside kernel code, restored after a jump
+struct Slot {
+  std::atomic<uintptr_t> thread{0};  // its pthread_t; 0: free
+  std::atomic<Guard*> guard{nullptr};  // set while the thread runs kernel code
+  uint64_t epoch = kNoLaunch;          // interrupt_count() when the running launch began
+};
+constexpr int kSlots = 1024;
+Slot g_slots[kSlots];
+thread_local Slot* t_slot = nullptr;  // this thread's, outside the handlers
+thread_local sigset_t t_mask;        // the mask outside kernel code, restored after a jump
+std::atomic<uintptr_t> g_chaining{0};  // the thread inside a previous handler loom chained to
+
+Slot* find_slot() {
+  const auto self = static_cast<uintptr_t>(pthread_self());
+  for (Slot& s : g_slots)
+    if (s.thread.load(std::memory_order_relaxed) == self) return &s;
+  return nullptr;
+}
 
 constexpr int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
 std::mutex g_install_mu;
 struct sigaction g_prev[NSIG];  // each signal's handler before loom's
 int g_abort_signal = 0;         // a real-time signal: ends kernel code on an interrupt
 
-bool interrupted_now() {
-  const uint64_t e = t_epoch;
-  return e != kNoLaunch && interrupt_count() != e;
-}
+bool interrupted_now(const Slot* s) { return s->epoch != kNoLaunch && interrupt_count() != s->epoch; }
 
 // Not ours to handle: what the previous handler would have done. SIG_DFL (or SIG_IGN, which
 // the kernel does not honour for a fault) is reset; returning repeats the faulting
@@ -52,12 +63,14 @@ bool interrupted_now() {
 void chain(int sig, siginfo_t* info, void* uctx) {
   const struct sigaction prev = g_prev[sig];
   const bool sent = info->si_code <= 0;
-  if (t_chaining > 0) {  // a previous handler raised it again into loom's: a cycle
+  const auto self = static_cast<uintptr_t>(pthread_self());
+  uintptr_t none = 0;
+  if (g_chaining.load() == self) {  // a previous handler raised it again into loom's: a cycle
     signal(sig, SIG_DFL);
     if (sent) raise(sig);
     return;
   }
-  ++t_chaining;
+  const bool marked = g_chaining.compare_exchange_strong(none, self);
   if (prev.sa_flags & SA_SIGINFO) {
     if (prev.sa_sigaction) prev.sa_sigaction(sig, info, uctx);
   } else if (prev.sa_handler == SIG_IGN && sent) {
@@ -67,7 +80,7 @@ void chain(int sig, siginfo_t* info, void* uctx) {
   } else {
     prev.sa_handler(sig);
   }
-  --t_chaining;
+  if (marked) g_chaining.store(0);
 }
 
 #if defined(__x86_64__)
@@ -99,9 +112,10 @@ void decode_divisor(const ucontext_t* uc, KernelFault* f) {
 #endif
 
 void on_fault(int sig, siginfo_t* info, void* uctx) {
-  Guard* g = t_guard;
-  if (!g || t_chaining > 0) return chain(sig, info, uctx);
-  t_guard = nullptr;
+  Slot* s = find_slot();
+  Guard* g = s ? s->guard.load() : nullptr;
+  if (!g) return chain(sig, info, uctx);
+  s->guard.store(nullptr);
   KernelFault* f = g->fault;
   f->sig = sig;
   f->code = info->si_code;
@@ -117,22 +131,21 @@ void on_fault(int sig, siginfo_t* info, void* uctx) {
 }
 
 void on_abort(int, siginfo_t*, void*) {
-  Guard* g = t_guard;
-  if (!g || !interrupted_now()) return;  // not in kernel code: its next entry sees the interrupt
-  t_guard = nullptr;
+  Slot* s = find_slot();
+  Guard* g = s ? s->guard.load() : nullptr;
+  if (!g || !interrupted_now(s)) return;  // not in kernel code: its next entry sees the interrupt
+  s->guard.store(nullptr);
   g->fault->interrupted = true;
   siglongjmp(g->env, 1);
 }
 
 // The SIGINT hook: every registered thread (running a launch) gets the abort signal, this
 // one last (its handler may jump out of this one).
-constexpr int kSlots = 256;
-std::atomic<uintptr_t> g_slots[kSlots];
 void on_interrupt() {
   const uintptr_t self = static_cast<uintptr_t>(pthread_self());
   bool me = false;
-  for (auto& s : g_slots) {
-    const uintptr_t t = s.load();
+  for (Slot& s : g_slots) {
+    const uintptr_t t = s.thread.load();
     if (t == self) me = true;
     else if (t) pthread_kill(static_cast<pthread_t>(t), g_abort_signal);
   }
@@ -217,41 +230,45 @@ bool run_guarded(EntryFn fn, void** args, loom_emu::ThreadCtx* ctx, KernelFault*
   Guard g;
   g.fault = fault;
   g.backtrace = backtrace;
-  Guard* const prev = t_guard;
+  Slot* const s = t_slot;
+  if (!s) {  // no slot (over kSlots threads in launches): unguarded, as before
+    fn(args, ctx);
+    return true;
+  }
+  Guard* const prev = s->guard.load();
   if (sigsetjmp(g.env, 0) != 0) {  // no mask saved: a system call per entry would cost too much
-    t_guard = prev;
+    s->guard.store(prev);
     recover();
     return false;
   }
-  t_guard = &g;
-  std::atomic_signal_fence(std::memory_order_seq_cst);
-  if (interrupted_now()) {  // an interrupt that came while this thread ran loom's code
-    t_guard = prev;
+  s->guard.store(&g);
+  if (interrupted_now(s)) {  // an interrupt that came while this thread ran loom's code
+    s->guard.store(prev);
     fault->interrupted = true;
     return false;
   }
   try {
     fn(args, ctx);
   } catch (...) {
-    t_guard = prev;
+    s->guard.store(prev);
     throw;
   }
-  t_guard = prev;
+  s->guard.store(prev);
   return true;
 }
 
 void* leave_kernel_code() {
-  Guard* g = t_guard;
-  t_guard = nullptr;
-  return g;
+  Slot* s = t_slot;
+  return s ? s->guard.exchange(nullptr) : nullptr;
 }
 
 void reenter_kernel_code(void* saved) {
   auto* g = static_cast<Guard*>(saved);
-  t_guard = g;
-  std::atomic_signal_fence(std::memory_order_seq_cst);
-  if (g && interrupted_now()) {
-    t_guard = nullptr;
+  Slot* s = t_slot;
+  if (!s || !g) return;
+  s->guard.store(g);
+  if (interrupted_now(s)) {
+    s->guard.store(nullptr);
     g->fault->interrupted = true;
     siglongjmp(g->env, 1);
   }
@@ -276,21 +293,35 @@ bool fault_handler_installed(int sig) {
   return sigaction(sig, nullptr, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_fault;
 }
 
-GuardedLaunch::GuardedLaunch(uint64_t epoch) : saved_epoch_(t_epoch), slot_(-1) {
+GuardedLaunch::GuardedLaunch(uint64_t epoch) : saved_(t_slot), slot_(nullptr) {
   ensure_altstack();
   pthread_sigmask(SIG_SETMASK, nullptr, &t_mask);
-  t_chaining = 0;
-  const uintptr_t self = static_cast<uintptr_t>(pthread_self());
-  for (int i = 0; i < kSlots && slot_ < 0; ++i) {
-    uintptr_t empty = 0;
-    if (g_slots[i].compare_exchange_strong(empty, self)) slot_ = i;
+  const auto self = static_cast<uintptr_t>(pthread_self());
+  if (saved_) {  // a launch inside a launch on this thread: it keeps the slot
+    prev_epoch_ = static_cast<Slot*>(saved_)->epoch;
+    static_cast<Slot*>(saved_)->epoch = epoch;
+    return;
   }
-  t_epoch = epoch;
+  for (Slot& s : g_slots) {
+    uintptr_t empty = 0;
+    if (s.thread.load(std::memory_order_relaxed) == 0 && s.thread.compare_exchange_strong(empty, self)) {
+      s.epoch = epoch;  // read only by this thread's own handlers
+      s.guard.store(nullptr);
+      slot_ = &s;
+      t_slot = &s;
+      return;
+    }
+  }
 }
 
 GuardedLaunch::~GuardedLaunch() {
-  if (slot_ >= 0) g_slots[slot_].store(0);
-  t_epoch = saved_epoch_;
+  if (saved_) {
+    static_cast<Slot*>(saved_)->epoch = prev_epoch_;
+    return;
+  }
+  if (!slot_) return;
+  t_slot = nullptr;
+  static_cast<Slot*>(slot_)->thread.store(0);
 }
 
 std::string describe(const KernelFault& f) {

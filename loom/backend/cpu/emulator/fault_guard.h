@@ -50,8 +50,9 @@ class GuardedLaunch {
   GuardedLaunch& operator=(const GuardedLaunch&) = delete;
 
  private:
-  uint64_t saved_epoch_;
-  int slot_;
+  void* saved_;  // the thread's slot when it was already running a launch
+  void* slot_;   // the slot it took
+  uint64_t prev_epoch_ = 0;
 };
 
 /// A fiber leaving kernel code at a barrier: the thread's jump point is put aside (the
