@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <cinttypes>
+#include <cstring>
 #include <mutex>
 
 #include "loom/interrupt.h"
@@ -85,8 +86,8 @@ void chain(int sig, siginfo_t* info, void* uctx) {
 
 #if defined(__x86_64__)
 // SIGFPE from DIV or IDIV: x86 raises the same #DE for a zero divisor and for an overflowing
-// quotient (INT_MIN / -1); the divisor in its register tells them apart. Memory operands
-// are not decoded.
+// quotient (INT_MIN / -1); the divisor (a register, or memory the instruction just read)
+// tells them apart.
 void decode_divisor(const ucontext_t* uc, KernelFault* f) {
   static const int kReg[16] = {REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP, REG_RSI, REG_RDI,
                                REG_R8,  REG_R9,  REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15};
@@ -100,11 +101,43 @@ void decode_divisor(const ucontext_t* uc, KernelFault* f) {
   }
   if (p[0] != 0xF7 && p[0] != 0xF6) return;
   const int modrm = p[1], kind = (modrm >> 3) & 7;
-  if ((kind != 6 && kind != 7) || (modrm >> 6) != 3) return;  // not DIV/IDIV, or a memory operand
-  const int rm = (modrm & 7) | ((rex & 1) << 3);
-  if (p[0] == 0xF6 && !rex && rm >= 4) return;  // AH..BH
+  if (kind != 6 && kind != 7) return;  // not DIV/IDIV
+  const int mod = modrm >> 6, rm = (modrm & 7) | ((rex & 1) << 3);
   const int bits = p[0] == 0xF6 ? 8 : (rex & 8) ? 64 : op16 ? 16 : 32;
-  const uint64_t raw = static_cast<uint64_t>(uc->uc_mcontext.gregs[kReg[rm]]);
+  auto reg = [&](int r) { return static_cast<uint64_t>(uc->uc_mcontext.gregs[kReg[r]]); };
+  uint64_t raw = 0;
+  if (mod == 3) {
+    if (p[0] == 0xF6 && !rex && rm >= 4) return;  // AH..BH
+    raw = reg(rm);
+  } else {
+    const uint8_t* q = p + 2;  // past the ModRM byte
+    uint64_t addr = 0;
+    if ((rm & 7) == 4) {  // a SIB byte
+      const int sib = *q++, index = ((sib >> 3) & 7) | ((rex & 2) << 2), base = (sib & 7) | ((rex & 1) << 3);
+      if (index != 4) addr += reg(index) << (sib >> 6);
+      if ((base & 7) == 5 && mod == 0) {
+        int32_t d;
+        memcpy(&d, q, 4);
+        q += 4;
+        addr += static_cast<uint64_t>(static_cast<int64_t>(d));
+      } else {
+        addr += reg(base);
+      }
+    } else if ((rm & 7) == 5 && mod == 0) {  // RIP-relative: from the next instruction
+      int32_t d;
+      memcpy(&d, q, 4);
+      addr = reinterpret_cast<uint64_t>(q + 4) + static_cast<uint64_t>(static_cast<int64_t>(d));
+    } else {
+      addr = reg(rm);
+    }
+    if (mod == 1) addr += static_cast<uint64_t>(static_cast<int64_t>(static_cast<int8_t>(*q)));
+    if (mod == 2) {
+      int32_t d;
+      memcpy(&d, q, 4);
+      addr += static_cast<uint64_t>(static_cast<int64_t>(d));
+    }
+    memcpy(&raw, reinterpret_cast<const void*>(addr), bits / 8);  // x86 is little-endian
+  }
   const int shift = 64 - bits;
   f->divisor = kind == 7 ? static_cast<int64_t>(raw << shift) >> shift : static_cast<int64_t>((raw << shift) >> shift);
   f->divisor_known = true;
@@ -336,18 +369,18 @@ std::string describe(const KernelFault& f) {
     case SIGSEGV: {
       const auto a = reinterpret_cast<uintptr_t>(f.addr), sp = reinterpret_cast<uintptr_t>(f.sp);
       if (sp && a + 65536 >= sp && a < sp + 262144)
-        return "stack overflow at address " + at + " (SIGSEGV): the thread's local variables or recursion need "
-               "more stack than the emulator gives";
+        return "stack overflow at address " + at + " (SIGSEGV: the thread's local variables or recursion need "
+               "more stack than the emulator gives)";
       if (a < 65536) return "NULL pointer dereference (address " + at + ", SIGSEGV)";
       if (f.code == SEGV_ACCERR) return "access to protected memory at address " + at + " (SIGSEGV)";
       return "invalid memory access at address " + at +
-             " (SIGSEGV): nothing is mapped there (a wild pointer or an index far outside an array)";
+             " (SIGSEGV: nothing is mapped there; a wild pointer or an index far outside an array)";
     }
     case SIGBUS:
       return "bus error at address " + at + " (SIGBUS: a misaligned access or memory past the end of a mapped file)";
     case SIGILL:
-      return "illegal instruction (SIGILL): the host compiler traps undefined behaviour it can prove, such as "
-             "falling off the end of a function that returns a value";
+      return "illegal instruction (SIGILL: the host compiler traps undefined behaviour it can prove, such as "
+             "falling off the end of a function that returns a value)";
   }
   return "signal " + std::to_string(f.sig);
 }
