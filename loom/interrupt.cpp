@@ -14,11 +14,18 @@ std::atomic<uint64_t> g_count{0};
 constexpr int kMaxHooks = 4;
 std::atomic<void (*)()> g_hooks[kMaxHooks];
 
-std::mutex g_mu;           // guards the two below
-int g_scopes = 0;          // live scopes that installed the handler
-struct sigaction g_saved;  // SIGINT's handler before the first of them
+// loom's handler, once installed, stays: outside any scope it passes SIGINT on to the
+// handler it replaced (Python's), so a launch costs one sigaction() read, not four calls.
+std::mutex g_mu;               // guards installing
+std::atomic<int> g_scopes{0};  // live scopes
+struct sigaction g_saved;      // SIGINT's handler before loom's
 
-void on_sigint(int) {
+void on_sigint(int sig, siginfo_t* info, void* uctx) {
+  if (g_scopes.load() == 0) {
+    if (g_saved.sa_flags & SA_SIGINFO) g_saved.sa_sigaction(sig, info, uctx);
+    else g_saved.sa_handler(sig);
+    return;
+  }
   const int saved_errno = errno;
   g_count.fetch_add(1);
   for (auto& h : g_hooks)
@@ -26,39 +33,37 @@ void on_sigint(int) {
   errno = saved_errno;
 }
 
-bool is_ours(const struct sigaction& a) { return !(a.sa_flags & SA_SIGINFO) && a.sa_handler == on_sigint; }
+bool is_ours(const struct sigaction& a) { return (a.sa_flags & SA_SIGINFO) && a.sa_sigaction == on_sigint; }
+
+// A handler function (not SIG_DFL or SIG_IGN: a program that did not ask to handle Ctrl-C
+// keeps the default, being ended).
+bool is_function(const struct sigaction& a) {
+  return (a.sa_flags & SA_SIGINFO) ? a.sa_sigaction != nullptr : a.sa_handler != SIG_DFL && a.sa_handler != SIG_IGN;
+}
 
 }  // namespace
 
 InterruptScope::InterruptScope() : epoch_(g_count.load()), active_(false) {
-  std::lock_guard<std::mutex> lock(g_mu);
-  if (g_scopes > 0) {
-    ++g_scopes;
-    active_ = true;
-    return;
-  }
   struct sigaction cur;
-  if (sigaction(SIGINT, nullptr, &cur) != 0) return;
-  // SIG_DFL or SIG_IGN: the program did not ask to handle Ctrl-C; leave it as it is.
-  const bool function = (cur.sa_flags & SA_SIGINFO) ? cur.sa_sigaction != nullptr
-                                                     : cur.sa_handler != SIG_DFL && cur.sa_handler != SIG_IGN;
-  if (!function || is_ours(cur)) return;
-  struct sigaction ours {};
-  ours.sa_handler = on_sigint;
-  sigemptyset(&ours.sa_mask);
-  ours.sa_flags = SA_RESTART | SA_ONSTACK;
-  if (sigaction(SIGINT, &ours, &g_saved) != 0) return;
-  g_scopes = 1;
+  if (sigaction(SIGINT, nullptr, &cur) != 0 || !is_function(cur)) return;
+  if (!is_ours(cur)) {
+    std::lock_guard<std::mutex> lock(g_mu);
+    struct sigaction ours {};
+    ours.sa_sigaction = on_sigint;
+    sigemptyset(&ours.sa_mask);
+    ours.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+    if (sigaction(SIGINT, nullptr, &cur) != 0 || !is_function(cur)) return;
+    if (!is_ours(cur)) {
+      g_saved = cur;  // read by the handler only once it is installed
+      if (sigaction(SIGINT, &ours, nullptr) != 0) return;
+    }
+  }
+  g_scopes.fetch_add(1);
   active_ = true;
 }
 
 InterruptScope::~InterruptScope() {
-  if (!active_) return;
-  std::lock_guard<std::mutex> lock(g_mu);
-  if (--g_scopes > 0) return;
-  struct sigaction cur;
-  // Put the previous handler back unless someone replaced loom's meanwhile.
-  if (sigaction(SIGINT, nullptr, &cur) == 0 && is_ours(cur)) sigaction(SIGINT, &g_saved, nullptr);
+  if (active_) g_scopes.fetch_sub(1);
 }
 
 bool InterruptScope::interrupted() const { return g_count.load() != epoch_; }

@@ -10,9 +10,10 @@
 namespace loom {
 
 /// While alive, SIGINT interrupts loom instead of reaching the previous handler. Scopes
-/// nest and may live on several threads at once (a count: the first installs loom's
-/// handler, the last puts the previous one back). Where SIGINT's handler is SIG_DFL or
-/// SIG_IGN (a C++ program that did not ask for Ctrl-C handling), nothing changes.
+/// nest and may live on several threads at once. loom's handler, installed by the first
+/// scope, passes SIGINT on to the handler it replaced while no scope lives. Where SIGINT's
+/// handler is SIG_DFL or SIG_IGN (a C++ program that did not ask for Ctrl-C handling),
+/// nothing changes.
 class InterruptScope {
  public:
   InterruptScope();

@@ -90,16 +90,19 @@ struct Shuffler {
 
 // Calls an entry of the kernel's library under the fault guard: a fault becomes
 // KernelFaultError naming it (and in debug mode the source line), an interrupt Interrupted.
-void call_kernel(const EmuFunction& f, EntryFn fn, void** args, ThreadCtx* c, const DebugLaunch* debug) {
-  KernelFault fault;
-  if (run_guarded(fn, args, c, &fault, debug != nullptr)) return;
-  if (fault.interrupted) throw Interrupted("interrupted (Ctrl-C)");
+std::exception_ptr fault_error(const EmuFunction& f, const KernelFault& fault, const DebugLaunch* debug) {
+  if (fault.interrupted) return std::make_exception_ptr(Interrupted("interrupted (Ctrl-C)"));
   std::string msg = describe(fault);
   if (debug && f.debug) {
     const int line = fault_source_line(*f.debug, fault.pc, fault.frames, fault.nframes);
     msg += line > 0 ? " at line " + std::to_string(line) + " of the kernel source" : " (at a line loom could not tell)";
   }
-  throw KernelFaultError(msg);
+  return std::make_exception_ptr(KernelFaultError(msg));
+}
+void call_kernel(const EmuFunction& f, GuardSlot* slot, EntryFn fn, void** args, ThreadCtx* c,
+                 const DebugLaunch* debug) {
+  KernelFault fault;
+  if (!run_guarded(slot, fn, args, c, &fault, debug != nullptr)) std::rethrow_exception(fault_error(f, fault, debug));
 }
 
 // An error thrown by one emulated thread, rethrown with where it happened: out-of-bounds
@@ -208,9 +211,11 @@ struct FiberThread {
   bool fresh = false;     // ucontext: made, never entered (uc_entry reads uc_starting)
   int line = 0;           // the barrier it waits at
   bool done = false;      // parked at the top of its loop: its thread returned (or threw)
+  bool faulted = false;   // parked after a fault or an interrupt (in `fault`)
   std::exception_ptr error;
-  const EmuFunction* f = nullptr;
-  const DebugLaunch* debug = nullptr;
+  JumpPoint jump;  // set once in the fiber's base frame (fault_guard.h)
+  KernelFault fault;
+  GuardSlot* slot = nullptr;  // the worker's place in the fault guard's table
   EntryFn fn = nullptr;
   void** args = nullptr;
 
@@ -231,9 +236,14 @@ bool use_ucontext() {
 #endif
 }
 
+// The fiber itself arms its jump point once it runs on its own stack, and disarms it
+// before switching away: a fault or an interrupt jumps only from code on that stack (an
+// interrupt that came meanwhile is seen when it arms again).
 void run_thread_body(FiberThread* t) {
   try {
-    call_kernel(*t->f, t->fn, t->args, &t->ctx, t->debug);
+    enter_kernel_code(t->slot, &t->jump);
+    t->fn(t->args, &t->ctx);
+    leave_kernel_code(t->slot);
   }
 #ifdef LOOM_HAVE_FIBERS
   catch (const ctx::detail::forced_unwind&) {
@@ -241,6 +251,7 @@ void run_thread_body(FiberThread* t) {
   }
 #endif
   catch (...) {
+    leave_kernel_code(t->slot);
     t->error = std::current_exception();
   }
   t->done = true;
@@ -250,9 +261,9 @@ void run_thread_body(FiberThread* t) {
 void boost_barrier(ThreadCtx* c, int line) {
   auto* t = static_cast<FiberThread*>(c->executor);
   t->line = line;
-  void* guard = leave_kernel_code();
+  leave_kernel_code(t->slot);
   t->sched = std::move(t->sched).resume();
-  reenter_kernel_code(guard);
+  enter_kernel_code(t->slot, &t->jump);
 }
 #endif
 
@@ -261,15 +272,28 @@ thread_local FiberThread* uc_starting = nullptr;
 void uc_barrier(ThreadCtx* c, int line) {
   auto* t = static_cast<FiberThread*>(c->executor);
   t->line = line;
-  void* guard = leave_kernel_code();
+  leave_kernel_code(t->slot);
   swapcontext(&t->uc, &uc_scheduler);
-  reenter_kernel_code(guard);
+  enter_kernel_code(t->slot, &t->jump);
 }
+// A fault or an interrupt in kernel code jumps back to the fiber's base frame (its jump
+// point, set once per fiber): the fiber parks as if its thread had ended, marked faulted.
+void park_faulted(FiberThread* t) {
+  t->faulted = true;
+  t->done = true;
+}
+
 // A ucontext fiber's life: run a thread, park, run the next one given to it.
 void uc_entry() {
-  FiberThread* t = uc_starting;
+  FiberThread* const t = uc_starting;
   for (;;) {
-    run_thread_body(t);
+    if (sigsetjmp(t->jump.env, 0) == 0) {
+      for (;;) {
+        run_thread_body(t);
+        swapcontext(&t->uc, &uc_scheduler);
+      }
+    }
+    park_faulted(t);
     swapcontext(&t->uc, &uc_scheduler);
   }
 }
@@ -309,8 +333,14 @@ void ensure_fiber(FiberThread* t, size_t size, bool uc) {
   t->self = ctx::fiber(std::allocator_arg, PooledStack(size), [t](ctx::fiber&& s) {
     t->sched = std::move(s);
     for (;;) {
-      run_thread_body(t);
-      t->sched = std::move(t->sched).resume();  // parked until the next block gives it a thread
+      if (sigsetjmp(t->jump.env, 0) == 0) {
+        for (;;) {
+          run_thread_body(t);
+          t->sched = std::move(t->sched).resume();  // parked until the next block gives it a thread
+        }
+      }
+      park_faulted(t);
+      t->sched = std::move(t->sched).resume();
     }
     return std::move(t->sched);  // not reached: a destroyed fiber leaves by forced unwinding
   });
@@ -336,6 +366,7 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args,
   const Idx3 d = proto.block_dim;
   const size_t n = size_t{d.x} * d.y * d.z;
   std::deque<FiberThread>& threads = worker_fibers(n);
+  GuardSlot* const slot = guard_slot();
   size_t i = 0;
   for (unsigned z = 0; z < d.z; ++z)
     for (unsigned y = 0; y < d.y; ++y)
@@ -351,9 +382,11 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args,
         t->ctx.barrier = uc_barrier;
 #endif
         t->done = false;
+        t->faulted = false;
         t->error = nullptr;
-        t->f = &f;
-        t->debug = debug;
+        t->jump.fault = &t->fault;
+        t->jump.backtrace = debug != nullptr;
+        t->slot = slot;
         t->fn = f.thread;
         t->args = args;
       }
@@ -374,6 +407,10 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args,
     size_t waiting = 0, other = 0;
     int line = 0, other_line = 0;
     if (shuffler) shuffler->shuffle(order);
+    if (launch_interrupted(slot)) {  // Ctrl-C came while no kernel code ran here
+      abandon();
+      throw Interrupted("interrupted (Ctrl-C)");
+    }
     for (size_t j = 0; j < n; ++j) {
       FiberThread& t = threads[shuffler ? order[j] : j];
       if (t.done) continue;
@@ -385,6 +422,12 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args,
 #ifdef LOOM_HAVE_FIBERS
         t.self = std::move(t.self).resume();
 #endif
+      }
+      if (t.faulted) {  // parked at its base frame: reusable; the others are dropped
+        recover_after_jump(t.fault);
+        t.faulted = false;
+        t.error = fault_error(f, t.fault, debug);
+        t.fault = KernelFault{};
       }
       if (t.error) {
         std::exception_ptr e = std::exchange(t.error, nullptr);
@@ -479,10 +522,11 @@ void run_block_shuffled(const EmuFunction& f, ThreadCtx& c, void** args, Shuffle
   order.resize(n);
   for (size_t j = 0; j < n; ++j) order[j] = static_cast<uint32_t>(j);
   shuffler.shuffle(order);
+  GuardSlot* const slot = guard_slot();
   for (const uint32_t k : order) {
     c.thread_idx = Idx3{k % d.x, k / d.x % d.y, k / (d.x * d.y)};
     try {
-      call_kernel(f, f.thread, args, &c, debug);
+      call_kernel(f, slot, f.thread, args, &c, debug);
     } catch (...) {
       rethrow_from_thread(std::current_exception(), f, c, debug);
     }
@@ -519,6 +563,7 @@ void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** 
   const int64_t grain = std::max<int64_t>(1, std::min<int64_t>(16, nblocks / (workers * 8)));
   cpu_backend::parallel_for(nblocks, grain, [&](int64_t begin, int64_t end) {
     GuardedLaunch guarded(interrupts.epoch());
+    GuardSlot* const slot = guard_slot();
     ThreadCtx c{};
     c.block_dim = Idx3{block.x, block.y, block.z};
     c.grid_dim = Idx3{grid.x, grid.y, grid.z};
@@ -539,9 +584,9 @@ void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** 
           continue;
         }
         if (f.block_stack) {
-          run_on_stack(f.block_stack, uc, [&] { call_kernel(f, f.block, args, &c, nullptr); });
+          run_on_stack(f.block_stack, uc, [&] { call_kernel(f, slot, f.block, args, &c, nullptr); });
         } else {
-          call_kernel(f, f.block, args, &c, nullptr);
+          call_kernel(f, slot, f.block, args, &c, nullptr);
         }
       } catch (const std::exception& e) {
         const bool located = debug || f.uses_barrier;

@@ -22,27 +22,34 @@
 namespace loom::cpu_emulator {
 namespace {
 
-struct Guard {
-  sigjmp_buf env;
-  KernelFault* fault;
-  bool backtrace;
-};
+using Guard = JumpPoint;
 
 // Each thread running a launch holds a slot: the handlers find theirs by pthread_self(),
 // not through thread-locals (a dlopen'ed library's thread-local storage may be allocated
 // lazily, with malloc, which a signal handler must not call; initial-exec storage does not
 // fit loom's thread-locals).
-constexpr uint64_t kNoLaunch = ~uint64_t{0};
-struct Slot {
-  std::atomic<uintptr_t> thread{0};  // its pthread_t; 0: free
+}  // namespace
+// Written by its thread and read by that thread's handlers: relaxed accesses and signal
+// fences order them (no locked instructions on the way into kernel code).
+struct GuardSlot {
+  std::atomic<uintptr_t> thread{0};    // its pthread_t; 0: free
   std::atomic<Guard*> guard{nullptr};  // set while the thread runs kernel code
-  uint64_t epoch = kNoLaunch;          // interrupt_count() when the running launch began
+  uint64_t epoch = ~uint64_t{0};       // interrupt_count() when the running launch began
 };
+namespace {
+using Slot = GuardSlot;
+constexpr uint64_t kNoLaunchEpoch = ~uint64_t{0};
 constexpr int kSlots = 1024;
 Slot g_slots[kSlots];
-thread_local Slot* t_slot = nullptr;  // this thread's, outside the handlers
-thread_local sigset_t t_mask;        // the mask outside kernel code, restored after a jump
+thread_local Slot* t_slot = nullptr;   // this thread's, outside the handlers
 std::atomic<uintptr_t> g_chaining{0};  // the thread inside a previous handler loom chained to
+
+Guard* guard_of(Slot* s) { return s->guard.load(std::memory_order_relaxed); }
+void set_guard(Slot* s, Guard* g) {
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  s->guard.store(g, std::memory_order_relaxed);
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+}
 
 Slot* find_slot() {
   const auto self = static_cast<uintptr_t>(pthread_self());
@@ -56,7 +63,7 @@ std::mutex g_install_mu;
 struct sigaction g_prev[NSIG];  // each signal's handler before loom's
 int g_abort_signal = 0;         // a real-time signal: ends kernel code on an interrupt
 
-bool interrupted_now(const Slot* s) { return s->epoch != kNoLaunch && interrupt_count() != s->epoch; }
+bool interrupted_now(const Slot* s) { return s->epoch != kNoLaunchEpoch && interrupt_count() != s->epoch; }
 
 // Not ours to handle: what the previous handler would have done. SIG_DFL (or SIG_IGN, which
 // the kernel does not honour for a fault) is reset; returning repeats the faulting
@@ -146,9 +153,9 @@ void decode_divisor(const ucontext_t* uc, KernelFault* f) {
 
 void on_fault(int sig, siginfo_t* info, void* uctx) {
   Slot* s = find_slot();
-  Guard* g = s ? s->guard.load() : nullptr;
+  Guard* g = s ? guard_of(s) : nullptr;
   if (!g) return chain(sig, info, uctx);
-  s->guard.store(nullptr);
+  set_guard(s, nullptr);
   KernelFault* f = g->fault;
   f->sig = sig;
   f->code = info->si_code;
@@ -165,9 +172,9 @@ void on_fault(int sig, siginfo_t* info, void* uctx) {
 
 void on_abort(int, siginfo_t*, void*) {
   Slot* s = find_slot();
-  Guard* g = s ? s->guard.load() : nullptr;
+  Guard* g = s ? guard_of(s) : nullptr;
   if (!g || !interrupted_now(s)) return;  // not in kernel code: its next entry sees the interrupt
-  s->guard.store(nullptr);
+  set_guard(s, nullptr);
   g->fault->interrupted = true;
   siglongjmp(g->env, 1);
 }
@@ -232,12 +239,21 @@ void ensure_altstack() {
   alt.mem = p;
 }
 
-// After a jump out of kernel code: the signal mask outside it again (the handler's signal
-// is blocked, and SIGINT too when the jump left loom's SIGINT handler), and C's stdout and
-// stderr unlocked if the fault hit inside printf (glibc's recursive FILE lock would stay
-// held by this thread, and the next printf of another thread would wait forever).
-void recover() {
-  pthread_sigmask(SIG_SETMASK, &t_mask, nullptr);
+// After a jump out of kernel code: the signals the handlers block unblocked again (the
+// fault's; on an interrupt the abort signal, and SIGINT when the jump left loom's SIGINT
+// handler on this thread: it was unblocked, or that handler would not have run here), and
+// C's stdout and stderr unlocked if the fault hit inside printf (glibc's recursive FILE
+// lock would stay held by this thread, and the next printf of another would wait forever).
+void recover(const KernelFault& f) {
+  sigset_t set;
+  sigemptyset(&set);
+  if (f.interrupted) {
+    sigaddset(&set, g_abort_signal);
+    sigaddset(&set, SIGINT);
+  } else {
+    sigaddset(&set, f.sig);
+  }
+  pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
 #if defined(__GLIBC__)
   struct IoLock {  // glibc's _IO_lock_t
     int lock, cnt;
@@ -259,55 +275,64 @@ std::string hex(const void* p) {
 
 }  // namespace
 
-bool run_guarded(EntryFn fn, void** args, loom_emu::ThreadCtx* ctx, KernelFault* fault, bool backtrace) {
-  Guard g;
-  g.fault = fault;
-  g.backtrace = backtrace;
-  Slot* const s = t_slot;
+GuardSlot* guard_slot() { return t_slot; }
+
+bool run_guarded(GuardSlot* s, EntryFn fn, void** args, loom_emu::ThreadCtx* ctx, KernelFault* fault,
+                 bool backtrace) {
   if (!s) {  // no slot (over kSlots threads in launches): unguarded, as before
     fn(args, ctx);
     return true;
   }
-  Guard* const prev = s->guard.load();
+  Guard g;
+  g.fault = fault;
+  g.backtrace = backtrace;
+  Guard* const prev = guard_of(s);
   if (sigsetjmp(g.env, 0) != 0) {  // no mask saved: a system call per entry would cost too much
-    s->guard.store(prev);
-    recover();
+    set_guard(s, prev);
+    recover(*fault);
     return false;
   }
-  s->guard.store(&g);
+  set_guard(s, &g);
   if (interrupted_now(s)) {  // an interrupt that came while this thread ran loom's code
-    s->guard.store(prev);
+    set_guard(s, prev);
     fault->interrupted = true;
     return false;
   }
   try {
     fn(args, ctx);
   } catch (...) {
-    s->guard.store(prev);
+    set_guard(s, prev);
     throw;
   }
-  s->guard.store(prev);
+  set_guard(s, prev);
   return true;
 }
 
-void* leave_kernel_code() {
-  Slot* s = t_slot;
-  return s ? s->guard.exchange(nullptr) : nullptr;
-}
-
-void reenter_kernel_code(void* saved) {
-  auto* g = static_cast<Guard*>(saved);
-  Slot* s = t_slot;
-  if (!s || !g) return;
-  s->guard.store(g);
+void enter_kernel_code(GuardSlot* s, JumpPoint* jp) {
+  if (!s) return;
+  set_guard(s, jp);
   if (interrupted_now(s)) {
-    s->guard.store(nullptr);
-    g->fault->interrupted = true;
-    siglongjmp(g->env, 1);
+    set_guard(s, nullptr);
+    jp->fault->interrupted = true;
+    siglongjmp(jp->env, 1);
   }
 }
 
+void leave_kernel_code(GuardSlot* s) {
+  if (s) set_guard(s, nullptr);
+}
+
+void recover_after_jump(const KernelFault& f) { recover(f); }
+
+bool launch_interrupted(GuardSlot* s) { return s && interrupted_now(s); }
+
 void install_fault_handlers() {
+  // One read per launch: whoever replaces loom's handlers (faulthandler.enable()) replaces
+  // SIGSEGV's with the others.
+  struct sigaction cur;
+  if (sigaction(SIGSEGV, nullptr, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
+      cur.sa_sigaction == on_fault)
+    return;
   std::lock_guard<std::mutex> lock(g_install_mu);
   static const bool once = [] {
     void* warm[1];
@@ -328,7 +353,6 @@ bool fault_handler_installed(int sig) {
 
 GuardedLaunch::GuardedLaunch(uint64_t epoch) : saved_(t_slot), slot_(nullptr) {
   ensure_altstack();
-  pthread_sigmask(SIG_SETMASK, nullptr, &t_mask);
   const auto self = static_cast<uintptr_t>(pthread_self());
   if (saved_) {  // a launch inside a launch on this thread: it keeps the slot
     prev_epoch_ = static_cast<Slot*>(saved_)->epoch;
@@ -339,7 +363,7 @@ GuardedLaunch::GuardedLaunch(uint64_t epoch) : saved_(t_slot), slot_(nullptr) {
     uintptr_t empty = 0;
     if (s.thread.load(std::memory_order_relaxed) == 0 && s.thread.compare_exchange_strong(empty, self)) {
       s.epoch = epoch;  // read only by this thread's own handlers
-      s.guard.store(nullptr);
+      set_guard(&s, nullptr);
       slot_ = &s;
       t_slot = &s;
       return;

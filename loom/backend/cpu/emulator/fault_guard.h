@@ -6,6 +6,8 @@
 // same jump ends kernel code that Ctrl-C interrupts (interrupt.h): loom's SIGINT handler
 // sends kAbortSignal to every thread running kernel code of an interrupted launch.
 #pragma once
+#include <setjmp.h>
+
 #include <cstdint>
 #include <string>
 
@@ -29,11 +31,26 @@ struct KernelFault {
   bool interrupted = false;
 };
 
+/// Where a fault or an interrupt jumps to: set with sigsetjmp(jp.env, 0) in a frame that
+/// stays live while kernel code runs below it (run_guarded's, or a fiber's base frame).
+struct JumpPoint {
+  sigjmp_buf env;
+  KernelFault* fault = nullptr;  // filled by the handler
+  bool backtrace = false;        // record the frames (debug mode)
+};
+
+/// The calling thread's place in the guard's table while it runs a launch (GuardedLaunch),
+/// else null; read once per block and passed to the calls below.
+struct GuardSlot;
+GuardSlot* guard_slot();
+
 /// Runs `fn(args, ctx)` (an entry of a generated library) so that a fault in it, or an
 /// interrupt of the launch, returns here: false, with `fault` filled. True when `fn`
 /// returned; its C++ exceptions propagate. `backtrace`: record the frames (debug mode).
 /// Kernel code abandoned by a fault is not unwound (its frames are plain C++ of the kernel).
-bool run_guarded(EntryFn fn, void** args, loom_emu::ThreadCtx* ctx, KernelFault* fault, bool backtrace);
+/// With a null `slot`, `fn` runs unguarded.
+bool run_guarded(GuardSlot* slot, EntryFn fn, void** args, loom_emu::ThreadCtx* ctx, KernelFault* fault,
+                 bool backtrace);
 
 /// Installs loom's SIGSEGV, SIGBUS, SIGFPE and SIGILL handlers where they are not loom's
 /// (pytest's faulthandler, for one, replaces them), chaining to those found; once per launch.
@@ -55,11 +72,19 @@ class GuardedLaunch {
   uint64_t prev_epoch_ = 0;
 };
 
-/// A fiber leaving kernel code at a barrier: the thread's jump point is put aside (the
-/// block's scheduler is loom code: a fault there is a bug and must not be caught) and
-/// given back when the fiber resumes; an interrupt that came meanwhile ends it then.
-void* leave_kernel_code();
-void reenter_kernel_code(void* saved);
+/// Fibers: a fiber arms its jump point (set once in its base frame) when it enters kernel
+/// code on its own stack, and disarms it before it switches away (the block's scheduler is
+/// loom code: a fault there is a bug and must not be caught). Entering jumps at once when
+/// the launch was interrupted while the fiber was away.
+void enter_kernel_code(GuardSlot* slot, JumpPoint* jp);
+void leave_kernel_code(GuardSlot* slot);
+
+/// After a jump (the fiber path; run_guarded does it itself): the signals the handlers
+/// blocked unblocked, C's stdout and stderr unlocked if the fault hit inside printf.
+void recover_after_jump(const KernelFault& f);
+
+/// An interrupt of this thread's launch has come (the fiber scheduler checks each round).
+bool launch_interrupted(GuardSlot* slot);
 
 /// "integer division by zero (SIGFPE)", "NULL pointer dereference (address 0x8, SIGSEGV)".
 std::string describe(const KernelFault& f);

@@ -33,7 +33,7 @@ bool run(ce::EntryFn fn, ce::KernelFault* f, void* arg = nullptr) {
   ce::install_fault_handlers();
   ce::GuardedLaunch launch(loom::interrupt_count());
   void* args[1] = {arg};
-  return ce::run_guarded(fn, args, nullptr, f, true);
+  return ce::run_guarded(ce::guard_slot(), fn, args, nullptr, f, true);
 }
 
 }  // namespace
@@ -73,7 +73,8 @@ TEST(FaultGuard, ReturnsAndExceptionsPassThrough) {
 namespace {
 std::atomic<int> g_previous_calls{0};
 void previous_handler(int, siginfo_t*, void*) { ++g_previous_calls; }
-void ignore_sigint(int) {}
+std::atomic<int> g_sigints{0};
+void count_sigint(int) { ++g_sigints; }
 }  // namespace
 
 TEST(FaultGuard, OutsideKernelCodeChainsToThePreviousHandler) {
@@ -81,17 +82,17 @@ TEST(FaultGuard, OutsideKernelCodeChainsToThePreviousHandler) {
   mine.sa_sigaction = previous_handler;
   mine.sa_flags = SA_SIGINFO;
   sigemptyset(&mine.sa_mask);
-  sigaction(SIGBUS, &mine, &saved);
-  ce::install_fault_handlers();  // finds it, installs loom's, chains to it
-  EXPECT_TRUE(ce::fault_handler_installed(SIGBUS));
-  raise(SIGBUS);  // not in kernel code
+  sigaction(SIGSEGV, &mine, &saved);  // as faulthandler.enable() does
+  ce::install_fault_handlers();        // finds it, installs loom's, chains to it
+  EXPECT_TRUE(ce::fault_handler_installed(SIGSEGV));
+  raise(SIGSEGV);  // not in kernel code
   EXPECT_EQ(g_previous_calls.load(), 1);
-  sigaction(SIGBUS, &saved, nullptr);
+  sigaction(SIGSEGV, &saved, nullptr);
 }
 
 TEST(FaultGuard, InterruptEndsKernelCodeOnAnotherThread) {
   struct sigaction handler {}, saved;
-  handler.sa_handler = ignore_sigint;  // a program that handles Ctrl-C (as Python does)
+  handler.sa_handler = count_sigint;  // a program that handles Ctrl-C (as Python does)
   sigemptyset(&handler.sa_mask);
   sigaction(SIGINT, &handler, &saved);
   {
@@ -103,7 +104,7 @@ TEST(FaultGuard, InterruptEndsKernelCodeOnAnotherThread) {
       ce::GuardedLaunch launch(scope.epoch());
       ce::KernelFault f;
       void* args[1] = {&stop};
-      state = ce::run_guarded(spins, args, nullptr, &f, false) ? 2 : f.interrupted ? 1 : 3;
+      state = ce::run_guarded(ce::guard_slot(), spins, args, nullptr, &f, false) ? 2 : f.interrupted ? 1 : 3;
     });
     usleep(100 * 1000);
     kill(getpid(), SIGINT);
@@ -112,9 +113,9 @@ TEST(FaultGuard, InterruptEndsKernelCodeOnAnotherThread) {
     t.join();
     EXPECT_EQ(state.load(), 1);
     EXPECT_TRUE(scope.interrupted());
+    EXPECT_EQ(g_sigints.load(), 0);  // loom's while the scope lives
   }
-  struct sigaction now;
-  sigaction(SIGINT, nullptr, &now);
-  EXPECT_EQ(now.sa_handler, ignore_sigint);  // the previous handler is back
+  raise(SIGINT);  // outside any scope: the program's handler gets it
+  EXPECT_EQ(g_sigints.load(), 1);
   sigaction(SIGINT, &saved, nullptr);
 }
