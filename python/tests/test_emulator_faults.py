@@ -310,3 +310,24 @@ def test_divergent_barrier_completes_normally_and_is_reported_in_debug_mode(rng)
     assert "40 threads wait there and 24 returned" in msg, msg
     k((1,), (64,), (loom.asarray(x, device=dev), out, 64), debug=True)  # every thread arrives: fine
     np.testing.assert_array_equal(out.numpy(), x[::-1])
+
+
+def test_fault_is_caught_after_faulthandler_replaces_the_handlers():
+    # pytest's faulthandler (or a user's faulthandler.enable()) installs its own SIGFPE and
+    # SIGSEGV handlers; loom puts its own back at the next launch and chains to them.
+    import faulthandler
+    faulthandler.enable()
+    dev = loom.cpu()
+    k = raw(r"""
+extern "C" __global__ void div_again(const int* a, const int* b, int* out) {
+  out[threadIdx.x] = a[threadIdx.x] / b[threadIdx.x];
+}""", "div_again")
+    a = np.arange(1, 33, dtype=np.int32)
+    b = np.full(32, 2, np.int32)
+    b[9] = 0
+    out = loom.empty(32, dtype=loom.int32, device=dev)
+    with pytest.raises(loom.KernelFaultError, match=r"^\[RawKernel div_again\] integer division or remainder by zero"):
+        k((1,), (32,), (loom.asarray(a, device=dev), loom.asarray(b, device=dev), out))
+    b[9] = 3
+    k((1,), (32,), (loom.asarray(a, device=dev), loom.asarray(b, device=dev), out))
+    np.testing.assert_array_equal(out.numpy(), a // b)
