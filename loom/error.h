@@ -61,6 +61,20 @@ class AxisError : public std::out_of_range {
   using std::out_of_range::out_of_range;
 };
 
+/// A fault inside kernel code run on the CPU (the emulator): a NULL or wild pointer, an
+/// integer division by zero, a stack overflow (Python: loom.KernelFaultError, a RuntimeError).
+class KernelFaultError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A wait or a CPU kernel launch stopped by Ctrl-C (SIGINT; interrupt.h) (Python:
+/// KeyboardInterrupt, delivered through Python's own SIGINT handler).
+class Interrupted : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 /// Throws std::invalid_argument("[op] msg").
 [[noreturn]] void throw_value_error(const char* op, const std::string& msg);
 [[noreturn]] void throw_dtype_error(const char* op, const std::string& msg);

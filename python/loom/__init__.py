@@ -15,6 +15,7 @@ from ._loom import (
     CompileError,
     CudaError,
     DeviceMismatchError,
+    KernelFaultError,
     OutOfMemoryError,
     # dtypes
     dtype,

@@ -15,6 +15,7 @@ PyObject* g_device_mismatch = nullptr;
 PyObject* g_out_of_memory = nullptr;
 PyObject* g_cuda_error = nullptr;
 PyObject* g_compile_error = nullptr;
+PyObject* g_kernel_fault = nullptr;
 PyObject* g_axis_error = nullptr;  // numpy.exceptions.AxisError
 
 PyObject* new_exception(nb::module_& m, const char* name, PyObject* base, const char* doc) {
@@ -49,6 +50,14 @@ void translate(const std::exception_ptr& p, void*) {
                      {{"code", nb::int_(e.code())}, {"context_lost", nb::bool_(e.context_lost())}});
   } catch (const CompileError& e) {
     raise_with_attrs(g_compile_error, e.what(), {{"log", nb::str(e.log().c_str(), e.log().size())}});
+  } catch (const KernelFaultError& e) {
+    PyErr_SetString(g_kernel_fault, e.what());
+  } catch (const Interrupted& e) {
+    // Ctrl-C, which loom's own SIGINT handler took: hand it to Python's handler (which
+    // raises KeyboardInterrupt, or runs the user's), as if it had come now. Off the main
+    // thread the main thread gets it, and this call raises KeyboardInterrupt itself.
+    PyErr_SetInterrupt();
+    if (PyErr_CheckSignals() == 0) PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
   } catch (const UnsupportedError& e) {
     PyErr_SetString(PyExc_NotImplementedError, e.what());
   } catch (const AxisError& e) {
@@ -68,6 +77,7 @@ void raise_for_testing(const std::string& kind, const std::string& msg) {
   if (kind == "CudaError") throw CudaError(msg, 700, true);
   if (kind == "CompileError") throw CompileError(msg, "line 1: error");
   if (kind == "UnsupportedError") throw UnsupportedError(msg);
+  if (kind == "KernelFaultError") throw KernelFaultError(msg);
   if (kind == "invalid_argument") throw std::invalid_argument(msg);
   if (kind == "AxisError") throw AxisError(msg);
   if (kind == "out_of_range") throw std::out_of_range(msg);
@@ -111,6 +121,10 @@ void init_errors(nb::module_& m) {
   g_compile_error = new_exception(m, "CompileError", PyExc_RuntimeError,
                                   "Kernel compilation (NVRTC or host compiler) failed; `.log` holds "
                                   "the compiler log.");
+  g_kernel_fault = new_exception(m, "KernelFaultError", PyExc_RuntimeError,
+                                 "A fault inside a kernel run on the CPU (a NULL or wild pointer, an "
+                                 "integer division by zero, a stack overflow); the process and the "
+                                 "device stay usable.");
   // NumPy's own type, so that `except np.exceptions.AxisError` catches loom's too.
   nb::object axis_error = numpy_module().attr("exceptions").attr("AxisError");
   g_axis_error = axis_error.inc_ref().ptr();

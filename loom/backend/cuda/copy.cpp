@@ -198,6 +198,7 @@ void download(const Array& src, void* dst) {
     return;
   }
   wait_for_writer(src);
+  stream_synchronize(dev, cuda::current_stream(dev));  // the writers first: a wait Ctrl-C can end
   auto stream = static_cast<cudaStream_t>(cuda::current_stream(dev));
   const size_t nbytes = src.nbytes();
   const char* in = static_cast<const char*>(src.data());

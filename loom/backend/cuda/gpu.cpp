@@ -2,12 +2,15 @@
 #include <cuda_runtime_api.h>
 #include <nvrtc.h>
 
+#include <chrono>
 #include <string>
+#include <thread>
 
 #include "loom/backend/cuda/check.h"
 #include "loom/backend/cuda/driver_api.h"
 #include "loom/backend/cuda/runtime.h"
 #include "loom/backend/gpu.h"
+#include "loom/interrupt.h"
 
 namespace loom::gpu_backend {
 namespace {
@@ -27,6 +30,23 @@ bool finished(cudaError_t err, const char* call) {
   }
   if (err != cudaSuccess) cuda::raise_runtime_error(err, call);
   return true;
+}
+
+// Waits until `done()`, as cudaStreamSynchronize would, but polling so that Ctrl-C
+// (interrupt.h) ends the wait with Interrupted: queries back to back for the first 100 us
+// (a short wait keeps its latency), then one every 50 us. The GPU goes on running the work
+// already queued: a running kernel cannot be stopped, only the process ended.
+template <class Done>
+void wait_interruptibly(const char* op, Done done) {
+  if (done()) return;  // no handler switch for a wait that is already over
+  InterruptScope interrupts;
+  const auto spin_until = std::chrono::steady_clock::now() + std::chrono::microseconds(100);
+  while (!done()) {
+    if (interrupts.interrupted())
+      throw_interrupted(op, "; the GPU goes on running the kernels already queued (a running kernel cannot be "
+                            "stopped; ending the process ends it)");
+    if (std::chrono::steady_clock::now() >= spin_until) std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
 }
 
 }  // namespace
@@ -76,6 +96,17 @@ std::string nvrtc_version() {
 
 void synchronize(int index) {
   cuda::activate(index);
+  // An event on the legacy default stream completes after the earlier work of every
+  // blocking stream (all of loom's): wait for it interruptibly; what is left (non-blocking
+  // streams of other libraries) is then waited for as before.
+  cudaEvent_t ev = nullptr;
+  LOOM_CUDA_CHECK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+  struct Destroy {
+    cudaEvent_t e;
+    ~Destroy() { cudaEventDestroy(e); }
+  } destroy{ev};
+  LOOM_CUDA_CHECK(cudaEventRecord(ev, cudaStreamLegacy));
+  wait_interruptibly("synchronize", [&] { return finished(cudaEventQuery(ev), "cudaEventQuery(event)"); });
   LOOM_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
@@ -112,7 +143,8 @@ void stream_destroy(int device, void* stream) {
 void stream_synchronize(int device, void* stream) {
   if (cuda::stream_destroyed(stream)) return;  // its work finished when it was destroyed
   cuda::activate(device);
-  LOOM_CUDA_CHECK(cudaStreamSynchronize(native(stream)));
+  wait_interruptibly("Stream.synchronize",
+                     [&] { return finished(cudaStreamQuery(native(stream)), "cudaStreamQuery(stream)"); });
 }
 
 bool stream_query(int device, void* stream) {
@@ -140,7 +172,8 @@ void event_record(int device, void* event, void* stream) {
 
 void event_synchronize(int device, void* event) {
   cuda::activate(device);
-  LOOM_CUDA_CHECK(cudaEventSynchronize(native_event(event)));
+  wait_interruptibly("Event.synchronize",
+                     [&] { return finished(cudaEventQuery(native_event(event)), "cudaEventQuery(event)"); });
 }
 
 bool event_query(int device, void* event) {

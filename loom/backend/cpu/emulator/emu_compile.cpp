@@ -199,7 +199,9 @@ std::shared_ptr<const CpuLibrary> load(const ModuleState& m, const std::string& 
   if (identity.empty())
     throw UnsupportedError(label + " the CPU kernel emulator needs a C++ compiler: '" + cxx +
                            " --version' failed (install g++ or set $CXX)");
-  const std::string sflags = stack_flags(identity);
+  // g++ -O2 turns a division by a zero it can prove, or a NULL dereference, into ud2 (SIGILL);
+  // this keeps the real instruction, so the fault guard names them as it names the others.
+  const std::string sflags = stack_flags(identity) + (is_gcc(identity) ? " -fno-isolate-erroneous-paths-dereference" : "");
   if (debug && is_gcc(identity)) flags += kDebugGccFlags;
   static const Hash128 header_hash = [] {
     KeyBuilder k;

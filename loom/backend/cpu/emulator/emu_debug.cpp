@@ -37,12 +37,12 @@ size_t tls_block_size(size_t modid) {
 // the code at `pc` in `lib`; 0 when it cannot be told. Runs addr2line on a copy of the
 // library (the loaded copy was removed after dlopen); -i lists the inlined frames, innermost
 // first: the first loom_kernel.cu frame is the access (the check itself is in the header).
-int source_line(const DebugLibrary& lib, void* pc) {
+int source_line(const DebugLibrary& lib, void* pc, bool exact = false) {
   Dl_info info;
   if (!pc || !lib.bytes || dladdr(pc, &info) == 0 || !info.dli_fbase) return 0;
   // A return address is just past the call: the byte before it belongs to the call.
   const unsigned long long offset =
-      static_cast<unsigned long long>(static_cast<char*>(pc) - static_cast<char*>(info.dli_fbase)) - 1;
+      static_cast<unsigned long long>(static_cast<char*>(pc) - static_cast<char*>(info.dli_fbase)) - (exact ? 0 : 1);
   try {
     TempDir dir;
     const std::string path = dir.path + "/module.so";
@@ -91,6 +91,20 @@ void fill_static_shared(const DebugLibrary& lib) {
   // wrote shows up in the results instead of reading a stale, plausible value.
   memset(block, 0xFF, lib.tls_size);
   *current = saved;
+}
+
+int fault_source_line(const DebugLibrary& lib, void* pc, void* const* frames, int nframes) {
+  // Only addresses inside the library map to its lines: the faulting instruction itself,
+  // else (a fault inside printf, say) the innermost call from the library.
+  Dl_info mine, at;
+  if (!lib.tls_anchor || dladdr(reinterpret_cast<void*>(lib.tls_anchor), &mine) == 0) return 0;
+  auto inside = [&](void* p) { return p && dladdr(p, &at) != 0 && at.dli_fbase == mine.dli_fbase; };
+  if (inside(pc)) return source_line(lib, pc, true);
+  int i = 0;
+  while (i < nframes && frames[i] != pc) ++i;  // the frames above the handler's own
+  for (i = i < nframes ? i + 1 : 0; i < nframes; ++i)
+    if (inside(frames[i])) return source_line(lib, frames[i]);
+  return 0;
 }
 
 std::string describe_fault(const EmuFunction& f, const loom_emu::ThreadCtx& ctx, const DebugLaunch& d) {

@@ -90,6 +90,10 @@ void fill_static_shared(const DebugLibrary& lib);
 /// offset 400 (element 100) of a 100-element float32 array argument 0 (a)".
 std::string describe_fault(const EmuFunction& f, const loom_emu::ThreadCtx& ctx, const DebugLaunch& d);
 
+/// Debug mode: the kernel source line of a fault (a signal) at `pc`, or of the innermost of
+/// `frames` (return addresses, innermost first) inside the library; 0 when it cannot tell.
+int fault_source_line(const DebugLibrary& lib, void* pc, void* const* frames, int nframes);
+
 /// The bytes of a loaded library's thread-local segment (PT_TLS), where its `__shared__`
 /// variables live; 0 when it has none (emu_debug.cpp).
 size_t tls_segment_bytes(void* handle);

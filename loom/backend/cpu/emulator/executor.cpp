@@ -11,6 +11,11 @@
 // time through the thread entry, in a random order), shared memory starts as junk, and a
 // failed bounds check (std::out_of_range from the kernel) becomes IndexError with the
 // kernel's line. The normal path does none of this: its only extra work is a null check.
+// A divergent barrier that some threads skip by returning completes in normal mode (as on
+// Volta and later GPUs) and is an error in debug mode (as compute-sanitizer's synccheck).
+//
+// Kernel code runs under the fault guard (fault_guard.h): a fault in it (SIGSEGV, SIGFPE...)
+// raises KernelFaultError, and Ctrl-C (interrupt.h) ends a launch with Interrupted.
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <ucontext.h>
@@ -31,8 +36,10 @@
 #include <vector>
 
 #include "loom/backend/cpu/emulator/emulator.h"
+#include "loom/backend/cpu/emulator/fault_guard.h"
 #include "loom/backend/cpu/thread_pool.h"
 #include "loom/error.h"
+#include "loom/interrupt.h"
 
 #ifdef LOOM_HAVE_FIBERS
 #include <boost/context/fiber.hpp>
@@ -81,14 +88,36 @@ struct Shuffler {
   }
 };
 
+// Calls an entry of the kernel's library under the fault guard: a fault becomes
+// KernelFaultError naming it (and in debug mode the source line), an interrupt Interrupted.
+std::exception_ptr fault_error(const EmuFunction& f, const KernelFault& fault, const DebugLaunch* debug) {
+  if (fault.interrupted) return std::make_exception_ptr(Interrupted("interrupted (Ctrl-C)"));
+  std::string msg = describe(fault);
+  if (debug && f.debug) {
+    const int line = fault_source_line(*f.debug, fault.pc, fault.frames, fault.nframes);
+    msg += line > 0 ? " at line " + std::to_string(line) + " of the kernel source" : " (at a line loom could not tell)";
+  }
+  return std::make_exception_ptr(KernelFaultError(msg));
+}
+void call_kernel(const EmuFunction& f, GuardSlot* slot, EntryFn fn, void** args, ThreadCtx* c,
+                 const DebugLaunch* debug) {
+  KernelFault fault;
+  if (!run_guarded(slot, fn, args, c, &fault, debug != nullptr)) std::rethrow_exception(fault_error(f, fault, debug));
+}
+
 // An error thrown by one emulated thread, rethrown with where it happened: out-of-bounds
 // accesses stay std::out_of_range (IndexError), with their message built from the fault the
-// check recorded in the thread's context; every other error becomes std::runtime_error.
+// check recorded in the thread's context; faults stay KernelFaultError, interrupts
+// Interrupted; every other error becomes std::runtime_error.
 [[noreturn]] void rethrow_from_thread(std::exception_ptr e, const EmuFunction& f, const ThreadCtx& t,
                                       const DebugLaunch* debug) {
   const std::string where = ", in thread " + idx_str(t.thread_idx) + " of block " + idx_str(t.block_idx);
   try {
     std::rethrow_exception(e);
+  } catch (const Interrupted&) {
+    throw;
+  } catch (const KernelFaultError& ex) {
+    throw KernelFaultError(ex.what() + where);
   } catch (const std::out_of_range& ex) {
     if (debug && t.fault.pc) throw std::out_of_range(describe_fault(f, t, *debug) + where);
     throw std::out_of_range(ex.what() + where);
@@ -182,7 +211,11 @@ struct FiberThread {
   bool fresh = false;     // ucontext: made, never entered (uc_entry reads uc_starting)
   int line = 0;           // the barrier it waits at
   bool done = false;      // parked at the top of its loop: its thread returned (or threw)
+  bool faulted = false;   // parked after a fault or an interrupt (in `fault`)
   std::exception_ptr error;
+  JumpPoint jump;  // set once in the fiber's base frame (fault_guard.h)
+  KernelFault fault;
+  GuardSlot* slot = nullptr;  // the worker's place in the fault guard's table
   EntryFn fn = nullptr;
   void** args = nullptr;
 
@@ -203,9 +236,14 @@ bool use_ucontext() {
 #endif
 }
 
+// The fiber itself arms its jump point once it runs on its own stack, and disarms it
+// before switching away: a fault or an interrupt jumps only from code on that stack (an
+// interrupt that came meanwhile is seen when it arms again).
 void run_thread_body(FiberThread* t) {
   try {
+    enter_kernel_code(t->slot, &t->jump);
     t->fn(t->args, &t->ctx);
+    leave_kernel_code(t->slot);
   }
 #ifdef LOOM_HAVE_FIBERS
   catch (const ctx::detail::forced_unwind&) {
@@ -213,6 +251,7 @@ void run_thread_body(FiberThread* t) {
   }
 #endif
   catch (...) {
+    leave_kernel_code(t->slot);
     t->error = std::current_exception();
   }
   t->done = true;
@@ -222,7 +261,9 @@ void run_thread_body(FiberThread* t) {
 void boost_barrier(ThreadCtx* c, int line) {
   auto* t = static_cast<FiberThread*>(c->executor);
   t->line = line;
+  leave_kernel_code(t->slot);
   t->sched = std::move(t->sched).resume();
+  enter_kernel_code(t->slot, &t->jump);
 }
 #endif
 
@@ -231,13 +272,28 @@ thread_local FiberThread* uc_starting = nullptr;
 void uc_barrier(ThreadCtx* c, int line) {
   auto* t = static_cast<FiberThread*>(c->executor);
   t->line = line;
+  leave_kernel_code(t->slot);
   swapcontext(&t->uc, &uc_scheduler);
+  enter_kernel_code(t->slot, &t->jump);
 }
+// A fault or an interrupt in kernel code jumps back to the fiber's base frame (its jump
+// point, set once per fiber): the fiber parks as if its thread had ended, marked faulted.
+void park_faulted(FiberThread* t) {
+  t->faulted = true;
+  t->done = true;
+}
+
 // A ucontext fiber's life: run a thread, park, run the next one given to it.
 void uc_entry() {
-  FiberThread* t = uc_starting;
+  FiberThread* const t = uc_starting;
   for (;;) {
-    run_thread_body(t);
+    if (sigsetjmp(t->jump.env, 0) == 0) {
+      for (;;) {
+        run_thread_body(t);
+        swapcontext(&t->uc, &uc_scheduler);
+      }
+    }
+    park_faulted(t);
     swapcontext(&t->uc, &uc_scheduler);
   }
 }
@@ -277,8 +333,14 @@ void ensure_fiber(FiberThread* t, size_t size, bool uc) {
   t->self = ctx::fiber(std::allocator_arg, PooledStack(size), [t](ctx::fiber&& s) {
     t->sched = std::move(s);
     for (;;) {
-      run_thread_body(t);
-      t->sched = std::move(t->sched).resume();  // parked until the next block gives it a thread
+      if (sigsetjmp(t->jump.env, 0) == 0) {
+        for (;;) {
+          run_thread_body(t);
+          t->sched = std::move(t->sched).resume();  // parked until the next block gives it a thread
+        }
+      }
+      park_faulted(t);
+      t->sched = std::move(t->sched).resume();
     }
     return std::move(t->sched);  // not reached: a destroyed fiber leaves by forced unwinding
   });
@@ -304,6 +366,7 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args,
   const Idx3 d = proto.block_dim;
   const size_t n = size_t{d.x} * d.y * d.z;
   std::deque<FiberThread>& threads = worker_fibers(n);
+  GuardSlot* const slot = guard_slot();
   size_t i = 0;
   for (unsigned z = 0; z < d.z; ++z)
     for (unsigned y = 0; y < d.y; ++y)
@@ -319,7 +382,11 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args,
         t->ctx.barrier = uc_barrier;
 #endif
         t->done = false;
+        t->faulted = false;
         t->error = nullptr;
+        t->jump.fault = &t->fault;
+        t->jump.backtrace = debug != nullptr;
+        t->slot = slot;
         t->fn = f.thread;
         t->args = args;
       }
@@ -340,6 +407,10 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args,
     size_t waiting = 0, other = 0;
     int line = 0, other_line = 0;
     if (shuffler) shuffler->shuffle(order);
+    if (launch_interrupted(slot)) {  // Ctrl-C came while no kernel code ran here
+      abandon();
+      throw Interrupted("interrupted (Ctrl-C)");
+    }
     for (size_t j = 0; j < n; ++j) {
       FiberThread& t = threads[shuffler ? order[j] : j];
       if (t.done) continue;
@@ -351,6 +422,12 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args,
 #ifdef LOOM_HAVE_FIBERS
         t.self = std::move(t.self).resume();
 #endif
+      }
+      if (t.faulted) {  // parked at its base frame: reusable; the others are dropped
+        recover_after_jump(t.fault);
+        t.faulted = false;
+        t.error = fault_error(f, t.fault, debug);
+        t.fault = KernelFault{};
       }
       if (t.error) {
         std::exception_ptr e = std::exchange(t.error, nullptr);
@@ -366,6 +443,21 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args,
       }
     }
     if (waiting == 0) return;  // every thread returned: all fibers parked, ready for the next block
+    if (debug && other == 0) {
+      // Debug mode: threads that returned never reach the barrier the others wait at, which
+      // a GPU leaves undefined (Volta and later release it; compute-sanitizer's synccheck
+      // reports it).
+      size_t returned = 0;
+      for (size_t j = 0; j < n; ++j) returned += threads[j].done;
+      if (returned > 0) {
+        abandon();
+        throw std::runtime_error("divergent __syncthreads at line " + std::to_string(line) +
+                                 " of the kernel source: in block " + idx_str(proto.block_idx) + ", " +
+                                 std::to_string(waiting) + " threads wait there and " + std::to_string(returned) +
+                                 " returned without reaching it (reported in debug mode, as compute-sanitizer "
+                                 "--tool synccheck does; normal mode lets the others pass, as Volta and later GPUs do)");
+      }
+    }
     if (other > 0) {
       abandon();
       throw std::runtime_error("divergent __syncthreads: in block " + idx_str(proto.block_idx) + ", " +
@@ -430,10 +522,11 @@ void run_block_shuffled(const EmuFunction& f, ThreadCtx& c, void** args, Shuffle
   order.resize(n);
   for (size_t j = 0; j < n; ++j) order[j] = static_cast<uint32_t>(j);
   shuffler.shuffle(order);
+  GuardSlot* const slot = guard_slot();
   for (const uint32_t k : order) {
     c.thread_idx = Idx3{k % d.x, k / d.x % d.y, k / (d.x * d.y)};
     try {
-      f.thread(args, &c);
+      call_kernel(f, slot, f.thread, args, &c, debug);
     } catch (...) {
       rethrow_from_thread(std::current_exception(), f, c, debug);
     }
@@ -459,6 +552,8 @@ void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** 
   const std::string label = "[RawKernel " + f.name + "]";
   const int64_t nblocks = static_cast<int64_t>(grid.count());
   if (nblocks == 0) return;
+  InterruptScope interrupts;  // Ctrl-C ends the launch (Interrupted)
+  install_fault_handlers();
   std::atomic<bool> failed{false};
   std::mutex error_mu;
   std::exception_ptr first_error;
@@ -467,6 +562,8 @@ void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** 
   // Small grains balance uneven blocks; a few blocks per chunk keep scheduling cheap.
   const int64_t grain = std::max<int64_t>(1, std::min<int64_t>(16, nblocks / (workers * 8)));
   cpu_backend::parallel_for(nblocks, grain, [&](int64_t begin, int64_t end) {
+    GuardedLaunch guarded(interrupts.epoch());
+    GuardSlot* const slot = guard_slot();
     ThreadCtx c{};
     c.block_dim = Idx3{block.x, block.y, block.z};
     c.grid_dim = Idx3{grid.x, grid.y, grid.z};
@@ -487,9 +584,9 @@ void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** 
           continue;
         }
         if (f.block_stack) {
-          run_on_stack(f.block_stack, uc, [&] { f.block(args, &c); });
+          run_on_stack(f.block_stack, uc, [&] { call_kernel(f, slot, f.block, args, &c, nullptr); });
         } else {
-          f.block(args, &c);
+          call_kernel(f, slot, f.block, args, &c, nullptr);
         }
       } catch (const std::exception& e) {
         const bool located = debug || f.uses_barrier;
@@ -498,9 +595,19 @@ void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** 
           // Errors of one thread already say which; the block loop's context holds the
           // thread it was running.
           std::string msg = label + " " + e.what();
-          if (!located) msg += ", in thread " + idx_str(c.thread_idx) + " of block " + idx_str(c.block_idx);
-          if (dynamic_cast<const std::out_of_range*>(&e)) first_error = std::make_exception_ptr(std::out_of_range(msg));
-          else first_error = std::make_exception_ptr(std::runtime_error(msg));
+          if (dynamic_cast<const Interrupted*>(&e)) {
+            first_error = std::make_exception_ptr(Interrupted(label + " interrupted (Ctrl-C)"));
+          } else {
+            if (!located) msg += ", in thread " + idx_str(c.thread_idx) + " of block " + idx_str(c.block_idx);
+            if (dynamic_cast<const KernelFaultError*>(&e)) {
+              if (!debug) msg += "; launch it with debug=True to see the source line";
+              first_error = std::make_exception_ptr(KernelFaultError(msg));
+            } else if (dynamic_cast<const std::out_of_range*>(&e)) {
+              first_error = std::make_exception_ptr(std::out_of_range(msg));
+            } else {
+              first_error = std::make_exception_ptr(std::runtime_error(msg));
+            }
+          }
         }
         failed = true;
         return;
