@@ -133,6 +133,8 @@ gtest-src:
 # ---------------------------------------------------------------- sanitizers (not in CI)
 
 ASAN_BUILD_DIR := build-asan
+# The CPU backend and the kernel emulator only (LOOM_CUDA=OFF): the sanitizers run where
+# there is no GPU, and the CUDA libraries are not instrumented anyway.
 # The instrumented extension goes to its own package folder (the .py files linked in), so
 # the normal build's python/loom stays as it is.
 ASAN_PKG := $(CURDIR)/$(ASAN_BUILD_DIR)/python
@@ -143,7 +145,7 @@ ASAN_ENV = LD_PRELOAD="$$(g++ -print-file-name=libasan.so) $$(g++ -print-file-na
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 asan-test: venv
-	cmake -S . -B $(ASAN_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOOM_SANITIZE=ON \
+	cmake -S . -B $(ASAN_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOOM_SANITIZE=ON -DLOOM_CUDA=OFF \
 	  -DLOOM_PYTHON_OUTPUT_DIR=$(ASAN_PKG)/loom -DPython_EXECUTABLE=$(CURDIR)/$(VPY) $(CMAKE_ARGS)
 	cmake --build $(ASAN_BUILD_DIR) -j $(JOBS)
 	@for f in python/loom/*.py; do ln -sf $(CURDIR)/$$f $(ASAN_PKG)/loom/; done
