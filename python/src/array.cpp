@@ -168,8 +168,9 @@ void init_array(nb::module_& m, nb::class_<Array>& cls) {
       .def(
           "__array__",
           [](const Array& a, nb::handle dtype, nb::handle copy) {
-            const bool force = !copy.is_none() && nb::cast<bool>(copy);
-            if (!copy.is_none() && !nb::cast<bool>(copy) && a.device().is_gpu()) {
+            const std::optional<bool> c = to_optional_bool_arg(copy, "__array__", "copy");
+            const bool force = c.value_or(false);
+            if (c == false && a.device().is_gpu()) {
               throw std::invalid_argument("Unable to avoid copy: the array lives on " + a.device().str());
             }
             nb::object out = to_numpy(a, force);

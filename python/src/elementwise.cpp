@@ -107,7 +107,7 @@ nb::object round_impl(nb::handle a, int decimals, nb::handle out) {
   std::optional<Device> dev = device_of({a, out});
   Array x = to_array(a, dev);
   std::optional<Array> o;
-  if (!out.is_none()) o = nb::cast<Array>(out);
+  o = to_out_arg(out, "round");
   Array r;
   {
     nb::gil_scoped_release release;
@@ -124,7 +124,7 @@ nb::object clip_impl(nb::handle a, nb::handle lo, nb::handle hi, nb::handle out)
   if (!lo.is_none()) mn = to_operand(lo, dev);
   if (!hi.is_none()) mx = to_operand(hi, dev);
   UfuncArgs args;
-  if (!out.is_none()) args.out = nb::cast<Array>(out);
+  args.out = to_out_arg(out, "clip");
   Array r;
   {
     nb::gil_scoped_release release;

@@ -11,7 +11,7 @@ bool is_array_like(nb::handle h) {
   PyObject* p = h.ptr();
   if (PyList_Check(p) || PyTuple_Check(p)) return true;
   return nb::hasattr(h, "__array__") || nb::hasattr(h, "__array_interface__") || nb::hasattr(h, "__dlpack__") ||
-         nb::hasattr(h, "__cuda_array_interface__");
+         has_attr_strict(h, "__cuda_array_interface__");
 }
 
 }  // namespace
