@@ -29,9 +29,8 @@ bool to_bool_arg(nb::handle h, const char* op, const char* arg) {
     int overflow = 0;
     const long long v = PyLong_AsLongLongAndOverflow(p, &overflow);
     if (!overflow && (v == 0 || v == 1)) return v == 1;
-  } else if (nb::hasattr(h, "dtype") && nb::hasattr(h, "item") && !PyUnicode_Check(p)) {
-    nb::object v = h.attr("item")();
-    if (PyBool_Check(v.ptr())) return v.ptr() == Py_True;
+  } else if (PyObject_IsInstance(p, numpy_module().attr("bool_").ptr()) == 1) {
+    return PyObject_IsTrue(p) == 1;
   }
   raise_arg_type(op, arg, "True or False", h);
 }
