@@ -298,6 +298,7 @@ void init_creation(nb::module_& m) {
         const Scalar v = to_scalar(value);
         return like(a, dtype, device, [&](const Shape& s, DType dt, const Device& d) {
           check_int_fits(value, dt);
+          check_fill_value("full_like", v, dt);
           return full(s, v, dt, d);
         });
       },
