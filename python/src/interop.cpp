@@ -50,8 +50,9 @@ DType from_dl_dtype(DLDataType t) {
 }
 
 Device gpu_device(int index) {
-  if (index < 0 || index >= num_gpus()) gpu(index);  // raises ValueError naming the GPU count
-  return Device{DeviceType::cuda, index};
+  const Device d{DeviceType::cuda, index};
+  check_device_present(d);  // raises ValueError naming the GPU count
+  return d;
 }
 
 Device from_dl_device(int32_t type, int32_t id) {
