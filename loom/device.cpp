@@ -17,7 +17,7 @@ Device initial_default() {
   if (const char* env = std::getenv("LOOM_DEVICE"); env && *env) {
     try {
       Device d = parse_device(env);
-      if (d.is_gpu() && d.index >= num_gpus()) throw std::invalid_argument("no such GPU");
+      check_device_present(d);
       return d;
     } catch (const std::exception& e) {
       throw_value_error("default_device", std::string("LOOM_DEVICE='") + env +
