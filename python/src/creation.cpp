@@ -323,7 +323,8 @@ void init_creation(nb::module_& m) {
       "arguments when dtype is None).");
   m.def(
       "linspace",
-      [](nb::handle start, nb::handle stop, int64_t num, bool endpoint, nb::handle dtype, nb::handle device) {
+      [](nb::handle start, nb::handle stop, nb::handle num_h, bool endpoint, nb::handle dtype, nb::handle device) {
+        const int64_t num = to_int_arg(num_h, "linspace", "num");
         const DType dt = dtype.is_none() ? linspace_dtype(start, stop) : to_dtype(dtype);
         return linspace(to_scalar(start).as_double(), to_scalar(stop).as_double(), num, endpoint, dt,
                         to_optional_device(device));
@@ -333,15 +334,18 @@ void init_creation(nb::module_& m) {
       "`num` evenly spaced values from start to stop (inclusive when endpoint), as numpy.linspace.");
   m.def(
       "eye",
-      [](int64_t n, std::optional<int64_t> mm, int64_t k, nb::handle dtype, nb::handle device) {
+      [](nb::handle n_h, nb::handle m_h, nb::handle k_h, nb::handle dtype, nb::handle device) {
+        const int64_t n = to_int_arg(n_h, "eye", "N"), k = to_int_arg(k_h, "eye", "k");
+        const std::optional<int64_t> mm =
+            m_h.is_none() ? std::nullopt : std::optional<int64_t>(to_int_arg(m_h, "eye", "M"));
         return eye(n, mm, k, dtype.is_none() ? float64 : to_dtype(dtype), to_optional_device(device));
       },
       nb::arg("N"), nb::arg("M").none() = nb::none(), nb::arg("k") = 0, nb::arg("dtype").none() = nb::none(),
       nb::arg("device").none() = nb::none(), "N x M array with ones on diagonal k (dtype float64 when None).");
   m.def(
       "identity",
-      [](int64_t n, nb::handle dtype, nb::handle device) {
-        return identity(n, dtype.is_none() ? float64 : to_dtype(dtype), to_optional_device(device));
+      [](nb::handle n_h, nb::handle dtype, nb::handle device) {
+        return identity(to_int_arg(n_h, "identity", "n"), dtype.is_none() ? float64 : to_dtype(dtype), to_optional_device(device));
       },
       nb::arg("n"), nb::arg("dtype").none() = nb::none(), nb::arg("device").none() = nb::none(),
       "The n x n identity matrix (dtype float64 when None).");

@@ -61,6 +61,20 @@ A = loom.arange(6.0).reshape((2, 3))
         (lambda: loom.dtype("no-such-type"), TypeError, ["no-such-type"]),
         (lambda: loom.dtype(np.dtype("U3")), TypeError, ["U3"]),
         (lambda: loom.ndarray((2, 3)), TypeError, ["loom.empty"]),
+        (lambda: loom.tensordot(A, A.T, axes=2**63), OverflowError, ["[tensordot]", "axes"]),
+        (lambda: loom.tensordot(A, A.T, axes=([2**64], [0])), OverflowError, ["[tensordot]", "axes"]),
+        (lambda: loom.tensordot(A, A.T, axes="ab"), TypeError, ["[tensordot]", "axes"]),
+        (lambda: loom.random.normal(np.float32), TypeError, ["[normal]"]),
+        (lambda: loom.eye(2**63), OverflowError, ["[eye]", "N"]),
+        (lambda: loom.eye(2, k=1.5), TypeError, ["[eye]", "k"]),
+        (lambda: loom.identity(-(2**63) - 1), OverflowError, ["[identity]", "n"]),
+        (lambda: loom.linspace(0, 1, num=2**63), OverflowError, ["[linspace]", "num"]),
+        (lambda: loom.round(A, 2**63), OverflowError, ["[round]", "decimals"]),
+        (lambda: A.round(1.5), TypeError, ["[round]", "decimals"]),
+        (lambda: loom.gpu(2**63), OverflowError, ["[gpu]", "i"]),
+        (lambda: loom.gpu(2**40), ValueError, ["[gpu]", "out of range"]),
+        (lambda: loom.gpu("1"), TypeError, ["[gpu]", "i"]),
+        (lambda: loom.random.split(loom.random.key(0), 2**63), OverflowError, ["[split]", "num"]),
     ],
 )
 def test_hostile_arguments_raise_typed_clear_errors(fn, exc, fragments):
@@ -307,7 +321,7 @@ def test_absent_gpu_is_a_value():
     assert d == loom.gpu(n + 1) and d == f"gpu:{n + 1}" and d == loom.Device(f"cuda:{n + 1}")
     assert d != loom.cpu() and d != loom.gpu(n + 2)
     assert hash(d) == hash(loom.gpu(n + 1)) and len({d, loom.gpu(n + 1), loom.cpu()}) == 2
-    assert loom.try_gpu(n + 1) == loom.cpu()
+    assert loom.try_gpu(n + 1) == loom.cpu() and loom.try_gpu(2**40) == loom.cpu()
     assert loom.devices() == [loom.cpu()] + [loom.gpu(i) for i in range(n)]
     assert len(loom.try_all_gpus()) == max(n, 1)
     raises_clearly(lambda: loom.gpu(-1), ValueError, "gpu(-1)")
