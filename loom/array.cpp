@@ -18,6 +18,7 @@ Array::Array(std::shared_ptr<Buffer> buffer, DType dtype, Shape shape, Strides s
 }
 
 Array Array::allocate(const Shape& shape, DType dtype, const Device& device) {
+  check_device_present(device);  // gpu(i) of an absent GPU fails at its first use, here
   const int64_t n = shape_size(shape, "empty");
   const size_t item = loom::itemsize(dtype);
   if (n > 0 && static_cast<uint64_t>(n) > SIZE_MAX / item) throw_value_error("empty", "array is too big");

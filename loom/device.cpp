@@ -17,7 +17,7 @@ Device initial_default() {
   if (const char* env = std::getenv("LOOM_DEVICE"); env && *env) {
     try {
       Device d = parse_device(env);
-      if (d.is_gpu() && d.index >= num_gpus()) throw std::invalid_argument("no such GPU");
+      check_device_present(d);
       return d;
     } catch (const std::exception& e) {
       throw_value_error("default_device", std::string("LOOM_DEVICE='") + env +
@@ -35,15 +35,25 @@ std::string Device::str() const {
 
 Device cpu() { return Device{DeviceType::cpu, 0}; }
 
-Device gpu(int i) {
+namespace {
+
+[[noreturn]] void no_such_gpu(int i) {
   const int n = num_gpus();
-  if (i < 0 || i >= n) {
-    std::string have = n == 0 ? std::string("this machine has no GPU")
-                              : "this machine has " + std::to_string(n) + (n == 1 ? " GPU" : " GPUs") +
-                                    " (gpu(0)" + (n > 1 ? " to gpu(" + std::to_string(n - 1) + ")" : "") + ")";
-    throw_value_error("gpu", "gpu(" + std::to_string(i) + ") does not exist: " + have);
-  }
+  std::string have = n == 0 ? std::string("this machine has no GPU")
+                            : "this machine has " + std::to_string(n) + (n == 1 ? " GPU" : " GPUs") +
+                                  " (gpu(0)" + (n > 1 ? " to gpu(" + std::to_string(n - 1) + ")" : "") + ")";
+  throw_value_error("gpu", "gpu(" + std::to_string(i) + ") does not exist: " + have);
+}
+
+}  // namespace
+
+Device gpu(int i) {
+  if (i < 0) no_such_gpu(i);
   return Device{DeviceType::cuda, i};
+}
+
+void check_device_present(const Device& d) {
+  if (d.is_gpu() && (d.index < 0 || d.index >= num_gpus())) no_such_gpu(d.index);
 }
 
 int num_gpus() {
@@ -67,6 +77,7 @@ std::vector<Device> devices() {
 }
 
 DeviceProperties properties(const Device& d) {
+  check_device_present(d);
   if (d.is_gpu()) return gpu_backend::properties(d.index);
   DeviceProperties p;
   p.name = "cpu";
@@ -100,13 +111,13 @@ Device default_device() {
 }
 
 void set_default_device(const Device& d) {
-  if (d.is_gpu()) gpu(d.index);  // validates the index
+  check_device_present(d);
   std::lock_guard<std::mutex> lock(g_default_mutex);
   g_default = d;
 }
 
 DeviceScope::DeviceScope(const Device& d) : previous_(t_scope) {
-  if (d.is_gpu()) gpu(d.index);
+  check_device_present(d);
   t_scope = d;
 }
 
@@ -114,6 +125,7 @@ DeviceScope::~DeviceScope() { t_scope = previous_; }
 
 void synchronize(std::optional<Device> d) {
   if (d) {
+    check_device_present(*d);
     if (d->is_gpu()) gpu_backend::synchronize(d->index);
     return;
   }

@@ -33,8 +33,13 @@ struct DeviceProperties {
 
 /// The host CPU.
 Device cpu();
-/// GPU `i`; throws std::invalid_argument naming how many GPUs exist when it does not.
+/// GPU `i`, present or not (as torch.device('cuda:1')): it prints and compares on any
+/// machine, and its first use (an array on it, its streams, stats, synchronize, making it
+/// the default) throws std::invalid_argument naming how many GPUs exist. A negative `i`
+/// is no device at all and throws at once.
 Device gpu(int i = 0);
+/// Throws gpu()'s std::invalid_argument when `d` is a GPU this machine does not have.
+void check_device_present(const Device& d);
 /// Number of usable GPUs: 0 without a GPU, a driver, or a CUDA build.
 int num_gpus();
 /// gpu(i) when it exists, else cpu().

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "loom/array.h"
 #include "loom/error.h"
 #include "loom/stream.h"
 
@@ -16,14 +17,35 @@ TEST(Device, CpuAndQueries) {
     EXPECT_EQ(try_all_gpus(), std::vector<Device>{cpu()});
     EXPECT_EQ(default_device(), cpu());
   }
-  try {
-    gpu(num_gpus() + 4);
-    FAIL();
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find(num_gpus() == 0 ? "no GPU" : "has "), std::string::npos) << e.what();
-  }
+  EXPECT_THROW(gpu(-1), std::invalid_argument);  // no device at all: at once
   EXPECT_EQ(parse_device("cpu"), cpu());
   EXPECT_THROW(parse_device("tpu"), std::invalid_argument);
+}
+
+// An absent GPU is a value (prints, compares) and fails at its first use, naming the count.
+TEST(Device, AbsentGpuFailsAtFirstUse) {
+  const Device d = gpu(num_gpus() + 4);
+  EXPECT_EQ(d.str(), "gpu(" + std::to_string(num_gpus() + 4) + ")");
+  EXPECT_EQ(d, parse_device("gpu:" + std::to_string(num_gpus() + 4)));
+  EXPECT_NE(d, cpu());
+  const std::string expect = "[gpu] gpu(" + std::to_string(num_gpus() + 4) + ") does not exist: ";
+  auto expect_absent = [&](auto&& use) {
+    try {
+      use();
+      FAIL() << "no error";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(expect, 0), 0u) << e.what();
+      EXPECT_NE(std::string(e.what()).find(num_gpus() == 0 ? "no GPU" : "has "), std::string::npos) << e.what();
+    }
+  };
+  expect_absent([&] { check_device_present(d); });
+  expect_absent([&] { Array::allocate({3}, float32, d); });
+  expect_absent([&] { synchronize(d); });
+  expect_absent([&] { properties(d); });
+  expect_absent([&] { set_default_device(d); });
+  expect_absent([&] { DeviceScope scope(d); });
+  EXPECT_EQ(try_gpu(num_gpus() + 4), cpu());
+  EXPECT_EQ(static_cast<int>(devices().size()), num_gpus() + 1);
 }
 
 TEST(Device, ScopeOverridesDefault) {

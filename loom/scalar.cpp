@@ -1,6 +1,10 @@
 #include "loom/scalar.h"
 
+#include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 #include "loom/backend/cpu/cast.h"
 
@@ -18,6 +22,24 @@ void scalar_to_bytes(const Scalar& v, DType dt, void* dst) {
     }
     std::memcpy(dst, &out, sizeof(D));
   });
+}
+
+void check_fill_value(const char* op, const Scalar& v, DType dt) {
+  if (v.kind != Scalar::Kind::float_ || !is_integer(dt) || dt == bool_) return;
+  const std::string where = std::string("[") + op + "] ";
+  if (std::isnan(v.f)) throw std::invalid_argument(where + "cannot convert float NaN to integer");
+  if (std::isinf(v.f)) throw std::overflow_error(where + "cannot convert float infinity to integer");
+  const double t = std::trunc(v.f);
+  const int bits = static_cast<int>(itemsize(dt) * 8);
+  const bool is_unsigned = dtype_kind(dt) == DTypeKind::unsigned_int;
+  // Bounds as exact powers of two: [lo, hi) holds exactly the representable values.
+  const double lo = is_unsigned ? 0.0 : -std::ldexp(1.0, bits - 1);
+  const double hi = std::ldexp(1.0, is_unsigned ? bits : bits - 1);
+  if (t < lo || t >= hi) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.0f", t);
+    throw std::overflow_error(where + "fill value " + buf + " is out of bounds for " + dtype_name(dt));
+  }
 }
 
 Scalar scalar_from_bytes(const void* src, DType dt) {

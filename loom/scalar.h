@@ -48,6 +48,11 @@ struct Scalar {
 
 /// Writes `v` converted to `dt` into `dst` (itemsize(dt) bytes), NumPy cast rules.
 void scalar_to_bytes(const Scalar& v, DType dt, void* dst);
+/// NumPy's rule for a float fill value of an integer array (np.array(v, dtype)): NaN is
+/// std::invalid_argument ("[op] cannot convert float NaN to integer"), infinity and values
+/// whose truncation is outside the dtype's range are std::overflow_error. A cast would
+/// silently give 0 or a saturated value instead. Other kinds and dtypes pass.
+void check_fill_value(const char* op, const Scalar& v, DType dt);
 /// Reads one element of dtype `dt`.
 Scalar scalar_from_bytes(const void* src, DType dt);
 

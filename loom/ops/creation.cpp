@@ -35,6 +35,7 @@ Array ones(const Shape& shape, DType dtype, std::optional<Device> device) {
 }
 
 Array full(const Shape& shape, const Scalar& value, DType dtype, std::optional<Device> device) {
+  check_fill_value("full", value, dtype);
   Array out = Array::allocate(shape, dtype, resolve(device));
   fill_any(out, value);
   return out;
@@ -54,6 +55,7 @@ Array ones_like(const Array& a, std::optional<DType> dtype, std::optional<Device
 
 Array full_like(const Array& a, const Scalar& value, std::optional<DType> dtype,
                 std::optional<Device> device) {
+  check_fill_value("full_like", value, dtype.value_or(a.dtype()));
   return full(a.shape(), value, dtype.value_or(a.dtype()), device ? device : a.device());
 }
 

@@ -1,5 +1,6 @@
 #include "loom/ops/elementwise_rules.h"
 
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -101,7 +102,14 @@ DType resolve(OpId op, const Operand* ops, Scalar* scalars, int nin, std::option
     for (int i = first; i < nin; ++i) {
       Scalar& s = scalars[i];
       if (!ops[i].is_scalar || !is_int_scalar(s) || !is_integer(*p) || fits(s, *p)) continue;
-      if (is_comparison(op)) p = promote_types(*p, s.natural_dtype());
+      if (is_comparison(op)) {
+        // Out of the dtype's range, the answer is the same for every element (NumPy 2). As
+        // +-inf in float64 the comparison gives exactly it: every integer is finite there.
+        // (Promoting instead, int64 vs 2**63 went to float64 and 2**63-1 compared equal.)
+        const bool above = s.kind == Scalar::Kind::uint_ || (s.kind == Scalar::Kind::int_ && s.i >= 0);
+        s = Scalar(above ? HUGE_VAL : -HUGE_VAL);
+        p = float64;
+      }
       else if (op == OpId::clip && i > 0) s = clamp(s, *p);
       else
         throw std::overflow_error(std::string("[") + name + "] Python integer " + scalar_str(s) + " out of bounds for " +

@@ -101,6 +101,14 @@ nb::object to_numpy(const Array& a, bool copy) {
 }
 
 void init_array(nb::module_& m, nb::class_<Array>& cls) {
+  // Without an __init__, nanobind would answer "ndarray: no constructor defined!".
+  cls.def("__init__",
+          [](Array*, nb::args, nb::kwargs) {
+            throw nb::type_error(
+                "loom.ndarray cannot be constructed directly; use loom.empty(shape, dtype), "
+                "loom.zeros(...) or loom.asarray(obj)");
+          },
+          "Not constructible: use loom.empty, loom.zeros or loom.asarray.");
   cls.def_prop_ro("shape", [](const Array& a) { return shape_tuple(a.shape()); }, "Tuple of dimensions.")
       .def_prop_ro("dtype", [](const Array& a) { return dtype_object(a.dtype()); }, "Element type (loom.float32, ...).")
       .def_prop_ro("ndim", &Array::ndim, "Number of dimensions.")
@@ -168,8 +176,9 @@ void init_array(nb::module_& m, nb::class_<Array>& cls) {
       .def(
           "__array__",
           [](const Array& a, nb::handle dtype, nb::handle copy) {
-            const bool force = !copy.is_none() && nb::cast<bool>(copy);
-            if (!copy.is_none() && !nb::cast<bool>(copy) && a.device().is_gpu()) {
+            const std::optional<bool> c = to_optional_bool_arg(copy, "__array__", "copy");
+            const bool force = c.value_or(false);
+            if (c == false && a.device().is_gpu()) {
               throw std::invalid_argument("Unable to avoid copy: the array lives on " + a.device().str());
             }
             nb::object out = to_numpy(a, force);

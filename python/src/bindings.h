@@ -6,6 +6,7 @@
 #include <exception>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "loom/loom.h"
@@ -77,8 +78,26 @@ nb::object convert_to_array(nb::handle obj, std::optional<DType> dtype,
 /// An op argument as an Array: loom arrays as they are; NumPy arrays, lists and scalars
 /// converted like asarray() onto `device` (default: the default device).
 Array to_array(nb::handle h, std::optional<Device> device = std::nullopt);
-/// axis=None -> nullopt; an int -> {axis}; a tuple/list of ints -> those axes.
-std::optional<std::vector<int64_t>> to_axes(nb::handle h);
+/// axis=None -> nullopt; an int -> {axis}; a tuple/list of ints -> those axes. Raises
+/// TypeError for other types (bools included, as NumPy) and AxisError for ints beyond
+/// 64 bits, naming `op`.
+std::optional<std::vector<int64_t>> to_axes(nb::handle h, const char* op = "axis");
+
+// ---- scalar arguments (args.cpp) ----------------------------------------------------
+// Each raises TypeError "[op] arg must be ..., not <type>" (OverflowError for ints beyond
+// 64 bits) instead of nb::cast's bare std::bad_cast.
+[[noreturn]] void raise_arg_type(const char* op, const char* arg, const char* expected, nb::handle got);
+/// True/False, NumPy bools, or the ints 0 and 1.
+bool to_bool_arg(nb::handle h, const char* op, const char* arg);
+std::optional<bool> to_optional_bool_arg(nb::handle h, const char* op, const char* arg);
+/// A Python int or any __index__ object (not a float).
+int64_t to_int_arg(nb::handle h, const char* op, const char* arg);
+std::string to_str_arg(nb::handle h, const char* op, const char* arg);
+/// hasattr() that lets exceptions other than AttributeError propagate (a failing
+/// __cuda_array_interface__ property must not look like a missing one).
+bool has_attr_strict(nb::handle h, const char* name);
+/// out=: None, a loom array or a 1-tuple holding one.
+std::optional<Array> to_out_arg(nb::handle h, const char* op);
 
 // ---- host views (array.cpp) ---------------------------------------------------------
 /// A NumPy array over host memory at `data` (byte strides), kept alive by `owner`.

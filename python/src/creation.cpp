@@ -33,10 +33,7 @@ int64_t to_dim(PyObject* o) {
   return v;
 }
 
-std::optional<bool> to_copy_flag(nb::handle h) {
-  if (h.is_none()) return std::nullopt;
-  return nb::cast<bool>(h);
-}
+std::optional<bool> to_copy_flag(nb::handle h, const char* op) { return to_optional_bool_arg(h, op, "copy"); }
 
 // A fresh import (zero-copy view of foreign memory) moved/cast/copied as asked.
 Array finish(const Array& a, std::optional<DType> dtype, const Device& target, std::optional<bool> copy) {
@@ -68,7 +65,7 @@ Prototype prototype(nb::handle a) {
     const Array& x = nb::cast<const Array&>(a);
     return {x.shape(), x.dtype(), x.device()};
   }
-  if (nb::hasattr(a, "__cuda_array_interface__") || (nb::hasattr(a, "__dlpack__") && !nb::hasattr(a, "__array__"))) {
+  if (has_attr_strict(a, "__cuda_array_interface__") || (nb::hasattr(a, "__dlpack__") && !nb::hasattr(a, "__array__"))) {
     nb::object x = convert_to_array(a, std::nullopt, std::nullopt, std::nullopt);  // zero-copy view
     const Array& v = nb::cast<const Array&>(x);
     return {v.shape(), v.dtype(), v.device().is_gpu() ? std::optional<Device>(v.device()) : std::nullopt};
@@ -199,7 +196,7 @@ nb::object convert_to_array(nb::handle obj, std::optional<DType> dtype, std::opt
   if (PyObject_TypeCheck(obj.ptr(), reinterpret_cast<PyTypeObject*>(ndarray_type))) {
     return nb::cast(from_numpy(obj, dtype, device ? *device : default_device(), copy));
   }
-  if (nb::hasattr(obj, "__cuda_array_interface__")) {
+  if (has_attr_strict(obj, "__cuda_array_interface__")) {
     const Array a = from_cuda_array_interface(obj);  // device memory stays on its GPU
     return nb::cast(finish(a, dtype, device.value_or(a.device()), copy));
   }
@@ -223,7 +220,7 @@ void init_creation(nb::module_& m) {
   m.def(
       "asarray",
       [](nb::handle obj, nb::handle dtype, nb::handle device, nb::handle copy) {
-        return convert_to_array(obj, to_optional_dtype(dtype), to_optional_device(device), to_copy_flag(copy));
+        return convert_to_array(obj, to_optional_dtype(dtype), to_optional_device(device), to_copy_flag(copy, "asarray"));
       },
       nb::arg("obj"), nb::arg("dtype").none() = nb::none(), nb::arg("device").none() = nb::none(),
       nb::arg("copy").none() = nb::none(),
@@ -235,7 +232,7 @@ void init_creation(nb::module_& m) {
   m.def(
       "array",
       [](nb::handle obj, nb::handle dtype, nb::handle device, nb::handle copy) {
-        return convert_to_array(obj, to_optional_dtype(dtype), to_optional_device(device), to_copy_flag(copy));
+        return convert_to_array(obj, to_optional_dtype(dtype), to_optional_device(device), to_copy_flag(copy, "array"));
       },
       nb::arg("obj"), nb::arg("dtype").none() = nb::none(), nb::arg("device").none() = nb::none(),
       nb::arg("copy").none() = true,
@@ -301,6 +298,7 @@ void init_creation(nb::module_& m) {
         const Scalar v = to_scalar(value);
         return like(a, dtype, device, [&](const Shape& s, DType dt, const Device& d) {
           check_int_fits(value, dt);
+          check_fill_value("full_like", v, dt);
           return full(s, v, dt, d);
         });
       },
@@ -325,7 +323,8 @@ void init_creation(nb::module_& m) {
       "arguments when dtype is None).");
   m.def(
       "linspace",
-      [](nb::handle start, nb::handle stop, int64_t num, bool endpoint, nb::handle dtype, nb::handle device) {
+      [](nb::handle start, nb::handle stop, nb::handle num_h, bool endpoint, nb::handle dtype, nb::handle device) {
+        const int64_t num = to_int_arg(num_h, "linspace", "num");
         const DType dt = dtype.is_none() ? linspace_dtype(start, stop) : to_dtype(dtype);
         return linspace(to_scalar(start).as_double(), to_scalar(stop).as_double(), num, endpoint, dt,
                         to_optional_device(device));
@@ -335,15 +334,18 @@ void init_creation(nb::module_& m) {
       "`num` evenly spaced values from start to stop (inclusive when endpoint), as numpy.linspace.");
   m.def(
       "eye",
-      [](int64_t n, std::optional<int64_t> mm, int64_t k, nb::handle dtype, nb::handle device) {
+      [](nb::handle n_h, nb::handle m_h, nb::handle k_h, nb::handle dtype, nb::handle device) {
+        const int64_t n = to_int_arg(n_h, "eye", "N"), k = to_int_arg(k_h, "eye", "k");
+        const std::optional<int64_t> mm =
+            m_h.is_none() ? std::nullopt : std::optional<int64_t>(to_int_arg(m_h, "eye", "M"));
         return eye(n, mm, k, dtype.is_none() ? float64 : to_dtype(dtype), to_optional_device(device));
       },
       nb::arg("N"), nb::arg("M").none() = nb::none(), nb::arg("k") = 0, nb::arg("dtype").none() = nb::none(),
       nb::arg("device").none() = nb::none(), "N x M array with ones on diagonal k (dtype float64 when None).");
   m.def(
       "identity",
-      [](int64_t n, nb::handle dtype, nb::handle device) {
-        return identity(n, dtype.is_none() ? float64 : to_dtype(dtype), to_optional_device(device));
+      [](nb::handle n_h, nb::handle dtype, nb::handle device) {
+        return identity(to_int_arg(n_h, "identity", "n"), dtype.is_none() ? float64 : to_dtype(dtype), to_optional_device(device));
       },
       nb::arg("n"), nb::arg("dtype").none() = nb::none(), nb::arg("device").none() = nb::none(),
       "The n x n identity matrix (dtype float64 when None).");

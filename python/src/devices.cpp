@@ -27,6 +27,14 @@ bool device_equals(const Device& d, nb::handle o) {
   }
 }
 
+// A GPU number as an int: one beyond int's range is no device at all (ValueError at once).
+int to_gpu_index(nb::handle h, const char* op) {
+  const int64_t i = to_int_arg(h, op, "i");
+  if (i < INT32_MIN || i > INT32_MAX)
+    throw std::invalid_argument(std::string("[") + op + "] GPU index " + std::to_string(i) + " is out of range");
+  return static_cast<int>(i);
+}
+
 }  // namespace
 
 Device to_device(nb::handle h) {
@@ -86,10 +94,15 @@ void init_devices(nb::module_& m) {
            nb::call_guard<nb::gil_scoped_release>(), "Waits for all work queued on this device.");
 
   m.def("cpu", &cpu, "The host CPU device.");
-  m.def("gpu", &gpu, nb::arg("i") = 0,
+  m.def("gpu", [](nb::handle i) { return gpu(to_gpu_index(i, "gpu")); }, nb::arg("i") = 0,
         "GPU `i`; raises ValueError naming how many GPUs exist when there is no such GPU.");
   m.def("num_gpus", &num_gpus, "Number of usable GPUs (0 without a GPU, a driver or a CUDA build).");
-  m.def("try_gpu", &try_gpu, nb::arg("i") = 0, "gpu(i) when it exists, else cpu().");
+  m.def("try_gpu",
+        [](nb::handle i) {
+          const int64_t n = to_int_arg(i, "try_gpu", "i");
+          return n < 0 || n > INT32_MAX ? cpu() : try_gpu(static_cast<int>(n));
+        },
+        nb::arg("i") = 0, "gpu(i) when it exists, else cpu().");
   m.def("try_all_gpus", &try_all_gpus, "[gpu(0), gpu(1), ...], or [cpu()] when there is no GPU.");
   m.def("devices", &devices, "Every device: cpu() followed by each GPU.");
   m.def("default_device", &default_device,

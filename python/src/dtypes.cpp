@@ -113,6 +113,10 @@ void init_dtypes(nb::module_& m) {
   nb::class_<DTypeObj> cls(m, "dtype",
                            "A loom element type (loom.float32, ...). Compares equal to the NumPy "
                            "dtypes, scalar types and names that denote the same type.");
+  // loom.dtype('float32'), loom.dtype(np.int8), ...: as numpy.dtype(x), any spelling to_dtype
+  // accepts (TypeError naming the spelling otherwise).
+  cls.def("__init__", [](DTypeObj* self, nb::handle spec) { new (self) DTypeObj{to_dtype(spec)}; },
+          nb::arg("spec").none(), "The loom dtype that `spec` (a dtype, NumPy dtype or type, or name) denotes.");
   cls.def_prop_ro("name", [](const DTypeObj& d) { return dtype_name(d.value); },
                   "NumPy's name of the type: 'float32', 'bool', 'bfloat16', ...")
       .def_prop_ro("itemsize", [](const DTypeObj& d) { return itemsize(d.value); },

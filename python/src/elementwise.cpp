@@ -1,6 +1,7 @@
 // Elementwise ufuncs (one per op table record, plus NumPy's aliases), round, clip, where,
 // copyto. Arguments are parsed here in C++: Python numbers stay weak scalars (NEP 50),
 // NumPy arrays, lists and NumPy scalars become arrays on the device of the loom operands.
+#include <algorithm>
 #include <string>
 
 #include "bindings.h"
@@ -103,11 +104,14 @@ void def_ufunc(nb::module_& m, OpId op, const char* name) {
   }
 }
 
-nb::object round_impl(nb::handle a, int decimals, nb::handle out) {
+nb::object round_impl(nb::handle a, nb::handle decimals_h, nb::handle out) {
+  const int64_t d64 = to_int_arg(decimals_h, "round", "decimals");
+  // Beyond +-10**9 digits every float rounds to itself (or 0): clamp into an int.
+  const int decimals = static_cast<int>(std::max<int64_t>(-1000000000, std::min<int64_t>(1000000000, d64)));
   std::optional<Device> dev = device_of({a, out});
   Array x = to_array(a, dev);
   std::optional<Array> o;
-  if (!out.is_none()) o = nb::cast<Array>(out);
+  o = to_out_arg(out, "round");
   Array r;
   {
     nb::gil_scoped_release release;
@@ -124,7 +128,7 @@ nb::object clip_impl(nb::handle a, nb::handle lo, nb::handle hi, nb::handle out)
   if (!lo.is_none()) mn = to_operand(lo, dev);
   if (!hi.is_none()) mx = to_operand(hi, dev);
   UfuncArgs args;
-  if (!out.is_none()) args.out = nb::cast<Array>(out);
+  args.out = to_out_arg(out, "clip");
   Array r;
   {
     nb::gil_scoped_release release;
@@ -177,10 +181,13 @@ LOOM_BINDING_FAMILY(elementwise, 10) {
       "copyto(dst, src)\n\nWrites src, broadcast to dst's shape and cast to its dtype, into dst (any "
       "view), as numpy.copyto with casting='unsafe'.");
 
-  cls.def("round", [](nb::handle self, int decimals, nb::handle out) { return round_impl(self, decimals, out); },
+  cls.def("round", [](nb::handle self, nb::handle decimals, nb::handle out) { return round_impl(self, decimals, out); },
           nb::arg("decimals") = 0, nb::arg("out").none() = nb::none(),
           "a.round(decimals=0, out=None): loom.round(a, decimals, out).");
-  cls.def("__round__", [](nb::handle self, nb::handle nd) { return round_impl(self, nd.is_none() ? 0 : nb::cast<int>(nd), nb::none()); },
+  cls.def("__round__", [](nb::handle self, nb::handle nd) { 
+            const nb::object digits = nd.is_none() ? nb::object(nb::int_(0)) : nb::borrow(nd);
+            return round_impl(self, digits, nb::none());
+          },
           nb::arg("ndigits").none() = nb::none(), "round(a, ndigits): loom.round(a, ndigits).");
   cls.def("clip", [](nb::handle self, nb::handle lo, nb::handle hi, nb::handle out) { return clip_impl(self, lo, hi, out); },
           nb::arg("min").none() = nb::none(), nb::arg("max").none() = nb::none(), nb::arg("out").none() = nb::none(),

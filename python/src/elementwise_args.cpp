@@ -2,6 +2,8 @@
 // they are, array-likes onto the loom operands' device.
 #include "elementwise_args.h"
 
+#include <cmath>
+
 namespace loom::py {
 namespace {
 
@@ -11,10 +13,36 @@ bool is_array_like(nb::handle h) {
   PyObject* p = h.ptr();
   if (PyList_Check(p) || PyTuple_Check(p)) return true;
   return nb::hasattr(h, "__array__") || nb::hasattr(h, "__array_interface__") || nb::hasattr(h, "__dlpack__") ||
-         nb::hasattr(h, "__cuda_array_interface__");
+         has_attr_strict(h, "__cuda_array_interface__");
+}
+
+// A weak Python number; for comparisons, ints beyond 64 bits become floats (see header).
+Scalar weak_scalar(nb::handle h, bool comparison) {
+  if (comparison && PyLong_Check(h.ptr()) && !PyBool_Check(h.ptr())) {
+    int overflow = 0;
+    (void)PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
+    if (overflow > 0 && _PyLong_NumBits(h.ptr()) > 64) overflow = 2;  // beyond uint64 too
+    if (overflow == 2 || overflow < 0) {
+      double d = PyLong_AsDouble(h.ptr());
+      if (d == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        d = overflow < 0 ? -HUGE_VAL : HUGE_VAL;
+      }
+      // Integer arrays compare in float64, where uint64's max rounds up to 2**64 and
+      // int64's min is -2**63: keep the scalar strictly beyond both, so the order is exact.
+      d = overflow < 0 ? std::fmin(d, std::nextafter(-0x1p63, -HUGE_VAL)) : std::fmax(d, std::nextafter(0x1p64, HUGE_VAL));
+      return Scalar(d);
+    }
+  }
+  return to_scalar(h);
 }
 
 }  // namespace
+
+bool is_comparison_op(OpId op) {
+  return op == OpId::equal || op == OpId::not_equal || op == OpId::less || op == OpId::less_equal ||
+         op == OpId::greater || op == OpId::greater_equal;
+}
 
 std::optional<Device> device_of(std::initializer_list<nb::handle> hs) {
   for (nb::handle h : hs)
@@ -22,20 +50,20 @@ std::optional<Device> device_of(std::initializer_list<nb::handle> hs) {
   return std::nullopt;
 }
 
-Operand to_operand(nb::handle h, const std::optional<Device>& dev) {
+Operand to_operand(nb::handle h, const std::optional<Device>& dev, bool comparison) {
   if (nb::isinstance<Array>(h)) return Operand(nb::cast<const Array&>(h));
-  if (is_weak_scalar(h.ptr())) return Operand(to_scalar(h));
+  if (is_weak_scalar(h.ptr())) return Operand(weak_scalar(h, comparison));
   if (PyComplex_Check(h.ptr())) throw DTypeError("loom has no complex dtypes");
   return Operand(to_array(h, dev));
 }
 
-bool try_operand(nb::handle h, const std::optional<Device>& dev, Operand* out) {
+bool try_operand(nb::handle h, const std::optional<Device>& dev, Operand* out, bool comparison) {
   if (nb::isinstance<Array>(h)) {
     *out = Operand(nb::cast<const Array&>(h));
     return true;
   }
   if (is_weak_scalar(h.ptr())) {
-    *out = Operand(to_scalar(h));
+    *out = Operand(weak_scalar(h, comparison));
     return true;
   }
   if (h.is_none() || PyUnicode_Check(h.ptr()) || !is_array_like(h)) return false;
@@ -66,7 +94,7 @@ nb::object call_ufunc(OpId op, std::initializer_list<nb::handle> ins, nb::handle
   n = 0;
   for (nb::handle h : ins) {
     if (arrays[n]) ops[n] = Operand(*arrays[n]);
-    else ops[n] = to_operand(h, odev);
+    else ops[n] = to_operand(h, odev, is_comparison_op(op));
     ++n;
   }
   if (has_out && !out_array)

@@ -11,10 +11,15 @@ namespace loom::py {
 std::optional<Device> device_of(std::initializer_list<nb::handle> hs);
 /// A loom array as it is; a Python bool/int/float as a weak scalar; anything array-like
 /// (NumPy arrays and scalars, lists) as an array on `dev` (default: the default device).
-Operand to_operand(nb::handle h, const std::optional<Device>& dev);
+/// `comparison`: the operand of ==, <, ...: a Python int beyond 64 bits is then the float
+/// nearest to it (inf beyond float64), which orders exactly against every integer array
+/// (NumPy 2 defines these comparisons; arithmetic with such ints still raises OverflowError).
+Operand to_operand(nb::handle h, const std::optional<Device>& dev, bool comparison = false);
 /// Like to_operand, but false (instead of raising) for objects that are not numbers or
 /// array-likes, so that operators can return NotImplemented.
-bool try_operand(nb::handle h, const std::optional<Device>& dev, Operand* out);
+bool try_operand(nb::handle h, const std::optional<Device>& dev, Operand* out, bool comparison = false);
+/// True for ==, !=, <, <=, >, >=.
+bool is_comparison_op(OpId op);
 /// Releases the GIL only when an op has enough elements for other threads to gain from
 /// it: for small arrays the release/reacquire costs more than the op's host work.
 class ReleaseGilIfLarge {

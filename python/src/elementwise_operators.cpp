@@ -10,7 +10,8 @@ namespace {
 nb::object binary(OpId op, nb::handle a, nb::handle b) {
   const std::optional<Device> dev = device_of({a, b});
   Operand x = Operand(0), y = Operand(0);
-  if (!try_operand(a, dev, &x) || !try_operand(b, dev, &y)) return nb::borrow(Py_NotImplemented);
+  const bool cmp = is_comparison_op(op);
+  if (!try_operand(a, dev, &x, cmp) || !try_operand(b, dev, &y, cmp)) return nb::borrow(Py_NotImplemented);
   const Operand in[2] = {std::move(x), std::move(y)};
   Array r;
   {

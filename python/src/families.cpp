@@ -43,21 +43,38 @@ Array to_array(nb::handle h, std::optional<Device> device) {
   return nb::cast<Array>(a);
 }
 
-std::optional<std::vector<int64_t>> to_axes(nb::handle h) {
+namespace {
+
+// One axis: an int or __index__ object, never a bool (NumPy refuses axis=True too).
+int64_t to_axis(nb::handle item, const char* op) {
+  PyObject* p = item.ptr();
+  if (PyBool_Check(p) || PyFloat_Check(p) || !PyIndex_Check(p)) {
+    throw nb::type_error((std::string("[") + op + "] axis must be None, an int or a tuple of ints, not " +
+                          nb::cast<std::string>(nb::handle(Py_TYPE(p)).attr("__name__")))
+                             .c_str());
+  }
+  nb::object idx = nb::steal(PyNumber_Index(p));
+  if (!idx.is_valid()) throw nb::python_error();
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(idx.ptr(), &overflow);
+  if (overflow) {
+    // Beyond 64 bits is out of bounds for every array; say so rather than wrap around.
+    throw AxisError(std::string("[") + op + "] axis " + nb::cast<std::string>(nb::str(idx)) +
+                    " is out of bounds for any array");
+  }
+  return v;
+}
+
+}  // namespace
+
+std::optional<std::vector<int64_t>> to_axes(nb::handle h, const char* op) {
   if (h.is_none()) return std::nullopt;
   if (PyTuple_Check(h.ptr()) || PyList_Check(h.ptr())) {
     std::vector<int64_t> axes;
-    for (nb::handle item : h) axes.push_back(nb::cast<int64_t>(item));
+    for (nb::handle item : h) axes.push_back(to_axis(item, op));
     return axes;
   }
-  PyObject* idx = PyNumber_Index(h.ptr());
-  if (!idx) {
-    PyErr_Clear();
-    throw nb::type_error("axis must be None, an int or a tuple of ints");
-  }
-  const int64_t v = PyLong_AsLongLong(idx);
-  Py_DECREF(idx);
-  return std::vector<int64_t>{v};
+  return std::vector<int64_t>{to_axis(h, op)};
 }
 
 }  // namespace loom::py

@@ -54,7 +54,7 @@ Index parse_one(nb::handle h, const Array& x) {
     if (kind != 'i' && kind != 'u') invalid_index();
     return parse_one(arr.attr("item")(), x);
   }
-  if (nb::hasattr(h, "__array__") || nb::hasattr(h, "__dlpack__") || nb::hasattr(h, "__cuda_array_interface__"))
+  if (nb::hasattr(h, "__array__") || nb::hasattr(h, "__dlpack__") || has_attr_strict(h, "__cuda_array_interface__"))
     return Index(to_array(h, x.device()));
   if (PyIndex_Check(p)) return parse_one(nb::steal(PyNumber_Index(p)), x);
   invalid_index();

@@ -50,8 +50,9 @@ DType from_dl_dtype(DLDataType t) {
 }
 
 Device gpu_device(int index) {
-  if (index < 0 || index >= num_gpus()) gpu(index);  // raises ValueError naming the GPU count
-  return Device{DeviceType::cuda, index};
+  const Device d{DeviceType::cuda, index};
+  check_device_present(d);  // raises ValueError naming the GPU count
+  return d;
 }
 
 Device from_dl_device(int32_t type, int32_t id) {
@@ -169,20 +170,32 @@ nb::object make_capsule(const Array& a, bool versioned, bool copied) {
   return nb::steal(cap);
 }
 
+// A (major, minor) or (device_type, device_id) pair of ints, as the DLPack protocol passes them.
+std::pair<int64_t, int64_t> int_pair(nb::handle h, const char* arg) {
+  if (!PyTuple_Check(h.ptr()) || PyTuple_GET_SIZE(h.ptr()) != 2)
+    raise_arg_type("__dlpack__", arg, "a tuple of two ints", h);
+  return {to_int_arg(PyTuple_GET_ITEM(h.ptr(), 0), "__dlpack__", arg),
+          to_int_arg(PyTuple_GET_ITEM(h.ptr(), 1), "__dlpack__", arg)};
+}
+
 nb::object dlpack(const Array& self, nb::handle stream, nb::handle max_version, nb::handle dl_device,
                   nb::handle copy) {
-  const bool versioned = !max_version.is_none() && nb::cast<int>(max_version[0]) >= 1;
-  const bool may_copy = copy.is_none() || nb::cast<bool>(copy);
+  const bool versioned = !max_version.is_none() && int_pair(max_version, "max_version").first >= 1;
+  const std::optional<bool> copy_flag = to_optional_bool_arg(copy, "__dlpack__", "copy");
+  const bool may_copy = copy_flag.value_or(true);
+  // The Array API allows only stream=None for CPU memory (NumPy refuses others too); a
+  // GPU stream number for host memory is a caller's mistake, not something to ignore.
+  const intptr_t consumer_stream = stream.is_none() ? 1 : to_int_arg(stream, "__dlpack__", "stream");
   Array src = self;
   bool copied = false;
   if (!dl_device.is_none()) {
-    const auto type = nb::cast<int32_t>(dl_device[0]);
-    const auto id = nb::cast<int32_t>(dl_device[1]);
+    const auto [type, id] = int_pair(dl_device, "dl_device");
     Device want;
     if (type == kDLCPU) {
       want = cpu();
     } else if (type == kDLCUDA) {
-      want = gpu_device(id);
+      if (id < 0 || id > INT32_MAX) throw nb::buffer_error("[__dlpack__] dl_device has an invalid device id");
+      want = gpu_device(static_cast<int>(id));
     } else {
       throw nb::buffer_error("[__dlpack__] unsupported dl_device");
     }
@@ -193,14 +206,18 @@ nb::object dlpack(const Array& self, nb::handle stream, nb::handle max_version, 
       copied = true;
     }
   }
-  if (!copied && !copy.is_none() && nb::cast<bool>(copy)) {
+  if (!stream.is_none() && src.device().is_cpu()) {
+    throw std::invalid_argument("[__dlpack__] stream must be None for an array on cpu() (got " +
+                                nb::cast<std::string>(nb::repr(stream)) + ")");
+  }
+  if (!copied && copy_flag == true) {
     src = self.copy();
     copied = true;
   }
   if (src.device().is_gpu()) {
     // The consumer reads on `stream` (None: the legacy default stream; -1: no ordering;
     // 0 is not allowed by the spec and read as the legacy default stream).
-    intptr_t consumer = stream.is_none() ? 1 : nb::cast<intptr_t>(stream);
+    intptr_t consumer = consumer_stream;
     if (consumer == 0) consumer = 1;
     if (consumer != -1) {
       gpu_backend::wait_for_writer(src);  // our current stream now follows the writer
@@ -239,6 +256,25 @@ nb::object cuda_array_interface(const Array& a) {
 
 // ---- imports --------------------------------------------------------------------------
 
+// A DLTensor's shape, checked: producers are foreign code, and a NULL shape or a negative
+// ndim must be an error, not a read through a bad pointer.
+Shape dl_shape(const DLTensor& t) {
+  constexpr int kMaxDims = 64;  // NumPy's limit; nothing real has more
+  if (t.ndim < 0 || t.ndim > kMaxDims)
+    throw nb::buffer_error(("[from_dlpack] the DLPack tensor has ndim " + std::to_string(t.ndim) +
+                            " (expected 0 to " + std::to_string(kMaxDims) + ")").c_str());
+  if (t.ndim > 0 && !t.shape) throw nb::buffer_error("[from_dlpack] the DLPack tensor has ndim > 0 but a NULL shape");
+  Shape shape(t.shape, t.shape + t.ndim);
+  int64_t total = 1;
+  for (int64_t s : shape) {
+    if (s < 0)
+      throw nb::buffer_error(("[from_dlpack] the DLPack tensor has a negative dimension " + std::to_string(s)).c_str());
+    if (__builtin_mul_overflow(total, s, &total))
+      throw nb::buffer_error("[from_dlpack] the DLPack tensor's element count does not fit in 64 bits");
+  }
+  return shape;
+}
+
 void release_pyobject(PyObject* o) { Py_DECREF(o); }
 
 }  // namespace
@@ -255,8 +291,14 @@ Array from_dlpack_object(nb::handle obj) {
     int32_t type = kDLCPU, id = 0;
     if (nb::hasattr(obj, "__dlpack_device__")) {
       nb::object d = obj.attr("__dlpack_device__")();
-      type = nb::cast<int32_t>(nb::int_(d[0]));
-      id = nb::cast<int32_t>(nb::int_(d[1]));
+      if (!PyTuple_Check(d.ptr()) || PyTuple_GET_SIZE(d.ptr()) != 2)
+        throw nb::type_error("[from_dlpack] __dlpack_device__() must return a (device_type, device_id) tuple");
+      const int64_t t64 = to_int_arg(PyTuple_GET_ITEM(d.ptr(), 0), "from_dlpack", "__dlpack_device__()[0]");
+      const int64_t i64 = to_int_arg(PyTuple_GET_ITEM(d.ptr(), 1), "from_dlpack", "__dlpack_device__()[1]");
+      if (t64 < INT32_MIN || t64 > INT32_MAX || i64 < INT32_MIN || i64 > INT32_MAX)
+        throw nb::buffer_error("[from_dlpack] __dlpack_device__() returned an invalid device");
+      type = static_cast<int32_t>(t64);
+      id = static_cast<int32_t>(i64);
     }
     nb::object fn = obj.attr("__dlpack__");
     nb::object stream = nb::none();
@@ -297,11 +339,18 @@ Array from_dlpack_object(nb::handle obj) {
   const DType dt = from_dl_dtype(t->dtype);
   const Device dev = from_dl_device(t->device.device_type, t->device.device_id);
   const int64_t item = static_cast<int64_t>(itemsize(dt));
-  Shape shape(t->shape, t->shape + t->ndim);
+  const Shape shape = dl_shape(*t);
   Strides strides = contiguous_strides(shape, item);
   if (t->strides) {
-    for (int i = 0; i < t->ndim; ++i) strides[i] = t->strides[i] * item;
+    for (int i = 0; i < t->ndim; ++i) {
+      if (__builtin_mul_overflow(t->strides[i], item, &strides[i]))
+        throw nb::buffer_error("[from_dlpack] the DLPack tensor has a stride too large for 64-bit byte offsets");
+    }
   }
+  if (!t->data && shape_size(shape) > 0)
+    throw nb::buffer_error("[from_dlpack] the DLPack tensor has NULL data but holds elements");
+  if (t->byte_offset > static_cast<uint64_t>(INT64_MAX))
+    throw nb::buffer_error("[from_dlpack] the DLPack tensor's byte_offset is out of range");
   void* data = static_cast<char*>(t->data) + t->byte_offset;
 
   PyCapsule_SetName(c, versioned ? "used_dltensor_versioned" : "used_dltensor");
@@ -315,23 +364,54 @@ Array from_dlpack_object(nb::handle obj) {
   return read_only ? out.copy() : out;  // loom arrays are writable: never alias read-only memory
 }
 
+namespace {
+
+[[noreturn]] void bad_cai(const std::string& what) {
+  throw nb::type_error(("[asarray] __cuda_array_interface__ " + what).c_str());
+}
+
+// A tuple of ints from the interface dict (shape or strides).
+std::vector<int64_t> cai_ints(nb::handle v, const char* key) {
+  if (!PyTuple_Check(v.ptr())) bad_cai(std::string("'") + key + "' must be a tuple of ints");
+  std::vector<int64_t> out;
+  for (nb::handle x : v) out.push_back(to_int_arg(x, "asarray", key));
+  return out;
+}
+
+nb::handle cai_get(const nb::dict& d, const char* key) {
+  PyObject* v = PyDict_GetItemString(d.ptr(), key);  // borrowed
+  if (!v) bad_cai(std::string("has no '") + key + "' entry");
+  return v;
+}
+
+}  // namespace
+
 Array from_cuda_array_interface(nb::handle obj) {
   nb::object cai = obj.attr("__cuda_array_interface__");
-  const DType dt = from_typestr(nb::cast<std::string>(cai["typestr"]));
-  Shape shape;
-  for (nb::handle s : cai["shape"]) shape.push_back(nb::cast<int64_t>(s));
+  if (!PyDict_Check(cai.ptr())) bad_cai("must be a dict");
+  nb::dict d = nb::borrow<nb::dict>(cai);
+  nb::handle ts = cai_get(d, "typestr");
+  if (!PyUnicode_Check(ts.ptr())) bad_cai("'typestr' must be a str");
+  const DType dt = from_typestr(nb::cast<std::string>(ts));
+  const Shape shape = cai_ints(cai_get(d, "shape"), "shape");
+  for (int64_t s : shape)
+    if (s < 0) throw std::invalid_argument("[asarray] __cuda_array_interface__ 'shape' has a negative dimension");
+  (void)shape_size(shape, "asarray");  // element count must fit in 64 bits
   Strides strides = contiguous_strides(shape, itemsize(dt));
-  nb::dict d = nb::cast<nb::dict>(cai);
   if (d.contains("strides") && !d["strides"].is_none()) {
-    size_t i = 0;
-    for (nb::handle s : d["strides"]) strides.at(i++) = nb::cast<int64_t>(s);
+    strides = cai_ints(d["strides"], "strides");
+    if (strides.size() != shape.size())
+      throw std::invalid_argument("[asarray] __cuda_array_interface__ 'strides' has " + std::to_string(strides.size()) +
+                                  " entries but 'shape' has " + std::to_string(shape.size()));
   }
   if (d.contains("mask") && !d["mask"].is_none()) {
     throw std::invalid_argument("[asarray] masked __cuda_array_interface__ arrays are not supported");
   }
-  nb::object data = d["data"];
-  const uintptr_t ptr = nb::cast<uintptr_t>(data[0]);
-  const bool read_only = nb::cast<bool>(data[1]);
+  nb::handle data = cai_get(d, "data");
+  if (!PyTuple_Check(data.ptr()) || PyTuple_GET_SIZE(data.ptr()) != 2) bad_cai("'data' must be a (pointer, read_only) tuple");
+  const int64_t ptr_i = to_int_arg(PyTuple_GET_ITEM(data.ptr(), 0), "asarray", "__cuda_array_interface__['data'][0]");
+  const uintptr_t ptr = static_cast<uintptr_t>(ptr_i);
+  const bool read_only = to_bool_arg(PyTuple_GET_ITEM(data.ptr(), 1), "asarray", "__cuda_array_interface__['data'][1]");
   int index;
   if (ptr != 0) {
     index = gpu_backend::pointer_device(reinterpret_cast<void*>(ptr));
@@ -342,7 +422,7 @@ Array from_cuda_array_interface(nb::handle obj) {
   }
   const Device dev = gpu_device(index);
   if (d.contains("stream") && !d["stream"].is_none()) {
-    const intptr_t s = nb::cast<intptr_t>(d["stream"]);
+    const intptr_t s = to_int_arg(d["stream"], "asarray", "__cuda_array_interface__['stream']");
     if (s == 0) throw std::invalid_argument("[asarray] __cuda_array_interface__ stream 0 is not allowed");
     order_streams(index, s, stream_int(Stream::current(dev).native()));
   }
@@ -404,7 +484,7 @@ void init_interop(nb::module_& m, nb::class_<Array>& cls) {
         if (nb::isinstance<Array>(x) && device.is_none() && copy.is_none()) return nb::borrow(x);
         Array a = from_dlpack_object(x);
         return convert_to_array(nb::cast(std::move(a)), std::nullopt, to_optional_device(device),
-                                copy.is_none() ? std::nullopt : std::optional<bool>(nb::cast<bool>(copy)));
+                                to_optional_bool_arg(copy, "from_dlpack", "copy"));
       },
       nb::arg("x"), nb::kw_only(), nb::arg("device").none() = nb::none(), nb::arg("copy").none() = nb::none(),
       "An array sharing memory with `x` (any object with __dlpack__, or a DLPack capsule), on "

@@ -28,9 +28,11 @@ Array binary(nb::handle a, nb::handle b, F&& f) {
 }
 
 std::vector<int64_t> to_int_list(nb::handle h) {
-  if (PyLong_Check(h.ptr()) || nb::hasattr(h, "__index__")) return {nb::cast<int64_t>(h.attr("__index__")())};
+  if (PyIndex_Check(h.ptr())) return {to_int_arg(h, "tensordot", "axes")};
+  if (!PySequence_Check(h.ptr()) || PyUnicode_Check(h.ptr()))
+    raise_arg_type("tensordot", "axes", "an int or a pair of int sequences", h);
   std::vector<int64_t> out;
-  for (nb::handle v : h) out.push_back(nb::cast<int64_t>(v.attr("__index__")()));
+  for (nb::handle v : h) out.push_back(to_int_arg(v, "tensordot", "axes"));
   return out;
 }
 
@@ -79,7 +81,8 @@ LOOM_BINDING_FAMILY(linalg_products, 50) {
       [](nb::handle a, nb::handle b, nb::handle axes) {
         const bool pair = !PyLong_Check(axes.ptr()) && nb::hasattr(axes, "__len__") && nb::len(axes) == 2;
         if (!pair) {
-          const int64_t n = nb::cast<int64_t>(axes.attr("__index__")());
+          if (!PyIndex_Check(axes.ptr())) raise_arg_type("tensordot", "axes", "an int or a pair of int sequences", axes);
+          const int64_t n = to_int_arg(axes, "tensordot", "axes");
           return binary(a, b, [n](auto& x, auto& y) { return tensordot(x, y, n); });
         }
         const std::vector<int64_t> aa = to_int_list(axes[0]), ab = to_int_list(axes[1]);

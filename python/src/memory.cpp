@@ -12,6 +12,7 @@ void init_memory(nb::module_& m) {
       "stats",
       [](nb::handle device) {
         const Device d = device.is_none() ? default_device() : to_device(device);
+        check_device_present(d);
         const MemoryStats s = memory::stats(d);
         nb::dict out;
         out["in_use"] = s.in_use;
@@ -29,13 +30,18 @@ void init_memory(nb::module_& m) {
       "empty_cache",
       [](nb::handle device) {
         auto d = to_optional_device(device);
+        if (d) check_device_present(*d);
         nb::gil_scoped_release release;
         memory::empty_cache(d);
       },
       nb::arg("device") = nb::none(),
       "Returns cached, unused blocks to the device (every device when None).");
   mem.def(
-      "set_limit", [](size_t nbytes, nb::handle device) { memory::set_limit(nbytes, to_optional_device(device)); },
+      "set_limit", [](size_t nbytes, nb::handle device) {
+        const auto d = to_optional_device(device);
+        if (d) check_device_present(*d);
+        memory::set_limit(nbytes, d);
+      },
       nb::arg("nbytes"), nb::arg("device") = nb::none(),
       "Caps the bytes loom may hold on `device` (default device when None); 0 removes the cap. "
       "Allocations beyond it raise loom.OutOfMemoryError.");

@@ -25,7 +25,9 @@ DType dtype_or(nb::handle h, DType fallback) { return h.is_none() ? fallback : t
 // A distribution parameter: a Python or NumPy scalar (array parameters would need the
 // elementwise engine; they raise NotImplementedError for now).
 double to_param(nb::handle h, const char* op) {
-  if (nb::hasattr(h, "ndim") && nb::cast<int>(h.attr("ndim")) > 0)
+  if (PyType_Check(h.ptr()) || PyUnicode_Check(h.ptr()) || h.is_none())
+    raise_arg_type(op, "the distribution parameter", "a number", h);
+  if (nb::hasattr(h, "ndim") && nb::cast<int>(nb::int_(h.attr("ndim"))) > 0)
     throw UnsupportedError(std::string("[") + op + "] array-valued distribution parameters are not supported yet");
   return nb::cast<double>(nb::float_(h));
 }
@@ -107,7 +109,8 @@ LOOM_BINDING_FAMILY(random, 70) {
         "key(seed) -> Key: the key of an integer seed (negative seeds wrap to 64 bits, as JAX's).");
   r.def("PRNGKey", [](nb::handle seed) { return rnd::key(to_seed(seed)); }, nb::arg("seed"),
         "JAX's name for key().");
-  r.def("split", &rnd::split, nb::arg("key"), nb::arg("num") = 2,
+  r.def("split", [](const rnd::Key& k, nb::handle num) { return rnd::split(k, to_int_arg(num, "split", "num")); },
+        nb::arg("key"), nb::arg("num") = 2,
         "split(key, num=2) -> list of num new keys, derived from key through Philox in a stream\n"
         "that no draw uses; key i does not depend on num.");
   r.def("fold_in", [](const rnd::Key& k, nb::handle data) { return rnd::fold_in(k, to_seed(data)); },

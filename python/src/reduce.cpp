@@ -12,23 +12,14 @@
 namespace loom::py {
 namespace {
 
-std::optional<Array> to_out(nb::handle h) {
-  if (h.is_none()) return std::nullopt;
-  if (!nb::isinstance<Array>(h)) throw nb::type_error("out must be a loom.ndarray or None");
-  return nb::cast<Array>(h);
-}
+std::optional<Array> to_out(nb::handle h, const char* op) { return to_out_arg(h, op); }
 
 // argmin/argmax/cumsum/cumprod take one axis or None (NumPy raises TypeError for a tuple).
-std::optional<int64_t> to_one_axis(nb::handle h) {
+std::optional<int64_t> to_one_axis(nb::handle h, const char* op) {
   if (h.is_none()) return std::nullopt;
-  PyObject* idx = PyNumber_Index(h.ptr());
-  if (!idx) {
-    PyErr_Clear();
-    throw nb::type_error("axis must be None or an integer");
-  }
-  const int64_t v = PyLong_AsLongLong(idx);
-  Py_DECREF(idx);
-  return v;
+  if (PyTuple_Check(h.ptr()) || PyList_Check(h.ptr()))
+    throw nb::type_error((std::string("[") + op + "] axis must be None or an integer").c_str());
+  return to_axes(h, op)->front();
 }
 
 // NumPy's ufunc reductions, argmin/argmax and the scans accept an integer axis 0 or -1 on a
@@ -36,12 +27,16 @@ std::optional<int64_t> to_one_axis(nb::handle h) {
 bool legacy_0d_axis(const Array& a, nb::handle axis) {
   if (a.ndim() != 0 || axis.is_none() || PyTuple_Check(axis.ptr()) || PyList_Check(axis.ptr())) return false;
   if (!PyIndex_Check(axis.ptr())) return false;
-  const long long v = nb::cast<long long>(nb::int_(axis));
-  return v == 0 || v == -1;
+  if (PyBool_Check(axis.ptr())) return false;
+  nb::object idx = nb::steal(PyNumber_Index(axis.ptr()));
+  if (!idx.is_valid()) throw nb::python_error();
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(idx.ptr(), &overflow);
+  return !overflow && (v == 0 || v == -1);
 }
 
-AxisArg ufunc_axes(const Array& a, nb::handle axis) {
-  return legacy_0d_axis(a, axis) ? AxisArg{} : to_axes(axis);
+AxisArg ufunc_axes(const Array& a, nb::handle axis, const char* op) {
+  return legacy_0d_axis(a, axis) ? AxisArg{} : to_axes(axis, op);
 }
 
 int64_t reduced_count(const Array& a, const AxisArg& axis) {
@@ -76,27 +71,27 @@ using ScanFn = Array (*)(const Array&, std::optional<int64_t>, std::optional<DTy
 using VarFn = Array (*)(const Array&, const AxisArg&, bool, std::optional<DType>, double,
                         const std::optional<Array>&);
 
-Array call_sum(SumFn f, const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims,
+Array call_sum(const char* name, SumFn f, const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims,
                bool legacy = true) {
-  const AxisArg ax = legacy ? ufunc_axes(a, axis) : to_axes(axis);
+  const AxisArg ax = legacy ? ufunc_axes(a, axis, name) : to_axes(axis, name);
   const auto dt = to_optional_dtype(dtype);
-  const auto o = to_out(out);
+  const auto o = to_out(out, name);
   nb::gil_scoped_release release;
   return f(a, ax, keepdims, dt, o);
 }
 
-Array call_mean(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims) {
-  const AxisArg ax = to_axes(axis);
-  Array r = call_sum(&loom::mean, a, axis, dtype, out, keepdims, false);
+Array call_mean(const char* name, const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims) {
+  const AxisArg ax = to_axes(axis, name);
+  Array r = call_sum(name, &loom::mean, a, axis, dtype, out, keepdims, false);
   warn_if(r.size() > 0 && reduced_count(a, ax) == 0, "Mean of empty slice.");
   return r;
 }
 
-Array call_var(VarFn f, const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, double ddof,
+Array call_var(const char* name, VarFn f, const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, double ddof,
                bool keepdims) {
-  const AxisArg ax = to_axes(axis);
+  const AxisArg ax = to_axes(axis, name);
   const auto dt = to_optional_dtype(dtype);
-  const auto o = to_out(out);
+  const auto o = to_out(out, name);
   Array r;
   {
     nb::gil_scoped_release release;
@@ -106,24 +101,24 @@ Array call_var(VarFn f, const Array& a, nb::handle axis, nb::handle dtype, nb::h
   return r;
 }
 
-Array call_plain(PlainFn f, const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
-  const AxisArg ax = ufunc_axes(a, axis);
-  const auto o = to_out(out);
+Array call_plain(const char* name, PlainFn f, const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
+  const AxisArg ax = ufunc_axes(a, axis, name);
+  const auto o = to_out(out, name);
   nb::gil_scoped_release release;
   return f(a, ax, keepdims, o);
 }
 
-Array call_arg(ArgFn f, const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
-  const auto ax = legacy_0d_axis(a, axis) ? std::nullopt : to_one_axis(axis);
-  const auto o = to_out(out);
+Array call_arg(const char* name, ArgFn f, const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
+  const auto ax = legacy_0d_axis(a, axis) ? std::nullopt : to_one_axis(axis, name);
+  const auto o = to_out(out, name);
   nb::gil_scoped_release release;
   return f(a, ax, keepdims, o);
 }
 
-Array call_scan(ScanFn f, const Array& a, nb::handle axis, nb::handle dtype, nb::handle out) {
-  const auto ax = legacy_0d_axis(a, axis) ? std::nullopt : to_one_axis(axis);
+Array call_scan(const char* name, ScanFn f, const Array& a, nb::handle axis, nb::handle dtype, nb::handle out) {
+  const auto ax = legacy_0d_axis(a, axis) ? std::nullopt : to_one_axis(axis, name);
   const auto dt = to_optional_dtype(dtype);
-  const auto o = to_out(out);
+  const auto o = to_out(out, name);
   nb::gil_scoped_release release;
   return f(a, ax, dt, o);
 }
@@ -135,7 +130,7 @@ Array norm_py(nb::handle x, nb::handle ord, nb::handle axis, bool keepdims) {
   if (!axis.is_none()) {
     if (!PyTuple_Check(axis.ptr()) && !PyList_Check(axis.ptr()) && !PyIndex_Check(axis.ptr()))
       throw nb::type_error("'axis' must be None, an integer or a tuple of integers");
-    ax = to_axes(axis);
+    ax = to_axes(axis, "norm");
   }
   nb::gil_scoped_release release;
   return linalg::norm(a, o, ax, keepdims);
@@ -188,35 +183,37 @@ LOOM_BINDING_FAMILY(reduce, 30) {
 
   for (const SumDef& d : {SumDef{"sum", &loom::sum, sum_doc.c_str()}, SumDef{"prod", &loom::prod, prod_doc.c_str()}}) {
     SumFn fn = d.fn;
-    m.def(d.name, [fn](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims) {
-            return call_sum(fn, to_array(a), axis, dtype, out, keepdims);
+    m.def(d.name, [fn, name = d.name](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims) {
+            return call_sum(name, fn, to_array(a), axis, dtype, out, keepdims);
           },
           nb::arg("a"), nb::arg("axis").none() = none, nb::arg("dtype").none() = none,
           nb::arg("out").none() = none, nb::arg("keepdims") = false, d.text);
-    cls.def(d.name, [fn](const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims) {
-              return call_sum(fn, a, axis, dtype, out, keepdims);
+    cls.def(d.name, [fn, name = d.name](const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims) {
+              return call_sum(name, fn, a, axis, dtype, out, keepdims);
             },
             nb::arg("axis").none() = none, nb::arg("dtype").none() = none, nb::arg("out").none() = none,
             nb::arg("keepdims") = false, d.text);
   }
   m.def("mean", [](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims) {
-          return call_mean(to_array(a), axis, dtype, out, keepdims);
+          return call_mean("mean", to_array(a), axis, dtype, out, keepdims);
         },
         nb::arg("a"), nb::arg("axis").none() = none, nb::arg("dtype").none() = none,
         nb::arg("out").none() = none, nb::arg("keepdims") = false, mean_doc.c_str());
-  cls.def("mean", &call_mean, nb::arg("axis").none() = none, nb::arg("dtype").none() = none,
+  cls.def("mean", [](const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims) {
+            return call_mean("mean", a, axis, dtype, out, keepdims);
+          }, nb::arg("axis").none() = none, nb::arg("dtype").none() = none,
           nb::arg("out").none() = none, nb::arg("keepdims") = false, mean_doc.c_str());
 
   struct VarDef { const char* name; VarFn fn; const char* text; };
   for (const VarDef& d : {VarDef{"var", &loom::var, var_doc.c_str()}, VarDef{"std", &loom::std, std_doc.c_str()}}) {
     VarFn fn = d.fn;
-    m.def(d.name, [fn](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, double ddof, bool keepdims) {
-            return call_var(fn, to_array(a), axis, dtype, out, ddof, keepdims);
+    m.def(d.name, [fn, name = d.name](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, double ddof, bool keepdims) {
+            return call_var(name, fn, to_array(a), axis, dtype, out, ddof, keepdims);
           },
           nb::arg("a"), nb::arg("axis").none() = none, nb::arg("dtype").none() = none,
           nb::arg("out").none() = none, nb::arg("ddof") = 0.0, nb::arg("keepdims") = false, d.text);
-    cls.def(d.name, [fn](const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, double ddof, bool keepdims) {
-              return call_var(fn, a, axis, dtype, out, ddof, keepdims);
+    cls.def(d.name, [fn, name = d.name](const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, double ddof, bool keepdims) {
+              return call_var(name, fn, a, axis, dtype, out, ddof, keepdims);
             },
             nb::arg("axis").none() = none, nb::arg("dtype").none() = none, nb::arg("out").none() = none,
             nb::arg("ddof") = 0.0, nb::arg("keepdims") = false, d.text);
@@ -239,14 +236,14 @@ LOOM_BINDING_FAMILY(reduce, 30) {
                             PlainDef{"max", amax_fn, max_doc.c_str(), true}, PlainDef{"amax", amax_fn, max_doc.c_str(), false},
                             PlainDef{"any", any_fn, any_doc.c_str(), true}, PlainDef{"all", all_fn, all_doc.c_str(), true}}) {
     PlainFn fn = d.fn;
-    m.def(d.name, [fn](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) {
-            return call_plain(fn, to_array(a), axis, out, keepdims);
+    m.def(d.name, [fn, name = d.name](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) {
+            return call_plain(name, fn, to_array(a), axis, out, keepdims);
           },
           nb::arg("a"), nb::arg("axis").none() = none, nb::arg("out").none() = none, nb::arg("keepdims") = false,
           d.text);
     if (d.method)
-      cls.def(d.name, [fn](const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
-                return call_plain(fn, a, axis, out, keepdims);
+      cls.def(d.name, [fn, name = d.name](const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
+                return call_plain(name, fn, a, axis, out, keepdims);
               },
               nb::arg("axis").none() = none, nb::arg("out").none() = none, nb::arg("keepdims") = false, d.text);
   }
@@ -254,13 +251,13 @@ LOOM_BINDING_FAMILY(reduce, 30) {
   struct ArgDef { const char* name; ArgFn fn; const char* text; };
   for (const ArgDef& d : {ArgDef{"argmin", &loom::argmin, argmin_doc.c_str()}, ArgDef{"argmax", &loom::argmax, argmax_doc.c_str()}}) {
     ArgFn fn = d.fn;
-    m.def(d.name, [fn](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) {
-            return call_arg(fn, to_array(a), axis, out, keepdims);
+    m.def(d.name, [fn, name = d.name](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) {
+            return call_arg(name, fn, to_array(a), axis, out, keepdims);
           },
           nb::arg("a"), nb::arg("axis").none() = none, nb::arg("out").none() = none, nb::kw_only(),
           nb::arg("keepdims") = false, d.text);
-    cls.def(d.name, [fn](const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
-              return call_arg(fn, a, axis, out, keepdims);
+    cls.def(d.name, [fn, name = d.name](const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
+              return call_arg(name, fn, a, axis, out, keepdims);
             },
             nb::arg("axis").none() = none, nb::arg("out").none() = none, nb::kw_only(), nb::arg("keepdims") = false,
             d.text);
@@ -269,13 +266,13 @@ LOOM_BINDING_FAMILY(reduce, 30) {
   struct ScanDef { const char* name; ScanFn fn; const char* text; };
   for (const ScanDef& d : {ScanDef{"cumsum", &loom::cumsum, cumsum_doc}, ScanDef{"cumprod", &loom::cumprod, cumprod_doc}}) {
     ScanFn fn = d.fn;
-    m.def(d.name, [fn](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out) {
-            return call_scan(fn, to_array(a), axis, dtype, out);
+    m.def(d.name, [fn, name = d.name](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out) {
+            return call_scan(name, fn, to_array(a), axis, dtype, out);
           },
           nb::arg("a"), nb::arg("axis").none() = none, nb::arg("dtype").none() = none, nb::arg("out").none() = none,
           d.text);
-    cls.def(d.name, [fn](const Array& a, nb::handle axis, nb::handle dtype, nb::handle out) {
-              return call_scan(fn, a, axis, dtype, out);
+    cls.def(d.name, [fn, name = d.name](const Array& a, nb::handle axis, nb::handle dtype, nb::handle out) {
+              return call_scan(name, fn, a, axis, dtype, out);
             },
             nb::arg("axis").none() = none, nb::arg("dtype").none() = none, nb::arg("out").none() = none, d.text);
   }

@@ -38,10 +38,7 @@ char to_order(nb::handle h) {
   return static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
 }
 
-std::optional<bool> to_copy(nb::handle h) {
-  if (h.is_none()) return std::nullopt;
-  return PyObject_IsTrue(h.ptr()) == 1;
-}
+std::optional<bool> to_copy(nb::handle h) { return to_optional_bool_arg(h, "reshape", "copy"); }
 
 std::string pystr(nb::handle h) {
   nb::object s = nb::steal(PyObject_Str(h.ptr()));
@@ -141,8 +138,8 @@ Array reshape_method(const Array& a, nb::args args, nb::kwargs kwargs) {
 
 std::optional<std::vector<int64_t>> transpose_axes(nb::args args) {
   if (args.size() == 0 || (args.size() == 1 && args[0].is_none())) return std::nullopt;
-  if (args.size() == 1 && !is_int(args[0])) return to_axes(args[0]);
-  return to_axes(args);
+  if (args.size() == 1 && !is_int(args[0])) return to_axes(args[0], "transpose");
+  return to_axes(args, "transpose");
 }
 
 Array repeat_py(nb::handle a, nb::handle repeats, nb::handle axis) {
@@ -176,7 +173,7 @@ nb::object split_py(nb::handle ary, nb::handle indices_or_sections, nb::handle a
 // concatenate/stack's out=: the result is written into `out` (shape and device must match).
 nb::object finish_out(Array result, nb::handle out, const char* op) {
   if (out.is_none()) return nb::cast(std::move(result));
-  const Array& o = nb::cast<const Array&>(out);
+  const Array o = *to_out_arg(out, op);
   if (o.shape() != result.shape())
     throw std::invalid_argument(std::string("[") + op + "] Output array is the wrong shape");
   {
@@ -189,7 +186,7 @@ nb::object finish_out(Array result, nb::handle out, const char* op) {
 std::optional<DType> join_dtype(nb::handle dtype, nb::handle out, const char* op) {
   if (!dtype.is_none() && !out.is_none())
     throw nb::type_error((std::string(op) + "() only takes `out` or `dtype` as an argument, but both were provided.").c_str());
-  if (!out.is_none()) return nb::cast<const Array&>(out).dtype();
+  if (!out.is_none()) return to_out_arg(out, op)->dtype();
   return dtype.is_none() ? std::nullopt : std::optional<DType>(to_dtype(dtype));
 }
 
@@ -210,7 +207,7 @@ LOOM_BINDING_FAMILY(shape_ops, 50) {
   m.def("ravel", [](nb::handle a, nb::handle order) { return ravel(to_array(a), to_order(order)); },
         arg("a"), arg("order").none() = "C",
         "The elements as a 1-d array: a view when the array is contiguous in `order`, else a copy.");
-  m.def("transpose", [](nb::handle a, nb::handle axes) { return transpose(to_array(a), to_axes(axes)); },
+  m.def("transpose", [](nb::handle a, nb::handle axes) { return transpose(to_array(a), to_axes(axes, "transpose")); },
         arg("a"), arg("axes").none() = nb::none(),
         "Permutes the axes (reverses them when axes is None). Returns a view.");
   m.def("swapaxes", [](nb::handle a, nb::handle axis1, nb::handle axis2) {
@@ -220,17 +217,17 @@ LOOM_BINDING_FAMILY(shape_ops, 50) {
   m.def("moveaxis", [](nb::handle a, nb::handle source, nb::handle destination) {
         if (source.is_none() || destination.is_none())
           throw nb::type_error("moveaxis: source and destination must be ints or sequences of ints");
-        return moveaxis(to_array(a), *to_axes(source), *to_axes(destination));
+        return moveaxis(to_array(a), *to_axes(source, "moveaxis"), *to_axes(destination, "moveaxis"));
       },
       arg("a"), arg("source"), arg("destination"),
       "Moves axes `source` (int or sequence) to positions `destination`; the other axes keep\n"
       "their order. Returns a view.");
-  m.def("squeeze", [](nb::handle a, nb::handle axis) { return squeeze(to_array(a), to_axes(axis)); },
+  m.def("squeeze", [](nb::handle a, nb::handle axis) { return squeeze(to_array(a), to_axes(axis, "squeeze")); },
         arg("a"), arg("axis").none() = nb::none(),
         "Removes length-1 axes (all, or those in `axis`, which must have length 1). Returns a view.");
   m.def("expand_dims", [](nb::handle a, nb::handle axis) {
         if (axis.is_none()) throw nb::type_error("expand_dims: axis must be an int or a tuple of ints");
-        return expand_dims(to_array(a), *to_axes(axis));
+        return expand_dims(to_array(a), *to_axes(axis, "expand_dims"));
       },
       arg("a"), arg("axis"), "Inserts length-1 axes at positions `axis` of the result. Returns a view.");
   m.def("broadcast_to", [](nb::handle array, nb::handle shape) { return broadcast_to(to_array(array), to_shape(shape)); },
@@ -243,7 +240,7 @@ LOOM_BINDING_FAMILY(shape_ops, 50) {
   m.def("atleast_2d", &atleast<atleast_2d>, "Views with at least two axes (a tuple for several inputs).");
   m.def("atleast_3d", &atleast<atleast_3d>,
         "Views with at least three axes: (N,) -> (1, N, 1), (M, N) -> (M, N, 1).");
-  m.def("flip", [](nb::handle m_, nb::handle axis) { return flip(to_array(m_), to_axes(axis)); },
+  m.def("flip", [](nb::handle m_, nb::handle axis) { return flip(to_array(m_), to_axes(axis, "flip")); },
         arg("m"), arg("axis").none() = nb::none(),
         "Reverses the order of elements along `axis` (all axes when None): a view with negative strides.");
   m.def("fliplr", [](nb::handle m_) { return fliplr(to_array(m_)); }, arg("m"),
@@ -331,7 +328,7 @@ LOOM_BINDING_FAMILY(shape_ops, 50) {
             return swapaxes(a, to_int(axis1, "axis1"), to_int(axis2, "axis2"));
           },
           arg("axis1"), arg("axis2"), "A view with two axes interchanged.");
-  cls.def("squeeze", [](const Array& a, nb::handle axis) { return squeeze(a, to_axes(axis)); },
+  cls.def("squeeze", [](const Array& a, nb::handle axis) { return squeeze(a, to_axes(axis, "squeeze")); },
           arg("axis").none() = nb::none(), "A view without length-1 axes (see loom.squeeze).");
   cls.def("repeat", [](nb::handle self, nb::handle repeats, nb::handle axis) { return repeat_py(self, repeats, axis); },
           arg("repeats"), arg("axis").none() = nb::none(), "See loom.repeat.");

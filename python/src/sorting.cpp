@@ -22,7 +22,7 @@ void check_sort_args(nb::handle kind, nb::handle order, nb::handle stable) {
     if (c != 'q' && c != 'h' && c != 'm' && c != 's')
       throw std::invalid_argument("sort kind must be one of 'quick', 'heap', or 'stable' (got '" + k + "')");
   }
-  if (!stable.is_none()) (void)nb::cast<bool>(stable);
+  if (!stable.is_none()) (void)to_bool_arg(stable, "sort", "stable");
   if (!order.is_none()) throw std::invalid_argument("Cannot specify order when the array has no fields.");
 }
 
@@ -30,7 +30,7 @@ void check_sort_args(nb::handle kind, nb::handle order, nb::handle stable) {
 std::optional<int64_t> to_sort_axis(nb::handle h) {
   if (PyTuple_Check(h.ptr()) || PyList_Check(h.ptr()))
     throw nb::type_error("axis must be an integer or None");
-  const auto axes = to_axes(h);
+  const auto axes = to_axes(h, "sort");
   if (!axes) return std::nullopt;
   return (*axes)[0];
 }

@@ -16,7 +16,11 @@ namespace {
 // `with stream:` scopes of this thread, innermost last.
 thread_local std::vector<std::unique_ptr<StreamScope>> t_stream_scopes;
 
-Device device_or_default(nb::handle d) { return d.is_none() ? default_device() : to_device(d); }
+Device device_or_default(nb::handle d) {
+  const Device dev = d.is_none() ? default_device() : to_device(d);
+  check_device_present(dev);  // streams and events of an absent GPU: its first use
+  return dev;
+}
 
 uintptr_t stream_ptr(const Stream& s) { return reinterpret_cast<uintptr_t>(s.native()); }
 

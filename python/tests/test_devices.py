@@ -42,9 +42,10 @@ def test_try_gpu_and_try_all_gpus():
 
 
 def test_gpu_that_does_not_exist_names_the_count():
+    # An absent GPU is a Device (as torch.device('cuda:5')); its first use names the count.
     n = loom.num_gpus()
     with pytest.raises(ValueError) as e:
-        loom.gpu(n + 5)
+        loom.zeros(3, device=loom.gpu(n + 5))
     msg = str(e.value)
     assert f"gpu({n + 5})" in msg
     assert ("no GPU" in msg) if n == 0 else (str(n) in msg)
@@ -73,8 +74,11 @@ def test_device_parses_strings():
     for bad in ("tpu", "gpu:x", ""):
         with pytest.raises(ValueError):
             loom.device(bad)
+    # An absent GPU parses (as torch.device('cuda:N')) and fails at its first use.
+    absent = loom.device(f"gpu:{loom.num_gpus()}")
+    assert absent == loom.gpu(loom.num_gpus())
     with pytest.raises(ValueError):
-        loom.device(f"gpu:{loom.num_gpus()}")
+        loom.zeros(3, device=absent)
     with pytest.raises((TypeError, ValueError)):
         loom.zeros(3, device=42)
 

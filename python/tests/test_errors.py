@@ -52,8 +52,8 @@ def test_real_errors(device):
         loom.asarray(np.array(["x"]), device=device)
     with pytest.raises(ValueError):
         loom.empty((-1,), device=device)
-    with pytest.raises(ValueError):
-        loom.gpu(loom.num_gpus())
+    with pytest.raises(ValueError):  # an absent GPU fails at its first use
+        loom.zeros(2, device=loom.gpu(loom.num_gpus()))
     with pytest.raises(ValueError):
         loom.ones(4, device=device).item()
     with pytest.raises(ValueError):

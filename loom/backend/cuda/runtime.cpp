@@ -11,6 +11,7 @@
 
 #include "loom/backend/cuda/check.h"
 #include "loom/backend/cuda/driver_api.h"
+#include "loom/device.h"
 #include "loom/stream.h"
 
 namespace loom::cuda {
@@ -65,10 +66,8 @@ void activate(int device) {
     check_alive(device);
     return;
   }
-  const int n = device_count();
-  if (device < 0 || device >= n)
-    throw std::invalid_argument("[cuda] gpu(" + std::to_string(device) + ") does not exist: " +
-                                std::to_string(n) + " GPU(s) are visible");
+  // The same ValueError as every other use of an absent GPU (gpu(i) itself never throws).
+  check_device_present(Device{DeviceType::cuda, device});
   check_alive(device);
   LOOM_CUDA_CHECK(cudaSetDevice(device));
   t_device = device;
