@@ -1,5 +1,6 @@
 #include "loom/backend/cpu/emulator/emu_source.h"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <regex>
@@ -292,16 +293,23 @@ Plan plan(const ModuleState& m, bool debug) {
   // precompiled header would have to be built with: the kernel takes a fresh name instead.
   // Entry points name it through the same macro, and kernels are found by their entry
   // points, never by symbol, so the name is the user's everywhere else.
-  std::string renames;
+  std::string renames, clashes;
   std::set<std::string> renamed;
   for (const Found& f : found) {
     if (f.is_template || !f.extern_c) {
       p.unexported.insert(f.name);
       continue;
     }
-    if (renamed.insert(f.name).second)
-      renames += "#if defined(__has_builtin)\n#if __has_builtin(__builtin_" + f.name + ")\n#define " + f.name +
-                 " loom_kernel_" + f.name + "\n#endif\n#endif\n";
+    if (renamed.insert(f.name).second) {
+      const std::string n = f.name, guard = "#if defined(__has_builtin)\n#if __has_builtin(__builtin_" + n + ")\n";
+      renames += guard + "#define " + n + " loom_kernel_" + n + "\n#endif\n#endif\n";
+      // A name CUDA's device API declares too (j1, sin) must still clash with it, as it
+      // does under NVRTC: the kernel's type is declared under its own name at the end,
+      // at the kernel's line.
+      const size_t line = 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + f.params.begin, '\n'));
+      clashes += guard + "#undef " + n + "\n#line " + std::to_string(line) + " \"" + kProgramName +
+                 "\"\nextern \"C\" decltype(loom_kernel_" + n + ") " + n + ";\n#endif\n#endif\n";
+    }
     if (!seen.insert(f.name).second) continue;
     p.kernels.push_back({f.name, uses_barrier(f.name), pointer_params(f.name), f.name, reaches(bodies, f.name)});
     refs.push_back("&" + f.qualified);
@@ -317,15 +325,18 @@ Plan plan(const ModuleState& m, bool debug) {
   s << "#include \"loom_cuda_emu.h\"\n" << renames << "#line 1 \"" << kProgramName << "\"\n"
     << rewrite_dynamic_shared(code) << "\n#line 1 \"loom_emulator_entry_points.cpp\"\n";
   if (debug) s << "extern \"C\" LOOM_EMU_EXPORT void* loom_emu_tls_anchor() { return loom_emu::tls_anchor(); }\n";
+  // The parameters' names are the emulator's own, so that a kernel named `a` or `s` is
+  // not hidden by them.
   for (size_t i = 0; i < p.kernels.size(); ++i) {
     const std::string& n = refs[i];
-    s << "extern \"C\" LOOM_EMU_EXPORT void loom_emu_block_" << i << "(void** a, loom_emu::ThreadCtx* c) { loom_emu::run_block<"
-      << n << ">(a, c); }\n"
-      << "extern \"C\" LOOM_EMU_EXPORT void loom_emu_thread_" << i << "(void** a, loom_emu::ThreadCtx* c) { loom_emu::run_thread<"
-      << n << ">(a, c); }\n"
-      << "extern \"C\" LOOM_EMU_EXPORT int loom_emu_params_" << i << "(size_t* s, int cap) { return loom_emu::param_sizes<" << n
-      << ">(s, cap); }\n";
+    s << "extern \"C\" LOOM_EMU_EXPORT void loom_emu_block_" << i << "(void** loom_emu_a, loom_emu::ThreadCtx* loom_emu_c) { loom_emu::run_block<"
+      << n << ">(loom_emu_a, loom_emu_c); }\n"
+      << "extern \"C\" LOOM_EMU_EXPORT void loom_emu_thread_" << i << "(void** loom_emu_a, loom_emu::ThreadCtx* loom_emu_c) { loom_emu::run_thread<"
+      << n << ">(loom_emu_a, loom_emu_c); }\n"
+      << "extern \"C\" LOOM_EMU_EXPORT int loom_emu_params_" << i << "(size_t* loom_emu_s, int loom_emu_cap) { return loom_emu::param_sizes<" << n
+      << ">(loom_emu_s, loom_emu_cap); }\n";
   }
+  s << clashes;
   p.source = s.str();
   return p;
 }
