@@ -117,10 +117,13 @@ def local(n):
 }}'''
 
 
-def test_local_memory_within_cudas_limit_runs():
-    n = 100 * 1024 // 4  # 100 KiB
+@pytest.mark.parametrize("barrier", [False, True])
+def test_local_memory_within_cudas_limit_runs(barrier):
+    n = 400 * 1024 // 4  # 400 KiB (a barrier once made it count twice)
+    src = local(n).replace("x[0] = t[j];", "__syncthreads(); x[0] = t[j];" if barrier else "x[0] = t[j];")
     x = loom.asarray(np.full(1024, 2, np.float32), device=loom.cpu())
-    k = loom.RawModule(code=local(n)).get_function("k")
+    k = loom.RawModule(code=src).get_function("k")
+    assert 4 * n - 256 <= k.attributes(loom.cpu())["local_size_bytes"] < 4 * n + 1024
     k((1,), (4,), (x, np.int32(n), np.int32(n - 1)))
     assert x.numpy()[0] == 2 * (n - 1)
 
