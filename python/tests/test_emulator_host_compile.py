@@ -41,10 +41,10 @@ LIBC_NAMES = ["div", "ldiv", "index", "rindex", "rand", "srand", "random", "time
               "wait", "kill", "gamma", "remove", "rename", "stdout", "stdin", "errno", "FILE", "drand48",
               "ffs", "alarm", "pipe", "dup", "fork", "getpid", "link", "sync", "truncate", "environ",
               "timezone", "signgam", "stat", "access", "string", "tuple", "int32_t", "INFINITY", "M_PI"]
-# GCC builtins: an extern "C" kernel of that name compiles and loads, but g++ keeps the
-# builtin's meaning (abort: noreturn; strlen: pure, so the call is dropped) because the
-# precompiled header was built without -fno-builtin-<name> (see the xfail test below).
-BUILTIN_NAMES = {"strlen", "strcpy", "puts", "putchar"}
+# GCC builtins (g++ gives a C function of such a name the library function's meaning:
+# abort and exit never return, strlen's call may be dropped): the emulator renames them.
+BUILTIN_NAMES = ["abort", "exit", "_exit", "strlen", "strcpy", "puts", "putchar", "memcmp", "strcmp",
+                 "fputs", "calloc", "realloc", "index", "ffs", "bzero"]
 # CUDA's own device names: a kernel of that name fails on both.
 CUDA_NAMES = ["j1", "y0", "sin", "malloc", "printf", "memcpy", "clock", "abs", "max"]
 
@@ -57,19 +57,39 @@ def test_c_library_names_as_kernel_names():
     for i, n in enumerate(LIBC_NAMES):
         x = loom.zeros(1, dtype=loom.float32, device=loom.cpu())
         m.get_function(n)((1,), (1,), (x,))
-        if n not in BUILTIN_NAMES:
-            assert x.numpy()[0] == i, n
+        assert x.numpy()[0] == i, n
 
 
-@pytest.mark.xfail(strict=True, reason="g++ keeps abort/exit builtin (noreturn) when the precompiled "
-                   "header was built without -fno-builtin-<name>: the kernel call becomes libc's abort")
-@pytest.mark.parametrize("name", ["abort", "exit"])
-def test_kernel_named_like_a_noreturn_builtin(name):
-    code = (f"import loom\nsrc = 'extern \"C\" __global__ void {name}(float* x) {{ x[0] = 3; }}'\n"
-            f"x = loom.zeros(1, dtype=loom.float32, device=loom.cpu())\n"
-            f"loom.RawModule(code=src).get_function('{name}')((1,), (1,), (x,))\nassert x.numpy()[0] == 3\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr
+def test_kernels_named_like_builtins(device):
+    """Each kernel's write happens and the process survives (a kernel named abort or exit
+    used to end it), in a child process; in the normal and the debug build, and as a
+    name expression too."""
+    names = BUILTIN_NAMES
+    src = "".join(f'extern "C" __global__ void {n}(float* x, int i) {{ x[i] = i + 1; }}\n' for n in names)
+    assert nvrtc_ok(src, names[0])
+    code = f"""
+import os, sys, numpy as np, loom
+dev = loom.{device!r}
+names = {names!r}
+for debug in ("0", "1"):
+    os.environ["LOOM_EMULATOR_DEBUG"] = debug
+    for exprs in ((), ("abort", "strlen")):
+        m = loom.RawModule(code={src!r}, name_expressions=exprs)
+        x = loom.zeros(len(names), dtype=loom.float32, device=dev)
+        for i, n in enumerate(names):
+            m.get_function(n)((1,), (1,), (x, np.int32(i)))
+        np.testing.assert_array_equal(x.numpy(), np.arange(1, len(names) + 1, dtype=np.float32))
+print("survived")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0 and "survived" in out.stdout, out.stderr[-3000:]
+
+
+def test_kernel_named_like_a_builtin_in_a_compile_error_keeps_its_name():
+    src = 'extern "C" __global__ void abort(float* x) { x[0] = undefined_name; }\n'
+    with pytest.raises(loom.CompileError) as e:
+        loom.RawModule(code=src).get_function("abort")
+    assert "loom_kernel_" not in str(e.value)
 
 
 def test_c_library_names_as_device_functions_and_variables():
@@ -190,3 +210,14 @@ loom.RawModule(code=src).get_function("k")((1,), (2,), (3000,))
     lines = out.stdout.splitlines()
     assert sorted(lines[:1] + lines[2:]) == ["0:%s|1.500", "1:%s|1.500"] or "0:%s|1.500" in lines
     assert "0" * 2999 + "7" in lines
+
+
+def test_kernels_named_like_the_emulators_entry_point_parameters():
+    names = ["a", "c", "s", "cap", "i", "n"]
+    src = "".join(f'extern "C" __global__ void {n}(float* x) {{ x[{i}] = {i} + 1; }}\n' for i, n in enumerate(names))
+    assert nvrtc_ok(src, "a")
+    m = loom.RawModule(code=src)
+    x = loom.zeros(len(names), dtype=loom.float32, device=loom.cpu())
+    for n in names:
+        m.get_function(n)((1,), (1,), (x,))
+    np.testing.assert_array_equal(x.numpy(), np.arange(1, len(names) + 1, dtype=np.float32))

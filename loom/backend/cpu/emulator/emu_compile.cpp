@@ -23,6 +23,7 @@
 #include "loom/backend/cpu/emulator/host_compiler.h"
 #include "loom/backend/cpu/emulator/loaded_library.h"
 #include "loom/backend/cpu/emulator/pch.h"
+#include "loom/backend/cpu/emulator/shared_usage.h"
 #include "loom/backend/cpu/emulator/stack_usage.h"
 #include "loom/cache/compile_cache.h"
 #include "loom/error.h"
@@ -194,7 +195,7 @@ std::shared_ptr<const CpuLibrary> load(const ModuleState& m, const std::string& 
   const Plan p = plan(m, debug);
   std::string flags = debug ? kDebugFlags : kFlags;
   const std::string cxx = compiler();
-  const std::string opts = host_options(m.options, label, c_kernel_names(p));
+  const std::string opts = host_options(m.options, label);
   const std::string identity = compiler_identity(cxx);
   if (identity.empty())
     throw UnsupportedError(label + " the CPU kernel emulator needs a C++ compiler: '" + cxx +
@@ -269,14 +270,11 @@ std::shared_ptr<const CpuLibrary> load(const ModuleState& m, const std::string& 
       });
   Payload decoded;
   if (!decode(*payload, &decoded)) throw std::runtime_error(label + " the CPU kernel emulator's compiled library is corrupt");
+  const std::vector<size_t> shared = static_shared_per_kernel(decoded.library, p, label);  // may refuse, as ptxas
   auto cm = std::make_shared<CpuLibrary>();
   cm->id = id;
   cm->library = std::make_unique<LoadedLibrary>(decoded.library, label);
   void* const h = cm->library->handle();
-  // Every __shared__ variable (static thread_local) plus the header's own thread-local
-  // context pointer: an upper bound of the static shared memory of any kernel of the module.
-  const size_t tls = tls_segment_bytes(h);
-  const size_t shared_bound = tls > sizeof(void*) ? tls - sizeof(void*) : 0;
   std::shared_ptr<const DebugLibrary> debug_library;
   if (debug) debug_library = open_debug_library(h, std::make_shared<const std::string>(std::move(decoded.library)));
   for (size_t i = 0; i < p.kernels.size(); ++i) {
@@ -300,7 +298,7 @@ std::shared_ptr<const CpuLibrary> load(const ModuleState& m, const std::string& 
     // The loop runs on the worker's own stack (megabytes, also when the need is unknown or
     // unbounded) unless it needs more than a fraction of it: a fiber stack of its size then.
     f->block_stack = block_need.known && block_need.bytes > kLoopOnWorkerStack ? fiber_stack_bytes(block_need) : 0;
-    f->static_shared_bytes = shared_bound;
+    f->static_shared_bytes = shared[i];
     cm->functions[f->name] = std::move(f);
   }
   cm->unexported = p.unexported;

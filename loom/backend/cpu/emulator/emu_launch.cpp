@@ -32,9 +32,27 @@ Dim3 auto_block(Dim3 extent) {
 
 constexpr int kMaxThreadsPerBlock = 1024;
 
+// Static and dynamic shared memory of a block together: an H100's opt-in limit.
+constexpr size_t kMaxSharedPerBlock = kMaxDynamicShared;
+
+// CUDA's limit of local memory per thread (every GPU since compute capability 2.0).
+constexpr size_t kMaxLocalPerThread = 512 * 1024;
+// g++'s frames of a thread hold a little more than its locals (saved registers, the
+// emulator's entry point): that much over the limit is let through, so a kernel a GPU runs
+// is never refused.
+constexpr size_t kLocalSlack = 1024;
+
 // A thread whose locals need more stack than the emulator gives: refused before running
-// (a guard page would stop it, but as a crash). GPUs allow 512 KiB of local memory.
+// (a guard page would stop it, but as a crash); refused too over CUDA's limit of local
+// memory, which a GPU refuses at launch (NVRTC compiles such a kernel).
 void check_stack(const EmuFunction& f) {
+  if (f.local_bytes > kMaxLocalPerThread + kLocalSlack)
+    throw CudaError("[RawKernel " + f.name + "] needs about " + std::to_string(f.local_bytes) +
+                        " bytes of local memory per thread (its local variables), more than CUDA's limit of " +
+                        std::to_string(kMaxLocalPerThread) + " (512 KiB): a GPU refuses to launch it "
+                        "(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: too many resources requested for launch); "
+                        "the CPU kernel emulator refuses it too. Put large arrays in global memory",
+                    701);
   const size_t need = std::max(f.thread_stack, f.block_stack);
   if (need <= kMaxFiberStack) return;
   throw UnsupportedError("[RawKernel " + f.name + "] needs about " + std::to_string(need >> 20) +
@@ -92,7 +110,7 @@ KernelAttributes attributes(const ModuleState& m, const std::string& name) {
   a.max_threads_per_block = kMaxThreadsPerBlock;
   a.num_regs = 0;
   a.static_shared_bytes = f.static_shared_bytes;
-  a.max_dynamic_shared_bytes = kMaxDynamicShared;
+  a.max_dynamic_shared_bytes = kMaxSharedPerBlock - std::min(f.static_shared_bytes, kMaxSharedPerBlock);
   a.local_size_bytes = f.local_bytes;
   a.param_sizes = f.param_sizes;
   return a;
@@ -120,10 +138,14 @@ void launch(const ModuleState& m, const std::string& name, const LaunchConfig& c
                            " threads; the CPU kernel emulator, like current GPUs, runs at most 1024 threads per block");
   if (grid.x > max_grid.x || grid.y > max_grid.y || grid.z > max_grid.z)
     config_error(name, "grid " + grid.str() + " exceeds the largest grid " + max_grid.str() + " of the CPU kernel emulator");
-  if (cfg.shared_mem > kMaxDynamicShared)
+  // As a GPU checks it (kernel_launch.cpp): static and dynamic shared memory together
+  // within a block's opt-in limit.
+  const size_t max_dynamic = kMaxSharedPerBlock - std::min(f.static_shared_bytes, kMaxSharedPerBlock);
+  if (cfg.shared_mem > max_dynamic)
     config_error(name, "asks for " + std::to_string(cfg.shared_mem) + " bytes of dynamic shared memory; the CPU "
-                           "kernel emulator allows at most " + std::to_string(kMaxDynamicShared) +
-                           " (an H100's opt-in limit per block)");
+                           "kernel emulator, like an H100, allows at most " + std::to_string(max_dynamic) +
+                           " for this kernel (" + std::to_string(kMaxSharedPerBlock) + " per block less its " +
+                           std::to_string(f.static_shared_bytes) + " bytes of static shared memory)");
   if (grid.count() == 0) return;
   if (!debug) {
     run(f, grid, block, cfg.shared_mem, packed.pointers());

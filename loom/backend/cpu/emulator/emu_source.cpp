@@ -1,6 +1,8 @@
 #include "loom/backend/cpu/emulator/emu_source.h"
 
+#include <algorithm>
 #include <cctype>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -182,6 +184,60 @@ std::string rewrite_dynamic_shared(const std::string& code) {
   return out;
 }
 
+// The identifiers each function definition's body mentions, by function name (overloads
+// and same-named methods merge), for the names a kernel may reach (PlannedKernel::reaches).
+// A '{' outside every function body whose head (back to the previous ; { or }) has a
+// parameter list opens a function body; other braces (namespaces, classes) are scopes.
+std::map<std::string, std::set<std::string>> function_bodies(const std::string& t) {
+  static const std::regex name_before_paren(R"(([A-Za-z_]\w*)\s*(?:<[^(){};]*>)?\s*\($)");
+  static const std::set<std::string> not_names = {"__launch_bounds__", "__attribute__", "decltype", "noexcept",
+                                                  "alignas", "__align__", "throw", "sizeof", "if", "for",
+                                                  "while", "switch", "return", "operator"};
+  static const std::regex word(R"([A-Za-z_]\w*)");
+  std::map<std::string, std::set<std::string>> bodies;
+  size_t prev = 0;  // just after the previous ; { or } outside function bodies
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t[i] == ';' || t[i] == '}') prev = i + 1;
+    if (t[i] != '{') continue;
+    const std::string head = t.substr(prev, i - prev);
+    size_t end = i + 1;
+    int depth = 1;
+    while (end < t.size() && depth > 0) depth += t[end] == '{' ? 1 : t[end] == '}' ? -1 : 0, ++end;
+    std::string name;  // the identifier before the last top-level '(' that is not a keyword's
+    for (size_t p = 0, d = 0; p < head.size(); ++p) {
+      if (head[p] == ')' && d > 0) --d;
+      if (head[p] != '(' || d++ > 0) continue;
+      std::smatch m;
+      const std::string before = head.substr(0, p + 1);
+      if (std::regex_search(before, m, name_before_paren) && !not_names.count(m[1].str())) name = m[1].str();
+    }
+    prev = i + 1;
+    if (name.empty()) continue;  // a namespace, class or initializer: look inside
+    std::set<std::string>& ids = bodies[name];
+    const std::string body = t.substr(i, end - i);
+    for (auto it = std::sregex_iterator(body.begin(), body.end(), word); it != std::sregex_iterator(); ++it)
+      ids.insert(it->str());
+    i = end - 1;
+    prev = end;
+  }
+  return bodies;
+}
+
+// The identifiers `kernel`'s bodies mention, directly or through the bodies of the
+// functions they name, and the kernel's own name.
+std::set<std::string> reaches(const std::map<std::string, std::set<std::string>>& bodies, const std::string& kernel) {
+  std::set<std::string> seen{kernel};
+  std::vector<std::string> todo{kernel};
+  while (!todo.empty()) {
+    const auto it = bodies.find(todo.back());
+    todo.pop_back();
+    if (it == bodies.end()) continue;
+    for (const std::string& id : it->second)
+      if (seen.insert(id).second) todo.push_back(id);
+  }
+  return seen;
+}
+
 }  // namespace
 
 Plan plan(const ModuleState& m, bool debug) {
@@ -222,21 +278,40 @@ Plan plan(const ModuleState& m, bool debug) {
   // As on a GPU: name expressions by their text, extern "C" kernels by their name; a C++
   // kernel without a name expression is not found (its symbol is mangled there).
   Plan p;
+  const auto bodies = function_bodies(text);
+  for (const auto& [name, ids] : bodies) p.functions.insert(name);
   std::vector<std::string> refs;  // what each entry point names in C++
   std::set<std::string> seen;
   for (const std::string& e : m.name_expressions) {
     if (!seen.insert(e).second) continue;
     const std::string base = expression_base(e);
-    p.kernels.push_back({e, uses_barrier(base), pointer_params(base)});
+    p.kernels.push_back({e, uses_barrier(base), pointer_params(base), base, reaches(bodies, base)});
     refs.push_back("(" + (debug ? checked_name_expression(e) : e) + ")");
   }
+  // g++ gives an extern "C" function named like a C library function (abort, exit, strlen)
+  // that builtin's meaning (noreturn, pure) unless -fno-builtin-<name>, which the
+  // precompiled header would have to be built with: the kernel takes a fresh name instead.
+  // Entry points name it through the same macro, and kernels are found by their entry
+  // points, never by symbol, so the name is the user's everywhere else.
+  std::string renames, clashes;
+  std::set<std::string> renamed;
   for (const Found& f : found) {
     if (f.is_template || !f.extern_c) {
       p.unexported.insert(f.name);
       continue;
     }
+    if (renamed.insert(f.name).second) {
+      const std::string n = f.name, guard = "#if defined(__has_builtin)\n#if __has_builtin(__builtin_" + n + ")\n";
+      renames += guard + "#define " + n + " loom_kernel_" + n + "\n#endif\n#endif\n";
+      // A name CUDA's device API declares too (j1, sin) must still clash with it, as it
+      // does under NVRTC: the kernel's type is declared under its own name at the end,
+      // at the kernel's line.
+      const size_t line = 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + f.params.begin, '\n'));
+      clashes += guard + "#undef " + n + "\n#line " + std::to_string(line) + " \"" + kProgramName +
+                 "\"\nextern \"C\" decltype(loom_kernel_" + n + ") " + n + ";\n#endif\n#endif\n";
+    }
     if (!seen.insert(f.name).second) continue;
-    p.kernels.push_back({f.name, uses_barrier(f.name), pointer_params(f.name), true});
+    p.kernels.push_back({f.name, uses_barrier(f.name), pointer_params(f.name), f.name, reaches(bodies, f.name)});
     refs.push_back("&" + f.qualified);
   }
 
@@ -247,27 +322,23 @@ Plan plan(const ModuleState& m, bool debug) {
     code = checked_casts(code, strip_comments(code));
   }
   std::ostringstream s;
-  s << "#include \"loom_cuda_emu.h\"\n#line 1 \"" << kProgramName << "\"\n"
+  s << "#include \"loom_cuda_emu.h\"\n" << renames << "#line 1 \"" << kProgramName << "\"\n"
     << rewrite_dynamic_shared(code) << "\n#line 1 \"loom_emulator_entry_points.cpp\"\n";
   if (debug) s << "extern \"C\" LOOM_EMU_EXPORT void* loom_emu_tls_anchor() { return loom_emu::tls_anchor(); }\n";
+  // The parameters' names are the emulator's own, so that a kernel named `a` or `s` is
+  // not hidden by them.
   for (size_t i = 0; i < p.kernels.size(); ++i) {
     const std::string& n = refs[i];
-    s << "extern \"C\" LOOM_EMU_EXPORT void loom_emu_block_" << i << "(void** a, loom_emu::ThreadCtx* c) { loom_emu::run_block<"
-      << n << ">(a, c); }\n"
-      << "extern \"C\" LOOM_EMU_EXPORT void loom_emu_thread_" << i << "(void** a, loom_emu::ThreadCtx* c) { loom_emu::run_thread<"
-      << n << ">(a, c); }\n"
-      << "extern \"C\" LOOM_EMU_EXPORT int loom_emu_params_" << i << "(size_t* s, int cap) { return loom_emu::param_sizes<" << n
-      << ">(s, cap); }\n";
+    s << "extern \"C\" LOOM_EMU_EXPORT void loom_emu_block_" << i << "(void** loom_emu_a, loom_emu::ThreadCtx* loom_emu_c) { loom_emu::run_block<"
+      << n << ">(loom_emu_a, loom_emu_c); }\n"
+      << "extern \"C\" LOOM_EMU_EXPORT void loom_emu_thread_" << i << "(void** loom_emu_a, loom_emu::ThreadCtx* loom_emu_c) { loom_emu::run_thread<"
+      << n << ">(loom_emu_a, loom_emu_c); }\n"
+      << "extern \"C\" LOOM_EMU_EXPORT int loom_emu_params_" << i << "(size_t* loom_emu_s, int loom_emu_cap) { return loom_emu::param_sizes<" << n
+      << ">(loom_emu_s, loom_emu_cap); }\n";
   }
+  s << clashes;
   p.source = s.str();
   return p;
-}
-
-std::vector<std::string> c_kernel_names(const Plan& p) {
-  std::vector<std::string> names;
-  for (const PlannedKernel& k : p.kernels)
-    if (k.extern_c) names.push_back(k.name);
-  return names;
 }
 
 std::vector<KernelDefinition> kernel_definitions(const std::string& code) {

@@ -20,7 +20,10 @@ struct PlannedKernel {
   std::string name;
   bool uses_barrier = false;
   std::vector<std::string> pointer_params;  // debug plans: each parameter's name if it is a checked pointer, else ""
-  bool extern_c = false;  // found by its extern "C" name, not a name expression
+  std::string base;  // the kernel's function name ("k" for "ns::k<float>")
+  // The identifiers the kernel's body mentions, directly or through the bodies of the
+  // functions it names (by name: overloads merge), and `base`: what it may reach.
+  std::set<std::string> reaches;
 };
 
 /// One translation unit for the host compiler.
@@ -28,10 +31,8 @@ struct Plan {
   std::string source;  // the whole translation unit
   std::vector<PlannedKernel> kernels;  // entry points are numbered in this order
   std::set<std::string> unexported;  // template or C++-linkage kernels no name expression names
+  std::set<std::string> functions;   // the names of the functions the source defines
 };
-
-/// The plan's kernels found by their extern "C" name (not name expressions).
-std::vector<std::string> c_kernel_names(const Plan& p);
 
 /// With `debug`, the translation unit of debug mode: pointer parameters of __global__
 /// functions are checked pointers (emu_debug_source.h) and the library exports

@@ -44,7 +44,7 @@ struct EmuFunction {
   size_t local_bytes = 0;
   size_t thread_stack = 0;
   size_t block_stack = 0;
-  size_t static_shared_bytes = 0;  // an upper bound: the module's thread-local (TLS) segment
+  size_t static_shared_bytes = 0;  // its __shared__ variables' bytes (shared_usage.h)
   // Debug-mode functions only:
   std::shared_ptr<const DebugLibrary> debug;
   std::vector<std::string> pointer_params;  // each parameter's name if it is a checked pointer, else ""

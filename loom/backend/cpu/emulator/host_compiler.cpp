@@ -146,12 +146,8 @@ constexpr NvrtcOption kNvrtcOptions[] = {
 
 }  // namespace
 
-std::string host_options(const std::vector<std::string>& options, const std::string& label,
-                         const std::vector<std::string>& c_names) {
+std::string host_options(const std::vector<std::string>& options, const std::string& label) {
   std::string r;
-  static const std::regex identifier(R"([A-Za-z_]\w*)");
-  for (const std::string& n : c_names)
-    if (std::regex_match(n, identifier)) r += " -fno-builtin-" + n;
   for (const std::string& o : options) {
     const size_t eq = o.find('=');
     const std::string name = o.substr(0, eq);
@@ -198,7 +194,9 @@ std::string host_options(const std::vector<std::string>& options, const std::str
   // The compiler's own words: its first error lines, without the scratch folder's path
   // (every file of a compile lies in a fresh loom-emu-XXXXXX folder).
   static const std::regex scratch(R"([^\s:'"]*/loom-emu-[A-Za-z0-9]{6}/)");
-  const std::string clean = std::regex_replace(log, scratch, "");
+  // Nor the fresh names of kernels named like C library functions (emu_source.cpp).
+  static const std::regex renamed(R"(\bloom_kernel_(\w))");
+  const std::string clean = std::regex_replace(std::regex_replace(log, scratch, ""), renamed, "$1");
   std::string errors;
   int shown = 0;
   size_t pos = 0;

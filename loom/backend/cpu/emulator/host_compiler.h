@@ -27,10 +27,7 @@ void write_file(const std::string& path, const std::string& text);
 /// nothing on the host (architecture, -use_fast_math, -lineinfo, ...) are dropped. An
 /// option NVRTC does not accept raises CompileError as NVRTC words it ("unrecognized
 /// option"), after `label` ("[RawKernel k]"), so a program that fails on a GPU fails here.
-/// `c_names`: the module's extern "C" kernel names; g++ treats a function named like a C
-/// library function (abort, exit, ...) as that builtin, so their builtins are switched off.
-std::string host_options(const std::vector<std::string>& options, const std::string& label,
-                         const std::vector<std::string>& c_names = {});
+std::string host_options(const std::vector<std::string>& options, const std::string& label);
 
 /// Raises the error for a failed host compile of the kernel source `code`: UnsupportedError
 /// for a CUDA feature the emulator lacks (naming it and the line), else CompileError with

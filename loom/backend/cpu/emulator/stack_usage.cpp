@@ -80,8 +80,14 @@ StackNeed stack_need(const std::string& callgraph, const std::string& entry) {
       n.dynamic = m[2].str() == "dynamic";
     } else if (line.rfind("edge:", 0) == 0) {
       const std::string s = normalize(field(line, "sourcename")), t = normalize(field(line, "targetname"));
-      // The header's one indirect call is the executor's barrier (headroom covers it).
-      if (t == kIndirect && field(line, "label").rfind("loom_cuda_emu.h:", 0) == 0) continue;
+      // The header's one indirect call is the executor's barrier (headroom covers it). The
+      // label is "folder/loom_cuda_emu.h:162:16" where the header was found (the compile's
+      // scratch folder), or the bare name.
+      if (t == kIndirect) {
+        const std::string where = field(line, "label");
+        const size_t slash = where.rfind('/', where.find(':'));
+        if (where.compare(slash == std::string::npos ? 0 : slash + 1, 16, "loom_cuda_emu.h:") == 0) continue;
+      }
       if (!s.empty() && !t.empty()) g.nodes[s].calls.push_back(t);  // a caller is always defined here
     }
   }
