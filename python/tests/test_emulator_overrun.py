@@ -92,3 +92,41 @@ def test_running_off_a_block_hits_a_guard_page_and_raises():
     faults = [line for line in lines if not line.startswith("intact")]
     assert len(faults) == 6 and all("| [RawKernel poke] access to protected memory" in f for f in faults), lines
     assert lines.count("intact True") == 3, lines
+
+
+SHARED_CHILD = r"""
+import numpy as np, loom
+dev = loom.cpu()
+SRC = r'''
+extern "C" __global__ void past_shared(float* out, int n, int extra) {
+  extern __shared__ float s[];
+  for (int i = threadIdx.x; i < n + extra; i += blockDim.x) s[i] = (float)i;
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s[threadIdx.x];
+}
+'''
+k = loom.RawKernel(SRC, "past_shared")
+out = loom.empty(4 * 64, dtype=loom.float32, device=dev)
+for n in (16, 256, 1024, 12288):
+    for extra in (16, 100, 1024, 4096):
+        try:
+            k((4,), (64,), (out, n, extra), shared_mem=4 * n)
+            print(n, extra, "NO ERROR", flush=True)
+        except loom.KernelFaultError as e:
+            print(n, extra, "|", str(e).replace("\n", " "), flush=True)
+k((4,), (64,), (out, 64, 0), shared_mem=256)
+print("after", bool((out.numpy() == np.tile(np.arange(64, dtype=np.float32), 4)).all()), flush=True)
+"""
+
+
+def test_writes_past_dynamic_shared_memory_raise():
+    # The block's dynamic shared memory ends at a guard page, as a GPU's ends at its window.
+    r = subprocess.run([sys.executable, "-c", SHARED_CHILD], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, f"child died (rc {r.returncode}): {r.stdout[-2000:]} {r.stderr[-3000:]}"
+    lines = r.stdout.splitlines()
+    assert lines[-1] == "after True", lines
+    # The fault guard may call it a stack overflow when the fault lies just above a fiber's
+    # stack (it guesses from the stack pointer; see fault_guard.cpp's describe).
+    assert len(lines) == 17, lines
+    assert all(x.split(" | ")[1].startswith(("[RawKernel past_shared] access to protected memory",
+                                             "[RawKernel past_shared] stack overflow")) for x in lines[:-1]), lines

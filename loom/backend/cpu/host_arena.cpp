@@ -19,9 +19,11 @@
 namespace loom::cpu_backend::host_arena {
 namespace {
 
-// Guards are address space only (no memory): 64 KiB on each side catches any overrun of
-// up to 16K floats, the typical "a few threads too many" bug, even on 64 KiB-page kernels.
-constexpr size_t kGuard = size_t{64} << 10;
+// Guards are address space only (no memory): 128 KiB on each side catches any overrun of
+// up to 32K floats, the typical "a few threads too many" bug, even on 64 KiB-page kernels,
+// and keeps such faults away from a fiber stack mapped next to a block (the fault guard
+// names a fault just below a thread's stack pointer a stack overflow).
+constexpr size_t kGuard = size_t{128} << 10;
 constexpr size_t kMinSlab = size_t{2} << 20;
 // 16 classes of 64..1024 bytes, then 4 per power of two up to kSlabMax.
 constexpr int kClasses = 16 + 4 * (20 - 10);
