@@ -1,14 +1,14 @@
 // Host memory for cpu() arrays: 64-byte aligned blocks with the in-use, peak and
-// limit accounting of loom.memory. Small blocks come from the C allocator, which caches
-// them. Large blocks (>= 4 MiB) are ones glibc maps and unmaps on every call, so each
-// fresh result would fault its pages in again (more than an add of the same size
-// costs): loom keeps a bounded cache of them, 2 MiB-aligned for huge pages.
+// limit accounting of loom.memory. All of it lives outside the C heap (host_arena.h),
+// so a kernel overrun cannot corrupt malloc. Blocks up to 1 MiB come from size-class
+// slabs. Bigger ones are mappings of their own, which a fresh block would fault in page
+// by page again (more than an add of the same size costs): loom keeps a bounded cache
+// of them, those of 4 MiB or more 2 MiB-aligned for huge pages.
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <new>
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "loom/backend/cpu/cpu_ops.h"
+#include "loom/backend/cpu/host_arena.h"
 #include "loom/error.h"
 
 namespace loom::cpu_backend {
@@ -30,10 +31,11 @@ size_t host_total() {
   return total;
 }
 
-constexpr size_t kLarge = size_t{1} << 22;     // blocks from here on are cached
+constexpr size_t kLarge = size_t{1} << 22;     // blocks from here on use huge pages
 constexpr size_t kHugePage = size_t{1} << 21;  // their sizes are multiples of this
 
-// Free large blocks by size; bounded by the smaller of 2 GiB and 1/16 of the host.
+// Free blocks above host_arena::kSlabMax, by size; bounded by the smaller of 2 GiB and
+// 1/16 of the host.
 // Never destroyed: arrays may be released during interpreter teardown, after statics.
 std::mutex g_cache_mu;
 std::map<size_t, std::vector<void*>>& cache() {
@@ -47,8 +49,10 @@ size_t cache_cap() {
   return cap;
 }
 
+// Size classes below kLarge (at most 25% over the request; 4 MiB for the biggest), so
+// that cached blocks fit requests of nearby sizes.
 size_t block_size(size_t nbytes) {
-  if (nbytes < kLarge) return nbytes ? (nbytes + 63) / 64 * 64 : 64;
+  if (nbytes < kLarge) return host_arena::class_size(nbytes);
   return (nbytes + kHugePage - 1) / kHugePage * kHugePage;
 }
 
@@ -65,7 +69,8 @@ void* take_cached(size_t size) {
 void release(void* ctx, Buffer& self) {
   const size_t size = block_size(self.nbytes());
   g_in_use.fetch_sub(self.nbytes(), std::memory_order_relaxed);
-  if (size >= kLarge) {
+  if (size <= host_arena::kSlabMax) return host_arena::give(self.data(), self.nbytes());
+  {
     std::lock_guard<std::mutex> lock(g_cache_mu);
     if (g_cached + size <= cache_cap()) {
       cache()[size].push_back(self.data());
@@ -73,7 +78,12 @@ void release(void* ctx, Buffer& self) {
       return;
     }
   }
-  std::free(self.data());
+  host_arena::unmap_guarded(self.data(), size);
+}
+
+void* map_block(size_t size) {
+  static const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  return host_arena::map_guarded(size, size >= kLarge ? kHugePage : page);
 }
 
 std::string mib(size_t n) { return std::to_string(n / (1024 * 1024)) + " MiB"; }
@@ -89,13 +99,14 @@ std::shared_ptr<Buffer> allocate(size_t nbytes) {
                            " (loom.memory.set_limit); process the data in smaller batches");
   }
   const size_t rounded = block_size(nbytes);
+  const bool slab = rounded <= host_arena::kSlabMax;
   const bool large = rounded >= kLarge;
-  void* p = large ? take_cached(rounded) : nullptr;
-  const bool fresh = p == nullptr;
-  if (fresh) p = std::aligned_alloc(large ? kHugePage : 64, rounded);
-  if (!p && large) {  // the cache may hold what the system lacks
+  void* p = slab ? host_arena::take(nbytes) : take_cached(rounded);
+  const bool fresh = !slab && p == nullptr;
+  if (fresh) p = map_block(rounded);
+  if (!p) {  // the cache may hold what the system lacks
     empty_cache();
-    p = std::aligned_alloc(kHugePage, rounded);
+    p = slab ? host_arena::take(nbytes) : map_block(rounded);
   }
   if (!p) {
     throw OutOfMemoryError("[allocate] cpu(): cannot allocate " + std::to_string(nbytes) + " bytes (" +
@@ -130,9 +141,10 @@ void set_limit(size_t nbytes) { g_limit.store(nbytes); }
 void empty_cache() {
   std::lock_guard<std::mutex> lock(g_cache_mu);
   for (auto& [size, blocks] : cache())
-    for (void* p : blocks) std::free(p);
+    for (void* p : blocks) host_arena::unmap_guarded(p, size);
   cache().clear();
   g_cached = 0;
+  host_arena::trim();
 }
 
 }  // namespace loom::cpu_backend

@@ -37,6 +37,7 @@
 
 #include "loom/backend/cpu/emulator/emulator.h"
 #include "loom/backend/cpu/emulator/fault_guard.h"
+#include "loom/backend/cpu/host_arena.h"
 #include "loom/backend/cpu/thread_pool.h"
 #include "loom/error.h"
 #include "loom/interrupt.h"
@@ -55,22 +56,27 @@ std::string idx_str(Idx3 v) {
   return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
 }
 
-// The block's dynamic shared memory: one arena per worker, 64-byte aligned, grown as needed.
+// The block's dynamic shared memory: one arena per worker, grown as needed, outside the C
+// heap with guard pages around it (host_arena.h); the block's bytes end where the guard
+// begins, so an overrun faults (KernelFaultError) instead of corrupting malloc's heap.
 char* shared_arena(size_t bytes) {
   struct Arena {
     char* p = nullptr;
     size_t n = 0;
-    ~Arena() { free(p); }
+    ~Arena() {
+      if (p) cpu_backend::host_arena::unmap_guarded(p, n);
+    }
   };
   thread_local Arena a;
   if (bytes > a.n) {
-    free(a.p);
-    const size_t n = (bytes + 63) / 64 * 64;
-    a.p = static_cast<char*>(aligned_alloc(64, n));
+    if (a.p) cpu_backend::host_arena::unmap_guarded(std::exchange(a.p, nullptr), std::exchange(a.n, 0));
+    static const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    const size_t n = (bytes + page - 1) / page * page;
+    a.p = static_cast<char*>(cpu_backend::host_arena::map_guarded(n, page));
     if (!a.p) throw OutOfMemoryError("[RawKernel] cannot allocate " + std::to_string(bytes) + " bytes of shared memory");
     a.n = n;
   }
-  return a.p;
+  return a.p + a.n - (bytes + 63) / 64 * 64;  // 64-byte aligned, ending at the guard
 }
 
 // Debug mode's shuffles: splitmix64, seeded per block from the launch's seed, so a block's

@@ -383,6 +383,11 @@ GuardedLaunch::~GuardedLaunch() {
 
 std::string describe(const KernelFault& f) {
   const std::string at = hex(f.addr);
+  // SI_KERNEL: a general-protection (SIGSEGV) or stack-segment (SIGBUS) fault, which tell no
+  // address: a non-canonical one, such as an index far past an array in the top of memory.
+  if ((f.sig == SIGSEGV || f.sig == SIGBUS) && f.code == SI_KERNEL)
+    return std::string("invalid memory access outside the address space (") +
+           (f.sig == SIGSEGV ? "SIGSEGV" : "SIGBUS") + ": a wild pointer or an index far outside an array)";
   switch (f.sig) {
     case SIGFPE:
       if (f.code != FPE_INTDIV && f.code != FPE_INTOVF) return "floating-point exception (SIGFPE)";
