@@ -95,15 +95,18 @@ void fill_static_shared(const DebugLibrary& lib) {
 
 int fault_source_line(const DebugLibrary& lib, void* pc, void* const* frames, int nframes) {
   // Only addresses inside the library map to its lines: the faulting instruction itself,
-  // else (a fault inside printf, say) the innermost call from the library.
+  // else (a fault inside libc's vsnprintf under the header's printf, say) the innermost
+  // call from the library whose line is in the kernel source (not in loom_cuda_emu.h).
   Dl_info mine, at;
   if (!lib.tls_anchor || dladdr(reinterpret_cast<void*>(lib.tls_anchor), &mine) == 0) return 0;
   auto inside = [&](void* p) { return p && dladdr(p, &at) != 0 && at.dli_fbase == mine.dli_fbase; };
-  if (inside(pc)) return source_line(lib, pc, true);
+  if (inside(pc))
+    if (const int line = source_line(lib, pc, true)) return line;
   int i = 0;
   while (i < nframes && frames[i] != pc) ++i;  // the frames above the handler's own
   for (i = i < nframes ? i + 1 : 0; i < nframes; ++i)
-    if (inside(frames[i])) return source_line(lib, frames[i]);
+    if (inside(frames[i]))
+      if (const int line = source_line(lib, frames[i])) return line;
   return 0;
 }
 
