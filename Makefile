@@ -114,12 +114,13 @@ MEMCHECK_PYTEST ?= python/tests/test_raw_kernel.py python/tests/test_elementwise
   python/tests/test_reduction_kernel.py python/tests/test_driver.py python/tests/test_streams.py \
   python/tests/test_transfer.py python/tests/test_memory.py python/tests/test_emulator.py \
   python/tests/test_elementwise.py python/tests/test_indexing.py python/tests/test_sorting.py
+MEMCHECK_GTEST ?= *
 MEMCHECK = compute-sanitizer --tool memcheck --target-processes all --print-limit 50 \
   --log-file $(CURDIR)/$(GPU_BUILD_DIR)/memcheck.%p.log
 gpu-memcheck: gpu-build
 	rm -f $(GPU_BUILD_DIR)/memcheck.*.log
 	cd $(GPU_BUILD_DIR) && LOOM_REQUIRE_GPU=1 LOOM_CACHE_DIR=$(CURDIR)/$(GPU_BUILD_DIR)/test-compile-cache \
-	  $(MEMCHECK) ./loom_tests --gtest_brief=1 || true
+	  $(MEMCHECK) ./loom_tests --gtest_brief=1 --gtest_filter='$(MEMCHECK_GTEST)' || true
 	@export LOOM_REQUIRE_GPU=1 PYTHONPATH=$(CURDIR)/python; \
 	  xd=""; python3 -c "import xdist" 2>/dev/null && xd="-n $(GPU_PYTEST_WORKERS)"; \
 	  $(MEMCHECK) python3 -m pytest -q $$xd $(MEMCHECK_PYTEST) || true
