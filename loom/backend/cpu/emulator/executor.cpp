@@ -299,6 +299,10 @@ void uc_entry() {
         swapcontext(&t->uc, &uc_scheduler);
       }
     }
+    // swapcontext saves this fiber's signal mask, which still blocks the fault's signal
+    // (the handler ran with it blocked): unblock it here too, or the next fault of this
+    // reused fiber would find it blocked and the kernel would end the process.
+    recover_after_jump(t->fault);
     park_faulted(t);
     swapcontext(&t->uc, &uc_scheduler);
   }
