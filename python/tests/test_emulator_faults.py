@@ -255,13 +255,13 @@ GPU_SPIN_CHILD = r"""
 import os, loom
 dev = loom.gpu()
 k = loom.RawKernel(r'''
-extern "C" __global__ void spin(int* out) {
-  volatile int k = 0;
-  while (k == 0) {}
+extern "C" __global__ void spin(volatile int* flag, int* out) {
+  while (*flag == 0) {}  // nobody sets it: a volatile load of global memory each time
   out[threadIdx.x] = 1;
 }''', "spin")
+flag = loom.zeros(1, dtype=loom.int32, device=dev)
 out = loom.zeros(32, dtype=loom.int32, device=dev)
-k((1,), (32,), (out,))
+k((1,), (32,), (flag, out))
 print("ready", flush=True)
 try:
     SYNC

@@ -12,6 +12,14 @@ import pytest
 import loom
 
 
+
+@pytest.fixture(autouse=True)
+def _cpu_is_the_default_device():
+    # These tests are about the CPU emulator's host compile: get_function compiles for the
+    # default device, which is a GPU where there is one. Tests on other devices name them.
+    with loom.cpu():
+        yield
+
 def nvrtc_ok(src, name, options=()):
     """Whether NVRTC compiles `src` (skips where loom was built without CUDA)."""
     try:

@@ -14,6 +14,14 @@ import loom
 LIMIT = 48 * 1024
 
 
+
+@pytest.fixture(autouse=True)
+def _cpu_is_the_default_device():
+    # These tests are about the CPU emulator's host compile: get_function compiles for the
+    # default device, which is a GPU where there is one. Tests on other devices name them.
+    with loom.cpu():
+        yield
+
 def nvrtc_error(src, name):
     """NVRTC's error log for `src` ("" when it compiles); skips without NVRTC."""
     try:

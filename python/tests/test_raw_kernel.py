@@ -138,10 +138,12 @@ def test_scalars_take_the_parameter_size(gpu):
     np.testing.assert_array_equal(out.numpy(), [-5, 1234, -70000, 2**40 + 3, 0.5, 1e300, 0xFFFFFFFF])
     with pytest.raises(OverflowError, match="parameter 1"):
         k((1,), (1,), (out, 300, 1, 1, 1, 1.0, 1.0, 1))
+    # NumPy scalars convert to the parameter's type under same_kind (issue 19): a 4-byte
+    # np.int32 widens to long long, an np.float64 rounds to float; a float for an int does not.
+    k((1,), (1,), (out, 1, 1, 1, np.int32(7), np.float64(0.25), 1.0, 1))
+    np.testing.assert_array_equal(out.numpy()[3:5], [7, 0.25])
     with pytest.raises(TypeError, match="parameter 4"):
-        k((1,), (1,), (out, 1, 1, 1, np.int32(7), 1.0, 1.0, 1))  # 4-byte NumPy scalar, 8-byte parameter
-    with pytest.raises(TypeError, match="parameter 5"):
-        k((1,), (1,), (out, 1, 1, 1, 1, np.float64(0.5), 1.0, 1))  # NumPy scalars are typed: 8 bytes
+        k((1,), (1,), (out, 1, 1, 1, np.float32(7), 1.0, 1.0, 1))
 
 
 def test_argument_count_and_kinds_are_checked(gpu):
@@ -210,7 +212,7 @@ def test_illegal_address_raises_and_the_context_is_lost(gpu):
     code = textwrap.dedent(r'''
         import loom
         k = loom.RawKernel('extern "C" __global__ void bad_write(float* p) { p[1ll << 40] = 1.0f; }', "bad_write")
-        a = loom.ones(4, device=loom.gpu(0))
+        a = loom.ones(4, dtype=loom.float32, device=loom.gpu(0))
         k((1,), (1,), (a,))
         try:
             a.numpy()  # the first host read after the launch sees the fault

@@ -121,13 +121,17 @@ std::vector<SharedObject> shared_objects(std::string_view elf) {
   return out;
 }
 
+namespace {
+bool charged(const SharedObject& o, const PlannedKernel& k, const Plan& p) {
+  return o.function.empty() ? k.reaches.count(o.name) > 0
+                            : k.reaches.count(o.function) > 0 || !p.functions.count(o.function);
+}
+}  // namespace
+
 uint64_t static_shared_bytes(const std::vector<SharedObject>& objects, const PlannedKernel& k, const Plan& p) {
   uint64_t total = 0;
-  for (const SharedObject& o : objects) {
-    const bool counted = o.function.empty() ? k.reaches.count(o.name) > 0
-                                            : k.reaches.count(o.function) > 0 || !p.functions.count(o.function);
-    if (counted) total += o.size;
-  }
+  for (const SharedObject& o : objects)
+    if (charged(o, k, p)) total += o.size;
   return total;
 }
 
@@ -140,9 +144,16 @@ std::vector<size_t> static_shared_per_kernel(std::string_view elf, const Plan& p
     char line[512];
     snprintf(line, sizeof line, "ptxas error   : Entry function '%s' uses too much shared data (0x%zx bytes, 0x%zx max)",
              k.name.c_str(), bytes.back(), kMaxStaticShared);
+    // Which variables were counted, so a surprising total can be traced to its parts.
+    std::string parts;
+    for (const SharedObject& o : objects)
+      if (charged(o, k, p))
+        parts += (parts.empty() ? "" : ", ") + (o.function.empty() ? "" : o.function + "::") + o.name + " (" +
+                 std::to_string(o.size) + " bytes)";
     throw CompileError(label + " the kernel source does not compile for a GPU, where NVRTC reports:\n" + line +
                            "\n(the CPU kernel emulator checks a GPU's limits: at most 48 KiB of static __shared__ "
-                           "variables per kernel; more must be dynamic, extern __shared__ with shared_mem=)",
+                           "variables per kernel; more must be dynamic, extern __shared__ with shared_mem=; counted: " +
+                           parts + ")",
                        line);
   }
   return bytes;
