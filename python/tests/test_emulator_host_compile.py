@@ -211,6 +211,7 @@ src = r"""extern "C" __global__ void k(int n) {
   printf("%d:%s|%.3f\n", threadIdx.x, "%s", 1.5);
   if (threadIdx.x == 0) printf("%0*d\n", n, 7);
 }"""
+loom.set_default_device(loom.cpu())  # the emulator's printf (a GPU's printf buffer is its own)
 loom.RawModule(code=src).get_function("k")((1,), (2,), (3000,))
 '''
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
