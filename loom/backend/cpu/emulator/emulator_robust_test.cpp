@@ -242,7 +242,14 @@ void check_asserts(const char* fibers) {
   for (size_t i = 0; i < x.size(); ++i) ASSERT_EQ(y[i], 2 * x[i]) << i;
 }
 
-TEST(CpuEmulatorAssert, FailedAssertAndTrapRaiseAndTheNextLaunchWorksBoost) { check_asserts(""); }
+TEST(CpuEmulatorAssert, FailedAssertAndTrapRaiseAndTheNextLaunchWorksBoost) {
+#if defined(__SANITIZE_ADDRESS__)
+  // ASan cannot follow a throw across boost.context's stack switches (google/sanitizers#189);
+  // make asan-test runs the emulator on ucontext fibers, which it intercepts.
+  GTEST_SKIP() << "boost.context fibers under AddressSanitizer";
+#endif
+  check_asserts("");
+}
 TEST(CpuEmulatorAssert, FailedAssertAndTrapRaiseAndTheNextLaunchWorksUcontext) { check_asserts("ucontext"); }
 
 TEST(CpuEmulatorAssert, IncludesAndNdebugBehaveAsInC) {

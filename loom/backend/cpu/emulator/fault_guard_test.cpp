@@ -19,8 +19,11 @@ volatile int g_zero = 0, g_minus_one = -1;
 volatile long long g_ll_min = LLONG_MIN;
 volatile int g_sink = 0;
 
-void divide_by_zero(void**, loom_emu::ThreadCtx*) { g_sink = 7 / g_zero; }
-void intmin_by_minus_one(void**, loom_emu::ThreadCtx*) { g_sink = static_cast<int>(g_ll_min / g_minus_one); }
+// Deliberate undefined behaviour (the faults under test): UBSan must not stop it first.
+__attribute__((no_sanitize("undefined"))) void divide_by_zero(void**, loom_emu::ThreadCtx*) { g_sink = 7 / g_zero; }
+__attribute__((no_sanitize("undefined"))) void intmin_by_minus_one(void**, loom_emu::ThreadCtx*) {
+  g_sink = static_cast<int>(g_ll_min / g_minus_one);
+}
 void null_read(void** a, loom_emu::ThreadCtx*) { g_sink = *static_cast<volatile int*>(a[0]); }
 void returns(void**, loom_emu::ThreadCtx*) { g_sink = 1; }
 void throws(void**, loom_emu::ThreadCtx*) { throw std::runtime_error("kernel error"); }
