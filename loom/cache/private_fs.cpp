@@ -13,17 +13,6 @@ namespace {
 
 bool writable_by_others(const struct stat& st) { return (st.st_mode & (S_IWGRP | S_IWOTH)) != 0; }
 
-bool write_all(int fd, const char* p, size_t n) {
-  while (n > 0) {
-    const ssize_t w = ::write(fd, p, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    p += w;
-    n -= static_cast<size_t>(w);
-  }
-  return true;
-}
-
 struct Fd {
   int fd;
   ~Fd() {
@@ -59,7 +48,7 @@ bool write_private_file(const std::string& path, std::string_view bytes) {
                           std::to_string(counter.fetch_add(1));
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) return false;
-  bool ok = write_all(fd, bytes.data(), bytes.size());
+  bool ok = write_all(fd, bytes);
   ok = (::close(fd) == 0) && ok;
   // rename() is atomic within a folder: readers see the old file, or the whole new one.
   ok = ok && ::rename(tmp.c_str(), path.c_str()) == 0;
@@ -89,6 +78,19 @@ ReadResult read_trusted_file(const std::string& path, std::string* out, struct s
   }
   if (got != out->size()) return ReadResult::kUnreadable;  // shrank while reading
   return ReadResult::kOk;
+}
+
+bool write_all(int fd, std::string_view bytes) {
+  const char* p = bytes.data();
+  size_t n = bytes.size();
+  while (n > 0) {
+    const ssize_t w = ::write(fd, p, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    p += w;
+    n -= static_cast<size_t>(w);
+  }
+  return true;
 }
 
 }  // namespace loom::cache_fs

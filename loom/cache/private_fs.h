@@ -33,4 +33,7 @@ bool write_private_file(const std::string& path, std::string_view bytes);
 enum class ReadResult { kOk, kMissing, kForeign, kUnreadable };
 ReadResult read_trusted_file(const std::string& path, std::string* out, struct stat* st = nullptr);
 
+/// Writes all of `bytes` to `fd` (retrying short writes and EINTR); false on an error.
+bool write_all(int fd, std::string_view bytes);
+
 }  // namespace loom::cache_fs

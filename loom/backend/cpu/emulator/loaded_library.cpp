@@ -1,5 +1,7 @@
 #include "loom/backend/cpu/emulator/loaded_library.h"
 
+#include "loom/cache/private_fs.h"
+
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -25,19 +27,6 @@ std::set<void*>& handles() {
 }
 std::atomic<size_t> live{0};
 
-bool write_all(int fd, std::string_view bytes) {
-  const char* p = bytes.data();
-  size_t n = bytes.size();
-  while (n > 0) {
-    const ssize_t w = ::write(fd, p, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    p += w;
-    n -= static_cast<size_t>(w);
-  }
-  return true;
-}
-
 std::string temp_root() {
   const char* t = std::getenv("TMPDIR");
   return t && *t ? t : "/tmp";
@@ -50,7 +39,7 @@ LoadedLibrary::LoadedLibrary(std::string_view elf, const std::string& label) {
   std::string error;
   // An anonymous memory file: no disk, no noexec /tmp, and its inode is ours while fd_ is open.
   fd_ = ::memfd_create("loom-emu-module", MFD_CLOEXEC);
-  if (fd_ >= 0 && write_all(fd_, elf)) {
+  if (fd_ >= 0 && cache_fs::write_all(fd_, elf)) {
     path_ = "/proc/self/fd/" + std::to_string(fd_);
     handle_ = ::dlopen(path_.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle_) error = ::dlerror();
@@ -67,7 +56,7 @@ LoadedLibrary::LoadedLibrary(std::string_view elf, const std::string& label) {
       dir_ = tmpl;
       path_ = dir_ + "/module.so";
       const int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
-      const bool written = fd >= 0 && write_all(fd, elf);
+      const bool written = fd >= 0 && cache_fs::write_all(fd, elf);
       if (fd >= 0) ::close(fd);
       if (written) handle_ = ::dlopen(path_.c_str(), RTLD_NOW | RTLD_LOCAL);
       if (!handle_) {
