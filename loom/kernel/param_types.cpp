@@ -12,14 +12,8 @@
 namespace loom {
 namespace {
 
-bool ident_char(char c) { return isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-std::string trim(const std::string& s) {
-  size_t b = 0, e = s.size();
-  while (b < e && isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return s.substr(b, e - b);
-}
+using cpu_emulator::ident_char;
+using cpu_emulator::trim;
 
 // Identifiers and single punctuation characters ("::" as one token), spaces dropped.
 std::vector<std::string> tokens(const std::string& s) {

@@ -3,17 +3,10 @@
 #include <algorithm>
 #include <cctype>
 
+#include "loom/backend/cpu/emulator/emu_source.h"
+
 namespace loom::cpu_emulator {
 namespace {
-
-bool ident_char(char c) { return isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-std::string trim(const std::string& s) {
-  size_t b = 0, e = s.size();
-  while (b < e && isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return s.substr(b, e - b);
-}
 
 // The identifiers of `s`, in order.
 std::vector<std::string> words(const std::string& s) {

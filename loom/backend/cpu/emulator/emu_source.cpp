@@ -11,6 +11,14 @@
 #include "loom/kernel/module_state.h"
 
 namespace loom::cpu_emulator {
+
+std::string trim(const std::string& s) {
+  size_t b = 0, e = s.size();
+  while (b < e && isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return s.substr(b, e - b);
+}
+
 namespace {
 
 // The source with comments, string and character literals blanked (newlines kept), for scanning.

@@ -2,6 +2,7 @@
 // __global__ kernels and rewritten where CUDA and C++ differ (`extern __shared__`), between
 // the portability header and generated entry points. Text in, text out: no compiler here.
 #pragma once
+#include <cctype>
 #include <set>
 #include <string>
 #include <vector>
@@ -11,6 +12,10 @@ struct ModuleState;
 }
 
 namespace loom::cpu_emulator {
+
+/// Scanning helpers shared by the emulator's rewrites and the parameter-type reader.
+inline bool ident_char(char c) { return isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+std::string trim(const std::string& s);  // without leading and trailing white space
 
 /// The name compiler logs give the user's source (its line numbers are the user's).
 constexpr const char* kProgramName = "loom_kernel.cu";
