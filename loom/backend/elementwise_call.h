@@ -3,9 +3,9 @@
 // checked devices. Backends cast each input to its loop dtype and the result to out's
 // dtype on the fly, so no temporary arrays are made for mixed dtypes.
 #pragma once
-#include "loom/array.h"
-#include "loom/ops/op_table.h"
-#include "loom/scalar.h"
+#include "loom/array/array.h"
+#include "loom/graph/op_table.h"
+#include "loom/core/scalar.h"
 
 namespace loom {
 

@@ -5,7 +5,7 @@
 #include <climits>
 #include <cstdint>
 
-#include "loom/array.h"
+#include "loom/array/array.h"
 
 namespace loom {
 

@@ -3,7 +3,7 @@
 // read a small result back (the out-of-bounds flag, the count) and so wait for the GPU.
 // Implemented in backend/cuda/indexing.cpp; stubs in backend/no_cuda/indexing_stubs.cpp.
 #pragma once
-#include "loom/array.h"
+#include "loom/array/array.h"
 #include "loom/backend/index_plan.h"
 
 namespace loom::gpu_backend {

@@ -2,7 +2,7 @@
 // rules). Implemented with cuBLAS and an NVRTC kernel in backend/cuda/linalg*.cpp; stubs
 // in backend/no_cuda/linalg_stubs.cpp.
 #pragma once
-#include "loom/array.h"
+#include "loom/array/array.h"
 
 namespace loom::gpu_backend {
 

@@ -1,8 +1,8 @@
 // The GPU backend's entry point for loom.random (implemented in backend/cuda/random.cpp,
 // stubbed in backend/no_cuda/random_stubs.cpp).
 #pragma once
-#include "loom/array.h"
-#include "loom/backend/cuda/kernels/loom_philox.cuh"
+#include "loom/array/array.h"
+#include "loom/common/loom_philox.cuh"
 
 namespace loom::gpu_backend {
 

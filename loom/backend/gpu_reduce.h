@@ -4,7 +4,7 @@
 // Kernels are generated from a ReductionSpec (backend/cuda/reduce_codegen.h) and
 // compiled by NVRTC once per (kind, dtype).
 #pragma once
-#include "loom/array.h"
+#include "loom/array/array.h"
 #include "loom/backend/reduce_kinds.h"
 
 namespace loom::gpu_backend {

@@ -3,7 +3,7 @@
 #pragma once
 #include <cstdint>
 
-#include "loom/array.h"
+#include "loom/array/array.h"
 
 namespace loom::gpu_backend {
 

@@ -3,7 +3,7 @@
 // stubbed in backend/no_cuda/sorting_stubs.cpp. Work is enqueued on the current stream
 // of the arrays' device; only unique (its size) and a sorter check wait for the GPU.
 #pragma once
-#include "loom/array.h"
+#include "loom/array/array.h"
 #include "loom/ops/sorting.h"
 
 namespace loom::gpu_backend {

@@ -1,4 +1,4 @@
-// The plan that ops/index.cpp hands to the backends for gathers and scatters.
+// The plan that ops/indexing.cpp hands to the backends for gathers and scatters.
 //
 // An advanced index selects, for each position b of the broadcast index shape B, the byte
 // offset offsets[b] = sum_j idx_j[b] * stride_j from the indexed (basic) view's element 0.
@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "loom/array.h"
+#include "loom/array/array.h"
 
 namespace loom {
 

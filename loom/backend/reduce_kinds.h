@@ -5,7 +5,7 @@
 #pragma once
 #include <cstdint>
 
-#include "loom/dtype.h"
+#include "loom/core/dtype.h"
 
 namespace loom {
 

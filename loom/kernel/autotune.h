@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "loom/cache/compile_cache.h"
-#include "loom/device.h"
+#include "loom/runtime/device.h"
 #include "loom/kernel/raw_module.h"
-#include "loom/stream.h"
+#include "loom/runtime/stream.h"
 
 namespace loom::autotune {
 

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "loom/error.h"
+#include "loom/core/error.h"
 
 namespace loom {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "loom/error.h"
+#include "loom/core/error.h"
 #include "loom/kernel/reduction_kernel.h"
 
 namespace loom {

@@ -10,8 +10,8 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "loom/convert.h"
-#include "loom/error.h"
+#include "loom/core/convert.h"
+#include "loom/core/error.h"
 #include "loom/kernel/module_state.h"
 
 namespace loom::kernel_detail {

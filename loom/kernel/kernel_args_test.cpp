@@ -4,8 +4,8 @@
 
 #include <cstring>
 
-#include "loom/device.h"
-#include "loom/error.h"
+#include "loom/runtime/device.h"
+#include "loom/core/error.h"
 
 namespace loom::kernel_detail {
 namespace {

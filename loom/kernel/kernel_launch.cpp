@@ -4,10 +4,10 @@
 #include <optional>
 #include <stdexcept>
 
-#include "loom/backend/cpu/emulator/emulator.h"
-#include "loom/backend/gpu.h"
-#include "loom/backend/gpu_kernel.h"
-#include "loom/error.h"
+#include "loom/kernel/emulator/emulator.h"
+#include "loom/runtime/gpu_runtime.h"
+#include "loom/kernel/cuda/gpu_kernel.h"
+#include "loom/core/error.h"
 #include "loom/kernel/autotune.h"
 #include "loom/kernel/kernel_args.h"
 #include "loom/kernel/module_state.h"
@@ -105,7 +105,7 @@ Dim3 tuned_block(const Kernel& k, const gpu_backend::UserFunction& f, const Laun
     } else {
       continue;
     }
-    auto buf = gpu_backend::allocate(f.device, nbytes, stream.native());
+    auto buf = gpu_runtime::allocate(f.device, nbytes, stream.native());
     if (nbytes) gpu_backend::copy_device_bytes(f.device, buf->data(), base, nbytes, stream.native());
     packed.set_pointer(i, static_cast<char*>(buf->data()) + offset);
     scratch.push_back(std::move(buf));
@@ -152,7 +152,7 @@ void Kernel::launch(const LaunchConfig& cfg, const std::vector<KernelArg>& args)
   if (cfg.stream) scope.emplace(*cfg.stream);
   void* native = cfg.stream ? cfg.stream->native() : Stream::current_native(dev.index);
   for (const KernelArg& a : args)
-    if (a.kind() == KernelArg::Kind::array && a.array().valid()) gpu_backend::wait_for_writer(a.array());
+    if (a.kind() == KernelArg::Kind::array && a.array().valid()) gpu_runtime::wait_for_writer(a.array());
 
   Dim3 grid = cfg.grid, block = cfg.block;
   if (cfg.auto_block) {

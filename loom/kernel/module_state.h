@@ -22,8 +22,8 @@ struct ModuleState {
   Hash128 key;  // of everything above: names this module in the autotune records
 
   std::mutex mu;                    // guards `gpu` and `cpu`
-  std::shared_ptr<void> gpu;        // backend/cuda/user_kernels.cpp's data, made on first use
-  std::shared_ptr<void> cpu;        // the CPU kernel emulator's (backend/cpu/emulator), likewise
+  std::shared_ptr<void> gpu;        // kernel/cuda/gpu_kernel.cpp's data, made on first use
+  std::shared_ptr<void> cpu;        // the CPU kernel emulator's (kernel/emulator), likewise
 };
 
 /// A Kernel's loaded function on each of the first GPUs (backend UserFunction pointers,

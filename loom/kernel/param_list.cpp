@@ -7,7 +7,7 @@
 #include <set>
 #include <sstream>
 
-#include "loom/error.h"
+#include "loom/core/error.h"
 #include "loom/ops/elementwise.h"
 
 namespace loom {

@@ -8,9 +8,9 @@
 #include <variant>
 #include <vector>
 
-#include "loom/array.h"
-#include "loom/dtype.h"
-#include "loom/scalar.h"
+#include "loom/array/array.h"
+#include "loom/core/dtype.h"
+#include "loom/core/scalar.h"
 
 namespace loom {
 

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "loom/error.h"
+#include "loom/core/error.h"
 
 namespace loom {
 namespace {

@@ -7,7 +7,7 @@
 #include <map>
 #include <memory>
 
-#include "loom/backend/cpu/emulator/emu_source.h"
+#include "loom/kernel/emulator/emu_source.h"
 
 namespace loom {
 namespace {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "loom/dtype.h"
+#include "loom/core/dtype.h"
 
 namespace loom {
 

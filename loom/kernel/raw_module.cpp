@@ -3,10 +3,10 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "loom/backend/cpu/emulator/emulator.h"
-#include "loom/backend/gpu_kernel.h"
-#include "loom/device.h"
-#include "loom/error.h"
+#include "loom/kernel/emulator/emulator.h"
+#include "loom/kernel/cuda/gpu_kernel.h"
+#include "loom/runtime/device.h"
+#include "loom/core/error.h"
 #include "loom/kernel/module_state.h"
 
 namespace loom {

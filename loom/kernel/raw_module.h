@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "loom/array.h"
-#include "loom/device.h"
-#include "loom/scalar.h"
-#include "loom/stream.h"
+#include "loom/array/array.h"
+#include "loom/runtime/device.h"
+#include "loom/core/scalar.h"
+#include "loom/runtime/stream.h"
 
 namespace loom {
 
@@ -103,7 +103,7 @@ struct LaunchConfig {
   /// CPU kernel emulator only (ignored on a GPU): debug mode, as LOOM_EMULATOR_DEBUG=1 does
   /// for every launch. Threads run in a random order between barriers, shared memory starts
   /// as junk (NaN floats, -1 ints) and an access outside a loom array through a pointer
-  /// parameter raises std::out_of_range with the source line (backend/cpu/emulator/emulator.h).
+  /// parameter raises std::out_of_range with the source line (kernel/emulator/emulator.h).
   bool debug = false;
 };
 
@@ -136,7 +136,7 @@ class Kernel {
   /// parameter's type cannot hold, and ValueError
   /// for a configuration the device cannot run (saying the limit), before launching.
   /// Asynchronous on the GPU, like every op. On CPU arrays the CPU kernel emulator
-  /// (backend/cpu/emulator) compiles the source with the host compiler and runs it,
+  /// (kernel/emulator) compiles the source with the host compiler and runs it,
   /// synchronously; a CUDA feature it lacks raises UnsupportedError naming it and the line.
   void launch(const LaunchConfig& cfg, const std::vector<KernelArg>& args) const;
   /// Compiles and loads it on `device` if needed. On cpu(), the CPU kernel emulator's

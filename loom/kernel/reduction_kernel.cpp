@@ -9,7 +9,7 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "loom/error.h"
+#include "loom/core/error.h"
 #include "loom/ops/elementwise.h"
 
 namespace loom {

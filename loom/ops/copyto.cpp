@@ -5,7 +5,7 @@
 #include "loom/backend/elementwise_call.h"
 #include "loom/backend/gpu.h"
 #include "loom/backend/gpu_elementwise.h"
-#include "loom/error.h"
+#include "loom/core/error.h"
 #include "loom/ops/elementwise.h"
 
 namespace loom {

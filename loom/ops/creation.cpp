@@ -4,7 +4,8 @@
 
 #include "loom/backend/cpu/cpu_ops.h"
 #include "loom/backend/gpu.h"
-#include "loom/error.h"
+#include "loom/runtime/gpu_runtime.h"
+#include "loom/core/error.h"
 
 namespace loom {
 namespace {
@@ -144,7 +145,7 @@ Array from_host(const HostView& src, std::optional<Device> device) {
   if (out.device().is_cpu()) {
     cpu_backend::copy_from_host(src, out);
   } else {
-    gpu_backend::upload(src, out);
+    gpu_runtime::upload(src, out);
   }
   return out;
 }

@@ -4,8 +4,8 @@
 #pragma once
 #include <optional>
 
-#include "loom/array.h"
-#include "loom/scalar.h"
+#include "loom/array/array.h"
+#include "loom/core/scalar.h"
 
 namespace loom {
 

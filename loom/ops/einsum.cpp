@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include "loom/error.h"
+#include "loom/core/error.h"
 #include "loom/ops/linalg.h"
 #include "loom/ops/linalg_internal.h"
 

@@ -10,7 +10,7 @@
 #include "loom/backend/cpu/elementwise.h"
 #include "loom/backend/elementwise_call.h"
 #include "loom/backend/gpu_elementwise.h"
-#include "loom/error.h"
+#include "loom/core/error.h"
 #include "loom/ops/elementwise_rules.h"
 
 namespace loom {

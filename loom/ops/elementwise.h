@@ -5,9 +5,9 @@
 #include <optional>
 #include <type_traits>
 
-#include "loom/array.h"
-#include "loom/ops/op_table.h"
-#include "loom/scalar.h"
+#include "loom/array/array.h"
+#include "loom/graph/op_table.h"
+#include "loom/core/scalar.h"
 
 namespace loom {
 

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "loom/error.h"
+#include "loom/core/error.h"
 
 namespace loom::ew_rules {
 namespace {

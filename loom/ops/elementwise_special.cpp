@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string>
 
-#include "loom/error.h"
+#include "loom/core/error.h"
 #include "loom/ops/elementwise.h"
 
 namespace loom {

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <string>
 
-#include "loom/error.h"
+#include "loom/core/error.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/linalg_internal.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "loom/array.h"
+#include "loom/array/array.h"
 
 namespace loom {
 

@@ -8,7 +8,7 @@
 #include "loom/backend/cpu/linalg.h"
 #include "loom/backend/gemm_layout.h"
 #include "loom/backend/gpu_linalg.h"
-#include "loom/error.h"
+#include "loom/core/error.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/linalg.h"
 #include "loom/ops/linalg_internal.h"

@@ -3,7 +3,7 @@
 #pragma once
 #include <vector>
 
-#include "loom/array.h"
+#include "loom/array/array.h"
 
 namespace loom::linalg_detail {
 

@@ -4,8 +4,8 @@
 
 #include "loom/backend/cpu/indexing.h"
 #include "loom/backend/gpu_indexing.h"
-#include "loom/error.h"
-#include "loom/ops/index.h"
+#include "loom/core/error.h"
+#include "loom/ops/indexing.h"
 
 namespace loom {
 namespace {

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "loom/error.h"
+#include "loom/core/error.h"
 #include "loom/ops/reduce.h"
 #include "loom/ops/reduce_common.h"
 

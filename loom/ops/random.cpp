@@ -13,7 +13,7 @@
 
 #include "loom/backend/cpu/random.h"
 #include "loom/backend/gpu_random.h"
-#include "loom/error.h"
+#include "loom/core/error.h"
 
 namespace loom::random {
 namespace {

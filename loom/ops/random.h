@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "loom/array.h"
-#include "loom/scalar.h"
+#include "loom/array/array.h"
+#include "loom/core/scalar.h"
 
 namespace loom::random {
 

@@ -9,8 +9,8 @@
 #include <set>
 #include <vector>
 
-#include "loom/backend/cuda/kernels/loom_philox.cuh"
-#include "loom/error.h"
+#include "loom/common/loom_philox.cuh"
+#include "loom/core/error.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/random.h"
 

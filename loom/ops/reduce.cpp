@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "loom/error.h"
+#include "loom/core/error.h"
 #include "loom/ops/reduce_common.h"
 
 namespace loom {

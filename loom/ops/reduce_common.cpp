@@ -4,7 +4,7 @@
 
 #include "loom/backend/cpu/reduce.h"
 #include "loom/backend/gpu_reduce.h"
-#include "loom/error.h"
+#include "loom/core/error.h"
 #include "loom/ops/elementwise.h"
 
 namespace loom::reduce_impl {

@@ -5,7 +5,7 @@
 #include <optional>
 #include <vector>
 
-#include "loom/array.h"
+#include "loom/array/array.h"
 #include "loom/backend/reduce_kinds.h"
 #include "loom/ops/reduce.h"
 

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "loom/error.h"
+#include "loom/core/error.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/reduce_common.h"
 

@@ -1,7 +1,7 @@
 // cumsum and cumprod: inclusive scans along one axis, or over the flattened array.
 #include "loom/backend/cpu/reduce.h"
 #include "loom/backend/gpu_reduce.h"
-#include "loom/error.h"
+#include "loom/core/error.h"
 #include "loom/ops/reduce.h"
 #include "loom/ops/reduce_common.h"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "loom/error.h"
+#include "loom/core/error.h"
 #include "loom/ops/elementwise.h"
 #include "loom/ops/shape_ops.h"
 

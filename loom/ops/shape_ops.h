@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "loom/array.h"
+#include "loom/array/array.h"
 
 namespace loom {
 

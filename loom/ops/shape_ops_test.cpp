@@ -6,7 +6,7 @@
 
 #include <random>
 
-#include "loom/error.h"
+#include "loom/core/error.h"
 #include "loom/ops/creation.h"
 
 namespace loom {

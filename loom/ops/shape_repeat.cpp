@@ -5,7 +5,7 @@
 
 #include "loom/backend/cpu/shape_ops.h"
 #include "loom/backend/gpu_shape_ops.h"
-#include "loom/error.h"
+#include "loom/core/error.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/elementwise.h"
 #include "loom/ops/shape_ops.h"

@@ -3,7 +3,7 @@
 #include <numeric>
 #include <string>
 
-#include "loom/error.h"
+#include "loom/core/error.h"
 #include "loom/ops/shape_ops.h"
 
 namespace loom {

@@ -4,7 +4,7 @@
 
 #include "loom/backend/cpu/sorting.h"
 #include "loom/backend/gpu_sorting.h"
-#include "loom/error.h"
+#include "loom/core/error.h"
 #include "loom/ops/elementwise.h"
 
 namespace loom {

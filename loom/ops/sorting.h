@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "loom/array.h"
+#include "loom/array/array.h"
 
 namespace loom {
 

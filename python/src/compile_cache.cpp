@@ -4,7 +4,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "bindings.h"
-#include "loom/backend/gpu_compile.h"
+#include "loom/runtime/gpu_compile.h"
 
 namespace loom::py {
 namespace {
@@ -46,7 +46,7 @@ LOOM_BINDING_FAMILY(compile_cache, 90) {
          bool minimal) {
         {
           nb::gil_scoped_release release;
-          gpu_backend::compile_for_testing(source, name, arch, options, minimal);
+          gpu_runtime::compile_for_testing(source, name, arch, options, minimal);
         }
         return stats_dict();
       },

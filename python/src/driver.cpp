@@ -8,7 +8,7 @@
 
 #include "bindings.h"
 #include "kernel_args.h"
-#include "loom/backend/gpu_kernel.h"
+#include "loom/kernel/cuda/gpu_kernel.h"
 
 namespace loom::py {
 namespace {

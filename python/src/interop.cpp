@@ -6,7 +6,7 @@
 
 #include "bindings.h"
 #include "dlpack.h"
-#include "loom/backend/gpu.h"
+#include "loom/runtime/gpu_runtime.h"
 
 #include <nanobind/stl/string.h>
 
@@ -90,15 +90,15 @@ intptr_t stream_int(void* s) { return s ? reinterpret_cast<intptr_t>(s) : 1; }
 // Makes `consumer` wait for the work queued so far on `producer` (both on GPU `dev`).
 void order_streams(int dev, intptr_t producer, intptr_t consumer) {
   if (producer == consumer) return;
-  void* ev = gpu_backend::event_create(dev, false);
+  void* ev = gpu_runtime::event_create(dev, false);
   try {
-    gpu_backend::event_record(dev, ev, reinterpret_cast<void*>(producer));
-    gpu_backend::stream_wait_event(dev, reinterpret_cast<void*>(consumer), ev);
+    gpu_runtime::event_record(dev, ev, reinterpret_cast<void*>(producer));
+    gpu_runtime::stream_wait_event(dev, reinterpret_cast<void*>(consumer), ev);
   } catch (...) {
-    gpu_backend::event_destroy(dev, ev);
+    gpu_runtime::event_destroy(dev, ev);
     throw;
   }
-  gpu_backend::event_destroy(dev, ev);
+  gpu_runtime::event_destroy(dev, ev);
 }
 
 // ---- DLPack export --------------------------------------------------------------------
@@ -220,7 +220,7 @@ nb::object dlpack(const Array& self, nb::handle stream, nb::handle max_version, 
     intptr_t consumer = consumer_stream;
     if (consumer == 0) consumer = 1;
     if (consumer != -1) {
-      gpu_backend::wait_for_writer(src);  // our current stream now follows the writer
+      gpu_runtime::wait_for_writer(src);  // our current stream now follows the writer
       order_streams(src.device().index, stream_int(Stream::current(src.device()).native()), consumer);
     }
   }
@@ -249,7 +249,7 @@ nb::object cuda_array_interface(const Array& a) {
   }
   d["version"] = 3;
   // Consumers order their reads after this stream: the current one, made to follow the writer.
-  gpu_backend::wait_for_writer(a);
+  gpu_runtime::wait_for_writer(a);
   d["stream"] = stream_int(Stream::current(a.device()).native());
   return d;
 }
@@ -414,7 +414,7 @@ Array from_cuda_array_interface(nb::handle obj) {
   const bool read_only = to_bool_arg(PyTuple_GET_ITEM(data.ptr(), 1), "asarray", "__cuda_array_interface__['data'][1]");
   int index;
   if (ptr != 0) {
-    index = gpu_backend::pointer_device(reinterpret_cast<void*>(ptr));
+    index = gpu_runtime::pointer_device(reinterpret_cast<void*>(ptr));
     if (index < 0) throw std::invalid_argument("[asarray] __cuda_array_interface__ data is not GPU memory");
   } else {
     const Device def = default_device();

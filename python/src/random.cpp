@@ -5,7 +5,7 @@
 #include <random>
 
 #include "bindings.h"
-#include "loom/backend/cuda/kernels/loom_philox.cuh"
+#include "loom/common/loom_philox.cuh"
 
 #include <nanobind/stl/array.h>
 #include <nanobind/stl/optional.h>

@@ -1,10 +1,10 @@
 // dst (contiguous) = src (any layout) cast to dst's dtype, and host copies into arrays.
 #include <cstring>
 
-#include "loom/backend/cpu/cast.h"
+#include "loom/core/cast.h"
 #include "loom/backend/cpu/cpu_ops.h"
 #include "loom/backend/cpu/strided.h"
-#include "loom/backend/cpu/thread_pool.h"
+#include "loom/runtime/cpu/thread_pool.h"
 
 namespace loom::cpu_backend {
 namespace {
@@ -17,7 +17,7 @@ void convert_typed(const Array& src, D* out) {
     const S* in = reinterpret_cast<const S*>(base);
     const int64_t n = src.size();
     // Large copies are split over cores: one thread cannot saturate memory bandwidth.
-    parallel_for(n, 1 << 16, [&](int64_t b, int64_t e) {
+    cpu_runtime::parallel_for(n, 1 << 16, [&](int64_t b, int64_t e) {
       if constexpr (std::is_same_v<S, D>) {
         std::memcpy(out + b, in + b, (e - b) * sizeof(S));
       } else {

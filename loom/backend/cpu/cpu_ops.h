@@ -1,8 +1,8 @@
-// CPU evals of the foundation's ops. Same contracts as backend/gpu.h; the CPU runs
+// CPU evals of creation and conversion. Same contracts as backend/gpu.h; the CPU runs
 // everything synchronously, so no streams are involved.
 #pragma once
-#include "loom/array.h"
-#include "loom/scalar.h"
+#include "loom/array/array.h"
+#include "loom/core/scalar.h"
 
 namespace loom::cpu_backend {
 
@@ -14,10 +14,5 @@ void eye(const Array& out, int64_t k);
 void convert(const Array& src, const Array& dst);
 /// Copies host memory of any layout into contiguous `dst` (same dtype and shape).
 void copy_from_host(const HostView& src, const Array& dst);
-std::shared_ptr<Buffer> allocate(size_t nbytes);
-MemoryStats memory_stats();
-void set_limit(size_t nbytes);
-/// Frees the cached large host blocks (loom.memory.empty_cache(cpu())).
-void empty_cache();
 
 }  // namespace loom::cpu_backend

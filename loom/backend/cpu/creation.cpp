@@ -2,7 +2,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "loom/backend/cpu/cast.h"
+#include "loom/core/cast.h"
 #include "loom/backend/cpu/cpu_ops.h"
 
 namespace loom::cpu_backend {

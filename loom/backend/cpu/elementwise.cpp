@@ -8,8 +8,8 @@
 #include <cstring>
 
 #include "loom/backend/cpu/elementwise_loops.h"
-#include "loom/backend/cpu/thread_pool.h"
-#include "loom/error.h"
+#include "loom/runtime/cpu/thread_pool.h"
+#include "loom/core/error.h"
 
 namespace loom::cpu_backend {
 namespace {
@@ -196,7 +196,7 @@ void elementwise(const ElementwiseCall& c) {
     run_range(p, 0, n);
     return;
   }
-  parallel_for(n, kGrain, [&](int64_t b, int64_t e) { run_range(p, b, e); });
+  cpu_runtime::parallel_for(n, kGrain, [&](int64_t b, int64_t e) { run_range(p, b, e); });
 }
 
 }  // namespace loom::cpu_backend

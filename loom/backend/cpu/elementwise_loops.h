@@ -8,9 +8,9 @@
 #include <cstring>
 #include <type_traits>
 
-#include "loom/backend/cpu/cast.h"
-#include "loom/backend/cuda/kernels/loom_math.cuh"
-#include "loom/ops/op_table.h"
+#include "loom/core/cast.h"
+#include "loom/common/loom_math.cuh"
+#include "loom/graph/op_table.h"
 
 namespace loom::cpu_backend {
 

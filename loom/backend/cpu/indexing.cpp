@@ -9,8 +9,8 @@
 #include <cstring>
 #include <type_traits>
 
-#include "loom/backend/cpu/cast.h"
-#include "loom/backend/cpu/thread_pool.h"
+#include "loom/core/cast.h"
+#include "loom/runtime/cpu/thread_pool.h"
 
 namespace loom::cpu_backend {
 namespace {
@@ -72,7 +72,7 @@ void gather_typed(const char* src, const int64_t* off, const IndexLayout& l, U* 
       }
     });
   };
-  if (n >= kParallelMin) parallel_for(n, kParallelMin / 2, body);
+  if (n >= kParallelMin) cpu_runtime::parallel_for(n, kParallelMin / 2, body);
   else body(0, n);
 }
 
@@ -132,7 +132,7 @@ Array index_offsets(const IndexArrays& ix, int64_t n, IndexCheck& check) {
       }
     }
   };
-  if (n >= kParallelMin) parallel_for(n, kParallelMin / 2, body);
+  if (n >= kParallelMin) cpu_runtime::parallel_for(n, kParallelMin / 2, body);
   else body(0, n);
   const int64_t bad = first_bad.load();
   if (bad != INT64_MAX) {

@@ -1,6 +1,6 @@
-// CPU evals of the indexing family (ops/index.h owns the rules; see backend/index_plan.h).
+// CPU evals of the indexing family (ops/indexing.h owns the rules; see backend/index_plan.h).
 #pragma once
-#include "loom/array.h"
+#include "loom/array/array.h"
 #include "loom/backend/index_plan.h"
 
 namespace loom::cpu_backend {

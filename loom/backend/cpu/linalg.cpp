@@ -6,11 +6,11 @@
 #include <climits>
 #include <cstring>
 
-#include "loom/backend/cpu/cast.h"
+#include "loom/core/cast.h"
 #include "loom/backend/cpu/cpu_ops.h"
-#include "loom/backend/cpu/thread_pool.h"
+#include "loom/runtime/cpu/thread_pool.h"
 #include "loom/backend/gemm_layout.h"
-#include "loom/error.h"
+#include "loom/core/error.h"
 
 #ifdef LOOM_HAVE_CBLAS
 #include "loom/backend/cpu/cblas_decl.h"
@@ -51,7 +51,7 @@ void blas_gemm(const Array& a, const Array& b, const Array& out) {
   };
   if (nb > 1 && m * n * k <= kSmallGemm) {
     const int64_t grain = std::max<int64_t>(1, kSmallGemm / std::max<int64_t>(m * n * k, 1) / 4);
-    parallel_for(nb, grain, [&](int64_t lo, int64_t hi) {
+    cpu_runtime::parallel_for(nb, grain, [&](int64_t lo, int64_t hi) {
       for (int64_t i = lo; i < hi; ++i) one(i);
     });
   } else {

@@ -1,7 +1,7 @@
 // CPU eval of the batched matrix product behind matmul/dot/einsum (ops/linalg.h owns the
 // rules). float32/float64 go through a CBLAS (OpenBLAS) when the build found one.
 #pragma once
-#include "loom/array.h"
+#include "loom/array/array.h"
 
 namespace loom::cpu_backend {
 

@@ -8,10 +8,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "loom/backend/cpu/cast.h"
+#include "loom/core/cast.h"
 #include "loom/backend/cpu/linalg.h"
-#include "loom/backend/cpu/thread_pool.h"
-#include "loom/error.h"
+#include "loom/runtime/cpu/thread_pool.h"
+#include "loom/core/error.h"
 
 namespace loom::cpu_backend {
 namespace {
@@ -37,7 +37,7 @@ std::unique_ptr<T[]> pack_rows(const Array& b, int64_t& batch_stride) {
   batch_stride = shared ? 0 : k * n;
   std::unique_ptr<T[]> packed(new T[static_cast<size_t>(count * k * n)]);  // no vector<bool>
   const char* base = static_cast<const char*>(b.data());
-  parallel_for(count * k, std::max<int64_t>(1, 65536 / std::max<int64_t>(n, 1)), [&](int64_t lo, int64_t hi) {
+  cpu_runtime::parallel_for(count * k, std::max<int64_t>(1, 65536 / std::max<int64_t>(n, 1)), [&](int64_t lo, int64_t hi) {
     for (int64_t r = lo; r < hi; ++r) {
       const int64_t i = r / k, p = r % k;
       const char* row = base + i * b.strides()[0] + p * b.strides()[1];
@@ -62,7 +62,7 @@ void loop_typed(const Array& a, const Array& b, const Array& out) {
   const int64_t sab = a.strides()[0], sar = a.strides()[1], sac = a.strides()[2];
   T* cbase = static_cast<T*>(out.data());
   const int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(n * k, 1));
-  parallel_for(nb * m, grain, [&](int64_t lo, int64_t hi) {
+  cpu_runtime::parallel_for(nb * m, grain, [&](int64_t lo, int64_t hi) {
     Acc acc[kColBlock];
     for (int64_t r = lo; r < hi; ++r) {
       const int64_t i = r / m, row = r % m;

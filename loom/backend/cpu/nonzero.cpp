@@ -3,9 +3,9 @@
 #include <cstring>
 #include <vector>
 
-#include "loom/backend/cpu/cast.h"
+#include "loom/core/cast.h"
 #include "loom/backend/cpu/indexing.h"
-#include "loom/backend/cpu/thread_pool.h"
+#include "loom/runtime/cpu/thread_pool.h"
 
 namespace loom::cpu_backend {
 namespace {
@@ -35,7 +35,7 @@ int64_t count_nonzero(const Array& a) {
   dispatch_dtype(a.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T* x = static_cast<const T*>(a.data());
-    parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
+    cpu_runtime::parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
       for (int64_t c = c0; c < c1; ++c) counts[c] = count_range(x, c * kChunk, std::min(n, (c + 1) * kChunk));
     });
   });
@@ -53,7 +53,7 @@ Array nonzero(const Array& a) {
   dispatch_dtype(a.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T* x = static_cast<const T*>(a.data());
-    parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
+    cpu_runtime::parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
       for (int64_t c = c0; c < c1; ++c) start[c + 1] = count_range(x, c * kChunk, std::min(n, (c + 1) * kChunk));
     });
     for (int64_t c = 0; c < chunks; ++c) start[c + 1] += start[c];
@@ -61,7 +61,7 @@ Array nonzero(const Array& a) {
     out = Array::allocate({nd, total}, int64, loom::cpu());
     int64_t* o = static_cast<int64_t*>(out.data());
     const Shape& shape = a.shape();
-    parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
+    cpu_runtime::parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
       for (int64_t c = c0; c < c1; ++c) {
         int64_t pos = start[c];
         for (int64_t i = c * kChunk, end = std::min(n, (c + 1) * kChunk); i < end; ++i) {

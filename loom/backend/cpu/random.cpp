@@ -2,8 +2,8 @@
 // computed by the same header code the GPU kernels run.
 #include "loom/backend/cpu/random.h"
 
-#include "loom/backend/cpu/thread_pool.h"
-#include "loom/error.h"
+#include "loom/runtime/cpu/thread_pool.h"
+#include "loom/core/error.h"
 
 namespace loom::cpu_backend {
 namespace {
@@ -14,7 +14,7 @@ void fill_typed(const Array& out, const loom_random_params& p) {
   T* ptr = static_cast<T*>(out.data());
   const int64_t blocks = (p.n + per - 1) / per;
   // A block costs ~10-40 ns (more for normals): chunks of 8K blocks amortize the pool.
-  parallel_for(blocks, 8192, [&](int64_t b, int64_t e) {
+  cpu_runtime::parallel_for(blocks, 8192, [&](int64_t b, int64_t e) {
     for (int64_t j = b; j < e; ++j) loom_random_block<T, KIND, W>(ptr, j, p);
   });
 }

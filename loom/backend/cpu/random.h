@@ -1,8 +1,8 @@
 // CPU eval of loom.random's draws (kernels/loom_philox.cuh holds the generator, shared
 // with the GPU so that both give the same bits).
 #pragma once
-#include "loom/array.h"
-#include "loom/backend/cuda/kernels/loom_philox.cuh"
+#include "loom/array/array.h"
+#include "loom/common/loom_philox.cuh"
 
 namespace loom::cpu_backend {
 

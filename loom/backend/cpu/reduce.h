@@ -2,7 +2,7 @@
 // layer (loom/ops/reduce*.cpp) has checked everything and passes a dense input viewed as
 // [outer][len][inner] from in.data() (see ReduceGeometry) and a contiguous output.
 #pragma once
-#include "loom/array.h"
+#include "loom/array/array.h"
 #include "loom/backend/reduce_kinds.h"
 
 namespace loom::cpu_backend {

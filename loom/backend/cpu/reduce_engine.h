@@ -14,9 +14,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "loom/array.h"
-#include "loom/backend/cpu/cast.h"
-#include "loom/backend/cpu/thread_pool.h"
+#include "loom/array/array.h"
+#include "loom/core/cast.h"
+#include "loom/runtime/cpu/thread_pool.h"
 #include "loom/backend/reduce_kinds.h"
 
 namespace loom::cpu_backend::reduce_detail {
@@ -269,7 +269,7 @@ void run_inner(const O& op, const In* x, Out* out, int64_t rows, int64_t len) {
   if (len >= 2 * kChunk) {
     const int64_t chunks = (len + kChunk - 1) / kChunk;
     auto partial = make_buf<A>(rows * chunks);
-    parallel_for(rows * chunks, 1, [&](int64_t b, int64_t e) {
+    cpu_runtime::parallel_for(rows * chunks, 1, [&](int64_t b, int64_t e) {
       for (int64_t t = b; t < e; ++t) {
         const int64_t row = t / chunks, c = t % chunks, start = c * kChunk;
         partial[t] = reduce_pairwise(op, x + row * len + start, std::min(kChunk, len - start), start, row);
@@ -280,7 +280,7 @@ void run_inner(const O& op, const In* x, Out* out, int64_t rows, int64_t len) {
     return;
   }
   const int64_t grain = std::max<int64_t>(1, kChunk / std::max<int64_t>(len, 1));
-  parallel_for(rows, grain, [&](int64_t b, int64_t e) {
+  cpu_runtime::parallel_for(rows, grain, [&](int64_t b, int64_t e) {
     for (int64_t row = b; row < e; ++row)
       out[row] = cast<Out>(op.post(reduce_pairwise(op, x + row * len, len, 0, row), row));
   });
@@ -333,7 +333,7 @@ void run_outer(const O& op, const In* x, Out* out, int64_t outer, int64_t len, i
   auto partial = make_buf<A>(chunks > 1 ? outer * tiles * chunks * width : 0);
   const int64_t tasks = outer * tiles * chunks;
   const int64_t grain = std::max<int64_t>(1, kChunk / std::max<int64_t>(1, width * std::min(len, rows_per_chunk)));
-  parallel_for(tasks, grain, [&](int64_t b, int64_t e) {
+  cpu_runtime::parallel_for(tasks, grain, [&](int64_t b, int64_t e) {
     auto acc = make_buf<A>(width * (depth + 1));
     for (int64_t t = b; t < e; ++t) {
       const int64_t c = t % chunks, tile = (t / chunks) % tiles, o = t / chunks / tiles;
@@ -347,7 +347,7 @@ void run_outer(const O& op, const In* x, Out* out, int64_t outer, int64_t len, i
     }
   });
   if (chunks == 1) return;
-  parallel_for(outer * tiles, 1, [&](int64_t b, int64_t e) {
+  cpu_runtime::parallel_for(outer * tiles, 1, [&](int64_t b, int64_t e) {
     auto col = make_buf<A>(chunks);
     for (int64_t t = b; t < e; ++t) {
       const int64_t o = t / tiles, c0 = (t % tiles) * kTile, w = std::min(kTile, inner - c0);

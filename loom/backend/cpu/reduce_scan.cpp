@@ -24,7 +24,7 @@ void scan_inner(const In* x, Out* y, int64_t rows, int64_t len) {
   if (len >= 2 * kChunk) {
     const int64_t chunks = (len + kChunk - 1) / kChunk;
     auto carry = make_buf<A>(rows * chunks);
-    parallel_for(rows * chunks, 1, [&](int64_t b, int64_t e) {
+    cpu_runtime::parallel_for(rows * chunks, 1, [&](int64_t b, int64_t e) {
       for (int64_t t = b; t < e; ++t) {
         const int64_t row = t / chunks, start = (t % chunks) * kChunk, n = std::min(kChunk, len - start);
         A acc = C::identity();
@@ -41,7 +41,7 @@ void scan_inner(const In* x, Out* y, int64_t rows, int64_t len) {
         acc = C::combine(acc, total);
       }
     }
-    parallel_for(rows * chunks, 1, [&](int64_t b, int64_t e) {
+    cpu_runtime::parallel_for(rows * chunks, 1, [&](int64_t b, int64_t e) {
       for (int64_t t = b; t < e; ++t) {
         const int64_t row = t / chunks, start = (t % chunks) * kChunk, n = std::min(kChunk, len - start);
         scan_row<C>(x + row * len + start, y + row * len + start, n, carry[t]);
@@ -50,7 +50,7 @@ void scan_inner(const In* x, Out* y, int64_t rows, int64_t len) {
     return;
   }
   const int64_t grain = std::max<int64_t>(1, kChunk / std::max<int64_t>(len, 1));
-  parallel_for(rows, grain, [&](int64_t b, int64_t e) {
+  cpu_runtime::parallel_for(rows, grain, [&](int64_t b, int64_t e) {
     for (int64_t row = b; row < e; ++row) scan_row<C>(x + row * len, y + row * len, len, C::identity());
   });
 }
@@ -60,7 +60,7 @@ template <class C, class A, class In, class Out>
 void scan_outer(const In* x, Out* y, int64_t outer, int64_t len, int64_t inner) {
   const int64_t tiles = (inner + kTile - 1) / kTile;
   const int64_t grain = std::max<int64_t>(1, kChunk / std::max<int64_t>(1, std::min(inner, kTile) * len));
-  parallel_for(outer * tiles, grain, [&](int64_t b, int64_t e) {
+  cpu_runtime::parallel_for(outer * tiles, grain, [&](int64_t b, int64_t e) {
     A acc[kTile];
     for (int64_t t = b; t < e; ++t) {
       const int64_t o = t / tiles, c0 = (t % tiles) * kTile, w = std::min(kTile, inner - c0);

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "loom/backend/cpu/thread_pool.h"
+#include "loom/runtime/cpu/thread_pool.h"
 
 namespace loom::cpu_backend {
 
@@ -15,7 +15,7 @@ void take_rows(const Array& src, const int64_t* idx, const Array& dst, int64_t o
   char* d = static_cast<char*>(dst.data());
   // Whole rows are copied; small rows are grouped so each chunk moves ~64 KiB.
   const int64_t grain = std::max<int64_t>(1, static_cast<int64_t>((1 << 16) / row));
-  parallel_for(outer * m, grain, [&](int64_t b, int64_t e) {
+  cpu_runtime::parallel_for(outer * m, grain, [&](int64_t b, int64_t e) {
     for (int64_t r = b; r < e; ++r) {
       const int64_t o = r / m, j = r % m;
       std::memcpy(d + r * row, s + (o * n + idx[j]) * row, row);

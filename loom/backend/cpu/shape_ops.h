@@ -2,7 +2,7 @@
 #pragma once
 #include <cstdint>
 
-#include "loom/array.h"
+#include "loom/array/array.h"
 
 namespace loom::cpu_backend {
 

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "loom/convert.h"
+#include "loom/core/convert.h"
 
 namespace loom::cpu_backend {
 

@@ -13,7 +13,7 @@
 #include "loom/backend/cpu/sort_keys.h"
 #include "loom/backend/cpu/sort_values.h"
 #include "loom/backend/cpu/sorting_radix.h"
-#include "loom/convert.h"
+#include "loom/core/convert.h"
 
 namespace loom::cpu_backend {
 namespace {

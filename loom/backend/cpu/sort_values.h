@@ -17,8 +17,9 @@
 #include <vector>
 
 #include "loom/backend/cpu/cpu_ops.h"
+#include "loom/runtime/cpu/host_allocator.h"
 #include "loom/backend/cpu/sort_keys.h"
-#include "loom/backend/cpu/thread_pool.h"
+#include "loom/runtime/cpu/thread_pool.h"
 
 namespace loom::cpu_backend {
 
@@ -28,7 +29,7 @@ class KeySorter {
   /// Room for rows of up to n elements (scratch left uninitialized: it is only written).
   void reserve(int64_t n) {
     if (cap_ < n) {
-      b_ = allocate(static_cast<size_t>(n) * sizeof(K));  // huge pages when large
+      b_ = cpu_runtime::allocate(static_cast<size_t>(n) * sizeof(K));  // huge pages when large
       cap_ = n;
     }
   }
@@ -126,7 +127,7 @@ class KeySorter {
     K* b = static_cast<K*>(b_->data());
     counts_.assign(static_cast<size_t>(chunks) * buckets, 0);
     auto range_of = [n, chunks](int64_t c) { return std::pair<int64_t, int64_t>{n * c / chunks, n * (c + 1) / chunks}; };
-    parallel_for(chunks, 1, [&](int64_t cb, int64_t ce) {
+    cpu_runtime::parallel_for(chunks, 1, [&](int64_t cb, int64_t ce) {
       for (int64_t c = cb; c < ce; ++c) {
         int64_t* h = &counts_[c * buckets];
         const auto [s, e] = range_of(c);
@@ -145,7 +146,7 @@ class KeySorter {
       }
     }
     starts[buckets] = n;
-    parallel_for(chunks, 1, [&](int64_t cb, int64_t ce) {
+    cpu_runtime::parallel_for(chunks, 1, [&](int64_t cb, int64_t ce) {
       for (int64_t c = cb; c < ce; ++c) {
         int64_t* off = &counts_[c * buckets];
         const auto [s, e] = range_of(c);
@@ -154,7 +155,7 @@ class KeySorter {
     });
     // Buckets sort in place in b_ with the same range of a as scratch, then go back to a
     // while still in cache.
-    parallel_for(static_cast<int64_t>(buckets), 16, [&](int64_t db, int64_t de) {
+    cpu_runtime::parallel_for(static_cast<int64_t>(buckets), 16, [&](int64_t db, int64_t de) {
       std::vector<int64_t> counts;
       for (int64_t d = db; d < de; ++d) {
         const int64_t s = starts[d], m = starts[d + 1] - s;

@@ -7,12 +7,12 @@
 #include <cstring>
 #include <limits>
 
-#include "loom/backend/cpu/cast.h"
+#include "loom/core/cast.h"
 #include "loom/backend/cpu/sort_keys.h"
 #include "loom/backend/cpu/sort_values.h"
 #include "loom/backend/cpu/sorting_radix.h"
-#include "loom/backend/cpu/thread_pool.h"
-#include "loom/error.h"
+#include "loom/runtime/cpu/thread_pool.h"
+#include "loom/core/error.h"
 
 namespace loom::cpu_backend {
 namespace {
@@ -69,7 +69,7 @@ bool sort_values_row(const storage_t<T>* row, storage_t<T>* o, int64_t n, KeySor
 template <class T, class I>
 void sort_rows(const storage_t<T>* x, void* out, int64_t rows, int64_t n, bool indices) {
   using K = sort_key_t<T>;
-  const int threads = rows == 1 ? num_threads() : 1;
+  const int threads = rows == 1 ? cpu_runtime::num_threads() : 1;
   // Small rows are batched: a task gets about kParallelWork elements of rows.
   const int64_t grain = std::max<int64_t>(1, kParallelWork / n);
   auto body = [&](int64_t rb, int64_t re) {
@@ -96,7 +96,7 @@ void sort_rows(const storage_t<T>* x, void* out, int64_t rows, int64_t n, bool i
     }
   };
   if (rows * n < kParallelWork || rows == 1) body(0, rows);
-  else parallel_for(rows, grain, body);
+  else cpu_runtime::parallel_for(rows, grain, body);
 }
 
 template <class T, class I>
@@ -110,7 +110,7 @@ UniqueArrays unique_typed(const Array& flat, bool want_index, bool want_inverse,
   sorter.reserve(n);
   K* keys = sorter.keys();
   for (int64_t i = 0; i < n; ++i) keys[i] = elem_key<T>(x[i]);
-  sorter.sort(n, num_threads());
+  sorter.sort(n, cpu_runtime::num_threads());
   const K* ks = sorter.sorted_keys();
   const I* perm = sorter.sorted_indices();
   const K nan_key = static_cast<K>(~K(0));
@@ -154,7 +154,7 @@ void searchsorted_typed(const Array& a, const Array& v, const int64_t* sorter, b
   const S* vv = static_cast<const S*>(v.data());
   const int64_t n = a.size();
   auto key = [](S x) { return elem_key<T>(x); };
-  parallel_for(v.size(), 1 << 12, [&](int64_t b, int64_t e) {
+  cpu_runtime::parallel_for(v.size(), 1 << 12, [&](int64_t b, int64_t e) {
     for (int64_t i = b; i < e; ++i) {
       const auto kv = key(vv[i]);
       int64_t lo = 0, hi = n;

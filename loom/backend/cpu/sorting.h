@@ -1,6 +1,6 @@
 // CPU evals of the sorting family (ops/sorting.h owns the rules). Synchronous.
 #pragma once
-#include "loom/array.h"
+#include "loom/array/array.h"
 #include "loom/ops/sorting.h"
 
 namespace loom::cpu_backend {

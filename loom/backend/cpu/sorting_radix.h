@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "loom/backend/cpu/thread_pool.h"
+#include "loom/runtime/cpu/thread_pool.h"
 
 namespace loom::cpu_backend {
 
@@ -125,7 +125,7 @@ class PairSorter {
       f(0);
       return;
     }
-    parallel_for(chunks, 1, [&](int64_t b, int64_t e) {
+    cpu_runtime::parallel_for(chunks, 1, [&](int64_t b, int64_t e) {
       for (int64_t c = b; c < e; ++c) f(static_cast<int>(c));
     });
   }

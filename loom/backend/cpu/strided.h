@@ -3,7 +3,7 @@
 #pragma once
 #include <vector>
 
-#include "loom/shape.h"
+#include "loom/core/shape.h"
 
 namespace loom::cpu_backend {
 

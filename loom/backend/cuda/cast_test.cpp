@@ -6,10 +6,10 @@
 #include <cmath>
 #include <cstring>
 
-#include "loom/backend/cpu/cast.h"
-#include "loom/backend/cuda/kernels/loom_cast.cuh"
+#include "loom/core/cast.h"
+#include "loom/common/loom_cast.cuh"
 #include "loom/backend/cuda/test_util.h"
-#include "loom/convert.h"
+#include "loom/core/convert.h"
 
 namespace loom::testing {
 namespace {
@@ -109,14 +109,14 @@ TEST(CudaCastHost, AllPairsMatchCpuBackend) {
           }
         });
       });
-      cpu_backend::dispatch_dtype(sdt, [&](auto stag) {
+      dispatch_dtype(sdt, [&](auto stag) {
         using S = decltype(stag);
-        cpu_backend::dispatch_dtype(ddt, [&](auto dtag) {
+        dispatch_dtype(ddt, [&](auto dtag) {
           using D = decltype(dtag);
           for (int64_t i = 0; i < n; ++i) {
             S x;
             std::memcpy(&x, src.data() + i * sizeof(S), sizeof(S));
-            const D y = cpu_backend::cast<D>(x);
+            const D y = cast<D>(x);
             std::memcpy(want.data() + i * sizeof(D), &y, sizeof(D));
           }
         });

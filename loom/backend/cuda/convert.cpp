@@ -5,11 +5,12 @@
 #include <climits>
 #include <cstdint>
 
-#include "loom/backend/cuda/check.h"
+#include "loom/runtime/cuda/check.h"
 #include "loom/backend/cuda/programs.h"
-#include "loom/backend/cuda/runtime.h"
+#include "loom/runtime/cuda/runtime.h"
 #include "loom/backend/gpu.h"
-#include "loom/error.h"
+#include "loom/runtime/gpu_runtime.h"
+#include "loom/core/error.h"
 
 namespace loom::gpu_backend {
 namespace {
@@ -53,8 +54,8 @@ void convert(const Array& src, const Array& dst) {
   if (src.shape() != dst.shape()) throw_value_error("convert", "src and dst shapes differ");
   const int dev = dst.device().index;
   cuda::activate(dev);
-  wait_for_writer(src);
-  wait_for_writer(dst);
+  gpu_runtime::wait_for_writer(src);
+  gpu_runtime::wait_for_writer(dst);
   void* stream = cuda::current_stream(dev);
   const int64_t n = dst.size();
   if (n == 0) return;
@@ -100,7 +101,7 @@ void convert(const Array& src, const Array& dst) {
     std::shared_ptr<Buffer> tmp;
     void* gathered = dst.data();
     if (src.dtype() != dst.dtype()) {
-      tmp = allocate(dev, static_cast<size_t>(n) * src.itemsize(), stream);
+      tmp = gpu_runtime::allocate(dev, static_cast<size_t>(n) * src.itemsize(), stream);
       gathered = tmp->data();
     }
     long long count = n;

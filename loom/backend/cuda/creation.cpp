@@ -4,11 +4,12 @@
 #include <cstring>
 #include <string>
 
-#include "loom/backend/cuda/check.h"
+#include "loom/runtime/cuda/check.h"
 #include "loom/backend/cuda/programs.h"
-#include "loom/backend/cuda/runtime.h"
+#include "loom/runtime/cuda/runtime.h"
 #include "loom/backend/gpu.h"
-#include "loom/error.h"
+#include "loom/runtime/gpu_runtime.h"
+#include "loom/core/error.h"
 
 namespace loom::gpu_backend {
 namespace {
@@ -19,7 +20,7 @@ void* begin_write(const char* op, const Array& out) {
   if (!out.valid() || !out.device().is_gpu()) throw_value_error(op, "output must be a GPU array");
   if (!out.is_contiguous()) throw_value_error(op, "output must be contiguous");
   cuda::activate(out.device().index);
-  wait_for_writer(out);
+  gpu_runtime::wait_for_writer(out);
   return cuda::current_stream(out.device().index);
 }
 

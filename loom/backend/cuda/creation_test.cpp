@@ -8,11 +8,14 @@
 #include "loom/backend/cpu/cpu_ops.h"
 #include "loom/backend/cuda/test_gpu.h"
 #include "loom/backend/cuda/test_util.h"
+#include "loom/backend/gpu.h"
+#include "loom/runtime/gpu_runtime.h"
 
 namespace loom::testing {
 namespace {
 
 namespace gb = loom::gpu_backend;
+namespace gr = loom::gpu_runtime;
 namespace cb = loom::cpu_backend;
 
 DType dtype_at(int i) { return static_cast<DType>(i); }
@@ -36,7 +39,7 @@ TEST(CudaCreation, FillMatchesCpu) {
       const Shape shape{static_cast<int64_t>(1000 + g() % 5000)};
       const Scalar v = kind == 4 ? Scalar(0) : kind == 5 ? Scalar(-1) : random_scalar(g, kind);
       Array got = Array::allocate(shape, dt, gpu0()), want = Array::allocate(shape, dt, cpu());
-      gb::upload(HostView{random_elements(dt, shape[0]).data(), dt, shape, contiguous_strides(shape, itemsize(dt))}, got);
+      gr::upload(HostView{random_elements(dt, shape[0]).data(), dt, shape, contiguous_strides(shape, itemsize(dt))}, got);
       gb::fill(got, v);
       cb::fill(want, v);
       LOOM_EXPECT_SAME_ELEMENTS(array_bytes(got), array_bytes(want), dt,
@@ -170,8 +173,8 @@ TEST(CudaConvert, BeyondThirtyTwoBitOffsetsUsesTheGather) {
   const int64_t row = (int64_t{1} << 31) + 512;
   Array base = Array::allocate({row + 1000}, uint8, gpu0());
   const Bytes r0 = random_elements(uint8, 1000), r1 = random_elements(uint8, 1000);
-  gb::upload(HostView{r0.data(), uint8, {1000}, {1}}, base.view({1000}, {1}, 0));
-  gb::upload(HostView{r1.data(), uint8, {1000}, {1}}, base.view({1000}, {1}, row));
+  gr::upload(HostView{r0.data(), uint8, {1000}, {1}}, base.view({1000}, {1}, 0));
+  gr::upload(HostView{r1.data(), uint8, {1000}, {1}}, base.view({1000}, {1}, row));
   const Array v = base.view({2, 1000}, {row, 1}, 0);
   Bytes want = r0;
   want.insert(want.end(), r1.begin(), r1.end());

@@ -13,11 +13,12 @@
 #include <vector>
 
 #include "loom/backend/cuda/elementwise_codegen.h"
-#include "loom/backend/cuda/module_cache.h"
-#include "loom/backend/cuda/runtime.h"
+#include "loom/runtime/cuda/module_cache.h"
+#include "loom/runtime/cuda/runtime.h"
 #include "loom/backend/gpu.h"
+#include "loom/runtime/gpu_runtime.h"
 #include "loom/backend/gpu_elementwise.h"
-#include "loom/error.h"
+#include "loom/core/error.h"
 
 namespace loom::gpu_backend {
 namespace {
@@ -123,7 +124,7 @@ void elementwise(const ElementwiseCall& c) {
   // last written on another stream, so the common case costs a pointer compare.
   void* stream = cuda::current_stream(dev);
   auto wait = [stream](const Array& a) {
-    if (!a.buffer() || a.buffer()->last_stream() != stream) wait_for_writer(a);
+    if (!a.buffer() || a.buffer()->last_stream() != stream) gpu_runtime::wait_for_writer(a);
   };
   for (int i = 0; i < nin; ++i)
     if (!c.is_scalar[i]) wait(c.in[i]);

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "loom/dtype.h"
-#include "loom/ops/op_table.h"
+#include "loom/core/dtype.h"
+#include "loom/graph/op_table.h"
 
 namespace loom::cuda {
 

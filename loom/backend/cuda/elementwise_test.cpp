@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "loom/backend/cuda/elementwise_codegen.h"
-#include "loom/backend/cuda/module_cache.h"
+#include "loom/runtime/cuda/module_cache.h"
 #include "loom/backend/cuda/test_gpu.h"
 #include "loom/loom.h"
 

@@ -4,9 +4,9 @@
 #pragma once
 #include <string>
 
-#include "loom/backend/cuda/module_cache.h"
+#include "loom/runtime/cuda/module_cache.h"
 #include "loom/backend/index_plan.h"
-#include "loom/dtype.h"
+#include "loom/core/dtype.h"
 
 namespace loom::cuda {
 

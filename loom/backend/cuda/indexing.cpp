@@ -6,13 +6,14 @@
 #include <cstdint>
 #include <string>
 
-#include "loom/backend/cuda/check.h"
+#include "loom/runtime/cuda/check.h"
 #include "loom/backend/cuda/index_programs.h"
 #include "loom/backend/cuda/programs.h"
-#include "loom/backend/cuda/runtime.h"
+#include "loom/runtime/cuda/runtime.h"
 #include "loom/backend/gpu.h"
+#include "loom/runtime/gpu_runtime.h"
 #include "loom/backend/gpu_indexing.h"
-#include "loom/error.h"
+#include "loom/core/error.h"
 
 namespace loom::gpu_backend {
 namespace {
@@ -73,7 +74,7 @@ Array index_offsets(const IndexArrays& ix, int64_t n, IndexCheck& check) {
   IndexArgs args{};
   args.k = k;
   for (int j = 0; j < k; ++j) {
-    wait_for_writer(ix.indices[j]);
+    gpu_runtime::wait_for_writer(ix.indices[j]);
     args.size[j] = ix.dim_sizes[j];
     args.stride[j] = ix.byte_strides[j];
     args.idx[j] = static_cast<const long long*>(ix.indices[j].data());
@@ -81,7 +82,7 @@ Array index_offsets(const IndexArrays& ix, int64_t n, IndexCheck& check) {
   void* stream = cuda::current_stream(dev);
   // One allocation: n offsets, then the flag.
   Array out = Array::allocate({n + 1}, int64, ix.indices[0].device());
-  wait_for_writer(out);
+  gpu_runtime::wait_for_writer(out);
   long long* offsets = static_cast<long long*>(out.data());
   unsigned long long* bad = reinterpret_cast<unsigned long long*>(offsets + n);
   LOOM_CUDA_CHECK(cudaMemsetAsync(bad, 0xff, 8, static_cast<cudaStream_t>(stream)));
@@ -90,12 +91,12 @@ Array index_offsets(const IndexArrays& ix, int64_t n, IndexCheck& check) {
                            {&args, &count, &offsets, &bad});
   out.buffer()->set_last_stream(stream);
   uint64_t flag = 0;
-  download(view_of(out, n, 1), &flag);
+  gpu_runtime::download(view_of(out, n, 1), &flag);
   if (flag != ~uint64_t{0}) {
     check.which = static_cast<int>(flag / static_cast<uint64_t>(n));
     const int64_t b = static_cast<int64_t>(flag % static_cast<uint64_t>(n));
     const Array& idx = ix.indices[check.which];
-    download(idx.view({1}, {8}, idx.offset() + b * 8), &check.value);
+    gpu_runtime::download(idx.view({1}, {8}, idx.offset() + b * 8), &check.value);
   }
   return view_of(out, 0, n);
 }
@@ -104,9 +105,9 @@ void gather(const Array& src, const Array& offsets, const IndexLayout& l, const 
   check_aligned("getitem", src);
   const int dev = out.device().index;
   cuda::activate(dev);
-  wait_for_writer(src);
-  wait_for_writer(offsets);
-  wait_for_writer(out);
+  gpu_runtime::wait_for_writer(src);
+  gpu_runtime::wait_for_writer(offsets);
+  gpu_runtime::wait_for_writer(out);
   void* stream = cuda::current_stream(dev);
   const Layout layout = make_layout("getitem", l);
   const void* s = src.data();
@@ -124,9 +125,9 @@ void scatter(const Array& dst, const Array& offsets, const IndexLayout& l, const
   check_aligned(op, dst);
   const int dev = dst.device().index;
   cuda::activate(dev);
-  wait_for_writer(dst);
-  if (offsets.valid()) wait_for_writer(offsets);
-  wait_for_writer(values);
+  gpu_runtime::wait_for_writer(dst);
+  if (offsets.valid()) gpu_runtime::wait_for_writer(offsets);
+  gpu_runtime::wait_for_writer(values);
   void* stream = cuda::current_stream(dev);
   const Layout layout = make_layout(op, l);
   void* d = dst.data();

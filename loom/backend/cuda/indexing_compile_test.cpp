@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "loom/backend/cuda/index_programs.h"
-#include "loom/backend/cuda/compile_test_util.h"
-#include "loom/backend/cuda/module_cache.h"
+#include "loom/runtime/cuda/compile_test_util.h"
+#include "loom/runtime/cuda/module_cache.h"
 
 namespace loom::cuda {
 namespace {

@@ -9,14 +9,15 @@
 #include <mutex>
 #include <string>
 
-#include "loom/backend/cuda/check.h"
+#include "loom/runtime/cuda/check.h"
 #include "loom/backend/cuda/linalg_programs.h"
 #include "loom/backend/cuda/programs.h"
-#include "loom/backend/cuda/runtime.h"
+#include "loom/runtime/cuda/runtime.h"
 #include "loom/backend/gemm_layout.h"
 #include "loom/backend/gpu.h"
+#include "loom/runtime/gpu_runtime.h"
 #include "loom/backend/gpu_linalg.h"
-#include "loom/error.h"
+#include "loom/core/error.h"
 
 namespace loom::cuda {
 
@@ -148,9 +149,9 @@ void gemm(const Array& a, const Array& b, const Array& out, bool allow_tf32) {
   if (out.size() == 0) return;
   const int dev = out.device().index;
   cuda::activate(dev);
-  wait_for_writer(a);
-  wait_for_writer(b);
-  wait_for_writer(out);
+  gpu_runtime::wait_for_writer(a);
+  gpu_runtime::wait_for_writer(b);
+  gpu_runtime::wait_for_writer(out);
   void* stream = cuda::current_stream(dev);
   if (is_floating(out.dtype())) cuda::blas_gemm(dev, a, b, out, allow_tf32, stream);
   else cuda::int_gemm(dev, a, b, out, stream);

@@ -5,8 +5,8 @@
 
 #include "loom/backend/cuda/linalg_programs.h"
 #include "loom/backend/cuda/programs.h"
-#include "loom/backend/cuda/runtime.h"
-#include "loom/error.h"
+#include "loom/runtime/cuda/runtime.h"
+#include "loom/core/error.h"
 
 namespace loom::cuda {
 namespace {

@@ -4,10 +4,11 @@
 #include <cstdint>
 
 #include "loom/backend/cuda/index_programs.h"
-#include "loom/backend/cuda/runtime.h"
+#include "loom/runtime/cuda/runtime.h"
 #include "loom/backend/gpu.h"
+#include "loom/runtime/gpu_runtime.h"
 #include "loom/backend/gpu_indexing.h"
-#include "loom/error.h"
+#include "loom/core/error.h"
 
 namespace loom::gpu_backend {
 namespace {
@@ -31,13 +32,13 @@ struct Counted {
 Counted count_tiles(const Array& a) {
   const int dev = a.device().index;
   cuda::activate(dev);
-  wait_for_writer(a);
+  gpu_runtime::wait_for_writer(a);
   Counted c;
   c.stream = cuda::current_stream(dev);
   c.tiles = (a.size() + kTile - 1) / kTile;
   if (c.tiles > INT32_MAX) throw UnsupportedError("[nonzero] array too large for the GPU grid");
   c.starts = Array::allocate({c.tiles + 1}, int64, a.device());
-  wait_for_writer(c.starts);
+  gpu_runtime::wait_for_writer(c.starts);
   const void* x = a.data();
   long long n = a.size(), tiles = c.tiles;
   long long* counts = static_cast<long long*>(c.starts.data());
@@ -51,7 +52,7 @@ Counted count_tiles(const Array& a) {
   cuda::launch(dev, cuda::get_function(dev, p, cuda::nonzero_scan_name()), cuda::nonzero_scan_name().c_str(), 1,
                kScanThreads, 0, c.stream, scan_args);
   c.starts.buffer()->set_last_stream(c.stream);
-  download(c.starts.view({1}, {8}, c.tiles * 8), &c.total);
+  gpu_runtime::download(c.starts.view({1}, {8}, c.tiles * 8), &c.total);
   return c;
 }
 
@@ -70,7 +71,7 @@ Array nonzero(const Array& a) {
   Array out = Array::allocate({nd, c.total}, int64, a.device());
   if (c.total == 0) return out;
   const int dev = a.device().index;
-  wait_for_writer(out);
+  gpu_runtime::wait_for_writer(out);
   NzShape shape{};
   shape.ndim = nd;
   for (int d = 0; d < nd; ++d) shape.shape[d] = a.shape()[d];

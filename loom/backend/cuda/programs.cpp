@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "loom/backend/cuda/runtime.h"
+#include "loom/runtime/cuda/runtime.h"
 
 namespace loom::cuda {
 namespace {

@@ -5,8 +5,8 @@
 #include <initializer_list>
 #include <string>
 
-#include "loom/backend/cuda/module_cache.h"
-#include "loom/dtype.h"
+#include "loom/runtime/cuda/module_cache.h"
+#include "loom/core/dtype.h"
 
 namespace loom::cuda {
 

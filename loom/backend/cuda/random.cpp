@@ -7,10 +7,11 @@
 #include <vector>
 
 #include "loom/backend/cuda/programs.h"
-#include "loom/backend/cuda/runtime.h"
+#include "loom/runtime/cuda/runtime.h"
 #include "loom/backend/gpu.h"
+#include "loom/runtime/gpu_runtime.h"
 #include "loom/backend/gpu_random.h"
-#include "loom/error.h"
+#include "loom/core/error.h"
 
 namespace loom::cuda {
 namespace {
@@ -91,7 +92,7 @@ void random_fill(const Array& out, int kind, int words, const loom_random_params
   const std::string& name = cuda::random_kernel_name(out.dtype(), kind, words);
   const int dev = out.device().index;
   cuda::activate(dev);
-  wait_for_writer(out);
+  gpu_runtime::wait_for_writer(out);
   void* stream = cuda::current_stream(dev);
   if (params.n == 0) return;
   loom_random_params p = params;

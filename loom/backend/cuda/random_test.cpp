@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "loom/backend/cuda/kernels/loom_philox.cuh"
-#include "loom/backend/cuda/module_cache.h"
+#include "loom/common/loom_philox.cuh"
+#include "loom/runtime/cuda/module_cache.h"
 #include "loom/backend/cuda/random.h"
 #include "loom/backend/cuda/test_gpu.h"
-#include "loom/error.h"
+#include "loom/core/error.h"
 #include "loom/ops/random.h"
 
 namespace loom::random {

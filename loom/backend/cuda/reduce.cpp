@@ -11,13 +11,14 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "loom/backend/cuda/check.h"
-#include "loom/backend/cuda/driver_api.h"
+#include "loom/runtime/cuda/check.h"
+#include "loom/runtime/cuda/driver_api.h"
 #include "loom/backend/cuda/reduce_codegen.h"
-#include "loom/backend/cuda/runtime.h"
+#include "loom/runtime/cuda/runtime.h"
 #include "loom/backend/gpu.h"
+#include "loom/runtime/gpu_runtime.h"
 #include "loom/backend/gpu_reduce.h"
-#include "loom/error.h"
+#include "loom/core/error.h"
 
 namespace loom::gpu_backend {
 namespace {
@@ -109,7 +110,7 @@ void run(const Launcher& L, const Array& in, const ReduceGeometry& g, void* out,
       L(ReductionKernelId::block_map_post, rows, kBlock, {&x, &out, &rows, &len, &chunks, &chunk_len, &p});
       return;
     }
-    auto partial = allocate(L.dev, static_cast<size_t>(rows * chunks) * L.acc_size, L.stream);
+    auto partial = gpu_runtime::allocate(L.dev, static_cast<size_t>(rows * chunks) * L.acc_size, L.stream);
     void* part = partial->data();
     L(ReductionKernelId::block_map, rows * chunks, kBlock, {&x, &part, &rows, &len, &chunks, &chunk_len, &p});
     const char* px = static_cast<const char*>(part);
@@ -126,7 +127,7 @@ void run(const Launcher& L, const Array& in, const ReduceGeometry& g, void* out,
       {&x, &out, &outer, &len, &inner, &chunks, &chunk_len, &p});
     return;
   }
-  auto partial = allocate(L.dev, static_cast<size_t>(threads) * L.acc_size, L.stream);
+  auto partial = gpu_runtime::allocate(L.dev, static_cast<size_t>(threads) * L.acc_size, L.stream);
   void* part = partial->data();
   L(ReductionKernelId::cols_map, (threads + kBlock - 1) / kBlock, kBlock,
     {&x, &part, &outer, &len, &inner, &chunks, &chunk_len, &p});
@@ -157,15 +158,15 @@ void reduce(const Array& in, const ReduceGeometry& g, ReduceKind kind, const Red
   check_args(reduce_kind_name(kind), in, out);
   const int dev = out.device().index;
   cuda::activate(dev);
-  wait_for_writer(in);
-  wait_for_writer(out);
+  gpu_runtime::wait_for_writer(in);
+  gpu_runtime::wait_for_writer(out);
   void* stream = cuda::current_stream(dev);
   if (g.outer * g.inner == 0) return;
   Params p{params.divisor, params.count, kind == ReduceKind::var ? (params.take_sqrt ? 1.0 : 0.0) : params.p, nullptr};
   const size_t acc = acc_size(kind, in.dtype());
   std::shared_ptr<Buffer> mean;
   if (kind == ReduceKind::var) {  // pass 1: the mean of each output, in the accumulator dtype
-    mean = allocate(dev, static_cast<size_t>(g.outer * g.inner) * acc, stream);
+    mean = gpu_runtime::allocate(dev, static_cast<size_t>(g.outer * g.inner) * acc, stream);
     run(Launcher{dev, stream, program_for(kNumReduceKinds, in.dtype()), acc}, in, g, mean->data(), p);
     p.aux = mean->data();
   }
@@ -179,8 +180,8 @@ void scan(const Array& in, const ReduceGeometry& g, ScanKind kind, const Array& 
   check_args(kind == ScanKind::sum ? "cumsum" : "cumprod", in, out);
   const int dev = out.device().index;
   cuda::activate(dev);
-  wait_for_writer(in);
-  wait_for_writer(out);
+  gpu_runtime::wait_for_writer(in);
+  gpu_runtime::wait_for_writer(out);
   void* stream = cuda::current_stream(dev);
   if (in.size() == 0) return;
   const size_t acc = acc_size(rk, in.dtype());
@@ -199,7 +200,7 @@ void scan(const Array& in, const ReduceGeometry& g, ScanKind kind, const Array& 
     const void* carries = nullptr;
     std::shared_ptr<Buffer> partial;
     if (chunks > 1) {
-      partial = allocate(dev, static_cast<size_t>(outer * chunks) * acc, stream);
+      partial = gpu_runtime::allocate(dev, static_cast<size_t>(outer * chunks) * acc, stream);
       void* part = partial->data();
       L(ReductionKernelId::block_map, outer * chunks, kBlock, {&x, &part, &outer, &len, &chunks, &chunk_len, &p});
       const char* pc = static_cast<const char*>(part);

@@ -3,7 +3,7 @@
 #include <array>
 
 #include "loom/backend/cuda/programs.h"
-#include "loom/error.h"
+#include "loom/core/error.h"
 
 namespace loom::cuda {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "loom/backend/cuda/module_cache.h"
+#include "loom/runtime/cuda/module_cache.h"
 #include "loom/backend/reduce_kinds.h"
 
 namespace loom::cuda {

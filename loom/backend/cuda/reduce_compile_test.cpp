@@ -2,9 +2,9 @@
 // var's first pass included) for Hopper; no GPU needed, so this runs in CI.
 #include <gtest/gtest.h>
 
-#include "loom/backend/cuda/module_cache.h"
+#include "loom/runtime/cuda/module_cache.h"
 #include "loom/backend/cuda/reduce_codegen.h"
-#include "loom/error.h"
+#include "loom/core/error.h"
 
 namespace loom::cuda {
 namespace {

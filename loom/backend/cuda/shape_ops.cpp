@@ -4,11 +4,12 @@
 #include <cstdint>
 
 #include "loom/backend/cuda/programs.h"
-#include "loom/backend/cuda/runtime.h"
+#include "loom/runtime/cuda/runtime.h"
 #include "loom/backend/cuda/shape_program.h"
 #include "loom/backend/gpu.h"
+#include "loom/runtime/gpu_runtime.h"
 #include "loom/backend/gpu_shape_ops.h"
-#include "loom/error.h"
+#include "loom/core/error.h"
 
 namespace loom::cuda {
 namespace {
@@ -51,9 +52,9 @@ void take_rows(const Array& src, const Array& idx, const Array& dst, int64_t out
     throw_value_error("take_rows", "contiguous src/dst of one dtype and int64 idx required");
   const int dev = dst.device().index;
   cuda::activate(dev);
-  wait_for_writer(src);
-  wait_for_writer(idx);
-  wait_for_writer(dst);
+  gpu_runtime::wait_for_writer(src);
+  gpu_runtime::wait_for_writer(idx);
+  gpu_runtime::wait_for_writer(dst);
   void* stream = cuda::current_stream(dev);
   const int64_t m = idx.size();
   const uint64_t row = static_cast<uint64_t>(inner) * src.itemsize();

@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <string>
 
-#include "loom/backend/cuda/module_cache.h"
+#include "loom/runtime/cuda/module_cache.h"
 
 namespace loom::cuda {
 

@@ -9,14 +9,15 @@
 #include <climits>
 #include <cstdint>
 
-#include "loom/backend/cuda/check.h"
+#include "loom/runtime/cuda/check.h"
 #include "loom/backend/cuda/programs.h"
-#include "loom/backend/cuda/runtime.h"
+#include "loom/runtime/cuda/runtime.h"
 #include "loom/backend/cuda/sorting_cub.h"
 #include "loom/backend/cuda/sorting_programs.h"
 #include "loom/backend/gpu.h"
+#include "loom/runtime/gpu_runtime.h"
 #include "loom/backend/gpu_sorting.h"
-#include "loom/error.h"
+#include "loom/core/error.h"
 
 namespace loom::gpu_backend {
 namespace {
@@ -61,8 +62,8 @@ struct KeySort {
     const size_t kb = static_cast<size_t>(total) * std::max(key_bytes, rows > 1 ? index_bytes : 0);
     const size_t vb = static_cast<size_t>(total) * index_bytes;
     for (int i = 0; i < 2; ++i) {
-      keys[i] = allocate(dev, kb, stream);
-      values[i] = allocate(dev, vb, stream);
+      keys[i] = gpu_runtime::allocate(dev, kb, stream);
+      values[i] = gpu_runtime::allocate(dev, vb, stream);
     }
     const void* xp = x.data();
     void* kp = keys[0]->data();
@@ -84,7 +85,7 @@ struct KeySort {
                        stream, nullptr, nullptr),
             "cub::DeviceRadixSort::SortPairs (size query)");
     size_t temp_bytes = std::max<size_t>({temp1, temp2, 1});
-    std::shared_ptr<Buffer> temp = allocate(dev, temp_bytes, stream);
+    std::shared_ptr<Buffer> temp = gpu_runtime::allocate(dev, temp_bytes, stream);
     check(sort_pairs(index64, static_cast<int>(key_bytes), temp->data(), temp_bytes, kbuf, vbuf, total, key_bits,
                      stream, &key_sel, &value_sel),
           "cub::DeviceRadixSort::SortPairs (keys)");
@@ -118,8 +119,8 @@ struct KeySort {
 void sort_last_axis(const Array& src, const Array& out, bool indices) {
   const int dev = out.device().index;
   cuda::activate(dev);
-  wait_for_writer(src);
-  wait_for_writer(out);
+  gpu_runtime::wait_for_writer(src);
+  gpu_runtime::wait_for_writer(out);
   void* stream = cuda::current_stream(dev);
   if (src.size() == 0) return;
   const Array x = src.contiguous();
@@ -148,7 +149,7 @@ void sort_last_axis(const Array& src, const Array& out, bool indices) {
 UniqueArrays unique(const Array& src, bool want_index, bool want_inverse, bool want_counts, bool equal_nan) {
   const int dev = src.device().index;
   cuda::activate(dev);
-  wait_for_writer(src);
+  gpu_runtime::wait_for_writer(src);
   void* stream = cuda::current_stream(dev);
   const Array x = src.contiguous();
   const int64_t n = x.size();
@@ -158,8 +159,8 @@ UniqueArrays unique(const Array& src, bool want_index, bool want_inverse, bool w
   long long count = n;
 
   // Group numbers: inclusive scan of "starts a new group" flags.
-  std::shared_ptr<Buffer> flags = allocate(dev, static_cast<size_t>(n) * ks.index_bytes, stream);
-  std::shared_ptr<Buffer> group = allocate(dev, static_cast<size_t>(n) * ks.index_bytes, stream);
+  std::shared_ptr<Buffer> flags = gpu_runtime::allocate(dev, static_cast<size_t>(n) * ks.index_bytes, stream);
+  std::shared_ptr<Buffer> group = gpu_runtime::allocate(dev, static_cast<size_t>(n) * ks.index_bytes, stream);
   const void* keys = ks.sorted_keys();
   void* fp = flags->data();
   int nan_distinct = !equal_nan && is_floating(x.dtype());
@@ -170,7 +171,7 @@ UniqueArrays unique(const Array& src, bool want_index, bool want_inverse, bool w
                : cuda::cub_inclusive_sum_u32(temp, temp_bytes, flags->data(), group->data(), n, stream);
   };
   check(scan(nullptr), "cub::DeviceScan::InclusiveSum (size query)");
-  std::shared_ptr<Buffer> temp = allocate(dev, std::max<size_t>(temp_bytes, 1), stream);
+  std::shared_ptr<Buffer> temp = gpu_runtime::allocate(dev, std::max<size_t>(temp_bytes, 1), stream);
   check(scan(temp->data()), "cub::DeviceScan::InclusiveSum");
 
   // The number of unique values decides the output sizes: one wait, as CuPy does.
@@ -185,7 +186,7 @@ UniqueArrays unique(const Array& src, bool want_index, bool want_inverse, bool w
   r.values = Array::allocate({ng}, x.dtype(), src.device());
   if (want_index) r.index = Array::allocate({ng}, int64, src.device());
   if (want_inverse) r.inverse = Array::allocate({n}, int64, src.device());
-  std::shared_ptr<Buffer> starts = allocate(dev, static_cast<size_t>(ng) * 8, stream);
+  std::shared_ptr<Buffer> starts = gpu_runtime::allocate(dev, static_cast<size_t>(ng) * 8, stream);
   const void* xp = x.data();
   const void* perm = ks.sorted_indices();
   const void* gp = group->data();
@@ -209,16 +210,16 @@ UniqueArrays unique(const Array& src, bool want_index, bool want_inverse, bool w
 void searchsorted(const Array& a, const Array& v, const Array& sorter, bool right, const Array& out) {
   const int dev = out.device().index;
   cuda::activate(dev);
-  wait_for_writer(a);
-  wait_for_writer(v);
-  if (sorter.valid()) wait_for_writer(sorter);
-  wait_for_writer(out);
+  gpu_runtime::wait_for_writer(a);
+  gpu_runtime::wait_for_writer(v);
+  if (sorter.valid()) gpu_runtime::wait_for_writer(sorter);
+  gpu_runtime::wait_for_writer(out);
   void* stream = cuda::current_stream(dev);
   const void* sp = sorter.valid() ? sorter.data() : nullptr;
   long long n = a.size(), m = v.size();
   if (sp && n > 0) {
     // NumPy raises for an out-of-range sorter index; checking it needs one wait.
-    std::shared_ptr<Buffer> bad = allocate(dev, sizeof(int), stream);
+    std::shared_ptr<Buffer> bad = gpu_runtime::allocate(dev, sizeof(int), stream);
     LOOM_CUDA_CHECK(cudaMemsetAsync(bad->data(), 0, sizeof(int), static_cast<cudaStream_t>(stream)));
     void* bp = bad->data();
     launch_elementwise(dev, cuda::sort_index_program(false), cuda::check_sorter_name(), n, stream, {&sp, &n, &bp});

@@ -10,7 +10,7 @@
 
 #include "loom/backend/cpu/sort_keys.h"
 #include "loom/backend/cuda/kernels/loom_sorting.cuh"
-#include "loom/backend/cuda/module_cache.h"
+#include "loom/runtime/cuda/module_cache.h"
 #include "loom/backend/cuda/sorting_programs.h"
 #include "loom/backend/cuda/test_gpu.h"
 #include "loom/backend/cuda/test_util.h"

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "loom/backend/gpu.h"
+#include "loom/runtime/gpu_runtime.h"
 
 namespace loom::testing {
 inline bool gpu_required() {
@@ -17,7 +17,7 @@ inline bool gpu_required() {
 
 #define LOOM_REQUIRE_GPU_OR_SKIP()                                                      \
   do {                                                                                  \
-    if (::loom::gpu_backend::device_count() == 0) {                                     \
+    if (::loom::gpu_runtime::device_count() == 0) {                                     \
       if (::loom::testing::gpu_required()) FAIL() << "LOOM_REQUIRE_GPU=1 but no GPU is visible"; \
       GTEST_SKIP() << "no GPU";                                                         \
     }                                                                                   \

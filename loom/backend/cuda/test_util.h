@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "loom/array.h"
-#include "loom/backend/gpu.h"
-#include "loom/convert.h"
-#include "loom/dtype.h"
+#include "loom/array/array.h"
+#include "loom/runtime/gpu_runtime.h"
+#include "loom/core/convert.h"
+#include "loom/core/dtype.h"
 
 namespace loom::testing {
 
@@ -122,7 +122,7 @@ inline Array array_from_bytes(const Bytes& bytes, DType dt, const Shape& shape, 
   if (device.is_cpu()) {
     if (!bytes.empty()) std::memcpy(a.data(), bytes.data(), bytes.size());
   } else {
-    gpu_backend::upload(HostView{bytes.data(), dt, shape, contiguous_strides(shape, itemsize(dt))}, a);
+    gpu_runtime::upload(HostView{bytes.data(), dt, shape, contiguous_strides(shape, itemsize(dt))}, a);
   }
   return a;
 }

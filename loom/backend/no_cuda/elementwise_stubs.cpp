@@ -2,7 +2,7 @@
 #include <string>
 
 #include "loom/backend/gpu_elementwise.h"
-#include "loom/error.h"
+#include "loom/core/error.h"
 
 namespace loom::gpu_backend {
 

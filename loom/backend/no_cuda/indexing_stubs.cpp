@@ -1,6 +1,6 @@
 // The indexing family in a build without CUDA: every entry point raises UnsupportedError.
 #include "loom/backend/gpu_indexing.h"
-#include "loom/error.h"
+#include "loom/core/error.h"
 
 namespace loom::gpu_backend {
 namespace {

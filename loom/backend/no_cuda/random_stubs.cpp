@@ -1,6 +1,6 @@
 // loom.random's GPU entry point in a build without CUDA.
 #include "loom/backend/gpu_random.h"
-#include "loom/error.h"
+#include "loom/core/error.h"
 
 namespace loom::gpu_backend {
 

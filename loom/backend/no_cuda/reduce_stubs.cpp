@@ -2,7 +2,7 @@
 #include "loom/backend/gpu_reduce.h"
 #include <string>
 
-#include "loom/error.h"
+#include "loom/core/error.h"
 
 namespace loom::gpu_backend {
 

@@ -1,6 +1,6 @@
 // The shape family's GPU entry points in a build without CUDA.
 #include "loom/backend/gpu_shape_ops.h"
-#include "loom/error.h"
+#include "loom/core/error.h"
 
 namespace loom::gpu_backend {
 

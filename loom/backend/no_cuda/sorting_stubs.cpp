@@ -1,6 +1,6 @@
 // The sorting family's GPU entry points in a build without CUDA.
 #include "loom/backend/gpu_sorting.h"
-#include "loom/error.h"
+#include "loom/core/error.h"
 
 namespace loom::gpu_backend {
 namespace {

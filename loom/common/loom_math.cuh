@@ -1,0 +1,222 @@
+// The scalar functions behind the elementwise op table (loom/graph/op_table.h), with
+// NumPy 2's results: integer division by zero gives 0, floor_divide/remainder follow
+// Python's sign rules, maximum/minimum propagate NaN, shifts beyond the width saturate.
+// Host+device: the CPU backend includes this file too, so both backends compute the
+// same expression. Arguments are "value" types (bool, integers, float, double): float16
+// and bfloat16 compute in float. Self-contained and small: every generated elementwise
+// kernel includes it, and its parse time is part of the first call's cost.
+#pragma once
+#include "loom_cast.cuh"
+
+#if !defined(__CUDACC__) && !defined(__CUDACC_RTC__)
+#include <math.h>
+#endif
+
+template <typename T> struct loom_is_signed { static constexpr bool value = T(-1) < T(0); };
+template <typename T> struct loom_unsigned { typedef T type; };
+template <> struct loom_unsigned<signed char> { typedef unsigned char type; };
+template <> struct loom_unsigned<short> { typedef unsigned short type; };
+template <> struct loom_unsigned<int> { typedef unsigned int type; };
+template <> struct loom_unsigned<long long> { typedef unsigned long long type; };
+template <> struct loom_unsigned<long> { typedef unsigned long type; };
+
+// One-argument math: float -> the f-suffixed C function, double -> the plain one.
+#define LOOM_MATH1(name, fn)                                   \
+  LOOM_DEV float loom_##name(float x) { return fn##f(x); }     \
+  LOOM_DEV double loom_##name(double x) { return fn(x); }
+LOOM_MATH1(sqrt, sqrt)
+LOOM_MATH1(cbrt, cbrt)
+LOOM_MATH1(exp, exp)
+LOOM_MATH1(exp2, exp2)
+LOOM_MATH1(expm1, expm1)
+LOOM_MATH1(log, log)
+LOOM_MATH1(log2, log2)
+LOOM_MATH1(log10, log10)
+LOOM_MATH1(log1p, log1p)
+LOOM_MATH1(sin, sin)
+LOOM_MATH1(cos, cos)
+LOOM_MATH1(tan, tan)
+LOOM_MATH1(arcsin, asin)
+LOOM_MATH1(arccos, acos)
+LOOM_MATH1(arctan, atan)
+LOOM_MATH1(sinh, sinh)
+LOOM_MATH1(cosh, cosh)
+LOOM_MATH1(tanh, tanh)
+LOOM_MATH1(arcsinh, asinh)
+LOOM_MATH1(arccosh, acosh)
+LOOM_MATH1(arctanh, atanh)
+LOOM_MATH1(rint, rint)
+LOOM_MATH1(erf, erf)
+LOOM_MATH1(fabs, fabs)
+#undef LOOM_MATH1
+
+#define LOOM_MATH2(name, fn)                                            \
+  LOOM_DEV float loom_##name(float x, float y) { return fn##f(x, y); }   \
+  LOOM_DEV double loom_##name(double x, double y) { return fn(x, y); }
+LOOM_MATH2(arctan2, atan2)
+LOOM_MATH2(hypot, hypot)
+LOOM_MATH2(copysign, copysign)
+LOOM_MATH2(fmod, fmod)
+LOOM_MATH2(pow_fp, pow)
+#undef LOOM_MATH2
+
+template <typename T> LOOM_DEV bool loom_isnan(T x) { return x != x; }
+template <typename T> LOOM_DEV bool loom_isinf(T x) {
+  if constexpr (loom_kind<T>::value == loom_float) return x == x && x - x != x - x;  // inf - inf is NaN
+  else return false;
+}
+template <typename T> LOOM_DEV bool loom_isfinite(T x) {
+  if constexpr (loom_kind<T>::value == loom_float) return x - x == x - x;  // false for inf, NaN
+  else return true;
+}
+
+// Rounding ops are the identity on integers and bools (NumPy 2 keeps their dtype).
+#define LOOM_ROUNDING(name, fn)                                                    \
+  template <typename T> LOOM_DEV T loom_##name(T x) {                              \
+    if constexpr (loom_same<T, float>::value) return fn##f(x);                     \
+    else if constexpr (loom_same<T, double>::value) return fn(x);                  \
+    else return x;                                                                 \
+  }
+LOOM_ROUNDING(floor, floor)
+LOOM_ROUNDING(ceil, ceil)
+LOOM_ROUNDING(trunc, trunc)
+#undef LOOM_ROUNDING
+
+template <typename T> LOOM_DEV T loom_abs(T x) {
+  if constexpr (loom_kind<T>::value == loom_float) return loom_fabs(x);
+  else if constexpr (loom_kind<T>::value == loom_int && loom_is_signed<T>::value)
+    return x < 0 ? static_cast<T>(-static_cast<typename loom_unsigned<T>::type>(x)) : x;
+  else return x;
+}
+
+template <typename T> LOOM_DEV T loom_sign(T x) {
+  if constexpr (loom_kind<T>::value == loom_float) return x > T(0) ? T(1) : x < T(0) ? T(-1) : x == T(0) ? T(0) : x;
+  else return x > T(0) ? T(1) : x < T(0) ? static_cast<T>(-1) : T(0);
+}
+
+template <typename T> LOOM_DEV T loom_negative(T x) {
+  if constexpr (loom_kind<T>::value == loom_int) return static_cast<T>(T(0) - x);
+  else return -x;
+}
+
+// Integer 1/x: 0 for |x| > 1; x == 0 gives what NumPy's (T)(1.0 / 0) gives on x86-64.
+template <typename T> LOOM_DEV T loom_reciprocal(T x) {
+  if constexpr (loom_kind<T>::value == loom_float) {
+    return T(1) / x;
+  } else {
+    if (x == 0) {
+      if constexpr (loom_is_signed<T>::value && sizeof(T) >= 4)
+        return static_cast<T>(static_cast<typename loom_unsigned<T>::type>(1) << (sizeof(T) * 8 - 1));
+      else return T(0);
+    }
+    return static_cast<T>(T(1) / x);
+  }
+}
+
+// ---- NumPy's floor division and Python remainder --------------------------------------
+template <typename T> LOOM_DEV T loom_divmod_float(T a, T b, T* modulus) {
+  T mod = loom_fmod(a, b);
+  if (!b) {
+    *modulus = mod;
+    return a / b;
+  }
+  T div = (a - mod) / b;
+  if (mod) {
+    if ((b < 0) != (mod < 0)) {
+      mod += b;
+      div -= T(1);
+    }
+  } else {
+    mod = loom_copysign(T(0), b);
+  }
+  T floordiv;
+  if (div) {
+    floordiv = loom_floor(div);
+    if (div - floordiv > T(0.5)) floordiv += T(1);
+  } else {
+    floordiv = loom_copysign(T(0), a / b);
+  }
+  *modulus = mod;
+  return floordiv;
+}
+
+template <typename T> LOOM_DEV T loom_floor_divide(T a, T b) {
+  if constexpr (loom_kind<T>::value == loom_float) {
+    if (!b) return a / b;
+    T mod;
+    return loom_divmod_float(a, b, &mod);
+  } else if constexpr (loom_is_signed<T>::value) {
+    if (b == 0) return T(0);
+    if (b == T(-1)) return loom_negative(a);  // MIN / -1 wraps to MIN, as NumPy
+    T q = static_cast<T>(a / b);
+    if ((a % b != 0) && ((a < 0) != (b < 0))) q = static_cast<T>(q - 1);
+    return q;
+  } else {
+    return b == 0 ? T(0) : static_cast<T>(a / b);
+  }
+}
+
+template <typename T> LOOM_DEV T loom_remainder(T a, T b) {
+  if constexpr (loom_kind<T>::value == loom_float) {
+    if (!b) return loom_fmod(a, b);
+    T mod;
+    loom_divmod_float(a, b, &mod);
+    return mod;
+  } else if constexpr (loom_is_signed<T>::value) {
+    if (b == 0 || b == T(-1)) return T(0);
+    T m = static_cast<T>(a % b);
+    if (m != 0 && ((b < 0) != (m < 0))) m = static_cast<T>(m + b);
+    return m;
+  } else {
+    return b == 0 ? T(0) : static_cast<T>(a % b);
+  }
+}
+
+// Integer powers by squaring modulo 2^64 (NumPy wraps too). Negative exponents are
+// rejected before the kernel runs (ValueError); here they give 0 as a defined fallback.
+template <typename T> LOOM_DEV T loom_power(T a, T b) {
+  if constexpr (loom_kind<T>::value == loom_float) {
+    return loom_pow_fp(a, b);
+  } else {
+    if constexpr (loom_is_signed<T>::value) {
+      if (b < 0) return T(0);
+    }
+    unsigned long long base = static_cast<unsigned long long>(a), e = static_cast<unsigned long long>(b);
+    unsigned long long out = 1;
+    while (e) {
+      if (e & 1ull) out *= base;
+      base *= base;
+      e >>= 1;
+    }
+    return static_cast<T>(out);
+  }
+}
+
+// ---- comparisons and selections -----------------------------------------------------
+template <typename T> LOOM_DEV T loom_maximum(T a, T b) { return (a >= b || a != a) ? a : b; }
+template <typename T> LOOM_DEV T loom_minimum(T a, T b) { return (a <= b || a != a) ? a : b; }
+template <typename T> LOOM_DEV T loom_fmax(T a, T b) { return (a >= b || b != b) ? a : b; }
+template <typename T> LOOM_DEV T loom_fmin(T a, T b) { return (a <= b || b != b) ? a : b; }
+// NumPy's clip: NaN in x or in a bound propagates.
+template <typename T> LOOM_DEV T loom_clip(T x, T lo, T hi) {
+  const T t = x != x ? x : (x > lo ? x : lo);
+  return t != t ? t : (t < hi ? t : hi);
+}
+
+// ---- bits -----------------------------------------------------------------------------
+template <typename T> LOOM_DEV T loom_invert(T x) {
+  if constexpr (loom_same<T, bool>::value) return !x;
+  else return static_cast<T>(~x);
+}
+// Shift counts outside [0, width) give 0 (left), or the sign fill (right), as NumPy.
+template <typename T> LOOM_DEV T loom_left_shift(T a, T b) {
+  typedef typename loom_unsigned<T>::type U;
+  if (static_cast<unsigned long long>(b) < sizeof(T) * 8)
+    return static_cast<T>(static_cast<U>(static_cast<U>(a) << static_cast<U>(b)));
+  return T(0);
+}
+template <typename T> LOOM_DEV T loom_right_shift(T a, T b) {
+  if (static_cast<unsigned long long>(b) < sizeof(T) * 8) return static_cast<T>(a >> b);
+  if constexpr (loom_is_signed<T>::value) return a < 0 ? T(-1) : T(0);
+  else return T(0);
+}

@@ -1,0 +1,20 @@
+// User kernels without the CUDA backend: nothing can be compiled or launched on a GPU.
+#include "loom/kernel/cuda/gpu_kernel.h"
+#include "loom/core/error.h"
+
+namespace loom::gpu_backend {
+namespace {
+[[noreturn]] void unsupported(const char* what) {
+  throw UnsupportedError(std::string("[") + what + "] this loom was built without CUDA: CUDA C kernels cannot be compiled or run on a GPU");
+}
+}  // namespace
+
+const LaunchLimits& launch_limits(int) { unsupported("RawKernel"); }
+const UserFunction& user_function(const ModuleState&, int, const std::string&) { unsupported("RawKernel"); }
+std::vector<std::string> compile_user_module(const ModuleState&, int) { unsupported("RawModule.compile"); }
+void launch_user(const UserFunction&, const char*, Dim3, Dim3, size_t, void*, void**) { unsupported("RawKernel"); }
+void copy_device_bytes(int, void*, const void*, size_t, void*) { unsupported("RawKernel"); }
+void copy_host_to_device(int, void*, const void*, size_t) { unsupported("loom.driver.memcpy_htod"); }
+void copy_device_to_host(int, void*, const void*, size_t) { unsupported("loom.driver.memcpy_dtoh"); }
+
+}  // namespace loom::gpu_backend

@@ -1,0 +1,65 @@
+// The GPU runtime: devices, memory, streams, events and copies. Implemented in
+// runtime/cuda/ in CUDA builds and by stubs in runtime/no_cuda/ that report zero GPUs and
+// throw UnsupportedError for work. Stream and event handles are opaque (cudaStream_t /
+// cudaEvent_t); a null stream is the device's default stream.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "loom/array/array.h"
+#include "loom/runtime/device.h"
+#include "loom/runtime/memory.h"
+
+namespace loom::gpu_runtime {
+
+// ---- build and devices ----------------------------------------------------------
+/// True when loom was built with the CUDA backend.
+bool compiled();
+/// Usable GPUs; 0 without a driver or a GPU. Never throws.
+int device_count();
+DeviceProperties properties(int index);
+/// "13.0" style versions; "" when unknown (no driver).
+std::string driver_version();
+std::string runtime_version();
+std::string nvrtc_version();
+/// Waits for all work on GPU `index`.
+void synchronize(int index);
+
+// ---- memory ---------------------------------------------------------------------
+/// From the device's caching allocator, ordered on `stream`.
+std::shared_ptr<Buffer> allocate(int device, size_t nbytes, void* stream);
+MemoryStats memory_stats(int device);
+void empty_cache(int device);
+void set_limit(int device, size_t nbytes);
+void* pinned_alloc(size_t nbytes);
+void pinned_free(void* ptr);
+/// The GPU a device pointer belongs to, or -1 for host memory (used for
+/// __cuda_array_interface__ and DLPack imports).
+int pointer_device(const void* ptr);
+
+// ---- streams and events ---------------------------------------------------------
+void* stream_create(int device);
+void stream_destroy(int device, void* stream);
+void stream_synchronize(int device, void* stream);
+bool stream_query(int device, void* stream);
+void* event_create(int device, bool timing);
+void event_destroy(int device, void* event);
+void event_record(int device, void* event, void* stream);
+void event_synchronize(int device, void* event);
+bool event_query(int device, void* event);
+float event_elapsed_ms(int device, void* start, void* end);
+void stream_wait_event(int device, void* stream, void* event);
+
+// ---- copies: enqueue on the current stream of the array's device -----------------
+/// Host memory of any layout -> contiguous `dst` (same dtype and shape), through
+/// pinned staging buffers (direct DMA when the host memory is already pinned).
+void upload(const HostView& src, const Array& dst);
+/// GPU `src` (any layout) -> contiguous host memory; returns when the data is there.
+void download(const Array& src, void* dst);
+/// Contiguous `src` on one GPU -> contiguous `dst` on another (peer access when possible).
+void copy_peer(const Array& src, const Array& dst);
+/// Makes the current stream of `a`'s device wait for the stream that last used `a`, which
+/// then becomes that last user (see Buffer::last_stream).
+void wait_for_writer(const Array& a);
+
+}  // namespace loom::gpu_runtime

@@ -1,0 +1,78 @@
+// Device memory: reference-counted buffers handed out by per-device allocators,
+// with the statistics and limits of loom.memory.
+#pragma once
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <memory>
+
+#include "loom/runtime/device.h"
+
+namespace loom {
+
+/// One allocation. Arrays view it through shared_ptr; when the last view dies the
+/// memory goes back to the allocator it came from (or its foreign owner is released).
+class Buffer {
+ public:
+  using ReleaseFn = void (*)(void* ctx, Buffer& self);
+
+  Buffer(void* ptr, size_t nbytes, Device device, ReleaseFn release, void* ctx)
+      : ptr_(ptr), nbytes_(nbytes), device_(device), release_(release), ctx_(ctx) {}
+  /// Wraps memory owned elsewhere (DLPack, __cuda_array_interface__, NumPy);
+  /// `on_release` drops the owner's reference.
+  Buffer(void* ptr, size_t nbytes, Device device, std::function<void()> on_release)
+      : ptr_(ptr), nbytes_(nbytes), device_(device), foreign_release_(std::move(on_release)) {}
+  ~Buffer();
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  void* data() const { return ptr_; }
+  size_t nbytes() const { return nbytes_; }
+  const Device& device() const { return device_; }
+
+  /// The stream (cudaStream_t, opaque here) that last used this buffer. A user on
+  /// another stream first waits for it and then takes its place, so this stream's
+  /// completion implies every earlier use; the allocator waits for it before reuse.
+  /// nullptr is the device's default stream.
+  void* last_stream() const { return last_stream_; }
+  void set_last_stream(void* s) { last_stream_ = s; }
+  /// Allocator bookkeeping: the stream the block was allocated on.
+  void* alloc_stream() const { return alloc_stream_; }
+  void set_alloc_stream(void* s) { alloc_stream_ = s; }
+
+ private:
+  void* ptr_;
+  size_t nbytes_;
+  Device device_;
+  ReleaseFn release_ = nullptr;
+  void* ctx_ = nullptr;
+  std::function<void()> foreign_release_;
+  void* last_stream_ = nullptr;
+  void* alloc_stream_ = nullptr;
+};
+
+/// Allocates `nbytes` on `device` (on its current stream for a GPU). Throws
+/// OutOfMemoryError after freeing cached blocks and retrying once.
+std::shared_ptr<Buffer> allocate(size_t nbytes, const Device& device);
+
+struct MemoryStats {
+  size_t in_use = 0;  // bytes held by live buffers
+  size_t peak = 0;    // highest in_use since start
+  size_t cached = 0;  // bytes held by the pool but free for reuse
+  size_t limit = 0;   // the cap set by set_limit (0 = none)
+  size_t total = 0;   // device (or host) memory size
+};
+
+namespace memory {
+MemoryStats stats(const Device& device);
+/// Returns cached, unused blocks to the device (all devices when empty).
+void empty_cache(std::optional<Device> device = std::nullopt);
+/// Caps the bytes loom may hold on `device` (0 removes the cap).
+void set_limit(size_t nbytes, std::optional<Device> device = std::nullopt);
+}  // namespace memory
+
+/// Page-locked host memory (plain aligned memory in a build or on a machine without CUDA).
+void* pinned_alloc(size_t nbytes);
+void pinned_free(void* ptr);
+
+}  // namespace loom

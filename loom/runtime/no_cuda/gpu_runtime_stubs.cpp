@@ -1,0 +1,58 @@
+// The GPU runtime of a build without CUDA: zero GPUs, and every operation raises
+// UnsupportedError naming itself (never a link error or a silent fallback).
+#include <cstdlib>
+
+#include "loom/runtime/gpu_runtime.h"
+#include "loom/core/error.h"
+
+namespace loom::gpu_runtime {
+namespace {
+
+[[noreturn]] void no_cuda(const char* fn) {
+  throw UnsupportedError(std::string("[") + fn + "] loom was built without CUDA");
+}
+
+}  // namespace
+
+bool compiled() { return false; }
+int device_count() { return 0; }
+DeviceProperties properties(int) { no_cuda("properties"); }
+std::string driver_version() { return ""; }
+std::string runtime_version() { return ""; }
+std::string nvrtc_version() { return ""; }
+void synchronize(int) { no_cuda("synchronize"); }
+
+std::shared_ptr<Buffer> allocate(int, size_t, void*) { no_cuda("allocate"); }
+MemoryStats memory_stats(int) { no_cuda("memory_stats"); }
+void empty_cache(int) { no_cuda("empty_cache"); }
+void set_limit(int, size_t) { no_cuda("set_limit"); }
+
+// Page-locked memory needs CUDA; plain page-aligned memory stands in for it.
+void* pinned_alloc(size_t nbytes) {
+  const size_t n = (nbytes + 4095) / 4096 * 4096;
+  void* p = std::aligned_alloc(4096, n ? n : 4096);
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+void pinned_free(void* ptr) { std::free(ptr); }
+// Without CUDA every pointer is host memory.
+int pointer_device(const void*) { return -1; }
+
+void* stream_create(int) { no_cuda("stream_create"); }
+void stream_destroy(int, void*) { no_cuda("stream_destroy"); }
+void stream_synchronize(int, void*) { no_cuda("stream_synchronize"); }
+bool stream_query(int, void*) { no_cuda("stream_query"); }
+void* event_create(int, bool) { no_cuda("event_create"); }
+void event_destroy(int, void*) { no_cuda("event_destroy"); }
+void event_record(int, void*, void*) { no_cuda("event_record"); }
+void event_synchronize(int, void*) { no_cuda("event_synchronize"); }
+bool event_query(int, void*) { no_cuda("event_query"); }
+float event_elapsed_ms(int, void*, void*) { no_cuda("event_elapsed_ms"); }
+void stream_wait_event(int, void*, void*) { no_cuda("stream_wait_event"); }
+
+void upload(const HostView&, const Array&) { no_cuda("upload"); }
+void download(const Array&, void*) { no_cuda("download"); }
+void copy_peer(const Array&, const Array&) { no_cuda("copy_peer"); }
+void wait_for_writer(const Array&) { no_cuda("wait_for_writer"); }
+
+}  // namespace loom::gpu_runtime
