@@ -1,0 +1,68 @@
+// The dispatch point's hook registry and device check.
+#include "loom/dispatch/dispatch.h"
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "loom/core/error.h"
+
+namespace loom {
+namespace {
+
+// Readers take a snapshot without locking: every op reads it, hooks change rarely.
+std::mutex g_mutex;
+std::shared_ptr<const std::vector<DispatchHook*>> g_hooks = std::make_shared<std::vector<DispatchHook*>>();
+std::atomic<int> g_count{0};
+
+std::shared_ptr<const std::vector<DispatchHook*>> snapshot() { return std::atomic_load(&g_hooks); }
+
+}  // namespace
+
+void add_dispatch_hook(DispatchHook* hook) {
+  if (!hook) throw_value_error("add_dispatch_hook", "the hook is null");
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto next = std::make_shared<std::vector<DispatchHook*>>(*g_hooks);
+  next->push_back(hook);
+  std::atomic_store(&g_hooks, std::shared_ptr<const std::vector<DispatchHook*>>(std::move(next)));
+  g_count.fetch_add(1);
+}
+
+void remove_dispatch_hook(DispatchHook* hook) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto next = std::make_shared<std::vector<DispatchHook*>>(*g_hooks);
+  auto it = std::find(next->begin(), next->end(), hook);
+  if (it == next->end()) return;
+  next->erase(it);
+  std::atomic_store(&g_hooks, std::shared_ptr<const std::vector<DispatchHook*>>(std::move(next)));
+  g_count.fetch_sub(1);
+}
+
+namespace dispatch_detail {
+
+const Device& call_device(const PrimitiveInfo& op, ArrayRefs inputs, ArrayRefs outputs) {
+  const Array* first = nullptr;
+  for (ArrayRefs list : {inputs, outputs}) {
+    for (const Array& a : list) {
+      if (!first) first = &a;
+      else check_same_device(op.name, first->device(), a.device());
+    }
+  }
+  if (!first) throw_value_error(op.name, "dispatched with no operand to take the device from");
+  return first->device();
+}
+
+bool hooks_active() { return g_count.load(std::memory_order_relaxed) != 0; }
+
+void run_before(const OpEvent& e) {
+  for (DispatchHook* h : *snapshot()) h->before(e);
+}
+
+void run_after(const OpEvent& e) {
+  for (DispatchHook* h : *snapshot()) h->after(e);
+}
+
+}  // namespace dispatch_detail
+}  // namespace loom

@@ -1,0 +1,29 @@
+// What an op is to the dispatch point (DESIGN.md §2): a record with the op's name, the
+// family whose ops/<family>.cpp owns its shape and dtype rules, whether a tracer can
+// record it, and one eval per backend with one signature, written once.
+#pragma once
+
+namespace loom {
+
+/// The part of a primitive that hooks see.
+struct PrimitiveInfo {
+  const char* name;    // the public name: "add", "sort", "kernel_launch"
+  const char* family;  // ops/<family>.cpp holds its rules; backend/<family>.h its evals
+  /// False for ops that read device data back on the host mid-op (the size of unique's or
+  /// nonzero's result, a bounds flag), which a tracer cannot record as one graph node.
+  bool traceable = true;
+};
+
+template <class Signature>
+struct Primitive;
+
+/// A primitive whose evals have the signature R(A...): `cpu` from backend/cpu, `gpu` from
+/// backend/cuda (backend/no_cuda's stub, which throws UnsupportedError, without CUDA).
+template <class R, class... A>
+struct Primitive<R(A...)> {
+  PrimitiveInfo info;
+  R (*cpu)(A...);
+  R (*gpu)(A...);
+};
+
+}  // namespace loom
