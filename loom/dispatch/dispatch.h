@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "loom/array/array.h"
-#include "loom/dispatch/primitive.h"
+#include "loom/backend/primitive.h"
 
 namespace loom {
 

@@ -1,4 +1,4 @@
-// What an op is to the dispatch point (DESIGN.md §2): a record with the op's name, the
+// What an op is to the dispatch point (dispatch/dispatch.h, DESIGN.md §2): a record with the op's name, the
 // family whose ops/<family>.cpp owns its shape and dtype rules, whether a tracer can
 // record it, and one eval per backend with one signature, written once.
 #pragma once
