@@ -1,6 +1,7 @@
-// What an op is to the dispatch point (dispatch/dispatch.h, DESIGN.md §2): a record with the op's name, the
-// family whose ops/<family>.cpp owns its shape and dtype rules, whether a tracer can
-// record it, and one eval per backend with one signature, written once.
+// What an op is to the dispatch point (dispatch/dispatch.h, DESIGN.md §2): a record with
+// the op's name, the family whose ops/<family>.cpp owns its shape and dtype rules, whether
+// a tracer can record it, and one eval per backend with one signature, written once. Each
+// family's contract header (backend/<family>.h) declares the evals and defines the records.
 #pragma once
 
 namespace loom {
