@@ -1,0 +1,37 @@
+"""The layering of loom's C++ tree holds (DESIGN.md §1): tools/check_layers.py reports every
+include of a higher layer, every op that reaches a backend without dispatch(), and every
+source file over 500 lines."""
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPT = os.path.join(ROOT, "tools", "check_layers.py")
+
+
+def run_check():
+    return subprocess.run([sys.executable, SCRIPT], capture_output=True, text=True)
+
+
+def test_no_layer_includes_a_higher_one():
+    r = run_check()
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_the_check_catches_an_upward_include(tmp_path, monkeypatch):
+    # The check itself must be able to fail: a core header that includes ops/ is reported.
+    sys.path.insert(0, os.path.dirname(SCRIPT))
+    try:
+        import check_layers
+    finally:
+        sys.path.pop(0)
+    monkeypatch.setattr(check_layers, "ROOT", str(tmp_path))
+    (tmp_path / "loom" / "core").mkdir(parents=True)
+    (tmp_path / "loom" / "ops").mkdir(parents=True)
+    (tmp_path / "loom" / "ops" / "sorting.h").write_text("#pragma once\n")
+    (tmp_path / "loom" / "core" / "dtype.h").write_text('#include "loom/ops/sorting.h"\n')
+    (tmp_path / "loom" / "ops" / "sorting.cpp").write_text("void f() { cpu_backend::sort(); }\n")
+    errors = check_layers.check_includes(check_layers.tracked_files("loom"))
+    assert any("loom/core/dtype.h (core) includes loom/ops/sorting.h (ops)" in e for e in errors), errors
+    errors = check_layers.check_dispatch_only(check_layers.tracked_files("loom"))
+    assert any("loom/ops/sorting.cpp:1" in e for e in errors), errors
