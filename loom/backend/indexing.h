@@ -56,7 +56,9 @@ NonzeroFn nonzero;
 
 namespace primitives {
 
-// The offsets (and the bounds word) of an advanced index, one record per public op.
+// The offsets (and the bounds word) of an advanced index, one record per public op. Split,
+// hence traceable: the eval leaves the first bad position on the device and ops/ reads
+// that word back (the one wait the GPU made before the split, at no extra cost).
 inline const Primitive<IndexOffsetsFn> getitem_offsets{{"getitem", "indexing"}, cpu_backend::index_offsets,
                                                        gpu_backend::index_offsets};
 inline const Primitive<IndexOffsetsFn> setitem_offsets{{"setitem", "indexing"}, cpu_backend::index_offsets,
@@ -66,7 +68,9 @@ inline const Primitive<IndexOffsetsFn> at_offsets{{"at", "indexing"}, cpu_backen
 inline const Primitive<GatherFn> getitem{{"getitem", "indexing"}, cpu_backend::gather, gpu_backend::gather};
 inline const Primitive<ScatterFn> setitem{{"setitem", "indexing"}, cpu_backend::scatter, gpu_backend::scatter};
 inline const Primitive<ScatterFn> at{{"at", "indexing"}, cpu_backend::scatter, gpu_backend::scatter};
-// nonzero is a count (device part), the read of its total (ops/), then the index writes.
+// Split, hence traceable: nonzero is a count per chunk (device part), the read of its total
+// in ops/ (which sizes the result, as the GPU eval's own read did before), then the index
+// writes. count_nonzero is the count alone, whose total ops/ reads back.
 inline const Primitive<NonzeroStartsFn> nonzero_count{{"nonzero", "indexing"}, cpu_backend::nonzero_starts,
                                                       gpu_backend::nonzero_starts};
 inline const Primitive<NonzeroFn> nonzero{{"nonzero", "indexing"}, cpu_backend::nonzero, gpu_backend::nonzero};
