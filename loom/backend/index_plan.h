@@ -26,12 +26,6 @@ struct IndexArrays {
   std::vector<int64_t> byte_strides;  // stride of that axis in the indexed view
 };
 
-/// First out-of-bounds index found by a backend: `which` is the index array (-1: none).
-struct IndexCheck {
-  int which = -1;
-  int64_t value = 0;
-};
-
 /// How a scatter combines the value with what is there.
 enum class ScatterMode : uint8_t { set, add, multiply, min, max };
 

@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "loom/backend/cpu/indexing.h"
-#include "loom/backend/gpu_indexing.h"
+#include "loom/backend/indexing.h"
 #include "loom/core/error.h"
+#include "loom/dispatch/dispatch.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/elementwise.h"
 
@@ -233,18 +233,26 @@ Plan make_plan(const Parsed& p, const char* op) {
 }
 
 // The byte offsets of each index position; raises IndexError for an out-of-bounds index.
-Array offsets_or_throw(const Parsed& p, const Plan& plan, const char* op) {
+// The device part (`offsets`, dispatched) leaves the first bad position in a word after
+// the offsets; the host part reads it (and the bad index) back here.
+Array offsets_or_throw(const Parsed& p, const Plan& plan, const Primitive<IndexOffsetsFn>& offsets,
+                       const char* op) {
   if (plan.nb == 0) return Array();
-  IndexCheck check;
-  const Device& dev = p.view.device();
-  Array off = dev.is_cpu() ? cpu_backend::index_offsets(plan.ix, plan.nb, check)
-                           : gpu_backend::index_offsets(plan.ix, plan.nb, check);
-  if (check.which >= 0) {
-    index_error(op, "index " + std::to_string(check.value) + " is out of bounds for axis " +
-                        std::to_string(p.orig_axes[check.which]) + " with size " +
-                        std::to_string(plan.ix.dim_sizes[check.which]));
+  const int64_t n = plan.nb;
+  const Array out = Array::allocate({n + 1}, int64, p.view.device());
+  dispatch(offsets, {plan.ix.indices[0]}, {out}, plan.ix, out);
+  int64_t bad = -1;
+  out.view({1}, {8}, out.offset() + n * 8).copy_to_host(&bad);
+  if (bad >= 0) {
+    const int which = static_cast<int>(bad / n);
+    const Array& idx = plan.ix.indices[which];
+    int64_t value = 0;
+    idx.view({1}, {8}, idx.offset() + (bad % n) * 8).copy_to_host(&value);
+    index_error(op, "index " + std::to_string(value) + " is out of bounds for axis " +
+                        std::to_string(p.orig_axes[which]) + " with size " +
+                        std::to_string(plan.ix.dim_sizes[which]));
   }
-  return off;
+  return out.view({n}, {8}, out.offset());
 }
 
 // The walk of a plain strided view (no advanced index): every element once.
@@ -257,9 +265,11 @@ IndexLayout view_layout(const Array& v) {
   return l;
 }
 
+// setitem and x.at[...] reach the same scatter eval through a record of their own.
 void scatter(const Array& dst, const Array& offsets, const IndexLayout& l, const Array& values, ScatterMode m) {
-  if (dst.device().is_cpu()) cpu_backend::scatter(dst, offsets, l, values, m);
-  else gpu_backend::scatter(dst, offsets, l, values, m);
+  const Primitive<ScatterFn>& p = m == ScatterMode::set ? primitives::setitem : primitives::at;
+  if (offsets.valid()) dispatch(p, {dst, offsets, values}, {dst}, dst, offsets, l, values, m);
+  else dispatch(p, {dst, values}, {dst}, dst, offsets, l, values, m);
 }
 
 // NumPy's assignment drops leading length-1 dimensions of the value beyond the target's.
@@ -278,25 +288,41 @@ Array materialize(const Array& value, const Shape& shape, DType dt, const Device
   return out;
 }
 
+// Basic setitem of view `v` of x as one copyto (which writes any strided view); false when
+// the copy engine of v's backend cannot write this view (UnsupportedError before anything
+// is written): the caller then scatters a materialized value, the GPU's route before its
+// copyto took strided destinations.
+bool set_by_copy(const Array& x, const Array& v, const Array& value) {
+  // A value that shares x's memory may overlap the view: copy it first, as NumPy does.
+  const Array src = strip_leading_ones(value, v.shape().size());
+  const Array s = value.buffer() == x.buffer() ? src.copy() : src;
+  if (v.is_contiguous()) {
+    copyto(v, s);
+    return true;
+  }
+  try {
+    copyto(v, s);
+    return true;
+  } catch (const UnsupportedError&) {
+    return false;
+  }
+}
+
 // Writes (or combines) `value` into x[index]; x is modified in place.
 void update(const Array& x, const std::vector<Index>& index, const Array& value, ScatterMode mode, const char* op) {
   check_same_device(op, x.device(), value.device());
   const Parsed p = parse(x, index, op);
   if (!p.advanced()) {
     const Array& v = p.view;
-    if (mode == ScatterMode::set && (v.device().is_cpu() || v.is_contiguous())) {
-      // A value that shares x's memory may overlap the view: copy it first, as NumPy does.
-      const Array src = strip_leading_ones(value, v.shape().size());
-      copyto(v, value.buffer() == x.buffer() ? src.copy() : src);
-      return;
-    }
+    if (mode == ScatterMode::set && set_by_copy(x, v, value)) return;
     const Array vals = materialize(value, v.shape(), x.dtype(), x.device());
     if (v.size() > 0) scatter(v, Array(), view_layout(v), vals, mode);
     return;
   }
   const Plan plan = make_plan(p, op);
   const Array vals = materialize(value, plan.result_shape, x.dtype(), x.device());
-  const Array off = offsets_or_throw(p, plan, op);
+  const Array off = offsets_or_throw(p, plan, mode == ScatterMode::set ? primitives::setitem_offsets
+                                                                      : primitives::at_offsets, op);
   if (shape_size(plan.result_shape) > 0) scatter(p.view, off, plan.layout, vals, mode);
 }
 
@@ -307,11 +333,10 @@ Array getitem(const Array& x, const std::vector<Index>& index) {
   const Parsed p = parse(x, index, op);
   if (!p.advanced()) return p.view;
   const Plan plan = make_plan(p, op);
-  const Array off = offsets_or_throw(p, plan, op);
+  const Array off = offsets_or_throw(p, plan, primitives::getitem_offsets, op);
   Array out = Array::allocate(plan.result_shape, x.dtype(), x.device());
   if (out.size() == 0) return out;
-  if (x.device().is_cpu()) cpu_backend::gather(p.view, off, plan.layout, out);
-  else gpu_backend::gather(p.view, off, plan.layout, out);
+  dispatch(primitives::getitem, {p.view, off}, {out}, p.view, off, plan.layout, out);
   return out;
 }
 

@@ -1,19 +1,35 @@
 // nonzero and its relatives: the backends count the nonzero elements of a contiguous
-// array and write their indices as one (ndim, count) int64 array.
+// array (a device part), this file reads the total back (the host part: it sizes the
+// result), and the backends write the indices as one (ndim, count) int64 array.
 #include <string>
 
-#include "loom/backend/cpu/indexing.h"
-#include "loom/backend/gpu_indexing.h"
+#include "loom/backend/indexing.h"
 #include "loom/core/error.h"
+#include "loom/dispatch/dispatch.h"
 #include "loom/ops/indexing.h"
 
 namespace loom {
 namespace {
 
+// The total that NonzeroStartsFn leaves last in `starts`.
+int64_t read_total(const Array& starts) {
+  int64_t total = 0;
+  starts.view({1}, {8}, starts.offset() + (starts.size() - 1) * 8).copy_to_host(&total);
+  return total;
+}
+
 // (ndim, count) int64 indices of the nonzero elements of `a` (ndim >= 1).
 Array nonzero_rows(const Array& a) {
   const Array c = a.contiguous();
-  return c.device().is_cpu() ? cpu_backend::nonzero(c) : gpu_backend::nonzero(c);
+  if (c.size() == 0) {
+    const Array out = Array::allocate({c.ndim(), 0}, int64, c.device());
+    dispatch(primitives::nonzero, {c}, {out}, c, Array(), out);
+    return out;
+  }
+  const Array starts = dispatch(primitives::nonzero_count, {c}, {}, c);
+  const Array out = Array::allocate({c.ndim(), read_total(starts)}, int64, c.device());
+  dispatch(primitives::nonzero, {c, starts}, {out}, c, starts, out);
+  return out;
 }
 
 Array flat(const Array& a) {
@@ -47,7 +63,8 @@ Array argwhere(const Array& a) {
 
 int64_t count_nonzero(const Array& a) {
   const Array c = a.contiguous();
-  return c.device().is_cpu() ? cpu_backend::count_nonzero(c) : gpu_backend::count_nonzero(c);
+  if (c.size() == 0) return 0;
+  return read_total(dispatch(primitives::count_nonzero, {c}, {}, c));
 }
 
 }  // namespace loom

@@ -59,13 +59,14 @@ void write_slices(const Array& out, const std::vector<Array>& parts, int axis) {
 void write_along(const Array& out, const std::vector<Array>& parts, int axis) {
   int64_t outer = 1;
   for (int i = 0; i < axis; ++i) outer *= out.shape()[i];
-  if (out.device().is_cpu() || outer <= 1 || out.size() == 0) {
+  if (outer <= 1 || out.size() == 0) {
     write_slices(out, parts, axis);
     return;
   }
   try {
-    // Strided GPU destinations need the elementwise copyto engine; until a build has it,
-    // copyto raises UnsupportedError before enqueuing anything and the path below runs.
+    // The slices are strided destinations. Where the copy engine of out's backend cannot
+    // write one (the CPU's always can), copyto raises UnsupportedError before enqueuing
+    // anything and the path below, with contiguous destinations only, runs.
     write_slices(out, parts, axis);
     return;
   } catch (const UnsupportedError&) {

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <string>
 
-#include "loom/backend/cpu/shape_ops.h"
-#include "loom/backend/gpu_shape_ops.h"
+#include "loom/backend/shape_ops.h"
 #include "loom/core/error.h"
+#include "loom/dispatch/dispatch.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/elementwise.h"
 #include "loom/ops/shape_ops.h"
@@ -99,12 +99,8 @@ Array repeat(const Array& a, const std::vector<int64_t>& repeats, std::optional<
   for (int i = 0; i < ax; ++i) outer *= sh[i];
   for (int i = ax + 1; i < src.ndim(); ++i) inner *= sh[i];
   const Array c = src.contiguous();
-  if (out.device().is_cpu()) {
-    cpu_backend::take_rows(c, idx.data(), out, outer, n, m, inner);
-  } else {
-    const Array d_idx = from_host(HostView{idx.data(), int64, {m}, {8}}, out.device());
-    gpu_backend::take_rows(c, d_idx, out, outer, n, inner);
-  }
+  const Array rows = from_host(HostView{idx.data(), int64, {m}, {8}}, out.device());
+  dispatch(primitives::repeat, {c, rows}, {out}, c, rows, out, outer, n, inner);
   return out;
 }
 

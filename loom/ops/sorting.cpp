@@ -2,9 +2,9 @@
 // lives in backend/cpu/sorting*.cpp and backend/cuda/sorting.cpp.
 #include "loom/ops/sorting.h"
 
-#include "loom/backend/cpu/sorting.h"
-#include "loom/backend/gpu_sorting.h"
+#include "loom/backend/sorting.h"
 #include "loom/core/error.h"
+#include "loom/dispatch/dispatch.h"
 #include "loom/ops/elementwise.h"
 
 namespace loom {
@@ -48,8 +48,7 @@ Array sort_along(const Array& a, int axis, bool indices) {
   const bool last = axis == a.ndim() - 1;
   const Array src = last ? a : axis_to_last(a, axis);
   const Array out = Array::allocate(src.shape(), out_dt, a.device());
-  if (a.device().is_cpu()) cpu_backend::sort_last_axis(src, out, indices);
-  else gpu_backend::sort_last_axis(src, out, indices);
+  dispatch(indices ? primitives::argsort : primitives::sort, {src}, {out}, src, out, indices);
   return last ? out : last_to_axis(out, axis).contiguous();
 }
 
@@ -84,9 +83,7 @@ UniqueArrays unique(const Array& a, bool return_index, bool return_inverse, bool
     if (return_counts) r.counts = Array::allocate({0}, int64, a.device());
     return r;
   }
-  r = a.device().is_cpu()
-          ? cpu_backend::unique(a, return_index, return_inverse, return_counts, equal_nan)
-          : gpu_backend::unique(a, return_index, return_inverse, return_counts, equal_nan);
+  r = dispatch(primitives::unique, {a}, {}, a, return_index, return_inverse, return_counts, equal_nan);
   // NumPy 2: with axis=None the inverse has the input's shape (np.take(values, inverse)).
   if (return_inverse) r.inverse = reshape_contiguous(r.inverse, a.shape());
   return r;
@@ -114,8 +111,19 @@ Array searchsorted(const Array& a, const Array& v, const std::string& side,
   const Array vc = v.dtype() == dt ? v.contiguous() : v.astype(dt);
   const Array out = Array::allocate(v.shape(), int64, v.device());
   if (v.size() == 0) return out;
-  if (a.device().is_cpu()) cpu_backend::searchsorted(ac, vc, sort_idx, side == "right", out);
-  else gpu_backend::searchsorted(ac, vc, sort_idx, side == "right", out);
+  if (sort_idx.valid()) {
+    if (a.size() > 0) {
+      // The check's device part leaves a flag; reading it is the one wait of searchsorted.
+      const Array bad = Array::allocate({}, int32, a.device());
+      dispatch(primitives::searchsorted_sorter, {sort_idx}, {bad}, sort_idx, bad);
+      int32_t flag = 0;
+      bad.copy_to_host(&flag);
+      if (flag) throw_value_error("searchsorted", "Sorter index out of range.");
+    }
+    dispatch(primitives::searchsorted, {ac, vc, sort_idx}, {out}, ac, vc, sort_idx, side == "right", out);
+  } else {
+    dispatch(primitives::searchsorted, {ac, vc}, {out}, ac, vc, sort_idx, side == "right", out);
+  }
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "loom/array/array.h"
+#include "loom/backend/sorting.h"  // UniqueArrays
 
 namespace loom {
 
@@ -17,13 +18,7 @@ Array argsort(const Array& a, std::optional<int64_t> axis = -1);
 /// ndarray.sort: sorts `a` in place along `axis`.
 void sort_inplace(const Array& a, int64_t axis = -1);
 
-/// unique's outputs; the optional ones are invalid() arrays unless asked for.
-struct UniqueArrays {
-  Array values;   // sorted unique values (1-d)
-  Array index;    // int64: first occurrence of each value in the flattened input
-  Array inverse;  // int64, a's shape: values[inverse] reconstructs a
-  Array counts;   // int64: occurrences of each value
-};
+/// unique's outputs (UniqueArrays, declared with the backends' contract).
 /// NumPy 2's unique with axis=None (other axes raise UnsupportedError). With equal_nan
 /// (the default) all NaNs collapse into one NaN at the end.
 UniqueArrays unique(const Array& a, bool return_index = false, bool return_inverse = false,

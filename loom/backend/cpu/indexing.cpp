@@ -1,7 +1,7 @@
 // CPU gathers and scatters over strided views (backend/index_plan.h). Gathers split the
 // result over the thread pool; scatters run in order so that the last write wins and
 // repeated indices accumulate without atomics.
-#include "loom/backend/cpu/indexing.h"
+#include "loom/backend/indexing.h"
 
 #include <algorithm>
 #include <atomic>
@@ -109,8 +109,8 @@ T combine(ScatterMode m, T a, T b) {
 
 }  // namespace
 
-Array index_offsets(const IndexArrays& ix, int64_t n, IndexCheck& check) {
-  Array out = Array::allocate({n}, int64, loom::cpu());
+void index_offsets(const IndexArrays& ix, const Array& out) {
+  const int64_t n = out.size() - 1;
   int64_t* off = static_cast<int64_t*>(out.data());
   const int k = static_cast<int>(ix.indices.size());
   // Each chunk notes its first bad position (j * n + b); the smallest one is reported.
@@ -135,11 +135,7 @@ Array index_offsets(const IndexArrays& ix, int64_t n, IndexCheck& check) {
   if (n >= kParallelMin) cpu_runtime::parallel_for(n, kParallelMin / 2, body);
   else body(0, n);
   const int64_t bad = first_bad.load();
-  if (bad != INT64_MAX) {
-    check.which = static_cast<int>(bad / n);
-    check.value = static_cast<const int64_t*>(ix.indices[check.which].data())[bad % n];
-  }
-  return out;
+  off[n] = bad == INT64_MAX ? -1 : bad;
 }
 
 void gather(const Array& src, const Array& offsets, const IndexLayout& l, const Array& out) {

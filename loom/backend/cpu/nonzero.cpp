@@ -1,10 +1,11 @@
-// CPU nonzero: a parallel count per chunk, a prefix sum over the chunks, then each chunk
-// writes the indices of its nonzero elements from its own starting position.
+// CPU nonzero: a parallel count per chunk and a prefix sum over the chunks (nonzero_starts,
+// also count_nonzero's eval), then each chunk writes the indices of its nonzero elements
+// from its own starting position (nonzero).
 #include <cstring>
 #include <vector>
 
 #include "loom/core/cast.h"
-#include "loom/backend/cpu/indexing.h"
+#include "loom/backend/indexing.h"
 #include "loom/runtime/cpu/thread_pool.h"
 
 namespace loom::cpu_backend {
@@ -28,37 +29,33 @@ int64_t count_range(const T* x, int64_t begin, int64_t end) {
 
 }  // namespace
 
-int64_t count_nonzero(const Array& a) {
+Array nonzero_starts(const Array& a) {
   const int64_t n = a.size();
   const int64_t chunks = (n + kChunk - 1) / kChunk;
-  std::vector<int64_t> counts(static_cast<size_t>(chunks), 0);
-  dispatch_dtype(a.dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    const T* x = static_cast<const T*>(a.data());
-    cpu_runtime::parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
-      for (int64_t c = c0; c < c1; ++c) counts[c] = count_range(x, c * kChunk, std::min(n, (c + 1) * kChunk));
-    });
-  });
-  int64_t total = 0;
-  for (int64_t c : counts) total += c;
-  return total;
-}
-
-Array nonzero(const Array& a) {
-  const int64_t n = a.size();
-  const int nd = a.ndim();
-  const int64_t chunks = (n + kChunk - 1) / kChunk;
-  std::vector<int64_t> start(static_cast<size_t>(chunks) + 1, 0);
-  Array out;
+  Array out = Array::allocate({chunks + 1}, int64, loom::cpu());
+  int64_t* start = static_cast<int64_t*>(out.data());
+  start[0] = 0;
   dispatch_dtype(a.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T* x = static_cast<const T*>(a.data());
     cpu_runtime::parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
       for (int64_t c = c0; c < c1; ++c) start[c + 1] = count_range(x, c * kChunk, std::min(n, (c + 1) * kChunk));
     });
-    for (int64_t c = 0; c < chunks; ++c) start[c + 1] += start[c];
-    const int64_t total = start[chunks];
-    out = Array::allocate({nd, total}, int64, loom::cpu());
+  });
+  for (int64_t c = 0; c < chunks; ++c) start[c + 1] += start[c];
+  return out;
+}
+
+void nonzero(const Array& a, const Array& starts, const Array& out) {
+  const int64_t n = a.size();
+  const int nd = a.ndim();
+  const int64_t total = out.shape()[1];
+  if (out.size() == 0) return;
+  const int64_t chunks = (n + kChunk - 1) / kChunk;
+  const int64_t* start = static_cast<const int64_t*>(starts.data());
+  dispatch_dtype(a.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* x = static_cast<const T*>(a.data());
     int64_t* o = static_cast<int64_t*>(out.data());
     const Shape& shape = a.shape();
     cpu_runtime::parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
@@ -80,7 +77,6 @@ Array nonzero(const Array& a) {
       }
     });
   });
-  return out;
 }
 
 }  // namespace loom::cpu_backend

@@ -1,4 +1,5 @@
-#include "loom/backend/cpu/shape_ops.h"
+// CPU eval of the shape family: the row gather of repeat with unequal counts.
+#include "loom/backend/shape_ops.h"
 
 #include <algorithm>
 #include <cstring>
@@ -7,8 +8,10 @@
 
 namespace loom::cpu_backend {
 
-void take_rows(const Array& src, const int64_t* idx, const Array& dst, int64_t outer, int64_t n,
-               int64_t m, int64_t inner) {
+void take_rows(const Array& src, const Array& indices, const Array& dst, int64_t outer, int64_t n,
+               int64_t inner) {
+  const int64_t m = indices.size();
+  const int64_t* idx = static_cast<const int64_t*>(indices.data());
   const size_t row = static_cast<size_t>(inner) * src.itemsize();
   if (row == 0 || outer * m == 0) return;
   const char* s = static_cast<const char*>(src.data());

@@ -2,7 +2,7 @@
 // order-preserving key (sort_keys.h), rows are sorted stably as (key, index) pairs
 // (sorting_radix.h), and values are gathered by index so that -0.0 and NaN payloads come
 // out as they went in. Rows are spread over the thread pool.
-#include "loom/backend/cpu/sorting.h"
+#include "loom/backend/sorting.h"
 
 #include <cstring>
 #include <limits>
@@ -194,12 +194,15 @@ UniqueArrays unique(const Array& src, bool want_index, bool want_inverse, bool w
   });
 }
 
+void check_sorter(const Array& sorter, const Array& bad) {
+  const int64_t* s = static_cast<const int64_t*>(sorter.data());
+  int32_t any = 0;
+  for (int64_t i = 0, n = sorter.size(); i < n; ++i) any |= (s[i] < 0 || s[i] >= n) ? 1 : 0;
+  *static_cast<int32_t*>(bad.data()) = any;
+}
+
 void searchsorted(const Array& a, const Array& v, const Array& sorter, bool right, const Array& out) {
   const int64_t* s = sorter.valid() ? static_cast<const int64_t*>(sorter.data()) : nullptr;
-  if (s) {
-    for (int64_t i = 0, n = a.size(); i < n; ++i)
-      if (s[i] < 0 || s[i] >= n) throw_value_error("searchsorted", "Sorter index out of range.");
-  }
   dispatch_dtype(a.dtype(), [&](auto t) {
     searchsorted_typed<decltype(t)>(a, v, s, right, static_cast<int64_t*>(out.data()));
   });

@@ -1,5 +1,5 @@
-// GPU evals of advanced indexing (backend/gpu_indexing.h): the bounds check (which reads
-// one 8-byte flag back, so advanced indexing waits for the GPU), gathers, scatters and the
+// GPU evals of advanced indexing (backend/indexing.h): the bounds check (an 8-byte flag
+// that ops/ reads back, so advanced indexing waits for the GPU), gathers, scatters and the
 // atomic scatter-combines of x.at[...]. Kernels: kernels/loom_index.cuh.
 #include <cuda_runtime_api.h>
 
@@ -12,7 +12,7 @@
 #include "loom/runtime/cuda/runtime.h"
 #include "loom/backend/gpu.h"
 #include "loom/runtime/gpu_runtime.h"
-#include "loom/backend/gpu_indexing.h"
+#include "loom/backend/indexing.h"
 #include "loom/core/error.h"
 
 namespace loom::gpu_backend {
@@ -60,13 +60,9 @@ void check_aligned(const char* op, const Array& a) {
   }
 }
 
-Array view_of(const Array& base, int64_t elem, int64_t count) {
-  return base.view({count}, {8}, base.offset() + elem * 8);
-}
-
 }  // namespace
 
-Array index_offsets(const IndexArrays& ix, int64_t n, IndexCheck& check) {
+void index_offsets(const IndexArrays& ix, const Array& out) {
   const int k = static_cast<int>(ix.indices.size());
   if (k > kMaxDims) throw UnsupportedError("[getitem] more than 64 index arrays on the GPU");
   const int dev = ix.indices[0].device().index;
@@ -80,8 +76,8 @@ Array index_offsets(const IndexArrays& ix, int64_t n, IndexCheck& check) {
     args.idx[j] = static_cast<const long long*>(ix.indices[j].data());
   }
   void* stream = cuda::current_stream(dev);
-  // One allocation: n offsets, then the flag.
-  Array out = Array::allocate({n + 1}, int64, ix.indices[0].device());
+  // n offsets, then the flag (~0: every index in bounds).
+  const int64_t n = out.size() - 1;
   gpu_runtime::wait_for_writer(out);
   long long* offsets = static_cast<long long*>(out.data());
   unsigned long long* bad = reinterpret_cast<unsigned long long*>(offsets + n);
@@ -90,15 +86,6 @@ Array index_offsets(const IndexArrays& ix, int64_t n, IndexCheck& check) {
   cuda::launch_elementwise(dev, cuda::index_program(), cuda::index_offsets_name(), n, stream,
                            {&args, &count, &offsets, &bad});
   out.buffer()->set_last_stream(stream);
-  uint64_t flag = 0;
-  gpu_runtime::download(view_of(out, n, 1), &flag);
-  if (flag != ~uint64_t{0}) {
-    check.which = static_cast<int>(flag / static_cast<uint64_t>(n));
-    const int64_t b = static_cast<int64_t>(flag % static_cast<uint64_t>(n));
-    const Array& idx = ix.indices[check.which];
-    gpu_runtime::download(idx.view({1}, {8}, idx.offset() + b * 8), &check.value);
-  }
-  return view_of(out, 0, n);
 }
 
 void gather(const Array& src, const Array& offsets, const IndexLayout& l, const Array& out) {

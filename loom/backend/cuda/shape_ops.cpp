@@ -1,4 +1,4 @@
-// GPU evals of the shape family (backend/gpu_shape_ops.h). Every other shape op is a view
+// GPU evals of the shape family (backend/shape_ops.h). Every other shape op is a view
 // or a copyto and needs no kernel of its own.
 #include <array>
 #include <cstdint>
@@ -8,7 +8,7 @@
 #include "loom/backend/cuda/shape_program.h"
 #include "loom/backend/gpu.h"
 #include "loom/runtime/gpu_runtime.h"
-#include "loom/backend/gpu_shape_ops.h"
+#include "loom/backend/shape_ops.h"
 #include "loom/core/error.h"
 
 namespace loom::cuda {

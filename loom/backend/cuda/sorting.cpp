@@ -16,7 +16,7 @@
 #include "loom/backend/cuda/sorting_programs.h"
 #include "loom/backend/gpu.h"
 #include "loom/runtime/gpu_runtime.h"
-#include "loom/backend/gpu_sorting.h"
+#include "loom/backend/sorting.h"
 #include "loom/core/error.h"
 
 namespace loom::gpu_backend {
@@ -207,6 +207,21 @@ UniqueArrays unique(const Array& src, bool want_index, bool want_inverse, bool w
   return r;
 }
 
+void check_sorter(const Array& sorter, const Array& bad) {
+  const int dev = bad.device().index;
+  cuda::activate(dev);
+  gpu_runtime::wait_for_writer(sorter);
+  gpu_runtime::wait_for_writer(bad);
+  void* stream = cuda::current_stream(dev);
+  // NumPy raises for an out-of-range sorter index: ops/ reads the flag back (one wait).
+  LOOM_CUDA_CHECK(cudaMemsetAsync(bad.data(), 0, sizeof(int), static_cast<cudaStream_t>(stream)));
+  const void* sp = sorter.data();
+  void* bp = bad.data();
+  long long n = sorter.size();
+  launch_elementwise(dev, cuda::sort_index_program(false), cuda::check_sorter_name(), n, stream, {&sp, &n, &bp});
+  bad.buffer()->set_last_stream(stream);
+}
+
 void searchsorted(const Array& a, const Array& v, const Array& sorter, bool right, const Array& out) {
   const int dev = out.device().index;
   cuda::activate(dev);
@@ -217,18 +232,6 @@ void searchsorted(const Array& a, const Array& v, const Array& sorter, bool righ
   void* stream = cuda::current_stream(dev);
   const void* sp = sorter.valid() ? sorter.data() : nullptr;
   long long n = a.size(), m = v.size();
-  if (sp && n > 0) {
-    // NumPy raises for an out-of-range sorter index; checking it needs one wait.
-    std::shared_ptr<Buffer> bad = gpu_runtime::allocate(dev, sizeof(int), stream);
-    LOOM_CUDA_CHECK(cudaMemsetAsync(bad->data(), 0, sizeof(int), static_cast<cudaStream_t>(stream)));
-    void* bp = bad->data();
-    launch_elementwise(dev, cuda::sort_index_program(false), cuda::check_sorter_name(), n, stream, {&sp, &n, &bp});
-    int host_bad = 0;
-    LOOM_CUDA_CHECK(cudaMemcpyAsync(&host_bad, bad->data(), sizeof(int), cudaMemcpyDeviceToHost,
-                                    static_cast<cudaStream_t>(stream)));
-    LOOM_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)));
-    if (host_bad) throw_value_error("searchsorted", "Sorter index out of range.");
-  }
   const void* ap = a.data();
   const void* vp = v.data();
   void* op = out.data();

@@ -1,5 +1,5 @@
 // The indexing family in a build without CUDA: every entry point raises UnsupportedError.
-#include "loom/backend/gpu_indexing.h"
+#include "loom/backend/indexing.h"
 #include "loom/core/error.h"
 
 namespace loom::gpu_backend {
@@ -11,12 +11,12 @@ namespace {
 
 }  // namespace
 
-Array index_offsets(const IndexArrays&, int64_t, IndexCheck&) { no_cuda("getitem"); }
+void index_offsets(const IndexArrays&, const Array&) { no_cuda("getitem"); }
 void gather(const Array&, const Array&, const IndexLayout&, const Array&) { no_cuda("getitem"); }
 void scatter(const Array&, const Array&, const IndexLayout&, const Array&, ScatterMode) {
   no_cuda("setitem");
 }
-Array nonzero(const Array&) { no_cuda("nonzero"); }
-int64_t count_nonzero(const Array&) { no_cuda("count_nonzero"); }
+Array nonzero_starts(const Array&) { no_cuda("nonzero"); }
+void nonzero(const Array&, const Array&, const Array&) { no_cuda("nonzero"); }
 
 }  // namespace loom::gpu_backend

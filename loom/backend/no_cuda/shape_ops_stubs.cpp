@@ -1,5 +1,5 @@
 // The shape family's GPU entry points in a build without CUDA.
-#include "loom/backend/gpu_shape_ops.h"
+#include "loom/backend/shape_ops.h"
 #include "loom/core/error.h"
 
 namespace loom::gpu_backend {

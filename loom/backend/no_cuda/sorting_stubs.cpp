@@ -1,5 +1,5 @@
 // The sorting family's GPU entry points in a build without CUDA.
-#include "loom/backend/gpu_sorting.h"
+#include "loom/backend/sorting.h"
 #include "loom/core/error.h"
 
 namespace loom::gpu_backend {
@@ -13,6 +13,7 @@ namespace {
 
 void sort_last_axis(const Array&, const Array&, bool) { no_cuda("sort"); }
 UniqueArrays unique(const Array&, bool, bool, bool, bool) { no_cuda("unique"); }
+void check_sorter(const Array&, const Array&) { no_cuda("searchsorted"); }
 void searchsorted(const Array&, const Array&, const Array&, bool, const Array&) { no_cuda("searchsorted"); }
 
 }  // namespace loom::gpu_backend

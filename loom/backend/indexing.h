@@ -1,0 +1,81 @@
+// The indexing family's contract (getitem, setitem, x.at[...], nonzero, count_nonzero):
+// each eval's signature, written once, and the records that ops/indexing.cpp and
+// ops/nonzero.cpp dispatch (DESIGN.md §2). The plan types are in backend/index_plan.h.
+// CPU evals: backend/cpu/indexing.cpp, nonzero.cpp. GPU evals: backend/cuda/indexing.cpp,
+// nonzero.cpp (they enqueue on the current stream of the arrays' device and never wait
+// for it); stubs: backend/no_cuda/indexing_stubs.cpp.
+//
+// No eval reads device data back: the two data-dependent sizes of the family (an
+// out-of-bounds index, the number of nonzero elements) are left in device arrays, and
+// ops/ reads that one word between two dispatches. So every record is traceable.
+#pragma once
+#include <cstdint>
+
+#include "loom/array/array.h"
+#include "loom/backend/index_plan.h"
+#include "loom/backend/primitive.h"
+
+namespace loom {
+
+/// out[b] = sum_j wrap(idx_j[b]) * byte_strides[j] for b < n, where out is contiguous
+/// int64 of n + 1 elements on the indices' device. out[n] = j * n + b of the first
+/// out-of-bounds index (the smallest such key), or -1 when every index is in bounds
+/// (the offsets are then unspecified). ops/ reads out[n] back to raise IndexError.
+using IndexOffsetsFn = void(const IndexArrays& ix, const Array& out);
+/// out (contiguous, x's dtype) = the elements at src.data() + offsets[b] + walk(layout).
+using GatherFn = void(const Array& src, const Array& offsets, const IndexLayout& layout, const Array& out);
+/// The elements of dst (a view) at offsets[b] + walk(layout) combined with `values`
+/// (contiguous, dst's dtype, the walk's size). `offsets` may be invalid (all zero). On the
+/// GPU, with mode set and repeated offsets, which write wins is unspecified.
+using ScatterFn = void(const Array& dst, const Array& offsets, const IndexLayout& layout, const Array& values,
+                       ScatterMode mode);
+/// The nonzero elements of contiguous `a` (size > 0) counted per chunk (the backend picks
+/// the chunk size): int64 (chunks + 1,) on a's device, each chunk's first position among
+/// the nonzero elements, then the total, which ops/ reads back.
+using NonzeroStartsFn = Array(const Array& a);
+/// out (contiguous int64 (a.ndim(), total)) = the indices of the nonzero elements of
+/// contiguous `a`, C order, placed by `starts` from NonzeroStartsFn (invalid when out is
+/// empty: nothing is read or written then).
+using NonzeroFn = void(const Array& a, const Array& starts, const Array& out);
+
+namespace cpu_backend {
+IndexOffsetsFn index_offsets;
+GatherFn gather;
+ScatterFn scatter;
+NonzeroStartsFn nonzero_starts;
+NonzeroFn nonzero;
+}  // namespace cpu_backend
+
+namespace gpu_backend {
+IndexOffsetsFn index_offsets;
+GatherFn gather;
+ScatterFn scatter;
+NonzeroStartsFn nonzero_starts;
+NonzeroFn nonzero;
+}  // namespace gpu_backend
+
+namespace primitives {
+
+// The offsets (and the bounds word) of an advanced index, one record per public op. Split,
+// hence traceable: the eval leaves the first bad position on the device and ops/ reads
+// that word back (the one wait the GPU made before the split, at no extra cost).
+inline const Primitive<IndexOffsetsFn> getitem_offsets{{"getitem", "indexing"}, cpu_backend::index_offsets,
+                                                       gpu_backend::index_offsets};
+inline const Primitive<IndexOffsetsFn> setitem_offsets{{"setitem", "indexing"}, cpu_backend::index_offsets,
+                                                       gpu_backend::index_offsets};
+inline const Primitive<IndexOffsetsFn> at_offsets{{"at", "indexing"}, cpu_backend::index_offsets,
+                                                  gpu_backend::index_offsets};
+inline const Primitive<GatherFn> getitem{{"getitem", "indexing"}, cpu_backend::gather, gpu_backend::gather};
+inline const Primitive<ScatterFn> setitem{{"setitem", "indexing"}, cpu_backend::scatter, gpu_backend::scatter};
+inline const Primitive<ScatterFn> at{{"at", "indexing"}, cpu_backend::scatter, gpu_backend::scatter};
+// Split, hence traceable: nonzero is a count per chunk (device part), the read of its total
+// in ops/ (which sizes the result, as the GPU eval's own read did before), then the index
+// writes. count_nonzero is the count alone, whose total ops/ reads back.
+inline const Primitive<NonzeroStartsFn> nonzero_count{{"nonzero", "indexing"}, cpu_backend::nonzero_starts,
+                                                      gpu_backend::nonzero_starts};
+inline const Primitive<NonzeroFn> nonzero{{"nonzero", "indexing"}, cpu_backend::nonzero, gpu_backend::nonzero};
+inline const Primitive<NonzeroStartsFn> count_nonzero{{"count_nonzero", "indexing"}, cpu_backend::nonzero_starts,
+                                                      gpu_backend::nonzero_starts};
+
+}  // namespace primitives
+}  // namespace loom

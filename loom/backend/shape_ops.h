@@ -1,0 +1,32 @@
+// The shape family's contract (DESIGN.md §2). Its ops are views or copyto calls, except
+// repeat with unequal counts, which gathers whole rows: that eval's signature, written
+// once, and its record. CPU eval: backend/cpu/shape_ops.cpp; GPU eval:
+// backend/cuda/shape_ops.cpp (on the current stream); stub: backend/no_cuda/shape_ops_stubs.cpp.
+#pragma once
+#include <cstdint>
+
+#include "loom/array/array.h"
+#include "loom/backend/primitive.h"
+
+namespace loom {
+
+/// Row gather: dst (contiguous, (outer, m, inner), m = idx.size()) gets
+/// dst[o, j, :] = src[o, idx[j], :], src contiguous (outer, n, inner) of dst's dtype;
+/// idx: contiguous int64 on dst's device, every entry in [0, n) (the caller checks).
+using TakeRowsFn = void(const Array& src, const Array& idx, const Array& dst, int64_t outer, int64_t n,
+                        int64_t inner);
+
+namespace cpu_backend {
+TakeRowsFn take_rows;
+}  // namespace cpu_backend
+
+namespace gpu_backend {
+TakeRowsFn take_rows;
+}  // namespace gpu_backend
+
+namespace primitives {
+
+inline const Primitive<TakeRowsFn> repeat{{"repeat", "shape_ops"}, cpu_backend::take_rows, gpu_backend::take_rows};
+
+}  // namespace primitives
+}  // namespace loom
