@@ -110,9 +110,9 @@ gpu-test: gpu-build
 
 # compute-sanitizer follows pytest-xdist's workers (--target-processes all); every report
 # goes to one log, and the summary lines of each process are printed at the end.
-MEMCHECK_PYTEST ?= python/tests/test_raw_kernel.py python/tests/test_elementwise_kernel.py \
-  python/tests/test_reduction_kernel.py python/tests/test_driver.py python/tests/test_streams.py \
-  python/tests/test_transfer.py python/tests/test_memory.py python/tests/test_emulator.py \
+MEMCHECK_PYTEST ?= python/tests/test_raw_module.py python/tests/test_elementwise_kernel.py \
+  python/tests/test_reduction_kernel.py python/tests/test_driver.py python/tests/test_stream.py \
+  python/tests/test_array_transfer.py python/tests/test_memory.py python/tests/test_emulator.py \
   python/tests/test_elementwise.py python/tests/test_indexing.py python/tests/test_sorting.py
 MEMCHECK_GTEST ?= *
 MEMCHECK = compute-sanitizer --tool memcheck --target-processes all --print-limit 50 \

@@ -1,7 +1,9 @@
-// The elementwise op table: one record per op (DESIGN.md §2). The CPU loops
-// (backend/cpu/elementwise_loops.h), the CUDA codegen (backend/cuda/elementwise.cpp)
-// and the Python bindings all expand LOOM_ELEMENTWISE_OPS, so an op's dtype support and
-// its expression are written once. Expressions use x0, x1, x2 (the inputs, as "value"
+// The elementwise op table: one record per op (DESIGN.md §2), the only list of their names.
+// The CPU loops (backend/cpu/elementwise_loops.h), the CUDA codegen
+// (backend/cuda/elementwise.cpp), the public C++ functions (ops/elementwise.h/.cpp), the
+// Python ufuncs with their docstrings (python/src/elementwise.cpp) and, through
+// loom._elementwise_op_table(), the Python tests all expand or read it, so an op's name,
+// dtype support, expression and description are written once. Expressions use x0, x1, x2 (the inputs, as "value"
 // types: float16/bfloat16 compute in float) and the helpers of
 // common/loom_math.cuh, which compile on the host and on the device.
 #pragma once
@@ -22,6 +24,12 @@ enum class DTypeRule : uint8_t {
   to_bool,    // loop = P, result bool (comparisons, logical ops, isnan)
 };
 
+/// What an op is in the public API. `ufunc`: generated from this table as
+/// loom::name(x[, x2], UfuncArgs) (ops/elementwise.h) and bound as a Python ufunc with
+/// NumPy's keywords. `custom`: public under NumPy's own signature, written by hand
+/// (clip's optional bounds, where's condition). `internal`: not public (copy).
+enum class OpApi : uint8_t { ufunc, custom, internal };
+
 /// Bit i set: DType(i) is an allowed promoted input dtype.
 namespace dtype_mask {
 constexpr uint16_t all = 0x1fff;
@@ -32,81 +40,96 @@ constexpr uint16_t no_bool = all & ~boolean;
 constexpr uint16_t int_bool = ints | boolean;
 }  // namespace dtype_mask
 
-// X(name, arity, allowed dtype mask, DTypeRule, C expression). `where` reads its first
-// input as bool; `copy` is loom's internal cast/assignment (copyto, astype).
-#define LOOM_ELEMENTWISE_OPS(X)                                                         \
-  X(add, 2, all, same, x0 + x1)                                                         \
-  X(subtract, 2, no_bool, same, x0 - x1)                                                \
-  X(multiply, 2, all, same, x0 * x1)                                                    \
-  X(divide, 2, all, divide, x0 / x1)                                                    \
-  X(floor_divide, 2, all, bool_int8, loom_floor_divide(x0, x1))                         \
-  X(remainder, 2, all, bool_int8, loom_remainder(x0, x1))                               \
-  X(power, 2, all, bool_int8, loom_power(x0, x1))                                       \
-  X(negative, 1, no_bool, same, loom_negative(x0))                                      \
-  X(positive, 1, no_bool, same, x0)                                                     \
-  X(absolute, 1, all, same, loom_abs(x0))                                               \
-  X(sign, 1, no_bool, same, loom_sign(x0))                                              \
-  X(sqrt, 1, all, floating, loom_sqrt(x0))                                              \
-  X(cbrt, 1, all, floating, loom_cbrt(x0))                                              \
-  X(square, 1, all, bool_int8, x0 * x0)                                                 \
-  X(reciprocal, 1, all, bool_int8, loom_reciprocal(x0))                                 \
-  X(exp, 1, all, floating, loom_exp(x0))                                                \
-  X(exp2, 1, all, floating, loom_exp2(x0))                                              \
-  X(expm1, 1, all, floating, loom_expm1(x0))                                            \
-  X(log, 1, all, floating, loom_log(x0))                                                \
-  X(log2, 1, all, floating, loom_log2(x0))                                              \
-  X(log10, 1, all, floating, loom_log10(x0))                                            \
-  X(log1p, 1, all, floating, loom_log1p(x0))                                            \
-  X(sin, 1, all, floating, loom_sin(x0))                                                \
-  X(cos, 1, all, floating, loom_cos(x0))                                                \
-  X(tan, 1, all, floating, loom_tan(x0))                                                \
-  X(arcsin, 1, all, floating, loom_arcsin(x0))                                          \
-  X(arccos, 1, all, floating, loom_arccos(x0))                                          \
-  X(arctan, 1, all, floating, loom_arctan(x0))                                          \
-  X(arctan2, 2, all, floating, loom_arctan2(x0, x1))                                    \
-  X(sinh, 1, all, floating, loom_sinh(x0))                                              \
-  X(cosh, 1, all, floating, loom_cosh(x0))                                              \
-  X(tanh, 1, all, floating, loom_tanh(x0))                                              \
-  X(arcsinh, 1, all, floating, loom_arcsinh(x0))                                        \
-  X(arccosh, 1, all, floating, loom_arccosh(x0))                                        \
-  X(arctanh, 1, all, floating, loom_arctanh(x0))                                        \
-  X(floor, 1, all, same, loom_floor(x0))                                                \
-  X(ceil, 1, all, same, loom_ceil(x0))                                                  \
-  X(trunc, 1, all, same, loom_trunc(x0))                                                \
-  X(rint, 1, all, floating, loom_rint(x0))                                              \
-  X(clip, 3, all, same, loom_clip(x0, x1, x2))                                          \
-  X(maximum, 2, all, same, loom_maximum(x0, x1))                                        \
-  X(minimum, 2, all, same, loom_minimum(x0, x1))                                        \
-  X(fmax, 2, all, same, loom_fmax(x0, x1))                                              \
-  X(fmin, 2, all, same, loom_fmin(x0, x1))                                              \
-  X(where, 3, all, same, x0 ? x1 : x2)                                                  \
-  X(isnan, 1, all, to_bool, loom_isnan(x0))                                             \
-  X(isinf, 1, all, to_bool, loom_isinf(x0))                                             \
-  X(isfinite, 1, all, to_bool, loom_isfinite(x0))                                       \
-  X(logical_and, 2, all, to_bool, (x0 != 0) && (x1 != 0))                               \
-  X(logical_or, 2, all, to_bool, (x0 != 0) || (x1 != 0))                                \
-  X(logical_xor, 2, all, to_bool, (x0 != 0) != (x1 != 0))                               \
-  X(logical_not, 1, all, to_bool, !(x0 != 0))                                           \
-  X(bitwise_and, 2, int_bool, same, x0 & x1)                                            \
-  X(bitwise_or, 2, int_bool, same, x0 | x1)                                             \
-  X(bitwise_xor, 2, int_bool, same, x0 ^ x1)                                            \
-  X(invert, 1, int_bool, same, loom_invert(x0))                                         \
-  X(left_shift, 2, int_bool, bool_int8, loom_left_shift(x0, x1))                        \
-  X(right_shift, 2, int_bool, bool_int8, loom_right_shift(x0, x1))                      \
-  X(equal, 2, all, to_bool, x0 == x1)                                                   \
-  X(not_equal, 2, all, to_bool, x0 != x1)                                               \
-  X(less, 2, all, to_bool, x0 < x1)                                                     \
-  X(less_equal, 2, all, to_bool, x0 <= x1)                                              \
-  X(greater, 2, all, to_bool, x0 > x1)                                                  \
-  X(greater_equal, 2, all, to_bool, x0 >= x1)                                           \
-  X(hypot, 2, all, floating, loom_hypot(x0, x1))                                        \
-  X(copysign, 2, all, floating, loom_copysign(x0, x1))                                  \
-  X(erf, 1, all, floating, loom_erf(x0))                                                \
-  X(copy, 1, all, same, x0)
+// X(name, arity, allowed dtype mask, DTypeRule, C expression, OpApi, doc). `where` reads
+// its first input as bool; `copy` is loom's internal cast/assignment (copyto, astype).
+// `doc` says what the op computes, in the words of its public arguments (x, or x1 and x2
+// for ufuncs): it is the core of the Python docstring.
+#define LOOM_ELEMENTWISE_OPS(X)                                                                     \
+  X(add, 2, all, same, x0 + x1, ufunc, "x1 + x2")                                                   \
+  X(subtract, 2, no_bool, same, x0 - x1, ufunc, "x1 - x2")                                          \
+  X(multiply, 2, all, same, x0 * x1, ufunc, "x1 * x2")                                              \
+  X(divide, 2, all, divide, x0 / x1, ufunc, "x1 / x2 (true division; integers give float64)")       \
+  X(floor_divide, 2, all, bool_int8, loom_floor_divide(x0, x1), ufunc,                              \
+    "x1 // x2, rounded toward -inf (integer division by zero gives 0)")                             \
+  X(remainder, 2, all, bool_int8, loom_remainder(x0, x1), ufunc,                                    \
+    "x1 % x2 with the sign of x2, as Python (integer modulo by zero gives 0)")                      \
+  X(power, 2, all, bool_int8, loom_power(x0, x1), ufunc,                                            \
+    "x1 ** x2 (integers to negative integer powers raise ValueError)")                              \
+  X(negative, 1, no_bool, same, loom_negative(x0), ufunc, "-x")                                     \
+  X(positive, 1, no_bool, same, x0, ufunc, "+x")                                                    \
+  X(absolute, 1, all, same, loom_abs(x0), ufunc, "|x|")                                             \
+  X(sign, 1, no_bool, same, loom_sign(x0), ufunc, "-1, 0 or 1 by the sign of x (NaN stays NaN)")    \
+  X(sqrt, 1, all, floating, loom_sqrt(x0), ufunc, "sqrt(x)")                                        \
+  X(cbrt, 1, all, floating, loom_cbrt(x0), ufunc, "cbrt(x)")                                        \
+  X(square, 1, all, bool_int8, x0 * x0, ufunc, "x * x")                                             \
+  X(reciprocal, 1, all, bool_int8, loom_reciprocal(x0), ufunc, "1 / x in x's dtype")                \
+  X(exp, 1, all, floating, loom_exp(x0), ufunc, "exp(x)")                                           \
+  X(exp2, 1, all, floating, loom_exp2(x0), ufunc, "exp2(x)")                                        \
+  X(expm1, 1, all, floating, loom_expm1(x0), ufunc, "expm1(x)")                                     \
+  X(log, 1, all, floating, loom_log(x0), ufunc, "log(x)")                                           \
+  X(log2, 1, all, floating, loom_log2(x0), ufunc, "log2(x)")                                        \
+  X(log10, 1, all, floating, loom_log10(x0), ufunc, "log10(x)")                                     \
+  X(log1p, 1, all, floating, loom_log1p(x0), ufunc, "log1p(x)")                                     \
+  X(sin, 1, all, floating, loom_sin(x0), ufunc, "sin(x)")                                           \
+  X(cos, 1, all, floating, loom_cos(x0), ufunc, "cos(x)")                                           \
+  X(tan, 1, all, floating, loom_tan(x0), ufunc, "tan(x)")                                           \
+  X(arcsin, 1, all, floating, loom_arcsin(x0), ufunc, "arcsin(x)")                                  \
+  X(arccos, 1, all, floating, loom_arccos(x0), ufunc, "arccos(x)")                                  \
+  X(arctan, 1, all, floating, loom_arctan(x0), ufunc, "arctan(x)")                                  \
+  X(arctan2, 2, all, floating, loom_arctan2(x0, x1), ufunc,                                         \
+    "the angle of the point (x2, x1), in (-pi, pi]")                                                \
+  X(sinh, 1, all, floating, loom_sinh(x0), ufunc, "sinh(x)")                                        \
+  X(cosh, 1, all, floating, loom_cosh(x0), ufunc, "cosh(x)")                                        \
+  X(tanh, 1, all, floating, loom_tanh(x0), ufunc, "tanh(x)")                                        \
+  X(arcsinh, 1, all, floating, loom_arcsinh(x0), ufunc, "arcsinh(x)")                               \
+  X(arccosh, 1, all, floating, loom_arccosh(x0), ufunc, "arccosh(x)")                               \
+  X(arctanh, 1, all, floating, loom_arctanh(x0), ufunc, "arctanh(x)")                               \
+  X(floor, 1, all, same, loom_floor(x0), ufunc, "the largest integer <= x")                         \
+  X(ceil, 1, all, same, loom_ceil(x0), ufunc, "the smallest integer >= x")                          \
+  X(trunc, 1, all, same, loom_trunc(x0), ufunc, "x rounded toward zero")                            \
+  X(rint, 1, all, floating, loom_rint(x0), ufunc,                                                   \
+    "x rounded to the nearest integer, halves to even")                                             \
+  X(clip, 3, all, same, loom_clip(x0, x1, x2), custom, "min(max(a, a_min), a_max); NaN propagates") \
+  X(maximum, 2, all, same, loom_maximum(x0, x1), ufunc, "the larger of x1 and x2; NaN propagates")  \
+  X(minimum, 2, all, same, loom_minimum(x0, x1), ufunc,                                             \
+    "the smaller of x1 and x2; NaN propagates")                                                     \
+  X(fmax, 2, all, same, loom_fmax(x0, x1), ufunc,                                                   \
+    "the larger of x1 and x2; NaN is ignored when the other is a number")                           \
+  X(fmin, 2, all, same, loom_fmin(x0, x1), ufunc,                                                   \
+    "the smaller of x1 and x2; NaN is ignored when the other is a number")                          \
+  X(where, 3, all, same, x0 ? x1 : x2, custom, "x where condition is true, else y")                 \
+  X(isnan, 1, all, to_bool, loom_isnan(x0), ufunc, "True where x is NaN")                           \
+  X(isinf, 1, all, to_bool, loom_isinf(x0), ufunc, "True where x is +inf or -inf")                  \
+  X(isfinite, 1, all, to_bool, loom_isfinite(x0), ufunc, "True where x is neither inf nor NaN")     \
+  X(logical_and, 2, all, to_bool, (x0 != 0) && (x1 != 0), ufunc,                                    \
+    "x1 and x2 (truth values), as bool")                                                            \
+  X(logical_or, 2, all, to_bool, (x0 != 0) || (x1 != 0), ufunc,                                     \
+    "x1 or x2 (truth values), as bool")                                                             \
+  X(logical_xor, 2, all, to_bool, (x0 != 0) != (x1 != 0), ufunc,                                    \
+    "truth values of x1 and x2 differ, as bool")                                                    \
+  X(logical_not, 1, all, to_bool, !(x0 != 0), ufunc, "not x, as bool")                              \
+  X(bitwise_and, 2, int_bool, same, x0 & x1, ufunc, "x1 & x2 (integers and bool)")                  \
+  X(bitwise_or, 2, int_bool, same, x0 | x1, ufunc, "x1 | x2 (integers and bool)")                   \
+  X(bitwise_xor, 2, int_bool, same, x0 ^ x1, ufunc, "x1 ^ x2 (integers and bool)")                  \
+  X(invert, 1, int_bool, same, loom_invert(x0), ufunc, "~x (bitwise not; logical not for bool)")    \
+  X(left_shift, 2, int_bool, bool_int8, loom_left_shift(x0, x1), ufunc,                             \
+    "x1 << x2 (0 for shifts of the width or more)")                                                 \
+  X(right_shift, 2, int_bool, bool_int8, loom_right_shift(x0, x1), ufunc,                           \
+    "x1 >> x2 (arithmetic for signed integers)")                                                    \
+  X(equal, 2, all, to_bool, x0 == x1, ufunc, "x1 == x2")                                            \
+  X(not_equal, 2, all, to_bool, x0 != x1, ufunc, "x1 != x2")                                        \
+  X(less, 2, all, to_bool, x0 < x1, ufunc, "x1 < x2")                                               \
+  X(less_equal, 2, all, to_bool, x0 <= x1, ufunc, "x1 <= x2")                                       \
+  X(greater, 2, all, to_bool, x0 > x1, ufunc, "x1 > x2")                                            \
+  X(greater_equal, 2, all, to_bool, x0 >= x1, ufunc, "x1 >= x2")                                    \
+  X(hypot, 2, all, floating, loom_hypot(x0, x1), ufunc, "sqrt(x1**2 + x2**2)")                      \
+  X(copysign, 2, all, floating, loom_copysign(x0, x1), ufunc, "|x1| with the sign of x2")           \
+  X(erf, 1, all, floating, loom_erf(x0), ufunc, "the error function (scipy.special.erf)")           \
+  X(copy, 1, all, same, x0, internal, "x cast to the output's dtype (copyto, astype)")
 
 /// The ops, in table order.
 enum class OpId : uint8_t {
-#define LOOM_OP_ENUM(name, arity, mask, rule, expr) name,
+#define LOOM_OP_ENUM(name, arity, mask, rule, expr, api, doc) name,
   LOOM_ELEMENTWISE_OPS(LOOM_OP_ENUM)
 #undef LOOM_OP_ENUM
 };
@@ -117,16 +140,48 @@ struct OpInfo {
   uint16_t dtypes;  // dtype_mask of allowed promoted input dtypes
   DTypeRule rule;
   const char* expr;  // the C expression, for the CUDA codegen
+  OpApi api;
+  const char* doc;
 };
 
 inline constexpr OpInfo kOpTable[] = {
-#define LOOM_OP_INFO(name, arity, mask, rule, expr) {#name, arity, dtype_mask::mask, DTypeRule::rule, #expr},
+#define LOOM_OP_INFO(name, arity, mask, rule, expr, api, doc) \
+  {#name, arity, dtype_mask::mask, DTypeRule::rule, #expr, OpApi::api, doc},
     LOOM_ELEMENTWISE_OPS(LOOM_OP_INFO)
 #undef LOOM_OP_INFO
 };
 constexpr int kNumOps = static_cast<int>(sizeof(kOpTable) / sizeof(kOpTable[0]));
 
 constexpr const OpInfo& op_info(OpId op) { return kOpTable[static_cast<int>(op)]; }
+
+// NumPy's other names of table ops, public as ufuncs too: X(alias, op, arity), where arity
+// is the op's (checked below; the generated C++ declarations need it as a token).
+#define LOOM_ELEMENTWISE_ALIASES(X) \
+  X(true_divide, divide, 2)         \
+  X(mod, remainder, 2)              \
+  X(abs, absolute, 1)
+
+struct OpAlias {
+  const char* name;
+  OpId op;
+};
+
+inline constexpr OpAlias kOpAliases[] = {
+#define LOOM_OP_ALIAS(alias, op, arity) {#alias, OpId::op},
+    LOOM_ELEMENTWISE_ALIASES(LOOM_OP_ALIAS)
+#undef LOOM_OP_ALIAS
+};
+
+#define LOOM_OP_ALIAS_CHECK(alias, op, n) \
+  static_assert(op_info(OpId::op).arity == n && op_info(OpId::op).api == OpApi::ufunc, #alias);
+LOOM_ELEMENTWISE_ALIASES(LOOM_OP_ALIAS_CHECK)
+#undef LOOM_OP_ALIAS_CHECK
+
+// Expanders that generate code for the public ufuncs only (ops/elementwise.h and .cpp):
+// LOOM_OP_IF_##api(tokens) keeps its tokens for `ufunc` rows and drops them otherwise.
+#define LOOM_OP_IF_ufunc(...) __VA_ARGS__
+#define LOOM_OP_IF_custom(...)
+#define LOOM_OP_IF_internal(...)
 
 constexpr bool dtype_allowed(OpId op, DType p) {
   return (op_info(op).dtypes >> static_cast<int>(p)) & 1u;

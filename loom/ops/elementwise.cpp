@@ -188,36 +188,21 @@ Array apply(OpId op, const Operand* in, int nin, const UfuncArgs& args) {
   return std::move(call.out);
 }
 
-#define LOOM_EW_DEF1(name, op) \
-  Array name(const Operand& x, const UfuncArgs& args) { return apply(OpId::op, &x, 1, args); }
-#define LOOM_EW_DEF2(name, op)                                                  \
-  Array name(const Operand& x1, const Operand& x2, const UfuncArgs& args) {     \
-    const Operand in[2] = {x1, x2};                                             \
-    return apply(OpId::op, in, 2, args);                                        \
+// The ufuncs and aliases that elementwise.h declares, from the same table expansion.
+#define LOOM_EW_DEFINE_1(fn, op) \
+  Array fn(const Operand& x, const UfuncArgs& args) { return apply(OpId::op, &x, 1, args); }
+#define LOOM_EW_DEFINE_2(fn, op)                                              \
+  Array fn(const Operand& x1, const Operand& x2, const UfuncArgs& args) {     \
+    const Operand in[2] = {x1, x2};                                           \
+    return apply(OpId::op, in, 2, args);                                      \
   }
-LOOM_EW_DEF2(add, add) LOOM_EW_DEF2(subtract, subtract) LOOM_EW_DEF2(multiply, multiply)
-LOOM_EW_DEF2(divide, divide) LOOM_EW_DEF2(true_divide, divide) LOOM_EW_DEF2(floor_divide, floor_divide)
-LOOM_EW_DEF2(remainder, remainder) LOOM_EW_DEF2(mod, remainder) LOOM_EW_DEF2(power, power)
-LOOM_EW_DEF2(arctan2, arctan2) LOOM_EW_DEF2(maximum, maximum) LOOM_EW_DEF2(minimum, minimum)
-LOOM_EW_DEF2(fmax, fmax) LOOM_EW_DEF2(fmin, fmin) LOOM_EW_DEF2(logical_and, logical_and)
-LOOM_EW_DEF2(logical_or, logical_or) LOOM_EW_DEF2(logical_xor, logical_xor)
-LOOM_EW_DEF2(bitwise_and, bitwise_and) LOOM_EW_DEF2(bitwise_or, bitwise_or)
-LOOM_EW_DEF2(bitwise_xor, bitwise_xor) LOOM_EW_DEF2(left_shift, left_shift)
-LOOM_EW_DEF2(right_shift, right_shift) LOOM_EW_DEF2(equal, equal) LOOM_EW_DEF2(not_equal, not_equal)
-LOOM_EW_DEF2(less, less) LOOM_EW_DEF2(less_equal, less_equal) LOOM_EW_DEF2(greater, greater)
-LOOM_EW_DEF2(greater_equal, greater_equal) LOOM_EW_DEF2(hypot, hypot) LOOM_EW_DEF2(copysign, copysign)
-LOOM_EW_DEF1(negative, negative) LOOM_EW_DEF1(positive, positive) LOOM_EW_DEF1(absolute, absolute)
-LOOM_EW_DEF1(abs, absolute) LOOM_EW_DEF1(sign, sign) LOOM_EW_DEF1(sqrt, sqrt) LOOM_EW_DEF1(cbrt, cbrt)
-LOOM_EW_DEF1(square, square) LOOM_EW_DEF1(reciprocal, reciprocal) LOOM_EW_DEF1(exp, exp)
-LOOM_EW_DEF1(exp2, exp2) LOOM_EW_DEF1(expm1, expm1) LOOM_EW_DEF1(log, log) LOOM_EW_DEF1(log2, log2)
-LOOM_EW_DEF1(log10, log10) LOOM_EW_DEF1(log1p, log1p) LOOM_EW_DEF1(sin, sin) LOOM_EW_DEF1(cos, cos)
-LOOM_EW_DEF1(tan, tan) LOOM_EW_DEF1(arcsin, arcsin) LOOM_EW_DEF1(arccos, arccos)
-LOOM_EW_DEF1(arctan, arctan) LOOM_EW_DEF1(sinh, sinh) LOOM_EW_DEF1(cosh, cosh) LOOM_EW_DEF1(tanh, tanh)
-LOOM_EW_DEF1(arcsinh, arcsinh) LOOM_EW_DEF1(arccosh, arccosh) LOOM_EW_DEF1(arctanh, arctanh)
-LOOM_EW_DEF1(floor, floor) LOOM_EW_DEF1(ceil, ceil) LOOM_EW_DEF1(trunc, trunc) LOOM_EW_DEF1(rint, rint)
-LOOM_EW_DEF1(isnan, isnan) LOOM_EW_DEF1(isinf, isinf) LOOM_EW_DEF1(isfinite, isfinite)
-LOOM_EW_DEF1(logical_not, logical_not) LOOM_EW_DEF1(invert, invert) LOOM_EW_DEF1(erf, erf)
-#undef LOOM_EW_DEF1
-#undef LOOM_EW_DEF2
+#define LOOM_EW_DEFINE_OP(name, arity, mask, rule, expr, api, doc) LOOM_OP_IF_##api(LOOM_EW_DEFINE_##arity(name, name))
+#define LOOM_EW_DEFINE_ALIAS(alias, op, arity) LOOM_EW_DEFINE_##arity(alias, op)
+LOOM_ELEMENTWISE_OPS(LOOM_EW_DEFINE_OP)
+LOOM_ELEMENTWISE_ALIASES(LOOM_EW_DEFINE_ALIAS)
+#undef LOOM_EW_DEFINE_ALIAS
+#undef LOOM_EW_DEFINE_OP
+#undef LOOM_EW_DEFINE_2
+#undef LOOM_EW_DEFINE_1
 
 }  // namespace loom

@@ -45,29 +45,21 @@ DType result_type(OpId op, const Operand* in, int nin, std::optional<DType> dtyp
 /// NumPy's can_cast(from, to, casting="same_kind").
 bool can_cast_same_kind(DType from, DType to);
 
-#define LOOM_EW_UNARY(name) Array name(const Operand& x, const UfuncArgs& args = {});
-#define LOOM_EW_BINARY(name) Array name(const Operand& x1, const Operand& x2, const UfuncArgs& args = {});
-LOOM_EW_BINARY(add) LOOM_EW_BINARY(subtract) LOOM_EW_BINARY(multiply) LOOM_EW_BINARY(divide)
-LOOM_EW_BINARY(true_divide) LOOM_EW_BINARY(floor_divide) LOOM_EW_BINARY(remainder)
-LOOM_EW_BINARY(mod) LOOM_EW_BINARY(power) LOOM_EW_BINARY(arctan2) LOOM_EW_BINARY(maximum)
-LOOM_EW_BINARY(minimum) LOOM_EW_BINARY(fmax) LOOM_EW_BINARY(fmin) LOOM_EW_BINARY(logical_and)
-LOOM_EW_BINARY(logical_or) LOOM_EW_BINARY(logical_xor) LOOM_EW_BINARY(bitwise_and)
-LOOM_EW_BINARY(bitwise_or) LOOM_EW_BINARY(bitwise_xor) LOOM_EW_BINARY(left_shift)
-LOOM_EW_BINARY(right_shift) LOOM_EW_BINARY(equal) LOOM_EW_BINARY(not_equal) LOOM_EW_BINARY(less)
-LOOM_EW_BINARY(less_equal) LOOM_EW_BINARY(greater) LOOM_EW_BINARY(greater_equal)
-LOOM_EW_BINARY(hypot) LOOM_EW_BINARY(copysign)
-LOOM_EW_UNARY(negative) LOOM_EW_UNARY(positive) LOOM_EW_UNARY(absolute) LOOM_EW_UNARY(abs)
-LOOM_EW_UNARY(sign) LOOM_EW_UNARY(sqrt) LOOM_EW_UNARY(cbrt) LOOM_EW_UNARY(square)
-LOOM_EW_UNARY(reciprocal) LOOM_EW_UNARY(exp) LOOM_EW_UNARY(exp2) LOOM_EW_UNARY(expm1)
-LOOM_EW_UNARY(log) LOOM_EW_UNARY(log2) LOOM_EW_UNARY(log10) LOOM_EW_UNARY(log1p)
-LOOM_EW_UNARY(sin) LOOM_EW_UNARY(cos) LOOM_EW_UNARY(tan) LOOM_EW_UNARY(arcsin)
-LOOM_EW_UNARY(arccos) LOOM_EW_UNARY(arctan) LOOM_EW_UNARY(sinh) LOOM_EW_UNARY(cosh)
-LOOM_EW_UNARY(tanh) LOOM_EW_UNARY(arcsinh) LOOM_EW_UNARY(arccosh) LOOM_EW_UNARY(arctanh)
-LOOM_EW_UNARY(floor) LOOM_EW_UNARY(ceil) LOOM_EW_UNARY(trunc) LOOM_EW_UNARY(rint)
-LOOM_EW_UNARY(isnan) LOOM_EW_UNARY(isinf) LOOM_EW_UNARY(isfinite) LOOM_EW_UNARY(logical_not)
-LOOM_EW_UNARY(invert) LOOM_EW_UNARY(erf)
-#undef LOOM_EW_UNARY
-#undef LOOM_EW_BINARY
+// The op table's ufuncs and NumPy's aliases of them (graph/op_table.h), one declaration
+// per `ufunc` row and alias, by arity:
+//   Array sqrt(const Operand& x, const UfuncArgs& args = {});
+//   Array add(const Operand& x1, const Operand& x2, const UfuncArgs& args = {});
+// The table's `custom` rows (clip, where) are declared below with NumPy's signatures.
+#define LOOM_EW_DECLARE_1(name) Array name(const Operand& x, const UfuncArgs& args = {});
+#define LOOM_EW_DECLARE_2(name) Array name(const Operand& x1, const Operand& x2, const UfuncArgs& args = {});
+#define LOOM_EW_DECLARE_OP(name, arity, mask, rule, expr, api, doc) LOOM_OP_IF_##api(LOOM_EW_DECLARE_##arity(name))
+#define LOOM_EW_DECLARE_ALIAS(alias, op, arity) LOOM_EW_DECLARE_##arity(alias)
+LOOM_ELEMENTWISE_OPS(LOOM_EW_DECLARE_OP)
+LOOM_ELEMENTWISE_ALIASES(LOOM_EW_DECLARE_ALIAS)
+#undef LOOM_EW_DECLARE_ALIAS
+#undef LOOM_EW_DECLARE_OP
+#undef LOOM_EW_DECLARE_2
+#undef LOOM_EW_DECLARE_1
 
 /// NumPy's round/around: half to even at `decimals` (negative: tens, hundreds, ...).
 /// Integers stay integers; bool rounds as float16 (NumPy's rint of bool).

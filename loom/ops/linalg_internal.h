@@ -1,5 +1,5 @@
-// Helpers shared by linalg.cpp and einsum.cpp (not public): views that reshape or permute
-// without copying when the strides allow it, and the batched GEMM driver.
+// Helpers shared by linalg.cpp and linalg_einsum.cpp (not public): views that reshape or
+// permute without copying when the strides allow it, and the batched GEMM driver.
 #pragma once
 #include <vector>
 

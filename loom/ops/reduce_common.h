@@ -1,6 +1,7 @@
-// Shared machinery of the reduction ops (reduce.cpp, scan.cpp, norm.cpp): the reduced-axis
-// mask, the plan that views the input as dense [outer][len][inner] (copying only when
-// no such view exists), and one driver that runs a ReduceKind on either backend.
+// Shared machinery of the reduction ops (reduce.cpp, reduce_scan.cpp, reduce_norm.cpp):
+// the reduced-axis mask, the plan that views the input as dense [outer][len][inner]
+// (copying only when no such view exists), and one driver that runs a ReduceKind on
+// either backend.
 #pragma once
 #include <optional>
 #include <vector>

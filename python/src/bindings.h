@@ -15,12 +15,12 @@ namespace nb = nanobind;
 
 namespace loom::py {
 
-void init_errors(nb::module_& m);
+void init_error(nb::module_& m);
 /// Sets the Python error for a C++ exception as nanobind would (loom's types first), for
 /// code that CPython calls directly (type slots) rather than through nanobind.
 void set_python_error(const std::exception_ptr& p) noexcept;
-void init_dtypes(nb::module_& m);
-void init_devices(nb::module_& m);
+void init_dtype(nb::module_& m);
+void init_device(nb::module_& m);
 void init_memory(nb::module_& m);
 void init_stream(nb::module_& m);
 void init_array(nb::module_& m, nb::class_<Array>& cls);
@@ -42,7 +42,7 @@ void init_families(nb::module_& m, nb::class_<Array>& cls);
   static void loom_init_family_##name([[maybe_unused]] nb::module_& m,                      \
                                       [[maybe_unused]] nb::class_<::loom::Array>& cls)
 
-// ---- dtypes (dtypes.cpp) ------------------------------------------------------------
+// ---- dtypes (dtype.cpp) -------------------------------------------------------------
 /// The Python object of a loom dtype (`loom.float32`); a new reference.
 nb::object dtype_object(DType dt);
 /// Accepts loom dtypes, NumPy dtypes and scalar types, ml_dtypes.bfloat16, strings and
@@ -55,7 +55,7 @@ nb::object numpy_dtype(DType dt);
 /// The numpy module and ml_dtypes' bfloat16 dtype, imported once.
 nb::handle numpy_module();
 
-// ---- devices (devices.cpp) ----------------------------------------------------------
+// ---- devices (device.cpp) -----------------------------------------------------------
 /// Accepts a loom Device or a string ("cpu", "gpu", "gpu:1", "cuda:0").
 Device to_device(nb::handle h);
 /// None -> nullopt, else to_device().

@@ -1,6 +1,7 @@
-// Elementwise ufuncs (one per op table record, plus NumPy's aliases), round, clip, where,
-// copyto. Arguments are parsed here in C++: Python numbers stay weak scalars (NEP 50),
-// NumPy arrays, lists and NumPy scalars become arrays on the device of the loom operands.
+// Elementwise ufuncs (one per `ufunc` record of the op table and per alias, described by
+// the table's doc column), round, clip, where, copyto. Arguments are parsed here in C++:
+// Python numbers stay weak scalars (NEP 50), NumPy arrays, lists and NumPy scalars become
+// arrays on the device of the loom operands.
 #include <algorithm>
 #include <string>
 
@@ -12,65 +13,11 @@
 namespace loom::py {
 namespace {
 
-// One line per op for the docstrings (the dtype rules are the table's).
-const char* describe(OpId op) {
-  switch (op) {
-    case OpId::add: return "x1 + x2";
-    case OpId::subtract: return "x1 - x2";
-    case OpId::multiply: return "x1 * x2";
-    case OpId::divide: return "x1 / x2 (true division; integers give float64)";
-    case OpId::floor_divide: return "x1 // x2, rounded toward -inf (integer division by zero gives 0)";
-    case OpId::remainder: return "x1 % x2 with the sign of x2, as Python (integer modulo by zero gives 0)";
-    case OpId::power: return "x1 ** x2 (integers to negative integer powers raise ValueError)";
-    case OpId::negative: return "-x";
-    case OpId::positive: return "+x";
-    case OpId::absolute: return "|x|";
-    case OpId::sign: return "-1, 0 or 1 by the sign of x (NaN stays NaN)";
-    case OpId::square: return "x * x";
-    case OpId::reciprocal: return "1 / x in x's dtype";
-    case OpId::floor: return "the largest integer <= x";
-    case OpId::ceil: return "the smallest integer >= x";
-    case OpId::trunc: return "x rounded toward zero";
-    case OpId::rint: return "x rounded to the nearest integer, halves to even";
-    case OpId::maximum: return "the larger of x1 and x2; NaN propagates";
-    case OpId::minimum: return "the smaller of x1 and x2; NaN propagates";
-    case OpId::fmax: return "the larger of x1 and x2; NaN is ignored when the other is a number";
-    case OpId::fmin: return "the smaller of x1 and x2; NaN is ignored when the other is a number";
-    case OpId::isnan: return "True where x is NaN";
-    case OpId::isinf: return "True where x is +inf or -inf";
-    case OpId::isfinite: return "True where x is neither inf nor NaN";
-    case OpId::logical_and: return "x1 and x2 (truth values), as bool";
-    case OpId::logical_or: return "x1 or x2 (truth values), as bool";
-    case OpId::logical_xor: return "truth values of x1 and x2 differ, as bool";
-    case OpId::logical_not: return "not x, as bool";
-    case OpId::bitwise_and: return "x1 & x2 (integers and bool)";
-    case OpId::bitwise_or: return "x1 | x2 (integers and bool)";
-    case OpId::bitwise_xor: return "x1 ^ x2 (integers and bool)";
-    case OpId::invert: return "~x (bitwise not; logical not for bool)";
-    case OpId::left_shift: return "x1 << x2 (0 for shifts of the width or more)";
-    case OpId::right_shift: return "x1 >> x2 (arithmetic for signed integers)";
-    case OpId::equal: return "x1 == x2";
-    case OpId::not_equal: return "x1 != x2";
-    case OpId::less: return "x1 < x2";
-    case OpId::less_equal: return "x1 <= x2";
-    case OpId::greater: return "x1 > x2";
-    case OpId::greater_equal: return "x1 >= x2";
-    case OpId::hypot: return "sqrt(x1**2 + x2**2)";
-    case OpId::copysign: return "|x1| with the sign of x2";
-    case OpId::arctan2: return "the angle of the point (x2, x1), in (-pi, pi]";
-    case OpId::erf: return "the error function (scipy.special.erf)";
-    default: return nullptr;
-  }
-}
-
 std::string docstring(OpId op, const char* name) {
   const OpInfo& info = op_info(op);
   std::string sig = info.arity == 1 ? "(x, /, out=None, *, where=True, dtype=None)"
                                     : "(x1, x2, /, out=None, *, where=True, dtype=None)";
-  const char* what = describe(op);
-  std::string d = std::string(name) + sig + "\n\nElementwise " +
-                  (what ? std::string(what) : std::string(info.name) + "(x)") +
-                  ", as numpy." + info.name + ".";
+  std::string d = std::string(name) + sig + "\n\nElementwise " + info.doc + ", as numpy." + info.name + ".";
   switch (info.rule) {
     case DTypeRule::floating: d += " Integer inputs give float16/float32/float64 as NumPy does."; break;
     case DTypeRule::divide: d += " Integer inputs give float64."; break;
@@ -138,17 +85,28 @@ nb::object clip_impl(nb::handle a, nb::handle lo, nb::handle hi, nb::handle out)
   return nb::cast(std::move(r));
 }
 
+// The table as Python sees it, for tests and tools: (name, arity, api, op) per row and per
+// alias, api being "ufunc", "custom", "internal" or "alias" and op the row an alias names.
+nb::list op_table() {
+  static const char* const kApi[] = {"ufunc", "custom", "internal"};
+  nb::list rows;
+  for (const OpInfo& info : kOpTable)
+    rows.append(nb::make_tuple(info.name, info.arity, kApi[static_cast<int>(info.api)], info.name));
+  for (const OpAlias& alias : kOpAliases)
+    rows.append(nb::make_tuple(alias.name, op_info(alias.op).arity, "alias", op_info(alias.op).name));
+  return rows;
+}
+
 }  // namespace
 
 LOOM_BINDING_FAMILY(elementwise, 10) {
-  for (int i = 0; i < kNumOps; ++i) {
-    const OpId op = static_cast<OpId>(i);
-    if (op == OpId::where || op == OpId::clip || op == OpId::copy) continue;
-    def_ufunc(m, op, op_info(op).name);
-  }
-  def_ufunc(m, OpId::divide, "true_divide");
-  def_ufunc(m, OpId::remainder, "mod");
-  def_ufunc(m, OpId::absolute, "abs");
+  // Every `ufunc` row of the op table and every alias; clip and where (`custom` rows) are
+  // bound below with NumPy's own signatures.
+  for (int i = 0; i < kNumOps; ++i)
+    if (kOpTable[i].api == OpApi::ufunc) def_ufunc(m, static_cast<OpId>(i), kOpTable[i].name);
+  for (const OpAlias& alias : kOpAliases) def_ufunc(m, alias.op, alias.name);
+  m.def("_elementwise_op_table", &op_table,
+        "_elementwise_op_table() -> [(name, arity, api, op)]: loom's elementwise op table (private).");
 
   m.def("round", &round_impl, nb::arg("a"), nb::arg("decimals") = 0, nb::arg("out").none() = nb::none(),
         "round(a, decimals=0, out=None)\n\nEvenly round to `decimals` (negative: tens, hundreds, ...), "

@@ -55,7 +55,7 @@ nb::object matmul_method(const Array& self, nb::handle other, bool reflected) {
 
 }  // namespace
 
-LOOM_BINDING_FAMILY(linalg_products, 50) {
+LOOM_BINDING_FAMILY(linalg, 50) {
   m.def("matmul", [](nb::handle x1, nb::handle x2) { return binary(x1, x2, [](auto& a, auto& b) { return matmul(a, b); }); },
         nb::arg("x1"), nb::arg("x2"),
         "Matrix product of two arrays (NumPy's matmul): 1-d operands act as a row (left) or a "

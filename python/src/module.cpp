@@ -8,9 +8,9 @@ NB_MODULE(_loom, m) {
   // are still alive when nanobind's shutdown check runs; its warnings would print after
   // the test summary. They are not leaks of loom's making.
   nb::set_leak_warnings(false);
-  init_errors(m);
-  init_dtypes(m);
-  init_devices(m);
+  init_error(m);
+  init_dtype(m);
+  init_device(m);
   init_memory(m);
   init_stream(m);
   nb::class_<loom::Array> array_cls(m, "ndarray",

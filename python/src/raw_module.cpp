@@ -260,7 +260,7 @@ PyType_Slot configured_slots[] = {{Py_tp_call, reinterpret_cast<void*>(&configur
 
 }  // namespace
 
-LOOM_BINDING_FAMILY(kernels, 55) {
+LOOM_BINDING_FAMILY(raw_module, 55) {
   init_kernel_args(m);
   nb::class_<PyKernel>(m, "RawKernel", nb::type_slots(kernel_slots),
                        "A CUDA C kernel compiled at run time by NVRTC for the exact architecture of each "

@@ -11,13 +11,12 @@ from conftest import DTYPE_NAMES, NP_DTYPES, RTOL, assert_matches, compare, rand
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 
-UNARY = ("negative positive absolute sign sqrt cbrt square reciprocal exp exp2 expm1 log log2 log10 "
-         "log1p sin cos tan arcsin arccos arctan sinh cosh tanh arcsinh arccosh arctanh floor ceil "
-         "trunc rint isnan isinf isfinite logical_not invert").split()
-BINARY = ("add subtract multiply divide true_divide floor_divide mod remainder power arctan2 maximum "
-          "minimum fmax fmin logical_and logical_or logical_xor bitwise_and bitwise_or bitwise_xor "
-          "left_shift right_shift equal not_equal less less_equal greater greater_equal hypot "
-          "copysign").split()
+# Every ufunc loom binds, aliases included, from the op table (loom/graph/op_table.h): an op
+# added there is tested here without an edit. clip and where (the table's `custom` rows) have
+# their own tests below.
+UFUNCS = [(name, arity) for name, arity, api, _ in loom._loom._elementwise_op_table() if api in ("ufunc", "alias")]
+UNARY = [name for name, arity in UFUNCS if arity == 1]
+BINARY = [name for name, arity in UFUNCS if arity == 2]
 # Ops computed by libm/CUDA math functions: a few ulps apart between implementations.
 TRANSCENDENTAL = set("sqrt cbrt exp exp2 expm1 log log2 log10 log1p sin cos tan arcsin arccos arctan sinh "
                      "cosh tanh arcsinh arccosh arctanh arctan2 hypot power erf divide true_divide".split())
@@ -76,7 +75,7 @@ def check(name, inputs, device, rtol=None):
 
 
 @pytest.mark.parametrize("dtype", DTYPE_NAMES)
-@pytest.mark.parametrize("name", UNARY + ["erf"])
+@pytest.mark.parametrize("name", UNARY)
 def test_unary_every_dtype(device, rng, name, dtype):
     x = with_specials(rng, random_array(rng, (7, 9), NP_DTYPES[dtype]))
     check(name, [x], device)

@@ -61,7 +61,7 @@ inline O narrow(R r) {
 }
 
 // The functors: F::apply(x0, x1, x2) is the table's expression.
-#define LOOM_CPU_FUNCTOR(name, arity_, mask, rule, expr)               \
+#define LOOM_CPU_FUNCTOR(name, arity_, mask, rule, expr, ...)          \
   struct op_##name {                                                   \
     static constexpr int arity = arity_;                               \
     template <class T>                                                 \
@@ -71,7 +71,7 @@ LOOM_ELEMENTWISE_OPS(LOOM_CPU_FUNCTOR)
 #undef LOOM_CPU_FUNCTOR
 
 template <int I> struct functor_of;
-#define LOOM_CPU_FUNCTOR_OF(name, arity, mask, rule, expr) \
+#define LOOM_CPU_FUNCTOR_OF(name, arity, mask, rule, expr, ...) \
   template <> struct functor_of<static_cast<int>(OpId::name)> { using type = op_##name; };
 LOOM_ELEMENTWISE_OPS(LOOM_CPU_FUNCTOR_OF)
 #undef LOOM_CPU_FUNCTOR_OF

@@ -109,7 +109,7 @@ std::optional<DType> to_optional_dtype(nb::handle h) {
   return to_dtype(h);
 }
 
-void init_dtypes(nb::module_& m) {
+void init_dtype(nb::module_& m) {
   nb::class_<DTypeObj> cls(m, "dtype",
                            "A loom element type (loom.float32, ...). Compares equal to the NumPy "
                            "dtypes, scalar types and names that denote the same type.");

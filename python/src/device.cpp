@@ -49,7 +49,7 @@ std::optional<Device> to_optional_device(nb::handle h) {
   return to_device(h);
 }
 
-void init_devices(nb::module_& m) {
+void init_device(nb::module_& m) {
   nb::class_<Device>(m, "Device",
                      "A place where arrays live: the CPU or one GPU. Also a context manager: "
                      "`with loom.gpu(1): ...` makes it the default device of this thread.")

@@ -110,7 +110,7 @@ void set_python_error(const std::exception_ptr& p) noexcept {
   }
 }
 
-void init_errors(nb::module_& m) {
+void init_error(nb::module_& m) {
   g_device_mismatch = new_exception(m, "DeviceMismatchError", PyExc_ValueError,
                                     "Operands of one operation live on different devices.");
   g_out_of_memory = new_exception(m, "OutOfMemoryError", PyExc_MemoryError,
