@@ -63,7 +63,7 @@ inline const Primitive<CopyFromHostFn> from_host{{"from_host", "creation"}, cpu_
 
 // One eval, convert, under the names of the ops that call it, so that hooks see the op
 // the user called. Copies between devices are no primitive: they are runtime transfers
-// (runtime/transfer.h).
+// (array/transfer.h).
 inline const Primitive<ConvertFn> astype{{"astype", "creation"}, cpu_backend::convert, gpu_backend::convert};
 inline const Primitive<ConvertFn> copy{{"copy", "creation"}, cpu_backend::convert, gpu_backend::convert};
 inline const Primitive<ConvertFn> copyto{{"copyto", "creation"}, cpu_backend::convert, gpu_backend::convert};

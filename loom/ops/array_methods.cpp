@@ -1,9 +1,9 @@
 // The methods of Array that compute: conversion, copies and moves between devices. They
 // live with the ops (not in array/) because they reach the backends.
 #include "loom/array/array.h"
+#include "loom/array/transfer.h"
 #include "loom/backend/creation.h"
 #include "loom/dispatch/dispatch.h"
-#include "loom/runtime/transfer.h"
 
 namespace loom {
 namespace {

@@ -1,4 +1,4 @@
-#include "loom/runtime/transfer.h"
+#include "loom/array/transfer.h"
 
 #include "loom/core/error.h"
 #include "loom/runtime/gpu_runtime.h"

@@ -1,7 +1,8 @@
-// Copies between two devices (Array::copy_to, Array::copy_to_host). This is the one place
-// that picks an upload, a download or a peer copy from the devices' kinds, so that the ops
-// need no device tests. A copy within one device is an op (the convert primitive,
-// backend/creation.h), not a transfer.
+// Copies of arrays between two devices (Array::copy_to, Array::copy_to_host). This is the
+// one place that picks the runtime's upload, download or peer copy (runtime/gpu_runtime.h)
+// from the devices' kinds, so that the ops need no device tests. It sits with Array, not
+// in runtime/, because the runtime lies below Array and takes no arrays. A copy within
+// one device is an op (the convert primitive, backend/creation.h), not a transfer.
 #pragma once
 #include "loom/array/array.h"
 
