@@ -1,6 +1,6 @@
 #include "loom/version.h"
 
-#include "loom/backend/cpu/linalg.h"
+#include "loom/backend/linalg.h"
 #include "loom/runtime/gpu_runtime.h"
 #include "loom/runtime/device.h"
 
@@ -21,7 +21,7 @@ BuildInfo build_info() {
     b.nvrtc = gpu_runtime::nvrtc_version();
   }
   b.num_gpus = num_gpus();
-  b.blas = cpu_backend::blas_name();
+  b.blas = cpu_blas_name();
   return b;
 }
 

@@ -1,5 +1,5 @@
 // The contract between loom/ops/reduce*.cpp and the backends' reduction evals
-// (backend/cpu/reduce.h, backend/gpu_reduce.h): what to compute and in which dtypes.
+// (backend/reduce.h): what to compute and in which dtypes.
 // The ops layer owns the rules (axes, dtype=, errors) and hands the backends a dense
 // input viewed as [outer][len][inner] and a contiguous output [outer][inner].
 #pragma once

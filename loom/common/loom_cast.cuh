@@ -1,6 +1,6 @@
 // Element types and casts shared by loom's device code. Self-contained (NVRTC gets no
 // include path) and also compilable as host C++ so tests can check the casts on a CPU.
-// The rules match the CPU backend: see backend/gpu.h and loom/convert.h.
+// The rules match the CPU backend: see backend/creation.h and core/convert.h.
 #pragma once
 
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)

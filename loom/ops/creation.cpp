@@ -2,10 +2,9 @@
 
 #include <cmath>
 
-#include "loom/backend/cpu/cpu_ops.h"
-#include "loom/backend/gpu.h"
-#include "loom/runtime/gpu_runtime.h"
+#include "loom/backend/creation.h"
 #include "loom/core/error.h"
+#include "loom/dispatch/dispatch.h"
 
 namespace loom {
 namespace {
@@ -14,11 +13,7 @@ Device resolve(const std::optional<Device>& d) { return d ? *d : default_device(
 
 void fill_any(const Array& out, const Scalar& v) {
   if (out.size() == 0) return;
-  if (out.device().is_cpu()) {
-    cpu_backend::fill(out, v);
-  } else {
-    gpu_backend::fill(out, v);
-  }
+  dispatch(primitives::full, {}, {out}, out, v);
 }
 
 }  // namespace
@@ -97,11 +92,7 @@ Array arange(const Scalar& start, const Scalar& stop, const Scalar& step, DType 
     second = Scalar(static_cast<long long>((start.kind == Scalar::Kind::boolean ? start.b : start.i) +
                                            (step.kind == Scalar::Kind::boolean ? step.b : step.i)));
   }
-  if (out.device().is_cpu()) {
-    cpu_backend::arange(out, start, second);
-  } else {
-    gpu_backend::arange(out, start, second);
-  }
+  dispatch(primitives::arange, {}, {out}, out, start, second);
   return out;
 }
 
@@ -114,11 +105,7 @@ Array linspace(double start, double stop, int64_t num, bool endpoint, DType dtyp
   const double delta = stop - start;
   // NumPy: step = delta / div; a zero div multiplies by delta instead (only i = 0 exists).
   const double step = div > 0 ? delta / static_cast<double>(div) : delta;
-  if (out.device().is_cpu()) {
-    cpu_backend::linspace(out, start, step, stop, endpoint);
-  } else {
-    gpu_backend::linspace(out, start, step, stop, endpoint);
-  }
+  dispatch(primitives::linspace, {}, {out}, out, start, step, stop, endpoint);
   return out;
 }
 
@@ -127,11 +114,7 @@ Array eye(int64_t n, std::optional<int64_t> m, int64_t k, DType dtype, std::opti
   if (n < 0 || cols < 0) throw_value_error("eye", "negative dimensions are not allowed");
   Array out = Array::allocate({n, cols}, dtype, resolve(device));
   if (out.size() == 0) return out;
-  if (out.device().is_cpu()) {
-    cpu_backend::eye(out, k);
-  } else {
-    gpu_backend::eye(out, k);
-  }
+  dispatch(primitives::eye, {}, {out}, out, k);
   return out;
 }
 
@@ -142,11 +125,7 @@ Array identity(int64_t n, DType dtype, std::optional<Device> device) {
 Array from_host(const HostView& src, std::optional<Device> device) {
   Array out = Array::allocate(src.shape, src.dtype, resolve(device));
   if (out.size() == 0) return out;
-  if (out.device().is_cpu()) {
-    cpu_backend::copy_from_host(src, out);
-  } else {
-    gpu_runtime::upload(src, out);
-  }
+  dispatch(primitives::from_host, {}, {out}, src, out);
   return out;
 }
 

@@ -5,13 +5,12 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
-#include "loom/backend/cpu/elementwise.h"
-#include "loom/backend/elementwise_call.h"
-#include "loom/backend/gpu_elementwise.h"
+#include "loom/backend/elementwise.h"
 #include "loom/core/error.h"
+#include "loom/dispatch/dispatch.h"
 #include "loom/ops/elementwise_rules.h"
+#include "loom/ops/reduce.h"
 
 namespace loom {
 namespace {
@@ -42,11 +41,23 @@ void run(ElementwiseCall& call) {
     if (aliases(a, call.out)) a = a.copy();
   }
   if (call.out.size() == 0) return;
-  if (call.out.device().is_cpu()) cpu_backend::elementwise(call);
-  else gpu_backend::elementwise(call);
+  // Hooks see the array inputs; weak scalars travel in the call.
+  const Array* a[3];
+  int n = 0;
+  for (int i = 0; i < call.nin; ++i)
+    if (!call.is_scalar[i]) a[n++] = &call.in[i];
+  const Primitive<ElementwiseFn>& p = primitives::elementwise[static_cast<int>(call.op)];
+  switch (n) {
+    case 0: dispatch(p, {}, {call.out}, call); break;
+    case 1: dispatch(p, {*a[0]}, {call.out}, call); break;
+    case 2: dispatch(p, {*a[0], *a[1]}, {call.out}, call); break;
+    default: dispatch(p, {*a[0], *a[1], *a[2]}, {call.out}, call); break;
+  }
 }
 
-// NumPy raises ValueError for integer powers with a negative exponent.
+// NumPy raises ValueError for integer powers with a negative exponent. For an array of
+// exponents the check is split (backend/elementwise.h, at the power record): a device part,
+// the dispatched ops less and any, and a host part that reads their one bool back.
 void check_int_power(const ElementwiseCall& call) {
   if (dtype_kind(call.loop) != DTypeKind::signed_int) return;
   if (call.is_scalar[1]) {
@@ -56,11 +67,10 @@ void check_int_power(const ElementwiseCall& call) {
   }
   const Array& e = call.in[1];
   if (e.size() == 0 || dtype_kind(e.dtype()) != DTypeKind::signed_int) return;
-  const Array neg = less(e, 0);
-  std::vector<unsigned char> host(static_cast<size_t>(neg.size()));
-  neg.copy_to_host(host.data());
-  for (unsigned char v : host)
-    if (v) throw std::invalid_argument("[power] Integers to negative integer powers are not allowed.");
+  const Array has_negative = any(less(e, 0));
+  bool host = false;
+  has_negative.copy_to_host(&host);
+  if (host) throw std::invalid_argument("[power] Integers to negative integer powers are not allowed.");
 }
 
 }  // namespace

@@ -1,11 +1,9 @@
 // copyto: assignment with broadcasting and casting into any strided view, on the
 // elementwise engine (the op table's internal `copy` op).
-#include "loom/backend/cpu/cpu_ops.h"
-#include "loom/backend/cpu/elementwise.h"
-#include "loom/backend/elementwise_call.h"
-#include "loom/backend/gpu.h"
-#include "loom/backend/gpu_elementwise.h"
+#include "loom/backend/creation.h"
+#include "loom/backend/elementwise.h"
 #include "loom/core/error.h"
+#include "loom/dispatch/dispatch.h"
 #include "loom/ops/elementwise.h"
 
 namespace loom {
@@ -23,8 +21,7 @@ void copyto(const Array& dst, const Array& src) {
   // Overlapping memory that is not the very same view: read from a copy.
   if (s.buffer() == dst.buffer() && !(s.offset() == dst.offset() && s.strides() == dst.strides())) s = s.copy();
   if (dst.is_contiguous()) {  // the convert paths: memcpy when the dtype is the same
-    if (dst.device().is_cpu()) cpu_backend::convert(s, dst);
-    else gpu_backend::convert(s, dst);
+    dispatch(primitives::copyto, {s}, {dst}, s, dst);
     return;
   }
   ElementwiseCall call;
@@ -33,8 +30,7 @@ void copyto(const Array& dst, const Array& src) {
   call.nin = 1;
   call.in[0] = s;
   call.out = dst;
-  if (dst.device().is_cpu()) cpu_backend::elementwise(call);
-  else gpu_backend::elementwise(call);
+  dispatch(primitives::copyto_strided, {s}, {dst}, call);
 }
 
 }  // namespace loom

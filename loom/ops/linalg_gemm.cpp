@@ -5,10 +5,10 @@
 #include <atomic>
 #include <optional>
 
-#include "loom/backend/cpu/linalg.h"
 #include "loom/backend/gemm_layout.h"
-#include "loom/backend/gpu_linalg.h"
+#include "loom/backend/linalg.h"
 #include "loom/core/error.h"
+#include "loom/dispatch/dispatch.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/linalg.h"
 #include "loom/ops/linalg_internal.h"
@@ -77,8 +77,7 @@ void gemm3(Array a, Array b, Array out) {
     b = b.view({1, b.shape()[1], n}, {0, b.strides()[1], b.strides()[2]}, b.offset());
     out = out.view({1, nb * m, n}, {0, n * item, item}, out.offset());
   }
-  if (out.device().is_cpu()) cpu_backend::gemm(a, b, out);
-  else gpu_backend::gemm(a, b, out, g_allow_tf32.load(std::memory_order_relaxed));
+  dispatch(primitives::matmul, {a, b}, {out}, a, b, out, g_allow_tf32.load(std::memory_order_relaxed));
 }
 
 }  // namespace
@@ -177,6 +176,6 @@ void set_matmul_precision(const std::string& precision) {
 
 std::string get_matmul_precision() { return g_allow_tf32 ? "tf32" : "float32"; }
 
-std::string blas_library() { return cpu_backend::blas_name(); }
+std::string blas_library() { return cpu_blas_name(); }
 
 }  // namespace loom

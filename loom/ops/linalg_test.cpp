@@ -6,7 +6,8 @@
 #include <cstring>
 #include <random>
 
-#include "loom/backend/cpu/linalg.h"
+#include "loom/backend/cpu/linalg_loop.h"
+#include "loom/backend/linalg.h"
 #include "loom/backend/gemm_layout.h"
 #include "loom/core/error.h"
 #include "loom/ops/creation.h"
@@ -62,7 +63,7 @@ TEST(CpuGemm, BlasPathMatchesOwnLoop) {
       Array bv = b.view({nb, k, n}, {n * k * it, it, k * it}, 0);
       if (!transposed) bv = bv.contiguous();
       Array blas = Array::allocate({nb, m, n}, dt, cpu()), loop = Array::allocate({nb, m, n}, dt, cpu());
-      cpu_backend::gemm(a, bv, blas);
+      cpu_backend::gemm(a, bv, blas, false);
       cpu_backend::gemm_loop(a, bv, loop);
       for (int64_t i = 0; i < blas.size(); ++i) {
         const double x = dt == float32 ? at<float>(blas)[i] : at<double>(blas)[i];

@@ -11,9 +11,10 @@
 #include <stdexcept>
 #include <utility>
 
-#include "loom/backend/cpu/random.h"
-#include "loom/backend/gpu_random.h"
+#include "loom/backend/random.h"
 #include "loom/core/error.h"
+#include "loom/dispatch/dispatch.h"
+#include "loom/ops/creation.h"
 
 namespace loom::random {
 namespace {
@@ -70,8 +71,7 @@ Array run(Draw d, const Shape& shape, DType dt, const Device& dev, const std::op
   d.p.key0 = s.key.hi;
   d.p.key1 = s.key.lo;
   d.p.offset = s.offset;
-  if (dev.is_cpu()) cpu_backend::random_fill(out, d.kind, d.words, d.p);
-  else gpu_backend::random_fill(out, d.kind, d.words, d.p);
+  dispatch(primitives::random[d.kind], {}, {out}, out, d.kind, d.words, d.p);
   return out;
 }
 
@@ -163,9 +163,8 @@ uint64_t perm_blocks(int64_t n) { return n > 0 ? static_cast<uint64_t>((n + 1) /
 Array permutation_of_n(int64_t n, const GeneratorState& s, const Device& dev) {
   const int64_t m = n < 0 ? 0 : n;  // NumPy: permutation(-1) is arange(-1), empty
   const std::vector<int64_t> perm = shuffle_indices(m, s);
-  Array host = Array::allocate({m}, int64, cpu());
-  if (m > 0) std::memcpy(host.data(), perm.data(), static_cast<size_t>(m) * sizeof(int64_t));
-  return host.to(dev);
+  // The shuffle runs on the host from the key alone; its result enters as from_host.
+  return from_host(HostView{perm.data(), int64, {m}, {static_cast<int64_t>(sizeof(int64_t))}}, dev);
 }
 
 Array permutation_of_array(const Array& x, const std::optional<GeneratorState>& state) {
@@ -173,7 +172,9 @@ Array permutation_of_array(const Array& x, const std::optional<GeneratorState>& 
   const int64_t n = x.shape()[0];
   const GeneratorState s = state ? *state : reserve(perm_blocks(n));
   const std::vector<int64_t> perm = shuffle_indices(n, s);
-  // Rows are gathered on the host (a GPU array makes a round trip through host memory).
+  // Rows are gathered on the host: a GPU array makes a round trip through host memory (two
+  // runtime transfers, no primitive), so this form reads device data mid-op and cannot be
+  // traced; permutation(n) can.
   const Array src = x.to(cpu()).contiguous();
   Array host = Array::allocate(x.shape(), x.dtype(), cpu());
   if (host.nbytes() > 0) {
@@ -182,7 +183,7 @@ Array permutation_of_array(const Array& x, const std::optional<GeneratorState>& 
     char* out = static_cast<char*>(host.data());
     for (int64_t i = 0; i < n; ++i) std::memcpy(out + i * row, in + perm[i] * row, row);
   }
-  return x.device().is_cpu() ? host : host.to(x.device());
+  return host.to(x.device());  // `host` itself on the CPU
 }
 
 }  // namespace

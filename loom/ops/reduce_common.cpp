@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "loom/backend/cpu/reduce.h"
-#include "loom/backend/gpu_reduce.h"
+#include "loom/backend/reduce.h"
 #include "loom/core/error.h"
+#include "loom/dispatch/dispatch.h"
 #include "loom/ops/elementwise.h"
 
 namespace loom::reduce_impl {
@@ -102,10 +102,7 @@ Array reduce_masked(const char* op, const Array& a, const std::vector<bool>& mas
     }
   }
   Array out = Array::allocate(p.out_shape, reduce_out_dtype(kind, a.dtype()), a.device());
-  if (out.size() > 0) {
-    if (a.device().is_cpu()) cpu_backend::reduce(p.src, p.geom, kind, params, out);
-    else gpu_backend::reduce(p.src, p.geom, kind, params, out);
-  }
+  if (out.size() > 0) dispatch(primitives::reduce_of(kind, params), {p.src}, {out}, p.src, p.geom, kind, params, out);
   return keepdims ? reshaped(out, p.keep_shape) : out;
 }
 

@@ -1,7 +1,7 @@
 // cumsum and cumprod: inclusive scans along one axis, or over the flattened array.
-#include "loom/backend/cpu/reduce.h"
-#include "loom/backend/gpu_reduce.h"
+#include "loom/backend/reduce.h"
 #include "loom/core/error.h"
+#include "loom/dispatch/dispatch.h"
 #include "loom/ops/reduce.h"
 #include "loom/ops/reduce_common.h"
 
@@ -25,10 +25,7 @@ Array scan_op(const char* op, ScanKind kind, const Array& a, std::optional<int64
   const DType natural = reduce_out_dtype(rk, a.dtype());
   Array src = dtype && *dtype != a.dtype() && *dtype != natural ? a.astype(*dtype) : a.contiguous();
   Array r = Array::allocate(shape, reduce_out_dtype(rk, src.dtype()), a.device());
-  if (r.size() > 0) {
-    if (a.device().is_cpu()) cpu_backend::scan(src, g, kind, r);
-    else gpu_backend::scan(src, g, kind, r);
-  }
+  if (r.size() > 0) dispatch(primitives::scan[static_cast<int>(kind)], {src}, {r}, src, g, kind, r);
   if (dtype && r.dtype() != *dtype) r = r.astype(*dtype);
   return reduce_impl::finish_out(op, r, out);
 }

@@ -2,7 +2,7 @@
 #include <cstring>
 
 #include "loom/core/cast.h"
-#include "loom/backend/cpu/cpu_ops.h"
+#include "loom/backend/creation.h"
 #include "loom/backend/cpu/strided.h"
 #include "loom/runtime/cpu/thread_pool.h"
 

@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "loom/core/cast.h"
-#include "loom/backend/cpu/cpu_ops.h"
+#include "loom/backend/creation.h"
 
 namespace loom::cpu_backend {
 

@@ -2,7 +2,7 @@
 // is split over the thread pool, and each row is handed to the typed loop of the op table.
 // Operands whose dtype is not the loop's go through small cast buffers (NumPy's buffered
 // iteration), so no full-size temporaries are made.
-#include "loom/backend/cpu/elementwise.h"
+#include "loom/backend/elementwise.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,13 +1,14 @@
 // CPU matrix products: float32/float64 through CBLAS (one call per batch entry, spread
 // over cores when the matrices are too small for BLAS threading), float16/bfloat16 through
 // float32 GEMMs, everything else through gemm_loop (linalg_loop.cpp).
-#include "loom/backend/cpu/linalg.h"
+#include "loom/backend/linalg.h"
 
 #include <climits>
 #include <cstring>
 
 #include "loom/core/cast.h"
-#include "loom/backend/cpu/cpu_ops.h"
+#include "loom/backend/cpu/linalg_loop.h"
+#include "loom/backend/creation.h"
 #include "loom/runtime/cpu/thread_pool.h"
 #include "loom/backend/gemm_layout.h"
 #include "loom/core/error.h"
@@ -72,21 +73,13 @@ void half_gemm(const Array& a, const Array& b, const Array& out) {
     return x.astype(float32);
   };
   const Array tmp = Array::allocate(out.shape(), float32, out.device());
-  gemm(to_f32(a), to_f32(b), tmp);
+  gemm(to_f32(a), to_f32(b), tmp, false);
   convert(tmp, out);
 }
 
 }  // namespace
 
-const char* blas_name() {
-#ifdef LOOM_HAVE_CBLAS
-  return LOOM_BLAS_NAME;
-#else
-  return "none";
-#endif
-}
-
-void gemm(const Array& a, const Array& b, const Array& out) {
+void gemm(const Array& a, const Array& b, const Array& out, bool /*allow_tf32: no TF32 on a CPU*/) {
   if (out.size() == 0) return;
   switch (out.dtype()) {
     case DType::float16:
@@ -110,3 +103,15 @@ void gemm(const Array& a, const Array& b, const Array& out) {
 }
 
 }  // namespace loom::cpu_backend
+
+namespace loom {
+
+const char* cpu_blas_name() {
+#ifdef LOOM_HAVE_CBLAS
+  return LOOM_BLAS_NAME;
+#else
+  return "none";
+#endif
+}
+
+}  // namespace loom

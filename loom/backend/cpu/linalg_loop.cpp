@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "loom/core/cast.h"
-#include "loom/backend/cpu/linalg.h"
+#include "loom/backend/cpu/linalg_loop.h"
 #include "loom/runtime/cpu/thread_pool.h"
 #include "loom/core/error.h"
 

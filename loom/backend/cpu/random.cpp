@@ -1,6 +1,6 @@
 // CPU eval of the random draws: parallel_for over ranges of Philox blocks, each block
 // computed by the same header code the GPU kernels run.
-#include "loom/backend/cpu/random.h"
+#include "loom/backend/random.h"
 
 #include "loom/runtime/cpu/thread_pool.h"
 #include "loom/core/error.h"

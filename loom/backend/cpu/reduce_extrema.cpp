@@ -1,6 +1,6 @@
 // min, max (NaN propagates), any, all and argmin/argmax (first occurrence; the first NaN
 // wins) on the CPU.
-#include "loom/backend/cpu/reduce.h"
+#include "loom/backend/reduce.h"
 #include "loom/backend/cpu/reduce_engine.h"
 
 namespace loom::cpu_backend {

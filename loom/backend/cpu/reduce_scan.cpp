@@ -2,7 +2,7 @@
 // float16/bfloat16: each output is the rounded running value). Long rows run in three
 // passes over fixed chunks (chunk totals, their prefix, each chunk again from its carry),
 // the first and last in parallel; the chunking depends only on sizes.
-#include "loom/backend/cpu/reduce.h"
+#include "loom/backend/reduce.h"
 #include "loom/backend/cpu/reduce_engine.h"
 
 namespace loom::cpu_backend {

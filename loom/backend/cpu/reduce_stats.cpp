@@ -2,7 +2,7 @@
 // norms on the CPU, accumulated in float32 (float16, bfloat16, float32 inputs) or float64.
 #include <cmath>
 
-#include "loom/backend/cpu/reduce.h"
+#include "loom/backend/reduce.h"
 #include "loom/backend/cpu/reduce_engine.h"
 
 namespace loom::cpu_backend {

@@ -1,6 +1,6 @@
 // sum and prod on the CPU: elements widened to the accumulator dtype (int64, uint64,
 // float32 for float16/bfloat16/float32, float64) and cast to the output dtype at the end.
-#include "loom/backend/cpu/reduce.h"
+#include "loom/backend/reduce.h"
 #include "loom/backend/cpu/reduce_engine.h"
 
 namespace loom::cpu_backend {

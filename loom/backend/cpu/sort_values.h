@@ -16,7 +16,7 @@
 #include <memory>
 #include <vector>
 
-#include "loom/backend/cpu/cpu_ops.h"
+#include "loom/backend/creation.h"
 #include "loom/runtime/cpu/host_allocator.h"
 #include "loom/backend/cpu/sort_keys.h"
 #include "loom/runtime/cpu/thread_pool.h"

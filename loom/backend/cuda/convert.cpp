@@ -1,4 +1,5 @@
-// GPU eval of convert: dst (contiguous) = src (any layout) cast to dst's dtype.
+// GPU evals of convert: dst (contiguous) = src (any layout) cast to dst's dtype, and of
+// copy_from_host.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -8,7 +9,7 @@
 #include "loom/runtime/cuda/check.h"
 #include "loom/backend/cuda/programs.h"
 #include "loom/runtime/cuda/runtime.h"
-#include "loom/backend/gpu.h"
+#include "loom/backend/creation.h"
 #include "loom/runtime/gpu_runtime.h"
 #include "loom/core/error.h"
 
@@ -111,5 +112,7 @@ void convert(const Array& src, const Array& dst) {
   }
   dst.buffer()->set_last_stream(stream);
 }
+
+void copy_from_host(const HostView& src, const Array& dst) { gpu_runtime::upload(src, dst); }
 
 }  // namespace loom::gpu_backend

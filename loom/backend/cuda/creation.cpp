@@ -1,4 +1,4 @@
-// GPU evals of fill, arange, linspace and eye (backend/gpu.h).
+// GPU evals of fill, arange, linspace and eye (backend/creation.h).
 #include <cuda_runtime_api.h>
 
 #include <cstring>
@@ -7,7 +7,7 @@
 #include "loom/runtime/cuda/check.h"
 #include "loom/backend/cuda/programs.h"
 #include "loom/runtime/cuda/runtime.h"
-#include "loom/backend/gpu.h"
+#include "loom/backend/creation.h"
 #include "loom/runtime/gpu_runtime.h"
 #include "loom/core/error.h"
 

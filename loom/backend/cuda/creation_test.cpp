@@ -5,10 +5,9 @@
 #include <cmath>
 #include <random>
 
-#include "loom/backend/cpu/cpu_ops.h"
 #include "loom/backend/cuda/test_gpu.h"
 #include "loom/backend/cuda/test_util.h"
-#include "loom/backend/gpu.h"
+#include "loom/backend/creation.h"
 #include "loom/runtime/gpu_runtime.h"
 
 namespace loom::testing {

@@ -15,9 +15,8 @@
 #include "loom/backend/cuda/elementwise_codegen.h"
 #include "loom/runtime/cuda/module_cache.h"
 #include "loom/runtime/cuda/runtime.h"
-#include "loom/backend/gpu.h"
 #include "loom/runtime/gpu_runtime.h"
-#include "loom/backend/gpu_elementwise.h"
+#include "loom/backend/elementwise.h"
 #include "loom/core/error.h"
 
 namespace loom::gpu_backend {

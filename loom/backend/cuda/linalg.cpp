@@ -14,9 +14,8 @@
 #include "loom/backend/cuda/programs.h"
 #include "loom/runtime/cuda/runtime.h"
 #include "loom/backend/gemm_layout.h"
-#include "loom/backend/gpu.h"
 #include "loom/runtime/gpu_runtime.h"
-#include "loom/backend/gpu_linalg.h"
+#include "loom/backend/linalg.h"
 #include "loom/core/error.h"
 
 namespace loom::cuda {

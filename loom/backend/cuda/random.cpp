@@ -8,9 +8,8 @@
 
 #include "loom/backend/cuda/programs.h"
 #include "loom/runtime/cuda/runtime.h"
-#include "loom/backend/gpu.h"
 #include "loom/runtime/gpu_runtime.h"
-#include "loom/backend/gpu_random.h"
+#include "loom/backend/random.h"
 #include "loom/core/error.h"
 
 namespace loom::cuda {

@@ -15,9 +15,8 @@
 #include "loom/runtime/cuda/driver_api.h"
 #include "loom/backend/cuda/reduce_codegen.h"
 #include "loom/runtime/cuda/runtime.h"
-#include "loom/backend/gpu.h"
 #include "loom/runtime/gpu_runtime.h"
-#include "loom/backend/gpu_reduce.h"
+#include "loom/backend/reduce.h"
 #include "loom/core/error.h"
 
 namespace loom::gpu_backend {

@@ -1,5 +1,5 @@
 // Creation and conversion evals of a build without CUDA: each raises UnsupportedError.
-#include "loom/backend/gpu.h"
+#include "loom/backend/creation.h"
 #include "loom/core/error.h"
 
 namespace loom::gpu_backend {
@@ -16,5 +16,6 @@ void arange(const Array&, const Scalar&, const Scalar&) { no_cuda("arange"); }
 void linspace(const Array&, double, double, double, bool) { no_cuda("linspace"); }
 void eye(const Array&, int64_t) { no_cuda("eye"); }
 void convert(const Array&, const Array&) { no_cuda("convert"); }
+void copy_from_host(const HostView&, const Array&) { no_cuda("from_host"); }
 
 }  // namespace loom::gpu_backend

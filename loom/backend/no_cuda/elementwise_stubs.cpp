@@ -1,7 +1,7 @@
 // Elementwise ops on a GPU in a build without CUDA: an explicit UnsupportedError.
 #include <string>
 
-#include "loom/backend/gpu_elementwise.h"
+#include "loom/backend/elementwise.h"
 #include "loom/core/error.h"
 
 namespace loom::gpu_backend {

@@ -1,6 +1,6 @@
 // Matrix products without CUDA: the op layer only reaches this for GPU arrays, which a
 // build without CUDA cannot have; it still must link.
-#include "loom/backend/gpu_linalg.h"
+#include "loom/backend/linalg.h"
 #include "loom/core/error.h"
 
 namespace loom::gpu_backend {

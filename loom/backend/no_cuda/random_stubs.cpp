@@ -1,5 +1,5 @@
 // loom.random's GPU entry point in a build without CUDA.
-#include "loom/backend/gpu_random.h"
+#include "loom/backend/random.h"
 #include "loom/core/error.h"
 
 namespace loom::gpu_backend {

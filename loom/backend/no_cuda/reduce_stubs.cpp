@@ -1,5 +1,5 @@
 // Reductions in a build without CUDA: no GPU arrays can exist, but the entry points must link.
-#include "loom/backend/gpu_reduce.h"
+#include "loom/backend/reduce.h"
 #include <string>
 
 #include "loom/core/error.h"

@@ -1,0 +1,58 @@
+// The elementwise family's contract (DESIGN.md §2): one op application as the backends
+// receive it, the eval that computes it, and one primitive record per op-table entry.
+// loom/ops/elementwise.cpp owns the rules: it has resolved dtypes (NumPy 2 / NEP 50),
+// broadcast the inputs to the output's shape and checked devices. Backends cast each
+// input to its loop dtype and the result to out's dtype on the fly, so no temporary
+// arrays are made for mixed dtypes. CPU: backend/cpu/elementwise.cpp (the op table's
+// loops); GPU: backend/cuda/elementwise.cpp (a kernel generated from the op table,
+// compiled by NVRTC once and cached); backend/no_cuda/elementwise_stubs.cpp without CUDA.
+#pragma once
+#include "loom/array/array.h"
+#include "loom/backend/primitive.h"
+#include "loom/core/scalar.h"
+#include "loom/graph/op_table.h"
+
+namespace loom {
+
+struct ElementwiseCall {
+  OpId op = OpId::copy;
+  DType loop = float32;  // computation dtype (op_table.h); input_loop_dtype() per input
+  int nin = 1;
+  Array in[3];             // broadcast to out's shape (stride 0 where broadcast)
+  bool is_scalar[3] = {false, false, false};
+  Scalar scalar[3];        // weak scalars, cast to the input's loop dtype by the backend
+  Array out;               // any strided view; its dtype may differ from the result dtype
+};
+
+/// Computes `call` into call.out. CPU: inputs cast in small buffers, rows split over the
+/// thread pool for large arrays. GPU: enqueued on the current stream of out's device.
+using ElementwiseFn = void(const ElementwiseCall& call);
+
+namespace cpu_backend {
+ElementwiseFn elementwise;
+}
+namespace gpu_backend {
+ElementwiseFn elementwise;
+}
+
+namespace primitives {
+
+// One record per op-table entry, indexed by OpId and named as the table names the op
+// (true_divide and mod run as divide and remainder; `copy` is the table's internal cast).
+// Every one is traceable. power's check that integers are not raised to negative
+// integers, which needs the exponents' values, is split in ops/elementwise.cpp into a
+// device part (the dispatched ops less and any) and a host part (one bool read back
+// before power is dispatched), so the power record itself never reads device data.
+inline const Primitive<ElementwiseFn> elementwise[kNumOps] = {
+#define LOOM_EW_PRIMITIVE(name, arity, mask, rule, expr) \
+  {{#name, "elementwise"}, cpu_backend::elementwise, gpu_backend::elementwise},
+    LOOM_ELEMENTWISE_OPS(LOOM_EW_PRIMITIVE)
+#undef LOOM_EW_PRIMITIVE
+};
+
+// copyto into a strided view runs the table's `copy` op; hooks see the op the user called.
+inline const Primitive<ElementwiseFn> copyto_strided{{"copyto", "elementwise"}, cpu_backend::elementwise,
+                                                     gpu_backend::elementwise};
+
+}  // namespace primitives
+}  // namespace loom

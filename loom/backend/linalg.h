@@ -1,0 +1,37 @@
+// The linalg family's contract (DESIGN.md §2): the batched matrix product behind matmul,
+// dot, einsum and the other products, and its primitive record. loom/ops/linalg*.cpp and
+// einsum.cpp own the rules and hand the backends 3-d operands that have a BLAS layout
+// (gemm_operand(x).ok, backend/gemm_layout.h). CPU: backend/cpu/linalg*.cpp (a CBLAS for
+// float32/float64 when the build found one); GPU: backend/cuda/linalg*.cpp (cuBLAS and an
+// NVRTC kernel), enqueued on the current stream of out's device; stub in
+// backend/no_cuda/linalg_stubs.cpp.
+#pragma once
+#include "loom/array/array.h"
+#include "loom/backend/primitive.h"
+
+namespace loom {
+
+/// out[i] = a[i] @ b[i] for a (B, m, k), b (B, k, n), out contiguous (B, m, n), all of one
+/// dtype, k >= 1. Integers wrap around, bool is or-of-ands, float16/bfloat16 accumulate in
+/// float32 (tensor cores on the GPU). float32 uses TF32 tensor cores on the GPU only when
+/// `allow_tf32`; the CPU ignores it.
+using GemmFn = void(const Array& a, const Array& b, const Array& out, bool allow_tf32);
+
+namespace cpu_backend {
+GemmFn gemm;
+}
+namespace gpu_backend {
+GemmFn gemm;
+}
+
+/// The CPU's BLAS: "openblas", "blas" (the library CMake found) or "none" (loom's own
+/// loops). A build query of the CPU backend, not an eval.
+const char* cpu_blas_name();
+
+namespace primitives {
+
+// matmul, dot, vdot, inner, tensordot and einsum all run this one product.
+inline const Primitive<GemmFn> matmul{{"matmul", "linalg"}, cpu_backend::gemm, gpu_backend::gemm};
+
+}  // namespace primitives
+}  // namespace loom

@@ -1,0 +1,42 @@
+// The random family's contract (DESIGN.md §2): the eval behind every loom.random draw and
+// its primitive record. loom/ops/random.cpp owns the rules and maps each distribution to
+// (kind, words per element, parameters). common/loom_philox.cuh holds the generator, shared
+// by both backends so that they give the same bits. CPU: backend/cpu/random.cpp; GPU:
+// backend/cuda/random.cpp, enqueued on the current stream of out's device; stub in
+// backend/no_cuda/random_stubs.cpp.
+#pragma once
+#include "loom/array/array.h"
+#include "loom/backend/primitive.h"
+#include "loom/common/loom_philox.cuh"
+
+namespace loom {
+
+/// Fills contiguous `out` with draw `kind` (loom_rng_uniform, ...) taking `words` 32-bit
+/// words per element (1, 2 or 4); element i comes from block p.offset + i / (4 / words).
+/// The CPU's split over threads follows blocks, so results never depend on the thread count.
+using RandomFillFn = void(const Array& out, int kind, int words, const loom_random_params& p);
+
+namespace cpu_backend {
+RandomFillFn random_fill;
+}
+namespace gpu_backend {
+RandomFillFn random_fill;
+}
+
+namespace primitives {
+
+// One record per draw kind, indexed by it (loom_rng_uniform, ...), named by the public op
+// of that kind (rand draws uniform, randn normal). The generator's state is an argument,
+// so a draw is a pure function of its arguments and traceable.
+inline const Primitive<RandomFillFn> random[] = {
+    {{"uniform", "random"}, cpu_backend::random_fill, gpu_backend::random_fill},
+    {{"normal", "random"}, cpu_backend::random_fill, gpu_backend::random_fill},
+    {{"randint", "random"}, cpu_backend::random_fill, gpu_backend::random_fill},
+    {{"bernoulli", "random"}, cpu_backend::random_fill, gpu_backend::random_fill},
+};
+static_assert(loom_rng_uniform == 0 && loom_rng_normal == 1 && loom_rng_randint == 2 && loom_rng_bernoulli == 3 &&
+                  sizeof(random) / sizeof(random[0]) == 4,
+              "one record per draw kind, in kind order");
+
+}  // namespace primitives
+}  // namespace loom
