@@ -96,7 +96,7 @@ void check(const FusedGraph& g, const std::vector<GraphArg>& args, const Array& 
   expect_same_bits(out, want, what);
 }
 
-const std::vector<Shape> kShapes = {{5, 6, 7}, {(1 << 16) + 13}, {3, 1, 300, 37}, {}};
+const std::vector<Shape> kShapes = {{5, 6, 7}, {(1 << 16) + 13}, {3, 1, 300, 37}, {}, {0, 3}};
 
 TEST(CpuEval, HypotExpPlusOne) {
   const DType dts[][3] = {{float32, float32, float32}, {float16, float16, float16}, {float16, float32, int16},
