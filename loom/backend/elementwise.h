@@ -44,7 +44,7 @@ namespace primitives {
 // device part (the dispatched ops less and any) and a host part (one bool read back
 // before power is dispatched), so the power record itself never reads device data.
 inline const Primitive<ElementwiseFn> elementwise[kNumOps] = {
-#define LOOM_EW_PRIMITIVE(name, arity, mask, rule, expr) \
+#define LOOM_EW_PRIMITIVE(name, arity, mask, rule, expr, ...) \
   {{#name, "elementwise"}, cpu_backend::elementwise, gpu_backend::elementwise},
     LOOM_ELEMENTWISE_OPS(LOOM_EW_PRIMITIVE)
 #undef LOOM_EW_PRIMITIVE

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "loom/array/array.h"
+#include "loom/common/loom_argmax.cuh"
 #include "loom/core/cast.h"
 #include "loom/runtime/cpu/thread_pool.h"
 #include "loom/backend/reduce_kinds.h"
@@ -71,7 +72,7 @@ struct Mul {
   static A identity() { return A(1); }
   static A combine(A a, A b) { return a * b; }
 };
-// NaN wins: once an accumulator is NaN it stays NaN. The vectorized loops use pick()
+// NaN wins: once an accumulator is NaN it stays NaN (common/loom_argmax.cuh). The vectorized loops use pick()
 // (a plain compare-select the compiler turns into max/min instructions) and track NaNs in
 // separate lanes (split_nan); combine() is the full rule.
 template <class A>
@@ -80,7 +81,7 @@ struct Max {
   static A identity() { return lowest<A>(); }
   template <class T>
   static T pick(T a, T b) { return b > a ? b : a; }
-  static A combine(A a, A b) { return ((b > a) | is_nan(b)) ? b : a; }
+  static A combine(A a, A b) { return loom_nanmax(a, b); }
 };
 template <class A>
 struct Min {
@@ -88,7 +89,7 @@ struct Min {
   static A identity() { return highest<A>(); }
   template <class T>
   static T pick(T a, T b) { return b < a ? b : a; }
-  static A combine(A a, A b) { return ((b < a) | is_nan(b)) ? b : a; }
+  static A combine(A a, A b) { return loom_nanmin(a, b); }
 };
 template <class C, class = void>
 struct is_arg_op : std::false_type {};
@@ -108,28 +109,15 @@ struct And {
   static bool combine(bool a, bool b) { return a & b; }
 };
 
+// (value, index) pairs and their rule (common/loom_argmax.cuh, shared with the GPU).
 template <class V>
-struct ArgAcc {
-  V v;
-  int64_t i;
-};
-// The better of two (value, index) pairs: NaN first, then the larger (smaller) value, then
-// the smaller index, which makes the result the first occurrence in any grouping.
+using ArgAcc = loom_argpair<V>;
 template <class V, bool kMax>
 struct ArgBest {
   using value = V;
   static constexpr bool is_max = kMax;
   static ArgAcc<V> identity() { return {kMax ? lowest<V>() : highest<V>(), INT64_MAX}; }
-  static ArgAcc<V> combine(ArgAcc<V> a, ArgAcc<V> b) {
-    const bool an = is_nan(a.v), bn = is_nan(b.v);
-    if (an || bn) {
-      if (an && bn) return a.i <= b.i ? a : b;
-      return an ? a : b;
-    }
-    if (kMax ? a.v > b.v : a.v < b.v) return a;
-    if (kMax ? b.v > a.v : b.v < a.v) return b;
-    return a.i <= b.i ? a : b;
-  }
+  static ArgAcc<V> combine(ArgAcc<V> a, ArgAcc<V> b) { return loom_argbest<V, kMax>(a, b); }
 };
 
 // An Op bundles a combine C with a map (element value, index along the reduction, output

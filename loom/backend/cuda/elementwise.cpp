@@ -1,7 +1,7 @@
 // GPU eval of elementwise ops: classify the operands (contiguous with 16-byte vectors,
 // contiguous unaligned, or strided over jointly collapsed dims; 32- or 64-bit indices),
 // look the kernel up by a compact key, and launch it. A miss generates the source
-// (elementwise_codegen.cpp) and compiles it through the compile cache; a hit does no
+// (graph/cuda_codegen.cpp) and compiles it through the compile cache; a hit does no
 // string work and no allocation, which keeps small ops at launch cost.
 #include <algorithm>
 #include <cstdint>
@@ -12,7 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "loom/backend/cuda/elementwise_codegen.h"
+#include "loom/graph/cuda_codegen.h"
 #include "loom/runtime/cuda/module_cache.h"
 #include "loom/runtime/cuda/runtime.h"
 #include "loom/runtime/gpu_runtime.h"
@@ -22,7 +22,6 @@
 namespace loom::gpu_backend {
 namespace {
 
-using cuda::FusedGraph;
 using IK = FusedGraph::InputKind;
 constexpr int kMaxOps = 4;
 constexpr int kMaxDims = 64;
@@ -74,7 +73,7 @@ const Kernel& kernel_for(int dev, uint64_t key, const ElementwiseCall& c, const 
   }
   std::vector<DType> in(dt, dt + c.nin);
   std::vector<IK> k(kinds, kinds + c.nin);
-  const FusedGraph g = cuda::single_op_graph(c.op, c.loop, in, k, c.out.dtype());
+  const FusedGraph g = single_op_graph(c.op, c.loop, in, k, c.out.dtype());
   char hash[24];
   std::snprintf(hash, sizeof(hash), "%014llx", static_cast<unsigned long long>(key));
   const std::string name = std::string("loom_") + op_info(c.op).name + "_" + hash;

@@ -54,24 +54,6 @@ std::string highest_of(DType dt) {
   }
 }
 
-// NaN-propagating max/min and the first-occurrence arg pairs (NaN first, then the better
-// value, then the smaller index), as the CPU engine's combines.
-const char* kExtremaPreamble = R"(
-template <typename V> __device__ __forceinline__ V loom_nanmax(V a, V b) { return (b > a || loom_isnan(b)) ? b : a; }
-template <typename V> __device__ __forceinline__ V loom_nanmin(V a, V b) { return (b < a || loom_isnan(b)) ? b : a; }
-template <typename V, bool MAX>
-__device__ __forceinline__ loom_argpair<V> loom_argbest(const loom_argpair<V>& a, const loom_argpair<V>& b) {
-  const bool an = loom_isnan(a.v), bn = loom_isnan(b.v);
-  if (an || bn) {
-    if (an && bn) return a.i <= b.i ? a : b;
-    return an ? a : b;
-  }
-  if (MAX ? a.v > b.v : a.v < b.v) return a;
-  if (MAX ? b.v > a.v : b.v < a.v) return b;
-  return a.i <= b.i ? a : b;
-}
-)";
-
 }  // namespace
 
 std::string reduction_source(const ReductionSpec& s) {
@@ -120,7 +102,6 @@ ReductionSpec builtin_reduction_spec(ReduceKind kind, DType in, bool var_mean) {
       break;
     case ReduceKind::min:
     case ReduceKind::max: {
-      s.preamble = kExtremaPreamble;
       const bool mx = kind == ReduceKind::max;
       s.acc_type = value_type(in);
       s.map_expr = "x";
@@ -136,7 +117,6 @@ ReductionSpec builtin_reduction_spec(ReduceKind kind, DType in, bool var_mean) {
       break;
     case ReduceKind::argmin:
     case ReduceKind::argmax: {
-      s.preamble = kExtremaPreamble;
       const bool mx = kind == ReduceKind::argmax;
       const std::string V = value_type(in);
       s.acc_type = "loom_argpair<" + V + ">";
@@ -170,7 +150,6 @@ ReductionSpec builtin_reduction_spec(ReduceKind kind, DType in, bool var_mean) {
       break;
     case ReduceKind::norm_max_abs:
     case ReduceKind::norm_min_abs: {
-      s.preamble = kExtremaPreamble;
       const bool mx = kind == ReduceKind::norm_max_abs;
       s.map_expr = "fabs(" + wide + ")";
       s.reduce_expr = mx ? "loom_nanmax(a, b)" : "loom_nanmin(a, b)";

@@ -1,4 +1,4 @@
-// Support code for generated elementwise kernels (backend/cuda/elementwise_codegen.cpp):
+// Support code for generated elementwise kernels (graph/cuda_codegen.cpp):
 // aligned vectors for 16-byte loads and stores. The op expressions themselves come
 // from loom_math.cuh; kernels stay small so that a never-seen one compiles quickly.
 #pragma once

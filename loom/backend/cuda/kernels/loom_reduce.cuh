@@ -9,6 +9,7 @@
 // kernel reads accumulators (partials of an earlier pass) instead of mapped elements, with
 // POST false it writes accumulators. No float atomics anywhere: results are deterministic.
 #pragma once
+#include "loom_argmax.cuh"  // max/min/argmax rules, shared with the CPU
 #include "loom_cast.cuh"
 
 struct loom_reduce_params {
@@ -16,12 +17,6 @@ struct loom_reduce_params {
   double d1;        // count (var's first pass)
   double d2;        // p (norm_p)
   const void* aux;  // var: the mean of each output, acc_t[outputs]
-};
-
-template <typename V>
-struct loom_argpair {
-  V v;
-  long long i;
 };
 
 template <bool C, typename A, typename B> struct loom_if { typedef A type; };

@@ -1,4 +1,4 @@
-#include "loom/backend/cuda/elementwise_codegen.h"
+#include "loom/graph/cuda_codegen.h"
 
 #include <functional>
 #include <sstream>
@@ -55,11 +55,8 @@ std::string store(DType from, DType to, const std::string& v) {
 }
 
 void check(const FusedGraph& g) {
+  check_graph(g, "codegen");
   if (g.outputs.size() != 1) throw std::invalid_argument("[codegen] exactly one output is supported");
-  for (size_t k = 0; k < g.nodes.size(); ++k)
-    for (int a = 0; a < op_info(g.nodes[k].op).arity; ++a)
-      if (g.nodes[k].args[a] < 0 || g.nodes[k].args[a] >= static_cast<int>(g.inputs.size() + k))
-        throw std::invalid_argument("[codegen] a node reads a value that is not computed before it");
 }
 
 // `__device__` function computing the graph from raw input elements r0.. to the raw output.
@@ -91,25 +88,6 @@ void emit_compute(std::ostringstream& s, const FusedGraph& g) {
 }
 
 }  // namespace
-
-DType FusedGraph::value_dtype(int v) const {
-  if (v < static_cast<int>(inputs.size())) return inputs[v].dtype;
-  const Node& n = nodes[v - inputs.size()];
-  return result_dtype(op_info(n.op).rule, n.loop);
-}
-
-FusedGraph single_op_graph(OpId op, DType loop, const std::vector<DType>& in_dtypes,
-                           const std::vector<FusedGraph::InputKind>& kinds, DType out_dtype) {
-  FusedGraph g;
-  FusedGraph::Node node{op, loop, {0, 0, 0}};
-  for (size_t i = 0; i < in_dtypes.size(); ++i) {
-    g.inputs.push_back({in_dtypes[i], kinds[i]});
-    node.args[i] = static_cast<int>(i);
-  }
-  g.nodes.push_back(node);
-  g.outputs.push_back({static_cast<int>(in_dtypes.size()), out_dtype});
-  return g;
-}
 
 std::string elementwise_source(const FusedGraph& g, const KernelConfig& cfg, const std::string& name) {
   check(g);

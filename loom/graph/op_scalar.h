@@ -1,0 +1,71 @@
+// The op table's expressions as host C++ functors, over the scalar helpers of
+// common/loom_math.cuh and the casts of core/cast.h: the CPU elementwise loops
+// (backend/cpu/elementwise_loops.h) and the CPU graph evaluator (graph/cpu_eval.h) both
+// compute through these, so an op's CPU arithmetic is written once.
+#pragma once
+#include <type_traits>
+
+#include "loom/common/loom_math.cuh"
+#include "loom/core/cast.h"
+#include "loom/graph/op_table.h"
+
+namespace loom::op_scalar {
+
+/// The storage type of a dtype (half_bits/bfloat16_bits for the 16-bit floats).
+template <DType D> struct storage;
+template <> struct storage<DType::bool_> { using type = bool; };
+template <> struct storage<DType::int8> { using type = int8_t; };
+template <> struct storage<DType::int16> { using type = int16_t; };
+template <> struct storage<DType::int32> { using type = int32_t; };
+template <> struct storage<DType::int64> { using type = int64_t; };
+template <> struct storage<DType::uint8> { using type = uint8_t; };
+template <> struct storage<DType::uint16> { using type = uint16_t; };
+template <> struct storage<DType::uint32> { using type = uint32_t; };
+template <> struct storage<DType::uint64> { using type = uint64_t; };
+template <> struct storage<DType::float16> { using type = half_bits; };
+template <> struct storage<DType::bfloat16> { using type = bfloat16_bits; };
+template <> struct storage<DType::float32> { using type = float; };
+template <> struct storage<DType::float64> { using type = double; };
+
+/// The type a stored element computes in: float for the 16-bit floats. int64_t is `long`
+/// on LP64 but the device helpers are written for `long long`.
+template <class S> struct value_of { using type = S; };
+template <> struct value_of<half_bits> { using type = float; };
+template <> struct value_of<bfloat16_bits> { using type = float; };
+template <> struct value_of<int64_t> { using type = long long; };
+template <> struct value_of<uint64_t> { using type = unsigned long long; };
+template <class S> using value_t = typename value_of<S>::type;
+
+/// A stored element as a value of type V.
+template <class V, class S>
+inline V widen(S x) {
+  if constexpr (is_f16<S>) return static_cast<V>(f16_to_float(x));
+  else return static_cast<V>(x);
+}
+/// An expression's result (its C++ arithmetic type) as storage O: wrapped to the integer
+/// width, rounded to a 16-bit float.
+template <class O, class R>
+inline O narrow(R r) {
+  if constexpr (std::is_same_v<O, R>) return r;
+  else if constexpr (is_f16<O>) return cast<O>(static_cast<float>(r));
+  else return static_cast<O>(r);
+}
+
+// The functors: F::apply(x0, x1, x2) is the table's expression.
+#define LOOM_CPU_FUNCTOR(name, arity_, mask, rule, expr, ...)             \
+  struct op_##name {                                                   \
+    static constexpr int arity = arity_;                               \
+    template <class T>                                                 \
+    static inline auto apply(T x0, T x1, T x2) { return expr; }        \
+  };
+LOOM_ELEMENTWISE_OPS(LOOM_CPU_FUNCTOR)
+#undef LOOM_CPU_FUNCTOR
+
+/// functor_of<int(OpId)>::type is the op's functor.
+template <int I> struct functor_of;
+#define LOOM_CPU_FUNCTOR_OF(name, arity, mask, rule, expr, ...) \
+  template <> struct functor_of<static_cast<int>(OpId::name)> { using type = op_##name; };
+LOOM_ELEMENTWISE_OPS(LOOM_CPU_FUNCTOR_OF)
+#undef LOOM_CPU_FUNCTOR_OF
+
+}  // namespace loom::op_scalar
