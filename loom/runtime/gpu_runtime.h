@@ -88,8 +88,16 @@ void upload(const HostView& src, const GpuSpan& dst);
 void download(const GpuSpan& src, void* dst);
 /// Contiguous `src` on one GPU -> contiguous `dst` on another (peer access when possible).
 void copy_peer(const GpuSpan& src, const GpuSpan& dst);
+/// The buffer of an array, all that wait_for_writer needs (it runs for every operand of
+/// every GPU op, so nothing else is computed). Converts implicitly from an Array.
+struct BufferOf {
+  Buffer* buffer = nullptr;  // null: an empty array
+  explicit BufferOf(Buffer* b) : buffer(b) {}
+  template <class ArrayLike, class = decltype(std::declval<const ArrayLike&>().buffer()->last_stream())>
+  BufferOf(const ArrayLike& a) : buffer(a.buffer().get()) {}  // NOLINT: implicit by design
+};
 /// Makes the current stream of `a`'s device wait for the stream that last used `a`, which
 /// then becomes that last user (see Buffer::last_stream). Nothing for a non-GPU array.
-void wait_for_writer(const GpuSpan& a);
+void wait_for_writer(BufferOf a);
 
 }  // namespace loom::gpu_runtime

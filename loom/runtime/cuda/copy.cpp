@@ -130,9 +130,9 @@ void check_gpu(const char* op, const GpuSpan& a) {
 
 }  // namespace
 
-void wait_for_writer(const GpuSpan& a) {
-  if (a.device < 0) return;
-  const int dev = a.device;
+void wait_for_writer(BufferOf a) {
+  if (!a.buffer || !a.buffer->device().is_gpu()) return;
+  const int dev = a.buffer->device().index;
   void* last = a.buffer->last_stream();
   void* cur = cuda::current_stream(dev);
   if (last == cur || cuda::stream_destroyed(last)) return;
@@ -154,7 +154,7 @@ void upload(const HostView& src, const GpuSpan& dst) {
   if (!dst.contiguous) throw_value_error("upload", "dst must be contiguous");
   const int dev = dst.device;
   cuda::activate(dev);
-  wait_for_writer(dst);
+  wait_for_writer(BufferOf{dst.buffer});
   const size_t nbytes = dst.nbytes;
   if (nbytes == 0) return;
   auto stream = static_cast<cudaStream_t>(cuda::current_stream(dev));
@@ -192,7 +192,7 @@ void download(const GpuSpan& src, void* dst) {
   // A strided array is packed on the GPU first by its caller (Array::contiguous): packing
   // is compute, which the runtime does not do.
   if (!src.contiguous) throw_value_error("download", "the GPU array must be contiguous");
-  wait_for_writer(src);
+  wait_for_writer(BufferOf{src.buffer});
   stream_synchronize(dev, cuda::current_stream(dev));  // the writers first: a wait Ctrl-C can end
   auto stream = static_cast<cudaStream_t>(cuda::current_stream(dev));
   const size_t nbytes = src.nbytes;
@@ -230,8 +230,8 @@ void copy_peer(const GpuSpan& src, const GpuSpan& dst) {
   if (!src.contiguous || !dst.contiguous || src.nbytes != dst.nbytes)
     throw_value_error("copy_peer", "src and dst must be contiguous and of the same size");
   const int sdev = src.device, ddev = dst.device;
-  wait_for_writer(src);
-  wait_for_writer(dst);
+  wait_for_writer(BufferOf{src.buffer});
+  wait_for_writer(BufferOf{dst.buffer});
   const size_t nbytes = src.nbytes;
   if (nbytes == 0) return;
   auto s_src = static_cast<cudaStream_t>(cuda::current_stream(sdev));

@@ -53,6 +53,6 @@ void stream_wait_event(int, void*, void*) { no_cuda("stream_wait_event"); }
 void upload(const HostView&, const GpuSpan&) { no_cuda("upload"); }
 void download(const GpuSpan&, void*) { no_cuda("download"); }
 void copy_peer(const GpuSpan&, const GpuSpan&) { no_cuda("copy_peer"); }
-void wait_for_writer(const GpuSpan&) { no_cuda("wait_for_writer"); }
+void wait_for_writer(BufferOf) { no_cuda("wait_for_writer"); }
 
 }  // namespace loom::gpu_runtime
