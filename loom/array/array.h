@@ -6,6 +6,7 @@
 
 #include "loom/runtime/device.h"
 #include "loom/core/dtype.h"
+#include "loom/runtime/host_view.h"  // HostView, which Array's users pass with it
 #include "loom/runtime/memory.h"
 #include "loom/core/shape.h"
 
@@ -61,14 +62,6 @@ class Array {
   Strides strides_;
   int64_t offset_ = 0;
   int64_t size_ = 0;
-};
-
-/// Host memory of any layout, as NumPy arrays present it.
-struct HostView {
-  const void* data;
-  DType dtype;
-  Shape shape;
-  Strides strides;  // bytes
 };
 
 }  // namespace loom

@@ -15,6 +15,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "loom/kernel/kernel_backend.h"
+
 namespace loom::autotune {
 namespace {
 
@@ -253,16 +255,7 @@ DeviceId device_id(const Device& device) {
     if (it != known_ids->end()) return it->second;
   }
   DeviceId id;
-  if (device.is_gpu()) {
-    const DeviceProperties p = properties(device);
-    const std::string sm =
-        "sm_" + std::to_string(p.compute_capability_major) + std::to_string(p.compute_capability_minor);
-    id.identity = p.name + " " + sm;
-    id.label = device.str() + " " + p.name + " (" + sm + ")";
-  } else {
-    id.identity = "cpu";
-    id.label = device.str();
-  }
+  kernel_backend(device).tuning_names(device, id.identity, id.label);
   std::lock_guard<std::mutex> lock(mu);
   return known_ids->emplace(k, id).first->second;
 }

@@ -3,11 +3,11 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "loom/kernel/emulator/emulator.h"
-#include "loom/kernel/cuda/gpu_kernel.h"
-#include "loom/runtime/device.h"
 #include "loom/core/error.h"
+#include "loom/kernel/gpu_kernel.h"
+#include "loom/kernel/kernel_backend.h"
 #include "loom/kernel/module_state.h"
+#include "loom/runtime/device.h"
 
 namespace loom {
 
@@ -92,9 +92,10 @@ Kernel RawModule::get_function(const std::string& name, bool compile_now) const 
   if (name.empty()) throw std::invalid_argument("[RawModule.get_function] the kernel name is empty");
   // Compile and look the name up now, so a typo fails here, as in CuPy and PyCUDA: on the
   // default GPU, or with the CPU kernel emulator when the default device is the CPU.
-  const Device d = default_device();
-  if (compile_now && d.is_gpu()) gpu_backend::user_function(*state_, d.index, name);
-  if (compile_now && d.is_cpu()) cpu_emulator::function(*state_, name);
+  if (compile_now) {
+    const Device d = default_device();
+    kernel_backend(d).prepare(*state_, d, name);
+  }
   return Kernel(state_, name);
 }
 
@@ -102,7 +103,7 @@ std::vector<std::string> RawModule::compile(int arch) const {
   if (arch < 10 || arch > 999)
     throw std::invalid_argument("[RawModule.compile] arch " + std::to_string(arch) +
                                 " is not a compute capability such as 80 or 90");
-  return gpu_backend::compile_user_module(*state_, arch);
+  return kernel_cuda::compile_user_module(*state_, arch);
 }
 
 const std::string& RawModule::code() const { return state_->code; }
@@ -113,8 +114,7 @@ Kernel::Kernel(std::shared_ptr<ModuleState> m, std::string name)
     : module_(std::move(m)), name_(std::move(name)), functions_(std::make_shared<KernelFunctionCache>()) {}
 
 KernelAttributes Kernel::attributes(const Device& device) const {
-  if (!device.is_gpu()) return cpu_emulator::attributes(*module_, name_);
-  return gpu_backend::user_function(*module_, device.index, name_).attributes;
+  return kernel_backend(device).attributes(*module_, device, name_);
 }
 
 }  // namespace loom

@@ -120,9 +120,11 @@ struct KernelAttributes {
 };
 
 struct ModuleState;
-namespace gpu_backend {
+class Kernel;
+namespace kernel_cuda {
 struct UserFunction;
-}
+void launch_kernel(const Kernel& k, const Device& device, const LaunchConfig& cfg, const std::vector<KernelArg>& args);
+}  // namespace kernel_cuda
 
 /// One function of a RawModule. Cheap to copy.
 class Kernel {
@@ -147,7 +149,9 @@ class Kernel {
 
  private:
   friend class RawModule;
-  const gpu_backend::UserFunction& function_on(int device) const;
+  friend void kernel_cuda::launch_kernel(const Kernel&, const Device&, const LaunchConfig&,
+                                         const std::vector<KernelArg>&);
+  const kernel_cuda::UserFunction& function_on(int device) const;  // kernel/cuda/launch.cpp
   Kernel(std::shared_ptr<ModuleState> m, std::string name);
   std::shared_ptr<ModuleState> module_;
   std::string name_;

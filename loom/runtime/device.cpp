@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "loom/runtime/device_runtime.h"
 #include "loom/runtime/gpu_runtime.h"
 #include "loom/core/error.h"
 
@@ -78,13 +79,7 @@ std::vector<Device> devices() {
 
 DeviceProperties properties(const Device& d) {
   check_device_present(d);
-  if (d.is_gpu()) return gpu_runtime::properties(d.index);
-  DeviceProperties p;
-  p.name = "cpu";
-  auto stats = memory::stats(d);
-  p.total_memory = stats.total;
-  p.free_memory = stats.total > stats.in_use ? stats.total - stats.in_use : 0;
-  return p;
+  return device_runtime(d).properties(d);
 }
 
 Device parse_device(const std::string& spec) {
@@ -126,10 +121,9 @@ DeviceScope::~DeviceScope() { t_scope = previous_; }
 void synchronize(std::optional<Device> d) {
   if (d) {
     check_device_present(*d);
-    if (d->is_gpu()) gpu_runtime::synchronize(d->index);
-    return;
+    return device_runtime(*d).synchronize(*d);
   }
-  for (int i = 0; i < num_gpus(); ++i) gpu_runtime::synchronize(i);
+  for (const Device& each : devices()) device_runtime(each).synchronize(each);
 }
 
 void check_same_device(const char* op, const Device& a, const Device& b) {

@@ -3,11 +3,14 @@
 // throw UnsupportedError for work. Stream and event handles are opaque (cudaStream_t /
 // cudaEvent_t); a null stream is the device's default stream.
 #pragma once
+#include <cstddef>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <utility>
 
-#include "loom/array/array.h"
 #include "loom/runtime/device.h"
+#include "loom/runtime/host_view.h"
 #include "loom/runtime/memory.h"
 
 namespace loom::gpu_runtime {
@@ -51,15 +54,50 @@ float event_elapsed_ms(int device, void* start, void* end);
 void stream_wait_event(int device, void* stream, void* event);
 
 // ---- copies: enqueue on the current stream of the array's device -----------------
+/// What a copy needs of an array: its buffer (for the stream ordering of Buffer::
+/// last_stream), the address of element 0, its size, its GPU and whether it is
+/// C-contiguous. The runtime sits below Array (DESIGN.md §1), so it takes this instead;
+/// it converts implicitly from an Array (anything with Array's accessors), so callers
+/// pass their arrays as they are.
+struct GpuSpan {
+  Buffer* buffer = nullptr;  // null: an empty (default-constructed) array
+  void* data = nullptr;
+  size_t nbytes = 0;
+  size_t itemsize = 1;
+  int device = -1;  // -1: not on a GPU
+  bool contiguous = true;
+
+  GpuSpan() = default;
+  template <class ArrayLike, class = decltype(std::declval<const ArrayLike&>().buffer()->last_stream())>
+  GpuSpan(const ArrayLike& a) {  // NOLINT: implicit by design
+    if (!a.valid()) return;
+    buffer = a.buffer().get();
+    if (!buffer->device().is_gpu()) return;
+    device = buffer->device().index;
+    data = a.data();
+    nbytes = a.nbytes();
+    itemsize = a.itemsize();
+    contiguous = a.is_contiguous();
+  }
+};
+
 /// Host memory of any layout -> contiguous `dst` (same dtype and shape), through
 /// pinned staging buffers (direct DMA when the host memory is already pinned).
-void upload(const HostView& src, const Array& dst);
-/// GPU `src` (any layout) -> contiguous host memory; returns when the data is there.
-void download(const Array& src, void* dst);
+void upload(const HostView& src, const GpuSpan& dst);
+/// GPU `src` (contiguous) -> host memory; returns when the data is there.
+void download(const GpuSpan& src, void* dst);
 /// Contiguous `src` on one GPU -> contiguous `dst` on another (peer access when possible).
-void copy_peer(const Array& src, const Array& dst);
+void copy_peer(const GpuSpan& src, const GpuSpan& dst);
+/// The buffer of an array, all that wait_for_writer needs (it runs for every operand of
+/// every GPU op, so nothing else is computed). Converts implicitly from an Array.
+struct BufferOf {
+  Buffer* buffer = nullptr;  // null: an empty array
+  explicit BufferOf(Buffer* b) : buffer(b) {}
+  template <class ArrayLike, class = decltype(std::declval<const ArrayLike&>().buffer()->last_stream())>
+  BufferOf(const ArrayLike& a) : buffer(a.buffer().get()) {}  // NOLINT: implicit by design
+};
 /// Makes the current stream of `a`'s device wait for the stream that last used `a`, which
-/// then becomes that last user (see Buffer::last_stream).
-void wait_for_writer(const Array& a);
+/// then becomes that last user (see Buffer::last_stream). Nothing for a non-GPU array.
+void wait_for_writer(BufferOf a);
 
 }  // namespace loom::gpu_runtime

@@ -1,8 +1,7 @@
 #include "loom/runtime/memory.h"
 
-#include "loom/runtime/cpu/host_allocator.h"
+#include "loom/runtime/device_runtime.h"
 #include "loom/runtime/gpu_runtime.h"
-#include "loom/runtime/stream.h"
 
 namespace loom {
 
@@ -15,33 +14,21 @@ Buffer::~Buffer() {
 }
 
 std::shared_ptr<Buffer> allocate(size_t nbytes, const Device& device) {
-  if (device.is_cpu()) return cpu_runtime::allocate(nbytes);
-  return gpu_runtime::allocate(device.index, nbytes, Stream::current(device).native());
+  return device_runtime(device).allocate(device, nbytes);
 }
 
 namespace memory {
 
-MemoryStats stats(const Device& device) {
-  return device.is_cpu() ? cpu_runtime::memory_stats() : gpu_runtime::memory_stats(device.index);
-}
+MemoryStats stats(const Device& device) { return device_runtime(device).memory_stats(device); }
 
 void empty_cache(std::optional<Device> device) {
-  if (device) {
-    if (device->is_gpu()) gpu_runtime::empty_cache(device->index);
-    else cpu_runtime::empty_cache();
-    return;
-  }
-  cpu_runtime::empty_cache();
-  for (int i = 0; i < num_gpus(); ++i) gpu_runtime::empty_cache(i);
+  if (device) return device_runtime(*device).empty_cache(*device);
+  for (const Device& d : devices()) device_runtime(d).empty_cache(d);
 }
 
 void set_limit(size_t nbytes, std::optional<Device> device) {
   const Device d = device ? *device : default_device();
-  if (d.is_cpu()) {
-    cpu_runtime::set_limit(nbytes);
-  } else {
-    gpu_runtime::set_limit(d.index, nbytes);
-  }
+  device_runtime(d).set_limit(d, nbytes);
 }
 
 }  // namespace memory

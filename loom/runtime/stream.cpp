@@ -1,21 +1,20 @@
 #include "loom/runtime/stream.h"
 
-#include <chrono>
 #include <vector>
 
-#include "loom/runtime/gpu_runtime.h"
 #include "loom/core/error.h"
+#include "loom/runtime/device_runtime.h"
 
 namespace loom {
 
-// Owns a created cudaStream_t (never the default stream, which is a null handle).
+// Owns a created stream (never the default stream, which is a null handle).
 struct StreamHandle {
   Device device;
   void* native = nullptr;
   ~StreamHandle() {
     if (native) {
       try {
-        gpu_runtime::stream_destroy(device.index, native);
+        device_runtime(device).stream_destroy(device, native);
       } catch (...) {
         // Destroying a stream on a lost device cannot be reported from a destructor.
       }
@@ -25,13 +24,12 @@ struct StreamHandle {
 
 struct EventHandle {
   Device device;
-  void* native = nullptr;  // cudaEvent_t on a GPU
+  void* native = nullptr;  // cudaEvent_t on a GPU, the record time on the CPU
   bool recorded = false;
-  std::chrono::steady_clock::time_point host_time;  // CPU stand-in
   ~EventHandle() {
     if (native) {
       try {
-        gpu_runtime::event_destroy(device.index, native);
+        device_runtime(device).event_destroy(device, native);
       } catch (...) {
       }
     }
@@ -39,50 +37,56 @@ struct EventHandle {
 };
 
 namespace {
-// Current stream per GPU for this thread; an empty slot means the default stream.
-thread_local std::vector<std::shared_ptr<StreamHandle>> t_current;
+// Current stream per device kind and index for this thread; an empty slot means the
+// default stream. (The CPU's streams are all its default stream, so its slots stay empty.)
+constexpr int kDeviceTypes = 2;
+thread_local std::vector<std::shared_ptr<StreamHandle>> t_current[kDeviceTypes];
+
+std::vector<std::shared_ptr<StreamHandle>>& current_slots(const Device& d) {
+  return t_current[static_cast<int>(d.type)];
+}
 }  // namespace
 
 Stream::Stream() : Stream(current(default_device())) {}
 
 Stream Stream::create(const Device& device) {
-  if (device.is_cpu()) return Stream(device, nullptr);
+  void* native = device_runtime(device).stream_create(device);
+  if (!native) return Stream(device, nullptr);  // a device with only its default stream
   auto h = std::make_shared<StreamHandle>();
   h->device = device;
-  h->native = gpu_runtime::stream_create(device.index);
+  h->native = native;
   return Stream(device, std::move(h));
 }
 
 Stream Stream::default_stream(const Device& device) { return Stream(device, nullptr); }
 
 Stream Stream::current(const Device& device) {
-  if (device.is_gpu() && static_cast<size_t>(device.index) < t_current.size()) {
-    return Stream(device, t_current[device.index]);
+  const auto& slots = current_slots(device);
+  if (device.index >= 0 && static_cast<size_t>(device.index) < slots.size()) {
+    return Stream(device, slots[device.index]);
   }
   return Stream(device, nullptr);
 }
 
 void* Stream::current_native(int gpu_index) {
-  if (gpu_index < 0 || static_cast<size_t>(gpu_index) >= t_current.size()) return nullptr;
-  const std::shared_ptr<StreamHandle>& h = t_current[gpu_index];
+  const auto& slots = t_current[static_cast<int>(DeviceType::cuda)];
+  if (gpu_index < 0 || static_cast<size_t>(gpu_index) >= slots.size()) return nullptr;
+  const std::shared_ptr<StreamHandle>& h = slots[gpu_index];
   return h ? h->native : nullptr;
 }
 
 void Stream::set_current(const Stream& s) {
-  if (s.device_.is_cpu()) return;
-  if (t_current.size() <= static_cast<size_t>(s.device_.index)) t_current.resize(s.device_.index + 1);
-  t_current[s.device_.index] = s.handle_;
+  auto& slots = current_slots(s.device_);
+  if (!s.handle_ && static_cast<size_t>(s.device_.index) >= slots.size()) return;  // already the default
+  if (slots.size() <= static_cast<size_t>(s.device_.index)) slots.resize(s.device_.index + 1);
+  slots[s.device_.index] = s.handle_;
 }
 
 void* Stream::native() const { return handle_ ? handle_->native : nullptr; }
 
-void Stream::synchronize() const {
-  if (device_.is_gpu()) gpu_runtime::stream_synchronize(device_.index, native());
-}
+void Stream::synchronize() const { device_runtime(device_).stream_synchronize(device_, native()); }
 
-bool Stream::query() const {
-  return device_.is_cpu() ? true : gpu_runtime::stream_query(device_.index, native());
-}
+bool Stream::query() const { return device_runtime(device_).stream_query(device_, native()); }
 
 StreamScope::StreamScope(const Stream& s) : previous_(Stream::current(s.device())) {
   Stream::set_current(s);
@@ -95,27 +99,19 @@ Event::Event() : Event(default_device()) {}
 Event::Event(const Device& device, bool enable_timing)
     : device_(device), timing_(enable_timing), handle_(std::make_shared<EventHandle>()) {
   handle_->device = device;
-  if (device.is_gpu()) handle_->native = gpu_runtime::event_create(device.index, enable_timing);
+  handle_->native = device_runtime(device).event_create(device, enable_timing);
 }
 
 void Event::record(const Stream* s) {
   const Stream stream = s ? *s : Stream::current(device_);
   check_same_device("Event.record", device_, stream.device());
-  if (device_.is_gpu()) {
-    gpu_runtime::event_record(device_.index, handle_->native, stream.native());
-  } else {
-    handle_->host_time = std::chrono::steady_clock::now();
-  }
+  device_runtime(device_).event_record(device_, handle_->native, stream.native());
   handle_->recorded = true;
 }
 
-void Event::synchronize() const {
-  if (device_.is_gpu()) gpu_runtime::event_synchronize(device_.index, handle_->native);
-}
+void Event::synchronize() const { device_runtime(device_).event_synchronize(device_, handle_->native); }
 
-bool Event::query() const {
-  return device_.is_cpu() ? true : gpu_runtime::event_query(device_.index, handle_->native);
-}
+bool Event::query() const { return device_runtime(device_).event_query(device_, handle_->native); }
 
 float Event::elapsed_time(const Event& end) const {
   check_same_device("Event.elapsed_time", device_, end.device_);
@@ -125,13 +121,12 @@ float Event::elapsed_time(const Event& end) const {
   if (!handle_->recorded || !end.handle_->recorded) {
     throw_value_error("Event.elapsed_time", "both events must be recorded first");
   }
-  if (device_.is_gpu()) return gpu_runtime::event_elapsed_ms(device_.index, handle_->native, end.handle_->native);
-  return std::chrono::duration<float, std::milli>(end.handle_->host_time - handle_->host_time).count();
+  return device_runtime(device_).event_elapsed_ms(device_, handle_->native, end.handle_->native);
 }
 
 void Event::wait(const Stream& s) const {
   check_same_device("Event.wait", device_, s.device());
-  if (device_.is_gpu() && handle_->recorded) gpu_runtime::stream_wait_event(device_.index, s.native(), handle_->native);
+  if (handle_->recorded) device_runtime(device_).stream_wait_event(device_, s.native(), handle_->native);
 }
 
 }  // namespace loom

@@ -8,7 +8,7 @@
 
 #include "bindings.h"
 #include "kernel_args.h"
-#include "loom/kernel/cuda/gpu_kernel.h"
+#include "loom/kernel/gpu_kernel.h"
 
 namespace loom::py {
 namespace {
@@ -41,7 +41,7 @@ void memcpy_htod(const DeviceAllocation& dst, nb::handle src) {
   const auto host = host_buffer(src, false, "memcpy_htod");
   check_fits("memcpy_htod", host->nbytes(), dst.nbytes, "allocation");
   nb::gil_scoped_release unlocked;
-  if (dst.device.is_gpu()) gpu_backend::copy_host_to_device(dst.device.index, b.data(), host->data(), host->nbytes());
+  if (dst.device.is_gpu()) kernel_cuda::copy_host_to_device(dst.device.index, b.data(), host->data(), host->nbytes());
   else std::memcpy(b.data(), host->data(), host->nbytes());
 }
 
@@ -50,7 +50,7 @@ void memcpy_dtoh(nb::handle dst, const DeviceAllocation& src) {
   const auto host = host_buffer(dst, true, "memcpy_dtoh");
   check_fits("memcpy_dtoh", host->nbytes(), src.nbytes, "allocation");
   nb::gil_scoped_release unlocked;
-  if (src.device.is_gpu()) gpu_backend::copy_device_to_host(src.device.index, host->data(), b.data(), host->nbytes());
+  if (src.device.is_gpu()) kernel_cuda::copy_device_to_host(src.device.index, host->data(), b.data(), host->nbytes());
   else std::memcpy(host->data(), b.data(), host->nbytes());
 }
 

@@ -8,7 +8,7 @@
 
 #include "bindings.h"
 #include "kernel_args.h"
-#include "loom/kernel/cuda/gpu_kernel.h"
+#include "loom/kernel/gpu_kernel.h"
 #include "loom/kernel/kernel_args.h"
 #include "loom/kernel/module_state.h"
 #include "loom/kernel/raw_module.h"
@@ -169,13 +169,13 @@ double launch_floor_us(const PyKernel& k, nb::handle grid, nb::handle block, nb:
     if (a.kind() == KernelArg::Kind::array) dev = a.array().device().index;
   if (dev < 0 || !default_device().is_gpu()) throw std::invalid_argument("[RawKernel] the floor needs an array on a GPU");
   nb::gil_scoped_release unlocked;
-  const auto& f = gpu_backend::user_function(*k.kernel.module(), dev, k.kernel.name());
+  const auto& f = kernel_cuda::user_function(*k.kernel.module(), dev, k.kernel.name());
   kernel_detail::PackedArgs packed(k.kernel.name(), converted.args(), f.attributes.param_sizes, f.params_known,
                                    f.param_types.get());
   void* stream = Stream::current_native(dev);
   const auto t0 = std::chrono::steady_clock::now();
   for (int i = 0; i < calls; ++i) {
-    if (bare) gpu_backend::launch_user(f, "floor", cfg.grid, cfg.block, 0, stream, packed.pointers());
+    if (bare) kernel_cuda::launch_user(f, "floor", cfg.grid, cfg.block, 0, stream, packed.pointers());
     else k.kernel.launch(cfg, converted.args());
   }
   Stream::current(gpu(dev)).synchronize();

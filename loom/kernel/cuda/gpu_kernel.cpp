@@ -16,12 +16,12 @@
 #include "loom/runtime/cuda/driver_api.h"
 #include "loom/runtime/cuda/module_cache.h"
 #include "loom/runtime/cuda/runtime.h"
-#include "loom/kernel/cuda/gpu_kernel.h"
+#include "loom/kernel/gpu_kernel.h"
 #include "loom/core/error.h"
 #include "loom/kernel/kernel_args.h"
 #include "loom/kernel/module_state.h"
 
-namespace loom::gpu_backend {
+namespace loom::kernel_cuda {
 namespace {
 
 struct GpuModule {
@@ -217,4 +217,4 @@ void copy_device_to_host(int device, void* dst, const void* src, size_t nbytes) 
   LOOM_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)));
 }
 
-}  // namespace loom::gpu_backend
+}  // namespace loom::kernel_cuda

@@ -1,8 +1,9 @@
 // User kernels without the CUDA backend: nothing can be compiled or launched on a GPU.
-#include "loom/kernel/cuda/gpu_kernel.h"
+#include "loom/kernel/gpu_kernel.h"
+#include "loom/kernel/kernel_launch.h"
 #include "loom/core/error.h"
 
-namespace loom::gpu_backend {
+namespace loom::kernel_cuda {
 namespace {
 [[noreturn]] void unsupported(const char* what) {
   throw UnsupportedError(std::string("[") + what + "] this loom was built without CUDA: CUDA C kernels cannot be compiled or run on a GPU");
@@ -13,8 +14,11 @@ const LaunchLimits& launch_limits(int) { unsupported("RawKernel"); }
 const UserFunction& user_function(const ModuleState&, int, const std::string&) { unsupported("RawKernel"); }
 std::vector<std::string> compile_user_module(const ModuleState&, int) { unsupported("RawModule.compile"); }
 void launch_user(const UserFunction&, const char*, Dim3, Dim3, size_t, void*, void**) { unsupported("RawKernel"); }
+void launch_kernel(const Kernel&, const Device&, const LaunchConfig&, const std::vector<KernelArg>&) {
+  unsupported("RawKernel");
+}
 void copy_device_bytes(int, void*, const void*, size_t, void*) { unsupported("RawKernel"); }
 void copy_host_to_device(int, void*, const void*, size_t) { unsupported("loom.driver.memcpy_htod"); }
 void copy_device_to_host(int, void*, const void*, size_t) { unsupported("loom.driver.memcpy_dtoh"); }
 
-}  // namespace loom::gpu_backend
+}  // namespace loom::kernel_cuda

@@ -4,7 +4,7 @@
 // when the rest is worth keeping and merged with free neighbours when freed. A block
 // is reused only on the stream it was allocated on; one last written on another stream
 // returns to the pool once an event recorded there has completed.
-#include "loom/backend/gpu.h"
+#include "loom/runtime/gpu_runtime.h"
 
 #include <cuda_runtime_api.h>
 

@@ -124,16 +124,16 @@ void parallel_pack(const char* base, const CollapsedLayout& l, size_t isz, int64
   });
 }
 
-void check_gpu(const char* op, const Array& a) {
-  if (!a.valid() || !a.device().is_gpu()) throw_value_error(op, "expected a GPU array");
+void check_gpu(const char* op, const GpuSpan& a) {
+  if (a.device < 0) throw_value_error(op, "expected a GPU array");
 }
 
 }  // namespace
 
-void wait_for_writer(const Array& a) {
-  if (!a.valid() || !a.device().is_gpu()) return;
-  const int dev = a.device().index;
-  void* last = a.buffer()->last_stream();
+void wait_for_writer(BufferOf a) {
+  if (!a.buffer || !a.buffer->device().is_gpu()) return;
+  const int dev = a.buffer->device().index;
+  void* last = a.buffer->last_stream();
   void* cur = cuda::current_stream(dev);
   if (last == cur || cuda::stream_destroyed(last)) return;
   cuda::activate(dev);
@@ -146,22 +146,22 @@ void wait_for_writer(const Array& a) {
   if (wait != cudaSuccess) cuda::raise_runtime_error(wait, "cudaStreamWaitEvent(stream, ev, 0)");
   // The current stream now follows every earlier user, so it becomes the one the
   // allocator waits for before reusing the block: reads on other streams are covered.
-  a.buffer()->set_last_stream(cur);
+  a.buffer->set_last_stream(cur);
 }
 
-void upload(const HostView& src, const Array& dst) {
+void upload(const HostView& src, const GpuSpan& dst) {
   check_gpu("upload", dst);
-  if (!dst.is_contiguous()) throw_value_error("upload", "dst must be contiguous");
-  const int dev = dst.device().index;
+  if (!dst.contiguous) throw_value_error("upload", "dst must be contiguous");
+  const int dev = dst.device;
   cuda::activate(dev);
-  wait_for_writer(dst);
-  const size_t nbytes = dst.nbytes();
+  wait_for_writer(BufferOf{dst.buffer});
+  const size_t nbytes = dst.nbytes;
   if (nbytes == 0) return;
   auto stream = static_cast<cudaStream_t>(cuda::current_stream(dev));
-  const size_t isz = dst.itemsize();
+  const size_t isz = dst.itemsize;
   const bool contiguous = is_c_contiguous(src.shape, src.strides, isz);
-  char* out = static_cast<char*>(dst.data());
-  dst.buffer()->set_last_stream(stream);
+  char* out = static_cast<char*>(dst.data);
+  dst.buffer->set_last_stream(stream);
 
   if (contiguous && is_pinned(src.data)) {
     LOOM_CUDA_CHECK(cudaMemcpyAsync(out, src.data, nbytes, cudaMemcpyHostToDevice, stream));
@@ -170,7 +170,7 @@ void upload(const HostView& src, const Array& dst) {
   }
   const CollapsedLayout layout =
       contiguous ? CollapsedLayout{} : collapse_dims(src.shape, src.strides);
-  const int64_t per = static_cast<int64_t>(kChunk / isz), total = dst.size();
+  const int64_t per = static_cast<int64_t>(kChunk / isz), total = static_cast<int64_t>(nbytes / isz);
   Staging& st = staging();
   std::lock_guard<std::mutex> lock(st.mu);
   for (int64_t e = 0; e < total; e += per) {
@@ -184,19 +184,19 @@ void upload(const HostView& src, const Array& dst) {
   }
 }
 
-void download(const Array& src, void* dst) {
+void download(const GpuSpan& src, void* dst) {
   check_gpu("download", src);
-  const int dev = src.device().index;
+  const int dev = src.device;
   cuda::activate(dev);
-  if (src.size() == 0) return;
+  if (src.nbytes == 0) return;
   // A strided array is packed on the GPU first by its caller (Array::contiguous): packing
   // is compute, which the runtime does not do.
-  if (!src.is_contiguous()) throw_value_error("download", "the GPU array must be contiguous");
-  wait_for_writer(src);
+  if (!src.contiguous) throw_value_error("download", "the GPU array must be contiguous");
+  wait_for_writer(BufferOf{src.buffer});
   stream_synchronize(dev, cuda::current_stream(dev));  // the writers first: a wait Ctrl-C can end
   auto stream = static_cast<cudaStream_t>(cuda::current_stream(dev));
-  const size_t nbytes = src.nbytes();
-  const char* in = static_cast<const char*>(src.data());
+  const size_t nbytes = src.nbytes;
+  const char* in = static_cast<const char*>(src.data);
   if (is_pinned(dst)) {
     LOOM_CUDA_CHECK(cudaMemcpyAsync(dst, in, nbytes, cudaMemcpyDeviceToHost, stream));
     LOOM_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -224,15 +224,15 @@ void download(const Array& src, void* dst) {
   }
 }
 
-void copy_peer(const Array& src, const Array& dst) {
+void copy_peer(const GpuSpan& src, const GpuSpan& dst) {
   check_gpu("copy_peer", src);
   check_gpu("copy_peer", dst);
-  if (!src.is_contiguous() || !dst.is_contiguous() || src.nbytes() != dst.nbytes())
+  if (!src.contiguous || !dst.contiguous || src.nbytes != dst.nbytes)
     throw_value_error("copy_peer", "src and dst must be contiguous and of the same size");
-  const int sdev = src.device().index, ddev = dst.device().index;
-  wait_for_writer(src);
-  wait_for_writer(dst);
-  const size_t nbytes = src.nbytes();
+  const int sdev = src.device, ddev = dst.device;
+  wait_for_writer(BufferOf{src.buffer});
+  wait_for_writer(BufferOf{dst.buffer});
+  const size_t nbytes = src.nbytes;
   if (nbytes == 0) return;
   auto s_src = static_cast<cudaStream_t>(cuda::current_stream(sdev));
   auto s_dst = static_cast<cudaStream_t>(cuda::current_stream(ddev));
@@ -261,8 +261,8 @@ void copy_peer(const Array& src, const Array& dst) {
   cuda::activate(ddev);
   LOOM_CUDA_CHECK(cudaStreamWaitEvent(s_dst, src_ready, 0));
   cudaEventDestroy(src_ready);
-  LOOM_CUDA_CHECK(cudaMemcpyPeerAsync(dst.data(), ddev, src.data(), sdev, nbytes, s_dst));
-  dst.buffer()->set_last_stream(s_dst);
+  LOOM_CUDA_CHECK(cudaMemcpyPeerAsync(dst.data, ddev, src.data, sdev, nbytes, s_dst));
+  dst.buffer->set_last_stream(s_dst);
   LOOM_CUDA_CHECK(cudaEventCreateWithFlags(&copied, cudaEventDisableTiming));
   LOOM_CUDA_CHECK(cudaEventRecord(copied, s_dst));
   cuda::activate(sdev);

@@ -1,4 +1,4 @@
-// loom::gpu_backend entry points for devices, memory, streams and events (backend/gpu.h).
+// gpu_runtime:: entry points for devices, memory, streams and events (runtime/gpu_runtime.h).
 #include <cuda_runtime_api.h>
 #include <nvrtc.h>
 
@@ -9,7 +9,7 @@
 #include "loom/runtime/cuda/check.h"
 #include "loom/runtime/cuda/driver_api.h"
 #include "loom/runtime/cuda/runtime.h"
-#include "loom/backend/gpu.h"
+#include "loom/runtime/gpu_runtime.h"
 #include "loom/core/interrupt.h"
 
 namespace loom::gpu_runtime {

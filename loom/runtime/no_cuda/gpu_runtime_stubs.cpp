@@ -50,9 +50,9 @@ bool event_query(int, void*) { no_cuda("event_query"); }
 float event_elapsed_ms(int, void*, void*) { no_cuda("event_elapsed_ms"); }
 void stream_wait_event(int, void*, void*) { no_cuda("stream_wait_event"); }
 
-void upload(const HostView&, const Array&) { no_cuda("upload"); }
-void download(const Array&, void*) { no_cuda("download"); }
-void copy_peer(const Array&, const Array&) { no_cuda("copy_peer"); }
-void wait_for_writer(const Array&) { no_cuda("wait_for_writer"); }
+void upload(const HostView&, const GpuSpan&) { no_cuda("upload"); }
+void download(const GpuSpan&, void*) { no_cuda("download"); }
+void copy_peer(const GpuSpan&, const GpuSpan&) { no_cuda("copy_peer"); }
+void wait_for_writer(BufferOf) { no_cuda("wait_for_writer"); }
 
 }  // namespace loom::gpu_runtime

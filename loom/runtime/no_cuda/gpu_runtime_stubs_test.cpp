@@ -2,6 +2,8 @@
 #ifndef LOOM_WITH_CUDA
 #include <gtest/gtest.h>
 
+#include "loom/array/array.h"
+#include "loom/backend/gpu.h"  // the op compute stubs beside the runtime's
 #include "loom/core/error.h"
 #include "loom/runtime/gpu_runtime.h"
 

@@ -1,7 +1,8 @@
-// The GPU backend's side of user kernels (loom/kernel/raw_module.h): compile a module's
+// The CUDA half of user kernels (loom/kernel/raw_module.h): compile a module's
 // source with NVRTC for a device's architecture (through the compile cache), load it,
 // describe a function (parameter sizes, limits) and launch it. Implemented in
-// kernel/cuda/gpu_kernel.cpp; the no-CUDA build raises UnsupportedError.
+// kernel/cuda/gpu_kernel.cpp (namespace kernel_cuda); the no-CUDA build's kernel/no_cuda/ stubs
+// raise UnsupportedError.
 #pragma once
 #include <atomic>
 #include <cstddef>
@@ -16,7 +17,7 @@ namespace loom {
 struct ModuleState;
 }
 
-namespace loom::gpu_backend {
+namespace loom::kernel_cuda {
 
 struct LaunchLimits;
 
@@ -57,4 +58,4 @@ void copy_device_bytes(int device, void* dst, const void* src, size_t nbytes, vo
 void copy_host_to_device(int device, void* dst, const void* src, size_t nbytes);
 void copy_device_to_host(int device, void* dst, const void* src, size_t nbytes);
 
-}  // namespace loom::gpu_backend
+}  // namespace loom::kernel_cuda
