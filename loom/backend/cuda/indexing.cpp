@@ -10,7 +10,7 @@
 #include "loom/backend/cuda/index_programs.h"
 #include "loom/backend/cuda/programs.h"
 #include "loom/runtime/cuda/runtime.h"
-#include "loom/backend/gpu.h"
+#include "loom/backend/creation.h"
 #include "loom/runtime/gpu_runtime.h"
 #include "loom/backend/indexing.h"
 #include "loom/core/error.h"

@@ -6,7 +6,7 @@
 #include "loom/backend/cuda/programs.h"
 #include "loom/runtime/cuda/runtime.h"
 #include "loom/backend/cuda/shape_program.h"
-#include "loom/backend/gpu.h"
+#include "loom/backend/creation.h"
 #include "loom/runtime/gpu_runtime.h"
 #include "loom/backend/shape_ops.h"
 #include "loom/core/error.h"

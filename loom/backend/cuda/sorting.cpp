@@ -14,7 +14,7 @@
 #include "loom/runtime/cuda/runtime.h"
 #include "loom/backend/cuda/sorting_cub.h"
 #include "loom/backend/cuda/sorting_programs.h"
-#include "loom/backend/gpu.h"
+#include "loom/backend/creation.h"
 #include "loom/runtime/gpu_runtime.h"
 #include "loom/backend/sorting.h"
 #include "loom/core/error.h"

@@ -35,8 +35,10 @@
 #include <utility>
 #include <vector>
 
+#include "loom/kernel/emulator/block_stacks.h"
 #include "loom/kernel/emulator/emulator.h"
 #include "loom/kernel/emulator/fault_guard.h"
+#include "loom/kernel/emulator/thread_errors.h"
 #include "loom/runtime/cpu/host_arena.h"
 #include "loom/runtime/cpu/thread_pool.h"
 #include "loom/core/error.h"
@@ -51,33 +53,9 @@ namespace {
 
 using loom_emu::Idx3;
 using loom_emu::ThreadCtx;
-
-std::string idx_str(Idx3 v) {
-  return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
-}
-
-// The block's dynamic shared memory: one arena per worker, grown as needed, outside the C
-// heap with guard pages around it (host_arena.h); the block's bytes end where the guard
-// begins, so an overrun faults (KernelFaultError) instead of corrupting malloc's heap.
-char* shared_arena(size_t bytes) {
-  struct Arena {
-    char* p = nullptr;
-    size_t n = 0;
-    ~Arena() {
-      if (p) cpu_runtime::host_arena::unmap_guarded(p, n);
-    }
-  };
-  thread_local Arena a;
-  if (bytes > a.n) {
-    if (a.p) cpu_runtime::host_arena::unmap_guarded(std::exchange(a.p, nullptr), std::exchange(a.n, 0));
-    static const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-    const size_t n = (bytes + page - 1) / page * page;
-    a.p = static_cast<char*>(cpu_runtime::host_arena::map_guarded(n, page));
-    if (!a.p) throw OutOfMemoryError("[RawKernel] cannot allocate " + std::to_string(bytes) + " bytes of shared memory");
-    a.n = n;
-  }
-  return a.p + a.n - (bytes + 63) / 64 * 64;  // 64-byte aligned, ending at the guard
-}
+#ifdef LOOM_HAVE_FIBERS
+namespace ctx = boost::context;
+#endif
 
 // Debug mode's shuffles: splitmix64, seeded per block from the launch's seed, so a block's
 // order does not depend on which worker runs it.
@@ -94,44 +72,6 @@ struct Shuffler {
   }
 };
 
-// Calls an entry of the kernel's library under the fault guard: a fault becomes
-// KernelFaultError naming it (and in debug mode the source line), an interrupt Interrupted.
-std::exception_ptr fault_error(const EmuFunction& f, const KernelFault& fault, const DebugLaunch* debug) {
-  if (fault.interrupted) return std::make_exception_ptr(Interrupted("interrupted (Ctrl-C)"));
-  std::string msg = describe(fault);
-  if (debug && f.debug) {
-    const int line = fault_source_line(*f.debug, fault.pc, fault.frames, fault.nframes);
-    msg += line > 0 ? " at line " + std::to_string(line) + " of the kernel source" : " (at a line loom could not tell)";
-  }
-  return std::make_exception_ptr(KernelFaultError(msg));
-}
-void call_kernel(const EmuFunction& f, GuardSlot* slot, EntryFn fn, void** args, ThreadCtx* c,
-                 const DebugLaunch* debug) {
-  KernelFault fault;
-  if (!run_guarded(slot, fn, args, c, &fault, debug != nullptr)) std::rethrow_exception(fault_error(f, fault, debug));
-}
-
-// An error thrown by one emulated thread, rethrown with where it happened: out-of-bounds
-// accesses stay std::out_of_range (IndexError), with their message built from the fault the
-// check recorded in the thread's context; faults stay KernelFaultError, interrupts
-// Interrupted; every other error becomes std::runtime_error.
-[[noreturn]] void rethrow_from_thread(std::exception_ptr e, const EmuFunction& f, const ThreadCtx& t,
-                                      const DebugLaunch* debug) {
-  const std::string where = ", in thread " + idx_str(t.thread_idx) + " of block " + idx_str(t.block_idx);
-  try {
-    std::rethrow_exception(e);
-  } catch (const Interrupted&) {
-    throw;
-  } catch (const KernelFaultError& ex) {
-    throw KernelFaultError(ex.what() + where);
-  } catch (const std::out_of_range& ex) {
-    if (debug && t.fault.pc) throw std::out_of_range(describe_fault(f, t, *debug) + where);
-    throw std::out_of_range(ex.what() + where);
-  } catch (const std::exception& ex) {
-    throw std::runtime_error(ex.what() + where);
-  }
-}
-
 // A barrier in a kernel run as a loop: the kernel reached __syncthreads although the
 // source scan saw none (e.g. through a macro); say so rather than run it wrong.
 void loop_barrier(ThreadCtx*, int line) {
@@ -139,65 +79,6 @@ void loop_barrier(ThreadCtx*, int line) {
                            " although the kernel was run without barriers (its source does not name "
                            "__syncthreads where loom looks: in the kernel's body or outside any kernel)");
 }
-
-size_t page_size() {
-  static const size_t p = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  return p;
-}
-
-// Stacks above a PROT_NONE guard page (an overflow faults instead of silently corrupting
-// a neighbour), kept per worker thread and reused, by size (a power of two, at least a
-// page). Stacks up to kKeptStackClass stay for the life of the worker; of larger ones only
-// the size last asked for is kept (a kernel with big locals holds its memory until a
-// kernel needing another large size runs on that worker).
-constexpr size_t kKeptStackClass = 256 * 1024;
-struct StackPool {
-  std::map<size_t, std::vector<char*>> free_stacks;  // size -> lowest usable byte of each
-  size_t large = 0;                                  // the large size kept now
-  ~StackPool() {
-    for (auto& [size, v] : free_stacks)
-      for (char* b : v) unmap(b, size);
-  }
-  static void unmap(char* b, size_t size) { munmap(b - page_size(), size + page_size()); }
-  char* take(size_t size) {
-    if (size > kKeptStackClass && size != large) {
-      for (auto it = free_stacks.upper_bound(kKeptStackClass); it != free_stacks.end(); it = free_stacks.erase(it))
-        for (char* b : it->second) unmap(b, it->first);
-      large = size;
-    }
-    std::vector<char*>& v = free_stacks[size];
-    if (!v.empty()) {
-      char* b = v.back();
-      v.pop_back();
-      return b;
-    }
-    void* p = mmap(nullptr, size + page_size(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
-    if (p == MAP_FAILED) throw OutOfMemoryError("[RawKernel] cannot map a " + std::to_string(size) + "-byte fiber stack");
-    mprotect(p, page_size(), PROT_NONE);
-    return static_cast<char*>(p) + page_size();
-  }
-  void give(char* b, size_t size) { free_stacks[size].push_back(b); }
-};
-thread_local StackPool stack_pool;
-
-#ifdef LOOM_HAVE_FIBERS
-namespace ctx = boost::context;
-class PooledStack {
- public:
-  explicit PooledStack(size_t size) : size_(size) {}
-  ctx::stack_context allocate() {
-    ctx::stack_context sc;
-    sc.size = size_;
-    sc.sp = stack_pool.take(size_) + size_;
-    return sc;
-  }
-  void deallocate(ctx::stack_context& sc) noexcept { stack_pool.give(static_cast<char*>(sc.sp) - sc.size, sc.size); }
-
- private:
-  size_t size_;
-};
-#endif
 
 // One emulated thread run as a fiber: boost.context when built with it, else (or with
 // LOOM_EMULATOR_FIBERS=ucontext) glibc's ucontext, slower (a system call per switch).
@@ -312,14 +193,14 @@ void FiberThread::discard() {
 #ifdef LOOM_HAVE_FIBERS
   self = ctx::fiber();
 #endif
-  if (stack) stack_pool.give(std::exchange(stack, nullptr), stack_size);
+  if (stack) give_stack(std::exchange(stack, nullptr), stack_size);
   stack_size = 0;
 }
 
 // Out of line: getcontext "returns twice" as far as the compiler knows, which would make it
 // warn about (and spill) the caller's loop variables.
 __attribute__((noinline)) void make_uc_fiber(FiberThread* t) {
-  t->stack = stack_pool.take(t->stack_size);
+  t->stack = take_stack(t->stack_size);
   getcontext(&t->uc);
   t->uc.uc_stack.ss_sp = t->stack;
   t->uc.uc_stack.ss_size = t->stack_size;
@@ -360,8 +241,7 @@ void ensure_fiber(FiberThread* t, size_t size, bool uc) {
 // Every worker's fibers, reused block after block (a deque: a fiber refers to its
 // FiberThread by address, so they never move).
 std::deque<FiberThread>& worker_fibers(size_t n) {
-  StackPool& pool = stack_pool;  // made first, so destroyed after the fibers that use it
-  (void)pool;
+  init_thread_stacks();  // made first, so destroyed after the fibers that use it
   thread_local std::deque<FiberThread> threads;
   while (threads.size() < n) threads.emplace_back();
   return threads;
@@ -476,51 +356,6 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args,
                                std::to_string(other_line) + "); every live thread must reach the same one");
     }
   }
-}
-
-// Runs `body` on a fiber stack of `size` bytes (a block loop whose locals may not fit the
-// worker's own stack); its exception, if any, is raised here.
-thread_local void (*uc_body)(void*) = nullptr;
-thread_local void* uc_body_arg = nullptr;
-thread_local std::exception_ptr uc_body_error;
-void uc_body_entry() {
-  try {
-    uc_body(uc_body_arg);
-  } catch (...) {
-    uc_body_error = std::current_exception();
-  }
-}
-template <class F>
-void run_on_stack(size_t size, bool uc, F&& body) {
-  std::exception_ptr error;
-  if (uc) {
-    char* stack = stack_pool.take(size);
-    ucontext_t back, uc;
-    getcontext(&uc);
-    uc.uc_stack.ss_sp = stack;
-    uc.uc_stack.ss_size = size;
-    uc.uc_link = &back;
-    uc_body = [](void* b) { (*static_cast<F*>(b))(); };
-    uc_body_arg = &body;
-    uc_body_error = nullptr;
-    makecontext(&uc, uc_body_entry, 0);
-    swapcontext(&back, &uc);
-    stack_pool.give(stack, size);
-    error = std::exchange(uc_body_error, nullptr);
-  } else {
-#ifdef LOOM_HAVE_FIBERS
-    ctx::fiber f(std::allocator_arg, PooledStack(size), [&](ctx::fiber&& back) {
-      try {
-        body();
-      } catch (...) {
-        error = std::current_exception();
-      }
-      return std::move(back);
-    });
-    std::move(f).resume();  // runs to the end
-#endif
-  }
-  if (error) std::rethrow_exception(error);
 }
 
 // Debug mode, a kernel without barriers: its threads one at a time, in a random order,

@@ -8,7 +8,7 @@
 #include "loom/backend/cuda/test_gpu.h"
 #include "loom/runtime/gpu_runtime.h"
 #include "loom/backend/cuda/test_util.h"
-#include "loom/backend/gpu.h"
+#include "loom/backend/creation.h"
 #include "loom/core/scalar.h"
 #include "loom/runtime/stream.h"
 

@@ -9,7 +9,7 @@
 #include "loom/runtime/cuda/runtime.h"
 #include "loom/backend/cuda/test_gpu.h"
 #include "loom/backend/cuda/test_util.h"
-#include "loom/backend/gpu.h"
+#include "loom/backend/creation.h"
 #include "loom/core/scalar.h"
 #include "loom/runtime/device.h"
 #include "loom/core/error.h"

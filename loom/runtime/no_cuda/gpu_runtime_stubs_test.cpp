@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "loom/array/array.h"
-#include "loom/backend/gpu.h"  // the op compute stubs beside the runtime's
+#include "loom/backend/creation.h"  // the op compute stubs beside the runtime's
 #include "loom/core/error.h"
 #include "loom/runtime/gpu_runtime.h"
 
