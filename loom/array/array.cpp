@@ -2,7 +2,7 @@
 // contiguous, copies between devices) are ops: ops/array_methods.cpp.
 #include "loom/array/array.h"
 
-#include "loom/runtime/gpu_runtime.h"
+#include "loom/runtime/device_runtime.h"
 #include "loom/core/error.h"
 #include "loom/runtime/stream.h"
 
@@ -46,7 +46,7 @@ Array Array::to(const Device& device) const {
 
 void Array::block_until_ready() const {
   const Device& d = device();
-  if (d.is_gpu()) gpu_runtime::stream_synchronize(d.index, buffer_->last_stream());
+  device_runtime(d).stream_synchronize(d, buffer_->last_stream());  // a no-op on the CPU
 }
 
 }  // namespace loom
