@@ -10,9 +10,9 @@ void transfer(const Array& src, const Array& dst) {
   if (src.device().is_cpu()) {
     gpu_runtime::upload(HostView{src.data(), src.dtype(), src.shape(), src.strides()}, dst);
   } else if (dst.device().is_cpu()) {
-    gpu_runtime::download(src.contiguous(), dst.data());
+    gpu_runtime::download(src, dst.data());
   } else {
-    gpu_runtime::copy_peer(src.contiguous(), dst);
+    gpu_runtime::copy_peer(src, dst);
   }
 }
 

@@ -10,9 +10,9 @@ namespace loom {
 
 /// Copies `src` into `dst` (contiguous, same dtype and shape) on another device: host ->
 /// GPU uploads `src` in any layout through pinned staging; GPU -> host downloads and
-/// returns when the data is there; GPU -> GPU copies peer to peer. A GPU `src` of another
-/// layout is first made contiguous on its own device. Throws std::invalid_argument when
-/// both are on one device.
+/// returns when the data is there; GPU -> GPU copies peer to peer. A GPU `src` must be
+/// contiguous (packing it is an op: the caller's). Throws std::invalid_argument when both
+/// are on one device, or for a strided GPU `src`.
 void transfer(const Array& src, const Array& dst);
 
 }  // namespace loom

@@ -1,6 +1,6 @@
 // The indexing family's contract (getitem, setitem, x.at[...], nonzero, count_nonzero):
 // each eval's signature, written once, and the records that ops/indexing.cpp and
-// ops/nonzero.cpp dispatch (DESIGN.md §2). The plan types are in backend/index_plan.h.
+// ops/indexing_nonzero.cpp dispatch (DESIGN.md §2). The plan types are in backend/indexing_plan.h.
 // CPU evals: backend/cpu/indexing.cpp, nonzero.cpp. GPU evals: backend/cuda/indexing.cpp,
 // nonzero.cpp (they enqueue on the current stream of the arrays' device and never wait
 // for it); stubs: backend/no_cuda/indexing_stubs.cpp.
@@ -12,7 +12,7 @@
 #include <cstdint>
 
 #include "loom/array/array.h"
-#include "loom/backend/index_plan.h"
+#include "loom/backend/indexing_plan.h"
 #include "loom/backend/primitive.h"
 
 namespace loom {

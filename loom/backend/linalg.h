@@ -1,7 +1,7 @@
 // The linalg family's contract (DESIGN.md §2): the batched matrix product behind matmul,
 // dot, einsum and the other products, and its primitive record. loom/ops/linalg*.cpp and
 // einsum.cpp own the rules and hand the backends 3-d operands that have a BLAS layout
-// (gemm_operand(x).ok, backend/gemm_layout.h). CPU: backend/cpu/linalg*.cpp (a CBLAS for
+// (gemm_operand(x).ok, backend/linalg_gemm_layout.h). CPU: backend/cpu/linalg*.cpp (a CBLAS for
 // float32/float64 when the build found one); GPU: backend/cuda/linalg*.cpp (cuBLAS and an
 // NVRTC kernel), enqueued on the current stream of out's device; stub in
 // backend/no_cuda/linalg_stubs.cpp.

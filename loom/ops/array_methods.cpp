@@ -12,7 +12,7 @@ namespace {
 // `op`), a runtime transfer between two.
 void copy_into(const Primitive<ConvertFn>& op, const Array& src, const Array& dst) {
   if (src.device() == dst.device()) dispatch(op, {src}, {dst}, src, dst);
-  else transfer(src, dst);
+  else transfer(src.contiguous(), dst);  // a strided source is packed on its own device first
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // getitem / setitem / at_update: NumPy's index rules. Basic indices become a view; the
-// advanced ones become an IndexArrays + IndexLayout plan (backend/index_plan.h) that the
+// advanced ones become an IndexArrays + IndexLayout plan (backend/indexing_plan.h) that the
 // backends gather from or scatter into.
 #include "loom/ops/indexing.h"
 

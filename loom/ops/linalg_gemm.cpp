@@ -5,7 +5,7 @@
 #include <atomic>
 #include <optional>
 
-#include "loom/backend/gemm_layout.h"
+#include "loom/backend/linalg_gemm_layout.h"
 #include "loom/backend/linalg.h"
 #include "loom/core/error.h"
 #include "loom/dispatch/dispatch.h"

@@ -8,7 +8,7 @@
 
 #include "loom/backend/cpu/linalg_loop.h"
 #include "loom/backend/linalg.h"
-#include "loom/backend/gemm_layout.h"
+#include "loom/backend/linalg_gemm_layout.h"
 #include "loom/core/error.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/linalg.h"

@@ -1,4 +1,4 @@
-// CPU gathers and scatters over strided views (backend/index_plan.h). Gathers split the
+// CPU gathers and scatters over strided views (backend/indexing_plan.h). Gathers split the
 // result over the thread pool; scatters run in order so that the last write wins and
 // repeated indices accumulate without atomics.
 #include "loom/backend/indexing.h"

@@ -10,7 +10,7 @@
 #include "loom/backend/cpu/linalg_loop.h"
 #include "loom/backend/creation.h"
 #include "loom/runtime/cpu/thread_pool.h"
-#include "loom/backend/gemm_layout.h"
+#include "loom/backend/linalg_gemm_layout.h"
 #include "loom/core/error.h"
 
 #ifdef LOOM_HAVE_CBLAS

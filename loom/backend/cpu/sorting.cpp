@@ -1,5 +1,5 @@
 // CPU evals of sort/argsort, unique and searchsorted: every element becomes its
-// order-preserving key (sort_keys.h), rows are sorted stably as (key, index) pairs
+// order-preserving key (sorting_keys.h), rows are sorted stably as (key, index) pairs
 // (sorting_radix.h), and values are gathered by index so that -0.0 and NaN payloads come
 // out as they went in. Rows are spread over the thread pool.
 #include "loom/backend/sorting.h"
@@ -8,8 +8,8 @@
 #include <limits>
 
 #include "loom/core/cast.h"
-#include "loom/backend/cpu/sort_keys.h"
-#include "loom/backend/cpu/sort_values.h"
+#include "loom/backend/cpu/sorting_keys.h"
+#include "loom/backend/cpu/sorting_values.h"
 #include "loom/backend/cpu/sorting_radix.h"
 #include "loom/runtime/cpu/thread_pool.h"
 #include "loom/core/error.h"
@@ -35,7 +35,7 @@ inline storage_t<T> elem_from_key(sort_key_t<T> k) {
   else return value_from_key<T>(k);
 }
 
-// Values-only sort of one row through its keys alone (sort_values.h); false (`o` then
+// Values-only sort of one row through its keys alone (sorting_values.h); false (`o` then
 // holds scratch) when the row holds an element that its key does not give back (-0.0, a
 // NaN other than the default one), which must keep its input position among its equals.
 template <class T>

@@ -6,7 +6,7 @@
 
 #include "loom/runtime/cuda/check.h"
 #include "loom/backend/cuda/programs.h"
-#include "loom/runtime/cuda/runtime.h"
+#include "loom/runtime/cuda/context.h"
 #include "loom/backend/creation.h"
 #include "loom/runtime/gpu_runtime.h"
 #include "loom/core/error.h"

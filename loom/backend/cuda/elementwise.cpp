@@ -14,7 +14,7 @@
 
 #include "loom/graph/cuda_codegen.h"
 #include "loom/runtime/cuda/module_cache.h"
-#include "loom/runtime/cuda/runtime.h"
+#include "loom/runtime/cuda/context.h"
 #include "loom/runtime/gpu_runtime.h"
 #include "loom/backend/elementwise.h"
 #include "loom/core/error.h"

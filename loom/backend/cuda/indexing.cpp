@@ -1,15 +1,15 @@
 // GPU evals of advanced indexing (backend/indexing.h): the bounds check (an 8-byte flag
 // that ops/ reads back, so advanced indexing waits for the GPU), gathers, scatters and the
-// atomic scatter-combines of x.at[...]. Kernels: kernels/loom_index.cuh.
+// atomic scatter-combines of x.at[...]. Kernels: kernels/loom_indexing.cuh.
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
 #include <string>
 
 #include "loom/runtime/cuda/check.h"
-#include "loom/backend/cuda/index_programs.h"
+#include "loom/backend/cuda/indexing_programs.h"
 #include "loom/backend/cuda/programs.h"
-#include "loom/runtime/cuda/runtime.h"
+#include "loom/runtime/cuda/context.h"
 #include "loom/backend/creation.h"
 #include "loom/runtime/gpu_runtime.h"
 #include "loom/backend/indexing.h"
@@ -20,7 +20,7 @@ namespace {
 
 constexpr int kMaxDims = 64;  // LOOM_MAX_DIMS
 
-// Mirror loom_index_args / loom_index_layout of kernels/loom_index.cuh.
+// Mirror loom_index_args / loom_index_layout of kernels/loom_indexing.cuh.
 struct IndexArgs {
   int k;
   long long size[kMaxDims];

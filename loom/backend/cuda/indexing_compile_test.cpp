@@ -1,8 +1,8 @@
-// NVRTC compiles the indexing family's programs (kernels/loom_index.cuh, loom_nonzero.cuh)
+// NVRTC compiles the indexing family's programs (kernels/loom_indexing.cuh, loom_indexing_nonzero.cuh)
 // for Ampere and Hopper; no GPU needed.
 #include <gtest/gtest.h>
 
-#include "loom/backend/cuda/index_programs.h"
+#include "loom/backend/cuda/indexing_programs.h"
 #include "loom/runtime/cuda/compile_test_util.h"
 #include "loom/runtime/cuda/module_cache.h"
 

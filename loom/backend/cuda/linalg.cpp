@@ -12,8 +12,8 @@
 #include "loom/runtime/cuda/check.h"
 #include "loom/backend/cuda/linalg_programs.h"
 #include "loom/backend/cuda/programs.h"
-#include "loom/runtime/cuda/runtime.h"
-#include "loom/backend/gemm_layout.h"
+#include "loom/runtime/cuda/context.h"
+#include "loom/backend/linalg_gemm_layout.h"
 #include "loom/runtime/gpu_runtime.h"
 #include "loom/backend/linalg.h"
 #include "loom/core/error.h"
@@ -43,7 +43,7 @@ DeviceBlas& blas(int dev) {
   return all[dev];
 }
 
-// Host mirror of loom_mm_params (kernels/loom_matmul.cuh).
+// Host mirror of loom_mm_params (kernels/loom_linalg.cuh).
 struct MatmulParams {
   long long m, n, k, batch;
   long long a_sb, a_sr, a_sc;

@@ -1,17 +1,17 @@
 // GPU matrix products of integers and bool: the tiled NVRTC kernel of
-// kernels/loom_matmul.cuh, one small program per dtype, reading operands through strides.
+// kernels/loom_linalg.cuh, one small program per dtype, reading operands through strides.
 #include <array>
 #include <string>
 
 #include "loom/backend/cuda/linalg_programs.h"
 #include "loom/backend/cuda/programs.h"
-#include "loom/runtime/cuda/runtime.h"
+#include "loom/runtime/cuda/context.h"
 #include "loom/core/error.h"
 
 namespace loom::cuda {
 namespace {
 
-std::string program_source() { return "#include \"loom_matmul.cuh\"\n"; }
+std::string program_source() { return "#include \"loom_linalg.cuh\"\n"; }
 
 }  // namespace
 

@@ -1,4 +1,4 @@
-// The NVRTC program of the integer/bool matrix product (kernels/loom_matmul.cuh) and the
+// The NVRTC program of the integer/bool matrix product (kernels/loom_linalg.cuh) and the
 // cuBLAS checking macro of the linear algebra family.
 #pragma once
 #include <cublas_v2.h>

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "loom/runtime/cuda/runtime.h"
+#include "loom/runtime/cuda/context.h"
 
 namespace loom::cuda {
 namespace {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "loom/backend/cuda/programs.h"
-#include "loom/runtime/cuda/runtime.h"
+#include "loom/runtime/cuda/context.h"
 #include "loom/runtime/gpu_runtime.h"
 #include "loom/backend/random.h"
 #include "loom/core/error.h"

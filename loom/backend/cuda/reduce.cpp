@@ -14,7 +14,7 @@
 #include "loom/runtime/cuda/check.h"
 #include "loom/runtime/cuda/driver_api.h"
 #include "loom/backend/cuda/reduce_codegen.h"
-#include "loom/runtime/cuda/runtime.h"
+#include "loom/runtime/cuda/context.h"
 #include "loom/runtime/gpu_runtime.h"
 #include "loom/backend/reduce.h"
 #include "loom/core/error.h"

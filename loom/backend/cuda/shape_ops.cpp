@@ -4,8 +4,8 @@
 #include <cstdint>
 
 #include "loom/backend/cuda/programs.h"
-#include "loom/runtime/cuda/runtime.h"
-#include "loom/backend/cuda/shape_program.h"
+#include "loom/runtime/cuda/context.h"
+#include "loom/backend/cuda/shape_ops_program.h"
 #include "loom/backend/creation.h"
 #include "loom/runtime/gpu_runtime.h"
 #include "loom/backend/shape_ops.h"
@@ -32,7 +32,7 @@ const std::array<std::string, 5>& names() {
 }  // namespace
 
 const Program& shape_program() {
-  static const Program p("loom_shape.cu", "#include \"loom_shape.cuh\"\n",
+  static const Program p("loom_shape.cu", "#include \"loom_shape_ops.cuh\"\n",
                          std::vector<std::string>(names().begin(), names().end()));
   return p;
 }

@@ -5,7 +5,7 @@
 
 #include <functional>
 
-#include "loom/backend/cuda/shape_program.h"
+#include "loom/backend/cuda/shape_ops_program.h"
 #include "loom/backend/cuda/test_gpu.h"
 #include "loom/backend/cuda/test_util.h"
 #include "loom/ops/shape_ops.h"

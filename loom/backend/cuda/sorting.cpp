@@ -11,7 +11,7 @@
 
 #include "loom/runtime/cuda/check.h"
 #include "loom/backend/cuda/programs.h"
-#include "loom/runtime/cuda/runtime.h"
+#include "loom/runtime/cuda/context.h"
 #include "loom/backend/cuda/sorting_cub.h"
 #include "loom/backend/cuda/sorting_programs.h"
 #include "loom/backend/creation.h"

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <random>
 
-#include "loom/backend/cpu/sort_keys.h"
+#include "loom/backend/cpu/sorting_keys.h"
 #include "loom/backend/cuda/kernels/loom_sorting.cuh"
 #include "loom/runtime/cuda/module_cache.h"
 #include "loom/backend/cuda/sorting_programs.h"

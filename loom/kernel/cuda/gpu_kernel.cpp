@@ -15,7 +15,7 @@
 #include "loom/runtime/cuda/check.h"
 #include "loom/runtime/cuda/driver_api.h"
 #include "loom/runtime/cuda/module_cache.h"
-#include "loom/runtime/cuda/runtime.h"
+#include "loom/runtime/cuda/context.h"
 #include "loom/kernel/gpu_kernel.h"
 #include "loom/core/error.h"
 #include "loom/kernel/kernel_args.h"

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "loom/runtime/cuda/check.h"
-#include "loom/runtime/cuda/runtime.h"
+#include "loom/runtime/cuda/context.h"
 #include "loom/core/error.h"
 
 namespace loom::cuda {

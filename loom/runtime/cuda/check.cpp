@@ -6,7 +6,7 @@
 #include <string>
 
 #include "loom/runtime/cuda/driver_api.h"
-#include "loom/runtime/cuda/runtime.h"
+#include "loom/runtime/cuda/context.h"
 #include "loom/core/error.h"
 
 namespace loom::cuda {

@@ -10,7 +10,7 @@
 
 #include "loom/runtime/cuda/check.h"
 #include "loom/runtime/cuda/host_pool.h"
-#include "loom/runtime/cuda/runtime.h"
+#include "loom/runtime/cuda/context.h"
 #include "loom/runtime/gpu_runtime.h"
 #include "loom/core/error.h"
 

@@ -8,7 +8,7 @@
 
 #include "loom/runtime/cuda/check.h"
 #include "loom/runtime/cuda/driver_api.h"
-#include "loom/runtime/cuda/runtime.h"
+#include "loom/runtime/cuda/context.h"
 #include "loom/runtime/gpu_runtime.h"
 #include "loom/core/interrupt.h"
 

@@ -15,7 +15,7 @@
 #include "loom/runtime/compile_log.h"
 #include "loom/runtime/cuda/check.h"
 #include "loom/runtime/cuda/driver_api.h"
-#include "loom/runtime/cuda/runtime.h"
+#include "loom/runtime/cuda/context.h"
 #include "loom/runtime/gpu_compile.h"
 #include "loom/core/error.h"
 #include "loom_embedded_kernels.h"

@@ -1,5 +1,5 @@
 // Device code of the sorting family. Every dtype maps to an unsigned key of its width
-// whose unsigned order is NumPy's order (backend/cpu/sort_keys.h holds the host twin):
+// whose unsigned order is NumPy's order (backend/cpu/sorting_keys.h holds the host twin):
 // floats send NaN to the all-ones key and -0.0 to +0.0, then flip all bits of negatives
 // and the sign bit of positives; signed integers flip the sign bit; bool is 0/1. CUB
 // then sorts only 4 key widths. Host-compilable, so tests can check the keys on a CPU.

@@ -76,7 +76,7 @@ __global__ void loom_nonzero_scan(long long* __restrict__ counts, long long nblo
   if (threadIdx.x == 0) *total = carry;
 }
 
-struct loom_nz_shape {  // mirrors NzShape of backend/cuda/nonzero.cpp
+struct loom_nz_shape {  // mirrors NzShape of backend/cuda/indexing_nonzero.cpp
   int ndim;
   long long shape[LOOM_MAX_DIMS];
 };

@@ -18,7 +18,7 @@
 
 #include "loom/backend/creation.h"
 #include "loom/runtime/cpu/host_allocator.h"
-#include "loom/backend/cpu/sort_keys.h"
+#include "loom/backend/cpu/sorting_keys.h"
 #include "loom/runtime/cpu/thread_pool.h"
 
 namespace loom::cpu_backend {

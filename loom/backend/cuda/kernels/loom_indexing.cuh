@@ -1,4 +1,4 @@
-// Advanced indexing on the GPU (backend/index_plan.h): the bounds check that turns index
+// Advanced indexing on the GPU (backend/indexing_plan.h): the bounds check that turns index
 // arrays into byte offsets, the dtype-agnostic gather and scatter (T: an unsigned integer
 // of the element's size), and the scatter-combine of x.at[...].add/multiply/min/max (T: the
 // element type), with native atomics where they exist and CAS loops elsewhere.
@@ -13,7 +13,7 @@ struct loom_index_args {
   const long long* idx[LOOM_MAX_DIMS];
 };
 
-// Mirrors IndexLayout of backend/index_plan.h (dims collapsed; B is one dimension).
+// Mirrors IndexLayout of backend/indexing_plan.h (dims collapsed; B is one dimension).
 struct loom_index_layout {
   int ndim;
   long long shape[LOOM_MAX_DIMS];

@@ -1,4 +1,4 @@
-// The shape family's NVRTC program (kernels/loom_shape.cuh), exposed for the compile test.
+// The shape family's NVRTC program (kernels/loom_shape_ops.cuh), exposed for the compile test.
 #pragma once
 #include <cstddef>
 #include <string>

@@ -1,11 +1,11 @@
-// The NVRTC programs of the indexing family (kernels/loom_index.cuh, loom_nonzero.cuh),
+// The NVRTC programs of the indexing family (kernels/loom_indexing.cuh, loom_indexing_nonzero.cuh),
 // kept small: one for the bounds check, gathers and scatters, one per dtype for the
 // scatter-combines of x.at[...], one for nonzero.
 #pragma once
 #include <string>
 
 #include "loom/runtime/cuda/module_cache.h"
-#include "loom/backend/index_plan.h"
+#include "loom/backend/indexing_plan.h"
 #include "loom/core/dtype.h"
 
 namespace loom::cuda {

@@ -10,8 +10,8 @@
 #include <random>
 #include <vector>
 
-#include "loom/backend/cpu/sort_keys.h"
-#include "loom/backend/cpu/sort_values.h"
+#include "loom/backend/cpu/sorting_keys.h"
+#include "loom/backend/cpu/sorting_values.h"
 #include "loom/backend/cpu/sorting_radix.h"
 #include "loom/core/convert.h"
 

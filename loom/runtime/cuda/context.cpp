@@ -1,4 +1,4 @@
-#include "loom/runtime/cuda/runtime.h"
+#include "loom/runtime/cuda/context.h"
 
 #include <cuda_runtime_api.h>
 

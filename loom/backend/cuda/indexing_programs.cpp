@@ -1,4 +1,4 @@
-#include "loom/backend/cuda/index_programs.h"
+#include "loom/backend/cuda/indexing_programs.h"
 
 #include <array>
 #include <stdexcept>
@@ -54,7 +54,7 @@ const Program& index_program() {
     std::vector<std::string> exprs{n.offsets};
     exprs.insert(exprs.end(), n.gather.begin(), n.gather.end());
     exprs.insert(exprs.end(), n.scatter.begin(), n.scatter.end());
-    return Program("loom_index.cu", "#include \"loom_index.cuh\"\n", exprs);
+    return Program("loom_index.cu", "#include \"loom_indexing.cuh\"\n", exprs);
   }();
   return p;
 }
@@ -66,7 +66,7 @@ const Program& index_combine_program(DType dt) {
       std::vector<std::string> exprs(n.combine.begin() + t * 4, n.combine.begin() + t * 4 + 4);
       // No FMA contraction and no fast math: float results match the CPU backend.
       return Program(std::string("loom_index_combine_") + dtype_name(static_cast<DType>(t)) + ".cu",
-                     "#include \"loom_index.cuh\"\n", exprs, {"--fmad=false"});
+                     "#include \"loom_indexing.cuh\"\n", exprs, {"--fmad=false"});
     };
     return std::array<Program, kNumDTypes>{make(0), make(1), make(2),  make(3),  make(4),
                                            make(5), make(6), make(7),  make(8),  make(9),
@@ -81,7 +81,7 @@ const Program& nonzero_program() {
     std::vector<std::string> exprs{n.scan};
     exprs.insert(exprs.end(), n.nz_count.begin(), n.nz_count.end());
     exprs.insert(exprs.end(), n.nz_write.begin(), n.nz_write.end());
-    return Program("loom_nonzero.cu", "#include \"loom_nonzero.cuh\"\n", exprs);
+    return Program("loom_nonzero.cu", "#include \"loom_indexing_nonzero.cuh\"\n", exprs);
   }();
   return p;
 }

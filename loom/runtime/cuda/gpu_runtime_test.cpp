@@ -6,7 +6,7 @@
 
 #include "loom/runtime/cuda/module_cache.h"
 #include "loom/runtime/gpu_runtime.h"
-#include "loom/runtime/cuda/runtime.h"
+#include "loom/runtime/cuda/context.h"
 #include "loom/backend/cuda/test_gpu.h"
 #include "loom/backend/cuda/test_util.h"
 #include "loom/backend/creation.h"

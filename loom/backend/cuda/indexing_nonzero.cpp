@@ -1,10 +1,10 @@
-// GPU nonzero and count_nonzero (kernels/loom_nonzero.cuh): per-tile counts and a
+// GPU nonzero and count_nonzero (kernels/loom_indexing_nonzero.cuh): per-tile counts and a
 // one-block scan (nonzero_starts), then (nonzero) the index writes. ops/ reads the total
 // back between the two to size the result, so both wait for the GPU, as CuPy's nonzero does.
 #include <cstdint>
 
-#include "loom/backend/cuda/index_programs.h"
-#include "loom/runtime/cuda/runtime.h"
+#include "loom/backend/cuda/indexing_programs.h"
+#include "loom/runtime/cuda/context.h"
 #include "loom/backend/creation.h"
 #include "loom/runtime/gpu_runtime.h"
 #include "loom/backend/indexing.h"
@@ -14,7 +14,7 @@ namespace loom::gpu_backend {
 namespace {
 
 constexpr int kMaxDims = 64;
-constexpr unsigned kThreads = 256, kTile = 256 * 16, kScanThreads = 1024;  // loom_nonzero.cuh
+constexpr unsigned kThreads = 256, kTile = 256 * 16, kScanThreads = 1024;  // loom_indexing_nonzero.cuh
 
 struct NzShape {
   int ndim;
