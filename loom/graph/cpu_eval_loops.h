@@ -53,30 +53,16 @@ void node_loop(const char* const* args, char* out_bytes, int64_t n) {
   }
 }
 
-template <int I, int D>
-inline void register_one(NodeTable& t) {
-  constexpr OpId op = static_cast<OpId>(I);
-  constexpr DType L = static_cast<DType>(D);
-  if constexpr (loop_exists(op, L)) {
-    using S = typename storage<L>::type;
-    using S0 = typename storage<input_loop_dtype(op, 0, L)>::type;
-    using O = typename storage<result_dtype(op_info(op).rule, L)>::type;
-    t[I][D] = &node_loop<typename functor_of<I>::type, S0, S, O>;
-  }
-}
+// The loops as op_scalar::fill_loop_table makes them.
+struct NodeTableMaker {
+  template <class F, class S0, class S, class O>
+  static auto make() { return &node_loop<F, S0, S, O>; }
+};
 
-template <int I, int... D>
-inline void register_op(NodeTable& t, std::integer_sequence<int, D...>) {
-  (register_one<I, D>(t), ...);
-}
-
-/// Fills the node loops of ops [B, E).
+/// Fills the loops of ops [B, E).
 template <int B, int E>
 inline void register_range(NodeTable& t) {
-  if constexpr (B < E) {
-    register_op<B>(t, std::make_integer_sequence<int, kNumDTypes>{});
-    register_range<B + 1, E>(t);
-  }
+  fill_loop_table<NodeTableMaker, B, E>(t);
 }
 
 }  // namespace detail

@@ -4,6 +4,7 @@
 // compute through these, so an op's CPU arithmetic is written once.
 #pragma once
 #include <type_traits>
+#include <utility>
 
 #include "loom/common/loom_math.cuh"
 #include "loom/core/cast.h"
@@ -67,5 +68,35 @@ template <int I> struct functor_of;
   template <> struct functor_of<static_cast<int>(OpId::name)> { using type = op_##name; };
 LOOM_ELEMENTWISE_OPS(LOOM_CPU_FUNCTOR_OF)
 #undef LOOM_CPU_FUNCTOR_OF
+
+// Fills t[op][loop dtype] for ops [B, E) and every loop dtype the op table allows with
+// Maker::template make<F, S0, S, O>(): F the op's functor, S0 its first input's storage
+// type (where's condition is bool), S the loop dtype's, O the result's. The CPU's eager
+// loops (backend/cpu/elementwise_loops.h) and the graph evaluator's node loops
+// (graph/cpu_eval_loops.h) both register through it.
+template <class Maker, int I, int D, class Table>
+inline void fill_loop(Table& t) {
+  constexpr OpId op = static_cast<OpId>(I);
+  constexpr DType L = static_cast<DType>(D);
+  if constexpr (loop_exists(op, L)) {
+    using S = typename storage<L>::type;
+    using S0 = typename storage<input_loop_dtype(op, 0, L)>::type;
+    using O = typename storage<result_dtype(op_info(op).rule, L)>::type;
+    t[I][D] = Maker::template make<typename functor_of<I>::type, S0, S, O>();
+  }
+}
+
+template <class Maker, int I, class Table, int... D>
+inline void fill_op_loops(Table& t, std::integer_sequence<int, D...>) {
+  (fill_loop<Maker, I, D>(t), ...);
+}
+
+template <class Maker, int B, int E, class Table>
+inline void fill_loop_table(Table& t) {
+  if constexpr (B < E) {
+    fill_op_loops<Maker, B>(t, std::make_integer_sequence<int, kNumDTypes>{});
+    fill_loop_table<Maker, B + 1, E>(t);
+  }
+}
 
 }  // namespace loom::op_scalar

@@ -82,30 +82,16 @@ void loop(char* const* args, const int64_t* steps, int64_t n) {
   }
 }
 
-template <int I, int D>
-inline void register_one(LoopTable& t) {
-  constexpr OpId op = static_cast<OpId>(I);
-  constexpr DType L = static_cast<DType>(D);
-  if constexpr (loop_exists(op, L)) {
-    using S = typename storage<L>::type;
-    using S0 = typename storage<input_loop_dtype(op, 0, L)>::type;
-    using O = typename storage<result_dtype(op_info(op).rule, L)>::type;
-    t[I][D] = &loop<typename functor_of<I>::type, S0, S, O>;
-  }
-}
+// The loops as op_scalar::fill_loop_table makes them.
+struct LoopTableMaker {
+  template <class F, class S0, class S, class O>
+  static auto make() { return &loop<F, S0, S, O>; }
+};
 
-template <int I, int... D>
-inline void register_op(LoopTable& t, std::integer_sequence<int, D...>) {
-  (register_one<I, D>(t), ...);
-}
-
-/// Registers the loops of ops [B, E).
+/// Fills the loops of ops [B, E).
 template <int B, int E>
 inline void register_range(LoopTable& t) {
-  if constexpr (B < E) {
-    register_op<B>(t, std::make_integer_sequence<int, kNumDTypes>{});
-    register_range<B + 1, E>(t);
-  }
+  fill_loop_table<LoopTableMaker, B, E>(t);
 }
 
 }  // namespace ew
