@@ -103,4 +103,29 @@ CollapsedLayout collapse_dims(const Shape& shape, const Strides& strides) {
   return out;
 }
 
+int collapse_operands(const Shape& shape, int nops, const int64_t* const* strides, int max_dims,
+                      int64_t* out_shape, int64_t* const* out_strides, const char* op) {
+  int nd = 0;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1) continue;
+    bool merge = nd > 0;
+    for (int o = 0; o < nops && merge; ++o) merge = out_strides[o][nd - 1] == shape[d] * strides[o][d];
+    if (merge) {
+      out_shape[nd - 1] *= shape[d];
+      for (int o = 0; o < nops; ++o) out_strides[o][nd - 1] = strides[o][d];
+    } else {
+      if (nd == max_dims) throw_value_error(op, "too many dimensions");
+      out_shape[nd] = shape[d];
+      for (int o = 0; o < nops; ++o) out_strides[o][nd] = strides[o][d];
+      ++nd;
+    }
+  }
+  if (nd == 0) {  // 0-d or all size-1: one element
+    out_shape[0] = 1;
+    for (int o = 0; o < nops; ++o) out_strides[o][0] = 0;
+    nd = 1;
+  }
+  return nd;
+}
+
 }  // namespace loom

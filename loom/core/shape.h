@@ -37,4 +37,12 @@ struct CollapsedLayout {
 };
 CollapsedLayout collapse_dims(const Shape& shape, const Strides& strides);
 
+/// collapse_dims for `nops` operands walked together over `shape` (strides[o][d], in
+/// elements or bytes): size-1 dims dropped, neighbours merged where every operand allows.
+/// Writes out_shape[0, nd) and out_strides[o][0, nd) and returns nd, at least 1 (a 0-d or
+/// all-size-1 shape is one element, stride 0). More than `max_dims` dims left raises
+/// std::invalid_argument naming `op`.
+int collapse_operands(const Shape& shape, int nops, const int64_t* const* strides, int max_dims,
+                      int64_t* out_shape, int64_t* const* out_strides, const char* op);
+
 }  // namespace loom

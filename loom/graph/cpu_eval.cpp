@@ -105,27 +105,13 @@ bool aligned_walk(const char* base, const int64_t* strides, int nd, size_t item)
 
 // Drops size-1 dims and merges neighbours that every operand walks as one.
 void collapse(Plan& p, const Shape& shape, const std::vector<std::vector<int64_t>>& st) {
-  int nd = 0;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    if (shape[d] == 1) continue;
-    bool merge = nd > 0;
-    for (int o = 0; o < p.nops && merge; ++o) merge = p.strides[o][nd - 1] == shape[d] * st[o][d];
-    if (merge) {
-      p.shape[nd - 1] *= shape[d];
-      for (int o = 0; o < p.nops; ++o) p.strides[o][nd - 1] = st[o][d];
-    } else {
-      if (nd == kMaxDims) throw_value_error("graph", "too many dimensions");
-      p.shape[nd] = shape[d];
-      for (int o = 0; o < p.nops; ++o) p.strides[o][nd] = st[o][d];
-      ++nd;
-    }
+  std::vector<const int64_t*> in(p.nops);
+  std::vector<int64_t*> out(p.nops);
+  for (int o = 0; o < p.nops; ++o) {
+    in[o] = st[o].data();
+    out[o] = p.strides[o].data();
   }
-  if (nd == 0) {  // 0-d or all size-1: one element
-    p.shape[0] = 1;
-    for (int o = 0; o < p.nops; ++o) p.strides[o][0] = 0;
-    nd = 1;
-  }
-  p.nd = nd;
+  p.nd = collapse_operands(shape, p.nops, in.data(), kMaxDims, p.shape, out.data(), "graph");
 }
 
 // Strides of `a` broadcast to `shape` (0 along broadcast dims), NumPy's rules.

@@ -64,27 +64,9 @@ struct Plan {
 
 // Drops size-1 dims and merges neighbours that every operand walks as one.
 void collapse(Plan& p, const Shape& shape, const int64_t* const* st) {
-  int nd = 0;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    if (shape[d] == 1) continue;
-    bool merge = nd > 0;
-    for (int o = 0; o < p.nops && merge; ++o) merge = p.strides[o][nd - 1] == shape[d] * st[o][d];
-    if (merge) {
-      p.shape[nd - 1] *= shape[d];
-      for (int o = 0; o < p.nops; ++o) p.strides[o][nd - 1] = st[o][d];
-    } else {
-      if (nd == kMaxDims) throw_value_error("elementwise", "too many dimensions");
-      p.shape[nd] = shape[d];
-      for (int o = 0; o < p.nops; ++o) p.strides[o][nd] = st[o][d];
-      ++nd;
-    }
-  }
-  if (nd == 0) {  // 0-d or all size-1: one element
-    p.shape[0] = 1;
-    for (int o = 0; o < p.nops; ++o) p.strides[o][0] = 0;
-    nd = 1;
-  }
-  p.nd = nd;
+  int64_t* out[kMaxOps];
+  for (int o = 0; o < p.nops; ++o) out[o] = p.strides[o];
+  p.nd = collapse_operands(shape, p.nops, st, kMaxDims, p.shape, out, "elementwise");
 }
 
 // One row of `n` elements at pointers `ptr`, inner strides of the plan.
