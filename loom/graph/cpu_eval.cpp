@@ -14,6 +14,7 @@
 #include <string>
 
 #include "loom/core/error.h"
+#include "loom/core/strided_rows.h"
 #include "loom/graph/cpu_eval_loops.h"
 #include "loom/runtime/cpu/thread_pool.h"
 
@@ -263,38 +264,16 @@ void run_block(const Plan& p, Scratch& s, char* const* ptr, const int64_t* step,
 // Elements [begin, end) of the collapsed iteration space, in C order, block by block.
 void run_range(const Plan& p, int64_t begin, int64_t end) {
   Scratch s(p);
-  const int nd = p.nd, last = nd - 1;
-  int64_t idx[kMaxDims];
-  char* ptr[kMaxOperands];
   int64_t step[kMaxOperands];
-  int64_t rem = begin;
-  for (int d = last; d >= 0; --d) {
-    idx[d] = rem % p.shape[d];
-    rem /= p.shape[d];
-  }
-  for (int o = 0; o < p.nops; ++o) {
-    ptr[o] = p.base[o];
-    for (int d = 0; d < nd; ++d) ptr[o] += idx[d] * p.strides[o][d];
-    step[o] = p.strides[o][last];
-  }
-  int64_t pos = begin;
-  while (pos < end) {
-    const int64_t cnt = std::min(p.shape[last] - idx[last], end - pos);
-    for (int64_t off = 0; off < cnt; off += kEvalBlock) {
-      char* at[kMaxOperands];
-      for (int o = 0; o < p.nops; ++o) at[o] = ptr[o] + off * step[o];
-      run_block(p, s, at, step, std::min(kEvalBlock, cnt - off));
-    }
-    pos += cnt;
-    if (pos >= end) break;
-    for (int o = 0; o < p.nops; ++o) ptr[o] += cnt * step[o];
-    idx[last] += cnt;
-    for (int d = last; d > 0 && idx[d] == p.shape[d]; --d) {
-      for (int o = 0; o < p.nops; ++o) ptr[o] += p.strides[o][d - 1] - p.shape[d] * p.strides[o][d];
-      idx[d] = 0;
-      ++idx[d - 1];
-    }
-  }
+  for (int o = 0; o < p.nops; ++o) step[o] = p.strides[o][p.nd - 1];
+  for_each_row_piece<kMaxOperands, kMaxDims>(
+      p.nd, p.shape, p.nops, p.base.data(), p.strides, begin, end, [&](char* const* ptr, int64_t cnt) {
+        char* at[kMaxOperands];
+        for (int64_t off = 0; off < cnt; off += kEvalBlock) {
+          for (int o = 0; o < p.nops; ++o) at[o] = ptr[o] + off * step[o];
+          run_block(p, s, at, step, std::min(kEvalBlock, cnt - off));
+        }
+      });
 }
 
 }  // namespace

@@ -28,13 +28,6 @@ void register_nodes_part1(NodeTable& t);
 namespace detail {
 using namespace op_scalar;
 
-template <class S>
-inline S load(const char* p) {
-  S v;
-  std::memcpy(&v, p, sizeof(S));
-  return v;
-}
-
 // S0: input 0's storage (bool for `where`), S: the other inputs', O: the result's.
 template <class F, class S0, class S, class O>
 void node_loop(const char* const* args, char* out_bytes, int64_t n) {

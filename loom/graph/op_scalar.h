@@ -3,6 +3,7 @@
 // (backend/cpu/elementwise_loops.h) and the CPU graph evaluator (graph/cpu_eval.h) both
 // compute through these, so an op's CPU arithmetic is written once.
 #pragma once
+#include <cstring>
 #include <type_traits>
 #include <utility>
 
@@ -61,6 +62,14 @@ inline O narrow(R r) {
   };
 LOOM_ELEMENTWISE_OPS(LOOM_CPU_FUNCTOR)
 #undef LOOM_CPU_FUNCTOR
+
+/// An element of storage type S at an address of any alignment.
+template <class S>
+inline S load(const char* p) {
+  S v;
+  std::memcpy(&v, p, sizeof(S));
+  return v;
+}
 
 /// functor_of<int(OpId)>::type is the op's functor.
 template <int I> struct functor_of;

@@ -10,6 +10,7 @@
 #include "loom/backend/cpu/elementwise_loops.h"
 #include "loom/runtime/cpu/thread_pool.h"
 #include "loom/core/error.h"
+#include "loom/core/strided_rows.h"
 
 namespace loom::cpu_backend {
 namespace {
@@ -102,32 +103,8 @@ void run_row(const Plan& p, char* const* ptr, int64_t n) {
 
 // Elements [begin, end) of the collapsed iteration space, in C order.
 void run_range(const Plan& p, int64_t begin, int64_t end) {
-  const int nd = p.nd, last = nd - 1;
-  int64_t idx[kMaxDims];
-  char* ptr[kMaxOps];
-  int64_t rem = begin;
-  for (int d = last; d >= 0; --d) {
-    idx[d] = rem % p.shape[d];
-    rem /= p.shape[d];
-  }
-  for (int o = 0; o < p.nops; ++o) {
-    ptr[o] = p.base[o];
-    for (int d = 0; d < nd; ++d) ptr[o] += idx[d] * p.strides[o][d];
-  }
-  int64_t pos = begin;
-  while (pos < end) {
-    const int64_t cnt = std::min(p.shape[last] - idx[last], end - pos);
-    run_row(p, ptr, cnt);
-    pos += cnt;
-    if (pos >= end) break;
-    for (int o = 0; o < p.nops; ++o) ptr[o] += cnt * p.strides[o][last];
-    idx[last] += cnt;
-    for (int d = last; d > 0 && idx[d] == p.shape[d]; --d) {
-      for (int o = 0; o < p.nops; ++o) ptr[o] += p.strides[o][d - 1] - p.shape[d] * p.strides[o][d];
-      idx[d] = 0;
-      ++idx[d - 1];
-    }
-  }
+  for_each_row_piece<kMaxOps, kMaxDims>(p.nd, p.shape, p.nops, p.base, p.strides, begin, end,
+                                        [&](char* const* ptr, int64_t n) { run_row(p, ptr, n); });
 }
 
 }  // namespace

@@ -25,13 +25,6 @@ namespace ew {
 // Storage types, widen/narrow and the op functors (graph/op_scalar.h).
 using namespace op_scalar;
 
-template <class S>
-inline S load(const char* p) {
-  S v;
-  std::memcpy(&v, p, sizeof(S));
-  return v;
-}
-
 // S0: input 0's storage (bool for `where`), S: the other inputs', O: the output's.
 template <class F, class S0, class S, class O>
 void loop(char* const* args, const int64_t* steps, int64_t n) {
