@@ -74,6 +74,9 @@ from ._loom import (
     __version__,
 )
 from . import memory
+from . import cuda
+from .pykernel.errors import TypingError, UnsupportedError
+from .pykernel.vectorize import guvectorize, vectorize
 
 # Every public name of the extension is re-exported, so that op families added in
 # python/src need no edit here (explicit imports above document the core).

@@ -1,0 +1,156 @@
+"""Numba's CUDA programming API on loom: `from loom import cuda` in place of
+`from numba import cuda`, and the kernels run unchanged, on a GPU or, without one, on
+cpu() through loom's CPU kernel emulator (docs/PYTHON_KERNELS.md, "from Numba").
+
+    @cuda.jit
+    def add_kernel(x, y, out):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = x[i] + y[i]
+    add_kernel[blocks, threads](x, y, out)
+
+Host side: to_device, device_array, device_array_like, pinned_array, synchronize, gpus,
+select_device, is_available, stream; device arrays are loom arrays (copy_to_host()).
+"""
+import numpy as _np
+
+from . import _loom
+from .pykernel import stubs as _stubs
+from .pykernel.dispatcher import CUDADispatcher as Dispatcher
+from .pykernel.dispatcher import jit
+from .pykernel.errors import TypingError, UnsupportedError
+
+# The intrinsics kernels name (markers the translator knows by identity).
+for _n in _stubs.ALL:
+    globals()[_n] = getattr(_stubs, _n)
+
+
+def is_available():
+    """True when a CUDA GPU is usable. Without one, kernels still run: on cpu()."""
+    return _loom.num_gpus() > 0
+
+
+def _device(device=None):
+    if device is None:
+        return _loom.default_device()
+    if isinstance(device, int):
+        return _loom.gpu(device)
+    return device
+
+
+def to_device(obj, stream=0, copy=True, to=None, device=None):
+    """A copy of a host array on the current device (a GPU, or cpu() without one). With
+    `to` (a device array), copies into it instead and returns it."""
+    if to is not None:
+        to[...] = _loom.asarray(obj, device=to.device)
+        return to
+    return _loom.asarray(_np.asarray(obj) if not isinstance(obj, _loom.ndarray) else obj, device=_device(device))
+
+
+def device_array(shape, dtype=_np.float64, strides=None, order="C", stream=0, device=None):
+    """An uninitialised array on the current device (Numba's default dtype: float64)."""
+    if strides is not None or order != "C":
+        raise NotImplementedError("[cuda.device_array] only C order without explicit strides is supported")
+    return _loom.empty(shape, dtype=dtype, device=_device(device))
+
+
+def device_array_like(ary, stream=0, device=None):
+    """An uninitialised array of ary's shape and dtype on the current device."""
+    return _loom.empty(tuple(ary.shape), dtype=ary.dtype, device=_device(device))
+
+
+def pinned_array(shape, dtype=_np.float64, strides=None, order="C"):
+    """A NumPy array in page-locked host memory."""
+    if strides is not None or order != "C":
+        raise NotImplementedError("[cuda.pinned_array] only C order without explicit strides is supported")
+    return _loom.empty_pinned(shape if isinstance(shape, tuple) else (shape,), dtype)
+
+
+def pinned_array_like(ary):
+    return pinned_array(tuple(ary.shape), ary.dtype)
+
+
+def as_cuda_array(obj):
+    """A loom array over an object's memory (CUDA array interface or DLPack), no copy."""
+    return _loom.asarray(obj)
+
+
+def is_cuda_array(obj):
+    return isinstance(obj, _loom.ndarray) or hasattr(obj, "__cuda_array_interface__")
+
+
+def synchronize():
+    """Waits for the current device's pending work."""
+    _loom.synchronize()
+
+
+def stream():
+    """A new stream on the current device."""
+    return _loom.Stream()
+
+
+def default_stream():
+    return _loom.default_stream()
+
+
+def event(timing=True):
+    return _loom.Event()
+
+
+def select_device(device_id):
+    """Makes gpu(device_id) the current device (loom's default device) and returns it."""
+    dev = _loom.gpu(device_id)
+    _loom.set_default_device(dev)
+    return dev
+
+
+def get_current_device():
+    return _loom.default_device()
+
+
+class _GPUs:
+    """cuda.gpus: len(), indexing, iteration; `with cuda.gpus[1]:` makes gpu(1) current."""
+
+    def __len__(self):
+        return _loom.num_gpus()
+
+    def __getitem__(self, i):
+        if not 0 <= i < len(self):
+            raise IndexError(f"[cuda.gpus] there is no GPU {i} ({len(self)} present)")
+        return _loom.device(_loom.gpu(i))
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    @property
+    def current(self):
+        return _loom.default_device()
+
+    def __repr__(self):
+        return f"<loom.cuda.gpus: {[_loom.gpu(i) for i in range(len(self))]}>"
+
+
+gpus = _GPUs()
+
+
+# Numba's device-array methods on loom arrays.
+def _copy_to_host(self, ary=None, stream=0):
+    host = self.numpy()
+    if ary is None:
+        return host
+    ary[...] = host
+    return ary
+
+
+def _copy_to_device(self, ary, stream=0):
+    self[...] = _loom.asarray(ary, device=self.device)
+
+
+for _name, _fn in (("copy_to_host", _copy_to_host), ("copy_to_device", _copy_to_device)):
+    if not hasattr(_loom.ndarray, _name):
+        setattr(_loom.ndarray, _name, _fn)
+
+__all__ = ["jit", "Dispatcher", "TypingError", "UnsupportedError", "is_available", "to_device", "device_array",
+           "device_array_like", "pinned_array", "pinned_array_like", "as_cuda_array", "is_cuda_array",
+           "synchronize", "stream", "default_stream", "event", "select_device", "get_current_device",
+           "gpus"] + _stubs.ALL

@@ -1,0 +1,124 @@
+"""A translated module: the prelude, the structs of tuple types, frozen constant arrays,
+the device functions a kernel calls (each specialised on its argument types) and the
+kernel itself, as one CUDA C++ program for loom.RawModule."""
+import os
+
+import numpy as np
+
+from . import types as T
+from .errors import UnsupportedError
+from .source import FunctionSource
+from .translate import FunctionTranslator
+
+_PRELUDE = None
+
+
+def prelude():
+    global _PRELUDE
+    if _PRELUDE is None:
+        with open(os.path.join(os.path.dirname(__file__), "prelude.cuh")) as f:
+            _PRELUDE = f.read()
+    return _PRELUDE
+
+
+class ModuleBuilder:
+    def __init__(self):
+        self.structs = {}       # tuple type -> C definition, in dependency order
+        self.constants = []     # C definitions of frozen arrays
+        self.const_names = {}   # (dtype, bytes, shape) -> name
+        self.functions = []     # device function definitions, callees first
+        self.device_cache = {}  # (dispatcher, argtypes) -> (C name, return type)
+        self.stack = []         # device functions being translated (recursion check)
+        self.dynamic_shared = False
+
+    def tuple_struct(self, t):
+        if t in self.structs:
+            return
+        for item in t.items:
+            if isinstance(item, T.Tuple):
+                self.tuple_struct(item)
+        fields = " ".join(f"{i.c} f{k};" for k, i in enumerate(t.items))
+        self.structs[t] = f"struct {t.c} {{ {fields} }};"
+
+    def constant(self, arr, dtype):
+        data = np.ascontiguousarray(arr)
+        key = (dtype, data.tobytes(), data.shape)
+        if key not in self.const_names:
+            name = f"loom_const_{len(self.const_names)}"
+            et = T.Scalar(dtype)
+            flat = data.reshape(-1)
+            values = ", ".join(T.literal_c(v.item(), et) for v in flat)
+            self.constants.append(f"__constant__ {et.c} {name}[{flat.size}] = {{{values}}};")
+            self.const_names[key] = name
+        return self.const_names[key]
+
+    def device_function(self, disp, argtypes, caller, node):
+        key = (disp, argtypes)
+        if key in self.device_cache:
+            return self.device_cache[key]
+        if key in self.stack or any(d is disp for d, _ in self.stack):
+            caller.unsupported(node, f"recursion: '{disp.__name__}' calls itself (directly or through other "
+                               "device functions); kernels cannot recurse")
+        self.stack.append(key)
+        try:
+            cname = f"loom_dev_{disp.__name__}_{len(self.device_cache) + len(self.stack)}"
+            tr = FunctionTranslator(disp.source(), argtypes, self, "device", cname)
+            text, ret = tr.translate()
+        finally:
+            self.stack.pop()
+        self.functions.append(text)
+        self.device_cache[key] = (cname, ret)
+        return cname, ret
+
+    def source(self, kernel_text, header=""):
+        parts = [header, prelude()]
+        if self.dynamic_shared:
+            parts.append("extern __shared__ __align__(16) unsigned char loom_dynamic_shared[];")
+            parts.append(_DYNAMIC_BYTES)
+        parts.extend(self.structs.values())
+        parts.extend(self.constants)
+        parts.extend(self.functions)
+        parts.append(kernel_text)
+        return "\n".join(p for p in parts if p) + "\n"
+
+
+_DYNAMIC_BYTES = """#ifdef __CUDACC_RTC__
+__device__ __forceinline__ long long loom_dynamic_shared_bytes() {
+  unsigned int r;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(r));
+  return r;
+}
+#else
+inline long long loom_dynamic_shared_bytes() { return 1LL << 40; }  // the emulator does not say
+#endif"""
+
+
+def kernel_name(func):
+    return "loom_pk_" + func.__name__
+
+
+def translate_kernel(func, argtypes, src=None, debug=False):
+    """(source, kernel name) of `func` as a kernel for `argtypes` (a tuple of types)."""
+    src = src or FunctionSource(func)
+    for p, t in zip(src.params, argtypes):
+        if isinstance(t, T.Array) and t.ndim == 0:
+            raise UnsupportedError(f"[{src.name}] argument '{p}' is a 0-d array; pass a scalar or a 1-element array")
+    mb = ModuleBuilder()
+    name = kernel_name(func)
+    text, _ = FunctionTranslator(src, argtypes, mb, "kernel", name).translate()
+    header = "#define LOOM_PK_BOUNDSCHECK 1" if debug else ""
+    return mb.source(text, header), name
+
+
+def translate_device(func, argtypes, src=None):
+    """(source, C function name, return type) of `func` as a device function: used by
+    vectorize, which wraps it in a kernel of its own."""
+    mb = ModuleBuilder()
+
+    class _Caller:  # recursion errors raised before any kernel exists name the function itself
+        def unsupported(self, node, message):
+            raise UnsupportedError(f"[{func.__name__}] {message}")
+
+    from .dispatcher import device_dispatcher_for
+    cname, ret = mb.device_function(device_dispatcher_for(func, src), tuple(argtypes), _Caller(), None)
+    return mb, cname, ret

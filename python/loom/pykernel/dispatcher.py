@@ -1,0 +1,247 @@
+"""@cuda.jit objects: a kernel (or device function) compiled once per argument-type
+signature. The signature lookup and the launch run in C++ (loom._loom._KernelDispatcher);
+on a miss, `_on_miss` converts host arguments, translates and compiles the new
+specialisation through loom.RawModule (NVRTC on a GPU, the CPU kernel emulator on cpu(),
+one compile cache) and launches it."""
+import functools
+import os
+
+import numpy as np
+
+from .. import _loom
+from . import types as T
+from .compiler import translate_kernel
+from .errors import TypingError
+from .signatures import accepts, parse_signature
+from .source import FunctionSource
+
+_KernelDispatcher = getattr(_loom, "_KernelDispatcher", None)
+if _KernelDispatcher is None:  # TEMPORARY until the C++ dispatcher is merged
+    from ._fallback_dispatch import KernelDispatcher as _KernelDispatcher
+
+
+class Specialization:
+    def __init__(self, key, argtypes, source, name, kernel, module):
+        self.key, self.argtypes, self.source, self.name = key, argtypes, source, name
+        self.kernel, self.module = kernel, module
+
+
+class CUDADispatcher:
+    """What @cuda.jit returns. kernel[griddim, blockdim](*args) launches;
+    kernel[griddim, blockdim, stream, sharedmem] too (Numba's forms)."""
+
+    def __init__(self, func, device=False, signatures=None, debug=False, lineinfo=False, fastmath=False,
+                 opt=True, **ignored):
+        functools.update_wrapper(self, func)
+        self.py_func = func
+        self.device = device
+        self.debug = bool(debug)
+        self.lineinfo, self.fastmath, self.opt = lineinfo, fastmath, opt
+        self._src = None
+        self._specs = {}          # key -> Specialization
+        self._frozen = False      # specialize(): no new signatures
+        self._declared = []       # eager signatures: argument type lists
+        self._dispatch = _KernelDispatcher(func.__name__, self._on_miss)
+        for sig in signatures or ():
+            ret, args = parse_signature(sig, func.__name__)
+            if not device and ret is not None:
+                raise TypingError(f"[{func.__name__}] a kernel's signature returns void, not {ret}")
+            self._declared.append((ret, args))
+        if self._declared and not device:
+            for _, args in self._declared:
+                self._compile(",".join(_key_of(t) for t in args), tuple(args))
+
+    # ---------------------------------------------------------------- source and types
+    def source(self):
+        if self._src is None:
+            self._src = FunctionSource(self.py_func)
+        return self._src
+
+    def declared_argtypes(self):
+        """A device function's declared argument types (first signature), or None."""
+        return tuple(self._declared[0][1]) if self._declared else None
+
+    # ---------------------------------------------------------------- launching
+    def __getitem__(self, config):
+        if self.device:
+            raise TypeError(f"[{self.__name__}] is a device function; only kernels are launched")
+        if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
+            raise ValueError(f"[{self.__name__}] launch with kernel[griddim, blockdim] or "
+                             "kernel[griddim, blockdim, stream, sharedmem]")
+        return self._dispatch[config]
+
+    def __call__(self, *args, **kwargs):
+        if self.device:
+            raise TypeError(f"[{self.__name__}] is a device function: call it from a kernel")
+        raise TypeError(f"[{self.__name__}] a kernel needs a launch configuration: "
+                        f"{self.__name__}[griddim, blockdim](...)")
+
+    def _on_miss(self, launcher, args):
+        converted, copy_back = _convert_args(self.__name__, args)
+        key = self._dispatch.signature(*converted)
+        if key is None:
+            bad = [type(a).__name__ for a in converted if _dispatch_kind(a) is None]
+            raise TypingError(f"[{self.__name__}] cannot pass a {bad[0] if bad else 'value'} to a kernel: kernels "
+                              "take loom arrays, NumPy arrays (copied), objects with __cuda_array_interface__ or "
+                              "DLPack, and numbers")
+        if self._dispatch.get(key) is None:
+            self._specialize_for(key)
+        launcher(*converted)
+        for dev_arr, host in copy_back:
+            host[...] = dev_arr.numpy()
+        return None
+
+    def _specialize_for(self, key):
+        argtypes = tuple(T.parse_key_item(i) for i in key.split(",")) if key else ()
+        if self._declared or self._frozen:
+            for spec in list(self._specs.values()):
+                if len(spec.argtypes) == len(argtypes) and all(map(accepts, spec.argtypes, argtypes)):
+                    self._dispatch.add(key, spec.kernel)
+                    return
+            have = "; ".join("(" + ", ".join(map(str, s.argtypes)) + ")" for s in self._specs.values())
+            raise TypingError(f"[{self.__name__}] no compiled signature takes ({', '.join(map(str, argtypes))}); "
+                              f"it has {have}")
+        self._compile(key, argtypes)
+
+    def _options(self):
+        opts = []
+        if self.fastmath:
+            opts.append("--use_fast_math")
+        if self.lineinfo or self.debug:
+            opts.append("--generate-line-info")
+        return tuple(opts)
+
+    def _compile(self, key, argtypes):
+        from .. import RawModule
+        source, name = translate_kernel(self.py_func, argtypes, self.source(), debug=self.debug)
+        module = RawModule(source, options=self._options())
+        kernel = module.get_function(name)
+        self._specs[key] = Specialization(key, argtypes, source, name, kernel, module)
+        self._dispatch.add(key, kernel)
+        return self._specs[key]
+
+    # ---------------------------------------------------------------- Numba's inspection API
+    def specialize(self, *args):
+        """A kernel fixed to the types of `args` (compiled now); other types raise TypingError."""
+        converted, _ = _convert_args(self.__name__, args)
+        key = self._dispatch.signature(*converted)
+        if key is None:
+            raise TypingError(f"[{self.__name__}] specialize() takes loom or NumPy arrays and numbers")
+        spec = self._specs.get(key) or self._compile(key, tuple(T.parse_key_item(i) for i in key.split(",")))
+        k = CUDADispatcher.__new__(CUDADispatcher)
+        k.__dict__.update(self.__dict__)
+        k._specs = {key: spec}
+        k._frozen = True
+        k._declared = []
+        k._dispatch = _KernelDispatcher(self.__name__, k._on_miss)
+        k._dispatch.add(key, spec.kernel)
+        return k
+
+    @property
+    def signatures(self):
+        return [s.argtypes for s in self._specs.values()]
+
+    @property
+    def overloads(self):
+        return {s.argtypes: s.kernel for s in self._specs.values()}
+
+    def inspect_source(self, signature=None):
+        """The generated CUDA C++ of each specialisation ({argument types: source}), or of one."""
+        if signature is not None:
+            for s in self._specs.values():
+                if s.argtypes == tuple(signature) or s.key == signature:
+                    return s.source
+            raise KeyError(signature)
+        return {s.argtypes: s.source for s in self._specs.values()}
+
+    def inspect_types(self, file=None, signature=None):
+        """Prints, per specialisation, the type of every argument and variable (Numba's
+        inspect_types), and returns the text."""
+        from .translate import FunctionTranslator
+        from .compiler import ModuleBuilder, kernel_name
+        out = []
+        for s in self._specs.values():
+            if signature is not None and s.argtypes != tuple(signature):
+                continue
+            tr = FunctionTranslator(self.source(), s.argtypes, ModuleBuilder(), "kernel", kernel_name(self.py_func))
+            tr.translate()
+            out.append(f"{self.__name__} ({', '.join(map(str, s.argtypes))})")
+            out.append("-" * len(out[-1]))
+            for name in self.source().params + sorted(tr.locals - set(self.source().params)):
+                if name in tr.vars:
+                    out.append(f"  {name} = {tr.vars[name]}")
+            out.append("")
+        text = "\n".join(out)
+        print(text, file=file)
+        return text
+
+    def __repr__(self):
+        return f"<loom.cuda {'device function' if self.device else 'kernel'} {self.__name__}>"
+
+
+def _key_of(t):
+    if isinstance(t, T.Array):
+        return f"{t.dtype}[{t.ndim}{t.layout}]"
+    return t.dtype
+
+
+def _dispatch_kind(a):
+    if isinstance(a, _loom.ndarray):
+        return "array"
+    if isinstance(a, (bool, int, float, np.generic)):
+        return "scalar"
+    return None
+
+
+def _target_device(args):
+    for a in args:
+        if isinstance(a, _loom.ndarray):
+            return a.device
+    return None
+
+
+def _convert_args(name, args):
+    """Host arrays to loom arrays on the launch's device (copied back after the launch, as
+    Numba does); CUDA-array-interface and DLPack objects to loom arrays (no copy)."""
+    from .. import asarray, default_device
+    dev = _target_device(args)
+    out, back = [], []
+    for a in args:
+        if isinstance(a, np.ndarray):
+            d = asarray(a, device=dev or default_device())
+            out.append(d)
+            if a.flags.writeable:
+                back.append((d, a))
+        elif hasattr(a, "__cuda_array_interface__") and not isinstance(a, _loom.ndarray):
+            out.append(asarray(a))
+        elif hasattr(a, "__dlpack__") and not isinstance(a, (_loom.ndarray, np.generic)):
+            from .. import from_dlpack
+            out.append(from_dlpack(a))
+        else:
+            out.append(a)
+    return out, back
+
+
+def device_dispatcher_for(func, src=None):
+    """A device-function dispatcher for a plain Python function (vectorize's scalar body)."""
+    d = CUDADispatcher(func, device=True)
+    if src is not None:
+        d._src = src
+    return d
+
+
+def jit(func_or_sig=None, device=False, debug=None, lineinfo=False, fastmath=False, opt=True, **kwargs):
+    """Numba's cuda.jit: @cuda.jit, @cuda.jit(device=True), @cuda.jit("void(float32[:])"),
+    @cuda.jit(["sig", ...]); options debug=, lineinfo=, fastmath=, opt= (cache=, inline=
+    and link= are accepted and ignored: loom caches every compile on disk)."""
+    if debug is None:
+        debug = os.environ.get("LOOM_PK_DEBUG") == "1"
+    def wrap(f, sigs=None):
+        return CUDADispatcher(f, device=device, signatures=sigs, debug=debug, lineinfo=lineinfo,
+                              fastmath=fastmath, opt=opt)
+    if callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple)):
+        return wrap(func_or_sig)
+    sigs = None
+    if func_or_sig is not None:
+        sigs = [func_or_sig] if isinstance(func_or_sig, str) else list(func_or_sig)
+    return lambda f: wrap(f, sigs)

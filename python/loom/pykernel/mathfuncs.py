@@ -1,0 +1,265 @@
+"""math.*, the NumPy scalar functions and the builtins inside kernels, typed as Numba types
+them: a float32 argument keeps float32 (sinf), an integer one becomes float64; math.floor,
+ceil and trunc give int64 (Python 3), np.floor keeps the float type; abs, min, max and
+round follow Python."""
+import builtins
+import math
+
+import numpy as np
+
+from . import types as T
+from .values import Value, cast, literal
+
+HANDLERS = {}
+
+# name of the C function for float64 (float32 adds "f"), and the Python objects that mean it.
+_UNARY = {
+    "sin": (math.sin, np.sin), "cos": (math.cos, np.cos), "tan": (math.tan, np.tan),
+    "asin": (math.asin, np.arcsin), "acos": (math.acos, np.arccos), "atan": (math.atan, np.arctan),
+    "sinh": (math.sinh, np.sinh), "cosh": (math.cosh, np.cosh), "tanh": (math.tanh, np.tanh),
+    "asinh": (math.asinh, np.arcsinh), "acosh": (math.acosh, np.arccosh), "atanh": (math.atanh, np.arctanh),
+    "exp": (math.exp, np.exp), "expm1": (math.expm1, np.expm1), "exp2": (np.exp2,),
+    "log": (math.log, np.log), "log2": (math.log2, np.log2), "log10": (math.log10, np.log10),
+    "log1p": (math.log1p, np.log1p), "sqrt": (math.sqrt, np.sqrt), "cbrt": (np.cbrt,),
+    "erf": (math.erf,), "erfc": (math.erfc,), "tgamma": (math.gamma,), "lgamma": (math.lgamma,),
+    "fabs": (math.fabs, np.fabs), "floor": (np.floor,), "ceil": (np.ceil,), "trunc": (np.trunc,),
+    "rint": (np.rint,),
+}
+_BINARY = {
+    "atan2": (math.atan2, np.arctan2), "pow": (math.pow, np.power), "hypot": (math.hypot, np.hypot),
+    "copysign": (math.copysign, np.copysign), "fmod": (math.fmod, np.fmod),
+    "fmin": (np.fmin,), "fmax": (np.fmax,),
+}
+if hasattr(math, "cbrt"):
+    _UNARY["cbrt"] = (math.cbrt, np.cbrt)
+if hasattr(math, "exp2"):
+    _UNARY["exp2"] = (math.exp2, np.exp2)
+
+
+def float_type(v):
+    """The float type a math function computes an argument of type v in."""
+    if v.type.is_float and not v.weak:
+        return T.FLOAT32 if v.type.dtype in ("float16", "float32") else T.FLOAT64
+    return T.FLOAT64
+
+
+def _cfn(name, t):
+    return name + "f" if t.dtype == "float32" else name
+
+
+def _check(tr, node, args, n, name):
+    if len(args) != n:
+        tr.fail(node, f"{name}() takes {n} argument(s), not {len(args)}")
+    for a in args:
+        if not isinstance(a.type, T.Scalar):
+            tr.fail(node, f"{name}() takes numbers, not {a.type}")
+
+
+def _unary(cname):
+    def h(tr, node, args, kwargs):
+        _check(tr, node, args, 1, cname)
+        t = float_type(args[0])
+        return Value(f"{_cfn(cname, t)}({cast(args[0], t)})", t)
+    return h
+
+
+def _binary(cname):
+    def h(tr, node, args, kwargs):
+        _check(tr, node, args, 2, cname)
+        a, b = args
+        t = T.promote(float_type(a), float_type(b))
+        return Value(f"{_cfn(cname, t)}({cast(a, t)}, {cast(b, t)})", t)
+    return h
+
+
+for _name, _objs in _UNARY.items():
+    for _o in _objs:
+        HANDLERS[_o] = _unary(_name)
+for _name, _objs in _BINARY.items():
+    for _o in _objs:
+        HANDLERS[_o] = _binary(_name)
+
+
+def _to_int(cname):
+    def h(tr, node, args, kwargs):
+        _check(tr, node, args, 1, cname)
+        v = args[0]
+        if v.type.is_int or v.type.is_bool:
+            return Value(cast(v, T.INT64), T.INT64)
+        t = float_type(v)
+        return Value(f"((long long){_cfn(cname, t)}({cast(v, t)}))", T.INT64)
+    return h
+
+
+HANDLERS[math.floor] = _to_int("floor")
+HANDLERS[math.ceil] = _to_int("ceil")
+HANDLERS[math.trunc] = _to_int("trunc")
+
+
+def _classify(cname):
+    def h(tr, node, args, kwargs):
+        _check(tr, node, args, 1, cname)
+        v = args[0]
+        if not v.type.is_float:
+            return literal(cname == "isfinite")
+        return Value(f"((bool){cname}({v.code}))", T.BOOL)
+    return h
+
+
+for _n in ("isnan", "isinf", "isfinite"):
+    HANDLERS[getattr(math, _n)] = _classify(_n)
+    HANDLERS[getattr(np, _n)] = _classify(_n)
+
+
+def _degrees(factor):
+    def h(tr, node, args, kwargs):
+        _check(tr, node, args, 1, "degrees")
+        t = float_type(args[0])
+        return Value(f"({cast(args[0], t)} * {T.literal_c(factor, t)})", t)
+    return h
+
+
+HANDLERS[math.degrees] = HANDLERS[np.degrees] = _degrees(180.0 / math.pi)
+HANDLERS[math.radians] = HANDLERS[np.radians] = _degrees(math.pi / 180.0)
+
+
+def _abs(tr, node, args, kwargs):
+    _check(tr, node, args, 1, "abs")
+    v = args[0]
+    if v.weak and v.const is not None:
+        return literal(abs(v.const))
+    if v.type.is_float:
+        return Value(f"{_cfn('fabs', v.type)}({v.code})", v.type)
+    if v.type.is_bool:
+        return Value(cast(v, T.INT64), T.INT64, nonneg=True)
+    if not v.type.is_signed:
+        return v
+    return Value(f"(({v.code}) < 0 ? ({v.type.c})(-({v.code})) : ({v.code}))", v.type, nonneg=True)
+
+
+HANDLERS[builtins.abs] = HANDLERS[np.abs] = HANDLERS[np.absolute] = _abs
+
+
+def _minmax(which):
+    def h(tr, node, args, kwargs):
+        if len(args) < 2:
+            tr.fail(node, f"{which}() in a kernel takes 2 or more numbers")
+        for a in args:
+            if not isinstance(a.type, T.Scalar):
+                tr.fail(node, f"{which}() takes numbers, not {a.type}")
+        acc = args[0]
+        for b in args[1:]:
+            t = T.promote(acc.type, b.type, acc.weak, b.weak)
+            ca, cb = cast(acc, t), cast(b, t)
+            op = "<" if which == "min" else ">"
+            # Python: the first of equal values; b replaces a only when strictly better.
+            acc = Value(f"(({cb}) {op} ({ca}) ? ({cb}) : ({ca}))", t, nonneg=acc.nonneg and b.nonneg)
+        return acc
+    return h
+
+
+HANDLERS[builtins.min] = _minmax("min")
+HANDLERS[builtins.max] = _minmax("max")
+
+
+def _np_minmax(which):
+    def h(tr, node, args, kwargs):
+        _check(tr, node, args, 2, which)
+        a, b = args
+        t = T.promote(a.type, b.type, a.weak, b.weak)
+        ca, cb = cast(a, t), cast(b, t)
+        if t.is_float:  # NumPy's minimum/maximum propagate NaN
+            op = "<" if which == "minimum" else ">"
+            return Value(f"(({ca}) != ({ca}) || ({ca}) {op} ({cb}) ? ({ca}) : ({cb}))", t)
+        op = "<" if which == "minimum" else ">"
+        return Value(f"(({ca}) {op} ({cb}) ? ({ca}) : ({cb}))", t)
+    return h
+
+
+HANDLERS[np.minimum] = _np_minmax("minimum")
+HANDLERS[np.maximum] = _np_minmax("maximum")
+
+
+def _round(tr, node, args, kwargs):
+    if len(args) != 1:
+        tr.unsupported(node, "round() takes one argument in kernels (round(x, ndigits) is not supported)")
+    v = args[0]
+    if v.type.is_int or v.type.is_bool:
+        return Value(cast(v, T.INT64), T.INT64)
+    return Value(f"loom_round({cast(v, float_type(v))})", T.INT64)
+
+
+HANDLERS[builtins.round] = _round
+
+
+def _sign(tr, node, args, kwargs):
+    _check(tr, node, args, 1, "sign")
+    v = args[0]
+    return Value(f"loom_sign<{v.type.c}>({v.code})", v.type)
+
+
+HANDLERS[np.sign] = _sign
+
+
+def cast_to(tr, node, dtype, args):
+    """int(x), float(x), bool(x), np.float32(x), ...: a conversion to a scalar type."""
+    name = {"int": "int", "float": "float", "bool": "bool"}.get(dtype, f"np.{dtype}")
+    if len(args) != 1 or not isinstance(args[0].type, T.Scalar):
+        tr.fail(node, f"{name}() takes one number")
+    t = T.Scalar({"int": "int64", "float": "float64"}.get(dtype, dtype))
+    v = args[0]
+    if t.is_bool:
+        return Value(f"(({v.code}) != 0)", T.BOOL) if v.const is None else literal(bool(v.const))
+    if v.const is not None and not isinstance(v.const, bool):
+        try:
+            return Value(T.literal_c(v.const, t), t, const=v.const, nonneg=v.const >= 0)
+        except (OverflowError, ValueError):
+            pass
+    return Value(cast(v, t) if v.type != t else v.code, t, nonneg=v.nonneg and t.is_int)
+
+
+HANDLERS[builtins.int] = lambda tr, node, args, kw: cast_to(tr, node, "int", args)
+HANDLERS[builtins.float] = lambda tr, node, args, kw: cast_to(tr, node, "float", args)
+HANDLERS[builtins.bool] = lambda tr, node, args, kw: cast_to(tr, node, "bool", args)
+
+
+def _len(tr, node, args, kwargs):
+    if len(args) != 1:
+        tr.fail(node, "len() takes one argument")
+    v = args[0]
+    if isinstance(v.type, T.Tuple):
+        return literal(len(v.type.items))
+    if isinstance(v.type, T.Array):
+        if v.type.shape:
+            return literal(v.type.shape[0])
+        return Value(f"{v.code}.shape[0]", T.INT64, nonneg=True)
+    tr.fail(node, f"len() of a {v.type}")
+
+
+HANDLERS[builtins.len] = _len
+
+
+def _print(tr, node, args, kwargs):
+    fmt, vals = [], []
+    for a in args:
+        if isinstance(a.type, T.Opaque) and a.type.kind == "str":
+            fmt.append(a.obj.replace("%", "%%").replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n"))
+        elif not isinstance(a.type, T.Scalar):
+            tr.fail(node, f"print() in a kernel takes numbers and string literals, not {a.type}")
+        elif a.type.is_float:
+            fmt.append("%f")
+            vals.append(f"(double)({a.code})")
+        elif a.type.is_bool:
+            fmt.append("%s")
+            vals.append(f"(({a.code}) ? \"True\" : \"False\")")
+        elif a.type.is_signed:
+            fmt.append("%lld")
+            vals.append(f"(long long)({a.code})")
+        else:
+            fmt.append("%llu")
+            vals.append(f"(unsigned long long)({a.code})")
+    text = " ".join(fmt) + "\\n"
+    return Value(f'printf("{text}"' + "".join(", " + v for v in vals) + ")", T.NONE)
+
+
+HANDLERS[builtins.print] = _print

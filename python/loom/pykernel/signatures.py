@@ -1,0 +1,64 @@
+"""Numba-style signature strings: "void(float32[:], int32)", "float32(float32, float32)",
+"void(float64[:, ::1])" ([::1] in the last place: C-contiguous). Several in a list."""
+import re
+
+from . import types as T
+from .errors import TypingError
+
+_ARRAY = re.compile(r"^(\w+)\s*\[(.*)\]$")
+
+
+def parse_type(text, where):
+    text = text.strip()
+    m = _ARRAY.match(text)
+    if m:
+        dt = T.dtype_name(m.group(1))
+        dims = [d.strip() for d in m.group(2).split(",")]
+        if dt is None or not dims or any(d not in (":", "::1") for d in dims):
+            raise TypingError(f"[{where}] cannot read the array type '{text}' (e.g. float32[:], float64[:, ::1])")
+        layout = "C" if dims[-1] == "::1" and all(d == ":" for d in dims[:-1]) else "A"
+        return T.Array(dt, len(dims), layout)
+    dt = T.dtype_name(text)
+    if dt is None:
+        raise TypingError(f"[{where}] unknown type '{text}' in a signature")
+    return T.Scalar(dt)
+
+
+def _split_args(text):
+    depth, cur, out = 0, "", []
+    for ch in text:
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur)
+    return out
+
+
+def parse_signature(sig, where):
+    """(return type or None for void/absent, [argument types])."""
+    if not isinstance(sig, str):
+        raise TypingError(f"[{where}] signatures are strings such as 'void(float32[:], int32)', not {type(sig).__name__}")
+    s = sig.strip()
+    m = re.match(r"^([\w\[\]:, ]*?)\s*\((.*)\)\s*$", s)
+    if not m:
+        raise TypingError(f"[{where}] cannot read the signature '{sig}'")
+    ret_text, args_text = m.group(1).strip(), m.group(2)
+    ret = None if ret_text in ("", "void", "none") else parse_type(ret_text, where)
+    return ret, [parse_type(a, where) for a in _split_args(args_text)]
+
+
+def accepts(param, arg):
+    """Whether an argument of type `arg` (from a launch) may go to parameter type `param`."""
+    if isinstance(param, T.Array):
+        return (isinstance(arg, T.Array) and arg.dtype == param.dtype and arg.ndim == param.ndim
+                and (param.layout == "A" or arg.layout == "C"))
+    if isinstance(param, T.Scalar) and isinstance(arg, T.Scalar):
+        return True  # converted at the launch (overflow and kind checked there)
+    return False

@@ -1,0 +1,229 @@
+"""One Python function (a kernel or a device function) translated for one list of argument
+types: types found by iterating over the body until every variable's type is stable,
+then C written by the last pass (DESIGN.md §4; docs/PYTHON_KERNELS.md)."""
+import ast
+import types as pytypes
+
+import numpy as np
+
+from . import intrinsics, mathfuncs, stubs
+from . import types as T
+from .errors import TypingError, UnsupportedError, raise_at
+from .translate_expr import ExprMixin, Pending
+from .translate_stmt import StmtMixin
+from .values import Value, cast, literal
+
+_MAX_PASSES = 40
+
+
+def _assigned_names(tree):
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                for n in ast.walk(t):
+                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                        names.add(n.id)
+    return names
+
+
+class FunctionTranslator(ExprMixin, StmtMixin):
+    def __init__(self, src, argtypes, module, kind, cname):
+        self.src, self.module, self.kind, self.cname_fn = src, module, kind, cname
+        if len(argtypes) != len(src.params):
+            raise TypingError(f"[{src.name}] takes {len(src.params)} argument(s) but {len(argtypes)} were given")
+        self.argtypes = list(argtypes)
+        self.locals = _assigned_names(src.tree) | set(src.params)
+        for p in src.params:
+            if p in _assigned_names(src.tree):
+                pass  # a parameter may be reassigned: it keeps one type, unified with the argument's
+        self.vars = dict(zip(src.params, argtypes))
+        self.nonneg = {p: isinstance(t, T.Scalar) and t.is_int and not t.is_signed for p, t in zip(src.params, argtypes)}
+        self.ret = None
+        self.filename_c = src.filename.replace("\\", "\\\\").replace('"', '\\"')
+        self.strict = False
+
+    # ------------------------------------------------------------------ plumbing
+    def fail(self, node, message, cls=TypingError):
+        raise_at(cls, self.src.location(node) if node is not None else None, self.src.name, message)
+
+    def unsupported(self, node, message):
+        self.fail(node, message, UnsupportedError)
+
+    def cname(self, name):
+        return "py_" + name
+
+    def temp(self):
+        self.ntemp += 1
+        return f"loom_t{self.ntemp}"
+
+    def emit(self, line, raw=False):
+        self.out.append(line if raw else "  " * self.depth + line)
+
+    def indented(self, stmts):
+        self.depth += 1
+        self.block(stmts)
+        self.depth -= 1
+
+    def buffer(self, node, prefix, decl):
+        """A local or shared buffer of one call site, declared at the top of the function."""
+        key = (node.lineno, node.col_offset)
+        if key not in self.buffers:
+            name = f"{prefix}_{len(self.buffers)}"
+            self.buffers[key] = (name, decl(name))
+        return self.buffers[key][0]
+
+    # ------------------------------------------------------------------ the passes
+    def translate(self):
+        """Returns (C definition, return type)."""
+        self.buffers = {}
+        for _ in range(_MAX_PASSES):
+            self.changed = self.pending = False
+            self.run_pass()
+            if not self.changed and not self.pending:
+                break
+            if not self.changed and self.pending:
+                self.strict = True
+                self.run_pass()
+                break
+        else:
+            self.fail(self.src.tree, "the types of the variables do not settle (a bug of loom's translator)")
+        ret = self.ret if self.ret is not None else T.NONE
+        if self.kind == "kernel" and not isinstance(ret, T.NoneType):
+            self.fail(self.src.tree, "a kernel cannot return a value")
+        return self.definition(ret), ret
+
+    def run_pass(self):
+        self.out, self.depth, self.ntemp = [], 1, 0
+        self.block(self.src.tree.body)
+
+    def definition(self, ret):
+        params = []
+        for p, t in zip(self.src.params, self.argtypes):
+            if isinstance(t, T.Tuple):
+                self.module.tuple_struct(t)
+            params.append(f"{t.c} {self.cname(p)}_arg" if p in self.reassigned_params() else f"{t.c} {self.cname(p)}")
+        lines = [f'#line {self.src.tree.lineno} "{self.filename_c}"']
+        if self.kind == "kernel":
+            head = f'extern "C" __global__ void {self.cname_fn}({", ".join(params)})'
+        else:
+            if isinstance(ret, T.Tuple):
+                self.module.tuple_struct(ret)
+            head = f"static __device__ __forceinline__ {'void' if isinstance(ret, T.NoneType) else ret.c} " \
+                   f"{self.cname_fn}({', '.join(params)})"
+        lines.append(head + " {")
+        for name, decl in self.buffers.values():
+            lines.append("  " + decl)
+        for p in self.reassigned_params():
+            t = self.vars[p]
+            lines.append(f"  {t.c} {self.cname(p)} = {cast(Value(self.cname(p) + '_arg', self.argtypes[self.src.params.index(p)]), t) if isinstance(t, T.Scalar) else self.cname(p) + '_arg'};")
+        for name in sorted(self.locals - set(self.src.params)):
+            t = self.vars.get(name)
+            if t is None:
+                continue
+            if isinstance(t, T.Tuple):
+                self.module.tuple_struct(t)
+            lines.append(f"  {t.c} {self.cname(name)}{{}};")
+        lines.extend(self.out)
+        lines.append("}")
+        return "\n".join(lines)
+
+    def reassigned_params(self):
+        """Parameters whose type widened (a reassignment): declared as a local of the wider type."""
+        return [p for p, t in zip(self.src.params, self.argtypes) if self.vars.get(p) != t]
+
+    # ------------------------------------------------------------------ names and objects
+    def from_python(self, node, obj, name):
+        """A global, closure variable or module attribute as a compile-time Value."""
+        if isinstance(obj, (bool, int, float, np.generic)) and not isinstance(obj, np.ndarray):
+            v = literal(obj)
+            if v is None:
+                self.fail(node, f"'{name}' is {obj!r}, which no kernel type holds")
+            return v
+        if isinstance(obj, tuple):
+            items = [self.from_python(node, o, name) for o in obj]
+            return Value(None, T.Tuple([i.type for i in items]), items=items,
+                         const=tuple(i.const for i in items) if all(i.const is not None for i in items) else None)
+        if isinstance(obj, pytypes.ModuleType):
+            return Value(None, T.Opaque("module", obj), obj=obj)
+        v = intrinsics.value_of(self, node, obj)
+        if v is not None:
+            return v
+        if isinstance(obj, stubs.Dim3Intrinsic):
+            return Value(None, T.Opaque("dim3", obj), obj=obj)
+        if isinstance(obj, stubs.Namespace):
+            return Value(None, T.Opaque("namespace", obj), obj=obj)
+        try:
+            known = obj in intrinsics.HANDLERS or obj in mathfuncs.HANDLERS
+        except TypeError:  # unhashable
+            known = False
+        if known:
+            return Value(None, T.Opaque("function", obj), obj=obj)
+        if isinstance(obj, np.ndarray):
+            return intrinsics.constant_array(self, node, obj)
+        from .dispatcher import CUDADispatcher  # the objects @cuda.jit makes
+        if isinstance(obj, CUDADispatcher):
+            return Value(None, T.Opaque("device" if obj.device else "kernel", obj), obj=obj)
+        if isinstance(obj, (type, np.dtype)) or type(obj).__module__.startswith(("numba", "loom")):
+            dt = T.dtype_name(obj)
+            if dt is not None:
+                return Value(None, T.Opaque("dtype", dt), obj=dt)
+        if callable(obj):
+            return Value(None, T.Opaque("pyfunction", obj), obj=obj)
+        self.unsupported(node, f"'{name}' is a {type(obj).__name__}; kernels can use numbers, tuples, NumPy "
+                         "arrays, modules (math, numpy, cuda) and device functions from outside")
+
+    def opaque_attribute(self, node, base, attr):
+        kind, obj = base.type.kind, base.obj
+        if kind == "dim3":
+            return intrinsics.dim3_attribute(self, node, obj, attr)
+        if kind in ("module", "namespace"):
+            if not hasattr(obj, attr):
+                self.fail(node, f"{getattr(obj, '__name__', obj)!s} has no attribute '{attr}'")
+            return self.from_python(node, getattr(obj, attr), f"{getattr(obj, '__name__', '')}.{attr}")
+        self.unsupported(node, f"{base.type} has no attribute '{attr}' in kernels")
+
+    # ------------------------------------------------------------------ calls
+    def expr_Call(self, node):
+        f = self.expr(node.func)
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            self.unsupported(node, "*args and **kwargs in calls are not supported in kernels")
+        is_print = isinstance(f.type, T.Opaque) and f.obj is print
+        args = [Value(None, T.Opaque("str"), obj=a.value)
+                if is_print and isinstance(a, ast.Constant) and isinstance(a.value, str) else self.expr(a)
+                for a in node.args]
+        kwargs = {k.arg: self.expr(k.value) for k in node.keywords}
+        if not isinstance(f.type, T.Opaque):
+            self.fail(node, f"a {f.type} is not callable")
+        kind, obj = f.type.kind, f.obj
+        if kind == "function":
+            h = intrinsics.HANDLERS.get(obj) or mathfuncs.HANDLERS.get(obj)
+            if kwargs and obj not in (stubs.local.array, stubs.shared.array, stubs.syncwarp):
+                self.fail(node, f"{getattr(obj, '__name__', obj)}() takes no keyword arguments in kernels")
+            return h(self, node, args, kwargs)
+        if kind == "dtype":
+            return mathfuncs.cast_to(self, node, obj, args)
+        if kind == "device":
+            if kwargs:
+                self.fail(node, "device functions take positional arguments only")
+            return self.call_device(node, obj, args)
+        if kind == "kernel":
+            self.unsupported(node, f"'{obj.__name__}' is a kernel; a kernel cannot call a kernel (use "
+                             "@cuda.jit(device=True) for functions called from kernels)")
+        if kind == "pyfunction":
+            name = getattr(obj, "__name__", repr(obj))
+            self.unsupported(node, f"call to the Python function '{name}', which is not a device function; "
+                             "decorate it with @cuda.jit(device=True)")
+        self.fail(node, f"{f.type} is not callable in a kernel")
+
+    def call_device(self, node, disp, args):
+        types = []
+        for a in args:
+            if isinstance(a.type, T.Opaque):
+                self.unsupported(node, f"a device function cannot take {a.type}")
+            types.append(a.type)
+        cname, ret = self.module.device_function(disp, tuple(types), self, node)
+        codes = [self.materialize(a) for a in args]
+        code = f"{cname}({', '.join(codes)})"
+        return Value(code, ret)

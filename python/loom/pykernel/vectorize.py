@@ -1,0 +1,327 @@
+"""loom.vectorize and loom.guvectorize (Numba's, with NumPy ufunc semantics).
+
+vectorize: the scalar function is translated as a device function for each signature and
+run by a loom.ElementwiseKernel (broadcasting, out=, one generated kernel on the GPU, the
+CPU kernel emulator on cpu()). guvectorize: the function takes array views of its core
+dimensions; a generated kernel gives each thread one index of the broadcast loop
+dimensions. Inputs from NumPy give NumPy results; loom arrays give loom arrays on their
+device. target='cuda' runs on the default GPU, or on cpu() without one; 'cpu' and
+'parallel' run on cpu() (the emulator spreads blocks over the cores).
+"""
+import functools
+import re
+
+import numpy as np
+
+from .. import _loom
+from . import types as T
+from .compiler import ModuleBuilder
+from .dispatcher import device_dispatcher_for
+from .errors import TypingError
+from .signatures import parse_signature
+from .source import FunctionSource
+
+_TARGETS = ("cpu", "parallel", "cuda")
+
+
+def _target_device(target):
+    if target == "cuda":
+        return _loom.default_device() if _loom.num_gpus() else _loom.cpu()
+    return _loom.cpu()
+
+
+def _inputs(args, target, name):
+    """(loom arrays, whether any input was a loom array, the device)."""
+    dev = None
+    for a in args:
+        if isinstance(a, _loom.ndarray):
+            if dev is not None and a.device != dev:
+                raise _loom.DeviceMismatchError(f"[{name}] inputs are on {dev} and {a.device}")
+            dev = a.device
+    loom_in = dev is not None
+    dev = dev or _target_device(target)
+    return [a if isinstance(a, _loom.ndarray) else a for a in args], loom_in, dev
+
+
+def _dtype_of(a):
+    if isinstance(a, _loom.ndarray):
+        return np.dtype(str(a.dtype)) if str(a.dtype) != "bfloat16" else None
+    if isinstance(a, (bool, int, float)):
+        return None  # weak: any loop takes it
+    return np.asarray(a).dtype
+
+
+def _choose(sigs, args, name):
+    """The first signature every input can be cast to safely (NumPy's loop selection)."""
+    dts = [_dtype_of(a) for a in args]
+    for sig in sigs:
+        params = sig[1]
+        if len(params) != len(args):
+            continue
+        ok = True
+        for d, p, a in zip(dts, params, args):
+            pd = np.dtype(p.dtype)
+            if d is None:
+                if isinstance(a, float) and pd.kind not in "fc":
+                    ok = False
+                if isinstance(a, int) and not isinstance(a, bool) and pd.kind == "b":
+                    ok = False
+            elif not np.can_cast(d, pd, "safe"):
+                ok = False
+        if ok:
+            return sig
+    have = ", ".join("(" + ", ".join(str(p) for p in s[1]) + ")" for s in sigs)
+    got = ", ".join(str(d) if d is not None else type(a).__name__ for d, a in zip(dts, args))
+    raise TypingError(f"[{name}] no signature takes inputs of types ({got}); it has {have}")
+
+
+class Vectorized:
+    """A ufunc-like object made by loom.vectorize."""
+
+    def __init__(self, func, signatures, target, identity=None):
+        if target not in _TARGETS:
+            raise ValueError(f"[vectorize] target must be one of {_TARGETS}, not {target!r}")
+        functools.update_wrapper(self, func)
+        self.py_func, self.target, self.identity = func, target, identity
+        self._sigs = [parse_signature(s, func.__name__) for s in (signatures or ())]
+        self._kernels = {}  # argument types -> (ElementwiseKernel, output type)
+        self._src = FunctionSource(func)
+        self.nin = len(self._src.params)
+        self.nout = 1
+        for s in self._sigs:  # eager, as Numba: typing errors show at decoration
+            self._kernel(tuple(s[1]), s[0])
+
+    def _kernel(self, argtypes, ret):
+        key = argtypes
+        if key in self._kernels:
+            return self._kernels[key]
+        mb = ModuleBuilder()
+        disp = device_dispatcher_for(self.py_func, self._src)
+        cname, got = mb.device_function(disp, argtypes, _NoCaller(self.__name__), None)
+        ret = ret or got
+        if not isinstance(got, T.Scalar) or not isinstance(ret, T.Scalar):
+            raise TypingError(f"[{self.__name__}] a vectorized function returns a number, not {got}")
+        ins = ", ".join(f"{t.c if t.dtype != 'bool' else 'bool'} x{i}" for i, t in enumerate(argtypes))
+        ins = ", ".join(f"{_ek_type(t)} x{i}" for i, t in enumerate(argtypes))
+        args = ", ".join(f"x{i}" for i in range(len(argtypes)))
+        k = _loom.ElementwiseKernel(ins, f"{_ek_type(ret)} out", f"out = ({ret.c}){cname}({args})",
+                                    name=f"loom_vec_{self.__name__}", preamble=mb.source(""))
+        self._kernels[key] = (k, ret)
+        return self._kernels[key]
+
+    def __call__(self, *args, out=None, **kwargs):
+        if kwargs:
+            raise TypeError(f"[{self.__name__}] unexpected keyword arguments {sorted(kwargs)}")
+        if len(args) != self.nin:
+            raise TypeError(f"[{self.__name__}] takes {self.nin} inputs, {len(args)} given")
+        _, loom_in, dev = _inputs(args, self.target, self.__name__)
+        if self._sigs:
+            ret, params = _choose(self._sigs, args, self.__name__)
+            argtypes = tuple(params)
+        else:  # dynamic, as Numba's DUFunc: one specialisation per input dtypes
+            argtypes = tuple(_scalar_type(a) for a in args)
+            ret = None
+        k, ret = self._kernel(argtypes, ret)
+        conv = [_loom.asarray(a, dtype=t.dtype, device=dev) if not isinstance(a, _loom.ndarray)
+                else (a if str(a.dtype) == t.dtype else a.astype(t.dtype)) for a, t in zip(args, argtypes)]
+        if out is not None:
+            if isinstance(out, _loom.ndarray):
+                k(*conv, out)
+                return out
+            res = k(*conv)
+            out[...] = res.numpy()
+            return out
+        res = k(*conv)
+        if loom_in:
+            return res
+        r = res.numpy()
+        return r[()] if all(np.ndim(a) == 0 for a in args) else r
+
+    def reduce(self, a, axis=0):
+        """ufunc.reduce for a two-input function: folds along `axis` (NumPy's semantics)."""
+        if self.nin != 2:
+            raise ValueError(f"[{self.__name__}] reduce needs a function of two inputs")
+        arr = a if isinstance(a, _loom.ndarray) else np.asarray(a)
+        arr = np.moveaxis(arr.numpy() if isinstance(arr, _loom.ndarray) else arr, axis, 0)
+        acc = arr[0]
+        for i in range(1, arr.shape[0]):
+            acc = self(acc, arr[i])
+        return _loom.asarray(acc, device=a.device) if isinstance(a, _loom.ndarray) else acc
+
+    def __repr__(self):
+        return f"<loom.vectorize {self.__name__} target={self.target}>"
+
+
+def _ek_type(t):
+    return {"bool": "bool", "float16": "float16"}.get(t.dtype, t.dtype)
+
+
+def _scalar_type(a):
+    if isinstance(a, bool):
+        return T.BOOL
+    if isinstance(a, int):
+        return T.INT64
+    if isinstance(a, float):
+        return T.FLOAT64
+    return T.Scalar(T.dtype_name(a.dtype) if not isinstance(a, _loom.ndarray) else str(a.dtype))
+
+
+class _NoCaller:
+    def __init__(self, name):
+        self.name = name
+
+    def unsupported(self, node, message):
+        from .errors import UnsupportedError
+        raise UnsupportedError(f"[{self.name}] {message}")
+
+
+def vectorize(signatures=None, target="cpu", identity=None, cache=False, nopython=True, **kwargs):
+    """@loom.vectorize(['float32(float32, float32)', ...], target='cuda'|'cpu'|'parallel')."""
+    if callable(signatures) and not isinstance(signatures, (str, list, tuple)):
+        return Vectorized(signatures, None, target, identity)
+    sigs = [signatures] if isinstance(signatures, str) else signatures
+    return lambda f: Vectorized(f, sigs, target, identity)
+
+
+# ---------------------------------------------------------------- guvectorize
+_LAYOUT = re.compile(r"^\s*(\(.*?\)(?:\s*,\s*\(.*?\))*)\s*->\s*(\(.*?\)(?:\s*,\s*\(.*?\))*)\s*$")
+
+
+def _parse_layout(layout, name):
+    m = _LAYOUT.match(layout)
+    if not m:
+        raise ValueError(f"[{name}] cannot read the layout '{layout}' (e.g. '(m,n),(n)->(m)')")
+
+    def groups(text):
+        return [tuple(s.strip() for s in g.split(",") if s.strip()) for g in re.findall(r"\(([^)]*)\)", text)]
+    return groups(m.group(1)), groups(m.group(2))
+
+
+class GUVectorized:
+    """A generalized ufunc made by loom.guvectorize."""
+
+    def __init__(self, func, signatures, layout, target):
+        if target not in _TARGETS:
+            raise ValueError(f"[guvectorize] target must be one of {_TARGETS}, not {target!r}")
+        functools.update_wrapper(self, func)
+        self.py_func, self.target = func, target
+        self.ins, self.outs = _parse_layout(layout, func.__name__)
+        self._src = FunctionSource(func)
+        if len(self._src.params) != len(self.ins) + len(self.outs):
+            raise TypingError(f"[{func.__name__}] the layout names {len(self.ins) + len(self.outs)} operands but "
+                              f"the function takes {len(self._src.params)}")
+        self._sigs = [parse_signature(s, func.__name__) for s in signatures]
+        for ret, params in self._sigs:
+            if ret is not None or len(params) != len(self._src.params):
+                raise TypingError(f"[{func.__name__}] a guvectorize signature is void(...) with one type per operand")
+        self._kernels = {}
+        self.nin, self.nout = len(self.ins), len(self.outs)
+
+    def _kernel(self, params, loop_nd):
+        key = (tuple(params), loop_nd)
+        if key in self._kernels:
+            return self._kernels[key]
+        core = self.ins + self.outs
+        # Device-function argument types: arrays of the core dimensions (layout A), scalars as they are.
+        dtypes = []
+        for p, c in zip(params, core):
+            if isinstance(p, T.Array) and p.ndim != len(c):
+                raise TypingError(f"[{self.__name__}] the signature's {p} does not match the layout's ({','.join(c)})")
+            dtypes.append(T.Array(p.dtype, len(c), "A") if isinstance(p, T.Array) else p)
+        mb = ModuleBuilder()
+        disp = device_dispatcher_for(self.py_func, self._src)
+        cname, _ = mb.device_function(disp, tuple(dtypes), _NoCaller(self.__name__), None)
+        full = [T.Array(p.dtype, loop_nd + len(c), "A") for p, c in zip(params, core)]
+        lines = [f'extern "C" __global__ void loom_guv_{self.__name__}(' +
+                 ", ".join(f"{t.c} a{i}" for i, t in enumerate(full)) + ", long long n) {",
+                 "  const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;",
+                 "  if (i >= n) return;"]
+        # Unravel i over the loop dimensions (those of the first operand, all broadcast alike).
+        lines.append("  long long rest = i;")
+        for d in reversed(range(loop_nd)):
+            lines.append(f"  const long long j{d} = rest % a0.shape[{d}]; rest /= a0.shape[{d}];")
+        call = []
+        for k, (t, c, dt) in enumerate(zip(full, core, dtypes)):
+            off = " + ".join(f"j{d} * a{k}.strides[{d}]" for d in range(loop_nd)) or "0"
+            if isinstance(dt, T.Array):
+                nd = len(c)
+                shp = ", ".join(f"a{k}.shape[{loop_nd + d}]" for d in range(nd))
+                st = ", ".join(f"a{k}.strides[{loop_nd + d}]" for d in range(nd))
+                lines.append(f"  const {dt.c} v{k}{{a{k}.data + ({off}), {{{shp}}}, {{{st}}}}};")
+                call.append(f"v{k}")
+            else:
+                call.append(f"a{k}.data[{off}]")
+        lines.append(f"  {cname}({', '.join(call)});")
+        lines.append("}")
+        mod = _loom.RawModule(mb.source("\n".join(lines)))
+        self._kernels[key] = (mod, f"loom_guv_{self.__name__}")
+        return self._kernels[key]
+
+    def __call__(self, *args, out=None):
+        if len(args) == self.nin + self.nout and out is None:
+            args, out = args[:self.nin], args[self.nin:]
+        if len(args) != self.nin:
+            raise TypeError(f"[{self.__name__}] takes {self.nin} inputs, {len(args)} given")
+        _, loom_in, dev = _inputs(args, self.target, self.__name__)
+        dts = []
+        for a in args:
+            dts.append(np.dtype(str(a.dtype)) if isinstance(a, _loom.ndarray) else np.asarray(a).dtype)
+        chosen = None
+        for ret, params in self._sigs:
+            if all(np.can_cast(d, np.dtype(p.dtype), "safe") for d, p in zip(dts, params[:self.nin])):
+                chosen = params
+                break
+        if chosen is None:
+            raise TypingError(f"[{self.__name__}] no signature takes inputs of dtypes {[str(d) for d in dts]}")
+        ins = [a.astype(p.dtype) if isinstance(a, _loom.ndarray) and str(a.dtype) != p.dtype
+               else (a if isinstance(a, _loom.ndarray) else _loom.asarray(np.asarray(a, dtype=p.dtype), device=dev))
+               for a, p in zip(args, chosen)]
+        # Bind the core dimension sizes and the broadcast loop shape.
+        sizes, loops = {}, []
+        for a, c in zip(ins, self.ins):
+            nd = len(c)
+            if a.ndim < nd:
+                raise ValueError(f"[{self.__name__}] an input of {a.ndim} dimensions for core dimensions ({','.join(c)})")
+            for sym, n in zip(c, tuple(a.shape)[a.ndim - nd:]):
+                if sizes.setdefault(sym, n) != n:
+                    raise ValueError(f"[{self.__name__}] core dimension '{sym}' is {sizes[sym]} and {n}")
+            loops.append(tuple(a.shape)[:a.ndim - nd])
+        loop_shape = np.broadcast_shapes(*loops) if loops else ()
+        outs = list(out) if isinstance(out, (tuple, list)) else ([out] if out is not None else [])
+        results = []
+        for j, c in enumerate(self.outs):
+            missing = [s for s in c if s not in sizes]
+            if missing:
+                raise ValueError(f"[{self.__name__}] output core dimension(s) {missing} are not given by any input")
+            shape = tuple(loop_shape) + tuple(sizes[s] for s in c)
+            p = chosen[self.nin + j]
+            if j < len(outs):
+                o = outs[j]
+                results.append(o if isinstance(o, _loom.ndarray) else _loom.asarray(o, device=dev))
+            else:
+                results.append(_loom.empty(shape, dtype=p.dtype, device=dev))
+        loop_nd = len(loop_shape)
+        full = [_loom.broadcast_to(a, tuple(loop_shape) + tuple(a.shape)[a.ndim - len(c):])
+                for a, c in zip(ins, self.ins)] + results
+        mod, kname = self._kernel(chosen, loop_nd)
+        n = int(np.prod(loop_shape)) if loop_nd else 1
+        if n > 0:
+            k = mod.get_function(kname)
+            threads = 128
+            k((max(1, (n + threads - 1) // threads),), (threads,), (*full, n))
+        for j, o in enumerate(outs):
+            if not isinstance(o, _loom.ndarray):
+                o[...] = results[j].numpy()
+        if loom_in:
+            return results[0] if self.nout == 1 else tuple(results)
+        host = [r.numpy() for r in results]
+        return host[0] if self.nout == 1 else tuple(host)
+
+    def __repr__(self):
+        return f"<loom.guvectorize {self.__name__} target={self.target}>"
+
+
+def guvectorize(signatures, layout, target="cpu", cache=False, nopython=True, **kwargs):
+    """@loom.guvectorize(['void(float64[:,:], float64[:], float64[:])'], '(m,n),(n)->(m)', target=...)."""
+    sigs = [signatures] if isinstance(signatures, str) else list(signatures)
+    return lambda f: GUVectorized(f, sigs, layout, target)
