@@ -4,11 +4,13 @@ Run it with `make demo` (or `python examples/tour.py` with loom importable). It 
 any machine: without a GPU every array lives on cpu() and the same code runs there.
 Each section is one small function; later milestones add sections of their own.
 """
+import math
 import time
 
 import numpy as np
 
 import loom
+from loom import cuda
 
 
 def section(title):
@@ -331,6 +333,134 @@ def cuda_kernels(default):
     except IndexError as e:
         print(f"  debug=True on cpu(): IndexError\n    {e}")
 
+
+# ---------------------------------------------------------------- kernels in Python
+# Numba's CUDA API: change `from numba import cuda` into `from loom import cuda`. Without a
+# GPU the kernels run on cpu() in the CPU kernel emulator (cuda.is_available() is False).
+
+MAX_DIMS = 4
+TPB = 16
+
+
+@cuda.jit(device=True)
+def to_index(ordinal, shape, out_index):
+    """minitorch: the multi-index of a flat position."""
+    cur = ordinal
+    for i in range(len(shape) - 1, -1, -1):
+        out_index[i] = cur % shape[i]
+        cur = cur // shape[i]
+
+
+@cuda.jit(device=True)
+def index_to_position(index, strides):
+    pos = 0
+    for i in range(len(strides)):
+        pos += index[i] * strides[i]
+    return pos
+
+
+@cuda.jit
+def map_relu(out, in_storage, in_strides, shape):
+    """minitorch's tensor map: a device function, a local array, a 2-D grid with a guard."""
+    out_index = cuda.local.array(MAX_DIMS, np.int32)
+    r, c = cuda.grid(2)
+    if r < shape[0] and c < shape[1]:
+        out_index[0] = r
+        out_index[1] = c
+        v = in_storage[index_to_position(out_index, in_strides)]
+        out[r, c] = v if v > 0 else 0.0
+
+
+@cuda.jit
+def add_kernel(x, y, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = x[i] + y[i]
+
+
+@cuda.jit
+def fast_matmul(A, B, C):
+    """Numba's documentation example: square tiles of A and B in shared memory."""
+    sA = cuda.shared.array(shape=(TPB, TPB), dtype=np.float32)
+    sB = cuda.shared.array(shape=(TPB, TPB), dtype=np.float32)
+    x, y = cuda.grid(2)
+    tx = cuda.threadIdx.x
+    ty = cuda.threadIdx.y
+    bpg = cuda.gridDim.x
+    tmp = np.float32(0.)
+    for i in range(bpg):
+        sA[ty, tx] = 0
+        sB[ty, tx] = 0
+        if y < A.shape[0] and (tx + i * TPB) < A.shape[1]:
+            sA[ty, tx] = A[y, tx + i * TPB]
+        if x < B.shape[1] and (ty + i * TPB) < B.shape[0]:
+            sB[ty, tx] = B[ty + i * TPB, x]
+        cuda.syncthreads()
+        for j in range(TPB):
+            tmp += sA[ty, j] * sB[j, tx]
+        cuda.syncthreads()
+    if y < C.shape[0] and x < C.shape[1]:
+        C[y, x] = tmp
+
+
+@cuda.jit
+def histogram(x, xmin, xmax, hist):
+    nbins = hist.shape[0]
+    width = (xmax - xmin) / nbins
+    start = cuda.grid(1)
+    for i in range(start, x.shape[0], cuda.gridsize(1)):
+        b = int((x[i] - xmin) / width)
+        if 0 <= b < nbins:
+            cuda.atomic.add(hist, b, 1)
+
+
+@loom.vectorize(["float32(float32)", "float64(float64)"], target="cuda")
+def cos2_plus_sin2(x):
+    return math.cos(x) ** 2 + math.sin(x) ** 2
+
+
+def python_kernels(default):
+    section("Kernels in Python (Numba style)")
+    where = "a GPU" if cuda.is_available() else "cpu(), in the CPU kernel emulator"
+    print(f"  from loom import cuda; kernels run on {where}")
+    rng = np.random.default_rng(7)
+
+    # minitorch: strides and shape as small arrays, a local index array, device functions.
+    a = rng.standard_normal((37, 50)).astype(np.float32)
+    storage = cuda.to_device(a.reshape(-1))
+    out = cuda.device_array((37, 50), dtype=np.float32)
+    map_relu[(3, 4), (16, 16)](out, storage, cuda.to_device(np.array([50, 1], np.int32)),
+                               cuda.to_device(np.array([37, 50], np.int32)))
+    check("minitorch map (device fns, local array, 2-D grid)", out, np.maximum(a, 0))
+
+    n = 100_000
+    x, y = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
+    dx, dy = cuda.to_device(x), cuda.to_device(y)
+    dout = cuda.device_array_like(dx)
+    add_kernel[(n + 255) // 256, 256](dx, dy, dout)
+    check("add_kernel + to_device/copy_to_host", dout.copy_to_host(), x + y)
+
+    m = 200
+    A, B = rng.random((m, m), dtype=np.float32), rng.random((m, m), dtype=np.float32)
+    C = cuda.device_array((m, m), dtype=np.float32)
+    blocks = (m + TPB - 1) // TPB
+    fast_matmul[(blocks, blocks), (TPB, TPB)](cuda.to_device(A), cuda.to_device(B), C)
+    check("shared-memory tiled matmul 200x200", C, A @ B, rtol=1e-4)
+
+    data = rng.standard_normal(50_000)
+    hist = cuda.to_device(np.zeros(20, dtype=np.int64))
+    histogram[64, 128](cuda.to_device(data), -3.0, 3.0, hist)
+    check("atomic histogram (20 bins)", hist, np.histogram(data, 20, (-3.0, 3.0))[0])
+
+    v = loom.asarray(rng.random(10_000).astype(np.float32), device=default)
+    check("vectorize cos(x)**2 + sin(x)**2", cos2_plus_sin2(v), np.ones(10_000, np.float32), rtol=1e-6)
+    print("  generated CUDA C++ of add_kernel (first lines of the kernel):")
+    src = next(iter(add_kernel.inspect_source().values()))
+    body = src[src.index('extern "C"'):].splitlines()
+    for line in body[:6]:
+        print("    " + line)
+
+
 def main():
     default = show_devices()
     create_arrays(default)
@@ -341,6 +471,7 @@ def main():
     timings(default)
     streams_and_events(default)
     cuda_kernels(default)
+    python_kernels(default)
     print("\ntour done.")
 
 

@@ -9,6 +9,7 @@ import os
 import numpy as np
 
 from .. import _loom
+from . import cache
 from . import types as T
 from .compiler import translate_kernel
 from .errors import TypingError
@@ -113,7 +114,13 @@ class CUDADispatcher:
 
     def _compile(self, key, argtypes):
         from .. import RawModule
-        source, name = translate_kernel(self.py_func, argtypes, self.source(), debug=self.debug)
+        k = cache.key(self.py_func, argtypes, (self.debug, self._options()))
+        hit = cache.load(k)
+        if hit is None:
+            source, name = translate_kernel(self.py_func, argtypes, self.source(), debug=self.debug)
+            cache.store(k, source, name)
+        else:
+            source, name = hit
         module = RawModule(source, options=self._options())
         kernel = module.get_function(name)
         self._specs[key] = Specialization(key, argtypes, source, name, kernel, module)

@@ -92,6 +92,9 @@ __device__ __forceinline__ T loom_ipow(T base, long long e) {
   return r;
 }
 
+template <class T>
+__device__ __forceinline__ T loom_sq(T x) { return x * x; }
+
 // Python's round(): half to even.
 __device__ __forceinline__ long long loom_round(double x) { return static_cast<long long>(rint(x)); }
 __device__ __forceinline__ long long loom_round(float x) { return static_cast<long long>(rintf(x)); }

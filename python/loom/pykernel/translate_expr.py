@@ -148,7 +148,7 @@ class ExprMixin:
             if t.is_int:
                 return Value(f"loom_ipow<{t.c}>({ca}, (long long)({cast(b, T.INT64)}))", t, weak, nonneg=a.nonneg)
             if b.const == 2:
-                return Value(f"({ca} * {ca})", t, weak)
+                return Value(f"loom_sq<{t.c}>({ca})", t, weak)
             fn = "powf" if t.dtype == "float32" else "pow"
             return Value(f"{fn}({ca}, {cb})", t, weak)
         raise AssertionError(op)
@@ -237,6 +237,9 @@ class ExprMixin:
         return Value(f"({base.code}).f{i}", t, nonneg=False)
 
     def index_values(self, node, arr, index_node):
+        parts = index_node.elts if isinstance(index_node, ast.Tuple) else [index_node]
+        if any(isinstance(p, ast.Slice) for p in parts):
+            self.unsupported(node, "slicing an array inside a kernel is not supported; index every dimension")
         if isinstance(index_node, ast.Tuple):
             idx = [self.expr(e) for e in index_node.elts]
             nodes = index_node.elts

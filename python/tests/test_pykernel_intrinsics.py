@@ -1,0 +1,210 @@
+"""cuda.* intrinsics in Python kernels on every device against NumPy: indices, atomics under
+contention, warp shuffles and votes, counting barriers, bit functions."""
+import numpy as np
+import pytest
+
+import loom
+from loom import cuda
+
+
+@cuda.jit
+def indices(out):
+    tx = cuda.threadIdx.x
+    ty = cuda.threadIdx.y
+    tz = cuda.threadIdx.z
+    bx = cuda.blockIdx.x
+    by = cuda.blockIdx.y
+    gx, gy, gz = cuda.grid(3)
+    sx, sy, sz = cuda.gridsize(3)
+    if gx < out.shape[0] and gy < out.shape[1] and gz < out.shape[2]:
+        out[gx, gy, gz, 0] = tx + 10 * ty + 100 * tz
+        out[gx, gy, gz, 1] = bx + 10 * by + 100 * cuda.blockIdx.z
+        out[gx, gy, gz, 2] = cuda.blockDim.x * cuda.gridDim.x + sx + sy + sz
+        out[gx, gy, gz, 3] = cuda.laneid + 1000 * cuda.warpsize
+
+
+def test_thread_block_grid_indices(device):
+    block, grid = (4, 3, 2), (2, 2, 3)
+    shape = tuple(b * g for b, g in zip(block, grid))
+    out = loom.zeros(shape + (4,), dtype=loom.int64, device=device)
+    indices[grid, block](out)
+    o = out.numpy()
+    gx, gy, gz = np.meshgrid(*[np.arange(s) for s in shape], indexing="ij")
+    tx, ty, tz = gx % 4, gy % 3, gz % 2
+    np.testing.assert_array_equal(o[..., 0], tx + 10 * ty + 100 * tz)
+    np.testing.assert_array_equal(o[..., 1], gx // 4 + 10 * (gy // 3) + 100 * (gz // 2))
+    np.testing.assert_array_equal(o[..., 2], 8 + 8 + 6 + 6)
+    lin = tx + 4 * (ty + 3 * tz)
+    np.testing.assert_array_equal(o[..., 3], lin % 32 + 32000)
+
+
+@cuda.jit
+def histogram(x, bins, hist):
+    i = cuda.grid(1)
+    if i < x.size:
+        b = int(x[i] * bins)
+        if b >= bins:
+            b = bins - 1
+        cuda.atomic.add(hist, b, 1)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "uint32", "int64", "uint64", "float32", "float64"])
+def test_atomic_histogram_under_contention(device, rng, dtype):
+    x = rng.random(20000)
+    hist = loom.zeros(8, dtype=dtype, device=device)
+    histogram[(20000 + 255) // 256, 256](loom.asarray(x, device=device), 8, hist)
+    want = np.bincount(np.minimum((x * 8).astype(int), 7), minlength=8)
+    np.testing.assert_array_equal(hist.numpy(), want.astype(dtype))
+
+
+@cuda.jit
+def atomics_all(x, out, old):
+    i = cuda.grid(1)
+    if i < x.size:
+        v = x[i]
+        cuda.atomic.sub(out, 0, v)
+        cuda.atomic.max(out, 1, v)
+        cuda.atomic.min(out, 2, v)
+        cuda.atomic.add(out, (3,), v)
+        old[i] = cuda.atomic.exch(out, 4, v)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "uint32", "int64", "uint64", "float32", "float64"])
+def test_atomic_sub_min_max_exch(device, rng, dtype):
+    n = 3000
+    x = rng.integers(1, 1000, n).astype(dtype)
+    init = np.array([10**6, 0, 10**6, 0, 0], dtype=dtype)
+    out = loom.asarray(init, device=device)
+    old = loom.zeros(n, dtype=dtype, device=device)
+    atomics_all[(n + 127) // 128, 128](loom.asarray(x, device=device), out, old)
+    o = out.numpy()
+    assert o[0] == np.array(10**6, dtype=dtype) - x.sum(dtype=dtype)
+    assert o[1] == x.max() and o[2] == x.min() and o[3] == x.sum(dtype=dtype)
+    # exch: the n+1 values (0 and every x) each appear once as an old value or as the final one
+    seen = np.sort(np.concatenate([old.numpy(), [o[4]]]))
+    np.testing.assert_array_equal(seen, np.sort(np.concatenate([x, [0]])))
+
+
+@cuda.jit
+def atomics_bits(x, out, counters):
+    i = cuda.grid(1)
+    if i < x.size:
+        cuda.atomic.and_(out, 0, x[i])
+        cuda.atomic.or_(out, 1, x[i])
+        cuda.atomic.xor(out, 2, x[i])
+        cuda.atomic.inc(counters, 0, 9)
+        cuda.atomic.dec(counters, 1, 1000000)
+
+
+@pytest.mark.parametrize("dtype", ["uint32", "uint64"])
+def test_atomic_bitwise_inc_dec(device, rng, dtype):
+    n = 1000
+    x = rng.integers(0, 2**31, n).astype(dtype)
+    out = loom.asarray(np.array([~np.array(0, dtype=dtype), 0, 0], dtype=dtype), device=device)
+    counters = loom.asarray(np.array([0, 5000], dtype=dtype), device=device)
+    atomics_bits[(n + 127) // 128, 128](loom.asarray(x, device=device), out, counters)
+    o = out.numpy()
+    assert o[0] == np.bitwise_and.reduce(x) and o[1] == np.bitwise_or.reduce(x)
+    assert o[2] == np.bitwise_xor.reduce(x)
+    np.testing.assert_array_equal(counters.numpy(), [n % 10, 4000])
+
+
+@cuda.jit
+def cas_lock(out):
+    i = cuda.grid(1)
+    if i < out.size - 1:
+        out[i] = cuda.atomic.cas(out, out.size - 1, 0, i + 1)
+
+
+def test_atomic_cas_exactly_one_winner(device):
+    out = loom.zeros(257, dtype=loom.int32, device=device)
+    cas_lock[2, 128](out)
+    o = out.numpy()
+    winner = o[-1]
+    assert 1 <= winner <= 256
+    assert (o[:-1] == 0).sum() == 1 and o[winner - 1] == 0
+
+
+@cuda.jit
+def warp_reduce(x, out):
+    i = cuda.grid(1)
+    v = x[i]
+    offset = 16
+    while offset > 0:
+        v += cuda.shfl_down_sync(0xffffffff, v, offset)
+        offset //= 2
+    if cuda.laneid == 0:
+        out[i // 32] = v
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float32", "float64"])
+def test_warp_shuffle_reduction(device, rng, dtype):
+    x = (rng.random(256) * 100).astype(dtype)
+    out = loom.zeros(8, dtype=dtype, device=device)
+    warp_reduce[2, 128](loom.asarray(x, device=device), out)
+    np.testing.assert_allclose(out.numpy(), x.reshape(8, 32).sum(axis=1), rtol=1e-5)
+
+
+@cuda.jit
+def warp_ops(x, out):
+    i = cuda.grid(1)
+    lane = cuda.laneid
+    v = x[i]
+    out[i, 0] = cuda.shfl_sync(0xffffffff, v, 3)
+    out[i, 1] = cuda.shfl_xor_sync(0xffffffff, v, 1)
+    out[i, 2] = cuda.shfl_up_sync(0xffffffff, v, 2)
+    out[i, 3] = cuda.ballot_sync(0xffffffff, v > 50)
+    out[i, 4] = cuda.all_sync(0xffffffff, v >= 0)
+    out[i, 5] = cuda.any_sync(0xffffffff, v > 98)
+    out[i, 6] = cuda.activemask()
+    out[i, 7] = cuda.popc(np.uint32(v)) + cuda.clz(np.int32(v)) * 100
+    cuda.syncwarp()
+    out[i, 8] = cuda.syncthreads_count(v > 50)
+    out[i, 9] = cuda.syncthreads_and(v >= 0) + 10 * cuda.syncthreads_or(v > 98)
+
+
+def test_warp_shuffles_votes_and_counting_barriers(device, rng):
+    x = rng.integers(0, 100, 64).astype(np.int64)
+    out = loom.zeros((64, 10), dtype=loom.int64, device=device)
+    warp_ops[1, 64](loom.asarray(x, device=device), out)
+    o = out.numpy()
+    w = x.reshape(2, 32)
+    lane = np.arange(64) % 32
+    warp = np.arange(64) // 32
+    np.testing.assert_array_equal(o[:, 0], w[warp, 3])
+    np.testing.assert_array_equal(o[:, 1], w[warp, lane ^ 1])
+    np.testing.assert_array_equal(o[:, 2], np.where(lane >= 2, w[warp, np.maximum(lane - 2, 0)], x))
+    ballots = [(sum(1 << k for k in range(32) if w[r, k] > 50)) for r in range(2)]
+    np.testing.assert_array_equal(o[:, 3], np.array(ballots)[warp])
+    np.testing.assert_array_equal(o[:, 4] != 0, True)
+    np.testing.assert_array_equal(o[:, 5] != 0, np.array([w[r].max() > 98 for r in range(2)])[warp])
+    np.testing.assert_array_equal(o[:, 6], 0xffffffff)
+    pop = np.array([bin(int(v)).count("1") for v in x])
+    clz = np.array([32 - int(v).bit_length() for v in x])
+    np.testing.assert_array_equal(o[:, 7], pop + 100 * clz)
+    np.testing.assert_array_equal(o[:, 8], (x > 50).sum())
+    np.testing.assert_array_equal(o[:, 9], 1 + 10 * int((x > 98).any()))
+
+
+@cuda.jit
+def block_sum(x, out):
+    buf = cuda.shared.array(256, np.float32)
+    t = cuda.threadIdx.x
+    i = cuda.grid(1)
+    buf[t] = x[i] if i < x.size else 0
+    cuda.syncthreads()
+    s = cuda.blockDim.x // 2
+    while s > 0:
+        if t < s:
+            buf[t] += buf[t + s]
+        cuda.syncthreads()
+        s //= 2
+    if t == 0:
+        out[cuda.blockIdx.x] = buf[0]
+
+
+def test_shared_memory_block_reduction(device, rng):
+    x = rng.random(4096 * 4, dtype=np.float32)
+    out = loom.zeros(64, dtype=loom.float32, device=device)
+    block_sum[64, 256](loom.asarray(x, device=device), out)
+    np.testing.assert_allclose(out.numpy(), x.reshape(64, 256).sum(axis=1), rtol=1e-5)

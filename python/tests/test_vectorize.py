@@ -1,0 +1,101 @@
+"""loom.vectorize and loom.guvectorize against NumPy: signatures chosen by input dtypes,
+broadcasting, out=, NumPy in -> NumPy out, loom in -> loom out on the input's device."""
+import math
+
+import numpy as np
+import pytest
+
+import loom
+
+
+@loom.vectorize(["float32(float32)", "float64(float64)"], target="cuda")
+def cos2_sin2(x):
+    return math.cos(x) ** 2 + math.sin(x) ** 2
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_vectorize_numpy_in_numpy_out(rng, dtype):
+    x = rng.random(1000).astype(dtype)
+    r = cos2_sin2(x)
+    assert isinstance(r, np.ndarray) and r.dtype == dtype
+    np.testing.assert_allclose(r, 1, rtol=1e-6)
+
+
+def test_vectorize_loom_in_loom_out(device, rng):
+    x = loom.asarray(rng.random((30, 40)).astype(np.float32), device=device)
+    r = cos2_sin2(x)
+    assert isinstance(r, loom.ndarray) and r.device == device and r.dtype == loom.float32
+    np.testing.assert_allclose(r.numpy(), 1, rtol=1e-6)
+
+
+@pytest.mark.parametrize("target", ["cpu", "parallel", "cuda"])
+def test_vectorize_broadcast_out_and_signature_choice(rng, target):
+    @loom.vectorize(["int64(int64, int64)", "float64(float64, float64)"], target=target)
+    def axpb(a, b):
+        return a * 3 + b // 2
+
+    a, b = rng.integers(-50, 50, (4, 1)), rng.integers(-50, 50, (1, 5))
+    r = axpb(a, b)
+    assert r.dtype == np.int64
+    np.testing.assert_array_equal(r, a * 3 + b // 2)
+    af, bf = rng.random((4, 1)), rng.random(5)
+    np.testing.assert_allclose(axpb(af, bf), af * 3 + bf // 2)
+    out = np.zeros((4, 5))
+    assert axpb(af, bf, out=out) is out
+    np.testing.assert_allclose(out, af * 3 + bf // 2)
+    np.testing.assert_array_equal(axpb(np.int32(7), 4), 23)
+    with pytest.raises(loom.TypingError, match="no signature"):
+        axpb(np.array([1 + 2j]), np.array([1.0]))
+
+
+def test_vectorize_without_signatures_specialises_per_dtype(rng):
+    @loom.vectorize
+    def f(a, b):
+        return a * b + 1
+
+    np.testing.assert_array_equal(f(np.arange(5), 3), np.arange(5) * 3 + 1)
+    x = rng.random(5).astype(np.float32)
+    r = f(x, np.float32(2))
+    assert r.dtype == np.float32
+    np.testing.assert_allclose(r, x * 2 + 1, rtol=1e-6)
+
+
+@loom.guvectorize(["void(float64[:,:], float64[:], float64[:])", "void(float32[:,:], float32[:], float32[:])"],
+                  "(m,n),(n)->(m)", target="cuda")
+def matvec(A, x, out):
+    for i in range(A.shape[0]):
+        acc = 0.0
+        for j in range(A.shape[1]):
+            acc += A[i, j] * x[j]
+        out[i] = acc
+
+
+def test_guvectorize_matvec_broadcast(rng):
+    A = rng.random((6, 3, 4))
+    x = rng.random(4)
+    r = matvec(A, x)
+    np.testing.assert_allclose(r, np.einsum("bmn,n->bm", A, x), rtol=1e-12)
+    r32 = matvec(A.astype(np.float32), x.astype(np.float32))
+    assert r32.dtype == np.float32
+
+
+def test_guvectorize_loom_arrays(device, rng):
+    A = rng.random((5, 3, 4))
+    x = rng.random((5, 4))
+    r = matvec(loom.asarray(A, device=device), loom.asarray(x, device=device))
+    assert isinstance(r, loom.ndarray) and r.device == device
+    np.testing.assert_allclose(r.numpy(), np.einsum("bmn,bn->bm", A, x), rtol=1e-12)
+
+
+def test_guvectorize_scalar_core_and_errors(rng):
+    @loom.guvectorize(["void(float64[:], float64, float64[:])"], "(n),()->(n)")
+    def shift(a, s, out):
+        for i in range(a.shape[0]):
+            out[i] = a[i] + s
+
+    a = rng.random((3, 5))
+    np.testing.assert_allclose(shift(a, np.array([1.0, 2.0, 3.0])[:, None][:, 0]), a + np.array([[1.0], [2.0], [3.0]]))
+    with pytest.raises(ValueError, match="core dimension 'n'"):
+        matvec(rng.random((3, 4)), rng.random(5))
+    with pytest.raises(ValueError, match="cannot read the layout"):
+        loom.guvectorize(["void(float64[:])"], "(n)->")(lambda a: None)
