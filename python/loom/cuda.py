@@ -44,7 +44,8 @@ def to_device(obj, stream=0, copy=True, to=None, device=None):
     if to is not None:
         to[...] = _loom.asarray(obj, device=to.device)
         return to
-    return _loom.asarray(_np.asarray(obj) if not isinstance(obj, _loom.ndarray) else obj, device=_device(device))
+    # A copy, as in Numba (asarray would share a NumPy array's memory on cpu()).
+    return _loom.array(obj, device=_device(device))
 
 
 def device_array(shape, dtype=_np.float64, strides=None, order="C", stream=0, device=None):

@@ -60,7 +60,8 @@ def test_vectorize_without_signatures_specialises_per_dtype(rng):
     np.testing.assert_allclose(r, x * 2 + 1, rtol=1e-6)
 
 
-@loom.guvectorize(["void(float64[:,:], float64[:], float64[:])", "void(float32[:,:], float32[:], float32[:])"],
+# NumPy's loop choice: the first signature the inputs cast to safely, so float32 comes first.
+@loom.guvectorize(["void(float32[:,:], float32[:], float32[:])", "void(float64[:,:], float64[:], float64[:])"],
                   "(m,n),(n)->(m)", target="cuda")
 def matvec(A, x, out):
     for i in range(A.shape[0]):

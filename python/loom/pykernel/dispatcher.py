@@ -122,7 +122,12 @@ class CUDADispatcher:
         else:
             source, name = hit
         module = RawModule(source, options=self._options())
-        kernel = module.get_function(name)
+        try:
+            kernel = module.get_function(name)
+        except _loom.CompileError as e:
+            raise _loom.CompileError(
+                f"[{self.__name__}] the CUDA C++ generated from this Python kernel did not compile, a bug of "
+                f"loom's translator (please report it); the compiler's messages name the Python lines:\n{e}") from None
         self._specs[key] = Specialization(key, argtypes, source, name, kernel, module)
         self._dispatch.add(key, kernel)
         return self._specs[key]

@@ -314,3 +314,20 @@ def _atomic(op):
 
 for _op in _ATOMIC_TYPES:
     handler(getattr(stubs.atomic, _op))(_atomic(_op))
+
+
+@handler(stubs.fma)
+def _fma(tr, node, args, kwargs):
+    _pred(tr, node, args, "fma", 3)
+    from .mathfuncs import float_type
+    t = float_type(args[0])
+    for a in args[1:]:
+        t = T.promote(t, float_type(a))
+    fn = "fmaf" if t.dtype == "float32" else "fma"
+    return Value(f"{fn}({', '.join(cast(a, t) for a in args)})", t)
+
+
+@handler(stubs.cbrt)
+def _cbrt(tr, node, args, kwargs):
+    from .mathfuncs import _unary
+    return _unary("cbrt")(tr, node, args, kwargs)
