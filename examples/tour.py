@@ -409,8 +409,9 @@ def histogram(x, xmin, xmax, hist):
     width = (xmax - xmin) / nbins
     start = cuda.grid(1)
     for i in range(start, x.shape[0], cuda.gridsize(1)):
-        b = int((x[i] - xmin) / width)
-        if 0 <= b < nbins:
+        v = x[i]
+        if xmin <= v <= xmax:  # NumPy's bins: the last one includes its right edge
+            b = min(int((v - xmin) / width), nbins - 1)
             cuda.atomic.add(hist, b, 1)
 
 

@@ -16,10 +16,6 @@ from .errors import TypingError
 from .signatures import accepts, parse_signature
 from .source import FunctionSource
 
-_KernelDispatcher = getattr(_loom, "_KernelDispatcher", None)
-if _KernelDispatcher is None:  # TEMPORARY until the C++ dispatcher is merged
-    from ._fallback_dispatch import KernelDispatcher as _KernelDispatcher
-
 
 class Specialization:
     def __init__(self, key, argtypes, source, name, kernel, module):
@@ -27,12 +23,15 @@ class Specialization:
         self.kernel, self.module = kernel, module
 
 
-class CUDADispatcher:
+class CUDADispatcher(_loom._KernelDispatcher):
     """What @cuda.jit returns. kernel[griddim, blockdim](*args) launches;
-    kernel[griddim, blockdim, stream, sharedmem] too (Numba's forms)."""
+    kernel[griddim, blockdim, stream, sharedmem] too (Numba's forms). The C++ base class
+    does the launch: `kernel[...]` and the call of its launcher run no Python code for a
+    known signature."""
 
     def __init__(self, func, device=False, signatures=None, debug=False, lineinfo=False, fastmath=False,
                  opt=True, **ignored):
+        super().__init__(func.__name__, self._on_miss)
         functools.update_wrapper(self, func)
         self.py_func = func
         self.device = device
@@ -42,7 +41,6 @@ class CUDADispatcher:
         self._specs = {}          # key -> Specialization
         self._frozen = False      # specialize(): no new signatures
         self._declared = []       # eager signatures: argument type lists
-        self._dispatch = _KernelDispatcher(func.__name__, self._on_miss)
         for sig in signatures or ():
             ret, args = parse_signature(sig, func.__name__)
             if not device and ret is not None:
@@ -63,14 +61,6 @@ class CUDADispatcher:
         return tuple(self._declared[0][1]) if self._declared else None
 
     # ---------------------------------------------------------------- launching
-    def __getitem__(self, config):
-        if self.device:
-            raise TypeError(f"[{self.__name__}] is a device function; only kernels are launched")
-        if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
-            raise ValueError(f"[{self.__name__}] launch with kernel[griddim, blockdim] or "
-                             "kernel[griddim, blockdim, stream, sharedmem]")
-        return self._dispatch[config]
-
     def __call__(self, *args, **kwargs):
         if self.device:
             raise TypeError(f"[{self.__name__}] is a device function: call it from a kernel")
@@ -79,13 +69,13 @@ class CUDADispatcher:
 
     def _on_miss(self, launcher, args):
         converted, copy_back = _convert_args(self.__name__, args)
-        key = self._dispatch.signature(*converted)
+        key = self.signature(*converted)
         if key is None:
             bad = [type(a).__name__ for a in converted if _dispatch_kind(a) is None]
             raise TypingError(f"[{self.__name__}] cannot pass a {bad[0] if bad else 'value'} to a kernel: kernels "
                               "take loom arrays, NumPy arrays (copied), objects with __cuda_array_interface__ or "
                               "DLPack, and numbers")
-        if self._dispatch.get(key) is None:
+        if self.get(key) is None:
             self._specialize_for(key)
         launcher(*converted)
         for dev_arr, host in copy_back:
@@ -97,7 +87,7 @@ class CUDADispatcher:
         if self._declared or self._frozen:
             for spec in list(self._specs.values()):
                 if len(spec.argtypes) == len(argtypes) and all(map(accepts, spec.argtypes, argtypes)):
-                    self._dispatch.add(key, spec.kernel)
+                    self.add(key, spec.kernel)
                     return
             have = "; ".join("(" + ", ".join(map(str, s.argtypes)) + ")" for s in self._specs.values())
             raise TypingError(f"[{self.__name__}] no compiled signature takes ({', '.join(map(str, argtypes))}); "
@@ -129,24 +119,23 @@ class CUDADispatcher:
                 f"[{self.__name__}] the CUDA C++ generated from this Python kernel did not compile, a bug of "
                 f"loom's translator (please report it); the compiler's messages name the Python lines:\n{e}") from None
         self._specs[key] = Specialization(key, argtypes, source, name, kernel, module)
-        self._dispatch.add(key, kernel)
+        self.add(key, kernel)
         return self._specs[key]
 
     # ---------------------------------------------------------------- Numba's inspection API
     def specialize(self, *args):
         """A kernel fixed to the types of `args` (compiled now); other types raise TypingError."""
         converted, _ = _convert_args(self.__name__, args)
-        key = self._dispatch.signature(*converted)
+        key = self.signature(*converted)
         if key is None:
             raise TypingError(f"[{self.__name__}] specialize() takes loom or NumPy arrays and numbers")
         spec = self._specs.get(key) or self._compile(key, tuple(T.parse_key_item(i) for i in key.split(",")))
-        k = CUDADispatcher.__new__(CUDADispatcher)
-        k.__dict__.update(self.__dict__)
+        k = CUDADispatcher(self.py_func, debug=self.debug, lineinfo=self.lineinfo, fastmath=self.fastmath,
+                           opt=self.opt)
+        k._src = self._src
         k._specs = {key: spec}
         k._frozen = True
-        k._declared = []
-        k._dispatch = _KernelDispatcher(self.__name__, k._on_miss)
-        k._dispatch.add(key, spec.kernel)
+        k.add(key, spec.kernel)
         return k
 
     @property
@@ -234,9 +223,16 @@ def _convert_args(name, args):
     return out, back
 
 
+class CUDADeviceFunction(CUDADispatcher):
+    """What @cuda.jit(device=True) returns: called from kernels, never launched."""
+
+    def __getitem__(self, config):
+        raise TypeError(f"[{self.__name__}] is a device function; only kernels are launched")
+
+
 def device_dispatcher_for(func, src=None):
     """A device-function dispatcher for a plain Python function (vectorize's scalar body)."""
-    d = CUDADispatcher(func, device=True)
+    d = CUDADeviceFunction(func, device=True)
     if src is not None:
         d._src = src
     return d
@@ -249,7 +245,7 @@ def jit(func_or_sig=None, device=False, debug=None, lineinfo=False, fastmath=Fal
     if debug is None:
         debug = os.environ.get("LOOM_PK_DEBUG") == "1"
     def wrap(f, sigs=None):
-        return CUDADispatcher(f, device=device, signatures=sigs, debug=debug, lineinfo=lineinfo,
+        return (CUDADeviceFunction if device else CUDADispatcher)(f, device=device, signatures=sigs, debug=debug, lineinfo=lineinfo,
                               fastmath=fastmath, opt=opt)
     if callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple)):
         return wrap(func_or_sig)
