@@ -307,3 +307,33 @@ def test_launch_configuration_forms(device, rng):
     np.testing.assert_allclose(out.numpy(), 2 * x)
     with pytest.raises(TypeError, match="launch configuration"):
         add_kernel(dx, dx, out)
+
+
+@cuda.jit
+def half_and_bool(x, mask, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = x[i] * 2 + 1 if mask[i] else x[i]
+
+
+def test_float16_and_bool_arrays(device, rng):
+    x = rng.uniform(-4, 4, 100).astype(np.float16)
+    mask = rng.random(100) < 0.5
+    out = loom.zeros(100, dtype=loom.float16, device=device)
+    half_and_bool[1, 128](loom.asarray(x, device=device), loom.asarray(mask, device=device), out)
+    want = np.where(mask, x * np.float16(2) + np.float16(1), x)
+    np.testing.assert_allclose(out.numpy().astype(np.float32), want.astype(np.float32), rtol=1e-3)
+
+
+def test_generated_source_compiles_with_nvrtc_without_a_gpu():
+    """The GPU path's compiler runs here too: NVRTC compiles every kernel of this file for sm_90."""
+    from loom.pykernel import types as T
+    from loom.pykernel.compiler import translate_kernel
+    a1, a2, a3 = (T.Array("float32", n, "C") for n in (1, 2, 3))
+    cases = [(add_kernel, (a1, a1, a1)), (fast_matmul, (a2, a2, a2)), (index_3d, (T.Array("float64", 3, "A"),) * 2),
+             (local_and_control, (T.Array("float64", 1, "C"),) * 2), (dynamic_shared_reverse, (a1, a1)),
+             (device_calls, (T.Array("float64", 1, "C"),) * 3 + (T.Array("int32", 1, "C"),) * 2),
+             (half_and_bool, (T.Array("float16", 1, "C"), T.Array("bool", 1, "C"), T.Array("float16", 1, "C")))]
+    for k, types in cases:
+        src, _ = translate_kernel(k.py_func, types)
+        loom.RawModule(src).compile(90)

@@ -79,7 +79,10 @@ class ModuleBuilder:
         parts.extend(self.constants)
         parts.extend(self.functions)
         parts.append(kernel_text)
-        return "\n".join(p for p in parts if p) + "\n"
+        text = "\n".join(p for p in parts if p) + "\n"
+        if "__half" in text:  # float16: NVRTC needs the toolkit's header (the emulator has its own)
+            text = "#include <cuda_fp16.h>\n" + text
+        return text
 
 
 _DYNAMIC_BYTES = """#ifdef __CUDACC_RTC__
