@@ -76,7 +76,11 @@ class CUDADispatcher(_loom._KernelDispatcher):
                               "take loom arrays, NumPy arrays (copied), objects with __cuda_array_interface__ or "
                               "DLPack, and numbers")
         if self.get(key) is None:
-            self._specialize_for(key)
+            # Compiled first for the device it launches on (RawModule compiles for the
+            # default device at get_function; another device compiles at its first launch).
+            from .. import default_device, device as device_scope
+            with device_scope(_target_device(converted) or default_device()):
+                self._specialize_for(key)
         launcher(*converted)
         for dev_arr, host in copy_back:
             host[...] = dev_arr.numpy()
