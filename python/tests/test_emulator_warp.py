@@ -110,7 +110,7 @@ extern "C" __global__ void warp_sum_down(const float* x, float* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float v = i < n ? x[i] : 0.0f;
   for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
-  if ((threadIdx.x & 31) == 0) out[i / 32] = v;
+  if ((threadIdx.x & 31) == 0 && i < n) out[i / 32] = v;
 }
 extern "C" __global__ void butterfly_max(const int* x, int* out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

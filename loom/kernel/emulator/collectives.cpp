@@ -127,28 +127,12 @@ size_t release_warps(Wait* w, size_t n, const BlockShape& b, bool debug) {
   return released;
 }
 
-bool release_block(Wait* w, size_t n, const BlockShape& b, bool debug) {
-  size_t waiting = 0, other = 0, returned = 0, count = 0;
-  int line = 0, other_line = 0;
-  size_t stuck = n;  // a lane left waiting at a warp collective
-  for (size_t k = 0; k < n; ++k) {
-    const Wait& t = w[k];
-    if (t.kind == Wait::kDone) {
-      ++returned;
-    } else if (t.kind == Wait::kWarp) {
-      if (stuck == n) stuck = k;
-    } else if (t.kind == Wait::kBlock) {
-      count += t.op && t.op->value;
-      if (waiting++ == 0) {
-        line = t.line;
-      } else if (t.line != line) {
-        if (other++ == 0) other_line = t.line;
-      }
-    }
-  }
-  if (stuck < n) {
+void release_block(Wait* w, size_t n, const BlockShape& b, bool debug, BlockTally& t) {
+  if (t.at_warp > 0) {
     // Every live lane of its mask is live and waiting, yet the collective cannot complete:
     // some wait at a block barrier. A GPU hangs or misbehaves.
+    size_t stuck = 0;
+    while (w[stuck].kind != Wait::kWarp) ++stuck;
     const Wait& s = w[stuck];
     const size_t base = stuck / 32 * 32;
     const unsigned l = static_cast<unsigned>(stuck - base);
@@ -160,30 +144,30 @@ bool release_block(Wait* w, size_t n, const BlockShape& b, bool debug) {
          thread_str(b, blocked) + " waits at a block barrier (line " + std::to_string(w[blocked].line) +
          "); every live lane named in the mask must reach a warp collective");
   }
-  if (waiting == 0) return false;  // every thread returned
-  if (debug && other == 0 && returned > 0) {
+  if (debug && t.other == 0 && t.done > 0) {
     // Debug mode: threads that returned never reach the barrier the others wait at, which
     // a GPU leaves undefined (Volta and later release it; compute-sanitizer's synccheck
     // reports it).
-    fail("divergent __syncthreads at line " + std::to_string(line) + " of the kernel source: in block " +
-         idx_str(b.block_idx) + ", " + std::to_string(waiting) + " threads wait there and " + std::to_string(returned) +
-         " returned without reaching it (reported in debug mode, as compute-sanitizer "
+    fail("divergent __syncthreads at line " + std::to_string(t.line) + " of the kernel source: in block " +
+         idx_str(b.block_idx) + ", " + std::to_string(t.at_block) + " threads wait there and " +
+         std::to_string(t.done) + " returned without reaching it (reported in debug mode, as compute-sanitizer "
          "--tool synccheck does; normal mode lets the others pass, as Volta and later GPUs do)");
   }
-  if (other > 0)
-    fail("divergent __syncthreads: in block " + idx_str(b.block_idx) + ", " + std::to_string(waiting - other) +
-         " threads wait at line " + std::to_string(line) + " and " + std::to_string(other) +
-         " at another barrier (line " + std::to_string(other_line) + "); every live thread must reach the same one");
-  for (size_t k = 0; k < n; ++k) {
-    Wait& t = w[k];
-    if (t.kind != Wait::kBlock) continue;
-    if (t.op) {
-      t.op->result = count;
-      t.op->group = static_cast<unsigned>(waiting);
-    }
-    t.kind = Wait::kRunnable;
+  if (t.other > 0)
+    fail("divergent __syncthreads: in block " + idx_str(b.block_idx) + ", " + std::to_string(t.at_block - t.other) +
+         " threads wait at line " + std::to_string(t.line) + " and " + std::to_string(t.other) +
+         " at another barrier (line " + std::to_string(t.other_line) + "); every live thread must reach the same one");
+  if (t.counting) {
+    unsigned long long count = 0;
+    for (size_t k = 0; k < n; ++k) count += w[k].kind == Wait::kBlock && w[k].op && w[k].op->value;
+    for (size_t k = 0; k < n; ++k)
+      if (w[k].kind == Wait::kBlock && w[k].op) {
+        w[k].op->result = count;
+        w[k].op->group = static_cast<unsigned>(t.at_block);
+      }
   }
-  return true;
+  t.at_block = t.other = 0;
+  t.counting = false;
 }
 
 }  // namespace loom::cpu_emulator

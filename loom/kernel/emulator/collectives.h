@@ -37,12 +37,38 @@ struct BlockShape {
 /// the shuffle returns the caller's own value).
 size_t release_warps(Wait* w, size_t n, const BlockShape& b, bool debug);
 
-/// Called when no warp collective could complete: releases the block barrier (counting
-/// the predicates of a counting one) when every live thread waits at the same one and
-/// returns true; returns false when every thread has returned. Raises std::runtime_error
-/// for a divergent barrier (live threads at different barriers, or waiting at a warp
-/// collective for lanes that wait at a barrier), and in debug mode for threads that
-/// returned without reaching the barrier the others wait at.
-bool release_block(Wait* w, size_t n, const BlockShape& b, bool debug);
+/// The threads of a block by where they wait, kept by the executor as each thread stops
+/// (so that a block barrier costs no pass over the block): `add` each thread that stopped.
+struct BlockTally {
+  size_t at_block = 0, done = 0, at_warp = 0;
+  size_t other = 0;            // of those at_block, how many wait at another line than the first
+  int line = 0, other_line = 0;
+  bool counting = false;       // some wait at a counting barrier
+  void add(const Wait& t) {
+    if (t.kind == Wait::kDone) {
+      ++done;
+    } else if (t.kind == Wait::kWarp) {
+      ++at_warp;
+    } else if (t.kind == Wait::kBlock) {
+      counting = counting || t.op;
+      if (at_block++ == 0) line = t.line;
+      else if (t.line != line && other++ == 0) other_line = t.line;
+    }
+  }
+  static BlockTally of(const Wait* w, size_t n) {
+    BlockTally t;
+    for (size_t k = 0; k < n; ++k) t.add(w[k]);
+    return t;
+  }
+};
+
+/// Called when no warp collective could complete and some thread is live (`t.done` < n):
+/// releases the block barrier, which every live thread then waits at (the executor runs
+/// the threads at kBlock in the next round), counting the predicates of a counting one,
+/// and clears `t`'s barrier counts. Raises std::runtime_error for a divergent barrier
+/// (live threads at different barriers, or waiting at a warp collective for lanes that
+/// wait at a barrier), and in debug mode for threads that returned without reaching the
+/// barrier the others wait at.
+void release_block(Wait* w, size_t n, const BlockShape& b, bool debug, BlockTally& t);
 
 }  // namespace loom::cpu_emulator

@@ -89,6 +89,7 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args,
   const size_t n = size_t{d.x} * d.y * d.z;
   std::deque<FiberThread>& threads = worker_fibers(n);
   waits.assign(n, Wait{});
+  Wait* const w = waits.data();  // once: a thread_local costs a call at each use
   GuardSlot* const slot = guard_slot();
   size_t i = 0;
   for (unsigned z = 0; z < d.z; ++z)
@@ -101,7 +102,7 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args,
         t->ctx.executor = t;
         t->ctx.barrier = fiber_barrier;
         t->ctx.collective = fiber_collective;
-        t->wait = &waits[i];
+        t->wait = &w[i];
         t->done = false;
         t->faulted = false;
         t->error = nullptr;
@@ -122,16 +123,17 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args,
     for (size_t j = 0; j < n; ++j) order[j] = static_cast<uint32_t>(j);
   }
   const BlockShape shape{proto.block_idx, d};
+  BlockTally tally;   // kept as threads stop: a barrier costs no pass over the block
+  bool open = false;  // the block barrier was released: the threads at kBlock run next
   for (;;) {
     if (shuffler) shuffler->shuffle(order);
     if (launch_interrupted(slot)) {  // Ctrl-C came while no kernel code ran here
       abandon();
       throw Interrupted("interrupted (Ctrl-C)");
     }
-    bool warp_waits = false;
     for (size_t j = 0; j < n; ++j) {
       const size_t k = shuffler ? order[j] : j;
-      if (waits[k].kind != Wait::kRunnable) continue;
+      if (w[k].kind != Wait::kRunnable && !(open && w[k].kind == Wait::kBlock)) continue;
       FiberThread& t = threads[k];
       resume(t);
       if (t.faulted) {  // parked at its base frame: reusable; the others are dropped
@@ -146,14 +148,21 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args,
         abandon();
         rethrow_from_thread(e, f, where, debug);
       }
-      if (t.done) waits[k].kind = Wait::kDone;
-      warp_waits |= waits[k].kind == Wait::kWarp;
+      if (t.done) w[k].kind = Wait::kDone;
+      tally.add(w[k]);
     }
-    // Rounds: threads that returned are not live (as on Volta and later GPUs, an early
-    // `return` before a barrier is fine); the live ones must all wait at the same barrier.
+    open = false;
+    // Threads that returned are not live (as on Volta and later GPUs, an early `return`
+    // before a barrier is fine); the live ones must all wait at the same barrier.
     try {
-      if (warp_waits && release_warps(waits.data(), n, shape, debug != nullptr) > 0) continue;
-      if (!release_block(waits.data(), n, shape, debug != nullptr)) return;  // all fibers parked
+      if (tally.at_warp > 0) {
+        const size_t released = release_warps(w, n, shape, debug != nullptr);
+        tally.at_warp -= released;
+        if (released > 0) continue;
+      }
+      if (tally.done == n) return;  // every thread returned: all fibers parked, ready for the next block
+      release_block(w, n, shape, debug != nullptr, tally);
+      open = true;
     } catch (...) {
       abandon();
       throw;

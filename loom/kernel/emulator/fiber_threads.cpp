@@ -144,16 +144,10 @@ std::deque<FiberThread>& worker_fibers(size_t n) {
   return threads;
 }
 
-void resume(FiberThread& t) {
-  if (t.is_uc) {
-    if (t.fresh) uc_starting = &t;
-    t.fresh = false;
-    swapcontext(&uc_scheduler, &t.uc);
-  } else {
-#ifdef LOOM_HAVE_FIBERS
-    t.self = std::move(t.self).resume();
-#endif
-  }
+void resume_uc(FiberThread& t) {
+  if (t.fresh) uc_starting = &t;
+  t.fresh = false;
+  swapcontext(&uc_scheduler, &t.uc);
 }
 
 void fiber_barrier(loom_emu::ThreadCtx* c, int line) {

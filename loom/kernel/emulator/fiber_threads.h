@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <deque>
 #include <exception>
+#include <utility>
 
 #include "loom/kernel/emulator/emulator.h"
 #include "loom/kernel/emulator/fault_guard.h"
@@ -64,8 +65,17 @@ std::deque<FiberThread>& worker_fibers(size_t n);
 void ensure_fiber(FiberThread* t, size_t size, bool uc);
 
 /// Runs `t`'s thread until it waits (at a barrier or collective: its Wait says where) or
-/// ends (`done`; `faulted` or `error` say how).
-void resume(FiberThread& t);
+/// ends (`done`; `faulted` or `error` say how). Inline: it runs at every switch.
+void resume_uc(FiberThread& t);
+inline void resume(FiberThread& t) {
+#ifdef LOOM_HAVE_FIBERS
+  if (!t.is_uc) {
+    t.self = std::move(t.self).resume();
+    return;
+  }
+#endif
+  resume_uc(t);
+}
 
 /// The ThreadCtx hooks of a thread run as a fiber: each records where it waits in the
 /// thread's Wait, then switches back to the scheduler.
