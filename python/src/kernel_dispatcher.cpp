@@ -6,6 +6,10 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <array>
+#include <cstring>
+#include <memory>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -16,11 +20,56 @@
 namespace loom::py {
 namespace {
 
+// Compiled specializations by signature, in the order added. Looked up by a string_view
+// (of a key built on the stack): no allocation per launch.
+class Specializations {
+ public:
+  Specializations() = default;
+  Specializations(const Specializations&) = delete;  // (a vector of unique_ptr claims to be copyable)
+  Specializations& operator=(const Specializations&) = delete;
+  nb::handle find(std::string_view key) const {
+    auto it = index_.find(key);
+    return it == index_.end() ? nb::handle() : it->second->kernel;
+  }
+  void add(const std::string& key, nb::handle kernel) {
+    auto it = index_.find(key);
+    if (it != index_.end()) {
+      nb::object old = std::exchange(it->second->kernel, nb::borrow(kernel));  // dropped last
+      return;
+    }
+    entries_.push_back(std::make_unique<Entry>(Entry{key, nb::borrow(kernel)}));
+    index_.emplace(std::string_view(entries_.back()->key), entries_.back().get());
+  }
+  /// Empties it; the kernels are released after (dropping one can run Python code).
+  void clear() {
+    std::vector<std::unique_ptr<Entry>> old = std::move(entries_);
+    entries_.clear();
+    index_.clear();
+  }
+  std::vector<std::string> keys() const {
+    std::vector<std::string> out;
+    for (const auto& e : entries_) out.push_back(e->key);
+    return out;
+  }
+  size_t size() const { return entries_.size(); }
+  int traverse(visitproc visit, void* arg) const {
+    for (const auto& e : entries_) Py_VISIT(e->kernel.ptr());
+    return 0;
+  }
+
+ private:
+  struct Entry {
+    std::string key;
+    nb::object kernel;  // a RawKernel object
+  };
+  std::vector<std::unique_ptr<Entry>> entries_;              // owns the keys the index views
+  std::unordered_map<std::string_view, Entry*> index_;
+};
+
 struct KernelDispatcher {
   std::string name, prefix;  // prefix: "[name]", the start of every message
   nb::object on_miss;        // on_miss(launcher, args): typically a bound method of the owner
-  std::unordered_map<std::string, nb::object> kernels;  // signature -> RawKernel object
-  std::vector<std::string> order;                       // signatures in the order added
+  Specializations kernels;
   // d[griddim, blockdim, ...]: the launcher of the last configuration, reused by a loop
   // that asks for the same one (it refers back to this object: a cycle the GC sees).
   nb::object last_config, last_launcher;
@@ -74,34 +123,79 @@ std::optional<DType> numpy_scalar_dtype(PyObject* p) {
   return dt;
 }
 
-// Appends the signature item of one argument; false when it is not of a fast kind.
-bool append_key(std::string& key, PyObject* p) {
-  static PyTypeObject* const array_type = reinterpret_cast<PyTypeObject*>(nb::type<Array>().ptr());
-  if (Py_TYPE(p) == array_type || nb::isinstance<Array>(p)) {
-    const Array& a = *nb::inst_ptr<Array>(p);
-    key += dtype_name(a.dtype());
-    key += '[';
-    key += std::to_string(a.ndim());
-    key += a.is_contiguous() ? "C]" : "A]";
-    return true;
+// A signature built on the stack (a heap string only past 400 characters). Inlined by
+// hand: the bindings build with -Os, which would call out for each piece.
+#define LOOM_INLINE inline __attribute__((always_inline))
+class Key {
+ public:
+  LOOM_INLINE void put(const char* s, size_t n) {
+    if (big_.empty() && n_ + n <= sizeof small_) {
+      std::memcpy(small_ + n_, s, n);
+      n_ += n;
+      return;
+    }
+    if (big_.empty()) big_.assign(small_, n_);
+    big_.append(s, n);
   }
-  // Exact Python numbers first; NumPy scalars before subclasses (numpy.float64 is a float).
-  if (PyBool_Check(p)) return key += "bool", true;
-  if (PyLong_CheckExact(p)) return key += "int64", true;
-  if (PyFloat_CheckExact(p)) return key += "float64", true;
-  if (std::optional<DType> dt = numpy_scalar_dtype(p)) return key += dtype_name(*dt), true;
-  if (PyLong_Check(p)) return key += "int64", true;  // subclasses pass as Python ints at the launch too
-  if (PyFloat_Check(p)) return key += "float64", true;
+  LOOM_INLINE void put(std::string_view s) { put(s.data(), s.size()); }
+  LOOM_INLINE void put(char c) {
+    if (big_.empty() && n_ < sizeof small_) small_[n_++] = c;
+    else put(&c, 1);
+  }
+  std::string_view view() const { return big_.empty() ? std::string_view(small_, n_) : std::string_view(big_); }
+
+ private:
+  char small_[400];
+  size_t n_ = 0;
+  std::string big_;
+};
+
+LOOM_INLINE std::string_view name_of(DType dt) {
+  static const auto names = [] {
+    std::array<std::string_view, kNumDTypes> n;
+    for (int i = 0; i < kNumDTypes; ++i) n[i] = dtype_name(static_cast<DType>(i));
+    return n;
+  }();
+  return names[static_cast<int>(dt)];
+}
+
+// `float32[2C]`: dtype, ndim, C when C-contiguous else A.
+LOOM_INLINE void put_array(Key& key, const Array& a) {
+  key.put(name_of(a.dtype()));
+  key.put('[');
+  const int ndim = a.ndim();
+  if (ndim < 10) {
+    key.put(static_cast<char>('0' + ndim));
+  } else {
+    const std::string digits = std::to_string(ndim);
+    key.put(digits);
+  }
+  key.put(a.is_contiguous() ? "C]" : "A]", 2);
+}
+
+// Puts the signature item of one argument; false when it is not of a fast kind. The hot
+// kinds (loom arrays, Python numbers) are tested first, by exact type.
+bool put_arg(Key& key, PyObject* p) {
+  using namespace std::string_view_literals;
+  static PyTypeObject* const array_type = reinterpret_cast<PyTypeObject*>(nb::type<Array>().ptr());
+  if (Py_TYPE(p) == array_type) return put_array(key, *nb::inst_ptr<Array>(p)), true;
+  if (PyBool_Check(p)) return key.put("bool"sv), true;
+  if (PyLong_CheckExact(p)) return key.put("int64"sv), true;
+  if (PyFloat_CheckExact(p)) return key.put("float64"sv), true;
+  // NumPy scalars before subclasses of Python numbers (numpy.float64 is a float).
+  if (std::optional<DType> dt = numpy_scalar_dtype(p)) return key.put(name_of(*dt)), true;
+  if (nb::isinstance<Array>(p)) return put_array(key, *nb::inst_ptr<Array>(p)), true;
+  if (PyLong_Check(p)) return key.put("int64"sv), true;  // subclasses pass as Python ints at the launch too
+  if (PyFloat_Check(p)) return key.put("float64"sv), true;
   return false;
 }
 
 // The signature of `args` (a tuple) into `key`; false when an argument is not of a fast kind.
-bool signature_of(std::string& key, PyObject* args) {
-  key.clear();
+bool signature_of(Key& key, PyObject* args) {
   const Py_ssize_t n = PyTuple_GET_SIZE(args);
   for (Py_ssize_t i = 0; i < n; ++i) {
-    if (i) key += ',';
-    if (!append_key(key, PyTuple_GET_ITEM(args, i))) return false;
+    if (i) key.put(',');
+    if (!put_arg(key, PyTuple_GET_ITEM(args, i))) return false;
   }
   return true;
 }
@@ -130,11 +224,10 @@ PyObject* launcher_tp_call(PyObject* self, PyObject* args, PyObject* kwargs) {
     KernelDispatcher& d = *nb::inst_ptr<KernelDispatcher>(l.dispatcher);
     if (kwargs && PyDict_GET_SIZE(kwargs) != 0)
       throw DTypeError(d.prefix + " kernel[griddim, blockdim](*args) takes no keyword arguments");
-    thread_local std::string key;  // reused: no allocation per launch
+    Key key;
     if (signature_of(key, args)) {
-      auto it = d.kernels.find(key);
-      if (it != d.kernels.end()) {
-        nb::object kernel = it->second;  // held: another thread may replace it while we launch
+      if (nb::handle found = d.kernels.find(key.view())) {
+        nb::object kernel = nb::borrow(found);  // held: another thread may replace it while we launch
         launch(l, kernel, args);
         Py_RETURN_NONE;
       }
@@ -208,7 +301,7 @@ int dispatcher_traverse(PyObject* self, visitproc visit, void* arg) {
   if (!nb::inst_ready(self)) return 0;
   const KernelDispatcher& d = *nb::inst_ptr<KernelDispatcher>(self);
   Py_VISIT(d.on_miss.ptr());
-  for (const auto& kv : d.kernels) Py_VISIT(kv.second.ptr());
+  if (int r = d.kernels.traverse(visit, arg)) return r;
   Py_VISIT(d.last_config.ptr());
   Py_VISIT(d.last_launcher.ptr());
   return 0;
@@ -219,9 +312,7 @@ int dispatcher_clear(PyObject* self) {
   // Moved out first: dropping a reference can run code that looks at this object.
   nb::object on_miss = std::move(d.on_miss), config = std::move(d.last_config),
              launcher = std::move(d.last_launcher);
-  std::unordered_map<std::string, nb::object> kernels = std::move(d.kernels);
   d.kernels.clear();
-  d.order.clear();
   return 0;
 }
 
@@ -266,16 +357,19 @@ LOOM_BINDING_FAMILY(kernel_dispatcher, 56) {
            [](KernelDispatcher* self, const std::string& name, nb::handle on_miss) {
              if (!PyCallable_Check(on_miss.ptr()))
                throw DTypeError("[_KernelDispatcher] on_miss must be callable");
-             new (self) KernelDispatcher{name, "[" + name + "]", nb::borrow(on_miss), {}, {}, {}, {}};
+             auto* d = new (self) KernelDispatcher();
+             d->name = name;
+             d->prefix = "[" + name + "]";
+             d->on_miss = nb::borrow(on_miss);
            },
            nb::arg("name"), nb::arg("on_miss"))
       .def_prop_ro("name", [](const KernelDispatcher& d) { return d.name; }, "The name given (the Python function's).")
       .def(
           "signature",
           [](const KernelDispatcher&, nb::args args) -> nb::object {
-            std::string key;
+            Key key;
             if (!signature_of(key, args.ptr())) return nb::none();
-            return nb::str(key.data(), key.size());
+            return nb::str(key.view().data(), key.view().size());
           },
           "The type key of these arguments: per argument `float32[2C]` (a loom array: dtype, ndim, C when "
           "C-contiguous else A), bool, int64 (a Python int), float64 (a Python float) or a NumPy scalar's dtype, "
@@ -286,25 +380,20 @@ LOOM_BINDING_FAMILY(kernel_dispatcher, 56) {
             if (!nb::isinstance<PyKernel>(kernel))
               throw DTypeError(d.prefix + " add() takes a loom.RawKernel, not " +
                                nb::cast<std::string>(nb::str(kernel.type().attr("__name__"))));
-            auto [it, added] = d.kernels.insert_or_assign(key, nb::borrow(kernel));
-            if (added) d.order.push_back(key);
+            d.kernels.add(key, kernel);
           },
           nb::arg("key"), nb::arg("kernel"), "Registers the specialization of signature `key` (replacing one).")
       .def(
           "get",
           [](const KernelDispatcher& d, const std::string& key) -> nb::object {
-            auto it = d.kernels.find(key);
-            return it == d.kernels.end() ? nb::none() : it->second;
+            nb::handle k = d.kernels.find(key);
+            return k ? nb::borrow(k) : nb::none();
           },
           nb::arg("key"), "The specialization of signature `key`, or None.")
-      .def("keys", [](const KernelDispatcher& d) { return d.order; }, "The signatures registered, in the order added.")
+      .def("keys", [](const KernelDispatcher& d) { return d.kernels.keys(); }, "The signatures registered, in the order added.")
       .def(
           "clear",
-          [](KernelDispatcher& d) {
-            std::unordered_map<std::string, nb::object> old = std::move(d.kernels);
-            d.kernels.clear();
-            d.order.clear();
-          },
+          [](KernelDispatcher& d) { d.kernels.clear(); },
           "Forgets every specialization.")
       .def("__len__", [](const KernelDispatcher& d) { return d.kernels.size(); })
       .def("__repr__", [](const KernelDispatcher& d) {

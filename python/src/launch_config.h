@@ -93,8 +93,8 @@ inline size_t to_shared(nb::handle h, const char* what = "shared_mem", const cha
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(index, &overflow);
   Py_DECREF(index);
-  if (v < 0 || overflow < 0) throw std::invalid_argument(std::string(prefix) + " " + what + " must be >= 0");
   if (overflow > 0) throw std::invalid_argument(std::string(prefix) + " " + what + " is out of range");
+  if (v < 0 || overflow < 0) throw std::invalid_argument(std::string(prefix) + " " + what + " must be >= 0");
   return static_cast<size_t>(v);
 }
 
