@@ -297,6 +297,20 @@ def test_configuration_errors(config, error, message):
         d[config]
 
 
+def test_raw_kernel_keeps_its_messages_through_the_shared_parsing():
+    k = kernels().get_function("nothing3")
+    with pytest.raises(TypeError, match=re.escape("[RawKernel] grid must be an int or a tuple of up to 3 ints")):
+        k[1.5, 1]
+    with pytest.raises(ValueError, match=re.escape("[RawKernel] block dimension -1 is out of range")):
+        k[1, -1]
+    with pytest.raises(TypeError, match=re.escape("[RawKernel] stream must be a loom.Stream, None or 0")):
+        k[1, 1, "s"]
+    with pytest.raises(TypeError, match=re.escape("[RawKernel] shared_mem must be an int")):
+        k[1, 1, 0, 1.5]  # was a RuntimeError (std::bad_cast)
+    with pytest.raises(ValueError, match=re.escape("[RawKernel] shared_mem must be >= 0")):
+        k(1, 1, (), shared_mem=-1)
+
+
 # ---- threads and garbage collection -------------------------------------------------------
 
 def test_launches_from_several_threads(device, rng):
@@ -362,21 +376,27 @@ def test_launcher_outliving_its_dispatcher_keeps_it_alive(device):
 
 def test_print_launch_overhead():
     """Per-launch microseconds on cpu(): RawKernel k[g, b](x, y, z) vs the dispatcher
-    holding the same kernel; run with -s to see them."""
+    holding the same kernel, and their launchers alone; run with -s to see them."""
     k = kernels().get_function("nothing3")
     x, y, z = (loom.zeros(4, dtype=loom.float32, device=loom.cpu()) for _ in range(3))
     d = _KernelDispatcher("nothing3", no_miss)
     d.add(d.signature(x, y, z), k)
-    calls, raw, disp = 5000, [], []
+    lk, ld = k[1, 1], d[1, 1]
+    forms = {"RawKernel k[1, 1](x, y, z)": lambda: k[1, 1](x, y, z),
+             "dispatcher d[1, 1](x, y, z)": lambda: d[1, 1](x, y, z),
+             "RawKernel launcher(x, y, z)": lambda: lk(x, y, z),
+             "dispatcher launcher(x, y, z)": lambda: ld(x, y, z)}
+    best = dict.fromkeys(forms, float("inf"))
+    calls = 3000
     for _ in range(7):  # interleaved, best of 7: the machine is shared
-        t0 = time.perf_counter()
-        for _ in range(calls):
-            k[1, 1](x, y, z)
-        t1 = time.perf_counter()
-        for _ in range(calls):
-            d[1, 1](x, y, z)
-        t2 = time.perf_counter()
-        raw.append((t1 - t0) / calls * 1e6)
-        disp.append((t2 - t1) / calls * 1e6)
-    print(f"\ncpu() launch of 3 arguments: RawKernel {min(raw):.3f} us, dispatcher {min(disp):.3f} us, "
-          f"difference {min(disp) - min(raw):+.3f} us")
+        for name, f in forms.items():
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                f()
+            best[name] = min(best[name], (time.perf_counter() - t0) / calls * 1e6)
+    print()
+    for name, us in best.items():
+        print(f"cpu() launch {name}: {us:.3f} us")
+    names = list(forms)
+    print(f"dispatcher - RawKernel: {best[names[1]] - best[names[0]]:+.3f} us with [g, b], "
+          f"{best[names[3]] - best[names[2]]:+.3f} us launcher alone")
