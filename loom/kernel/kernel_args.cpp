@@ -121,6 +121,62 @@ void pack_typed_scalar(const std::string& kernel, const KernelArg& a, size_t i, 
   scalar_to_bytes(s, to, dst);
 }
 
+std::string strides_text(const Strides& s) {
+  std::string r;
+  for (int64_t v : s) r += (r.empty() ? "" : ", ") + std::to_string(v);
+  return "(" + r + (s.size() == 1 ? ",)" : ")");
+}
+
+// An array for an array view parameter (LoomArray<T, N, C>): its data pointer, then its
+// shape and its strides in elements, as long long, into `dst` (1 + 2 * N words).
+void pack_view(const std::string& kernel, const KernelArg& a, size_t i, const ParamType& t, uint64_t* dst) {
+  auto which = [&](const std::string& arg) {
+    return prefix(kernel) + " argument " + std::to_string(i) + " is " + with_article(arg) + " but " + param_text(i, t) +
+           " is ";
+  };
+  if (a.kind() != KernelArg::Kind::array)
+    throw DTypeError(which(a.describe()) + "a " + t.describe() + "; pass a loom array");
+  const Array& x = a.array();
+  const size_t n = t.ndim;
+  auto arg_text = [&] { return std::to_string(x.ndim()) + "-D " + dtype_name(x.dtype()) + " array"; };
+  if (x.dtype() != t.dtype)
+    throw DTypeError(which(arg_text()) + "a " + t.describe() + "; pass " + a_dtype(t.dtype) +
+                     " array (astype) or declare the parameter to match");
+  if (static_cast<size_t>(x.ndim()) != n)
+    throw DTypeError(which(arg_text()) + "a " + t.describe() + " (" + std::to_string(n) + " dimension" +
+                     (n == 1 ? "" : "s") + ", not " + std::to_string(x.ndim()) +
+                     "); reshape the array or declare the parameter with " + std::to_string(x.ndim()));
+  const int64_t item = static_cast<int64_t>(x.itemsize());
+  if (t.contiguous && !x.is_contiguous())
+    throw DTypeError(which("non-C-contiguous " + arg_text() + " (strides " + strides_text(x.strides()) + " bytes)") +
+                     "a " + t.describe() + ": the kernel needs a C-contiguous array; pass a.copy(), or declare the "
+                     "parameter with C = false to take any strides");
+  void* p = x.data();
+  std::memcpy(dst, &p, 8);
+  int64_t* shape = reinterpret_cast<int64_t*>(dst + 1);  // uint64_t storage: same size and alignment
+  int64_t* strides = shape + n;
+  int64_t c_stride = 1;  // a C-contiguous view's strides, from the last axis back
+  for (size_t k = n; k-- > 0;) {
+    const int64_t len = x.shape()[k], s = x.strides()[k];
+    shape[k] = len;
+    if (t.contiguous) {
+      // What the kernel assumes; the same as the array's own strides wherever an index can
+      // differ from 0 (an axis of length 0 or 1 may carry any stride).
+      strides[k] = c_stride;
+      c_stride *= std::max<int64_t>(len, 1);
+    } else if (s % item == 0) {
+      strides[k] = s / item;
+    } else if (len <= 1) {
+      strides[k] = 0;  // never multiplied by an index other than 0
+    } else {
+      throw DTypeError(which(arg_text() + " with strides " + strides_text(x.strides()) + " bytes") + "a " +
+                       t.describe() + ", whose strides count elements, and the stride " + std::to_string(s) +
+                       " of axis " + std::to_string(k) + " is not a multiple of the itemsize " +
+                       std::to_string(item) + "; pass a.copy()");
+    }
+  }
+}
+
 // An argument for a parameter whose type is known.
 void pack_known(const std::string& kernel, const KernelArg& a, size_t i, const ParamType& t, void* slot) {
   // The start of every refusal, built only when one is raised (launches are a hot path).
@@ -243,17 +299,40 @@ PackedArgs::PackedArgs(const std::string& kernel, const std::vector<KernelArg>& 
                      (expected == 1 ? "" : "s") + " (" + (list.empty() ? "none" : list) + ") but " +
                      std::to_string(args.size()) + (args.size() == 1 ? " was" : " were") + " given");
   }
+  // The known type of parameter i, or null: unknown, or a macro changed it.
+  auto type_at = [&](size_t i) -> const ParamType* {
+    const ParamType* t = types && i < types->params.size() ? &types->params[i] : nullptr;
+    return t && t->known() && (!sizes_known || t->size() == sizes[i]) ? t : nullptr;
+  };
+  // Array views take words of their own, counted first so their storage never moves.
+  size_t view_words = 0;
+  if (types)
+    for (size_t i = 0; i < args.size(); ++i)
+      if (const ParamType* t = type_at(i); t && t->kind == ParamType::Kind::view) view_words += t->size() / 8;
+  uint64_t* views = inline_views_;
+  if (view_words > kInlineViewWords) {
+    heap_views_.resize(view_words);
+    views = heap_views_.data();
+  }
   for (size_t i = 0; i < args.size(); ++i) {
     const KernelArg& a = args[i];
     ptrs_[i] = &storage_[2 * i];
-    const ParamType* t = types && i < types->params.size() ? &types->params[i] : nullptr;
-    if (t && (!t->known() || (sizes_known && t->size() != sizes[i]))) t = nullptr;  // unknown, or a macro changed it
-    if (t) pack_known(kernel, a, i, *t, ptrs_[i]);
-    else pack_by_size(kernel, a, i, sizes_known ? sizes[i] : natural_size(a), sizes_known, storage_, ptrs_);
+    const ParamType* t = type_at(i);
+    if (t && t->kind == ParamType::Kind::view) {
+      ptrs_[i] = views;
+      pack_view(kernel, a, i, *t, views);
+      views += t->size() / 8;
+    } else if (t) {
+      pack_known(kernel, a, i, *t, ptrs_[i]);
+    } else {
+      pack_by_size(kernel, a, i, sizes_known ? sizes[i] : natural_size(a), sizes_known, storage_, ptrs_);
+    }
   }
 }
 
-void PackedArgs::set_pointer(size_t i, void* p) { std::memcpy(&storage_[2 * i], &p, 8); }
+// An array's or a pointer's bytes, or a view's, start with the pointer (never a large
+// struct's bytes read in place, which ptrs_ may also point at: those are not pointers).
+void PackedArgs::set_pointer(size_t i, void* p) { std::memcpy(ptrs_[i], &p, 8); }
 
 std::shared_ptr<const KernelParamTypes> source_types(const ModuleState& m, const std::string& name) {
   // Keyed by content (the module's key and the name), never by address: a module freed and

@@ -33,17 +33,23 @@ class PackedArgs {
   PackedArgs(const PackedArgs&) = delete;  // pointers() points into this object
   PackedArgs& operator=(const PackedArgs&) = delete;
   void** pointers() { return ptrs_; }
-  /// Replaces the pointer passed for argument `i` (an array or a pointer argument).
+  /// Replaces the pointer passed for argument `i` (an array or a pointer argument; for an
+  /// array view parameter, the view's data pointer).
   void set_pointer(size_t i, void* p);
 
  private:
   // 16 bytes per argument for values that fit; inline for the common short lists, so a
   // launch allocates nothing here.
   static constexpr size_t kInline = 12;
+  // Array views (LoomArray, 8 + 16 * ndim bytes) take words of their own: inline for
+  // kInline views of up to 4 dimensions, on the heap beyond.
+  static constexpr size_t kInlineViewWords = kInline * (1 + 2 * 4);
   uint64_t inline_storage_[2 * kInline];
   void* inline_ptrs_[kInline];
+  uint64_t inline_views_[kInlineViewWords];
   std::vector<uint64_t> heap_storage_;
   std::vector<void*> heap_ptrs_;
+  std::vector<uint64_t> heap_views_;
   uint64_t* storage_;
   void** ptrs_;
 };

@@ -157,6 +157,121 @@ TEST(PackedArgs, ArraysAndPointersMeetPointerParameters) {
   EXPECT_THROW(PackedArgs("k", {KernelArg(f)}, {8}, true, &d), DTypeError);  // an array for a number
 }
 
+// A packed LoomArray<T, N, C>: data pointer, shape, strides in elements.
+struct View {
+  void* data;
+  std::vector<int64_t> shape, strides;
+};
+View read_view(PackedArgs& p, size_t i, size_t ndim) {
+  const char* b = static_cast<const char*>(p.pointers()[i]);
+  View v;
+  std::memcpy(&v.data, b, 8);
+  v.shape.resize(ndim);
+  v.strides.resize(ndim);
+  std::memcpy(v.shape.data(), b + 8, 8 * ndim);
+  std::memcpy(v.strides.data(), b + 8 + 8 * ndim, 8 * ndim);
+  return v;
+}
+
+TEST(PackedArgs, ArraysPackAsViews) {
+  Array a = Array::allocate({3, 4}, float32, cpu());
+  Array t = a.transpose();                                        // shape (4, 3), strides (4, 16) bytes
+  Array s = a.view({3, 2}, {16, 8}, 4);                           // a[:, 1::2]
+  Array b = Array::allocate({5}, float64, cpu()).view({2, 5}, {0, 8}, 0);  // broadcast: stride 0
+  const KernelParamTypes ty = types_of({"LoomArray<float, 2, true> a", "LoomArray<const float, 2, false> t",
+                                        "LoomArray<float, 2, 0> s", "LoomArray<double, 2, false> b", "int n"});
+  PackedArgs p("k", {KernelArg(a), KernelArg(t), KernelArg(s), KernelArg(b), Scalar(7)}, {40, 40, 40, 40, 4}, true, &ty);
+  const View va = read_view(p, 0, 2), vt = read_view(p, 1, 2), vs = read_view(p, 2, 2), vb = read_view(p, 3, 2);
+  EXPECT_EQ(va.data, a.data());
+  EXPECT_EQ(va.shape, (std::vector<int64_t>{3, 4}));
+  EXPECT_EQ(va.strides, (std::vector<int64_t>{4, 1}));
+  EXPECT_EQ(vt.data, a.data());
+  EXPECT_EQ(vt.shape, (std::vector<int64_t>{4, 3}));
+  EXPECT_EQ(vt.strides, (std::vector<int64_t>{1, 4}));
+  EXPECT_EQ(vs.data, static_cast<char*>(a.data()) + 4);
+  EXPECT_EQ(vs.shape, (std::vector<int64_t>{3, 2}));
+  EXPECT_EQ(vs.strides, (std::vector<int64_t>{4, 2}));
+  EXPECT_EQ(vb.shape, (std::vector<int64_t>{2, 5}));
+  EXPECT_EQ(vb.strides, (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(read<int32_t>(p, 4), 7);
+  // A C-contiguous view gets C strides, whatever an axis of length 1 carries.
+  Array one = a.view({1, 4}, {999, 4}, 0);
+  const KernelParamTypes c = types_of({"LoomArray<float, 2, true> a"});
+  PackedArgs q("k", {KernelArg(one)}, {40}, true, &c);
+  EXPECT_EQ(read_view(q, 0, 2).strides, (std::vector<int64_t>{4, 1}));
+  // set_pointer (autotuning's scratch copies) replaces the view's data pointer only.
+  int scratch = 0;
+  p.set_pointer(1, &scratch);
+  EXPECT_EQ(read_view(p, 1, 2).data, &scratch);
+  EXPECT_EQ(read_view(p, 1, 2).strides, (std::vector<int64_t>{1, 4}));
+  EXPECT_EQ(read_view(p, 0, 2).data, a.data());
+}
+
+TEST(PackedArgs, ManyAndLargeViewsGoToTheHeap) {
+  Array a = Array::allocate({2, 3, 4, 5, 6}, int32, cpu());
+  KernelParamTypes ty;
+  ty.count_certain = true;
+  std::vector<KernelArg> args;
+  std::vector<size_t> sizes;
+  for (int i = 0; i < 20; ++i) {
+    ty.params.push_back(parse_param_type(i % 2 ? "LoomArray<int, 5, true> a" : "int n"));
+    args.push_back(i % 2 ? KernelArg(a) : KernelArg(Scalar(i)));
+    sizes.push_back(i % 2 ? 88 : 4);
+  }
+  PackedArgs p("k", args, sizes, true, &ty);
+  for (int i = 0; i < 20; ++i) {
+    if (i % 2 == 0) {
+      EXPECT_EQ(read<int32_t>(p, i), i);
+      continue;
+    }
+    const View v = read_view(p, i, 5);
+    EXPECT_EQ(v.data, a.data());
+    EXPECT_EQ(v.shape, (std::vector<int64_t>{2, 3, 4, 5, 6}));
+    EXPECT_EQ(v.strides, (std::vector<int64_t>{360, 120, 30, 6, 1}));
+  }
+}
+
+TEST(PackedArgs, ViewRefusalsNameTheParameter) {
+  Array f = Array::allocate({3, 4}, float32, cpu());
+  const KernelParamTypes c = types_of({"LoomArray<float, 2, true> a"});
+  const KernelParamTypes any = types_of({"LoomArray<float, 2, false> a"});
+  auto expect = [](const std::string& e, const std::string& part) {
+    EXPECT_NE(e.find(part), std::string::npos) << e << "\n  lacks: " << part;
+  };
+  expect(error_of({Scalar(3)}, {40}, c),
+         "[RawKernel k] argument 0 is a Python int but parameter 0 (LoomArray<float, 2, true> a) is a view of a "
+         "C-contiguous 2-D float32 array; pass a loom array");
+  int dummy = 0;
+  expect(error_of({KernelArg::address(&dummy)}, {40}, c), "pass a loom array");
+  expect(error_of({KernelArg::bytes(&dummy, 4, "int32")}, {40}, c), "pass a loom array");
+  EXPECT_THROW(PackedArgs("k", {Scalar(3)}, {40}, true, &c), DTypeError);
+  const std::string dt = error_of({KernelArg(Array::allocate({3, 4}, float64, cpu()))}, {40}, c);
+  expect(dt, "argument 0 is a 2-D float64 array but parameter 0 (LoomArray<float, 2, true> a) is a view of a "
+             "C-contiguous 2-D float32 array; pass a float32 array (astype)");
+  EXPECT_THROW(PackedArgs("k", {KernelArg(Array::allocate({3, 4}, int32, cpu()))}, {40}, true, &c), DTypeError);
+  expect(error_of({KernelArg(Array::allocate({12}, float32, cpu()))}, {40}, c),
+         "argument 0 is a 1-D float32 array but parameter 0 (LoomArray<float, 2, true> a) is a view of a C-contiguous "
+         "2-D float32 array (2 dimensions, not 1)");
+  expect(error_of({KernelArg(f.transpose())}, {40}, c),
+         "argument 0 is a non-C-contiguous 2-D float32 array (strides (4, 16) bytes) but parameter 0 "
+         "(LoomArray<float, 2, true> a) is a view of a C-contiguous 2-D float32 array: the kernel needs a "
+         "C-contiguous array; pass a.copy()");
+  EXPECT_THROW(PackedArgs("k", {KernelArg(f.transpose())}, {40}, true, &c), DTypeError);
+  PackedArgs ok("k", {KernelArg(f.transpose())}, {40}, true, &any);  // any strides: taken
+  const Array odd = f.view({2, 3}, {6, 4}, 0);                          // a stride of 1.5 elements
+  expect(error_of({KernelArg(odd)}, {40}, any),
+         "argument 0 is a 2-D float32 array with strides (6, 4) bytes but parameter 0 (LoomArray<float, 2, false> a) "
+         "is a view of a 2-D float32 array, whose strides count elements, and the stride 6 of axis 0 is not a "
+         "multiple of the itemsize 4; pass a.copy()");
+  EXPECT_THROW(PackedArgs("k", {KernelArg(odd)}, {40}, true, &any), DTypeError);
+  // The driver says the parameter is 8 bytes (a macro made it a pointer): the size rules.
+  PackedArgs by_size("k", {KernelArg(f)}, {8}, true, &c);
+  EXPECT_EQ(read<void*>(by_size, 0), f.data());
+  // An unknown parameter of a view's size refuses an array by size, as before.
+  EXPECT_NE(error_of({KernelArg(f)}, {40}, KernelParamTypes{}).find("is that parameter declared as a pointer?"),
+            std::string::npos);
+}
+
 TEST(PackedArgs, TypesThatDisagreeWithTheCompiledSizesAreIgnored) {
   // "#define float double" would make the source's float an 8-byte parameter.
   const KernelParamTypes t = types_of({"float a"});

@@ -90,6 +90,63 @@ std::optional<DType> keyword_type(const std::vector<std::string>& words, bool* b
   return is_unsigned ? uint32 : int32;  // int, unsigned, signed
 }
 
+// The dtype the type words of a declaration name ("unsigned long long", "int32_t"), or
+// nullopt. `byte` is set for the char types and void (a pointer to them takes any array).
+std::optional<DType> words_type(const std::vector<std::string>& words, bool* byte) {
+  if (words.size() == 1 && named_types().count(words[0])) {
+    const DType dt = named_types().at(words[0]);
+    *byte = dt == int8 || dt == uint8;
+    return dt;
+  }
+  for (const std::string& w : words)
+    if (!is_keyword_part(w)) return std::nullopt;
+  if (words.size() == 1 && words[0] == "void") *byte = true;  // void*: any element
+  return keyword_type(words, byte);
+}
+
+bool is_qualifier(const std::string& w) {
+  return w == "const" || w == "volatile" || w == "__restrict__" || w == "__restrict" || w == "restrict" ||
+         w == "register" || w == "struct" || w == "__grid_constant__" || w == "std" || w == "::";
+}
+
+// "LoomArray<const float, 2, true> a" (qualifiers anywhere but inside the number and the
+// flag; "::LoomArray"; a flag of 1 or 0; a demangler's "2" or "2u"): sets `t` to the view
+// and returns true. Anything else (a pointer or a reference to one, an element type or a
+// dimension count it cannot read) returns false and the caller goes on as before.
+bool parse_view(const std::vector<std::string>& tk, bool named, ParamType* t) {
+  size_t i = 0;
+  while (i < tk.size() && is_qualifier(tk[i])) ++i;
+  if (i + 1 >= tk.size() || tk[i] != "LoomArray" || tk[i + 1] != "<") return false;
+  std::vector<std::string> element;
+  for (i += 2; i < tk.size() && tk[i] != ","; ++i) {
+    if (is_qualifier(tk[i])) continue;
+    if (!ident_char(tk[i][0])) return false;  // T*, a nested template: not a number type
+    element.push_back(tk[i]);
+  }
+  bool byte = false;
+  const std::optional<DType> dt = element.empty() ? std::nullopt : words_type(element, &byte);
+  if (!dt || i + 4 >= tk.size() || tk[i + 2] != "," || tk[i + 4] != ">") return false;
+  const std::string& n = tk[i + 1];
+  const std::string& c = tk[i + 3];
+  size_t digits = 0;
+  while (digits < n.size() && isdigit(static_cast<unsigned char>(n[digits]))) ++digits;
+  if (digits == 0 || digits > 3 || n.find_first_not_of("uUlL", digits) != std::string::npos) return false;
+  const int ndim = std::stoi(n.substr(0, digits));
+  if (ndim < 1 || ndim > ParamType::kMaxViewDims) return false;
+  if (c != "true" && c != "false" && c != "1" && c != "0") return false;
+  // After the type: qualifiers and, if named, the parameter's name; a * or & is not a view.
+  size_t names = 0;
+  for (i += 5; i < tk.size(); ++i) {
+    if (is_qualifier(tk[i])) continue;
+    if (!ident_char(tk[i][0]) || isdigit(static_cast<unsigned char>(tk[i][0])) || ++names > (named ? 1 : 0)) return false;
+  }
+  t->kind = ParamType::Kind::view;
+  t->dtype = *dt;
+  t->ndim = static_cast<uint8_t>(ndim);
+  t->contiguous = c == "true" || c == "1";
+  return true;
+}
+
 // "a, b<c, d>, e" split at top-level commas.
 std::vector<std::string> split_top(const std::string& s) {
   std::vector<std::string> out;
@@ -198,6 +255,9 @@ std::string ParamType::describe() const {
   switch (kind) {
     case Kind::scalar: return dtype_name(dtype);
     case Kind::pointer: return any_element ? "pointer" : std::string("pointer to ") + dtype_name(dtype);
+    case Kind::view:
+      return std::string(contiguous ? "view of a C-contiguous " : "view of a ") + std::to_string(ndim) + "-D " +
+             dtype_name(dtype) + " array";
     default: return "value of unknown type";
   }
 }
@@ -214,6 +274,7 @@ ParamType parse_param_type(const std::string& decl_in, bool named) {
     // substitution does not make: "(*f)(int)". Those are rejected by the checks below.
     if (decl_in.find("(*") != std::string::npos || decl_in.find(")(") != std::string::npos) return t;
   }
+  if (decl.find('<') != std::string::npos && parse_view(tokens(decl), named, &t)) return t;
   if (decl.find_first_of("&[=.<>") != std::string::npos) {  // references, arrays, defaults, templates
     // A pointer to a template type ("Vec<float>* v") is still a pointer.
     if (decl.find_first_of("&[=.") == std::string::npos && decl.find('*') != std::string::npos &&
@@ -227,30 +288,17 @@ ParamType parse_param_type(const std::string& decl_in, bool named) {
   int stars = 0;
   for (const std::string& w : tokens(decl)) {
     if (w == "*") ++stars;
-    else if (w == "const" || w == "volatile" || w == "__restrict__" || w == "__restrict" || w == "restrict" ||
-             w == "register" || w == "struct" || w == "__grid_constant__" || w == "std" || w == "::")
-      continue;
+    else if (is_qualifier(w)) continue;
     else if (ident_char(w[0])) words.push_back(w);
     else return t;  // other punctuation: not a plain declaration
   }
   if (words.empty()) return t;
   // The parameter name is the last word unless every word is part of a type.
   if (named && words.size() > 1 && !is_keyword_part(words.back())) words.pop_back();
-  bool byte = false, known = false;
-  DType dt = float32;
-  if (words.size() == 1 && named_types().count(words[0])) {
-    dt = named_types().at(words[0]);
-    byte = dt == int8 || dt == uint8;
-    known = true;
-  } else {
-    bool all_keywords = true;
-    for (const std::string& w : words) all_keywords = all_keywords && is_keyword_part(w);
-    const bool is_void = words.size() == 1 && words[0] == "void";
-    if (all_keywords) {
-      if (auto k = keyword_type(words, &byte)) dt = *k, known = true;
-      else if (is_void) byte = true;  // void*: any element
-    }
-  }
+  bool byte = false;
+  const std::optional<DType> type = words_type(words, &byte);
+  const bool known = type.has_value();
+  const DType dt = type.value_or(float32);
   if (stars > 0) {
     t.kind = ParamType::Kind::pointer;
     t.dtype = dt;

@@ -3,6 +3,11 @@
 // expression, so a launch can convert Python scalars to each parameter's type and check
 // array dtypes against pointer element types. What is not understood stays unknown, and
 // an unknown parameter keeps the size-based rules. Internal to loom/kernel and the backends.
+//
+// An array view parameter takes a loom array with its shape and strides (Python kernels
+// need them; their generated source defines the struct, and C++ users may too):
+//   template <class T, int N, bool C>  // C: the kernel assumes a C-contiguous array
+//   struct LoomArray { T* data; long long shape[N]; long long strides[N]; };  // strides in elements
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -16,21 +21,34 @@ namespace loom {
 
 /// What loom knows of one parameter's C type.
 struct ParamType {
-  enum class Kind : uint8_t { unknown, scalar, pointer };
+  enum class Kind : uint8_t { unknown, scalar, pointer, view };
+  /// The most dimensions a view parameter may have (NumPy's limit before 2.0).
+  static constexpr int kMaxViewDims = 32;
   Kind kind = Kind::unknown;
-  DType dtype = DType::float32;  // scalar: its dtype; pointer: its element's (unless any_element)
+  DType dtype = DType::float32;  // scalar: its dtype; pointer, view: its element's (unless any_element)
   bool any_element = false;      // pointer: void*, char*, unsigned char*, T** or an unknown element type
+  bool contiguous = false;       // view: the kernel assumes a C-contiguous array (LoomArray's C)
+  uint8_t ndim = 0;              // view: its number of dimensions, 1 to kMaxViewDims
   std::string text;              // the declaration, for messages: "const float* x"
 
   bool known() const { return kind != Kind::unknown; }
-  /// Its size in bytes, 0 when unknown.
-  size_t size() const { return kind == Kind::pointer ? 8 : kind == Kind::scalar ? itemsize(dtype) : 0; }
-  /// "float32", "pointer to float32", "pointer": for messages.
+  /// Its size in bytes, 0 when unknown. A view is its data pointer, then its shape and its
+  /// strides as long long (8 + 16 * ndim bytes, aligned to 8).
+  size_t size() const {
+    switch (kind) {
+      case Kind::pointer: return 8;
+      case Kind::scalar: return itemsize(dtype);
+      case Kind::view: return 8 + 16 * size_t{ndim};
+      default: return 0;
+    }
+  }
+  /// "float32", "pointer to float32", "pointer", "view of a 2-D float32 array": for messages.
   std::string describe() const;
 };
 
 /// One parameter declaration: "const float* __restrict__ x", "unsigned n", "float const*"
-/// (a demangler's spelling). With `named` false the declaration has no parameter name.
+/// (a demangler's spelling), "const LoomArray<const float, 2, true> a" (an array view whose
+/// element is any scalar type above). With `named` false the declaration has no parameter name.
 ParamType parse_param_type(const std::string& decl, bool named = true);
 
 /// The parameter list of a kernel, as far as it is known.

@@ -63,6 +63,86 @@ TEST(ParamTypes, Pointers) {
   expect_pointer("Vec<float>* v", std::nullopt);
 }
 
+void expect_view(const std::string& decl, DType dt, int ndim, bool contiguous, bool named = true) {
+  const ParamType t = parse_param_type(decl, named);
+  EXPECT_EQ(t.kind, K::view) << decl;
+  EXPECT_EQ(t.dtype, dt) << decl << ": " << dtype_name(t.dtype);
+  EXPECT_EQ(t.ndim, ndim) << decl;
+  EXPECT_EQ(t.contiguous, contiguous) << decl;
+  EXPECT_EQ(t.size(), 8 + 16 * static_cast<size_t>(ndim)) << decl;
+  EXPECT_EQ(t.text, decl);
+}
+
+TEST(ParamTypes, ArrayViews) {
+  expect_view("LoomArray<float, 2, true> a", float32, 2, true);
+  expect_view("LoomArray<const float,2,1> a", float32, 2, true);
+  expect_view("const LoomArray<unsigned long long, 3, false> a", uint64, 3, false);
+  expect_view("LoomArray<__half, 1, true>", float16, 1, true);  // unnamed
+  expect_view("LoomArray<__half, 1, true>", float16, 1, true, false);
+  expect_view("LoomArray<float const, 2, true>", float32, 2, true, false);  // a demangler's spelling
+  expect_view("::LoomArray<double, 32, 0> x", float64, 32, false);
+  expect_view("__grid_constant__ const LoomArray<int, 4, false> const x", int32, 4, false);
+  expect_view("LoomArray<(const float), 2, true> a", float32, 2, true);  // a substituted template argument
+  expect_view("LoomArray<__nv_bfloat16, 1, true> b", bfloat16, 1, true);
+  expect_view("LoomArray<bool, 1, true> m", bool_, 1, true);
+  expect_view("LoomArray<char, 1, true> c", int8, 1, true);
+  expect_view("LoomArray<signed char, 1, true> c", int8, 1, true);
+  expect_view("LoomArray<unsigned char, 1, true> c", uint8, 1, true);
+  expect_view("LoomArray<short, 2, false> s", int16, 2, false);
+  expect_view("LoomArray<unsigned short int, 2, false> s", uint16, 2, false);
+  expect_view("LoomArray<unsigned, 2, false> s", uint32, 2, false);
+  expect_view("LoomArray<long, 2, false> s", int64, 2, false);
+  expect_view("LoomArray<long long, 2, false> s", int64, 2, false);
+  expect_view("LoomArray<int8_t, 1, 1> s", int8, 1, true);
+  expect_view("LoomArray<std::int64_t, 1, 1> s", int64, 1, true);
+  expect_view("LoomArray<uint16_t, 1, 1> s", uint16, 1, true);
+  expect_view("LoomArray<size_t, 1, 1> s", uint64, 1, true);
+  expect_view("LoomArray<half, 1, 1> s", float16, 1, true);
+  expect_view("LoomArray<float, 2u, true> a", float32, 2, true);
+  EXPECT_EQ(parse_param_type("LoomArray<float, 2, true> a").describe(), "view of a C-contiguous 2-D float32 array");
+  EXPECT_EQ(parse_param_type("LoomArray<int, 1, false> a").describe(), "view of a 1-D int32 array");
+  // Pointers to views are pointers; what is not a plain view stays unknown.
+  expect_pointer("LoomArray<float, 2, true>* a", std::nullopt);
+  for (const char* d : {"LoomArray<float, 0, true> a", "LoomArray<float, 33, true> a", "LoomArray<float, N, true> a",
+                        "LoomArray<T, 2, true> a", "LoomArray<float2, 1, true> a", "LoomArray<void, 1, true> a",
+                        "LoomArray<float*, 1, true> a", "LoomArray<float, 2, maybe> a", "LoomArray<float, 2> a",
+                        "const LoomArray<float, 2, true>& a", "LoomArray<float, 2, true> a b",
+                        "LoomArray<float, 2, true> a[2]", "ns::LoomArray<float, 2, true> a", "LoomArray<float, -1, true> a",
+                        "LoomArray<long double, 1, true> a"})
+    EXPECT_EQ(parse_param_type(d).kind, K::unknown) << d;
+}
+
+TEST(ParamTypes, ArrayViewsFromSourcesAndNames) {
+  const char* src = R"(
+template <class T, int N, bool C> struct LoomArray { T* data; long long shape[N]; long long strides[N]; };
+extern "C" __global__ void k(LoomArray<float, 2, true> a, LoomArray<const double, 1, false> b, int n) {}
+template <class T> __global__ void t(LoomArray<const T, 3, false> a, T* out) {}
+)";
+  auto k = source_param_types(src, "k", false);
+  ASSERT_TRUE(k);
+  ASSERT_EQ(k->params.size(), 3u);
+  EXPECT_TRUE(k->count_certain);
+  EXPECT_EQ(k->params[0].kind, K::view);
+  EXPECT_EQ(k->params[1].dtype, float64);
+  EXPECT_EQ(k->params[1].ndim, 1);
+  EXPECT_EQ(k->params[2].dtype, int32);
+  auto t = source_param_types(src, "t<float>", true);
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->params[0].kind, K::view);
+  EXPECT_EQ(t->params[0].dtype, float32);
+  EXPECT_EQ(t->params[0].ndim, 3);
+  EXPECT_EQ(t->params[0].text, "LoomArray<const T, 3, false> a");
+  // t<float>'s lowered name, as g++ and NVRTC mangle it.
+  auto l = lowered_param_types("_Z1tIfEv9LoomArrayIKT_Li3ELb0EEPS1_");
+  ASSERT_TRUE(l);
+  ASSERT_EQ(l->params.size(), 2u);
+  EXPECT_EQ(l->params[0].kind, K::view);
+  EXPECT_EQ(l->params[0].dtype, float32);
+  EXPECT_EQ(l->params[0].ndim, 3);
+  EXPECT_FALSE(l->params[0].contiguous);
+  EXPECT_EQ(l->params[1].kind, K::pointer);
+}
+
 TEST(ParamTypes, UnknownTypesStayUnknown) {
   for (const char* d : {"T x", "MyStruct s", "float2 v", "real x", "long double x", "float (&a)[4]", "float a[4]",
                         "void (*f)(int)", "int n = 3", "ns::Type t", "Vec<float> v", "ARGS", "void v"})

@@ -8,6 +8,7 @@
 
 #include "bindings.h"
 #include "kernel_args.h"
+#include "launch_config.h"
 #include "loom/kernel/gpu_kernel.h"
 #include "loom/kernel/kernel_args.h"
 #include "loom/kernel/module_state.h"
@@ -20,13 +21,6 @@ struct PyModule {
   RawModule module;
 };
 struct PySourceModule : PyModule {};
-struct PyKernel {
-  Kernel kernel;
-  RawModule module;
-  // k[grid, block]: the launcher of the last configuration without a stream, reused by a
-  // loop that asks for the same one. It holds the C++ Kernel, not this object: no cycle.
-  nb::object last_config, last_launcher;
-};
 // k[grid, block, stream, shared_mem]: a kernel with its launch configuration.
 struct ConfiguredKernel {
   Kernel kernel;
@@ -34,72 +28,10 @@ struct ConfiguredKernel {
   std::optional<Stream> stream;
 };
 
-// An int or a tuple/list of 1 to 3 ints, each >= 0.
-Dim3 to_dim3(nb::handle h, const char* what) {
-  auto one = [what](nb::handle v) -> unsigned {
-    // PyNumber_Index takes ints and NumPy integers (anything with __index__), not floats.
-    PyObject* index = PyNumber_Index(v.ptr());
-    if (!index) {
-      PyErr_Clear();
-      throw DTypeError(std::string("[RawKernel] ") + what + " must be an int or a tuple of up to 3 ints");
-    }
-    int overflow = 0;
-    long long x = PyLong_AsLongLongAndOverflow(index, &overflow);
-    Py_DECREF(index);
-    if (overflow) x = -1;
-    if (x < 0 || x > 0xFFFFFFFFll)
-      throw std::invalid_argument(std::string("[RawKernel] ") + what + " dimension " + std::to_string(x) +
-                                  " is out of range");
-    return static_cast<unsigned>(x);
-  };
-  if (PyTuple_Check(h.ptr()) || PyList_Check(h.ptr())) {
-    const size_t n = nb::len(h);
-    if (n < 1 || n > 3)
-      throw std::invalid_argument(std::string("[RawKernel] ") + what + " must have 1 to 3 dimensions, not " +
-                                  std::to_string(n));
-    Dim3 d;
-    d.x = one(h[0]);
-    if (n > 1) d.y = one(h[1]);
-    if (n > 2) d.z = one(h[2]);
-    return d;
-  }
-  return Dim3(one(h));
-}
-
 std::vector<nb::handle> handles(const nb::tuple& args) {
   std::vector<nb::handle> hs(args.size());
   for (size_t i = 0; i < hs.size(); ++i) hs[i] = args[i];
   return hs;
-}
-
-bool is_auto(nb::handle h) { return PyUnicode_Check(h.ptr()) && nb::cast<std::string>(h) == "auto"; }
-
-void set_block(LaunchConfig& cfg, nb::handle block) {
-  if (is_auto(block)) cfg.auto_block = true;
-  else if (PyUnicode_Check(block.ptr())) throw std::invalid_argument("[RawKernel] block must be a shape or \"auto\"");
-  else cfg.block = to_dim3(block, "block");
-}
-
-const Stream* to_stream(nb::handle h, std::optional<Stream>& holder) {
-  if (h.is_none()) return nullptr;
-  if (!nb::isinstance<Stream>(h)) throw DTypeError("[RawKernel] stream must be a loom.Stream or None");
-  holder = nb::cast<const Stream&>(h);
-  return &*holder;
-}
-
-size_t to_shared(nb::handle h) {
-  const long long v = nb::cast<long long>(h);
-  if (v < 0) throw std::invalid_argument("[RawKernel] shared_mem must be >= 0");
-  return static_cast<size_t>(v);
-}
-
-void run(const Kernel& k, LaunchConfig cfg, const nb::handle* args, size_t n) {
-  ConvertedArgs converted(k.name(), args, n, cfg.stream);
-  {
-    nb::gil_scoped_release unlocked;
-    k.launch(cfg, converted.args());
-  }
-  converted.finish();
 }
 
 // bool(value), raising what __bool__ raised.
@@ -294,10 +226,7 @@ LOOM_BINDING_FAMILY(raw_module, 55) {
              ConfiguredKernel c{pk->kernel, {}, {}};
              c.cfg.grid = to_dim3(t[0], "grid");
              set_block(c.cfg, t[1]);
-             if (t.size() > 2) {
-               if (!t[2].is_none() && !(PyLong_Check(t[2].ptr()) && nb::cast<long long>(t[2]) == 0))
-                 c.cfg.stream = to_stream(t[2], c.stream);
-             }
+             if (t.size() > 2) c.cfg.stream = to_numba_stream(t[2], c.stream);
              if (t.size() > 3) c.cfg.shared_mem = to_shared(t[3]);
              const bool has_stream = c.cfg.stream != nullptr;
              nb::object launcher = nb::cast(std::move(c));

@@ -1,4 +1,4 @@
-"""The CPU kernel emulator's own errors (divergent barrier, warp shuffles) and its debug mode
+"""The CPU kernel emulator's own errors (divergent barrier) and its debug mode
 (bounds checks with the source line, shuffled threads, junk shared memory), on every device
 with the same fresh random inputs and NumPy answers. Split from test_emulator.py, whose
 helpers and kernels it shares.
@@ -298,14 +298,11 @@ extern "C" __global__ void warp_sums(const float* x, float* out, int n) {
 """
 
 
-def test_warp_shuffle_runs_on_a_gpu_and_is_refused_on_the_cpu(device, rng):
+def test_warp_shuffle_runs_on_every_device(device, rng):
+    # Refused on cpu() until the emulator had warp intrinsics (test_emulator_warp.py has the rest).
     on(device)
     n = 32 * 50
     x = (rng.integers(-256, 257, n) / 64).astype(np.float32)  # exact sums in any order
     out = loom.empty(n // 32, dtype=loom.float32, device=device)
-    if device == loom.cpu():
-        with pytest.raises((NotImplementedError, loom.CompileError), match="__shfl_down_sync"):
-            raw(WARP_SUMS, "warp_sums")((cdiv(n, 128),), (128,), (to(device, x), out, n))
-        return
     raw(WARP_SUMS, "warp_sums")((cdiv(n, 128),), (128,), (to(device, x), out, n))
     np.testing.assert_array_equal(out.numpy(), x.reshape(-1, 32).sum(axis=1))

@@ -196,7 +196,12 @@ std::string rewrite_dynamic_shared(const std::string& code) {
 // and same-named methods merge), for the names a kernel may reach (PlannedKernel::reaches).
 // A '{' outside every function body whose head (back to the previous ; { or }) has a
 // parameter list opens a function body; other braces (namespaces, classes) are scopes.
-std::map<std::string, std::set<std::string>> function_bodies(const std::string& t) {
+// With `spans`, each named body's [begin, end) in `t` and its function's name.
+struct Span {
+  size_t begin, end;
+  std::string name;
+};
+std::map<std::string, std::set<std::string>> function_bodies(const std::string& t, std::vector<Span>* spans = nullptr) {
   static const std::regex name_before_paren(R"(([A-Za-z_]\w*)\s*(?:<[^(){};]*>)?\s*\($)");
   static const std::set<std::string> not_names = {"__launch_bounds__", "__attribute__", "decltype", "noexcept",
                                                   "alignas", "__align__", "throw", "sizeof", "if", "for",
@@ -221,6 +226,7 @@ std::map<std::string, std::set<std::string>> function_bodies(const std::string& 
     }
     prev = i + 1;
     if (name.empty()) continue;  // a namespace, class or initializer: look inside
+    if (spans) spans->push_back({i, end, name});
     std::set<std::string>& ids = bodies[name];
     const std::string body = t.substr(i, end - i);
     for (auto it = std::sregex_iterator(body.begin(), body.end(), word); it != std::sregex_iterator(); ++it)
@@ -246,35 +252,54 @@ std::set<std::string> reaches(const std::map<std::string, std::set<std::string>>
   return seen;
 }
 
+// The first name at or after `from` that makes a kernel wait for other threads:
+// __syncthreads (and its counting forms), __syncwarp, the warp shuffles and votes,
+// __activemask (loom_cuda_emu_warp.h); npos when none.
+size_t find_sync(const std::string& t, size_t from) {
+  static const char* const names[] = {"__syncthreads", "__syncwarp", "__shfl", "__ballot", "__all_sync",
+                                      "__any_sync", "__activemask"};
+  size_t best = std::string::npos;
+  for (const char* n : names) best = std::min(best, t.find(n, from));
+  return best;
+}
+
 }  // namespace
 
 Plan plan(const ModuleState& m, bool debug) {
   const std::string text = strip_comments(m.code);
   std::vector<ParamList> lists;  // debug: every parameter list to rewrite
   const std::vector<Found> found = find_kernels(text, &lists);
-  // A __syncthreads outside every kernel body (in a __device__ helper) may be reached from
-  // any kernel: then every kernel runs as fibers.
-  size_t total = 0, inside = 0;
-  for (size_t p = text.find("__syncthreads"); p != std::string::npos; p = text.find("__syncthreads", p + 1)) {
+  // A kernel runs as fibers if it may reach a barrier or a warp collective: its body names
+  // one, or the body of a function it names (directly or through others). One outside
+  // every function body (in a macro, say) may be reached from any kernel: then every
+  // kernel runs as fibers.
+  std::vector<Span> spans;
+  const auto bodies = function_bodies(text, &spans);
+  std::set<std::string> syncing;  // the functions whose bodies name one
+  size_t total = 0;
+  bool stray = false;
+  for (size_t p = find_sync(text, 0); p != std::string::npos; p = find_sync(text, p + 1)) {
     ++total;
-    for (const Found& f : found)
-      if (p >= f.body_begin && p < f.body_end) {
-        ++inside;
-        break;
-      }
+    bool inside = false;
+    for (const Span& s : spans)
+      if (p >= s.begin && p < s.end) syncing.insert(s.name), inside = true;
+    for (const Found& f : found) inside = inside || (p >= f.body_begin && p < f.body_end);
+    stray = stray || !inside;
   }
-  const bool helper_syncs = inside < total;
-  // Runs a kernel as fibers if a barrier may be reached from it; a name expression that
-  // names no kernel found here (a macro made it, say) takes fibers when any barrier exists.
+  // A name expression that names no kernel found here (a macro made it, say) takes fibers
+  // when any barrier exists.
   auto uses_barrier = [&](const std::string& base) {
-    if (helper_syncs) return true;
+    if (stray) return true;
     bool known = false;
     for (const Found& f : found) {
       if (f.name != base) continue;
       known = true;
-      if (text.find("__syncthreads", f.body_begin) < f.body_end) return true;
+      if (find_sync(text, f.body_begin) < f.body_end) return true;
     }
-    return !known && total > 0;
+    if (!known) return total > 0;
+    for (const std::string& id : reaches(bodies, base))
+      if (syncing.count(id)) return true;
+    return false;
   };
   auto pointer_params = [&](const std::string& base) {
     std::vector<std::string> names;
@@ -286,7 +311,6 @@ Plan plan(const ModuleState& m, bool debug) {
   // As on a GPU: name expressions by their text, extern "C" kernels by their name; a C++
   // kernel without a name expression is not found (its symbol is mangled there).
   Plan p;
-  const auto bodies = function_bodies(text);
   for (const auto& [name, ids] : bodies) p.functions.insert(name);
   std::vector<std::string> refs;  // what each entry point names in C++
   std::set<std::string> seen;

@@ -41,10 +41,28 @@ struct Fault {
   int arg;
 };
 
+/// One thread's part in a collective: a warp shuffle, vote, __syncwarp or __activemask, or a
+/// counting block barrier (__syncthreads_count/_and/_or). It lives on the calling thread's
+/// stack while the thread waits; the executor reads the other lanes' `value`s and writes
+/// `result` and `group` before the thread resumes (loom_cuda_emu_warp.h says what each is).
+struct Collective {
+  enum Kind : int { kShuffle, kVote, kSyncWarp, kActiveMask, kBlockCount };
+  int kind;
+  unsigned int mask;          // warp kinds: the lanes named
+  int src;                    // kShuffle: the lane to read (the caller's own when out of its segment)
+  unsigned long long value;   // the caller's: a shuffled value's bytes, a predicate (0 or 1)
+  unsigned long long result;  // kShuffle: `src`'s value; kVote: the ballot; kActiveMask: the
+                              // live lanes; kBlockCount: how many threads had a true predicate
+  unsigned int group;         // warp kinds: the lanes that took part; kBlockCount: how many threads
+};
+
 struct ThreadCtx {
   Idx3 thread_idx, block_idx, block_dim, grid_dim;
   char* dynamic_shared;
   void (*barrier)(ThreadCtx* ctx, int line);  // suspends until the block's threads arrive
+  // Suspends until the collective's other threads arrive (the warp's lanes in the mask, or
+  // the block), then fills in `op`'s result.
+  void (*collective)(ThreadCtx* ctx, Collective* op, int line);
   void* executor;                             // the executor's data for this thread
   const ArgRange* arg_ranges;                 // debug launches: one per parameter; else null
   Fault fault;                                // debug launches: set by a failed bounds check
@@ -326,6 +344,8 @@ LOOM_EMU_VEC4(uint4, unsigned int, 16)
 #include "loom_cuda_emu_math.h"  // loom:inline (cmake/embed_file_run.cmake)
 
 #include "loom_cuda_emu_half.h"  // loom:inline (cmake/embed_file_run.cmake)
+
+#include "loom_cuda_emu_warp.h"  // loom:inline
 
 #include "loom_cuda_emu_checks.h"  // loom:inline
 
