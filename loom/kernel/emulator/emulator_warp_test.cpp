@@ -250,7 +250,11 @@ TEST(CpuEmulatorWarp, UndefinedUsesAreDefinedHereOrReportedInDebugMode) {
 }
 
 TEST(CpuEmulatorWarp, HalfAndBfloat16Shuffle) {
-  Kernel k = RawModule(R"(extern "C" __global__ void k(const float* x, float* out) {
+  // The headers, as CUDA C needs them: get_function compiles for the default device (a GPU
+  // where there is one) before the launch on cpu().
+  Kernel k = RawModule(R"(#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+extern "C" __global__ void k(const float* x, float* out) {
     int t = threadIdx.x;
     __half h = __float2half(x[t]);
     __nv_bfloat16 b = __float2bfloat16(x[t]);
