@@ -175,7 +175,7 @@ def test_launch_forms_match_numpy(device, rng, form):
     d = axpy_dispatcher(device)
     assert d[config](out, lx, ly, 2.5, n) is None
     s.synchronize()
-    np.testing.assert_allclose(out.numpy(), np.float32(2.5) * x + y, rtol=1e-6)
+    np.testing.assert_allclose(out.numpy(), np.float32(2.5) * x + y, rtol=1e-5, atol=1e-4)  # a GPU contracts a * x + y into an FMA
 
 
 def test_2d_grid_and_block(device, rng):
@@ -254,7 +254,7 @@ def test_compile_on_miss_then_launch_through_the_launcher(device, rng):
     out = loom.zeros(n, dtype=loom.float32, device=device)
     for a in (1.0, -3.0, 0.5):
         assert d[3, 128](out, lx, ly, a, n) is None
-        np.testing.assert_allclose(out.numpy(), np.float32(a) * x + y, rtol=1e-6)
+        np.testing.assert_allclose(out.numpy(), np.float32(a) * x + y, rtol=1e-5, atol=1e-4)  # a GPU contracts a * x + y into an FMA
     assert compiled == ["float32[1C],float32[1C],float32[1C],float64,int64"]
 
 
@@ -326,7 +326,7 @@ def test_launches_from_several_threads(device, rng):
             for i in range(30):
                 d[2, 128](out, lx, ly, float(i), n)
                 d.add(f"other{seed}-{i}", kernels().get_function("nothing3"))  # the map changes meanwhile
-                np.testing.assert_allclose(out.numpy(), np.float32(i) * x + y, rtol=1e-6)
+                np.testing.assert_allclose(out.numpy(), np.float32(i) * x + y, rtol=1e-5, atol=1e-4)  # a GPU contracts a * x + y into an FMA
         except Exception as e:  # noqa: BLE001 - reported below
             errors.append(e)
 
