@@ -75,7 +75,7 @@ from ._loom import (
 )
 from . import memory
 from . import cuda
-from .pykernel.errors import TypingError, UnsupportedError
+from .pykernel.errors import KernelSyntaxError, TypingError, UnsupportedError
 from .pykernel.vectorize import guvectorize, vectorize
 
 # Every public name of the extension is re-exported, so that op families added in
