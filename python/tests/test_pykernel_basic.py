@@ -1,6 +1,7 @@
 """Python kernels (@cuda.jit) on every device against NumPy: indexing, grids, arguments,
 local/shared/constant arrays, device functions, closures and globals, control flow."""
 import math
+import os
 
 import numpy as np
 import pytest
@@ -337,3 +338,78 @@ def test_generated_source_compiles_with_nvrtc_without_a_gpu():
     for k, types in cases:
         src, _ = translate_kernel(k.py_func, types)
         loom.RawModule(src).compile(90)
+
+
+@cuda.jit("float32(float32, int32)", device=True)
+def scale_declared(v, k):
+    return v * k / 3
+
+
+@cuda.jit
+def uses_declared(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = scale_declared(x[i], 7.9)  # 7.9 converts to int32 7, as Numba's declared signature does
+
+
+def test_device_function_with_a_declared_signature(device, rng):
+    x = rng.random(40)
+    out = loom.zeros(40, dtype=loom.float64, device=device)
+    uses_declared[1, 64](loom.asarray(x, device=device), out)
+    want = (x.astype(np.float32) * np.float32(7) / np.float32(3)).astype(np.float32)
+    np.testing.assert_allclose(out.numpy(), want, rtol=1e-6)
+
+
+def test_block_auto_tunes_the_block(device, rng):
+    """block="auto" (loom's autotuning, as for RawKernel): the grid is the number of threads."""
+    n = 5000
+    x = rng.random(n, dtype=np.float32)
+    dx = loom.asarray(x, device=device)
+    out = loom.zeros(n, dtype=loom.float32, device=device)
+    add_kernel[n, "auto"](dx, dx, out)
+    np.testing.assert_allclose(out.numpy(), 2 * x)
+
+
+def test_generated_source_is_a_raw_module_program(device, rng):
+    """inspect_source() is a normal RawModule program: saved, it runs without the translator
+    (as from C++: loom::RawModule and Kernel::launch with Array arguments)."""
+    x = rng.random(100, dtype=np.float32)
+    dx = loom.asarray(x, device=device)
+    out = loom.zeros(100, dtype=loom.float32, device=device)
+    add_kernel[1, 128](dx, dx, out)
+    source = add_kernel.inspect_source("float32[1C],float32[1C],float32[1C]")
+    k = loom.RawModule(source).get_function("loom_pk_add_kernel")
+    out2 = loom.zeros(100, dtype=loom.float32, device=device)
+    k((1,), (128,), (dx, dx, out2))
+    np.testing.assert_array_equal(out2.numpy(), out.numpy())
+
+
+def test_a_compile_error_of_generated_code_names_the_python_line(monkeypatch):
+    """A C++ compile error would be a bug of loom's translator; its message still names the
+    Python file and line (through #line) and says so."""
+    import inspect
+    from loom.pykernel import compiler, dispatcher
+
+    real = compiler.translate_kernel
+
+    def broken(*args, **kw):
+        src, name = real(*args, **kw)
+        head = src.index('extern "C"')
+        line = src.index("\n#line", head)
+        end = src.index("\n", line + 1)
+        return src[:end + 1] + "  this_is_not_cpp;\n" + src[end + 1:], name
+
+    monkeypatch.setattr(dispatcher, "translate_kernel", broken)
+
+    @cuda.jit
+    def victim(a):
+        a[0] = 1.0
+
+    with pytest.raises(loom.CompileError) as info:
+        with loom.cpu():
+            victim[1, 1](loom.zeros(1, dtype=loom.float32, device=loom.cpu()))
+    text = str(info.value)
+    first_body_line = inspect.getsourcelines(victim.py_func)[1] + 2
+    assert "a bug of loom's translator" in text
+    assert f"{os.path.basename(__file__)}:{first_body_line}" in text or \
+        f"{os.path.basename(__file__)}({first_body_line})" in text, text

@@ -60,6 +60,10 @@ class CUDADispatcher(_loom._KernelDispatcher):
         """A device function's declared argument types (first signature), or None."""
         return tuple(self._declared[0][1]) if self._declared else None
 
+    def declared_signature(self):
+        """(return type or None, argument types) of a device function's first signature, or None."""
+        return (self._declared[0][0], tuple(self._declared[0][1])) if self._declared and self.device else None
+
     # ---------------------------------------------------------------- launching
     def __call__(self, *args, **kwargs):
         if self.device:

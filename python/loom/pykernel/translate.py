@@ -223,7 +223,19 @@ class FunctionTranslator(ExprMixin, StmtMixin):
             if isinstance(a.type, T.Opaque):
                 self.unsupported(node, f"a device function cannot take {a.type}")
             types.append(a.type)
+        declared = disp.declared_signature()
+        if declared is not None:  # @cuda.jit("float32(float32, int32)", device=True): arguments convert
+            ret_decl, params = declared
+            if len(params) != len(args):
+                self.fail(node, f"'{disp.__name__}' is declared with {len(params)} argument(s), called with {len(args)}")
+            for a, p in zip(args, params):
+                if isinstance(p, T.Scalar) != isinstance(a.type, T.Scalar) or (
+                        isinstance(p, T.Array) and (p.dtype, p.ndim) != (a.type.dtype, a.type.ndim)):
+                    self.fail(node, f"'{disp.__name__}' is declared to take {p}, not {a.type}")
+            types = [p if isinstance(p, T.Scalar) else a.type for p, a in zip(params, args)]
         cname, ret = self.module.device_function(disp, tuple(types), self, node)
-        codes = [self.materialize(a) for a in args]
+        codes = [cast(a, t) if isinstance(t, T.Scalar) else self.materialize(a) for a, t in zip(args, types)]
         code = f"{cname}({', '.join(codes)})"
+        if declared is not None and declared[0] is not None and isinstance(ret, T.Scalar):
+            return Value(f"(({declared[0].c})({code}))", declared[0])
         return Value(code, ret)
