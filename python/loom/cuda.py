@@ -19,6 +19,7 @@ from .pykernel import stubs as _stubs
 from .pykernel.dispatcher import CUDADispatcher as Dispatcher
 from .pykernel.dispatcher import jit
 from .pykernel.errors import TypingError, UnsupportedError
+from .pykernel.reduce import Reduce, reduce
 
 # The intrinsics kernels name (markers the translator knows by identity).
 for _n in _stubs.ALL:
@@ -151,7 +152,7 @@ for _name, _fn in (("copy_to_host", _copy_to_host), ("copy_to_device", _copy_to_
     if not hasattr(_loom.ndarray, _name):
         setattr(_loom.ndarray, _name, _fn)
 
-__all__ = ["jit", "Dispatcher", "TypingError", "UnsupportedError", "is_available", "to_device", "device_array",
+__all__ = ["jit", "Dispatcher", "reduce", "Reduce", "TypingError", "UnsupportedError", "is_available", "to_device", "device_array",
            "device_array_like", "pinned_array", "pinned_array_like", "as_cuda_array", "is_cuda_array",
            "synchronize", "stream", "default_stream", "event", "select_device", "get_current_device",
            "gpus"] + _stubs.ALL
