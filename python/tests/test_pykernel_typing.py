@@ -182,3 +182,15 @@ def test_tuples_unpacking_and_swaps(device, rng):
     np.testing.assert_array_equal(out.numpy()[:, 0], hi)
     np.testing.assert_array_equal(out.numpy()[:, 1], lo)
     np.testing.assert_array_equal(out.numpy()[:, 2], np.where(hi > 0.5, lo, -hi))
+
+
+@cuda.jit
+def widened_parameter(out, n):
+    n = n * 2.5  # an int64 parameter becomes a float64 variable
+    out[0] = n
+
+
+def test_a_reassigned_parameter_widens(device):
+    out = loom.zeros(1, dtype=loom.float64, device=device)
+    widened_parameter[1, 1](out, 3)
+    assert out.numpy()[0] == 7.5

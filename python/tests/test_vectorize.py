@@ -95,7 +95,14 @@ def test_guvectorize_scalar_core_and_errors(rng):
             out[i] = a[i] + s
 
     a = rng.random((3, 5))
-    np.testing.assert_allclose(shift(a, np.array([1.0, 2.0, 3.0])[:, None][:, 0]), a + np.array([[1.0], [2.0], [3.0]]))
+    s = np.array([1.0, 2.0, 3.0])
+    np.testing.assert_allclose(shift(a, s), a + s[:, None])
+    np.testing.assert_allclose(shift(a[0], 2.5), a[0] + 2.5)  # no loop dimension at all
+    out = np.zeros((3, 5))
+    shift(a, s, out)
+    np.testing.assert_allclose(out, a + s[:, None])
+    with pytest.raises(ValueError, match="output 0 has shape"):
+        shift(a, s, np.zeros((3, 4)))
     with pytest.raises(ValueError, match="core dimension 'n'"):
         matvec(rng.random((3, 4)), rng.random(5))
     with pytest.raises(ValueError, match="cannot read the layout"):

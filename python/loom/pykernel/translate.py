@@ -34,10 +34,9 @@ class FunctionTranslator(ExprMixin, StmtMixin):
         if len(argtypes) != len(src.params):
             raise TypingError(f"[{src.name}] takes {len(src.params)} argument(s) but {len(argtypes)} were given")
         self.argtypes = list(argtypes)
+        # A parameter may be reassigned: it keeps one type, unified with the argument's
+        # (a widened one is declared as a local initialised from the argument).
         self.locals = _assigned_names(src.tree) | set(src.params)
-        for p in src.params:
-            if p in _assigned_names(src.tree):
-                pass  # a parameter may be reassigned: it keeps one type, unified with the argument's
         self.vars = dict(zip(src.params, argtypes))
         self.nonneg = {p: isinstance(t, T.Scalar) and t.is_int and not t.is_signed for p, t in zip(src.params, argtypes)}
         self.ret = None
@@ -116,8 +115,8 @@ class FunctionTranslator(ExprMixin, StmtMixin):
         for name, decl in self.buffers.values():
             lines.append("  " + decl)
         for p in self.reassigned_params():
-            t = self.vars[p]
-            lines.append(f"  {t.c} {self.cname(p)} = {cast(Value(self.cname(p) + '_arg', self.argtypes[self.src.params.index(p)]), t) if isinstance(t, T.Scalar) else self.cname(p) + '_arg'};")
+            t, arg = self.vars[p], Value(self.cname(p) + "_arg", self.argtypes[self.src.params.index(p)])
+            lines.append(f"  {t.c} {self.cname(p)} = {cast(arg, t) if isinstance(t, T.Scalar) else arg.code};")
         for name in sorted(self.locals - set(self.src.params)):
             t = self.vars.get(name)
             if t is None:

@@ -31,16 +31,15 @@ def _target_device(target):
 
 
 def _inputs(args, target, name):
-    """(loom arrays, whether any input was a loom array, the device)."""
+    """(whether any input is a loom array, the device the call runs on: the loom inputs'
+    device, else the target's)."""
     dev = None
     for a in args:
         if isinstance(a, _loom.ndarray):
             if dev is not None and a.device != dev:
                 raise _loom.DeviceMismatchError(f"[{name}] inputs are on {dev} and {a.device}")
             dev = a.device
-    loom_in = dev is not None
-    dev = dev or _target_device(target)
-    return [a if isinstance(a, _loom.ndarray) else a for a in args], loom_in, dev
+    return dev is not None, dev or _target_device(target)
 
 
 def _dtype_of(a):
@@ -101,7 +100,6 @@ class Vectorized:
         ret = ret or got
         if not isinstance(got, T.Scalar) or not isinstance(ret, T.Scalar):
             raise TypingError(f"[{self.__name__}] a vectorized function returns a number, not {got}")
-        ins = ", ".join(f"{t.c if t.dtype != 'bool' else 'bool'} x{i}" for i, t in enumerate(argtypes))
         ins = ", ".join(f"{_ek_type(t)} x{i}" for i, t in enumerate(argtypes))
         args = ", ".join(f"x{i}" for i in range(len(argtypes)))
         k = _loom.ElementwiseKernel(ins, f"{_ek_type(ret)} out", f"out = ({ret.c}){cname}({args})",
@@ -114,7 +112,7 @@ class Vectorized:
             raise TypeError(f"[{self.__name__}] unexpected keyword arguments {sorted(kwargs)}")
         if len(args) != self.nin:
             raise TypeError(f"[{self.__name__}] takes {self.nin} inputs, {len(args)} given")
-        _, loom_in, dev = _inputs(args, self.target, self.__name__)
+        loom_in, dev = _inputs(args, self.target, self.__name__)
         if self._sigs:
             ret, params = _choose(self._sigs, args, self.__name__)
             argtypes = tuple(params)
@@ -262,7 +260,7 @@ class GUVectorized:
             args, out = args[:self.nin], args[self.nin:]
         if len(args) != self.nin:
             raise TypeError(f"[{self.__name__}] takes {self.nin} inputs, {len(args)} given")
-        _, loom_in, dev = _inputs(args, self.target, self.__name__)
+        loom_in, dev = _inputs(args, self.target, self.__name__)
         dts = []
         for a in args:
             dts.append(np.dtype(str(a.dtype)) if isinstance(a, _loom.ndarray) else np.asarray(a).dtype)
@@ -286,29 +284,31 @@ class GUVectorized:
                 if sizes.setdefault(sym, n) != n:
                     raise ValueError(f"[{self.__name__}] core dimension '{sym}' is {sizes[sym]} and {n}")
             loops.append(tuple(a.shape)[:a.ndim - nd])
-        loop_shape = np.broadcast_shapes(*loops) if loops else ()
+        loop_shape = tuple(np.broadcast_shapes(*loops)) if loops else ()
         outs = list(out) if isinstance(out, (tuple, list)) else ([out] if out is not None else [])
         results = []
         for j, c in enumerate(self.outs):
             missing = [s for s in c if s not in sizes]
             if missing:
                 raise ValueError(f"[{self.__name__}] output core dimension(s) {missing} are not given by any input")
-            shape = tuple(loop_shape) + tuple(sizes[s] for s in c)
+            shape = loop_shape + tuple(sizes[s] for s in c)
             p = chosen[self.nin + j]
             if j < len(outs):
                 o = outs[j]
+                if tuple(o.shape) != shape:
+                    raise ValueError(f"[{self.__name__}] output {j} has shape {tuple(o.shape)}, not {shape}")
                 results.append(o if isinstance(o, _loom.ndarray) else _loom.asarray(o, device=dev))
             else:
                 results.append(_loom.empty(shape, dtype=p.dtype, device=dev))
-        loop_nd = len(loop_shape)
-        full = [_loom.broadcast_to(a, tuple(loop_shape) + tuple(a.shape)[a.ndim - len(c):])
-                for a, c in zip(ins, self.ins)] + results
-        mod, kname = self._kernel(chosen, loop_nd)
-        n = int(np.prod(loop_shape)) if loop_nd else 1
+        operands = [_loom.broadcast_to(a, loop_shape + tuple(a.shape)[a.ndim - len(c):])
+                    for a, c in zip(ins, self.ins)] + results
+        if not loop_shape:  # the kernel indexes at least one loop dimension: a loop of one
+            operands = [a[None] for a in operands]
+        n = int(np.prod(loop_shape))
         if n > 0:
-            k = mod.get_function(kname)
+            mod, kname = self._kernel(chosen, max(1, len(loop_shape)))
             threads = 128
-            k((max(1, (n + threads - 1) // threads),), (threads,), (*full, n))
+            mod.get_function(kname)(((n + threads - 1) // threads,), (threads,), (*operands, n))
         for j, o in enumerate(outs):
             if not isinstance(o, _loom.ndarray):
                 o[...] = results[j].numpy()
