@@ -10,6 +10,7 @@ renamed; an unreadable entry is a miss. The compile cache then finds the compile
 """
 import hashlib
 import os
+import threading
 import types as pytypes
 
 import numpy as np
@@ -115,7 +116,7 @@ def store(k, source, name):
     try:
         os.makedirs(d, exist_ok=True)
         text = (name + "\n" + source).encode()
-        tmp = os.path.join(d, f".{k}.{os.getpid()}.tmp")
+        tmp = os.path.join(d, f".{k}.{os.getpid()}.{threading.get_ident()}.tmp")
         with open(tmp, "wb") as f:
             f.write(_MAGIC + hashlib.blake2b(text, digest_size=16).hexdigest().encode() + b"\n" + text)
         os.replace(tmp, os.path.join(d, k))

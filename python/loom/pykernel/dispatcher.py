@@ -4,7 +4,6 @@ on a miss, `_on_miss` converts host arguments, translates and compiles the new
 specialisation through loom.RawModule (NVRTC on a GPU, the CPU kernel emulator on cpu(),
 one compile cache) and launches it."""
 import functools
-import os
 
 import numpy as np
 
@@ -246,12 +245,10 @@ def device_dispatcher_for(func, src=None):
     return d
 
 
-def jit(func_or_sig=None, device=False, debug=None, lineinfo=False, fastmath=False, opt=True, **kwargs):
+def jit(func_or_sig=None, device=False, debug=False, lineinfo=False, fastmath=False, opt=True, **kwargs):
     """Numba's cuda.jit: @cuda.jit, @cuda.jit(device=True), @cuda.jit("void(float32[:])"),
     @cuda.jit(["sig", ...]); options debug=, lineinfo=, fastmath=, opt= (cache=, inline=
     and link= are accepted and ignored: loom caches every compile on disk)."""
-    if debug is None:
-        debug = os.environ.get("LOOM_PK_DEBUG") == "1"
     def wrap(f, sigs=None):
         return (CUDADeviceFunction if device else CUDADispatcher)(f, device=device, signatures=sigs, debug=debug, lineinfo=lineinfo,
                               fastmath=fastmath, opt=opt)
