@@ -77,6 +77,9 @@ from . import memory
 from . import cuda
 from .pykernel.errors import KernelSyntaxError, TypingError, UnsupportedError
 from .pykernel.vectorize import guvectorize, vectorize
+from . import tree_util
+from .tree_util import (register_pytree_node, register_pytree_node_class, tree_flatten, tree_leaves, tree_map,
+                        tree_structure, tree_unflatten)
 
 # Every public name of the extension is re-exported, so that op families added in
 # python/src need no edit here (explicit imports above document the core).
