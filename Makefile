@@ -152,7 +152,8 @@ asan-test: venv
 	cmake -S . -B $(ASAN_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOOM_SANITIZE=ON -DLOOM_CUDA=OFF \
 	  -DLOOM_PYTHON_OUTPUT_DIR=$(ASAN_PKG)/loom -DPython_EXECUTABLE=$(CURDIR)/$(VPY) $(CMAKE_ARGS)
 	cmake --build $(ASAN_BUILD_DIR) -j $(JOBS)
-	@for f in python/loom/*.py; do ln -sf $(CURDIR)/$$f $(ASAN_PKG)/loom/; done
+	@# The pure-Python modules and subpackages (not the extension, which this build makes).
+	@for f in python/loom/*.py python/loom/*/; do f=$${f%/}; [ "$${f##*/}" = __pycache__ ] || ln -sfn $(CURDIR)/$$f $(ASAN_PKG)/loom/; done
 	cd $(ASAN_BUILD_DIR) && LOOM_EMULATOR_FIBERS=ucontext ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)
 	@export $(ASAN_ENV) PYTHONPATH=$(ASAN_PKG); $(call run_pytest,$(VPY),-p no:cacheprovider)

@@ -194,3 +194,25 @@ def test_a_reassigned_parameter_widens(device):
     out = loom.zeros(1, dtype=loom.float64, device=device)
     widened_parameter[1, 1](out, 3)
     assert out.numpy()[0] == 7.5
+
+
+@cuda.jit(device=True)
+def nested_pair(a, b):
+    return (a, (b, a + b))
+
+
+@cuda.jit
+def nested_tuples(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        t = nested_pair(x[i], 2.0)
+        u = (t[1], t[0])
+        (p, q), r = u
+        out[i] = p + 10 * q + 100 * r
+
+
+def test_nested_tuples(device, rng):
+    x = rng.random(20)
+    out = loom.zeros(20, dtype=loom.float64, device=device)
+    nested_tuples[1, 32](loom.asarray(x, device=device), out)
+    np.testing.assert_allclose(out.numpy(), 2.0 + 10 * (x + 2.0) + 100 * x, rtol=1e-12)

@@ -55,5 +55,6 @@ def tuple_code(module, tv):
     if tv.items is None:
         return tv.code
     module.tuple_struct(tv.type)
-    inner = ", ".join(cast(i, t) if isinstance(t, T.Scalar) else i.code for i, t in zip(tv.items, tv.type.items))
+    inner = ", ".join(cast(i, t) if isinstance(t, T.Scalar) else tuple_code(module, i) if isinstance(t, T.Tuple)
+                      else i.code for i, t in zip(tv.items, tv.type.items))
     return f"{tv.type.c}{{{inner}}}"
