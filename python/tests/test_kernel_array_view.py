@@ -213,6 +213,7 @@ def test_auto_block_keeps_the_data_of_a_view(device, rng):
     np.testing.assert_array_equal(base.numpy(), want)
 
 
+@pytest.mark.skipif(not loom.build_info()["cuda"], reason="loom built without CUDA (no NVRTC)")
 def test_nvrtc_compiles_view_kernels_without_a_gpu():
     mod = loom.RawModule(TEMPLATE, name_expressions=("twice<float>", "twice<double>"))
     names = mod.compile(arch=90)
