@@ -74,9 +74,7 @@ from ._loom import (
     __version__,
 )
 from . import memory
-from . import cuda
 from .pykernel.errors import KernelSyntaxError, TypingError, UnsupportedError
-from .pykernel.vectorize import guvectorize, vectorize
 from . import tree_util
 from .tree_util import (register_pytree_node, register_pytree_node_class, tree_flatten, tree_leaves, tree_map,
                         tree_structure, tree_unflatten)
@@ -95,4 +93,21 @@ for _n, _v in list(globals().items()):
 Array = ndarray
 bool = bool_  # NumPy 2 spells it np.bool too
 
-__all__ = [name for name in dir() if not name.startswith("_") and name != "bool"] + ["__version__"]
+# Kernels written in Python load on first use: the translator (ast, inspect) would add
+# about a sixth to `import loom` for programs that never write one.
+_LAZY = {"cuda": ("loom.cuda", None), "vectorize": ("loom.pykernel.vectorize", "vectorize"),
+         "guvectorize": ("loom.pykernel.vectorize", "guvectorize")}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+        module, attr = _LAZY[name]
+        value = importlib.import_module(module)
+        value = getattr(value, attr) if attr else value
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'loom' has no attribute {name!r}")
+
+
+__all__ = [name for name in dir() if not name.startswith("_") and name != "bool"] + ["__version__"] + list(_LAZY)

@@ -114,8 +114,8 @@ def translate_kernel(func, argtypes, src=None, debug=False):
 
 
 def translate_device(func, argtypes, src=None):
-    """(source, C function name, return type) of `func` as a device function: used by
-    vectorize, which wraps it in a kernel of its own."""
+    """(ModuleBuilder, C function name, return type) of `func` as a device function, for
+    vectorize, guvectorize and cuda.reduce, which wrap it in a kernel of their own."""
     mb = ModuleBuilder()
 
     class _Caller:  # recursion errors raised before any kernel exists name the function itself

@@ -7,6 +7,7 @@ import numpy as np
 
 from . import stubs
 from . import types as T
+from .mathfuncs import _unary, check_numbers, float_type
 from .values import Value, cast, literal
 
 HANDLERS = {}  # the stub object -> handler(tr, node, args, kwargs) -> Value
@@ -78,11 +79,7 @@ def _syncthreads(tr, node, args, kwargs):
 
 
 def _pred(tr, node, args, name, n=1):
-    if len(args) != n:
-        tr.fail(node, f"cuda.{name}() takes {n} argument(s)")
-    for a in args:
-        if not isinstance(a.type, T.Scalar):
-            tr.fail(node, f"cuda.{name}() takes numbers, not {a.type}")
+    check_numbers(tr, node, args, n, f"cuda.{name}")
 
 
 def _sync_pred(cname):
@@ -319,7 +316,6 @@ for _op in _ATOMIC_TYPES:
 @handler(stubs.fma)
 def _fma(tr, node, args, kwargs):
     _pred(tr, node, args, "fma", 3)
-    from .mathfuncs import float_type
     t = float_type(args[0])
     for a in args[1:]:
         t = T.promote(t, float_type(a))
@@ -329,5 +325,4 @@ def _fma(tr, node, args, kwargs):
 
 @handler(stubs.cbrt)
 def _cbrt(tr, node, args, kwargs):
-    from .mathfuncs import _unary
     return _unary("cbrt")(tr, node, args, kwargs)

@@ -47,7 +47,8 @@ def _cfn(name, t):
     return name + "f" if t.dtype == "float32" else name
 
 
-def _check(tr, node, args, n, name):
+def check_numbers(tr, node, args, n, name):
+    """`name` takes exactly `n` arguments, all numbers (else a TypingError at `node`)."""
     if len(args) != n:
         tr.fail(node, f"{name}() takes {n} argument(s), not {len(args)}")
     for a in args:
@@ -57,7 +58,7 @@ def _check(tr, node, args, n, name):
 
 def _unary(cname):
     def h(tr, node, args, kwargs):
-        _check(tr, node, args, 1, cname)
+        check_numbers(tr, node, args, 1, cname)
         t = float_type(args[0])
         return Value(f"{_cfn(cname, t)}({cast(args[0], t)})", t)
     return h
@@ -65,7 +66,7 @@ def _unary(cname):
 
 def _binary(cname):
     def h(tr, node, args, kwargs):
-        _check(tr, node, args, 2, cname)
+        check_numbers(tr, node, args, 2, cname)
         a, b = args
         t = T.promote(float_type(a), float_type(b))
         return Value(f"{_cfn(cname, t)}({cast(a, t)}, {cast(b, t)})", t)
@@ -82,7 +83,7 @@ for _name, _objs in _BINARY.items():
 
 def _to_int(cname):
     def h(tr, node, args, kwargs):
-        _check(tr, node, args, 1, cname)
+        check_numbers(tr, node, args, 1, cname)
         v = args[0]
         if v.type.is_int or v.type.is_bool:
             return Value(cast(v, T.INT64), T.INT64)
@@ -98,7 +99,7 @@ HANDLERS[math.trunc] = _to_int("trunc")
 
 def _classify(cname):
     def h(tr, node, args, kwargs):
-        _check(tr, node, args, 1, cname)
+        check_numbers(tr, node, args, 1, cname)
         v = args[0]
         if not v.type.is_float:
             return literal(cname == "isfinite")
@@ -113,7 +114,7 @@ for _n in ("isnan", "isinf", "isfinite"):
 
 def _degrees(factor):
     def h(tr, node, args, kwargs):
-        _check(tr, node, args, 1, "degrees")
+        check_numbers(tr, node, args, 1, "degrees")
         t = float_type(args[0])
         return Value(f"({cast(args[0], t)} * {T.literal_c(factor, t)})", t)
     return h
@@ -124,7 +125,7 @@ HANDLERS[math.radians] = HANDLERS[np.radians] = _degrees(math.pi / 180.0)
 
 
 def _abs(tr, node, args, kwargs):
-    _check(tr, node, args, 1, "abs")
+    check_numbers(tr, node, args, 1, "abs")
     v = args[0]
     if v.weak and v.const is not None:
         return literal(abs(v.const))
@@ -164,7 +165,7 @@ HANDLERS[builtins.max] = _minmax("max")
 
 def _np_minmax(which):
     def h(tr, node, args, kwargs):
-        _check(tr, node, args, 2, which)
+        check_numbers(tr, node, args, 2, which)
         a, b = args
         t = T.promote(a.type, b.type, a.weak, b.weak)
         ca, cb = cast(a, t), cast(b, t)
@@ -193,7 +194,7 @@ HANDLERS[builtins.round] = _round
 
 
 def _sign(tr, node, args, kwargs):
-    _check(tr, node, args, 1, "sign")
+    check_numbers(tr, node, args, 1, "sign")
     v = args[0]
     return Value(f"loom_sign<{v.type.c}>({v.code})", v.type)
 

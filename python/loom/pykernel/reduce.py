@@ -12,8 +12,7 @@ import numpy as np
 
 from .. import _loom
 from . import types as T
-from .compiler import ModuleBuilder
-from .dispatcher import device_dispatcher_for
+from .compiler import translate_device
 from .errors import TypingError
 from .source import FunctionSource
 
@@ -62,8 +61,7 @@ class Reduce:
     def _kernel(self, dtype):
         if dtype not in self._kernels:
             t = T.Scalar(dtype)
-            mb = ModuleBuilder()
-            cname, _ = mb.device_function(device_dispatcher_for(self.py_func, self._src), (t, t), _Caller(self), None)
+            mb, cname, _ = translate_device(self.py_func, (t, t), self._src)
             src = mb.source(_KERNEL.format(t=t.c, f=cname, block=_BLOCK))
             self._kernels[dtype] = _loom.RawModule(src).get_function("loom_reduce")
         return self._kernels[dtype]
@@ -94,15 +92,6 @@ class Reduce:
 
     def __repr__(self):
         return f"<loom.cuda.reduce {self.__name__}>"
-
-
-class _Caller:
-    def __init__(self, r):
-        self.name = r.__name__
-
-    def unsupported(self, node, message):
-        from .errors import UnsupportedError
-        raise UnsupportedError(f"[{self.name}] {message}")
 
 
 def reduce(func):

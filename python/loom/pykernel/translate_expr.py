@@ -9,9 +9,11 @@ import ast
 import math
 import operator
 
+import numpy as np
+
 from . import types as T
 from .errors import TypingError, UnsupportedError
-from .values import Value, cast, literal
+from .values import Value, cast, literal, tuple_code
 
 _ARITH = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
           ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<",
@@ -336,7 +338,6 @@ class ExprMixin:
 
     def materialize(self, v):
         """C code for a value that must exist at run time (a tuple as its struct)."""
-        from .values import tuple_code
         if isinstance(v.type, T.Tuple):
             return tuple_code(self.module, Value(v.code, v.type, items=v.items))
         if isinstance(v.type, T.Opaque):
@@ -345,7 +346,6 @@ class ExprMixin:
 
 
 def _itemsize(dtype):
-    import numpy as np
     return np.dtype(dtype).itemsize
 
 

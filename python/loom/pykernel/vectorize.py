@@ -15,8 +15,7 @@ import numpy as np
 
 from .. import _loom
 from . import types as T
-from .compiler import ModuleBuilder
-from .dispatcher import device_dispatcher_for
+from .compiler import translate_device
 from .errors import TypingError
 from .signatures import parse_signature
 from .source import FunctionSource
@@ -94,9 +93,7 @@ class Vectorized:
         key = argtypes
         if key in self._kernels:
             return self._kernels[key]
-        mb = ModuleBuilder()
-        disp = device_dispatcher_for(self.py_func, self._src)
-        cname, got = mb.device_function(disp, argtypes, _NoCaller(self.__name__), None)
+        mb, cname, got = translate_device(self.py_func, argtypes, self._src)
         ret = ret or got
         if not isinstance(got, T.Scalar) or not isinstance(ret, T.Scalar):
             raise TypingError(f"[{self.__name__}] a vectorized function returns a number, not {got}")
@@ -164,15 +161,6 @@ def _scalar_type(a):
     return T.Scalar(T.dtype_name(a.dtype) if not isinstance(a, _loom.ndarray) else str(a.dtype))
 
 
-class _NoCaller:
-    def __init__(self, name):
-        self.name = name
-
-    def unsupported(self, node, message):
-        from .errors import UnsupportedError
-        raise UnsupportedError(f"[{self.name}] {message}")
-
-
 def vectorize(signatures=None, target="cpu", identity=None, cache=False, nopython=True, **kwargs):
     """@loom.vectorize(['float32(float32, float32)', ...], target='cuda'|'cpu'|'parallel')."""
     if callable(signatures) and not isinstance(signatures, (str, list, tuple)):
@@ -226,9 +214,7 @@ class GUVectorized:
             if isinstance(p, T.Array) and p.ndim != len(c):
                 raise TypingError(f"[{self.__name__}] the signature's {p} does not match the layout's ({','.join(c)})")
             dtypes.append(T.Array(p.dtype, len(c), "A") if isinstance(p, T.Array) else p)
-        mb = ModuleBuilder()
-        disp = device_dispatcher_for(self.py_func, self._src)
-        cname, _ = mb.device_function(disp, tuple(dtypes), _NoCaller(self.__name__), None)
+        mb, cname, _ = translate_device(self.py_func, dtypes, self._src)
         full = [T.Array(p.dtype, loop_nd + len(c), "A") for p, c in zip(params, core)]
         lines = [f'extern "C" __global__ void loom_guv_{self.__name__}(' +
                  ", ".join(f"{t.c} a{i}" for i, t in enumerate(full)) + ", long long n) {",
@@ -251,8 +237,7 @@ class GUVectorized:
                 call.append(f"a{k}.data[{off}]")
         lines.append(f"  {cname}({', '.join(call)});")
         lines.append("}")
-        mod = _loom.RawModule(mb.source("\n".join(lines)))
-        self._kernels[key] = (mod, f"loom_guv_{self.__name__}")
+        self._kernels[key] = _loom.RawModule(mb.source("\n".join(lines))).get_function(f"loom_guv_{self.__name__}")
         return self._kernels[key]
 
     def __call__(self, *args, out=None):
@@ -306,9 +291,8 @@ class GUVectorized:
             operands = [a[None] for a in operands]
         n = int(np.prod(loop_shape))
         if n > 0:
-            mod, kname = self._kernel(chosen, max(1, len(loop_shape)))
             threads = 128
-            mod.get_function(kname)(((n + threads - 1) // threads,), (threads,), (*operands, n))
+            self._kernel(chosen, max(1, len(loop_shape)))(((n + threads - 1) // threads,), (threads,), (*operands, n))
         for j, o in enumerate(outs):
             if not isinstance(o, _loom.ndarray):
                 o[...] = results[j].numpy()
