@@ -21,4 +21,5 @@
 #include "loom/core/scalar.h"
 #include "loom/core/shape.h"
 #include "loom/runtime/stream.h"
+#include "loom/transforms/jit.h"
 #include "loom/version.h"

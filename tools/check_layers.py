@@ -11,7 +11,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Lowest first. A file may include its own layer and lower ones.
-LAYERS = ["common", "core", "cache", "runtime", "array", "graph", "backend", "dispatch", "ops", "kernel"]
+LAYERS = ["common", "core", "cache", "runtime", "array", "graph", "backend", "dispatch", "ops", "kernel", "transforms"]
 TOP = len(LAYERS)  # loom/*.h|cpp: the umbrella header and build info
 MAX_LINES = 500
 SOURCE_EXT = (".h", ".cpp", ".cuh", ".cu", ".py")

@@ -8,6 +8,7 @@
 // compiled by NVRTC once and cached); backend/no_cuda/elementwise_stubs.cpp without CUDA.
 #pragma once
 #include "loom/array/array.h"
+#include "loom/array/rebind.h"
 #include "loom/backend/primitive.h"
 #include "loom/core/scalar.h"
 #include "loom/graph/op_table.h"
@@ -23,6 +24,11 @@ struct ElementwiseCall {
   Scalar scalar[3];        // weak scalars, cast to the input's loop dtype by the backend
   Array out;               // any strided view; its dtype may differ from the result dtype
 };
+
+inline void rebind_arg(ElementwiseCall& c, const BufferMap& map) {
+  for (int i = 0; i < c.nin; ++i) rebind_arg(c.in[i], map);
+  rebind_arg(c.out, map);
+}
 
 /// Computes `call` into call.out. CPU: inputs cast in small buffers, rows split over the
 /// thread pool for large arrays. GPU: enqueued on the current stream of out's device.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "loom/array/array.h"
+#include "loom/array/rebind.h"
 
 namespace loom {
 
@@ -25,6 +26,10 @@ struct IndexArrays {
   std::vector<int64_t> dim_sizes;     // size of the indexed axis of each index array
   std::vector<int64_t> byte_strides;  // stride of that axis in the indexed view
 };
+
+template <>
+struct PlainTraceArg<IndexLayout> : std::true_type {};
+inline void rebind_arg(IndexArrays& ix, const BufferMap& map) { rebind_arg(ix.indices, map); }
 
 /// How a scatter combines the value with what is there.
 enum class ScatterMode : uint8_t { set, add, multiply, min, max };

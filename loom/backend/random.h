@@ -6,6 +6,7 @@
 // backend/no_cuda/random_stubs.cpp.
 #pragma once
 #include "loom/array/array.h"
+#include "loom/array/rebind.h"
 #include "loom/backend/primitive.h"
 #include "loom/common/loom_philox.cuh"
 
@@ -15,6 +16,9 @@ namespace loom {
 /// words per element (1, 2 or 4); element i comes from block p.offset + i / (4 / words).
 /// The CPU's split over threads follows blocks, so results never depend on the thread count.
 using RandomFillFn = void(const Array& out, int kind, int words, const loom_random_params& p);
+
+template <>
+struct PlainTraceArg<loom_random_params> : std::true_type {};
 
 namespace cpu_backend {
 RandomFillFn random_fill;

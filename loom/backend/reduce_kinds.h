@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 
+#include "loom/array/rebind.h"
 #include "loom/core/dtype.h"
 
 namespace loom {
@@ -37,6 +38,11 @@ struct ReduceParams {
   double p = 2;            // norm_p
   bool take_sqrt = false;  // var -> std
 };
+
+template <>
+struct PlainTraceArg<ReduceGeometry> : std::true_type {};
+template <>
+struct PlainTraceArg<ReduceParams> : std::true_type {};
 
 /// "sum", "argmax", ... (messages, kernel names).
 const char* reduce_kind_name(ReduceKind k);

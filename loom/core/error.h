@@ -75,6 +75,14 @@ class Interrupted : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// An op needs the values of an array that is being traced (inside loom.jit, vmap or grad),
+/// which are not known until the traced function runs: a host read, a Python `if` or
+/// `int()` on a traced array (Python: loom.ConcretizationTypeError, a TypeError, as JAX's).
+class ConcretizationError : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
 /// Throws std::invalid_argument("[op] msg").
 [[noreturn]] void throw_value_error(const char* op, const std::string& msg);
 [[noreturn]] void throw_dtype_error(const char* op, const std::string& msg);

@@ -65,4 +65,52 @@ void run_after(const OpEvent& e) {
 }
 
 }  // namespace dispatch_detail
+
+// ---- tracing (trace.h) ---------------------------------------------------------------------
+
+namespace {
+thread_local Tracer* t_tracer = nullptr;
+}  // namespace
+
+// A scope counts as a hook so that dispatch() leaves its fast path while any thread traces.
+TraceScope::TraceScope(Tracer* tracer) : saved_(t_tracer), alloc_(tracer != nullptr) {
+  t_tracer = tracer;
+  g_count.fetch_add(1);
+}
+
+TraceScope::~TraceScope() {
+  t_tracer = saved_;
+  g_count.fetch_sub(1);
+}
+
+Tracer* current_tracer() { return t_tracer; }
+
+void throw_concretization(const char* op, const std::string& what) {
+  std::string msg = std::string("[") + op + "] ";
+  if (what.empty())
+    msg += "needs the values of an array that is being traced (inside loom.jit, vmap or grad they are not "
+           "known until the function runs); compute with array ops instead (loom.where for an `if` on "
+           "values), or make a value that decides shapes or control flow a static argument (static_argnums)";
+  else
+    msg += what + " (inside loom.jit, vmap or grad the values are not known until the function runs)";
+  throw ConcretizationError(msg);
+}
+
+namespace trace_detail {
+
+bool any_abstract(ArrayRefs arrays) {
+  for (const Array& a : arrays)
+    if (is_abstract(a)) return true;
+  return false;
+}
+
+void materialize(ArrayRefs arrays) {
+  for (const Array& a : arrays) {
+    if (!is_abstract(a)) continue;
+    const std::shared_ptr<Buffer>& b = a.buffer();
+    b->materialize(memory::allocate_concrete(b->nbytes(), b->device()));
+  }
+}
+
+}  // namespace trace_detail
 }  // namespace loom

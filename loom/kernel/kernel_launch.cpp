@@ -42,9 +42,16 @@ Device launch_device(const std::string& name, const LaunchConfig& cfg, const std
 
 }  // namespace
 
-// The arrays go to hooks as no operands: ArrayRefs (an initializer_list) cannot hold a
-// list whose length is known only at run time; hooks see the op and its device.
+// The arrays go to hooks as no operands; hooks see the op and its device. A launch is not
+// recorded by a tracer (its pointer arguments cannot be rebound): on concrete arrays it runs
+// at trace time, and on arrays being traced it is refused here.
 void Kernel::launch(const LaunchConfig& cfg, const std::vector<KernelArg>& args) const {
+  if (is_tracing())
+    for (const KernelArg& a : args)
+      if (a.kind() == KernelArg::Kind::array && is_abstract(a.array()))
+        throw UnsupportedError(kernel_detail::prefix(name_) +
+                               " a user kernel cannot take arrays that are being traced (inside loom.jit, "
+                               "vmap or grad); launch it outside the transformed function");
   const Device dev = launch_device(name_, cfg, args);
   dispatch_on(kKernelLaunch, dev, {}, {}, *this, dev, cfg, args);
 }

@@ -13,11 +13,36 @@ Buffer::~Buffer() {
   }
 }
 
+namespace {
+thread_local bool t_abstract = false;
+}  // namespace
+
+std::shared_ptr<Buffer> Buffer::abstract(size_t nbytes, Device device) {
+  auto b = std::make_shared<Buffer>(nullptr, nbytes, device, nullptr, nullptr);
+  b->abstract_ = true;
+  return b;
+}
+
+void Buffer::materialize(std::shared_ptr<Buffer> real) {
+  ptr_ = real->data();
+  abstract_ = false;
+  backing_ = std::move(real);
+}
+
 std::shared_ptr<Buffer> allocate(size_t nbytes, const Device& device) {
+  if (t_abstract) return Buffer::abstract(nbytes, device);
   return device_runtime(device).allocate(device, nbytes);
 }
 
 namespace memory {
+
+AllocationScope::AllocationScope(bool abstract) : saved_(t_abstract) { t_abstract = abstract; }
+AllocationScope::~AllocationScope() { t_abstract = saved_; }
+bool allocating_abstract() { return t_abstract; }
+
+std::shared_ptr<Buffer> allocate_concrete(size_t nbytes, const Device& device) {
+  return device_runtime(device).allocate(device, nbytes);
+}
 
 MemoryStats stats(const Device& device) { return device_runtime(device).memory_stats(device); }
 

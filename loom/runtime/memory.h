@@ -28,6 +28,16 @@ class Buffer {
 
   void* data() const { return ptr_; }
   size_t nbytes() const { return nbytes_; }
+
+  /// A buffer of a function being traced (dispatch/trace.h): a size and a device, no memory.
+  /// Ops record themselves on it instead of running; a replay substitutes real buffers.
+  static std::shared_ptr<Buffer> abstract(size_t nbytes, Device device);
+  bool is_abstract() const { return abstract_; }
+  /// An abstract buffer given memory by materialize(): a constant made while tracing.
+  bool is_trace_constant() const { return backing_ != nullptr; }
+  /// Gives an abstract buffer the memory of `real` (same device, at least nbytes), which it
+  /// keeps alive: a constant of a trace (an upload from the host, an op run at trace time).
+  void materialize(std::shared_ptr<Buffer> real);
   const Device& device() const { return device_; }
 
   /// The stream (cudaStream_t, opaque here) that last used this buffer. A user on
@@ -49,11 +59,32 @@ class Buffer {
   std::function<void()> foreign_release_;
   void* last_stream_ = nullptr;
   void* alloc_stream_ = nullptr;
+  bool abstract_ = false;
+  std::shared_ptr<Buffer> backing_;  // a materialized abstract buffer's memory
 };
 
 /// Allocates `nbytes` on `device` (on its current stream for a GPU). Throws
 /// OutOfMemoryError after freeing cached blocks and retrying once.
 std::shared_ptr<Buffer> allocate(size_t nbytes, const Device& device);
+
+namespace memory {
+/// While one lives on this thread, allocate() hands out abstract buffers (a function is
+/// being traced). A scope with `abstract` false suspends an enclosing one (an op that runs
+/// at trace time). Scopes nest; each restores what it found.
+class AllocationScope {
+ public:
+  explicit AllocationScope(bool abstract);
+  ~AllocationScope();
+  AllocationScope(const AllocationScope&) = delete;
+  AllocationScope& operator=(const AllocationScope&) = delete;
+
+ private:
+  bool saved_;
+};
+bool allocating_abstract();
+/// Real memory even while tracing.
+std::shared_ptr<Buffer> allocate_concrete(size_t nbytes, const Device& device);
+}  // namespace memory
 
 struct MemoryStats {
   size_t in_use = 0;  // bytes held by live buffers

@@ -76,6 +76,7 @@ from ._loom import (
 from . import memory
 from .pykernel.errors import KernelSyntaxError, TypingError, UnsupportedError
 from . import tree_util
+from .transforms import jit
 from .tree_util import (register_pytree_node, register_pytree_node_class, tree_flatten, tree_leaves, tree_map,
                         tree_structure, tree_unflatten)
 

@@ -41,7 +41,16 @@ nb::object scalar_to_python(const Scalar& s) {
   }
 }
 
+// A host read of an array being traced (inside loom.jit, vmap or grad) has no values to
+// read: `what` names the Python operation in the ConcretizationError.
+void require_concrete(const Array& a, const char* what, const char* hint = nullptr) {
+  if (!is_abstract(a)) return;
+  throw_concretization(what, std::string("reads the value of a traced array (") + dtype_name(a.dtype()) +
+                                 shape_str(a.shape()) + ")" + (hint ? std::string("; ") + hint : std::string()));
+}
+
 nb::object item(const Array& a) {
+  require_concrete(a, "item", "keep it an array");
   if (a.size() != 1) {
     throw std::invalid_argument("can only convert an array of size 1 to a Python scalar (this one has shape " +
                                 shape_str(a.shape()) + ")");
@@ -55,6 +64,8 @@ nb::object item(const Array& a) {
 }
 
 std::string repr(const Array& a) {
+  if (is_abstract(a))  // as JAX prints its tracers
+    return std::string("Traced<") + dtype_name(a.dtype()) + shape_str(a.shape()) + ", device=" + a.device().str() + ">";
   nb::handle np = numpy_module();
   nb::object host = to_numpy(a, false);
   std::string body = nb::cast<std::string>(
@@ -83,6 +94,7 @@ nb::object host_ndarray(void* data, DType dt, const Shape& shape, const Strides&
 }
 
 nb::object to_numpy(const Array& a, bool copy) {
+  require_concrete(a, "numpy", "NumPy conversions need values; return the array from the function instead");
   if (a.device().is_cpu() && !copy) {
     // A view: the capsule keeps a reference to the buffer.
     auto* keep = new Array(a);
@@ -195,6 +207,8 @@ void init_array(nb::module_& m, nb::class_<Array>& cls) {
            "Length of the first dimension.")
       .def("__bool__",
            [](const Array& a) {
+             require_concrete(a, "bool", "a Python `if` or `while` on a traced array cannot be traced: use "
+                              "loom.where(cond, x, y), or make the value a static argument (static_argnums)");
              if (a.size() != 1) {
                throw std::invalid_argument("The truth value of an array with " +
                                            std::string(a.size() ? "more than one element" : "no elements") +
@@ -205,11 +219,21 @@ void init_array(nb::module_& m, nb::class_<Array>& cls) {
              return truth == 1;
            },
            "Truth value of a size-1 array; ValueError for other sizes.")
-      .def("__float__", [](const Array& a) { return nb::cast<double>(nb::float_(item(a))); },
+      .def("__float__",
+           [](const Array& a) {
+             require_concrete(a, "float", "use x.astype(loom.float64) to stay an array");
+             return nb::cast<double>(nb::float_(item(a)));
+           },
            "float() of a size-1 array.")
-      .def("__int__", [](const Array& a) { return nb::int_(item(a)); }, "int() of a size-1 array.")
+      .def("__int__",
+           [](const Array& a) {
+             require_concrete(a, "int", "use x.astype(loom.int64) to stay an array, or make it a static argument");
+             return nb::int_(item(a));
+           },
+           "int() of a size-1 array.")
       .def("__index__",
            [](const Array& a) {
+             require_concrete(a, "index", "an index that decides a shape must be a static argument (static_argnums)");
              if (is_floating(a.dtype())) {
                throw nb::type_error("only integer scalar arrays can be converted to a scalar index");
              }
@@ -217,7 +241,7 @@ void init_array(nb::module_& m, nb::class_<Array>& cls) {
            },
            "operator.index() of an integer size-1 array.")
       .def("__repr__", &repr, "array([...], dtype=float32, device=gpu(0))")
-      .def("__str__", [](const Array& a) { return nb::str(to_numpy(a, false)); }, "The elements as NumPy prints them.");
+      .def("__str__", [](const Array& a) { return is_abstract(a) ? nb::str(repr(a).c_str()) : nb::str(to_numpy(a, false)); }, "The elements as NumPy prints them.");
   cls.attr("__array_priority__") = 100;
 }
 

@@ -17,6 +17,7 @@ PyObject* g_cuda_error = nullptr;
 PyObject* g_compile_error = nullptr;
 PyObject* g_kernel_fault = nullptr;
 PyObject* g_axis_error = nullptr;  // numpy.exceptions.AxisError
+PyObject* g_concretization = nullptr;
 
 PyObject* new_exception(nb::module_& m, const char* name, PyObject* base, const char* doc) {
   std::string qualified = std::string("loom.") + name;
@@ -60,6 +61,8 @@ void translate(const std::exception_ptr& p, void*) {
     if (PyErr_CheckSignals() == 0) PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
   } catch (const UnsupportedError& e) {
     PyErr_SetString(PyExc_NotImplementedError, e.what());
+  } catch (const ConcretizationError& e) {
+    PyErr_SetString(g_concretization, e.what());
   } catch (const AxisError& e) {
     PyErr_SetString(g_axis_error, e.what());
   } catch (const std::out_of_range& e) {
@@ -77,6 +80,7 @@ void raise_for_testing(const std::string& kind, const std::string& msg) {
   if (kind == "CudaError") throw CudaError(msg, 700, true);
   if (kind == "CompileError") throw CompileError(msg, "line 1: error");
   if (kind == "UnsupportedError") throw UnsupportedError(msg);
+  if (kind == "ConcretizationError") throw ConcretizationError(msg);
   if (kind == "KernelFaultError") throw KernelFaultError(msg);
   if (kind == "invalid_argument") throw std::invalid_argument(msg);
   if (kind == "AxisError") throw AxisError(msg);
@@ -125,6 +129,10 @@ void init_error(nb::module_& m) {
                                  "A fault inside a kernel run on the CPU (a NULL or wild pointer, an "
                                  "integer division by zero, a stack overflow); the process and the "
                                  "device stay usable.");
+  g_concretization = new_exception(m, "ConcretizationTypeError", PyExc_TypeError,
+                                   "An operation needs the values of an array that is being traced (inside "
+                                   "loom.jit, vmap or grad), which are not known until the function runs: "
+                                   "a Python if, bool(), int(), float(), .item() or a NumPy conversion.");
   // NumPy's own type, so that `except np.exceptions.AxisError` catches loom's too.
   nb::object axis_error = numpy_module().attr("exceptions").attr("AxisError");
   g_axis_error = axis_error.inc_ref().ptr();

@@ -61,6 +61,10 @@ nb::object make_capsule(const Array& a, bool versioned, bool copied) {
   ctx->shape.reserve(1);  // valid (non-null) pointers for 0-d arrays too
   ctx->strides.reserve(1);
   static char empty_data = 0;
+  if (is_abstract(a)) {
+    delete ctx;
+    throw_concretization("__dlpack__", "cannot export an array that is being traced");
+  }
   void* data = a.data();
   if (!data && a.device().is_cpu()) data = &empty_data;  // some consumers reject NULL
   DLTensor t{data, to_dl_device(a.device()), nd, to_dl_dtype(a.dtype()), ctx->shape.data(),
@@ -144,6 +148,7 @@ nb::object cuda_array_interface(const Array& a) {
   if (!a.device().is_gpu()) {
     throw nb::attribute_error("__cuda_array_interface__ exists only for GPU arrays; this one is on cpu()");
   }
+  if (is_abstract(a)) throw_concretization("__cuda_array_interface__", "cannot export an array that is being traced");
   nb::dict d;
   nb::list shape;
   for (int64_t s : a.shape()) shape.append(s);
