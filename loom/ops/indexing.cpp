@@ -241,6 +241,9 @@ Array offsets_or_throw(const Parsed& p, const Plan& plan, const Primitive<IndexO
   const int64_t n = plan.nb;
   const Array out = Array::allocate({n + 1}, int64, p.view.device());
   dispatch(offsets, {plan.ix.indices[0]}, {out}, plan.ix, out);
+  // A traced function cannot raise on values: its out-of-bounds indices are clamped to the
+  // axis, as in JAX (docs/TRANSFORMS.md).
+  if (is_abstract(out)) return out.view({n}, {8}, out.offset());
   int64_t bad = -1;
   out.view({1}, {8}, out.offset() + n * 8).copy_to_host(&bad);
   if (bad >= 0) {

@@ -41,6 +41,13 @@ void ensure_seeded(Global& g) {
 
 // Takes `blocks` blocks of the global stream: returns the key and the first counter.
 GeneratorState reserve(uint64_t blocks) {
+  // Traced, a draw of the global generator would be made once and replayed: every call of
+  // the compiled function would get the same numbers. Keys make randomness an argument.
+  if (is_tracing())
+    throw ConcretizationError(
+        "[random] the global generator (loom.random.rand, randn, uniform, normal, randint, permutation "
+        "without a key) cannot be used inside loom.jit, vmap or grad: each call would draw the same numbers. "
+        "Pass a key and use the keyed draws: loom.random.normal(key, shape), with loom.random.split(key)");
   Global& g = global();
   std::lock_guard<std::mutex> lock(g.mutex);
   ensure_seeded(g);

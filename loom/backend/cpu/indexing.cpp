@@ -121,12 +121,12 @@ void index_offsets(const IndexArrays& ix, const Array& out) {
       const int64_t* idx = static_cast<const int64_t*>(ix.indices[j].data());
       const int64_t size = ix.dim_sizes[j], stride = ix.byte_strides[j];
       for (int64_t b = begin; b < end; ++b) {
-        const int64_t v = idx[b] < 0 ? idx[b] + size : idx[b];
-        if (v < 0 || v >= size) {
+        int64_t v = idx[b] < 0 ? idx[b] + size : idx[b];
+        if (v < 0 || v >= size) {  // clamped, as the GPU kernel does (loom_indexing.cuh)
           int64_t key = j * n + b, cur = first_bad.load();
           while (key < cur && !first_bad.compare_exchange_weak(cur, key)) {
           }
-          return;
+          v = v < 0 ? 0 : size - 1;
         }
         off[b] += v * stride;
       }

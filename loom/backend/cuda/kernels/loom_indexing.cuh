@@ -25,8 +25,9 @@ struct loom_index_layout {
   for (unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x; \
        i < static_cast<unsigned long long>(n); i += static_cast<unsigned long long>(gridDim.x) * blockDim.x)
 
-// offsets[b] = sum_j wrap(idx_j[b]) * stride_j. An out-of-bounds index reads nothing: it
-// counts as 0 and records min(j * n + b) in *bad (initialised to ~0) for the host to raise.
+// offsets[b] = sum_j wrap(idx_j[b]) * stride_j. An out-of-bounds index is clamped to the
+// axis (as JAX's gathers do: what a traced function, which cannot raise, gets) and records
+// min(j * n + b) in *bad (initialised to ~0) for the host to raise.
 __global__ void loom_index_offsets(const loom_index_args args, long long n, long long* __restrict__ offsets,
                                    unsigned long long* __restrict__ bad) {
 #pragma unroll 1
@@ -39,7 +40,7 @@ __global__ void loom_index_offsets(const loom_index_args args, long long n, long
       if (v < 0) v += size;
       if (v < 0 || v >= size) {
         atomicMin(bad, static_cast<unsigned long long>(j) * static_cast<unsigned long long>(n) + b);
-        v = 0;
+        v = v < 0 ? 0 : size - 1;
       }
       off += v * args.stride[j];
     }
