@@ -11,6 +11,7 @@ import numpy as np
 
 import loom
 from loom import cuda
+from tour_transforms import transforms
 
 
 def section(title):
@@ -473,6 +474,7 @@ def main():
     streams_and_events(default)
     cuda_kernels(default)
     python_kernels(default)
+    transforms(default, section, check)
     print("\ntour done.")
 
 
