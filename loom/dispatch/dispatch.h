@@ -22,7 +22,16 @@ namespace loom {
 class ArrayRefs {
  public:
   using Ref = std::reference_wrapper<const Array>;
+  // The braced list's array lives until the end of the full expression that calls
+  // dispatch(), which outlives this borrow (GCC warns about the general case).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winit-list-lifetime"
+#endif
   ArrayRefs(std::initializer_list<Ref> l) : begin_(l.begin()), size_(l.size()) {}  // NOLINT: implicit
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
   ArrayRefs(const std::vector<Ref>& v) : begin_(v.data()), size_(v.size()) {}      // NOLINT: implicit
   const Ref* begin() const { return begin_; }
   const Ref* end() const { return begin_ + size_; }

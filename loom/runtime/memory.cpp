@@ -26,6 +26,7 @@ std::shared_ptr<Buffer> Buffer::abstract(size_t nbytes, Device device) {
 void Buffer::materialize(std::shared_ptr<Buffer> real) {
   ptr_ = real->data();
   abstract_ = false;
+  trace_constant_ = true;
   backing_ = std::move(real);
 }
 

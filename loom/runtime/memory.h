@@ -10,6 +10,10 @@
 
 namespace loom {
 
+namespace memory {
+bool allocating_abstract();  // below: whether this thread is tracing
+}  // namespace memory
+
 /// One allocation. Arrays view it through shared_ptr; when the last view dies the
 /// memory goes back to the allocator it came from (or its foreign owner is released).
 class Buffer {
@@ -20,8 +24,11 @@ class Buffer {
       : ptr_(ptr), nbytes_(nbytes), device_(device), release_(release), ctx_(ctx) {}
   /// Wraps memory owned elsewhere (DLPack, __cuda_array_interface__, NumPy);
   /// `on_release` drops the owner's reference.
+  /// Wrapped while a function is traced (loom.asarray of a NumPy array), it is a constant of
+  /// the trace, as an upload would be.
   Buffer(void* ptr, size_t nbytes, Device device, std::function<void()> on_release)
-      : ptr_(ptr), nbytes_(nbytes), device_(device), foreign_release_(std::move(on_release)) {}
+      : ptr_(ptr), nbytes_(nbytes), device_(device), foreign_release_(std::move(on_release)),
+        trace_constant_(memory::allocating_abstract()) {}
   ~Buffer();
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
@@ -33,8 +40,9 @@ class Buffer {
   /// Ops record themselves on it instead of running; a replay substitutes real buffers.
   static std::shared_ptr<Buffer> abstract(size_t nbytes, Device device);
   bool is_abstract() const { return abstract_; }
-  /// An abstract buffer given memory by materialize(): a constant made while tracing.
-  bool is_trace_constant() const { return backing_ != nullptr; }
+  /// A constant made while tracing: an abstract buffer given memory by materialize(), or
+  /// foreign memory wrapped then.
+  bool is_trace_constant() const { return trace_constant_; }
   /// Gives an abstract buffer the memory of `real` (same device, at least nbytes), which it
   /// keeps alive: a constant of a trace (an upload from the host, an op run at trace time).
   void materialize(std::shared_ptr<Buffer> real);
@@ -60,6 +68,7 @@ class Buffer {
   void* last_stream_ = nullptr;
   void* alloc_stream_ = nullptr;
   bool abstract_ = false;
+  bool trace_constant_ = false;
   std::shared_ptr<Buffer> backing_;  // a materialized abstract buffer's memory
 };
 
