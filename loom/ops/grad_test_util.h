@@ -14,6 +14,17 @@
 
 namespace loom::grad_test {
 
+/// Elementwise record `op` with its arrays and its ElementwiseCall rebound through `map`.
+inline TracedOp rebound(const TracedOp& op, const BufferMap& map) {
+  TracedOp c = op;
+  for (Array& a : c.inputs) a = rebind(a, map);
+  for (Array& a : c.outputs) a = rebind(a, map);
+  ElementwiseCall call = std::get<0>(op.args_as<ElementwiseCall>());
+  rebind_arg(call, map);
+  c.args = std::make_shared<const std::tuple<ElementwiseCall>>(call);
+  return c;
+}
+
 /// The record of the one op `f` dispatches, run on `args` and rebound to concrete arrays.
 /// ElementwiseCall is the only eval argument type rebound here (the elementwise family).
 inline TracedOp concrete_op(const ArrayFn& f, const std::vector<Array>& args) {
@@ -33,13 +44,7 @@ inline TracedOp concrete_op(const ArrayFn& f, const std::vector<Array>& args) {
     map[out.buffer().get()] = {fresh.buffer(), 0};
   }
   op.run(op, map);
-  TracedOp c = op;
-  for (Array& a : c.inputs) a = rebind(a, map);
-  for (Array& a : c.outputs) a = rebind(a, map);
-  ElementwiseCall call = std::get<0>(op.args_as<ElementwiseCall>());
-  rebind_arg(call, map);
-  c.args = std::make_shared<const std::tuple<ElementwiseCall>>(call);
-  return c;
+  return rebound(op, map);
 }
 
 /// The rule's input cotangents for output cotangent `ct`.
