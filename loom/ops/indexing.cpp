@@ -241,6 +241,10 @@ Array offsets_or_throw(const Parsed& p, const Plan& plan, const Primitive<IndexO
   const int64_t n = plan.nb;
   const Array out = Array::allocate({n + 1}, int64, p.view.device());
   dispatch(offsets, {plan.ix.indices[0]}, {out}, plan.ix, out);
+  // Traced (jit, grad): the bounds word is not known until the plan runs, so the index is
+  // not checked (an out-of-bounds position reads or writes an unspecified element, as JAX
+  // leaves it unspecified); eagerly it raises IndexError.
+  if (out.buffer()->is_abstract()) return out.view({n}, {8}, out.offset());
   int64_t bad = -1;
   out.view({1}, {8}, out.offset() + n * 8).copy_to_host(&bad);
   if (bad >= 0) {
