@@ -21,7 +21,8 @@ void register_creation() {
     set_vjp_rule(p->info, convert_vjp);
   set_vjp_rule(primitives::copyto_strided.info, convert_vjp);
   set_vjp_rule(primitives::stop_gradient.info, no_cotangent);
-  for (const auto* p : {&primitives::full, &primitives::from_host}) set_vjp_rule(p->info, no_cotangent);
+  set_vjp_rule(primitives::full.info, no_cotangent);
+  set_vjp_rule(primitives::from_host.info, no_cotangent);
   set_vjp_rule(primitives::arange.info, no_cotangent);
   set_vjp_rule(primitives::linspace.info, no_cotangent);
   set_vjp_rule(primitives::eye.info, no_cotangent);

@@ -35,7 +35,7 @@ Array from(const std::vector<double>& v, const Shape& shape) {
   return from_host(HostView{v.data(), float64, shape, contiguous_strides(shape, 8)}, cpu());
 }
 
-Array random(const Shape& shape, uint32_t seed) {
+Array normal(const Shape& shape, uint32_t seed) {
   std::mt19937 gen(seed);
   std::normal_distribution<double> d;
   std::vector<double> v(static_cast<size_t>(shape_size(shape)));
@@ -74,11 +74,11 @@ ArrayFn unary(std::function<Array(const Array&)> f) {
 TEST(Grad, ArithmeticAndBroadcasting) {
   check_grad([](const std::vector<Array>& in) {
     return std::vector<Array>{sum(multiply(exp(in[0]), add(in[1], 2.0)))};  // (3,4) * (4,)
-  }, {random({3, 4}, 1), random({4}, 2)});
+  }, {normal({3, 4}, 1), normal({4}, 2)});
 }
 
 TEST(Grad, Reductions) {
-  const Array x = random({3, 4, 5}, 3);
+  const Array x = normal({3, 4, 5}, 3);
   check_grad(unary([](const Array& a) { return sum(multiply(sum(a, std::vector<int64_t>{1}), sin(mean(a, std::vector<int64_t>{1})))); }), {x});
   check_grad(unary([](const Array& a) { return sum(multiply(prod(a, std::vector<int64_t>{0, 2}), 1.0)); }), {x});
   check_grad(unary([](const Array& a) { return sum(multiply(max(a, std::vector<int64_t>{2}), min(a, std::vector<int64_t>{0}, true))); }), {x});
@@ -89,11 +89,11 @@ TEST(Grad, Reductions) {
   for (const NormOrd& ord : {NormOrd{}, NormOrd::number(1), NormOrd::number(3), NormOrd::number(INFINITY),
                              NormOrd::number(-INFINITY)})
     check_grad(unary([ord](const Array& a) { return sum(linalg::norm(a, ord, std::vector<int64_t>{1})); }),
-               {random({3, 4}, 4)});
+               {normal({3, 4}, 4)});
 }
 
 TEST(Grad, Scans) {
-  const Array x = random({3, 4}, 5);
+  const Array x = normal({3, 4}, 5);
   check_grad(unary([](const Array& a) { return sum(sin(cumsum(a, 1))); }), {x});
   check_grad(unary([](const Array& a) { return sum(sin(cumprod(a, 0))); }), {x});
   check_grad(unary([](const Array& a) { return sum(sin(cumsum(a))); }), {x});
@@ -101,39 +101,39 @@ TEST(Grad, Scans) {
 
 TEST(Grad, MatmulAndEinsum) {
   check_grad([](const std::vector<Array>& in) { return std::vector<Array>{sum(sin(matmul(in[0], in[1])))}; },
-             {random({3, 4}, 6), random({4, 2}, 7)});
+             {normal({3, 4}, 6), normal({4, 2}, 7)});
   check_grad([](const std::vector<Array>& in) { return std::vector<Array>{sum(sin(matmul(in[0], in[1])))}; },
-             {random({2, 3, 4}, 8), random({4, 2}, 9)});  // b broadcast over the batch
+             {normal({2, 3, 4}, 8), normal({4, 2}, 9)});  // b broadcast over the batch
   check_grad([](const std::vector<Array>& in) { return std::vector<Array>{sum(sin(einsum("ij,jk->ik", in)))}; },
-             {random({3, 4}, 10), random({4, 2}, 11)});
+             {normal({3, 4}, 10), normal({4, 2}, 11)});
   check_grad([](const std::vector<Array>& in) { return std::vector<Array>{sum(sin(matmul(in[0], in[0])))}; },
-             {random({3, 3}, 12)});
+             {normal({3, 3}, 12)});
 }
 
 TEST(Grad, IndexingAndUpdates) {
-  const Array x = random({5, 3}, 13);
+  const Array x = normal({5, 3}, 13);
   const std::vector<int64_t> iv{4, 0, 4};
   const Array idx = from_host(HostView{iv.data(), int64, {3}, {8}}, cpu());
   check_grad(unary([idx](const Array& a) { return sum(sin(getitem(a, {idx}))); }), {x});
   check_grad(unary([idx](const Array& a) { return sum(sin(getitem(a, {Slice{}, Index(int64_t{1})}))); }), {x});
   check_grad([idx](const std::vector<Array>& in) {
     return std::vector<Array>{sum(sin(at_update(in[0], {idx}, in[1], AtOp::add)))};
-  }, {x, random({3, 3}, 14)});
+  }, {x, normal({3, 3}, 14)});
   const std::vector<int64_t> uv{1, 3};
   const Array uidx = from_host(HostView{uv.data(), int64, {2}, {8}}, cpu());
   for (AtOp op : {AtOp::set, AtOp::multiply, AtOp::min, AtOp::max})
     check_grad([uidx, op](const std::vector<Array>& in) {
       return std::vector<Array>{sum(sin(at_update(in[0], {uidx}, in[1], op)))};
-    }, {x, random({2, 3}, 15)});
+    }, {x, normal({2, 3}, 15)});
   check_grad([](const std::vector<Array>& in) {  // x[1:3] = y into a copy: in place
     Array c = in[0].copy();
     setitem(c, {Slice{1, 3, std::nullopt}}, sin(in[1]));
     return std::vector<Array>{sum(multiply(c, c))};
-  }, {x, random({2, 3}, 16)});
+  }, {x, normal({2, 3}, 16)});
 }
 
 TEST(Grad, ShapesConvertsAndSort) {
-  const Array x = random({3, 4}, 17);
+  const Array x = normal({3, 4}, 17);
   check_grad(unary([](const Array& a) { return sum(sin(repeat(a, std::vector<int64_t>{1, 3, 2}, 0))); }), {x});
   check_grad(unary([](const Array& a) { return sum(sin(concatenate({a, flip(a)}, 1))); }), {x});
   check_grad(unary([](const Array& a) { return sum(sin(a.astype(float32).astype(float64))); }), {x}, 1e-4);
@@ -141,8 +141,8 @@ TEST(Grad, ShapesConvertsAndSort) {
 }
 
 TEST(Grad, StopGradientAndIntegerInputs) {
-  const Array x = random({4}, 18);
-  const Array g = grad(unary([](const Array& a) { return sum(multiply(a, stop_gradient(a))); }))({x});
+  const Array x = normal({4}, 18);
+  const std::vector<Array> g = grad(unary([](const Array& a) { return sum(multiply(a, stop_gradient(a))); }))({x});
   EXPECT_EQ(host(g[0]), host(x));  // d/dx x * c = c
   const Array n = arange(0, 4, 1, int64, cpu());
   const auto gi = grad([](const std::vector<Array>& in) { return std::vector<Array>{sum(multiply(in[0], in[1]))}; },
@@ -156,9 +156,9 @@ TEST(Grad, JvpIsTheVjpTransposed) {
   const ArrayFn f = [](const std::vector<Array>& in) {
     return std::vector<Array>{sin(matmul(in[0], in[1])), sum(exp(in[0]), std::vector<int64_t>{1})};
   };
-  const std::vector<Array> x{random({3, 4}, 19), random({4, 2}, 20)};
-  const std::vector<Array> t{random({3, 4}, 21), random({4, 2}, 22)};
-  const std::vector<Array> u{random({3, 2}, 23), random({3}, 24)};
+  const std::vector<Array> x{normal({3, 4}, 19), normal({4, 2}, 20)};
+  const std::vector<Array> t{normal({3, 4}, 21), normal({4, 2}, 22)};
+  const std::vector<Array> u{normal({3, 2}, 23), normal({3}, 24)};
   auto [outs, jt] = jvp(f, x, t);
   auto [outs2, pullback] = vjp(f, x);
   const std::vector<Array> jtu = pullback(u);
@@ -174,7 +174,7 @@ TEST(Grad, Compositions) {
   const ArrayFn f = unary([](const Array& a) { return sum(sin(a)); });
   const ArrayFn df = grad(f);
   const ArrayFn sum_df = [df](const std::vector<Array>& in) { return std::vector<Array>{sum(df(in)[0])}; };
-  const Array x = random({5}, 25);
+  const Array x = normal({5}, 25);
   const std::vector<double> d2 = host(grad(sum_df)({x})[0]);
   const std::vector<double> want = host(negative(sin(x)));
   for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(d2[i], want[i], 1e-12);
@@ -186,7 +186,7 @@ TEST(Grad, Compositions) {
 }
 
 TEST(Grad, Errors) {
-  const Array x = random({3}, 26);
+  const Array x = normal({3}, 26);
   try {
     grad(unary([](const Array& a) { return sin(a); }))({x});
     FAIL() << "no error";
