@@ -40,7 +40,7 @@ def check(f, *shapes, rng=None, tol=1e-6):
 # One case per primitive family (the op table's elementwise rules are tested with theirs).
 CASES = {
     "arithmetic": (lambda x, y: loom.sum(loom.exp(x) * (y + 2.0)), [(3, 4), (4,)]),
-    "sum_mean": (lambda x: loom.sum(loom.sin(loom.sum(x, axis=1) * loom.mean(x, axis=(0, 2), keepdims=True))),
+    "sum_mean": (lambda x: loom.sum(loom.sin(loom.sum(x, axis=1) * loom.mean(x, axis=(0, 1), keepdims=True)[0])),
                  [(3, 4, 5)]),
     "prod": (lambda x: loom.sum(loom.prod(x, axis=0)), [(3, 4)]),
     "min_max": (lambda x: loom.sum(loom.max(x, axis=1) * loom.min(x, axis=0).sum()), [(3, 4)]),
@@ -54,7 +54,6 @@ CASES = {
     "matmul": (lambda a, b: loom.sum(loom.sin(a @ b)), [(3, 4), (4, 2)]),
     "batched_matmul": (lambda a, b: loom.sum(loom.sin(loom.matmul(a, b))), [(2, 3, 4), (4, 5)]),
     "einsum": (lambda a, b: loom.sum(loom.sin(loom.einsum("bij,jk->bik", a, b))), [(2, 3, 4), (4, 2)]),
-    "astype": (lambda x: loom.sum(loom.sin(x.astype(loom.float32).astype(loom.float64))), [(4,)]),
     "getitem": (lambda x: loom.sum(loom.sin(x[np.array([2, 0, 2])] * x[1:, ::-1][:, 0])), [(4, 3)]),
     "at_add": (lambda x, v: loom.sum(loom.sin(x.at[np.array([1, 1, 3])].add(v))), [(5,), (3,)]),
     "at_set": (lambda x, v: loom.sum(loom.sin(x.at[np.array([1, 3])].set(v))), [(5, 2), (2, 2)]),
@@ -71,6 +70,14 @@ CASES = {
 def test_grad_matches_finite_differences(name):
     f, shapes = CASES[name]
     check(f, *shapes)
+
+
+def test_astype():
+    # Through float32 finite differences would measure its rounding: compare with cos(x).
+    x = arr(np.random.default_rng().standard_normal(4))
+    g = grad(lambda x: loom.sum(loom.sin(x.astype(loom.float32)).astype(loom.float64)))(x)
+    assert g.dtype == x.dtype
+    np.testing.assert_allclose(g.numpy(), np.cos(x.numpy()), rtol=1e-6)
 
 
 def test_setitem_into_a_copy():
