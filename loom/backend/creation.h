@@ -67,6 +67,10 @@ inline const Primitive<CopyFromHostFn> from_host{{"from_host", "creation"}, cpu_
 inline const Primitive<ConvertFn> astype{{"astype", "creation"}, cpu_backend::convert, gpu_backend::convert};
 inline const Primitive<ConvertFn> copy{{"copy", "creation"}, cpu_backend::convert, gpu_backend::convert};
 inline const Primitive<ConvertFn> copyto{{"copyto", "creation"}, cpu_backend::convert, gpu_backend::convert};
+// stop_gradient (ops/stop_gradient.h) while tracing: an identity copy that grad does not
+// differentiate through.
+inline const Primitive<ConvertFn> stop_gradient{{"stop_gradient", "creation"}, cpu_backend::convert,
+                                                gpu_backend::convert};
 // copy_to_host of a CPU array converts into the caller's memory wrapped as a CPU array (a
 // GPU array's is a download, a transfer). Not traceable: it hands data to the host, which
 // a traced function cannot do with values it does not have yet.

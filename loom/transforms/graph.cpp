@@ -59,31 +59,42 @@ void check_args(const char* who, const TracedGraph& g, const std::vector<Array>&
   }
 }
 
-std::vector<Array> replay(const TracedGraph& g, const std::vector<Array>& args) {
-  check_args("replay", g, args);
+BufferMap bind_inputs(const TracedGraph& g, const std::vector<Array>& args) {
   BufferMap map;
   map.reserve(g.inputs.size() + g.ops.size() + g.written_constants.size());
   for (size_t i = 0; i < args.size(); ++i) map[g.inputs[i].buffer().get()] = bind_argument(args[i]);
   for (const Array& c : g.written_constants) map[c.buffer().get()] = {c.copy().buffer(), 0};
-  for (const TracedOp& op : g.ops) {
-    for (const Array& out : op.outputs) {
-      const Buffer* b = out.buffer().get();
-      if (out.valid() && b->is_abstract() && map.find(b) == map.end())
-        map[b] = {allocate(b->nbytes(), b->device()), 0};
-    }
-    op.run(op, map);
+  return map;
+}
+
+void bind_outputs(const TracedOp& op, BufferMap& map) {
+  for (const Array& out : op.outputs) {
+    const Buffer* b = out.buffer().get();
+    if (out.valid() && b->is_abstract() && map.find(b) == map.end()) map[b] = {allocate(b->nbytes(), b->device()), 0};
   }
+}
+
+std::vector<Array> bind_results(const TracedGraph& g, BufferMap& map) {
   std::vector<Array> outs;
   outs.reserve(g.outputs.size());
   for (const Array& o : g.outputs) {
     const Buffer* b = o.valid() ? o.buffer().get() : nullptr;
     if (b && b->is_abstract() && map.find(b) == map.end())  // allocated and never written: empty()
       map[b] = {allocate(b->nbytes(), b->device()), 0};
-    // A constant result is copied: the caller may write to it, and the next run reads it.
     const bool constant = o.valid() && o.buffer()->is_trace_constant() && map.find(o.buffer().get()) == map.end();
     outs.push_back(constant ? o.copy() : rebind(o, map));
   }
   return outs;
+}
+
+std::vector<Array> replay(const TracedGraph& g, const std::vector<Array>& args) {
+  check_args("replay", g, args);
+  BufferMap map = bind_inputs(g, args);
+  for (const TracedOp& op : g.ops) {
+    bind_outputs(op, map);
+    op.run(op, map);
+  }
+  return bind_results(g, map);
 }
 
 }  // namespace loom

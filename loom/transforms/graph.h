@@ -46,6 +46,16 @@ TracedGraph trace(const ArrayFn& f, const std::vector<ArraySpec>& specs);
 /// enclosing trace the ops are recorded there (jit inside jit, vmap or grad inlines).
 std::vector<Array> replay(const TracedGraph& g, const std::vector<Array>& args);
 
+/// The steps of a run of a graph, shared by replay and the transforms that run a graph
+/// their own way (grad keeps the forward values). bind_inputs maps each input's buffer to
+/// its argument's and each written constant to a fresh copy; bind_outputs gives the
+/// abstract buffers that `op` writes, and that `map` lacks, fresh memory; bind_results
+/// gives the function's results under `map` (a constant result is copied: the caller may
+/// write to it, and the next run reads it).
+BufferMap bind_inputs(const TracedGraph& g, const std::vector<Array>& args);
+void bind_outputs(const TracedOp& op, BufferMap& map);
+std::vector<Array> bind_results(const TracedGraph& g, BufferMap& map);
+
 /// Throws std::invalid_argument naming `who` unless `args` match `g`'s input specs.
 void check_args(const char* who, const TracedGraph& g, const std::vector<Array>& args);
 

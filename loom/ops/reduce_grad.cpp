@@ -1,0 +1,106 @@
+// Derivative rules of the reductions, norms and scans. A reduction's input is recorded as
+// the view it read, dense in memory as [outer][len][inner] (backend/reduce.h); the axes
+// it reduced are those whose strides fall in the `len` block, and its output lists the
+// kept axes in the view's order, so the output reshaped with those axes kept as 1
+// broadcasts against the input.
+#include <vector>
+
+#include "loom/backend/reduce.h"
+#include "loom/ops/creation.h"
+#include "loom/ops/elementwise.h"
+#include "loom/ops/grad_rules.h"
+#include "loom/ops/reduce.h"
+#include "loom/ops/shape_ops.h"
+
+namespace loom::grad_rules {
+namespace {
+
+using ReduceArgs = std::tuple<Array, ReduceGeometry, ReduceKind, ReduceParams, Array>;
+
+struct Reduced {
+  std::vector<int64_t> axes;  // the reduced axes of the input view
+  Shape keep_shape;           // the input's shape with those axes as 1
+};
+
+Reduced reduced_axes(const Array& x, const ReduceGeometry& g) {
+  Reduced r;
+  r.keep_shape = x.shape();
+  const int64_t isz = static_cast<int64_t>(x.itemsize());
+  const int64_t lo = g.inner * isz, hi = g.inner * g.len * isz;
+  for (int d = 0; d < x.ndim(); ++d)
+    if (x.shape()[d] > 1 && x.strides()[d] >= lo && x.strides()[d] < hi) {
+      r.axes.push_back(d);
+      r.keep_shape[d] = 1;
+    }
+  return r;
+}
+
+// ct * mask / (the number of true entries of mask along the reduced axes): the cotangent
+// of a min or max shared among the elements that attain it.
+Array share(const Array& ct, const Array& mask, const Reduced& r, DType dt) {
+  const Array m = mask.astype(dt);
+  return divide(multiply(ct, m), sum(m, r.axes, true));
+}
+
+void reduce_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
+  const auto& [in, g, kind, params, out] = op.args_as<const Array&, const ReduceGeometry&, ReduceKind,
+                                                       const ReduceParams&, const Array&>();
+  (void)in, (void)out;
+  const Array& x = op.inputs[0];
+  if (x.size() == 0 || !out_cts[0].valid()) return;
+  const Reduced r = reduced_axes(x, g);
+  const Array ct = reshape(out_cts[0], r.keep_shape);
+  const Array y = reshape(op.outputs[0], r.keep_shape);
+  const DType dt = x.dtype();
+  Array d;  // the cotangent before broadcasting to x's shape
+  switch (kind) {
+    case ReduceKind::sum: d = ct; break;
+    case ReduceKind::mean: d = divide(ct, params.divisor); break;
+    case ReduceKind::prod: d = divide(multiply(ct, y), x); break;
+    case ReduceKind::min:
+    case ReduceKind::max: d = share(ct, equal(x, y), r, dt); break;
+    case ReduceKind::var: {
+      const Array centered = subtract(x, divide(sum(x, r.axes, true), params.count));
+      d = multiply(ct, centered);
+      d = params.take_sqrt ? divide(d, multiply(y, params.divisor)) : multiply(d, 2.0 / params.divisor);
+      break;
+    }
+    case ReduceKind::norm_l2: d = multiply(ct, divide(x, y)); break;
+    case ReduceKind::norm_l1: d = multiply(ct, sign(x)); break;
+    case ReduceKind::norm_max_abs:
+    case ReduceKind::norm_min_abs: d = multiply(share(ct, equal(absolute(x), y), r, dt), sign(x)); break;
+    case ReduceKind::norm_p: {
+      const double p = params.p;
+      d = multiply(ct, multiply(sign(x), divide(power(absolute(x), p - 1), power(y, p - 1))));
+      break;
+    }
+    default: return;  // norm_l0 (a count), any, all, argmin, argmax: no derivative
+  }
+  in_cts[0] = broadcast_to(d, x.shape());
+}
+
+// cumsum/cumprod: x and out are dense (outer, len, inner); the scan runs along len.
+void scan_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
+  const auto& args = op.args_as<const Array&, const ReduceGeometry&, ScanKind, const Array&>();
+  const ReduceGeometry& g = std::get<1>(args);
+  const ScanKind kind = std::get<2>(args);
+  const Array& x = op.inputs[0];
+  if (x.size() == 0 || !out_cts[0].valid()) return;
+  const Shape s3{g.outer, g.len, g.inner};
+  Array ct = reshape(out_cts[0], s3);
+  if (kind == ScanKind::prod) ct = multiply(ct, reshape(op.outputs[0], s3));
+  // The sum over later positions: a scan of the reversed axis, reversed back.
+  Array d = flip(cumsum(flip(ct, std::vector<int64_t>{1}), 1), std::vector<int64_t>{1});
+  if (kind == ScanKind::prod) d = divide(d, reshape(x, s3));
+  in_cts[0] = reshape(d, x.shape());
+}
+
+}  // namespace
+
+void register_reduce() {
+  for (const auto& p : primitives::reduce) set_vjp_rule(p.info, reduce_vjp);
+  set_vjp_rule(primitives::reduce_std.info, reduce_vjp);
+  for (const auto& p : primitives::scan) set_vjp_rule(p.info, scan_vjp);
+}
+
+}  // namespace loom::grad_rules

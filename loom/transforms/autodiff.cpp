@@ -1,0 +1,168 @@
+#include "loom/transforms/autodiff.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "loom/core/error.h"
+#include "loom/dispatch/rules.h"
+#include "loom/ops/creation.h"
+#include "loom/ops/transform_rules.h"
+#include "loom/transforms/autodiff_cotangents.h"
+#include "loom/transforms/autodiff_forward.h"
+
+namespace loom {
+namespace {
+
+void ensure_rules() {
+  static std::once_flag once;
+  std::call_once(once, register_grad_rules);
+}
+
+bool carries(const Array& a) { return a.valid() && is_floating(a.dtype()); }
+
+// The backward pass: cotangents of the results in, cotangents of the arguments out.
+std::vector<Array> backward(const autodiff::ForwardPass& fw, const std::vector<Array>& cts) {
+  const TracedGraph& g = fw.graph();
+  if (cts.size() != g.outputs.size())
+    throw_value_error("vjp", "the function has " + std::to_string(g.outputs.size()) + " outputs, got " +
+                                 std::to_string(cts.size()) + " cotangents");
+  autodiff::Cotangents store;
+  for (size_t i = 0; i < cts.size(); ++i) {
+    const Array& o = g.outputs[i];
+    if (!cts[i].valid() || !carries(o) || !fw.differentiable(o.buffer().get())) continue;
+    if (cts[i].shape() != o.shape())
+      throw_value_error("vjp", "cotangent " + std::to_string(i) + " has shape " + shape_str(cts[i].shape()) +
+                                   ", but output " + std::to_string(i) + " has shape " + shape_str(o.shape()));
+    store.accumulate(o, cts[i]);
+  }
+  for (size_t k = g.ops.size(); k-- > 0;) {
+    const TracedOp& op = g.ops[k];
+    std::vector<Array> out_cts(op.outputs.size());
+    bool any = false;
+    for (size_t i = 0; i < op.outputs.size(); ++i) {
+      if (!carries(op.outputs[i])) continue;
+      out_cts[i] = store.read(op.outputs[i]);
+      if (!out_cts[i].valid()) continue;
+      any = true;
+      // The region held other values before this record: their cotangent starts at zero.
+      if (fw.overwrites(k, i)) {
+        out_cts[i] = out_cts[i].copy();
+        store.zero(op.outputs[i]);
+      }
+    }
+    if (!any) continue;
+    const VjpRule rule = rules_of(*op.op).vjp;
+    if (!rule)
+      throw UnsupportedError(std::string("[grad] no derivative rule for '") + op.op->name + "' (" + op.op->family +
+                             " family): the function's result depends on it through a differentiable value; "
+                             "wrap its input in stop_gradient if no derivative should flow through it");
+    std::vector<Array> in_cts(op.inputs.size());
+    rule(fw.bound(k), out_cts, in_cts);
+    for (size_t i = 0; i < op.inputs.size(); ++i) {
+      const Array& in = op.inputs[i];
+      if (!in_cts[i].valid() || !carries(in) || !fw.differentiable(in.buffer().get())) continue;
+      if (in_cts[i].shape() != in.shape())
+        throw std::logic_error(std::string("[grad] the derivative rule of '") + op.op->name + "' gave shape " +
+                               shape_str(in_cts[i].shape()) + " for an input of shape " + shape_str(in.shape()));
+      store.accumulate(in, in_cts[i]);
+    }
+  }
+  std::vector<Array> grads;
+  grads.reserve(g.inputs.size());
+  for (const Array& in : g.inputs) {
+    Array ct = carries(in) ? store.read(in) : Array();
+    grads.push_back(ct.valid() ? ct : zeros(in.shape(), in.dtype(), in.device()));
+  }
+  return grads;
+}
+
+std::vector<ArraySpec> specs_of(const std::vector<Array>& args, const char* who) {
+  std::vector<ArraySpec> specs;
+  specs.reserve(args.size());
+  for (const Array& a : args) {
+    if (!a.valid()) throw_value_error(who, "an argument is an empty Array handle");
+    specs.push_back(ArraySpec::of(a));
+  }
+  return specs;
+}
+
+std::vector<int> checked_argnums(const std::vector<int>& argnums, size_t nargs, const char* who) {
+  std::vector<int> out;
+  for (int i : argnums) {
+    const int n = static_cast<int>(nargs);
+    if (i < -n || i >= n)
+      throw_value_error(who, "argnums " + std::to_string(i) + " is out of range for a function of " +
+                                 std::to_string(n) + " arguments");
+    out.push_back(i < 0 ? i + n : i);
+  }
+  return out;
+}
+
+// The first output, checked to be a floating scalar, and the cotangents that seed grad.
+std::vector<Array> grad_seed(const std::vector<Array>& outs, const char* who) {
+  if (outs.empty()) throw_value_error(who, "the function returned no outputs; it must return a scalar first");
+  const Array& y = outs[0];
+  if (y.ndim() != 0)
+    throw std::invalid_argument(std::string("[") + who + "] the function's output must be a scalar (shape ()), got shape " +
+                                shape_str(y.shape()) + "; use vjp for a non-scalar output, or reduce it (sum, mean)");
+  if (!is_floating(y.dtype()))
+    throw DTypeError(std::string("[") + who + "] the function's output must be a float scalar, got " +
+                     dtype_name(y.dtype()));
+  std::vector<Array> cts(outs.size());
+  cts[0] = ones({}, y.dtype(), y.device());
+  return cts;
+}
+
+}  // namespace
+
+std::pair<std::vector<Array>, ArrayFn> vjp(const ArrayFn& f, const std::vector<Array>& primals) {
+  if (!f) throw_value_error("vjp", "the function is empty");
+  ensure_rules();
+  auto g = std::make_shared<const TracedGraph>(trace(f, specs_of(primals, "vjp")));
+  auto fw = std::make_shared<const autodiff::ForwardPass>(g, primals);
+  ArrayFn pullback = [fw](const std::vector<Array>& cts) { return backward(*fw, cts); };
+  return {fw->results(), std::move(pullback)};
+}
+
+std::pair<std::vector<Array>, std::vector<Array>> jvp(const ArrayFn& f, const std::vector<Array>& primals,
+                                                      const std::vector<Array>& tangents) {
+  if (tangents.size() != primals.size())
+    throw_value_error("jvp", "got " + std::to_string(primals.size()) + " primals but " +
+                                 std::to_string(tangents.size()) + " tangents");
+  for (size_t i = 0; i < tangents.size(); ++i)
+    if (tangents[i].valid() && tangents[i].shape() != primals[i].shape())
+      throw_value_error("jvp", "tangent " + std::to_string(i) + " has shape " + shape_str(tangents[i].shape()) +
+                                   ", but primal " + std::to_string(i) + " has shape " +
+                                   shape_str(primals[i].shape()));
+  auto [outs, pullback] = vjp(f, primals);
+  // The pullback u -> J^T u is linear; its own pullback at any u maps t to J t.
+  std::vector<Array> u0;
+  u0.reserve(outs.size());
+  for (const Array& o : outs) u0.push_back(zeros(o.shape(), o.dtype(), o.device()));
+  auto [unused, transpose] = vjp(pullback, u0);
+  (void)unused;
+  std::vector<Array> t_outs = transpose(tangents);
+  return {std::move(outs), std::move(t_outs)};
+}
+
+ValueAndGradFn value_and_grad(ArrayFn f, std::vector<int> argnums) {
+  if (!f) throw_value_error("value_and_grad", "the function is empty");
+  return [f = std::move(f), argnums = std::move(argnums)](const std::vector<Array>& args) {
+    const std::vector<int> nums = checked_argnums(argnums, args.size(), "grad");
+    auto [outs, pullback] = vjp(f, args);
+    const std::vector<Array> all = pullback(grad_seed(outs, "grad"));
+    std::vector<Array> grads;
+    grads.reserve(nums.size());
+    for (int i : nums) grads.push_back(all[i]);
+    return std::make_pair(std::move(outs), std::move(grads));
+  };
+}
+
+ArrayFn grad(ArrayFn f, std::vector<int> argnums) {
+  if (!f) throw_value_error("grad", "the function is empty");
+  ValueAndGradFn vg = value_and_grad(std::move(f), std::move(argnums));
+  return [vg = std::move(vg)](const std::vector<Array>& args) { return vg(args).second; };
+}
+
+}  // namespace loom
