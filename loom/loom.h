@@ -22,4 +22,5 @@
 #include "loom/core/shape.h"
 #include "loom/runtime/stream.h"
 #include "loom/transforms/jit.h"
+#include "loom/transforms/vmap.h"
 #include "loom/version.h"
