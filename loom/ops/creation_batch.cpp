@@ -1,8 +1,10 @@
 // Batching the creation family. Fills, aranges and eyes read no operand, so they are
 // batched only when another op later writes their buffer per example: every example starts
 // with the same values. A conversion (astype, copy, copyto) is one call on the batched
-// views when the batched destination is contiguous, as its eval needs.
+// views when the batched destination is contiguous, as its eval needs, else one strided
+// copy on the elementwise engine (as copyto does for a strided destination).
 #include "loom/backend/creation.h"
+#include "loom/backend/elementwise.h"
 #include "loom/ops/batch_common.h"
 
 namespace loom::batch {
@@ -17,10 +19,15 @@ void full_rule(const TracedOp& op, const BatchMap& m) {
 
 void convert_rule(const TracedOp& op, const BatchMap& m) {
   const auto& [src, dst] = op.args_as<Array, Array>();
-  const Array d = m.batched(dst);
-  if (!d.is_contiguous()) return per_example(op, m);
-  const Array s = m.batched(src);
-  redispatch<void, const Array&, const Array&>(op, {s}, {d}, s, d);
+  const Array d = m.batched(dst), s = m.batched(src);
+  if (d.is_contiguous()) return redispatch<void, const Array&, const Array&>(op, {s}, {d}, s, d);
+  ElementwiseCall call;
+  call.op = OpId::copy;
+  call.loop = d.dtype();
+  call.nin = 1;
+  call.in[0] = s;
+  call.out = d;
+  dispatch_on(primitives::copyto_strided, op.device, {s}, {d}, call);
 }
 
 }  // namespace
