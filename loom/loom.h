@@ -24,4 +24,5 @@
 #include "loom/runtime/stream.h"
 #include "loom/transforms/autodiff.h"
 #include "loom/transforms/jit.h"
+#include "loom/transforms/vmap.h"
 #include "loom/version.h"

@@ -1,0 +1,61 @@
+// What the batching rules (ops/*_batch.cpp, dispatch/rules.h BatchRule) share: the loop
+// over examples that is always correct, and the ways a rule re-dispatches a record on
+// batched views, so that under an enclosing trace the batched op is recorded there.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "loom/dispatch/dispatch.h"
+#include "loom/dispatch/rules.h"
+
+namespace loom::batch {
+
+/// Runs `op` once per example (BatchMap::example(b)): correct for every primitive, used
+/// where no single call describes the batch.
+void per_example(const TracedOp& op, const BatchMap& m);
+
+/// For records that read no batched buffer but write a batched one (an op with no inputs,
+/// or a buffer another op later writes per example): runs `op` once on example 0 and copies
+/// its outputs to the other examples (every example gets the same values, as in JAX).
+void once_then_broadcast(const TracedOp& op, const BatchMap& m);
+
+/// The batched views (BatchMap::batched) of `arrays`.
+std::vector<Array> batched_all(const std::vector<Array>& arrays, const BatchMap& m);
+
+/// Example 0 of a batched view (its leading axis dropped): an unbatched operand rebound.
+inline Array first_example(const Array& all) {
+  return all.view(Shape(all.shape().begin() + 1, all.shape().end()),
+                  Strides(all.strides().begin() + 1, all.strides().end()), all.offset());
+}
+
+/// `v`'s batch stride in bytes under `m` (0: shared by all examples).
+int64_t batch_stride(const Array& v, const BatchMap& m);
+
+/// The `n` elements of memory at v.data() (a dense region, as reductions read their input)
+/// over all examples as one 1-d array of m.size * n elements, or an invalid Array when the
+/// examples are not laid out back to back.
+Array dense_batch(const Array& v, int64_t n, const BatchMap& m);
+
+/// The same, copying the examples together when they are not back to back.
+Array dense_batch_copy(const Array& v, int64_t n, const BatchMap& m);
+
+/// Dispatches the primitive of `op` (its record, signature R(A...)) again on `device` with
+/// `args`; `in` and `out` are what hooks see.
+template <class R, class... A, class... Args>
+void redispatch(const TracedOp& op, const std::vector<Array>& in, const std::vector<Array>& out,
+                Args&&... args) {
+  const auto& p = *static_cast<const Primitive<R(A...)>*>(op.record);
+  const auto in_refs = trace_detail::refs(in), out_refs = trace_detail::refs(out);
+  dispatch_on(p, op.device, in_refs, out_refs, std::forward<Args>(args)...);
+}
+
+/// Each family's registration (ops/<family>_batch.cpp), called by register_batch_rules().
+void register_elementwise();
+void register_creation();
+void register_linalg();
+void register_reduce();
+void register_shape_ops();
+void register_sorting();
+void register_random();
+
+}  // namespace loom::batch

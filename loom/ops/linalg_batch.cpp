@@ -1,0 +1,96 @@
+// Batching the matrix product: always one GEMM, never a loop over examples. The record is
+// out[i] = a[i] @ b[i] with a (B, m, k), b (B, k, n), out contiguous (B, m, n); under vmap
+// each gains a leading batch axis of size S.
+//  - One matrix shared by the batch and vectors per example (the matrix times a batch of
+//    vectors): the vectors are the columns of one matrix, so out^T = b^T @ a^T is a single
+//    (S, k) x (k, m) GEMM written straight into the batched output.
+//  - Batched rows times a shared matrix: the rows of all examples stack into one tall GEMM.
+//  - Otherwise the batch axis merges with B (copying an operand whose strides do not merge)
+//    into one batched GEMM.
+#include <optional>
+
+#include "loom/backend/linalg.h"
+#include "loom/backend/linalg_gemm_layout.h"
+#include "loom/ops/batch_common.h"
+#include "loom/ops/elementwise.h"
+
+namespace loom::batch {
+namespace {
+
+using Gemm = const Array&;
+
+void gemm(const TracedOp& op, const Array& a, const Array& b, const Array& out, bool tf32) {
+  redispatch<void, Gemm, Gemm, Gemm, bool>(op, {a, b}, {out}, a, b, out, tf32);
+}
+
+// The stride of (S, B) merged into one axis, when one stride describes both.
+std::optional<int64_t> merged(int64_t s, int64_t b, int64_t ss, int64_t sb) {
+  if (b == 1) return ss;
+  if (s == 1 || ss == b * sb) return sb;
+  return std::nullopt;
+}
+
+// x (S, B, r, c) as (S*B, r, c): a view when the strides merge, else a contiguous copy.
+Array merge3(const Array& x) {
+  const Shape& s = x.shape();
+  const Strides& st = x.strides();
+  if (auto m = merged(s[0], s[1], st[0], st[1]))
+    if (Array v = x.view({s[0] * s[1], s[2], s[3]}, {*m, st[2], st[3]}, x.offset()); gemm_operand(v).ok) return v;
+  const Array c = x.contiguous();
+  return c.view({s[0] * s[1], s[2], s[3]}, {c.strides()[1], c.strides()[2], c.strides()[3]}, c.offset());
+}
+
+// Shared a (1, m, k), batched vectors b (1, k, 1): out^T (S, m) = b^T (S, k) @ a^T (k, m).
+bool matrix_times_vectors(const TracedOp& op, const Array& a, const Array& B, const Array& O, bool tf32) {
+  const int64_t S = O.shape()[0], m = O.shape()[2], k = a.shape()[2];
+  const int64_t item = static_cast<int64_t>(O.itemsize());
+  if (O.shape()[3] != 1 || (S > 1 && O.strides()[0] != m * item)) return false;
+  const Array at = a.view({1, k, m}, {0, a.strides()[2], a.strides()[1]}, a.offset());
+  const Array bt = B.view({1, S, k}, {0, B.strides()[0], B.strides()[2]}, B.offset());
+  const Array ot = O.view({1, S, m}, {0, m * item, item}, O.offset());
+  if (!gemm_operand(at).ok || !gemm_operand(bt).ok) return false;
+  gemm(op, bt, at, ot, tf32);
+  return true;
+}
+
+// Batched a (S, 1, m, k), shared b (1, k, n): the S*m rows in one GEMM.
+bool rows_times_matrix(const TracedOp& op, const Array& A, const Array& b, const Array& O, bool tf32) {
+  const int64_t S = O.shape()[0], m = O.shape()[2], n = O.shape()[3], k = b.shape()[1];
+  const int64_t item = static_cast<int64_t>(O.itemsize());
+  if (S > 1 && O.strides()[0] != m * n * item) return false;
+  const auto rs = merged(S, m, A.strides()[0], A.strides()[2]);
+  if (!rs) return false;
+  const Array a2 = A.view({1, S * m, k}, {0, *rs, A.strides()[3]}, A.offset());
+  const Array o2 = O.view({1, S * m, n}, {0, n * item, item}, O.offset());
+  if (!gemm_operand(a2).ok || !gemm_operand(b).ok) return false;
+  gemm(op, a2, b, o2, tf32);
+  return true;
+}
+
+void matmul_rule(const TracedOp& op, const BatchMap& m) {
+  const auto& [a, b, out, tf32] = op.args_as<Array, Array, Array, bool>();
+  const Array A = m.batched(a), B = m.batched(b), O = m.batched(out);
+  const bool ba = m.is_batched(a), bb = m.is_batched(b);
+  const bool single = out.shape()[0] == 1;
+  if (single && !ba && bb && matrix_times_vectors(op, first_example(A), B, O, tf32)) return;
+  if (single && ba && !bb && rows_times_matrix(op, A, first_example(B), O, tf32)) return;
+  const Array a3 = merge3(A), b3 = merge3(B);
+  const Shape& os = O.shape();
+  const int64_t item = static_cast<int64_t>(O.itemsize());
+  const auto om = merged(os[0], os[1], O.strides()[0], O.strides()[1]);
+  if (om && (os[0] * os[1] == 1 || *om == os[2] * os[3] * item)) {
+    gemm(op, a3, b3, O.view({os[0] * os[1], os[2], os[3]}, {os[2] * os[3] * item, os[3] * item, item}, O.offset()),
+         tf32);
+    return;
+  }
+  // The batched output is not one contiguous block: compute into one and copy.
+  const Array tmp = Array::allocate({os[0] * os[1], os[2], os[3]}, O.dtype(), O.device());
+  gemm(op, a3, b3, tmp, tf32);
+  copyto(O, tmp.view(os, {tmp.strides()[0] * os[1], tmp.strides()[0], tmp.strides()[1], tmp.strides()[2]}, tmp.offset()));
+}
+
+}  // namespace
+
+void register_linalg() { set_batch_rule(primitives::matmul.info, matmul_rule); }
+
+}  // namespace loom::batch
