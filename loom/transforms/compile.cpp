@@ -138,16 +138,26 @@ std::vector<std::shared_ptr<const FusedGraph>> CompiledPlan::fused_graphs() cons
 
 namespace {
 
+// The recorded call with its arrays bound: built field by field (no copy of the recorded
+// arrays first), since this is the per-call path of every unfused elementwise op.
 void run_elementwise(const CompiledPlan::Step& st, const std::vector<BufferBinding>& slots) {
-  ElementwiseCall c = st.ew;
+  const ElementwiseCall& t = st.ew;
+  ElementwiseCall c;
+  c.op = t.op;
+  c.loop = t.loop;
+  c.nin = t.nin;
   const Array* ins[3];
   int n = 0;
-  for (int k = 0; k < c.nin; ++k) {
-    if (c.is_scalar[k]) continue;
-    if (st.slots[k] >= 0) c.in[k] = bound(c.in[k], slots[st.slots[k]]);
+  for (int k = 0; k < t.nin; ++k) {
+    c.is_scalar[k] = t.is_scalar[k];
+    if (t.is_scalar[k]) {
+      c.scalar[k] = t.scalar[k];
+      continue;
+    }
+    c.in[k] = st.slots[k] >= 0 ? bound(t.in[k], slots[st.slots[k]]) : t.in[k];
     ins[n++] = &c.in[k];
   }
-  if (st.slots[c.nin] >= 0) c.out = bound(c.out, slots[st.slots[c.nin]]);
+  c.out = st.slots[t.nin] >= 0 ? bound(t.out, slots[st.slots[t.nin]]) : t.out;
   const auto& p = *static_cast<const Primitive<ElementwiseFn>*>(st.op->record);
   switch (n) {
     case 0: dispatch_on(p, st.device, {}, {c.out}, c); break;
@@ -158,20 +168,23 @@ void run_elementwise(const CompiledPlan::Step& st, const std::vector<BufferBindi
 }
 
 void run_fused(const CompiledPlan::Step& st, const std::vector<BufferBinding>& slots) {
-  FusedCall c = st.fused;
-  const size_t nin = c.in.size();
+  const FusedCall& t = st.fused;
+  FusedCall c;
+  c.graph = t.graph;
+  c.hash = t.hash;
+  c.scalar = t.scalar;
+  const size_t nin = t.in.size(), nout = t.out.size();
+  c.in.reserve(nin);
+  c.out.reserve(nout);
   std::vector<ArrayRefs::Ref> ins, outs;
   ins.reserve(nin);
-  outs.reserve(c.out.size());
-  for (size_t k = 0; k < nin; ++k) {
-    if (!c.in[k].valid()) continue;  // a weak scalar
-    if (st.slots[k] >= 0) c.in[k] = bound(c.in[k], slots[st.slots[k]]);
-    ins.emplace_back(c.in[k]);
-  }
-  for (size_t k = 0; k < c.out.size(); ++k) {
-    if (st.slots[nin + k] >= 0) c.out[k] = bound(c.out[k], slots[st.slots[nin + k]]);
-    outs.emplace_back(c.out[k]);
-  }
+  outs.reserve(nout);
+  for (size_t k = 0; k < nin; ++k) c.in.push_back(st.slots[k] >= 0 ? bound(t.in[k], slots[st.slots[k]]) : t.in[k]);
+  for (size_t k = 0; k < nout; ++k)
+    c.out.push_back(st.slots[nin + k] >= 0 ? bound(t.out[k], slots[st.slots[nin + k]]) : t.out[k]);
+  for (const Array& a : c.in)
+    if (a.valid()) ins.emplace_back(a);  // weak scalars are not operands
+  for (const Array& a : c.out) outs.emplace_back(a);
   dispatch_on(primitives::fused, st.device, ins, outs, c);
 }
 

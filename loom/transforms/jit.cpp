@@ -21,9 +21,8 @@ struct KeyHash {
   }
 };
 
-Key signature(const std::vector<Array>& args, uint64_t static_key) {
-  Key k;
-  k.reserve(2 + args.size() * 5);
+void signature(Key& k, const std::vector<Array>& args, uint64_t static_key) {
+  k.clear();
   k.push_back(static_cast<int64_t>(static_key));
   k.push_back(static_cast<int64_t>(args.size()));
   for (const Array& a : args) {
@@ -33,7 +32,6 @@ Key signature(const std::vector<Array>& args, uint64_t static_key) {
     k.push_back(a.ndim());
     k.insert(k.end(), a.shape().begin(), a.shape().end());
   }
-  return k;
 }
 
 }  // namespace
@@ -56,7 +54,11 @@ Jitted::Jitted(ArrayFn f) : state_(std::make_shared<State>()) {
 
 std::vector<Array> Jitted::operator()(const std::vector<Array>& args, uint64_t static_key, size_t* plan) const {
   State& s = *state_;
-  const Key key = signature(args, static_key);
+  // The key is built in a per-thread buffer (no allocation per call once warm); a trace
+  // may call other jitted functions on this thread, so a miss copies it first.
+  thread_local Key t_key;
+  signature(t_key, args, static_key);
+  const Key& key = t_key;
   const State::Entry* g = nullptr;
   size_t i = 0;
   {
@@ -67,16 +69,22 @@ std::vector<Array> Jitted::operator()(const std::vector<Array>& args, uint64_t s
   if (!g) {
     // Traced without the lock: the function may call other jitted functions (or this one
     // on other shapes). Two threads tracing one signature at once keep the first plan.
+    const Key owned = key;
     std::vector<ArraySpec> specs;
     specs.reserve(args.size());
     for (const Array& a : args) specs.push_back(ArraySpec::of(a));
     State::Entry traced{trace(s.f, specs), nullptr};
     std::lock_guard<std::mutex> lock(s.mu);
-    auto it = s.index.find(key);
+    auto it = s.index.find(owned);
     if (it == s.index.end()) {
       s.plans.push_back(std::move(traced));
-      s.plans.back().plan = std::make_unique<CompiledPlan>(s.plans.back().graph);
-      it = s.index.emplace(key, s.plans.size() - 1).first;
+      try {
+        s.plans.back().plan = std::make_unique<CompiledPlan>(s.plans.back().graph);
+      } catch (...) {
+        s.plans.pop_back();
+        throw;
+      }
+      it = s.index.emplace(owned, s.plans.size() - 1).first;
     }
     i = it->second, g = &s.plans[i];
   }
