@@ -6,7 +6,8 @@
 #   make bench     bench/transfer.py, bench/ops.py (loom vs NumPy, PyTorch, CuPy, JAX) and
 #                  bench/kernels.py (CUDA C kernels: loom vs CuPy, Numba), bench/emulator.py
 #                  (CUDA C kernels on the CPU: loom's emulator vs plain C++, Numba's simulator),
-#                  bench/python_kernels.py (Python kernels: loom vs Numba, CuPy)
+#                  bench/python_kernels.py (Python kernels: loom vs Numba, CuPy),
+#                  bench/transforms.py (jit, vmap, grad: loom vs JAX, PyTorch)
 #   make asan-test the CPU build and both test suites under AddressSanitizer and
 #                  UndefinedBehaviorSanitizer, in build-asan/ (slow; not part of CI)
 #   make gpu-memcheck  on the GPU machine: ctest and the GPU-heavy pytest files under
@@ -166,7 +167,7 @@ bench:
 	  || { echo "bench: build loom first (make build, or make gpu-build on a GPU machine)" >&2; exit 1; }
 	@py=python3; [ -x $(VPY) ] && py=$(VPY); PYTHONPATH=$(CURDIR)/python $$py bench/transfer.py && PYTHONPATH=$(CURDIR)/python $$py bench/ops.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/kernels.py && PYTHONPATH=$(CURDIR)/python $$py bench/emulator.py \
-	  && PYTHONPATH=$(CURDIR)/python $$py bench/python_kernels.py
+	  && PYTHONPATH=$(CURDIR)/python $$py bench/python_kernels.py && PYTHONPATH=$(CURDIR)/python $$py bench/transforms.py
 
 clean:
 	rm -rf $(BUILD_DIR) $(GPU_BUILD_DIR) $(ASAN_BUILD_DIR) python/loom/_loom*.so .pytest_cache .hypothesis

@@ -7,10 +7,14 @@
 // loops); GPU: backend/cuda/elementwise.cpp (a kernel generated from the op table,
 // compiled by NVRTC once and cached); backend/no_cuda/elementwise_stubs.cpp without CUDA.
 #pragma once
+#include <memory>
+#include <vector>
+
 #include "loom/array/array.h"
 #include "loom/array/rebind.h"
 #include "loom/backend/primitive.h"
 #include "loom/core/scalar.h"
+#include "loom/graph/fused_graph.h"
 #include "loom/graph/op_table.h"
 
 namespace loom {
@@ -41,6 +45,34 @@ namespace gpu_backend {
 ElementwiseFn elementwise;
 }
 
+/// A fused group of elementwise ops (loom.jit, transforms/compile.h): one FusedGraph run as
+/// one op. in[i] feeds graph input i (an array broadcast to the outputs' shape, or the
+/// weak scalar scalar[i] for a `param` input); out[k] receives graph output k. The
+/// graph's array inputs are all of kind `array`: the GPU eval picks `uniform` by strides.
+struct FusedCall {
+  std::shared_ptr<const FusedGraph> graph;
+  uint64_t hash = 0;  // graph_hash(*graph), computed once when compiled
+  std::vector<Array> in;
+  std::vector<Scalar> scalar;
+  std::vector<Array> out;
+};
+
+inline void rebind_arg(FusedCall& c, const BufferMap& map) {
+  rebind_arg(c.in, map);
+  rebind_arg(c.out, map);
+}
+
+/// Computes every output of `call`. CPU: graph/cpu_eval.h's fused loops. GPU: one
+/// generated kernel (backend/cuda/elementwise_fused.cpp), enqueued on out's stream.
+using FusedFn = void(const FusedCall& call);
+
+namespace cpu_backend {
+FusedFn fused;
+}
+namespace gpu_backend {
+FusedFn fused;
+}
+
 namespace primitives {
 
 // One record per op-table entry, indexed by OpId and named as the table names the op
@@ -59,6 +91,11 @@ inline const Primitive<ElementwiseFn> elementwise[kNumOps] = {
 // copyto into a strided view runs the table's `copy` op; hooks see the op the user called.
 inline const Primitive<ElementwiseFn> copyto_strided{{"copyto", "elementwise"}, cpu_backend::elementwise,
                                                      gpu_backend::elementwise};
+
+// A fused group made by loom.jit's compiler. It is never recorded by a tracer: under an
+// enclosing trace jit replays the raw traced ops instead (transforms/jit.cpp), so it
+// needs no derivative or batching rules.
+inline const Primitive<FusedFn> fused{{"fused", "elementwise"}, cpu_backend::fused, gpu_backend::fused};
 
 }  // namespace primitives
 }  // namespace loom

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "loom/core/error.h"
+#include "loom/transforms/compile.h"
 
 namespace loom {
 namespace {
@@ -20,9 +21,8 @@ struct KeyHash {
   }
 };
 
-Key signature(const std::vector<Array>& args, uint64_t static_key) {
-  Key k;
-  k.reserve(2 + args.size() * 5);
+void signature(Key& k, const std::vector<Array>& args, uint64_t static_key) {
+  k.clear();
   k.push_back(static_cast<int64_t>(static_key));
   k.push_back(static_cast<int64_t>(args.size()));
   for (const Array& a : args) {
@@ -32,7 +32,6 @@ Key signature(const std::vector<Array>& args, uint64_t static_key) {
     k.push_back(a.ndim());
     k.insert(k.end(), a.shape().begin(), a.shape().end());
   }
-  return k;
 }
 
 }  // namespace
@@ -41,7 +40,11 @@ struct Jitted::State {
   ArrayFn f;
   std::mutex mu;
   std::unordered_map<Key, size_t, KeyHash> index;
-  std::deque<TracedGraph> plans;  // a deque: references stay valid as plans are added
+  struct Entry {
+    TracedGraph graph;
+    std::unique_ptr<CompiledPlan> plan;  // points into graph
+  };
+  std::deque<Entry> plans;  // a deque: references stay valid as plans are added
 };
 
 Jitted::Jitted(ArrayFn f) : state_(std::make_shared<State>()) {
@@ -51,8 +54,12 @@ Jitted::Jitted(ArrayFn f) : state_(std::make_shared<State>()) {
 
 std::vector<Array> Jitted::operator()(const std::vector<Array>& args, uint64_t static_key, size_t* plan) const {
   State& s = *state_;
-  const Key key = signature(args, static_key);
-  const TracedGraph* g = nullptr;
+  // The key is built in a per-thread buffer (no allocation per call once warm); a trace
+  // may call other jitted functions on this thread, so a miss copies it first.
+  thread_local Key t_key;
+  signature(t_key, args, static_key);
+  const Key& key = t_key;
+  const State::Entry* g = nullptr;
   size_t i = 0;
   {
     std::lock_guard<std::mutex> lock(s.mu);
@@ -62,20 +69,30 @@ std::vector<Array> Jitted::operator()(const std::vector<Array>& args, uint64_t s
   if (!g) {
     // Traced without the lock: the function may call other jitted functions (or this one
     // on other shapes). Two threads tracing one signature at once keep the first plan.
+    const Key owned = key;
     std::vector<ArraySpec> specs;
     specs.reserve(args.size());
     for (const Array& a : args) specs.push_back(ArraySpec::of(a));
-    TracedGraph traced = trace(s.f, specs);
+    State::Entry traced{trace(s.f, specs), nullptr};
     std::lock_guard<std::mutex> lock(s.mu);
-    auto it = s.index.find(key);
+    auto it = s.index.find(owned);
     if (it == s.index.end()) {
       s.plans.push_back(std::move(traced));
-      it = s.index.emplace(key, s.plans.size() - 1).first;
+      try {
+        s.plans.back().plan = std::make_unique<CompiledPlan>(s.plans.back().graph);
+      } catch (...) {
+        s.plans.pop_back();
+        throw;
+      }
+      it = s.index.emplace(owned, s.plans.size() - 1).first;
     }
     i = it->second, g = &s.plans[i];
   }
   if (plan) *plan = i;
-  return replay(*g, args);
+  // Under an enclosing trace the raw ops are recorded there (vmap and grad see primitives
+  // with rules, never a fused group); otherwise the compiled plan runs.
+  if (is_tracing()) return replay(g->graph, args);
+  return g->plan->run(args);
 }
 
 size_t Jitted::num_traces() const {
@@ -86,7 +103,13 @@ size_t Jitted::num_traces() const {
 const TracedGraph& Jitted::graph(size_t i) const {
   std::lock_guard<std::mutex> lock(state_->mu);
   if (i >= state_->plans.size()) throw std::out_of_range("[jit] no plan " + std::to_string(i));
-  return state_->plans[i];
+  return state_->plans[i].graph;
+}
+
+const CompiledPlan& Jitted::plan(size_t i) const {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  if (i >= state_->plans.size()) throw std::out_of_range("[jit] no plan " + std::to_string(i));
+  return *state_->plans[i].plan;
 }
 
 Jitted jit(ArrayFn f) { return Jitted(std::move(f)); }

@@ -10,6 +10,8 @@
 
 namespace loom {
 
+class CompiledPlan;  // transforms/compile.h (internal: it names backend types)
+
 class Jitted {
  public:
   explicit Jitted(ArrayFn f);
@@ -26,6 +28,8 @@ class Jitted {
   size_t num_traces() const;
   /// The traced graph of plan `i` (for inspection and tests).
   const TracedGraph& graph(size_t i) const;
+  /// The compiled plan of signature `i` (fusion groups, dead ops, slots: for tests).
+  const CompiledPlan& plan(size_t i) const;
 
  private:
   struct State;

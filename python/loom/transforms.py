@@ -62,7 +62,7 @@ class _Specialization:
 
     def __init__(self, fn, in_tree, static_leaves, dynamic_pos):
         self.out_trees = {}
-        self.plain_single = {}
+        self.single = {}  # plan -> True when the result is one array (no unflatten needed)
 
         def trace(leaves):
             flat = list(static_leaves)
@@ -72,13 +72,18 @@ class _Specialization:
             out = fn(*args, **kwargs)
             out_leaves, out_tree = tree_flatten(out)
             # The plan this trace becomes is numbered by the traces before it.
-            self.out_trees[self.cpp.num_traces] = out_tree
+            plan = self.cpp.num_traces
+            self.out_trees[plan] = out_tree
+            self.single[plan] = type(out) is _ndarray
             return [_result_leaf(x) for x in out_leaves]
 
         self.cpp = _loom._Jit(trace)
+        self.run = self.cpp.__call__
 
     def __call__(self, leaves):
-        outs, plan = self.cpp(leaves)
+        outs, plan = self.run(leaves)
+        if self.single[plan]:
+            return outs[0]
         return tree_unflatten(self.out_trees[plan], outs)
 
 
@@ -101,6 +106,7 @@ class JitFunction:
             self._signature = None
         self._names_to_pos()
         self._specs = {}
+        self._fast = {}  # argument count -> specialization for positional arrays only
 
     def _names_to_pos(self):
         """static_argnames name positional parameters too, and static_argnums name keywords."""
@@ -126,14 +132,22 @@ class JitFunction:
         return spec
 
     def __call__(self, *args, **kwargs):
-        nargs = len(args)
-        if not kwargs and not self._static_argnums and all(type(a) is _ndarray for a in args):
-            # The common case: positional arrays only. One specialization per argument count.
-            spec = self._specs.get(nargs)
-            if spec is None:
+        if not kwargs:
+            # The common case, kept short: positional loom arrays, no static arguments.
+            spec = self._fast.get(len(args))
+            if spec is not None:
+                for a in args:
+                    if type(a) is not _ndarray:
+                        break
+                else:
+                    outs, plan = spec.run(args)
+                    return outs[0] if spec.single[plan] else tree_unflatten(spec.out_trees[plan], outs)
+            elif not self._static_argnums and all(type(a) is _ndarray for a in args):
+                nargs = len(args)
                 in_tree = tree_flatten((args, {}))[1]
-                spec = self._specs[nargs] = _Specialization(self._fn, in_tree, [None] * nargs, range(nargs))
-            return spec(list(args))
+                spec = self._fast[nargs] = _Specialization(self._fn, in_tree, [None] * nargs, range(nargs))
+                return spec(args)
+        nargs = len(args)
         statics = {}
         for i in self._static_argnums:
             if i < -nargs or i >= nargs:
@@ -171,7 +185,7 @@ class JitFunction:
     @property
     def _cache_size(self):
         """How many traces this function holds (all specializations): for tests."""
-        return sum(s.cpp.num_traces for s in self._specs.values())
+        return sum(s.cpp.num_traces for s in list(self._specs.values()) + list(self._fast.values()))
 
 
 def jit(fn=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):

@@ -34,12 +34,10 @@ LOOM_BINDING_FAMILY(transforms, 90) {
       .def(
           "__call__",
           [](const Jitted& j, const std::vector<Array>& args, uint64_t static_key) {
+            // The GIL stays held, as for eager ops: releasing and taking it back costs more
+            // than a small plan's run, and the trace callback takes it recursively.
             size_t plan = 0;
-            std::vector<Array> out;
-            {
-              nb::gil_scoped_release release;  // the trace callback takes it back
-              out = j(args, static_key, &plan);
-            }
+            std::vector<Array> out = j(args, static_key, &plan);
             return std::make_pair(std::move(out), plan);
           },
           nb::arg("args"), nb::arg("static_key") = 0,

@@ -11,3 +11,9 @@ void elementwise(const ElementwiseCall& call) {
 }
 
 }  // namespace loom::gpu_backend
+
+namespace loom::gpu_backend {
+
+void fused(const FusedCall&) { throw UnsupportedError("[fused] loom was built without CUDA"); }
+
+}  // namespace loom::gpu_backend

@@ -1,0 +1,79 @@
+// GPU eval of jit's fused groups (primitives::fused): the group's FusedGraph, with each
+// array input made `uniform` where its strides are all zero, through the same code
+// generator, layout classification, kernel cache and launch as eager elementwise ops
+// (elementwise_launch.h). The key is the graph's hash (computed once when compiled) mixed
+// with the inputs' kinds and the kernel configuration; a hit does no string work.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "loom/backend/cuda/elementwise_launch.h"
+#include "loom/backend/elementwise.h"
+#include "loom/core/error.h"
+#include "loom/runtime/cuda/context.h"
+
+namespace loom::gpu_backend {
+namespace {
+
+using IK = FusedGraph::InputKind;
+
+uint64_t mix(uint64_t h, uint64_t v) { return (h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2))) * 1099511628211ull; }
+
+bool all_zero(const Strides& s) {
+  for (int64_t v : s)
+    if (v != 0) return false;
+  return true;
+}
+
+}  // namespace
+
+void fused(const FusedCall& c) {
+  const FusedGraph& g = *c.graph;
+  if (g.outputs.size() != 1) throw UnsupportedError("[fused] a fused GPU kernel writes one output");
+  const Array& out = c.out[0];
+  const int dev = out.device().index;
+  const int nin = static_cast<int>(c.in.size());
+  if (nin + 1 > ew::kMaxOperands) throw UnsupportedError("[fused] too many inputs for one kernel");
+  cuda::activate(dev);
+  void* stream = cuda::current_stream(dev);
+  for (const Array& a : c.in)
+    if (a.valid()) ew::wait_for(a, stream);
+  ew::wait_for(out, stream);
+  const int64_t n = out.size();
+  if (n == 0) return;
+
+  ew::Operand ops[ew::kMaxOperands];
+  alignas(8) unsigned char scalar_bytes[ew::kMaxOperands][16];
+  uint64_t kinds_key = 0;
+  for (int i = 0; i < nin; ++i) {
+    if (g.inputs[i].kind == IK::param) {
+      scalar_to_bytes(c.scalar[i], g.inputs[i].dtype, scalar_bytes[i]);
+      ops[i] = {scalar_bytes[i], nullptr, IK::param};
+      continue;
+    }
+    const IK kind = all_zero(c.in[i].strides()) ? IK::uniform : IK::array;
+    ops[i] = {c.in[i].data(), &c.in[i], kind};
+    if (kind == IK::uniform) kinds_key = mix(kinds_key, static_cast<uint64_t>(i) + 1);
+  }
+  ops[nin] = {out.data(), &out, IK::array};
+  ew::LaunchPlan lp;
+  ew::plan_launch(dev, "fused", ops, nin, nin + 1, out.shape(), n, lp);
+  const cuda::KernelConfig& cfg = lp.cfg;
+  uint64_t key = mix(c.hash, kinds_key);
+  key = mix(key, (cfg.strided ? 1u : 0u) | static_cast<uint64_t>(cfg.vec) << 1 | (cfg.index32 ? 1u : 0u) << 6 |
+                     static_cast<uint64_t>(cfg.ndim) << 7);
+  key = (key & ((uint64_t{1} << 56) - 1)) ^ (static_cast<uint64_t>(dev) << 56);
+  const ew::Kernel& k = ew::KernelCache<1>::get(key, [&] {
+    FusedGraph kg = g;
+    for (int i = 0; i < nin; ++i) kg.inputs[i].kind = ops[i].kind;
+    char hash[24];
+    std::snprintf(hash, sizeof(hash), "%014llx", static_cast<unsigned long long>(key & ((uint64_t{1} << 56) - 1)));
+    const std::string name = std::string("loom_fused_") + hash;
+    const cuda::Program program(name + ".cu", cuda::elementwise_source(kg, cfg, name), {name}, {"--fmad=false"});
+    return ew::Kernel{cuda::get_function(dev, program, name), name};
+  });
+  ew::launch(dev, k.fn, k.name.c_str(), ops, nin, nin + 1, n, lp, stream);
+  out.buffer()->set_last_stream(stream);
+}
+
+}  // namespace loom::gpu_backend

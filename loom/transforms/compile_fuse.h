@@ -1,0 +1,35 @@
+// Fusion of elementwise records for the jit compiler (transforms/compile.h).
+//
+// A group is a set of elementwise records (primitives::elementwise[...]) over one output
+// shape and device, run together at the position of its last member. A record joins the
+// group of a record whose output it reads when:
+//   - every buffer both touch is accessed with one view (dtype, shape, strides, offset), so
+//     element i of every access is element i of the loop (no other layout, no overlap);
+//   - moving the earlier members down to the new record's position is safe: no op between
+//     them reads or writes what an earlier member writes, or writes what it reads.
+// Inside a group a read of a buffer that a member wrote before takes that member's value
+// (cast to the buffer's dtype when the result dtype differs: an intermediate stored as
+// float32 rounds as float32). A written buffer is stored only when something outside the
+// group can see it: a result of the function, another op, memory the plan does not own.
+#pragma once
+#include <cstddef>
+#include <vector>
+
+#include "loom/backend/elementwise.h"
+#include "loom/transforms/graph.h"
+
+namespace loom {
+
+struct FusedGroup {
+  std::vector<size_t> members;  // indices into TracedGraph::ops, ascending (at least two)
+  FusedCall call;               // graph, and abstract arrays of the traced buffers
+};
+
+/// Whether `op` is an elementwise record (its args are one ElementwiseCall).
+bool is_elementwise_record(const TracedOp& op);
+
+/// The groups of `g`'s live ops (live[i] for ops[i]). `single_output` keeps only groups
+/// that store one output (the GPU code generator writes one output per kernel).
+std::vector<FusedGroup> find_fused_groups(const TracedGraph& g, const std::vector<bool>& live);
+
+}  // namespace loom
