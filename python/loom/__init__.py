@@ -91,6 +91,11 @@ for _n, _v in list(globals().items()):
     if isinstance(_v, _types.ModuleType) and getattr(_v, "__name__", "").startswith("loom._loom."):
         _sys.modules[f"{__name__}.{_n}"] = _v
 
+# The transforms (after the extension's names: stop_gradient is bound there as the op, and
+# the Python function takes pytrees).
+from ._grad import grad, jvp, stop_gradient, value_and_grad, vjp  # noqa: E402
+from ._vmap import vmap  # noqa: E402
+
 Array = ndarray
 bool = bool_  # NumPy 2 spells it np.bool too
 
