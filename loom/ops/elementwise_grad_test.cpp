@@ -283,6 +283,32 @@ TEST_F(ElementwiseGrad, MixedDtypesGiveEachOperandItsDtype) {
   EXPECT_EQ(host(t), (std::vector<double>{2, 3, -4}));
 }
 
+// out= of another dtype: the derivative reads the output recomputed in the loop dtype, the
+// cotangent of the output is cast to it, and float16 cotangents stay float16.
+TEST_F(ElementwiseGrad, OutOfAnotherDtypeAndHalfPrecision) {
+  const Array x = array_of({0.5, -1.0, 2.0}, {3});
+  const TracedOp op = concrete_op(
+      [](const std::vector<Array>& in) {
+        const Array out = empty({3}, float32, cpu());
+        exp(in[0], UfuncArgs{out, std::nullopt, std::nullopt});
+        return std::vector<Array>{out};
+      },
+      {x});
+  EXPECT_EQ(op.outputs[0].dtype(), float32);
+  const std::vector<Array> cts = grad_test::vjp(op, array_of({1, 1, 1}, {3}, float32));
+  ASSERT_TRUE(cts[0].valid());
+  EXPECT_EQ(cts[0].dtype(), float64);
+  EXPECT_EQ(host(cts[0]), (std::vector<double>{std::exp(0.5), std::exp(-1.0), std::exp(2.0)}));
+
+  const Array h = array_of({0.5, -1.0, 2.0}, {3}, float16);
+  const TracedOp sq =
+      concrete_op([](const std::vector<Array>& in) { return std::vector<Array>{square(in[0])}; }, {h});
+  const std::vector<Array> hct = grad_test::vjp(sq, array_of({1, 1, 1}, {3}, float16));
+  ASSERT_TRUE(hct[0].valid());
+  EXPECT_EQ(hct[0].dtype(), float16);
+  EXPECT_EQ(host(hct[0]), (std::vector<double>{1, -2, 4}));
+}
+
 // Integer operands have no cotangent and carry no tangent; an integer loop has none at all.
 TEST_F(ElementwiseGrad, IntegerOperandsHaveNoCotangent) {
   const Array i = array_of({1, 2, 3}, {3}, int32);
