@@ -56,15 +56,22 @@ std::string store(DType from, DType to, const std::string& v) {
 
 void check(const FusedGraph& g) {
   check_graph(g, "codegen");
-  if (g.outputs.size() != 1) throw std::invalid_argument("[codegen] exactly one output is supported");
+  if (g.outputs.size() > 16) throw std::invalid_argument("[codegen] at most 16 outputs are supported");
 }
+
+// Output k's pointer parameter: `po` when there is one output (the eager kernels), else po0...
+std::string out_ptr(const FusedGraph& g, size_t k) { return g.outputs.size() == 1 ? "po" : "po" + std::to_string(k); }
 
 // `__device__` function computing the graph from raw input elements r0.. to the raw output.
 void emit_compute(std::ostringstream& s, const FusedGraph& g) {
   const int nin = static_cast<int>(g.inputs.size());
   const DType out = g.outputs[0].dtype;
-  s << "static __device__ __forceinline__ " << storage(out) << " loom_compute(";
+  const bool multi = g.outputs.size() > 1;
+  s << "static __device__ __forceinline__ " << (multi ? "void" : storage(out)) << " loom_compute(";
   for (int i = 0; i < nin; ++i) s << (i ? ", " : "") << storage(g.inputs[i].dtype) << " r" << i;
+  if (multi)
+    for (size_t k = 0; k < g.outputs.size(); ++k)
+      s << (nin || k ? ", " : "") << storage(g.outputs[k].dtype) << "& w" << k;
   s << ") {\n";
   for (int i = 0; i < nin; ++i)
     s << "  const " << value_type(g.inputs[i].dtype) << " v" << i << " = " << load(g.inputs[i].dtype, "r" + std::to_string(i))
@@ -83,8 +90,16 @@ void emit_compute(std::ostringstream& s, const FusedGraph& g) {
     }
     s << "    v" << id << " = " << result(res, info.expr) << ";\n  }\n";
   }
-  const int ov = g.outputs[0].value;
-  s << "  return " << store(g.value_dtype(ov), out, "v" + std::to_string(ov)) << ";\n}\n";
+  if (g.outputs.size() == 1) {
+    const int ov = g.outputs[0].value;
+    s << "  return " << store(g.value_dtype(ov), out, "v" + std::to_string(ov)) << ";\n}\n";
+    return;
+  }
+  for (size_t k = 0; k < g.outputs.size(); ++k) {
+    const FusedGraph::Output& o = g.outputs[k];
+    s << "  w" << k << " = " << store(g.value_dtype(o.value), o.dtype, "v" + std::to_string(o.value)) << ";\n";
+  }
+  s << "}\n";
 }
 
 }  // namespace
@@ -94,13 +109,15 @@ std::string elementwise_source(const FusedGraph& g, const KernelConfig& cfg, con
   using IK = FusedGraph::InputKind;
   const int nin = static_cast<int>(g.inputs.size());
   const DType out = g.outputs[0].dtype;
+  const int nout = static_cast<int>(g.outputs.size()), nops = nin + nout;
+  const bool multi = nout > 1;
   const std::string I = cfg.index32 ? "unsigned" : "unsigned long long";
   std::ostringstream s;
   s << "#include \"loom_elementwise.cuh\"\n";
   emit_compute(s, g);
   if (cfg.strided) {
     const std::string off = cfg.index32 ? "int" : "long long";
-    s << "struct loom_layout { " << off << " shape[" << cfg.ndim << "]; " << off << " strides[" << nin + 1 << "]["
+    s << "struct loom_layout { " << off << " shape[" << cfg.ndim << "]; " << off << " strides[" << nops << "]["
       << cfg.ndim << "]; };\n";
   }
   s << "extern \"C\" __global__ void __launch_bounds__(" << kElementwiseBlock << ") " << name << "(";
@@ -109,7 +126,9 @@ std::string elementwise_source(const FusedGraph& g, const KernelConfig& cfg, con
     if (g.inputs[i].kind == IK::param) s << "const " << st << " p" << i << ", ";
     else s << "const " << st << "* __restrict__ p" << i << ", ";
   }
-  s << storage(out) << "* __restrict__ po, const " << I << " n";
+  for (size_t k = 0; k < g.outputs.size(); ++k)
+    s << storage(g.outputs[k].dtype) << "* __restrict__ " << out_ptr(g, k) << ", ";
+  s << "const " << I << " n";
   if (cfg.strided) s << ", const loom_layout L";
   s << ") {\n";
   // Uniform inputs are read once per thread.
@@ -120,9 +139,13 @@ std::string elementwise_source(const FusedGraph& g, const KernelConfig& cfg, con
     if (g.inputs[i].kind == IK::uniform) return "u" + std::to_string(i);
     return array_elem;
   };
-  auto call = [&](const std::function<std::string(int)>& elem) {
+  // loom_compute over the inputs' elements, and with several outputs their element lvalues.
+  auto call = [&](const std::function<std::string(int)>& elem,
+                  const std::function<std::string(int)>& out_elem = nullptr) {
     std::string c = "loom_compute(";
     for (int i = 0; i < nin; ++i) c += (i ? ", " : "") + arg(i, elem(i));
+    if (out_elem)
+      for (int k = 0; k < nout; ++k) c += (nin || k ? ", " : "") + out_elem(k);
     return c + ")";
   };
   const std::string stride = "static_cast<" + I + ">(gridDim.x) * blockDim.x";
@@ -131,20 +154,24 @@ std::string elementwise_source(const FusedGraph& g, const KernelConfig& cfg, con
     s << "  for (" << I << " i = " << first << "; i < n; i += " << stride << ") {\n";
     s << "    " << I << " rem = i;\n";
     const std::string off = cfg.index32 ? "int" : "long long";
-    for (int o = 0; o <= nin; ++o) s << "    " << off << " o" << o << " = 0;\n";
+    for (int o = 0; o < nops; ++o) s << "    " << off << " o" << o << " = 0;\n";
     s << "#pragma unroll\n    for (int d = " << cfg.ndim - 1 << "; d >= 0; --d) {\n"
       << "      const " << I << " ext = static_cast<" << I << ">(L.shape[d]);\n"
       << "      const " << I << " q = rem / ext;\n"
       << "      const " << off << " c = static_cast<" << off << ">(rem - q * ext);\n      rem = q;\n";
-    for (int o = 0; o <= nin; ++o)
-      if (o == nin || g.inputs[o].kind == IK::array) s << "      o" << o << " += c * L.strides[" << o << "][d];\n";
+    for (int o = 0; o < nops; ++o)
+      if (o >= nin || g.inputs[o].kind == IK::array) s << "      o" << o << " += c * L.strides[" << o << "][d];\n";
     s << "    }\n";
-    s << "    *reinterpret_cast<" << storage(out) << "*>(reinterpret_cast<char*>(po) + o" << nin << ") = "
-      << call([&](int i) {
-           return "*reinterpret_cast<const " + std::string(storage(g.inputs[i].dtype)) +
-                  "*>(reinterpret_cast<const char*>(p" + std::to_string(i) + ") + o" + std::to_string(i) + ")";
-         })
-      << ";\n  }\n}\n";
+    auto in_elem = [&](int i) {
+      return "*reinterpret_cast<const " + std::string(storage(g.inputs[i].dtype)) +
+             "*>(reinterpret_cast<const char*>(p" + std::to_string(i) + ") + o" + std::to_string(i) + ")";
+    };
+    auto out_elem = [&](int k) {
+      return "*reinterpret_cast<" + std::string(storage(g.outputs[k].dtype)) + "*>(reinterpret_cast<char*>(" +
+             out_ptr(g, k) + ") + o" + std::to_string(nin + k) + ")";
+    };
+    if (multi) s << "    " << call(in_elem, out_elem) << ";\n  }\n}\n";
+    else s << "    " << out_elem(0) << " = " << call(in_elem) << ";\n  }\n}\n";
     return s.str();
   }
   const int V = cfg.vec, U = kElementwiseUnroll;
@@ -164,15 +191,28 @@ std::string elementwise_source(const FusedGraph& g, const KernelConfig& cfg, con
           << ">*>(p" << i << ")[j];\n";
     s << "      }\n    }\n";
     s << "#pragma unroll\n    for (int u = 0; u < " << U << "; ++u) {\n      const " << I << " j = b + u * blockDim.x;\n"
-      << "      if (j < nv) {\n        loom_vec<" << storage(out) << ", " << V << "> r;\n"
-      << "#pragma unroll\n        for (int k = 0; k < " << V << "; ++k) r.v[k] = "
-      << call([&](int i) { return "a" + std::to_string(i) + "[u].v[k]"; }) << ";\n"
-      << "        reinterpret_cast<loom_vec<" << storage(out) << ", " << V << ">*>(po)[j] = r;\n      }\n    }\n  }\n";
+      << "      if (j < nv) {\n";
+    auto vec_in = [&](int i) { return "a" + std::to_string(i) + "[u].v[k]"; };
+    if (!multi) {
+      s << "        loom_vec<" << storage(out) << ", " << V << "> r;\n"
+        << "#pragma unroll\n        for (int k = 0; k < " << V << "; ++k) r.v[k] = " << call(vec_in) << ";\n"
+        << "        reinterpret_cast<loom_vec<" << storage(out) << ", " << V << ">*>(po)[j] = r;\n";
+    } else {
+      for (int k = 0; k < nout; ++k) s << "        loom_vec<" << storage(g.outputs[k].dtype) << ", " << V << "> r" << k << ";\n";
+      s << "#pragma unroll\n        for (int k = 0; k < " << V << "; ++k) "
+        << call(vec_in, [](int k) { return "r" + std::to_string(k) + ".v[k]"; }) << ";\n";
+      for (int k = 0; k < nout; ++k)
+        s << "        reinterpret_cast<loom_vec<" << storage(g.outputs[k].dtype) << ", " << V << ">*>(" << out_ptr(g, k)
+          << ")[j] = r" << k << ";\n";
+    }
+    s << "      }\n    }\n  }\n";
     s << "  for (" << I << " i = nv * " << V << " + " << first << "; i < n; i += " << stride << ")\n";
   } else {
     s << "  for (" << I << " i = " << first << "; i < n; i += " << stride << ")\n";
   }
-  s << "    po[i] = " << call([&](int i) { return "p" + std::to_string(i) + "[i]"; }) << ";\n}\n";
+  auto flat_in = [&](int i) { return "p" + std::to_string(i) + "[i]"; };
+  if (multi) s << "    " << call(flat_in, [&](int k) { return out_ptr(g, k) + "[i]"; }) << ";\n}\n";
+  else s << "    po[i] = " << call(flat_in) << ";\n}\n";
   return s.str();
 }
 

@@ -180,8 +180,6 @@ bool build(const TracedGraph& g, const std::vector<bool>& live, const std::vecto
     call.out.push_back(*o);
   }
   if (call.out.empty()) return false;  // nothing anyone reads (dead code elimination keeps none such)
-  const Device& dev = g.ops[members.front()].device;
-  if (!dev.is_cpu() && call.out.size() > 1) return false;  // the GPU code generator writes one output
   if (call.in.size() + call.out.size() > kMaxGroupOperands) return false;
   (void)live;
   call.hash = graph_hash(*fg);

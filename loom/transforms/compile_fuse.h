@@ -28,8 +28,7 @@ struct FusedGroup {
 /// Whether `op` is an elementwise record (its args are one ElementwiseCall).
 bool is_elementwise_record(const TracedOp& op);
 
-/// The groups of `g`'s live ops (live[i] for ops[i]). `single_output` keeps only groups
-/// that store one output (the GPU code generator writes one output per kernel).
+/// The groups of `g`'s live ops (live[i] for ops[i]).
 std::vector<FusedGroup> find_fused_groups(const TracedGraph& g, const std::vector<bool>& live);
 
 }  // namespace loom

@@ -29,16 +29,15 @@ bool all_zero(const Strides& s) {
 
 void fused(const FusedCall& c) {
   const FusedGraph& g = *c.graph;
-  if (g.outputs.size() != 1) throw UnsupportedError("[fused] a fused GPU kernel writes one output");
   const Array& out = c.out[0];
   const int dev = out.device().index;
-  const int nin = static_cast<int>(c.in.size());
-  if (nin + 1 > ew::kMaxOperands) throw UnsupportedError("[fused] too many inputs for one kernel");
+  const int nin = static_cast<int>(c.in.size()), nout = static_cast<int>(c.out.size()), nops = nin + nout;
+  if (nops > ew::kMaxOperands) throw UnsupportedError("[fused] too many operands for one kernel");
   cuda::activate(dev);
   void* stream = cuda::current_stream(dev);
   for (const Array& a : c.in)
     if (a.valid()) ew::wait_for(a, stream);
-  ew::wait_for(out, stream);
+  for (const Array& o : c.out) ew::wait_for(o, stream);
   const int64_t n = out.size();
   if (n == 0) return;
 
@@ -55,9 +54,9 @@ void fused(const FusedCall& c) {
     ops[i] = {c.in[i].data(), &c.in[i], kind};
     if (kind == IK::uniform) kinds_key = mix(kinds_key, static_cast<uint64_t>(i) + 1);
   }
-  ops[nin] = {out.data(), &out, IK::array};
+  for (int k = 0; k < nout; ++k) ops[nin + k] = {c.out[k].data(), &c.out[k], IK::array};
   ew::LaunchPlan lp;
-  ew::plan_launch(dev, "fused", ops, nin, nin + 1, out.shape(), n, lp);
+  ew::plan_launch(dev, "fused", ops, nin, nops, out.shape(), n, lp);
   const cuda::KernelConfig& cfg = lp.cfg;
   uint64_t key = mix(c.hash, kinds_key);
   key = mix(key, (cfg.strided ? 1u : 0u) | static_cast<uint64_t>(cfg.vec) << 1 | (cfg.index32 ? 1u : 0u) << 6 |
@@ -72,8 +71,8 @@ void fused(const FusedCall& c) {
     const cuda::Program program(name + ".cu", cuda::elementwise_source(kg, cfg, name), {name}, {"--fmad=false"});
     return ew::Kernel{cuda::get_function(dev, program, name), name};
   });
-  ew::launch(dev, k.fn, k.name.c_str(), ops, nin, nin + 1, n, lp, stream);
-  out.buffer()->set_last_stream(stream);
+  ew::launch(dev, k.fn, k.name.c_str(), ops, nin, nops, n, lp, stream);
+  for (const Array& o : c.out) o.buffer()->set_last_stream(stream);
 }
 
 }  // namespace loom::gpu_backend

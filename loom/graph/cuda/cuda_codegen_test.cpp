@@ -110,6 +110,32 @@ TEST(ElementwiseCodegen, FusedGraphOfTwoNodes) {
   EXPECT_THROW(elementwise_source(g, KernelConfig{}, "bad"), std::invalid_argument);
 }
 
+TEST(ElementwiseCodegen, SeveralOutputsCompileInEveryLayout) {
+  // loom.jit's fused groups store every value something outside the group reads.
+  FusedGraph g;
+  g.add_input(float32);
+  g.add_input(int8, IK::param);
+  const int e = g.add_op(OpId::exp, {0});
+  const int m = g.add_node(OpId::multiply, float32, {e, 1});
+  g.add_output(e, float16);
+  g.add_output(m);
+  g.add_output(g.add_op(OpId::greater, {m, 0}));
+  KernelConfig vec, s32, s64;
+  vec.vec = 4;
+  s32.strided = s64.strided = true;
+  s32.ndim = 2;
+  s64.index32 = false;
+  std::vector<std::string> sources, names;
+  int v = 0;
+  for (const KernelConfig& cfg : {KernelConfig{}, vec, s32, s64}) {
+    names.push_back("loom_multi_" + std::to_string(v++));
+    sources.push_back(elementwise_source(g, cfg, names.back()));
+    EXPECT_NE(sources.back().find("w2"), std::string::npos) << sources.back();
+  }
+  const CompiledProgram c = compile_program(batch("loom_multi", sources, names), 90);
+  EXPECT_EQ(c.lowered_names.size(), names.size());
+}
+
 TEST(ElementwiseCodegen, SharedTestGraphsCompile) {
   // The graphs graph/cpu_eval_test.cpp evaluates on the CPU, in every layout class.
   std::vector<std::string> sources, names;
