@@ -42,6 +42,18 @@ Array share(const Array& ct, const Array& mask, const Reduced& r, DType dt) {
   return divide(multiply(ct, m), sum(m, r.axes, true));
 }
 
+// The product of the other elements along the reduced axes, exact where x has zeros (y / x
+// is not): with no zero it is y / x; with one zero, the product of the nonzero elements at
+// the zero and 0 elsewhere; with more, 0. Divisions use x with zeros replaced by 1, so no
+// inf or NaN appears even in lanes `where` discards (their derivatives would be NaN).
+Array prod_of_others(const Array& x, const Reduced& r) {
+  const Array zero = equal(x, 0);
+  const Array safe = where(zero, 1, x);
+  const Array p = prod(safe, r.axes, true);
+  const Array zeros = sum(zero.astype(int64), r.axes, true);
+  return where(equal(zeros, 0), divide(p, safe), where(logical_and(equal(zeros, 1), zero), p, 0));
+}
+
 void reduce_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
   const auto& [in, g, kind, params, out] = op.args_as<const Array&, const ReduceGeometry&, ReduceKind,
                                                        const ReduceParams&, const Array&>();
@@ -56,7 +68,7 @@ void reduce_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vect
   switch (kind) {
     case ReduceKind::sum: d = ct; break;
     case ReduceKind::mean: d = divide(ct, params.divisor); break;
-    case ReduceKind::prod: d = divide(multiply(ct, y), x); break;
+    case ReduceKind::prod: d = multiply(ct, prod_of_others(x, r)); break;
     case ReduceKind::min:
     case ReduceKind::max: d = share(ct, equal(x, y), r, dt); break;
     case ReduceKind::var: {
@@ -79,6 +91,29 @@ void reduce_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vect
   in_cts[0] = broadcast_to(d, x.shape());
 }
 
+// The sum over positions i >= j along axis 1 (the scan axis): a reversed cumsum.
+Array suffix_sum(const Array& a) {
+  return flip(cumsum(flip(a, std::vector<int64_t>{1}), 1), std::vector<int64_t>{1});
+}
+
+// cumprod's cotangent, exact where x has zeros: y_i depends on x_j (j <= i) through the
+// product of x_k, k <= i, k != j. Before the first zero z that is y_i / x_j; at z it is the
+// product of the x before z times that of the x from z + 1 to i; after z it is 0.
+Array cumprod_vjp(const Array& x, const Array& y, const Array& ct) {
+  const Array zero = equal(x, 0);
+  const Array zeros_so_far = cumsum(zero.astype(int64), 1);
+  const Array before = equal(zeros_so_far, 0);                        // j < z
+  const Array first_zero = logical_and(zero, equal(zeros_so_far, 1));  // j == z
+  const Array safe = where(zero, 1, x);
+  const Array a = where(before, divide(suffix_sum(multiply(ct, where(before, y, 0))), safe), 0);
+  // At z: (product of x before z) * sum over i >= z of ct_i * (product of x in (z, i]).
+  const Array head = prod(where(before, x, 1), std::vector<int64_t>{1}, true);
+  const Array after = greater(zeros_so_far, 0);  // i >= z
+  const Array tail = cumprod(where(logical_or(before, first_zero), 1, x), 1);
+  const Array at_z = multiply(head, sum(multiply(ct, where(after, tail, 0)), std::vector<int64_t>{1}, true));
+  return where(first_zero, at_z, a);
+}
+
 // cumsum/cumprod: x and out are dense (outer, len, inner); the scan runs along len.
 void scan_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
   const auto& args = op.args_as<const Array&, const ReduceGeometry&, ScanKind, const Array&>();
@@ -87,11 +122,9 @@ void scan_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector
   const Array& x = op.inputs[0];
   if (x.size() == 0 || !out_cts[0].valid()) return;
   const Shape s3{g.outer, g.len, g.inner};
-  Array ct = reshape(out_cts[0], s3);
-  if (kind == ScanKind::prod) ct = multiply(ct, reshape(op.outputs[0], s3));
-  // The sum over later positions: a scan of the reversed axis, reversed back.
-  Array d = flip(cumsum(flip(ct, std::vector<int64_t>{1}), 1), std::vector<int64_t>{1});
-  if (kind == ScanKind::prod) d = divide(d, reshape(x, s3));
+  const Array ct = reshape(out_cts[0], s3);
+  const Array d = kind == ScanKind::prod ? cumprod_vjp(reshape(x, s3), reshape(op.outputs[0], s3), ct)
+                                         : suffix_sum(ct);
   in_cts[0] = reshape(d, x.shape());
 }
 

@@ -72,6 +72,19 @@ def test_grad_matches_finite_differences(name):
     check(f, *shapes)
 
 
+@pytest.mark.parametrize("x", [[0.0, 2.0, 3.0], [0.0, 2.0, 0.0], [[1.5, 0.0, 2.0], [0.0, 0.0, 1.0]],
+                               [[-0.5, 3.0, 0.0, 2.0], [0.0, 1.5, -2.0, 0.0]]])
+def test_prod_and_cumprod_through_zeros(x):
+    # y / x would be inf or NaN where x is 0: the rules take the product of the others.
+    rng = np.random.default_rng()
+    x = arr(x)
+    w = arr(rng.standard_normal(x.shape))
+    for f in (lambda v: loom.sum(loom.prod(v, axis=-1) * loom.arange(1.0, 1.0 + v[..., 0].size).reshape(v.shape[:-1])),
+              lambda v: loom.sum(loom.cumprod(v, axis=-1) * w)):
+        np.testing.assert_allclose(grad(f)(x).numpy(), num_grad(f, [x], 0), rtol=1e-6, atol=1e-8)
+        assert np.isfinite(grad(lambda v: loom.sum(grad(f)(v)))(x).numpy()).all()
+
+
 def test_astype():
     # Through float32 finite differences would measure its rounding: compare with cos(x).
     x = arr(np.random.default_rng().standard_normal(4))
