@@ -82,7 +82,7 @@ def mlp_params(rng, dev):
     sizes = [784, 512, 512, 10]
     ps = []
     for a, b in zip(sizes[:-1], sizes[1:]):
-        ps.append((rng.standard_normal((a, b)).astype(np.float32) / np.sqrt(a), np.zeros(b, np.float32)))
+        ps.append(((rng.standard_normal((a, b)) / np.sqrt(a)).astype(np.float32), np.zeros(b, np.float32)))
     x = rng.standard_normal((256, 784)).astype(np.float32)
     y = np.eye(10, dtype=np.float32)[rng.integers(0, 10, 256)]
     return ps, x, y

@@ -341,12 +341,12 @@ TEST_F(ElementwiseGrad, OpsWithoutDerivative) {
     const Application app{id, {false, false}, {0, 0}};
     const TracedOp op = concrete_op([&app](const std::vector<Array>& in) { return app.run(in); },
                                     std::vector<Array>(static_cast<size_t>(op_info(id).arity), a));
-    for (const Array& ct : grad_test::vjp(op, ones(op.outputs[0].shape(), float64))) EXPECT_FALSE(ct.valid()) << kOpTable[k].name;
+    for (const Array& ct : grad_test::vjp(op, ones(op.outputs[0].shape(), float64, cpu()))) EXPECT_FALSE(ct.valid()) << kOpTable[k].name;
   }
   for (OpId id : {OpId::floor, OpId::ceil, OpId::trunc, OpId::rint, OpId::sign}) {
     const Application app{id, {false}, {0}};
     const TracedOp op = concrete_op([&app](const std::vector<Array>& in) { return app.run(in); }, {x});
-    const std::vector<Array> cts = grad_test::vjp(op, ones({3}, float64));
+    const std::vector<Array> cts = grad_test::vjp(op, ones({3}, float64, cpu()));
     ASSERT_TRUE(cts[0].valid()) << op_info(id).name;
     EXPECT_EQ(host(cts[0]), (std::vector<double>{0, 0, 0}));
   }
@@ -357,10 +357,10 @@ TEST_F(ElementwiseGrad, Kinks) {
   const Array x = array_of({0.0, 1.0, -1.0}, {3});
   const Array y = array_of({0.0, 2.0, -1.0}, {3});
   const TracedOp abs_op = concrete_op([](const std::vector<Array>& in) { return std::vector<Array>{absolute(in[0])}; }, {x});
-  EXPECT_EQ(host(grad_test::vjp(abs_op, ones({3}, float64))[0]), (std::vector<double>{0, 1, -1}));
+  EXPECT_EQ(host(grad_test::vjp(abs_op, ones({3}, float64, cpu()))[0]), (std::vector<double>{0, 1, -1}));
   const TracedOp max_op =
       concrete_op([](const std::vector<Array>& in) { return std::vector<Array>{maximum(in[0], in[1])}; }, {x, y});
-  const std::vector<Array> cts = grad_test::vjp(max_op, ones({3}, float64));
+  const std::vector<Array> cts = grad_test::vjp(max_op, ones({3}, float64, cpu()));
   EXPECT_EQ(host(cts[0]), (std::vector<double>{0.5, 0, 0.5}));
   EXPECT_EQ(host(cts[1]), (std::vector<double>{0.5, 1, 0.5}));
 }

@@ -132,7 +132,7 @@ TEST(Vmap, ReduceAndScan) {
 TEST(Vmap, SortRepeatCastAndCreation) {
   const ArrayFn f = [](const std::vector<Array>& in) {
     return std::vector<Array>{sort(in[0], 0), argsort(in[0]), repeat(in[0], std::vector<int64_t>{1, 2, 0, 3, 1}, 1), in[0].astype(float64),
-                              add(in[0], ones({4, 5}, float32))};
+                              add(in[0], ones({4, 5}, float32, cpu()))};
   };
   check(f, {random_array({3, 4, 5}, 30)}, {0});
   check(f, {random_array({4, 3, 5}, 31)}, {1}, {1, 0, 2, 0, 0});

@@ -16,7 +16,7 @@ def traced(fn):
         seen.append(fn(x))
         return x
 
-    loom.jit(body)(loom.zeros(4))
+    loom.jit(body)(loom.zeros(4, device=loom.cpu()))
     return seen[0]
 
 

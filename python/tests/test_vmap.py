@@ -103,8 +103,9 @@ def test_reductions_and_scans(rng, device):
 
 def test_creation_casts_and_copies(rng, device):
     x = random_array(rng, (3, 4), "float32")
-    f = lambda x: (x + loom.arange(4), loom.eye(4) @ x, x * loom.full((4,), 2.5), x.astype(loom.float16),
-                   loom.zeros(4) + x.copy(), x + loom.linspace(0, 1, 4))
+    f = lambda x: (x + loom.arange(4, device=x.device), loom.eye(4, device=x.device) @ x,
+                   x * loom.full((4,), 2.5, device=x.device), x.astype(loom.float16),
+                   loom.zeros(4, device=x.device) + x.copy(), x + loom.linspace(0, 1, 4, device=x.device))
     check(f, [x], [0], device=device, rtol=1e-3)
 
 
@@ -123,7 +124,8 @@ def test_indexing_updates_and_searchsorted(rng, device):
 
 def test_random_with_an_unbatched_key_is_the_same_for_every_example(device):
     key = loom.random.key(3)
-    out = vmap(lambda x: x + loom.random.uniform(key, (5,)), axis_size=None)(loom.zeros((4, 5), device=device))
+    out = vmap(lambda x: x + loom.random.uniform(key, (5,), device=x.device), axis_size=None)(
+        loom.zeros((4, 5), device=device))
     o = out.numpy()
     assert np.all(o == o[0]) and np.ptp(o[0]) > 0
 
