@@ -13,7 +13,7 @@ import numbers
 
 import numpy as np
 
-from . import _loom
+from . import _loom, transforms
 from .tree_util import tree_flatten, tree_unflatten
 
 __all__ = ["vmap"]
@@ -61,11 +61,7 @@ def _describe(tree):
 
 
 def _result_leaf(x):
-    if isinstance(x, _ndarray):
-        return x
-    if isinstance(x, (np.ndarray, numbers.Number, np.generic)):
-        return _loom.asarray(x)
-    raise TypeError(f"[vmap] the function returned a {type(x).__name__} leaf; results must be arrays or scalars")
+    return transforms._result_leaf(x, "vmap")
 
 
 class VmapFunction:

@@ -48,12 +48,13 @@ def _static_leaf(x):
     return (type(x), x)
 
 
-def _result_leaf(x):
+def _result_leaf(x, who="jit"):
+    """A result leaf of a transformed function as a loom array (the transforms share it)."""
     if isinstance(x, _ndarray):
         return x
     if isinstance(x, (np.ndarray, numbers.Number, np.generic)):
         return _loom.asarray(x)
-    raise TypeError(f"[jit] the function returned a {type(x).__name__} leaf; results must be arrays or scalars")
+    raise TypeError(f"[{who}] the function returned a {type(x).__name__} leaf; results must be arrays or scalars")
 
 
 class _Specialization:
