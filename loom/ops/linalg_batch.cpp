@@ -86,7 +86,8 @@ void matmul_rule(const TracedOp& op, const BatchMap& m) {
   // The batched output is not one contiguous block: compute into one and copy.
   const Array tmp = Array::allocate({os[0] * os[1], os[2], os[3]}, O.dtype(), O.device());
   gemm(op, a3, b3, tmp, tf32);
-  copyto(O, tmp.view(os, {tmp.strides()[0] * os[1], tmp.strides()[0], tmp.strides()[1], tmp.strides()[2]}, tmp.offset()));
+  const Strides& ts = tmp.strides();
+  copyto(O, tmp.view(os, {ts[0] * os[1], ts[0], ts[1], ts[2]}, tmp.offset()));
 }
 
 }  // namespace

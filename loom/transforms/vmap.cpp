@@ -1,3 +1,5 @@
+// loom::vmap: trace one example, give each abstract buffer that depends on a mapped
+// argument one copy per example (BatchMap), run each record for the whole batch.
 #include "loom/transforms/vmap.h"
 
 #include <string>
@@ -28,7 +30,8 @@ int64_t batch_size(const std::vector<Array>& args, const std::vector<std::option
                    std::optional<int64_t> axis_size) {
   std::optional<int64_t> size = axis_size;
   std::string first = axis_size ? "axis_size " + std::to_string(*axis_size) : "";
-  if (axis_size && *axis_size < 0) throw_value_error("vmap", "axis_size must be >= 0, got " + std::to_string(*axis_size));
+  if (axis_size && *axis_size < 0)
+    throw_value_error("vmap", "axis_size must be >= 0, got " + std::to_string(*axis_size));
   for (size_t i = 0; i < args.size(); ++i) {
     if (!axes[i]) continue;
     const int64_t n = args[i].shape()[*axes[i]];
@@ -61,10 +64,11 @@ BufferSet batched_buffers(const TracedGraph& g, const std::vector<std::optional<
   return s;
 }
 
-// A buffer of `nbytes` for every example, starting as `init` (bytes, shared) when given.
 // A contiguous array's memory as bytes.
 Array bytes_of(const Array& c) { return Array(c.buffer(), uint8, {static_cast<int64_t>(c.nbytes())}, {1}, c.offset()); }
 
+// A buffer the size of `b` for every example (or one shared by all), starting as `init`
+// (bytes, the same for every example) when given.
 BatchBinding fresh(const Buffer& b, int64_t size, bool batched, const Array& init = Array()) {
   const int64_t n = static_cast<int64_t>(b.nbytes());
   const Array all = Array::allocate({batched ? size : 1, n}, uint8, b.device());
@@ -96,8 +100,9 @@ std::vector<Array> run_vmap(const ArrayFn& f, std::vector<std::optional<int>> ax
   const TracedGraph g = trace(f, specs);
   const BufferSet batched = batched_buffers(g, axes);
   if (!out_axes.empty() && out_axes.size() != g.outputs.size())
-    throw_value_error("vmap", "out_axes has " + std::to_string(out_axes.size()) + " entries but the function returned " +
-                                  std::to_string(g.outputs.size()) + " arrays");
+    throw_value_error("vmap", "out_axes has " + std::to_string(out_axes.size()) +
+                                  " entries but the function returned " + std::to_string(g.outputs.size()) +
+                                  " arrays");
 
   BatchMap m;
   m.size = size;
@@ -108,7 +113,9 @@ std::vector<Array> run_vmap(const ArrayFn& f, std::vector<std::optional<int>> ax
       m.buffers[key] = fresh(*key, size, true, bytes_of(bound[i]));
     else m.buffers[key] = {bound[i].buffer(), bound[i].offset(), 0};
   }
-  for (const Array& c : g.written_constants) m.buffers[c.buffer().get()] = fresh(*c.buffer(), size, batched.count(c.buffer().get()), c);
+  // Constants the function writes into start each call as a fresh copy (as in replay()).
+  for (const Array& c : g.written_constants)
+    m.buffers[c.buffer().get()] = fresh(*c.buffer(), size, batched.count(c.buffer().get()), c);
   // Intermediates, and results allocated but never written (empty()).
   auto add = [&](const Array& a) {
     const Buffer* b = a.valid() ? a.buffer().get() : nullptr;
@@ -121,6 +128,8 @@ std::vector<Array> run_vmap(const ArrayFn& f, std::vector<std::optional<int>> ax
   }
   for (const Array& a : g.outputs) add(a);
 
+  // An op that touches no batched buffer runs once; the others through their batching rule,
+  // or once per example where the primitive has none (batch_rules.cpp lists them).
   const BufferMap example0 = m.example(0);
   for (const TracedOp& op : g.ops) {
     bool any = false;

@@ -46,8 +46,9 @@ Array example(const Array& a, int axis, int64_t b) {
 }
 
 // f on each example, stacked on out_axes.
-std::vector<Array> loop(const ArrayFn& f, const std::vector<Array>& args, const std::vector<std::optional<int>>& in_axes,
-                        const std::vector<int>& out_axes, int64_t size) {
+std::vector<Array> loop(const ArrayFn& f, const std::vector<Array>& args,
+                        const std::vector<std::optional<int>>& in_axes, const std::vector<int>& out_axes,
+                        int64_t size) {
   std::vector<std::vector<Array>> per_out;
   for (int64_t b = 0; b < size; ++b) {
     std::vector<Array> ex;
@@ -131,8 +132,8 @@ TEST(Vmap, ReduceAndScan) {
 
 TEST(Vmap, SortRepeatCastAndCreation) {
   const ArrayFn f = [](const std::vector<Array>& in) {
-    return std::vector<Array>{sort(in[0], 0), argsort(in[0]), repeat(in[0], std::vector<int64_t>{1, 2, 0, 3, 1}, 1), in[0].astype(float64),
-                              add(in[0], ones({4, 5}, float32, cpu()))};
+    return std::vector<Array>{sort(in[0], 0), argsort(in[0]), repeat(in[0], std::vector<int64_t>{1, 2, 0, 3, 1}, 1),
+                              in[0].astype(float64), add(in[0], ones({4, 5}, float32, cpu()))};
   };
   check(f, {random_array({3, 4, 5}, 30)}, {0});
   check(f, {random_array({4, 3, 5}, 31)}, {1}, {1, 0, 2, 0, 0});
