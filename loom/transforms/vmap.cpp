@@ -76,7 +76,7 @@ BatchBinding fresh(const Buffer& b, int64_t size, bool batched, const Array& ini
   return {all.buffer(), all.offset(), batched ? n : 0};
 }
 
-std::vector<Array> run_vmap(const ArrayFn& f, std::vector<std::optional<int>> axes, const std::vector<int>& out_axes,
+std::vector<Array> run_vmap(const ArrayFn& f, std::vector<std::optional<int>> axes, const OutAxesFn& out_axes_of,
                             std::optional<int64_t> axis_size, const std::vector<Array>& args) {
   if (axes.empty()) axes.assign(args.size(), 0);
   if (axes.size() != args.size())
@@ -98,6 +98,7 @@ std::vector<Array> run_vmap(const ArrayFn& f, std::vector<std::optional<int>> ax
     specs.push_back(std::move(s));
   }
   const TracedGraph g = trace(f, specs);
+  const std::vector<std::optional<int>> out_axes = out_axes_of(g.outputs.size());
   const BufferSet batched = batched_buffers(g, axes);
   if (!out_axes.empty() && out_axes.size() != g.outputs.size())
     throw_value_error("vmap", "out_axes has " + std::to_string(out_axes.size()) +
@@ -149,6 +150,14 @@ std::vector<Array> run_vmap(const ArrayFn& f, std::vector<std::optional<int>> ax
     const Array& o = g.outputs[j];
     if (!o.valid()) throw_value_error("vmap", "result " + std::to_string(j) + " is an empty Array handle");
     const Buffer* b = o.buffer().get();
+    const std::optional<int> out_axis = out_axes.empty() ? std::optional<int>(0) : out_axes[j];
+    if (!out_axis) {  // an unmapped result: the one value every example shares, as JAX
+      if (batched.count(b))
+        throw_value_error("vmap", "out_axes[" + std::to_string(j) + "] is None, but result " + std::to_string(j) +
+                                      " depends on the mapped axis");
+      outs.push_back(rebind(o, example0).copy());
+      continue;
+    }
     Array r;
     if (batched.count(b)) {
       r = m.batched(o);
@@ -157,7 +166,7 @@ std::vector<Array> run_vmap(const ArrayFn& f, std::vector<std::optional<int>> ax
       shape.insert(shape.end(), o.shape().begin(), o.shape().end());
       r = broadcast_to(rebind(o, example0), shape).copy();
     }
-    const int axis = normalize(out_axes.empty() ? 0 : out_axes[j], r.ndim(), "out_axes[" + std::to_string(j) + "]");
+    const int axis = normalize(*out_axis, r.ndim(), "out_axes[" + std::to_string(j) + "]");
     outs.push_back(axis == 0 ? r : moveaxis(r, {0}, {axis}));
   }
   return outs;
@@ -165,12 +174,19 @@ std::vector<Array> run_vmap(const ArrayFn& f, std::vector<std::optional<int>> ax
 
 }  // namespace
 
-ArrayFn vmap(ArrayFn f, std::vector<std::optional<int>> in_axes, std::vector<int> out_axes,
+ArrayFn vmap_deferred_out_axes(ArrayFn f, std::vector<std::optional<int>> in_axes, OutAxesFn out_axes_of,
              std::optional<int64_t> axis_size) {
   if (!f) throw_value_error("vmap", "the function is empty");
+  if (!out_axes_of) throw_value_error("vmap", "the out_axes function is empty");
   register_batch_rules();
-  return [f = std::move(f), in_axes = std::move(in_axes), out_axes = std::move(out_axes),
-          axis_size](const std::vector<Array>& args) { return run_vmap(f, in_axes, out_axes, axis_size, args); };
+  return [f = std::move(f), in_axes = std::move(in_axes), out_axes_of = std::move(out_axes_of),
+          axis_size](const std::vector<Array>& args) { return run_vmap(f, in_axes, out_axes_of, axis_size, args); };
+}
+
+ArrayFn vmap(ArrayFn f, std::vector<std::optional<int>> in_axes, std::vector<std::optional<int>> out_axes,
+             std::optional<int64_t> axis_size) {
+  OutAxesFn fixed = [out_axes = std::move(out_axes)](size_t) { return out_axes; };
+  return vmap_deferred_out_axes(std::move(f), std::move(in_axes), std::move(fixed), axis_size);
 }
 
 }  // namespace loom

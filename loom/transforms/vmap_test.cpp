@@ -73,7 +73,8 @@ void check(const ArrayFn& f, const std::vector<Array>& args, const std::vector<s
   int64_t size = 0;
   for (size_t i = 0; i < args.size(); ++i)
     if (in_axes[i]) size = args[i].shape()[*in_axes[i]];
-  const std::vector<Array> got = vmap(f, in_axes, out_axes)(args), want = loop(f, args, in_axes, out_axes, size);
+  const std::vector<std::optional<int>> out(out_axes.begin(), out_axes.end());
+  const std::vector<Array> got = vmap(f, in_axes, out)(args), want = loop(f, args, in_axes, out_axes, size);
   ASSERT_EQ(got.size(), want.size());
   for (size_t j = 0; j < got.size(); ++j) expect_close(got[j], want[j]);
 }

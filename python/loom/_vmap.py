@@ -102,19 +102,15 @@ class VmapFunction:
             out_tree.append(tree)
             return [_result_leaf(x) for x in out_leaves]
 
-        outs = _loom._vmap(traced, core_axes, [], self._axis_size, arrays)
-        tree = out_tree[-1]
-        result = tree_unflatten(tree, outs)
-        out_axes = _broadcast_prefix(self._out_axes, result, "out_axes")
-        placed = []
-        for r, axis in zip(outs, out_axes):
-            if axis is None:  # the result does not depend on the mapped axis: one example of it
-                placed.append(r[0])
-            elif axis != 0:
-                placed.append(_loom.moveaxis(r, 0, axis))
-            else:
-                placed.append(r)
-        return tree_unflatten(tree, placed)
+        # out_axes is a prefix of the results' tree, which only the trace reveals: the core asks
+        # for one axis per result once it has traced (None: the result is not mapped, which the
+        # core refuses for a result that depends on the mapped axis, as JAX does).
+        def out_axes_of(n):
+            results = tree_unflatten(out_tree[-1], list(range(n)))
+            return _broadcast_prefix(self._out_axes, results, "out_axes")
+
+        outs = _loom._vmap(traced, core_axes, out_axes_of, self._axis_size, arrays)
+        return tree_unflatten(out_tree[-1], outs)
 
 
 def vmap(fun, in_axes=0, out_axes=0, axis_size=None):

@@ -25,15 +25,22 @@ ArrayFn python_list_fn(nb::object fn) {
 LOOM_BINDING_FAMILY(vmap, 91) {
   m.def(
       "_vmap",
-      [](nb::object fn, const std::vector<std::optional<int>>& in_axes, const std::vector<int>& out_axes,
+      [](nb::object fn, const std::vector<std::optional<int>>& in_axes, nb::object out_axes_of,
          std::optional<int64_t> axis_size, const std::vector<Array>& args) {
-        const ArrayFn v = vmap(python_list_fn(std::move(fn)), in_axes, out_axes, axis_size);
+        auto held = std::make_shared<nb::object>(std::move(out_axes_of));
+        OutAxesFn axes = [held](size_t n) {
+          nb::gil_scoped_acquire gil;
+          return nb::cast<std::vector<std::optional<int>>>((*held)(n));
+        };
+        const ArrayFn v = vmap_deferred_out_axes(python_list_fn(std::move(fn)), in_axes, std::move(axes), axis_size);
         nb::gil_scoped_release release;  // the traced function takes it back
         return v(args);
       },
-      nb::arg("fn"), nb::arg("in_axes"), nb::arg("out_axes"), nb::arg("axis_size").none(), nb::arg("args"),
-      "loom::vmap(fn, in_axes, out_axes, axis_size)(args): fn, a function of a list of arrays, mapped over "
-      "axis in_axes[i] of args[i] (None: shared); result j has its batch axis at out_axes[j] (empty: 0).");
+      nb::arg("fn"), nb::arg("in_axes"), nb::arg("out_axes_of"), nb::arg("axis_size").none(), nb::arg("args"),
+      "loom::vmap(fn, in_axes, out_axes_of, axis_size)(args): fn, a function of a list of arrays, mapped over "
+      "axis in_axes[i] of args[i] (None: shared); result j has its batch axis at out_axes_of(n)[j], called "
+      "after tracing with the number of results (None: unmapped, refused for a result that depends on the "
+      "mapped axis).");
 }
 
 }  // namespace loom::py

@@ -185,3 +185,12 @@ def test_errors():
         vmap(lambda a, n: a * n)(np.ones(3), 2)
     with pytest.raises(TypeError, match="in_axes"):
         vmap(selu, in_axes="x")(np.ones(3))
+
+
+def test_out_axes_none_returns_an_unmapped_result_once_and_refuses_a_mapped_one():
+    x, y = np.arange(6.0).reshape(3, 2), np.arange(4.0)
+    a, b = vmap(lambda x, y: (x * 2, y + 1), in_axes=(0, None), out_axes=(0, None))(x, y)
+    np.testing.assert_array_equal(a.numpy(), x * 2)
+    np.testing.assert_array_equal(b.numpy(), y + 1)  # not stacked: one value for every example
+    with pytest.raises(ValueError, match=r"out_axes\[0\] is None"):
+        vmap(lambda x: x * 2, out_axes=None)(x)
