@@ -26,13 +26,17 @@ struct BufferBinding {
 };
 using BufferMap = std::unordered_map<const Buffer*, BufferBinding>;
 
+/// `a`'s view (dtype, shape, strides, offset shifted by the binding's delta) over `b`'s buffer.
+inline Array rebind(const Array& a, const BufferBinding& b) {
+  return Array(b.buffer, a.dtype(), a.shape(), a.strides(), a.offset() + b.offset_delta);
+}
+
 /// `a` viewing the buffer that stands for its own in `map`; `a` itself when none does
 /// (a concrete array the traced function captured, a constant of the trace).
 inline Array rebind(const Array& a, const BufferMap& map) {
   if (!a.valid()) return a;
   auto it = map.find(a.buffer().get());
-  if (it == map.end()) return a;
-  return Array(it->second.buffer, a.dtype(), a.shape(), a.strides(), a.offset() + it->second.offset_delta);
+  return it == map.end() ? a : rebind(a, it->second);
 }
 
 /// Eval argument types with no arrays inside: copied into a record and reused as they are.

@@ -4,8 +4,8 @@
 // views when the batched destination is contiguous, as its eval needs, else one strided
 // copy on the elementwise engine (as copyto does for a strided destination).
 #include "loom/backend/creation.h"
-#include "loom/backend/elementwise.h"
 #include "loom/ops/batch_common.h"
+#include "loom/ops/elementwise.h"
 
 namespace loom::batch {
 namespace {
@@ -21,13 +21,7 @@ void convert_rule(const TracedOp& op, const BatchMap& m) {
   const auto& [src, dst] = op.args_as<Array, Array>();
   const Array d = m.batched(dst), s = m.batched(src);
   if (d.is_contiguous()) return redispatch<void, const Array&, const Array&>(op, {s}, {d}, s, d);
-  ElementwiseCall call;
-  call.op = OpId::copy;
-  call.loop = d.dtype();
-  call.nin = 1;
-  call.in[0] = s;
-  call.out = d;
-  dispatch_on(primitives::copyto_strided, op.device, {s}, {d}, call);
+  copyto(d, s);  // a strided batched destination: one strided copy (ops/elementwise_copyto.cpp)
 }
 
 }  // namespace

@@ -34,18 +34,6 @@ std::vector<bool> live_ops(const TracedGraph& g) {
   return live;
 }
 
-inline Array bound(const Array& a, const BufferBinding& b) {
-  return Array(b.buffer, a.dtype(), a.shape(), a.strides(), a.offset() + b.offset_delta);
-}
-
-// The binding of an argument: its buffer, shifted so that the input's contiguous views
-// land on the argument's elements (transforms/graph.cpp does the same for replay).
-BufferBinding bind_argument(const Array& a) {
-  if (a.is_contiguous()) return {a.buffer(), a.offset()};
-  const Array c = a.contiguous();
-  return {c.buffer(), c.offset()};
-}
-
 }  // namespace
 
 CompiledPlan::CompiledPlan(const TracedGraph& g) : g_(&g) {
@@ -154,10 +142,10 @@ void run_elementwise(const CompiledPlan::Step& st, const std::vector<BufferBindi
       c.scalar[k] = t.scalar[k];
       continue;
     }
-    c.in[k] = st.slots[k] >= 0 ? bound(t.in[k], slots[st.slots[k]]) : t.in[k];
+    c.in[k] = st.slots[k] >= 0 ? rebind(t.in[k], slots[st.slots[k]]) : t.in[k];
     ins[n++] = &c.in[k];
   }
-  c.out = st.slots[t.nin] >= 0 ? bound(t.out, slots[st.slots[t.nin]]) : t.out;
+  c.out = st.slots[t.nin] >= 0 ? rebind(t.out, slots[st.slots[t.nin]]) : t.out;
   const auto& p = *static_cast<const Primitive<ElementwiseFn>*>(st.op->record);
   switch (n) {
     case 0: dispatch_on(p, st.device, {}, {c.out}, c); break;
@@ -179,9 +167,9 @@ void run_fused(const CompiledPlan::Step& st, const std::vector<BufferBinding>& s
   std::vector<ArrayRefs::Ref> ins, outs;
   ins.reserve(nin);
   outs.reserve(nout);
-  for (size_t k = 0; k < nin; ++k) c.in.push_back(st.slots[k] >= 0 ? bound(t.in[k], slots[st.slots[k]]) : t.in[k]);
+  for (size_t k = 0; k < nin; ++k) c.in.push_back(st.slots[k] >= 0 ? rebind(t.in[k], slots[st.slots[k]]) : t.in[k]);
   for (size_t k = 0; k < nout; ++k)
-    c.out.push_back(st.slots[nin + k] >= 0 ? bound(t.out[k], slots[st.slots[nin + k]]) : t.out[k]);
+    c.out.push_back(st.slots[nin + k] >= 0 ? rebind(t.out[k], slots[st.slots[nin + k]]) : t.out[k]);
   for (const Array& a : c.in)
     if (a.valid()) ins.emplace_back(a);  // weak scalars are not operands
   for (const Array& a : c.out) outs.emplace_back(a);
@@ -218,7 +206,7 @@ std::vector<Array> CompiledPlan::run(const std::vector<Array>& args) const {
   for (size_t i = 0; i < g.outputs.size(); ++i) {
     const Array& o = g.outputs[i];
     const int k = output_slot_[i];
-    if (k >= 0) outs.push_back(bound(o, slots[k]));
+    if (k >= 0) outs.push_back(rebind(o, slots[k]));
     // A constant result is copied: the caller may write to it, and the next run reads it.
     else if (o.valid() && o.buffer()->is_trace_constant()) outs.push_back(o.copy());
     else outs.push_back(o);

@@ -18,14 +18,13 @@ class GraphBuilder : public Tracer {
   TracedGraph& g_;
 };
 
-// The binding of an argument: its buffer, shifted so that the input's contiguous views
-// land on the argument's elements. A strided argument is copied contiguous first.
+}  // namespace
+
 BufferBinding bind_argument(const Array& a) {
-  const Array c = a.contiguous();
+  if (a.is_contiguous()) return {a.buffer(), a.offset()};  // the per-call path: no Array copy
+  const Array c = a.copy();
   return {c.buffer(), c.offset()};
 }
-
-}  // namespace
 
 TracedGraph trace(const ArrayFn& f, const std::vector<ArraySpec>& specs) {
   TracedGraph g;

@@ -52,6 +52,9 @@ std::vector<Array> replay(const TracedGraph& g, const std::vector<Array>& args);
 /// abstract buffers that `op` writes, and that `map` lacks, fresh memory; bind_results
 /// gives the function's results under `map` (a constant result is copied: the caller may
 /// write to it, and the next run reads it).
+/// The binding of an argument: its buffer, shifted so that the input's contiguous views land
+/// on the argument's elements (a strided argument is copied contiguous first).
+BufferBinding bind_argument(const Array& a);
 BufferMap bind_inputs(const TracedGraph& g, const std::vector<Array>& args);
 void bind_outputs(const TracedOp& op, BufferMap& map);
 std::vector<Array> bind_results(const TracedGraph& g, BufferMap& map);
