@@ -1,4 +1,4 @@
-// The NVRTC program of the integer/bool matrix product (kernels/loom_linalg.cuh) and the
+// The NVRTC program of the tiled matrix product (kernels/loom_linalg.cuh) and the
 // cuBLAS checking macro of the linear algebra family.
 #pragma once
 #include <cublas_v2.h>
@@ -10,9 +10,11 @@
 
 namespace loom::cuda {
 
-/// One small program per integer/bool dtype: "loom_matmul_int<T>".
-const Program& matmul_int_program(DType dt);
-const std::string& matmul_int_name(DType dt);
+/// Whether the tiled kernel runs `dt`: every dtype but float16 and bfloat16.
+inline bool has_tiled_matmul(DType dt) { return dt != DType::float16 && dt != DType::bfloat16; }
+/// One small program per such dtype: "loom_matmul_tiled<T>".
+const Program& matmul_tiled_program(DType dt);
+const std::string& matmul_tiled_name(DType dt);
 
 /// Raises loom::CudaError ("[cublas] <call> failed: CUBLAS_STATUS_...") or OutOfMemoryError.
 [[noreturn]] void raise_cublas_error(cublasStatus_t status, const char* call);

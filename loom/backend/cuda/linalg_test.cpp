@@ -1,9 +1,12 @@
-// The integer/bool matmul kernel compiles with NVRTC (no GPU needed), and on a GPU every
+// The tiled matmul kernel (integers, bool, small float products) compiles with NVRTC (no GPU needed), and on a GPU every
 // product path (cuBLAS per float dtype, transposed operands, batches, the NVRTC kernel)
 // agrees with the CPU backend.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "loom/backend/cuda/linalg_programs.h"
@@ -14,12 +17,12 @@
 namespace loom::testing {
 namespace {
 
-TEST(CudaLinalgCompile, IntegerMatmulKernels) {
+TEST(CudaLinalgCompile, TiledMatmulKernels) {
   for (int arch : {80, 90}) {
     for (int t = 0; t < kNumDTypes; ++t) {
       const DType dt = static_cast<DType>(t);
-      if (is_floating(dt)) continue;
-      const cuda::CompiledProgram c = cuda::compile_program(cuda::matmul_int_program(dt), arch);
+      if (!cuda::has_tiled_matmul(dt)) continue;
+      const cuda::CompiledProgram c = cuda::compile_program(cuda::matmul_tiled_program(dt), arch);
       EXPECT_FALSE(c.is_ptx);
       ASSERT_EQ(c.lowered_names.size(), 1u) << dtype_name(dt);
       EXPECT_EQ(c.lowered_names[0].second.rfind("_Z", 0), 0u) << dtype_name(dt);
@@ -32,6 +35,14 @@ Array small_values(const Shape& shape, DType dt) {
   const Array f = Array::allocate(shape, float64, cpu());
   auto& g = rng();
   for (int64_t i = 0; i < f.size(); ++i) static_cast<double*>(f.data())[i] = static_cast<double>(g() % 7) - 3.0;
+  return f.astype(dt);
+}
+
+// A CPU array of `shape` with standard normal values.
+Array random_normal(const Shape& shape, DType dt) {
+  const Array f = Array::allocate(shape, float64, cpu());
+  std::normal_distribution<double> normal;
+  for (int64_t i = 0; i < f.size(); ++i) static_cast<double*>(f.data())[i] = normal(rng());
   return f.astype(dt);
 }
 
@@ -83,6 +94,25 @@ TEST(CudaLinalg, LargeFloat32AndTf32) {
   set_matmul_precision("tf32");  // small integers are exact in TF32 too
   expect_gpu_matches_cpu(a, b, 0, "float32 tf32", product);
   set_matmul_precision("float32");
+}
+
+// Random normal operands around the size where products move from the tiled kernel to
+// cuBLAS (float32 sums of up to 256 products: a relative 1e-3 is many ulps).
+TEST(CudaLinalg, SmallAndLargeFloatProductsMatchCpu) {
+  LOOM_REQUIRE_GPU_OR_SKIP();
+  const std::vector<std::pair<Shape, Shape>> cases = {
+      {{10, 100}, {100, 150}}, {{3, 64, 128}, {128, 96}}, {{512, 256}, {256, 64}}, {{1, 7}, {7, 1}}};
+  for (DType dt : {float32, float64}) {
+    const double tol = dt == float32 ? 1e-3 : 1e-10;
+    for (const auto& [sa, sb] : cases) {
+      const Array a = random_normal(sa, dt), b = random_normal(sb, dt);
+      const std::string what = shape_str(sa) + " @ " + shape_str(sb) + " " + dtype_name(dt);
+      expect_gpu_matches_cpu(a, b, tol, what, product);
+      const Array bt = random_normal({sb[1], sb[0]}, dt);
+      expect_gpu_matches_cpu(a, bt, tol, what + " transposed",
+                             [](const Array& x, const Array& y) { return matmul(x, y.transpose()); });
+    }
+  }
 }
 
 }  // namespace

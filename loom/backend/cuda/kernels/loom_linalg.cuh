@@ -1,6 +1,8 @@
 // Tiled batched matrix product for integer and bool dtypes (cuBLAS has no integer GEMM
-// with NumPy's wraparound). Integers accumulate in unsigned 32/64-bit arithmetic, where
-// overflow wraps as NumPy's does; bool is the or of ands. Operands are read through
+// with NumPy's wraparound), and for small float32/float64 products, where one launch of
+// this kernel beats cuBLAS's heuristics (see backend/cuda/linalg.cpp). Integers accumulate
+// in unsigned 32/64-bit arithmetic, where overflow wraps as NumPy's does; bool is the or of
+// ands; floats accumulate in their own type, in order of k. Operands are read through
 // element strides, so transposed and broadcast (stride 0) operands need no copy.
 // Self-contained: NVRTC gets no include path.
 #pragma once
@@ -10,6 +12,8 @@
 template <typename T> struct loom_mm_acc { typedef unsigned int type; };
 template <> struct loom_mm_acc<long long> { typedef unsigned long long type; };
 template <> struct loom_mm_acc<unsigned long long> { typedef unsigned long long type; };
+template <> struct loom_mm_acc<float> { typedef float type; };
+template <> struct loom_mm_acc<double> { typedef double type; };
 
 template <typename T, typename Acc>
 __device__ __forceinline__ Acc loom_mm_load(T v) { return (Acc)v; }
@@ -25,7 +29,7 @@ __device__ __forceinline__ T loom_mm_store(Acc acc) { return (T)acc; }
 template <>
 __device__ __forceinline__ bool loom_mm_store<bool, unsigned int>(unsigned int acc) { return acc != 0; }
 
-// Sizes and element strides (host mirror: MatmulParams in backend/cuda/linalg_int.cpp).
+// Sizes and element strides (host mirror: MatmulParams in backend/cuda/linalg.cpp).
 struct loom_mm_params {
   long long m, n, k, batch;
   long long a_sb, a_sr, a_sc;
@@ -36,7 +40,7 @@ struct loom_mm_params {
 // TILE x TILE output tiles in a grid-stride loop over (batch, tile row, tile column).
 template <typename T>
 __global__ void __launch_bounds__(LOOM_MM_TILE * LOOM_MM_TILE)
-loom_matmul_int(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c, loom_mm_params p) {
+loom_matmul_tiled(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c, loom_mm_params p) {
   typedef typename loom_mm_acc<T>::type Acc;
   __shared__ Acc ta[LOOM_MM_TILE][LOOM_MM_TILE + 1];
   __shared__ Acc tb[LOOM_MM_TILE][LOOM_MM_TILE + 1];
