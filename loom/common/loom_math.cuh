@@ -10,6 +10,9 @@
 
 #if !defined(__CUDACC__) && !defined(__CUDACC_RTC__)
 #include <math.h>
+
+#include <cstdint>
+#include <cstring>
 #endif
 
 template <typename T> struct loom_is_signed { static constexpr bool value = T(-1) < T(0); };
@@ -26,7 +29,49 @@ template <> struct loom_unsigned<long> { typedef unsigned long type; };
   LOOM_DEV double loom_##name(double x) { return fn(x); }
 LOOM_MATH1(sqrt, sqrt)
 LOOM_MATH1(cbrt, cbrt)
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 LOOM_MATH1(exp, exp)
+#else
+// exp of a float on the host, branch-free in float arithmetic so that the CPU loops over
+// it vectorize (glibc's expf is a call per element): Cody-Waite reduction by ln 2 and
+// Cephes's degree-6 polynomial. At most 0.98 ulp from exp over every float (checked
+// against double exp); glibc rounds 0.8% of floats the other way. NumPy's SIMD exp differs
+// from glibc likewise. Clamped to [-104, 89] with integer masks (a float compare in a loop
+// is not if-converted, as a NaN operand may trap); NaN stays NaN through the arithmetic.
+inline float loom_host_expf(float xf) {
+  int32_t xb;
+  std::memcpy(&xb, &xf, 4);
+  const int32_t mag = xb & 0x7fffffff;
+  const bool not_nan = mag <= 0x7f800000;
+  const int32_t low = -static_cast<int32_t>(xb < 0 && mag > 0x42d00000 && not_nan);    // below -104
+  const int32_t high = -static_cast<int32_t>(xb >= 0 && mag > 0x42b20000 && not_nan);  // above 89
+  xb = (xb & ~(low | high)) | (static_cast<int32_t>(0xc2d00000u) & low) | (0x42b20000 & high);
+  float x;
+  std::memcpy(&x, &xb, 4);
+  const float shift = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
+  const float t = x * 1.44269504088896341f + shift;
+  const float k = t - shift;
+  const float r = (x - k * 0.693359375f) - k * -2.12194440e-4f;  // ln 2 in two parts
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * (r * r) + r + 1.0f;
+  int32_t ki;
+  std::memcpy(&ki, &t, 4);
+  ki -= 0x4b400000;                          // k as an integer, in [-150, 129]
+  const int32_t k1 = ki >> 1, k2 = ki - k1;  // 2^k as two normal factors (subnormal results)
+  const int32_t b1 = (k1 + 127) << 23, b2 = (k2 + 127) << 23;
+  float s1, s2;
+  std::memcpy(&s1, &b1, 4);
+  std::memcpy(&s2, &b2, 4);
+  return p * s1 * s2;
+}
+inline float loom_exp(float x) { return loom_host_expf(x); }
+inline double loom_exp(double x) { return exp(x); }
+#endif
 LOOM_MATH1(exp2, exp2)
 LOOM_MATH1(expm1, expm1)
 LOOM_MATH1(log, log)

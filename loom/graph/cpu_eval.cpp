@@ -4,6 +4,10 @@
 // gathered into the value's block buffer), each node runs its typed block loop over its
 // arguments' buffers (cast to the op's loop dtypes where needed), and the outputs are
 // cast and stored. Scratch is one buffer per value per task, never per element or node.
+// A `where` whose branch is computed by costly nodes used by nothing else (as
+// where(x > 0, x, log1p(-x) * a)) runs them after its condition, on only the lanes that take that branch:
+// gathered, computed compactly and scattered back. The same functors see the same
+// values, so the result is bit for bit the one of computing every lane.
 #include "loom/graph/cpu_eval.h"
 
 #include <algorithm>
@@ -75,6 +79,13 @@ struct NodePlan {
   NodeFn fn;
   int arity;
   Arg args[3];
+  int lazy = -1;                       // the lazy branch this node belongs to, or -1
+  int first_branch = -1, branches = 0;  // for a where: its lazy branches in Plan::lazy
+};
+// The nodes (ascending) that compute only argument `arg` of the where node `where`.
+struct LazyBranch {
+  int where, arg;
+  std::vector<int> nodes;
 };
 struct OutPlan {
   int value, operand;
@@ -91,6 +102,7 @@ struct Plan {
   std::vector<NodePlan> nodes;
   std::vector<OutPlan> outs;
   int direct_node = -1;          // the node that writes straight into output 0's rows
+  std::vector<LazyBranch> lazy;
   std::vector<std::array<unsigned char, 16>> params;  // per input: the scalar's bytes
   int64_t shape[kMaxDims];
   std::vector<std::array<int64_t, kMaxDims>> strides;  // per operand
@@ -128,6 +140,64 @@ std::vector<int64_t> broadcast_strides(const Array& a, const Shape& shape, int i
     st[n - k + d] = ext == 1 ? 0 : a.strides()[d];
   }
   return st;
+}
+
+// Ops that cost several times a load and a store per element (a libm call): only
+// branches with one of these are worth gathering and scattering. exp of float32 and the
+// 16-bit floats is loom's own vectorized one (common/loom_math.cuh): not worth it.
+bool costly(OpId op, DType loop) {
+  switch (op) {
+    case OpId::exp:
+      return loop == DType::float64;
+    case OpId::power: case OpId::cbrt: case OpId::exp2: case OpId::expm1:
+    case OpId::log: case OpId::log2: case OpId::log10: case OpId::log1p: case OpId::sin:
+    case OpId::cos: case OpId::tan: case OpId::arcsin: case OpId::arccos: case OpId::arctan:
+    case OpId::arctan2: case OpId::sinh: case OpId::cosh: case OpId::tanh: case OpId::arcsinh:
+    case OpId::arccosh: case OpId::arctanh: case OpId::hypot: case OpId::erf:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Finds the lazy branches: for each where (outermost first), the nodes whose every use is
+// the branch argument or another node of the branch, and that are no output.
+void find_lazy_branches(const FusedGraph& g, Plan& p) {
+  const int nin = p.nin, nn = static_cast<int>(g.nodes.size());
+  std::vector<std::vector<std::pair<int, int>>> uses(p.nvalues);  // (node, argument)
+  for (int k = 0; k < nn; ++k)
+    for (int a = 0; a < op_info(g.nodes[k].op).arity; ++a) uses[g.nodes[k].args[a]].push_back({k, a});
+  std::vector<bool> output(p.nvalues, false);
+  for (const auto& o : g.outputs) output[o.value] = true;
+  for (int w = nn - 1; w >= 0; --w) {
+    if (g.nodes[w].op != OpId::where || p.nodes[w].lazy >= 0) continue;
+    for (int arg = 1; arg <= 2; ++arg) {
+      const int root = g.nodes[w].args[arg] - nin;
+      if (root < 0) continue;
+      std::vector<bool> in(nn, false);
+      bool worth = false;
+      for (int k = root; k >= 0; --k) {
+        const int v = nin + k;
+        if (p.nodes[k].lazy >= 0 || output[v] || uses[v].empty()) continue;
+        bool only = true;
+        for (const auto& [node, a] : uses[v])
+          only = only && (k == root ? node == w && a == arg : in[node]);
+        if (!only) continue;
+        in[k] = true;
+        worth = worth || costly(g.nodes[k].op, g.nodes[k].loop);
+      }
+      if (!worth) continue;
+      LazyBranch b{w, arg, {}};
+      for (int k = 0; k <= root; ++k)
+        if (in[k]) {
+          b.nodes.push_back(k);
+          p.nodes[k].lazy = static_cast<int>(p.lazy.size());
+        }
+      if (p.nodes[w].branches == 0) p.nodes[w].first_branch = static_cast<int>(p.lazy.size());
+      ++p.nodes[w].branches;
+      p.lazy.push_back(std::move(b));
+    }
+  }
 }
 
 Plan make_plan(const FusedGraph& g, const std::vector<GraphArg>& args, const std::vector<Array>& outs) {
@@ -205,14 +275,18 @@ Plan make_plan(const FusedGraph& g, const std::vector<GraphArg>& args, const std
       p.strides[o0.operand][last] == static_cast<int64_t>(o0.item) &&
       aligned_walk(p.base[o0.operand], p.strides[o0.operand].data(), p.nd, o0.item))
     p.direct_node = static_cast<int>(p.nodes.size()) - 1;
+  find_lazy_branches(g, p);
   return p;
 }
 
-// One task's block buffers: one per value, then three for cast arguments.
+// One task's block buffers: one per value, then three for cast arguments, three for
+// gathered arguments, one for the lane indices of a lazy branch and one for its result. Zeroed once, so a
+// branch no lane takes is still initialised memory where `where` reads it.
 struct Scratch {
+  static constexpr int kExtra = 8;
   std::unique_ptr<uint64_t[]> mem;
   std::vector<const char*> val;  // per value: where its block is (a buffer or an array row)
-  explicit Scratch(const Plan& p) : mem(new uint64_t[(p.nvalues + 3) * kEvalBlock]), val(p.nvalues) {
+  explicit Scratch(const Plan& p) : mem(new uint64_t[(p.nvalues + kExtra) * kEvalBlock]()), val(p.nvalues) {
     for (int i = 0; i < p.nin; ++i)
       if (p.operand[i] < 0) {  // param inputs: the scalar repeated once per task
         char* b = slot(i);
@@ -220,7 +294,129 @@ struct Scratch {
       }
   }
   char* slot(int k) { return reinterpret_cast<char*>(mem.get()) + k * kSlot; }
+  char* cast_slot(const Plan& p, int j) { return slot(p.nvalues + j); }
+  char* gather_slot(const Plan& p, int j) { return slot(p.nvalues + 3 + j); }
+  int32_t* lanes(const Plan& p) { return reinterpret_cast<int32_t*>(slot(p.nvalues + 6)); }
+  char* compact_slot(const Plan& p) { return slot(p.nvalues + 7); }
 };
+
+template <size_t N>
+void gather_n(const char* src, const int32_t* idx, int64_t k, char* dst) {
+  for (int64_t j = 0; j < k; ++j) std::memcpy(dst + j * N, src + idx[j] * N, N);
+}
+// dst[j] = src[idx[j]] for j < k, items of `item` bytes.
+void gather(const char* src, const int32_t* idx, int64_t k, char* dst, size_t item) {
+  switch (item) {
+    case 1: return gather_n<1>(src, idx, k, dst);
+    case 2: return gather_n<2>(src, idx, k, dst);
+    case 4: return gather_n<4>(src, idx, k, dst);
+    default: return gather_n<8>(src, idx, k, dst);
+  }
+}
+template <size_t N>
+void scatter_n(const char* __restrict src, const int32_t* __restrict idx, int64_t k, char* __restrict dst) {
+  for (int64_t j = 0; j < k; ++j) std::memcpy(dst + idx[j] * N, src + j * N, N);
+}
+// The inverse of gather: dst[idx[j]] = src[j] for j < k. Out of place: in place, each
+// load would wait on the store before it (they may alias).
+void scatter(const char* src, const int32_t* idx, int64_t k, char* dst, size_t item) {
+  switch (item) {
+    case 1: return scatter_n<1>(src, idx, k, dst);
+    case 2: return scatter_n<2>(src, idx, k, dst);
+    case 4: return scatter_n<4>(src, idx, k, dst);
+    default: return scatter_n<8>(src, idx, k, dst);
+  }
+}
+
+// Runs node k on m lanes. With `idx` (a lazy branch on k of the block's lanes), arguments
+// from outside the branch are gathered at idx first; the branch's own are compact already.
+void run_node(const Plan& p, Scratch& s, int k, char* const* ptr, int64_t m, const int32_t* idx = nullptr) {
+  const NodePlan& n = p.nodes[k];
+  const char** val = s.val.data();
+  const int v = p.nin + k;
+  const char* a[3];
+  for (int j = 0; j < n.arity; ++j) {
+    const int arg = n.args[j].value;
+    a[j] = val[arg];
+    const bool uniform = arg < p.nin && p.operand[arg] < 0;  // a param: every lane alike
+    if (idx && !uniform && (arg < p.nin || p.nodes[arg - p.nin].lazy != n.lazy)) {
+      gather(a[j], idx, m, s.gather_slot(p, j), p.item[arg]);
+      a[j] = s.gather_slot(p, j);
+    }
+    if (n.args[j].cast) {
+      n.args[j].cast(a[j], s.cast_slot(p, j), m);
+      a[j] = s.cast_slot(p, j);
+    }
+  }
+  char* dst = k == p.direct_node ? ptr[p.outs[0].operand] : s.slot(v);
+  n.fn(a, dst, m);
+  val[v] = dst;
+}
+
+// For each mask of 8 lanes: the numbers of its set lanes in order, and how many.
+struct LaneTable {
+  uint8_t lane[256][8] = {};
+  uint8_t count[256] = {};
+  constexpr LaneTable() {
+    for (int mask = 0; mask < 256; ++mask)
+      for (int q = 0; q < 8; ++q)
+        if (mask >> q & 1) lane[mask][count[mask]++] = static_cast<uint8_t>(q);
+  }
+};
+
+// idx[0..k) = the lanes i < m where (c[i] != 0) == take; returns k. Eight lanes at a time:
+// their bytes folded into an 8-bit mask, whose lane numbers come from a table (no branch
+// on random conditions). Writes up to 8 entries past k: idx has room for m + 8.
+int64_t select_lanes(const uint8_t* __restrict c, int64_t m, uint8_t take, int32_t* __restrict idx) {
+  static constexpr LaneTable table;
+  const unsigned flip = take ? 0u : 0xFFu;
+  int64_t k = 0, i = 0;
+  for (; i + 8 <= m; i += 8) {
+    uint64_t t;
+    std::memcpy(&t, c + i, 8);
+    t |= t >> 4;  // bit 0 of each byte becomes the or of its 8 bits
+    t |= t >> 2;
+    t |= t >> 1;
+    t &= 0x0101010101010101ull;
+    const unsigned mask = static_cast<unsigned>((t * 0x0102040810204080ull) >> 56) ^ flip;  // lane q -> bit q
+    for (int q = 0; q < 8; ++q) idx[k + q] = static_cast<int32_t>(i + table.lane[mask][q]);
+    k += table.count[mask];
+  }
+  for (; i < m; ++i) {
+    idx[k] = static_cast<int32_t>(i);
+    k += static_cast<uint8_t>(c[i] != 0) == take;
+  }
+  return k;
+}
+
+// The lazy branches of where node w: each runs on the lanes whose condition selects it.
+void run_branches(const Plan& p, Scratch& s, int w, char* const* ptr, int64_t m) {
+  const NodePlan& wn = p.nodes[w];
+  const char* cond = s.val[wn.args[0].value];
+  if (wn.args[0].cast) {
+    wn.args[0].cast(cond, s.cast_slot(p, 0), m);
+    cond = s.cast_slot(p, 0);
+  }
+  const uint8_t* c = reinterpret_cast<const uint8_t*>(cond);
+  int32_t* idx = s.lanes(p);
+  for (int b = wn.first_branch; b < wn.first_branch + wn.branches; ++b) {
+    const LazyBranch& br = p.lazy[b];
+    const uint8_t take = br.arg == 1 ? 1 : 0;  // argument 1 where the condition holds
+    const int64_t k = select_lanes(c, m, take, idx);
+    const int root = br.nodes.back();
+    if (k == m) {  // every lane: no gathering
+      for (int node : br.nodes) run_node(p, s, node, ptr, m);
+      continue;
+    }
+    if (k > 0) {
+      for (int node : br.nodes) run_node(p, s, node, ptr, k, idx);
+      const size_t item = p.item[p.nin + root];
+      std::memcpy(s.compact_slot(p), s.slot(p.nin + root), static_cast<size_t>(k) * item);
+      scatter(s.compact_slot(p), idx, k, s.slot(p.nin + root), item);
+    }
+    s.val[p.nin + root] = s.slot(p.nin + root);
+  }
+}
 
 // m (<= kEvalBlock) elements at the operands' pointers `ptr` with inner steps `step`.
 void run_block(const Plan& p, Scratch& s, char* const* ptr, const int64_t* step, int64_t m) {
@@ -234,28 +430,19 @@ void run_block(const Plan& p, Scratch& s, char* const* ptr, const int64_t* step,
     move(ptr[o], step[o], s.slot(i), static_cast<int64_t>(p.item[i]), m, p.item[i]);
     val[i] = s.slot(i);
   }
-  for (size_t k = 0; k < p.nodes.size(); ++k) {
+  for (int k = 0; k < static_cast<int>(p.nodes.size()); ++k) {
     const NodePlan& n = p.nodes[k];
-    const int v = p.nin + static_cast<int>(k);
-    const char* a[3];
-    for (int j = 0; j < n.arity; ++j) {
-      a[j] = val[n.args[j].value];
-      if (n.args[j].cast) {
-        n.args[j].cast(a[j], s.slot(p.nvalues + j), m);
-        a[j] = s.slot(p.nvalues + j);
-      }
-    }
-    char* dst = static_cast<int>(k) == p.direct_node ? ptr[p.outs[0].operand] : s.slot(v);
-    n.fn(a, dst, m);
-    val[v] = dst;
+    if (n.lazy >= 0) continue;  // run by its where, after the condition
+    if (n.branches) run_branches(p, s, k, ptr, m);
+    run_node(p, s, k, ptr, m);
   }
   for (size_t q = 0; q < p.outs.size(); ++q) {
     const OutPlan& o = p.outs[q];
     if (q == 0 && p.direct_node >= 0) continue;
     const char* src = val[o.value];
     if (o.cast) {
-      o.cast(src, s.slot(p.nvalues), m);
-      src = s.slot(p.nvalues);
+      o.cast(src, s.cast_slot(p, 0), m);
+      src = s.cast_slot(p, 0);
     }
     move(src, static_cast<int64_t>(o.item), ptr[o.operand], step[o.operand], m, o.item);
   }

@@ -35,25 +35,8 @@ void node_loop(const char* const* args, char* out_bytes, int64_t n) {
   using V = value_t<S>;
   O* __restrict out = reinterpret_cast<O*>(out_bytes);
   const S0* __restrict a = reinterpret_cast<const S0*>(args[0]);
-  if constexpr (std::is_same_v<F, op_where> && std::is_same_v<S, O> && sizeof(V) == sizeof(S)) {
-    // A select by mask, not a branch: random conditions would mispredict half the time.
-    // Only where widening is the identity (not float16), so the bits are the functor's.
-    using U = std::conditional_t<sizeof(S) == 1, uint8_t,
-              std::conditional_t<sizeof(S) == 2, uint16_t, std::conditional_t<sizeof(S) == 4, uint32_t, uint64_t>>>;
-    // The branch pointers are locals: read through `args` each time, GCC assumes the
-    // stores may change them and does not vectorize.
-    // The condition is read as bytes: GCC does not vectorize a widening of `bool`.
-    const uint8_t* __restrict cond = reinterpret_cast<const uint8_t*>(args[0]);
-    const char* __restrict xs = args[1];
-    const char* __restrict ys = args[2];
-    for (int64_t i = 0; i < n; ++i) {
-      U x, y;
-      std::memcpy(&x, xs + i * sizeof(S), sizeof(S));
-      std::memcpy(&y, ys + i * sizeof(S), sizeof(S));
-      const U m = static_cast<U>(U(0) - static_cast<U>(cond[i] != 0));
-      const U r = static_cast<U>((x & m) | (y & static_cast<U>(~m)));
-      std::memcpy(out_bytes + i * sizeof(S), &r, sizeof(S));
-    }
+  if constexpr (std::is_same_v<F, op_where> && where_selects_bits<S, O>) {
+    select_bits<S>(reinterpret_cast<const uint8_t*>(args[0]), args[1], args[2], out_bytes, n);
   } else if constexpr (F::arity == 1) {
     for (int64_t i = 0; i < n; ++i) out[i] = narrow<O>(F::apply(widen<V>(a[i]), V(), V()));
   } else if constexpr (F::arity == 2) {

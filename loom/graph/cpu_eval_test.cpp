@@ -177,6 +177,29 @@ TEST(CpuEval, SeveralOutputs) {
   expect_same_bits(o2, b, "output 2");
 }
 
+// Branches computed only on the lanes that take them give the bits of computing every
+// lane: mixed conditions, every lane one way (no gathering) and none (the branch skipped).
+TEST(CpuEval, LazyWhereBranches) {
+  for (DType dt : {float32, float16, float64})
+    for (const Shape& shape : kShapes)
+      for (Layout layout : {Layout::contiguous, Layout::strided, Layout::broadcast}) {
+        const Array a = input(shape, dt, layout), b = input(shape, dt, Layout::strided);
+        const Scalar s(0.75);
+        auto want_of = [&](const Array& x, const Array& y) {
+          const Array sh = tanh(y);
+          const Array t = add(subtract(multiply(expm1(x), s), s), sh);
+          const Array inner = where(greater(y, s), log1p(absolute(y)), sin(x));
+          return where(less(x, y), t, multiply(inner, sh));
+        };
+        const std::string what = std::string("lazy_branches ") + dtype_name(dt) + " " + shape_str(shape);
+        check(lazy_branches(dt), {a, b, s}, want_of(a, b), what);
+        const Array all = full(shape, Scalar(5.0), dt, cpu()), none = full(shape, Scalar(-5.0), dt, cpu());
+        const Array a_finite = where(isfinite(a), a, zeros_like(a));  // a NaN lane would not take branch 1
+        check(lazy_branches(dt), {a_finite, all, s}, want_of(a_finite, all), what + " all lanes");
+        check(lazy_branches(dt), {a_finite, none, s}, want_of(a_finite, none), what + " no lane");
+      }
+}
+
 TEST(CpuEval, RejectsMismatchedArguments) {
   const FusedGraph g = where_sqrt(float32);
   const Array a = input({4, 3}, float32, Layout::contiguous), out = empty({4, 3}, float32, cpu());

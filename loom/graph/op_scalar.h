@@ -3,6 +3,7 @@
 // (backend/cpu/elementwise_loops.h) and the CPU graph evaluator (graph/cpu_eval.h) both
 // compute through these, so an op's CPU arithmetic is written once.
 #pragma once
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 #include <utility>
@@ -105,6 +106,29 @@ inline void fill_loop_table(Table& t) {
   if constexpr (B < E) {
     fill_op_loops<Maker, B>(t, std::make_integer_sequence<int, kNumDTypes>{});
     fill_loop_table<Maker, B + 1, E>(t);
+  }
+}
+
+/// Whether `where` over storage S is a select of bits (widening is the identity: not
+/// float16 or bfloat16), which select_bits computes without a branch per element.
+template <class S, class O>
+constexpr bool where_selects_bits = std::is_same_v<S, O> && sizeof(value_t<S>) == sizeof(S);
+
+/// out[i] = cond[i] ? x[i] : y[i] over contiguous n elements of S, by mask: random
+/// conditions would mispredict half the time. The condition is read as bytes and the
+/// pointers are restrict locals, or GCC does not vectorize the loop.
+template <class S>
+inline void select_bits(const uint8_t* __restrict cond, const char* __restrict xs, const char* __restrict ys,
+                        char* __restrict out, int64_t n) {
+  using U = std::conditional_t<sizeof(S) == 1, uint8_t,
+            std::conditional_t<sizeof(S) == 2, uint16_t, std::conditional_t<sizeof(S) == 4, uint32_t, uint64_t>>>;
+  for (int64_t i = 0; i < n; ++i) {
+    U x, y;
+    std::memcpy(&x, xs + i * sizeof(S), sizeof(S));
+    std::memcpy(&y, ys + i * sizeof(S), sizeof(S));
+    const U m = static_cast<U>(U(0) - static_cast<U>(cond[i] != 0));
+    const U r = static_cast<U>((x & m) | (y & static_cast<U>(~m)));
+    std::memcpy(out + i * sizeof(S), &r, sizeof(S));
   }
 }
 

@@ -72,6 +72,27 @@ inline FusedGraph add_mul(DType dt) {
   return g;
 }
 
+/// where(a < b, expm1(a) * s - s + tanh(b), where(b > s, log1p(|b|), sin(a)) * tanh(b)), s a
+/// scalar parameter: both branches of the outer where are costly and used by nothing
+/// else (the CPU evaluator runs them lazily), the inner where sits in one of them, and
+/// tanh(b) is shared by both (so it is not lazy).
+inline FusedGraph lazy_branches(DType dt) {
+  FusedGraph g;
+  g.add_input(dt);
+  g.add_input(dt);
+  g.add_input(dt, IK::param);
+  const int cond = g.add_op(OpId::less, {0, 1});
+  const int shared = g.add_op(OpId::tanh, {1});
+  const int e = g.add_op(OpId::subtract, {g.add_op(OpId::multiply, {g.add_op(OpId::expm1, {0}), 2}), 2});
+  const int t = g.add_op(OpId::add, {e, shared});
+  const int inner = g.add_op(OpId::where, {g.add_op(OpId::greater, {1, 2}),
+                                           g.add_op(OpId::log1p, {g.add_op(OpId::absolute, {1})}),
+                                           g.add_op(OpId::sin, {0})});
+  const int f = g.add_op(OpId::multiply, {inner, shared});
+  g.add_output(g.add_op(OpId::where, {cond, t, f}));
+  return g;
+}
+
 /// Every graph above in the dtypes the tests use, named.
 inline std::vector<std::pair<std::string, FusedGraph>> all_graphs() {
   return {
@@ -88,6 +109,8 @@ inline std::vector<std::pair<std::string, FusedGraph>> all_graphs() {
       {"bool_mix_f16_to_i32", bool_mix(float16, int32)},
       {"add_mul_f16", add_mul(float16)},
       {"add_mul_u8", add_mul(uint8)},
+      {"lazy_branches_f32", lazy_branches(float32)},
+      {"lazy_branches_f16", lazy_branches(float16)},
   };
 }
 

@@ -57,6 +57,13 @@ void loop(char* const* args, const int64_t* steps, int64_t n) {
       return;
     }
   }
+  if constexpr (std::is_same_v<F, op_where> && where_selects_bits<S, O>) {
+    constexpr int64_t sz = sizeof(S);
+    if (out_contig && steps[0] == 1 && steps[1] == sz && steps[2] == sz) {
+      select_bits<S>(reinterpret_cast<const uint8_t*>(args[0]), args[1], args[2], args[3], n);
+      return;
+    }
+  }
   // Any strides (negative, zero, unaligned): byte pointers and memcpy loads.
   const char* p0 = args[0];
   const char* p1 = N > 1 ? args[1] : nullptr;
