@@ -198,3 +198,24 @@ def test_per_example_gradients_of_a_gather(rng, device):
     # jit(vmap(grad)) too.
     jg = loom.jit(vmap(loom.grad(loss), in_axes=(None, 0, 0)))
     np.testing.assert_allclose(jg(w, x, i).numpy(), np.stack(want), rtol=1e-12, atol=1e-12)
+
+
+def test_nested_vmap_of_updates_and_searchsorted(rng, device):
+    x, i = random_array(rng, (2, 3, 6), "float32"), idx(rng, (2, 3, 4), 6)
+    got = vmap(vmap(lambda x, i: x.at[i].add(1.0)))(loom.asarray(x, device=device), loom.asarray(i, device=device))
+    want = x.copy()
+    for a in range(2):
+        for b in range(3):
+            np.add.at(want[a, b], i[a, b], 1.0)
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-6)
+    a, v = np.sort(random_array(rng, (2, 3, 5), "float32"), axis=-1), random_array(rng, (2, 3, 4), "float32")
+    got = vmap(vmap(loom.searchsorted), in_axes=(0, 1))(a, np.moveaxis(v, 1, 0))
+    np.testing.assert_array_equal(got.numpy(), np.stack([np.stack([np.searchsorted(a[p, q], v[p, q])
+                                                                    for q in range(3)]) for p in range(2)]))
+
+
+def test_every_index_array_is_an_input_of_the_offsets():
+    # The second index array is an intermediate that only the offsets read: jit must keep it.
+    x, i, j = np.arange(20.0).reshape(4, 5), np.array([0, 1, -1]), np.array([4, 3, 2])
+    f = lambda x, i, j: x[i, j * 1 + 0]
+    np.testing.assert_array_equal(loom.jit(f)(x, i, j).numpy(), x[i, j])
