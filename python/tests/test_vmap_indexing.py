@@ -22,7 +22,7 @@ GATHERS = {
     "x[i]": lambda x, i: x[i],
     "x[:, i]": lambda x, i: x[:, i],
     "x[i, ::-1]": lambda x, i: x[i, ::-1],
-    "x[i] (scalar index arrays)": lambda x, i: x[i[0]],
+    "x[i[0]]": lambda x, i: x[i[0]],
 }
 
 
