@@ -56,6 +56,7 @@ void register_linalg();
 void register_reduce();
 void register_shape_ops();
 void register_sorting();
+void register_indexing();
 void register_random();
 
 }  // namespace loom::batch

@@ -1,6 +1,6 @@
 // register_batch_rules (ops/transform_rules.h): every family's batching rules. Primitives
-// left without one (the indexing family's gather, scatter and index offsets, searchsorted,
-// nonzero, unique) are run once per example by the vmap engine.
+// left without one (nonzero, unique: their result sizes depend on the data, so they do not
+// trace) are run once per example by the vmap engine.
 #include <mutex>
 
 #include "loom/ops/batch_common.h"
@@ -17,6 +17,7 @@ void register_batch_rules() {
     batch::register_reduce();
     batch::register_shape_ops();
     batch::register_sorting();
+    batch::register_indexing();
     batch::register_random();
   });
 }

@@ -240,7 +240,14 @@ Array offsets_or_throw(const Parsed& p, const Plan& plan, const Primitive<IndexO
   if (plan.nb == 0) return Array();
   const int64_t n = plan.nb;
   const Array out = Array::allocate({n + 1}, int64, p.view.device());
-  dispatch(offsets, {plan.ix.indices[0]}, {out}, plan.ix, out);
+  // Every index array is an input, so that the transforms see what the offsets depend on
+  // (jit's liveness, vmap's batched buffers); one index, the usual case, needs no vector.
+  if (plan.ix.indices.size() == 1) {
+    dispatch(offsets, {plan.ix.indices[0]}, {out}, plan.ix, out);
+  } else {
+    const std::vector<ArrayRefs::Ref> in(plan.ix.indices.begin(), plan.ix.indices.end());
+    dispatch(offsets, in, {out}, plan.ix, out);
+  }
   // A traced function cannot raise on values: its out-of-bounds indices are clamped to the
   // axis, as in JAX (docs/TRANSFORMS.md).
   if (is_abstract(out)) return out.view({n}, {8}, out.offset());

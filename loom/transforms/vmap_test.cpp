@@ -14,6 +14,7 @@
 #include "loom/dispatch/dispatch.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/elementwise.h"
+#include "loom/ops/indexing.h"
 #include "loom/ops/linalg.h"
 #include "loom/ops/reduce.h"
 #include "loom/ops/shape_ops.h"
@@ -152,6 +153,42 @@ TEST(Vmap, RulesDispatchOncePerBatch) {
     vmap(f)({x});
     EXPECT_EQ(c.count, 1) << name;
   }
+}
+
+// Indices in [-n, n) (negative ones count from the end), int64.
+Array random_indices(const Shape& shape, int64_t n, uint32_t seed) {
+  std::mt19937 gen(seed);
+  std::uniform_int_distribution<int64_t> d(-n, n - 1);
+  std::vector<int64_t> v(static_cast<size_t>(shape_size(shape)));
+  for (int64_t& x : v) x = d(gen);
+  return from_host(HostView{v.data(), int64, shape, contiguous_strides(shape, 8)}, cpu());
+}
+
+// Gathers, .at[] updates and searchsorted are one call for the whole batch (indexing_batch.cpp):
+// the index offsets and the gather or scatter each dispatch once, with batched or shared
+// sources and indices.
+TEST(Vmap, IndexingDispatchesOncePerBatch) {
+  const ArrayFn f = [](const std::vector<Array>& in) {
+    return std::vector<Array>{getitem(in[0], {in[1]}), getitem(in[0], {Slice{}, in[1]}),
+                              at_update(in[0], {in[1]}, ones({3, 5}, float32, cpu()), AtOp::add)};
+  };
+  const Array x = random_array({4, 5, 5}, 80), i = random_indices({4, 3}, 5, 81);
+  for (const std::vector<std::optional<int>>& axes : std::vector<std::vector<std::optional<int>>>{
+           {0, 0}, {0, std::nullopt}, {std::nullopt, 0}}) {
+    const Array xa = axes[0] ? x : example(x, 0, 1), ia = axes[1] ? i : example(i, 0, 2);
+    check(f, {xa, ia}, axes);
+    Counter gathers("getitem"), scatters("at");
+    vmap(f, axes)({xa, ia});
+    EXPECT_EQ(gathers.count, 4);  // offsets + gather, twice
+    EXPECT_EQ(scatters.count, 2);  // offsets + scatter
+  }
+  const ArrayFn ss = [](const std::vector<Array>& in) { return std::vector<Array>{searchsorted(in[0], in[1])}; };
+  const Array a = sort(random_array({4, 6}, 82), 1), v = random_array({4, 3}, 83);
+  check(ss, {a, v}, {0, 0});
+  check(ss, {example(a, 0, 0), v}, {std::nullopt, 0});
+  Counter c("searchsorted");
+  vmap(ss, {std::nullopt, 0})({example(a, 0, 0), v});
+  EXPECT_EQ(c.count, 1);
 }
 
 TEST(Vmap, UnbatchedResultIsBroadcast) {
