@@ -35,12 +35,6 @@ __device__ __forceinline__ T loom_scalar_bits(unsigned long long w) {
 template <bool C, typename A, typename B> struct loom_if { typedef A type; };
 template <typename A, typename B> struct loom_if<false, A, B> { typedef B type; };
 
-template <typename T>
-__device__ __forceinline__ bool loom_isnan(T v) {
-  if constexpr (loom_kind<T>::value == loom_float) return v != v;
-  else return false;
-}
-
 // Shuffles of any trivially copyable accumulator, one 32-bit word at a time.
 template <typename T>
 __device__ __forceinline__ T loom_shfl_down(T v, int delta) {
