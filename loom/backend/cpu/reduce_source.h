@@ -32,17 +32,27 @@ class GraphSource {
   }
   struct Scratch {
     Array buf;
+    int64_t lo = 0, hi = 0;  // the memory range whole rows() last filled in
   };
   Scratch scratch() const { return {Array::allocate({2 * kChunk}, c_.elem, cpu())}; }
 
   const In* rows(int64_t k, int64_t n, Scratch& s) const {
     // Pieces of at most kChunk elements: the evaluator runs them on this thread.
     for (int64_t off = 0; off < n; off += kChunk) fill(k + off, {std::min(kChunk, n - off)}, {1}, off, s);
+    s.lo = k, s.hi = k + n;
     return static_cast<const In*>(s.buf.data());
   }
   const In* block(int64_t k, int64_t n, int64_t stride, int64_t w, Scratch& s, int64_t& out_stride) const {
+    // Whole rows when they fit: one evaluation serves every column tile of these rows.
+    const int64_t first = k - k % stride, last = first + n * stride;
+    if (n * stride <= 2 * kChunk) {
+      if (first < s.lo || last > s.hi) rows(first, n * stride, s);
+      out_stride = stride;
+      return static_cast<const In*>(s.buf.data()) + (k - s.lo);
+    }
     out_stride = w;  // the engine bounds n * w by kChunk
     fill(k, {n, w}, {stride, 1}, 0, s);
+    s.lo = s.hi = 0;
     return static_cast<const In*>(s.buf.data());
   }
 
