@@ -10,6 +10,8 @@ Cases (GPU rows need a GPU; peers that are not installed print n/a):
       PyTorch eager, torch.compile (other);                                  target <= 15 us
   (b) jit(vmap) of a 150x100 matrix times a batch of 10 vectors;           target <= 20 us
   (c) cos(x)**2 + sin(x)**2 on 1e7 float32 under jit (other: cupy.fuse);  target <= 0.10 ms
+  (c2) mean((a - b) ** 2) on 1e7 float32 under jit: a reduction with its prologue fused
+      (one kernel reading a and b, the difference never stored); no target
   (d) first call (trace + compile of a never-seen fused kernel) of jit SELU; target <= 50 ms
   (e) a fresh process with a warm disk cache: first call of jit SELU;     target <= 5 ms
   (f) value_and_grad of a 784-512-512-10 MLP's cross-entropy, batch 256 float32, under jit,
@@ -184,6 +186,26 @@ def main():
             notes.append(f"cupy: {type(e).__name__}: {str(e)[:60]}")
         rows.append(("(c) jit cos2+sin2 1e7 f32", "ms", c_eager, c_jit, c_jax, c_torch, c_cupy, "<= 0.10",
                      c_jit <= 0.10))
+
+        # (c2): a reduction that absorbs its elementwise prologue.
+        y7 = rng.standard_normal(10_000_000).astype(np.float32)
+        yl = loom.asarray(y7, device=dev)
+        mse = lambda a, b: loom.mean((a - b) ** 2)  # noqa: E731
+        mf = loom.jit(mse)
+        m_eager = timed(lambda: mse(xl, yl), sync, reps, 20) * 1e3
+        m_jit = timed(lambda: mf(xl, yl), sync, reps, 50) * 1e3
+        m_jax = m_torch = None
+        if jx:
+            jax, jd = jx
+            import jax.numpy as jnp
+            jm = jax.jit(lambda a, b: jnp.mean((a - b) ** 2))
+            xj, yj = jax.device_put(x7, jd), jax.device_put(y7, jd)
+            m_jax = timed(lambda: jm(xj, yj), lambda: jm(xj, yj).block_until_ready(), reps, 50) * 1e3
+        if th:
+            torch, td = th
+            xt, yt = torch.from_numpy(x7).to(td), torch.from_numpy(y7).to(td)
+            m_torch = timed(lambda: torch.mean((xt - yt) ** 2), torch.cuda.synchronize, reps, 20) * 1e3
+        rows.append(("(c2) jit mean((a-b)**2) 1e7 f32", "ms", m_eager, m_jit, m_jax, m_torch, None, "-", None))
 
         # (d): graphs that differ in length are never-seen kernels (fresh LOOM_CACHE_DIR).
         firsts = []

@@ -7,9 +7,14 @@
 // per (kind, dtype), enqueued on the current stream of the arrays' GPU; stubs in
 // backend/no_cuda/reduce_stubs.cpp.
 #pragma once
+#include <memory>
+#include <vector>
+
 #include "loom/array/array.h"
 #include "loom/backend/primitive.h"
 #include "loom/backend/reduce_kinds.h"
+#include "loom/core/scalar.h"
+#include "loom/graph/fused_graph.h"
 
 namespace loom {
 
@@ -23,13 +28,54 @@ using ReduceFn = void(const Array& in, const ReduceGeometry& g, ReduceKind kind,
 /// dtype reduce_out_dtype(scan_reduce_kind(kind), in.dtype()).
 using ScanFn = void(const Array& in, const ReduceGeometry& g, ScanKind kind, const Array& out);
 
+/// A reduction fused by loom.jit's compiler (transforms/compile_reduce.h) with the
+/// elementwise group that produces its input (the prologue, `pre`) and/or the one that
+/// consumes its result (the epilogue, `post`). The intermediates are never stored.
+///  - pre: one output, of dtype `elem`, the element the reduction reads. Element k of the
+///    dense [outer][len][inner] input (memory order) is pre evaluated at flat index k of
+///    its inputs: in[i] is C-contiguous with outer*len*inner elements, or has all strides 0
+///    (one element for all); `param` inputs take scalar[i]. Without pre, in[0] is the
+///    reduction's dense input, as ReduceFn's `in`.
+///  - post: one output, written to `out` (C-contiguous, outer*inner elements); its input
+///    `post_value` is the reduction's result (reduce_out_dtype(kind, elem)); the other
+///    inputs are C-contiguous arrays of out's size, all-zero-stride arrays or scalars.
+///    Without post, out receives the reduction's result.
+struct FusedReduceCall {
+  std::shared_ptr<const FusedGraph> pre, post;
+  uint64_t pre_hash = 0, post_hash = 0;  // graph_hash of each, computed once when compiled
+  std::vector<Array> in;                 // per pre input (invalid for params)
+  std::vector<Scalar> scalar;
+  DType elem = float32;
+  ReduceGeometry geom;
+  ReduceKind kind = ReduceKind::sum;
+  ReduceParams params;
+  int post_value = -1;
+  std::vector<Array> post_in;  // per post input (invalid for params and at post_value)
+  std::vector<Scalar> post_scalar;
+  Array out;
+};
+
+inline void rebind_arg(FusedReduceCall& c, const BufferMap& map) {
+  rebind_arg(c.in, map);
+  rebind_arg(c.post_in, map);
+  rebind_arg(c.out, map);
+}
+
+/// Computes a fused reduction. CPU: the prologue evaluated block by block into scratch
+/// that the reduction engine reads (backend/cpu/reduce_fused.cpp); GPU: one generated
+/// reduction program whose kernels compute each element from the prologue's inputs and
+/// apply the epilogue in their final write (backend/cuda/reduce_fused.cpp).
+using FusedReduceFn = void(const FusedReduceCall& call);
+
 namespace cpu_backend {
 ReduceFn reduce;
 ScanFn scan;
+FusedReduceFn fused_reduce;
 }  // namespace cpu_backend
 namespace gpu_backend {
 ReduceFn reduce;
 ScanFn scan;
+FusedReduceFn fused_reduce;
 }  // namespace gpu_backend
 
 namespace primitives {
@@ -54,6 +100,11 @@ inline const Primitive<ReduceFn> reduce_std = LOOM_REDUCE_PRIMITIVE("std");
 inline const Primitive<ReduceFn>& reduce_of(ReduceKind kind, const ReduceParams& params) {
   return kind == ReduceKind::var && params.take_sqrt ? reduce_std : reduce[static_cast<int>(kind)];
 }
+
+// A reduction fused with its prologue/epilogue by loom.jit's compiler. Never recorded by a
+// tracer (jit replays the raw traced ops under an enclosing trace), so it has no rules.
+inline const Primitive<FusedReduceFn> fused_reduce{{"fused_reduce", "reduce"}, cpu_backend::fused_reduce,
+                                                   gpu_backend::fused_reduce};
 
 // One record per ScanKind, indexed by it.
 inline const Primitive<ScanFn> scan[2] = {

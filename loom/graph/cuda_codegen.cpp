@@ -63,11 +63,11 @@ void check(const FusedGraph& g) {
 std::string out_ptr(const FusedGraph& g, size_t k) { return g.outputs.size() == 1 ? "po" : "po" + std::to_string(k); }
 
 // `__device__` function computing the graph from raw input elements r0.. to the raw output.
-void emit_compute(std::ostringstream& s, const FusedGraph& g) {
+void emit_compute(std::ostringstream& s, const FusedGraph& g, const char* fname = "loom_compute") {
   const int nin = static_cast<int>(g.inputs.size());
   const DType out = g.outputs[0].dtype;
   const bool multi = g.outputs.size() > 1;
-  s << "static __device__ __forceinline__ " << (multi ? "void" : storage(out)) << " loom_compute(";
+  s << "static __device__ __forceinline__ " << (multi ? "void" : storage(out)) << " " << fname << "(";
   for (int i = 0; i < nin; ++i) s << (i ? ", " : "") << storage(g.inputs[i].dtype) << " r" << i;
   if (multi)
     for (size_t k = 0; k < g.outputs.size(); ++k)
@@ -103,6 +103,14 @@ void emit_compute(std::ostringstream& s, const FusedGraph& g) {
 }
 
 }  // namespace
+
+std::string graph_function_source(const FusedGraph& g, const std::string& name) {
+  check(g);
+  if (g.outputs.size() != 1) throw std::invalid_argument("[codegen] a graph function has one output");
+  std::ostringstream s;
+  emit_compute(s, g, name.c_str());
+  return s.str();
+}
 
 std::string elementwise_source(const FusedGraph& g, const KernelConfig& cfg, const std::string& name) {
   check(g);

@@ -28,4 +28,10 @@ constexpr int kElementwiseUnroll = 4;
 /// non-array inputs' rows are unused).
 std::string elementwise_source(const FusedGraph& g, const KernelConfig& cfg, const std::string& name);
 
+/// A `static __device__` function `name` computing a one-output graph: one parameter per
+/// input in its raw storage type, returning the output's raw storage. Needs the helpers of
+/// loom_elementwise.cuh. Other generators embed graphs with it (jit's fused reductions,
+/// backend/cuda/reduce_codegen.h).
+std::string graph_function_source(const FusedGraph& g, const std::string& name);
+
 }  // namespace loom::cuda

@@ -5,6 +5,7 @@
 
 #include "loom/dispatch/dispatch.h"
 #include "loom/transforms/compile_fuse.h"
+#include "loom/transforms/compile_reduce.h"
 
 namespace loom {
 namespace {
@@ -39,6 +40,7 @@ std::vector<bool> live_ops(const TracedGraph& g) {
 CompiledPlan::CompiledPlan(const TracedGraph& g) : g_(&g) {
   const std::vector<bool> live = live_ops(g);
   std::vector<FusedGroup> groups = find_fused_groups(g, live);
+  std::vector<ReduceFusion> reductions = find_reduce_fusions(g, live, groups);
   stats_.traced_ops = g.ops.size();
   for (bool l : live) stats_.dead_ops += l ? 0 : 1;
   stats_.groups = groups.size();
@@ -48,6 +50,13 @@ CompiledPlan::CompiledPlan(const TracedGraph& g) : g_(&g) {
     stats_.fused_ops += groups[k].members.size();
     group_at[groups[k].members.back()] = static_cast<int>(k);
     for (size_t m : groups[k].members) in_group[m] = true;
+  }
+  std::vector<int> reduce_at(g.ops.size(), -1);  // the fused reduction that runs there
+  stats_.reduce_fusions = reductions.size();
+  for (size_t k = 0; k < reductions.size(); ++k) {
+    stats_.reduce_fused_ops += reductions[k].absorbed.size();
+    reduce_at[reductions[k].at] = static_cast<int>(k);
+    for (size_t m : reductions[k].absorbed) in_group[m] = true;
   }
 
   // Slots: arguments and written constants first, then every other abstract buffer in
@@ -70,10 +79,17 @@ CompiledPlan::CompiledPlan(const TracedGraph& g) : g_(&g) {
     return new_slot(b);
   };
   for (size_t i = 0; i < g.ops.size(); ++i) {
-    if (!live[i] || (in_group[i] && group_at[i] < 0)) continue;
+    if (!live[i] || (in_group[i] && group_at[i] < 0 && reduce_at[i] < 0)) continue;
     Step st;
     st.device = g.ops[i].device;
-    if (group_at[i] >= 0) {
+    if (reduce_at[i] >= 0) {
+      st.kind = Step::Kind::fused_reduce;
+      st.device = g.ops[reductions[reduce_at[i]].reduce].device;
+      st.reduce = std::move(reductions[reduce_at[i]].call);
+      for (const Array& a : st.reduce.in) st.slots.push_back(slot(a));
+      for (const Array& a : st.reduce.post_in) st.slots.push_back(slot(a));
+      st.slots.push_back(slot(st.reduce.out));
+    } else if (group_at[i] >= 0) {
       st.kind = Step::Kind::fused;
       st.fused = std::move(groups[group_at[i]].call);
       for (const Array& a : st.fused.in) st.slots.push_back(slot(a));
@@ -176,6 +192,35 @@ void run_fused(const CompiledPlan::Step& st, const std::vector<BufferBinding>& s
   dispatch_on(primitives::fused, st.device, ins, outs, c);
 }
 
+void run_fused_reduce(const CompiledPlan::Step& st, const std::vector<BufferBinding>& slots) {
+  const FusedReduceCall& t = st.reduce;
+  FusedReduceCall c;
+  c.pre = t.pre;
+  c.post = t.post;
+  c.pre_hash = t.pre_hash;
+  c.post_hash = t.post_hash;
+  c.scalar = t.scalar;
+  c.elem = t.elem;
+  c.geom = t.geom;
+  c.kind = t.kind;
+  c.params = t.params;
+  c.post_value = t.post_value;
+  c.post_scalar = t.post_scalar;
+  const size_t nin = t.in.size(), npost = t.post_in.size();
+  auto bound = [&](const Array& a, size_t k) { return st.slots[k] >= 0 ? rebind(a, slots[st.slots[k]]) : a; };
+  c.in.reserve(nin);
+  c.post_in.reserve(npost);
+  for (size_t k = 0; k < nin; ++k) c.in.push_back(bound(t.in[k], k));
+  for (size_t k = 0; k < npost; ++k) c.post_in.push_back(bound(t.post_in[k], nin + k));
+  c.out = bound(t.out, nin + npost);
+  std::vector<ArrayRefs::Ref> ins;
+  ins.reserve(nin + npost);
+  for (const auto* list : {&c.in, &c.post_in})
+    for (const Array& a : *list)
+      if (a.valid()) ins.emplace_back(a);  // weak scalars and the reduction's result are not operands
+  dispatch_on(primitives::fused_reduce, st.device, ins, {c.out}, c);
+}
+
 }  // namespace
 
 std::vector<Array> CompiledPlan::run(const std::vector<Array>& args) const {
@@ -193,6 +238,7 @@ std::vector<Array> CompiledPlan::run(const std::vector<Array>& args) const {
     switch (st.kind) {
       case Step::Kind::elementwise: run_elementwise(st, slots); break;
       case Step::Kind::fused: run_fused(st, slots); break;
+      case Step::Kind::fused_reduce: run_fused_reduce(st, slots); break;
       case Step::Kind::generic: st.op->run(*st.op, map); break;
     }
     for (int k : st.free_after) {

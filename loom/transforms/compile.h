@@ -5,6 +5,9 @@
 //   2. fusion: groups of elementwise records over one output shape, whose intermediates are
 //      read only inside the group, become one FusedGraph run as one dispatched op
 //      (primitives::fused); intermediates are never stored;
+//   2b. reductions absorb the elementwise group (or op) that produces their input and the
+//      one that consumes their result (transforms/compile_reduce.h), run as one op
+//      (primitives::fused_reduce); neither intermediate is stored;
 //   3. buffer slots: each buffer an op touches is a numbered slot, bound once per call
 //      (an argument, a fresh copy of a written constant, or a fresh allocation at its first
 //      use) and released after its last use, so the stream-ordered caching allocator hands
@@ -17,6 +20,7 @@
 #include <vector>
 
 #include "loom/backend/elementwise.h"
+#include "loom/backend/reduce.h"
 #include "loom/transforms/graph.h"
 
 namespace loom {
@@ -34,6 +38,8 @@ class CompiledPlan {
     size_t dead_ops = 0;    // dropped by dead code elimination
     size_t groups = 0;      // fused groups (of two or more elementwise records)
     size_t fused_ops = 0;   // elementwise records inside those groups
+    size_t reduce_fusions = 0;  // reductions fused with a prologue and/or an epilogue
+    size_t reduce_fused_ops = 0;  // records those replace, the reductions included
     size_t steps = 0;       // ops dispatched per run
     size_t slots = 0;       // buffers bound per run
   };
@@ -62,12 +68,14 @@ class CompiledPlan {
 
 /// One dispatched op of a plan.
 struct CompiledPlan::Step {
-  enum class Kind { generic, elementwise, fused } kind = Kind::generic;
+  enum class Kind { generic, elementwise, fused, fused_reduce } kind = Kind::generic;
   const TracedOp* op = nullptr;   // generic and elementwise
   ElementwiseCall ew;             // elementwise: the recorded call
   FusedCall fused;                // fused: its graph and abstract arrays
+  FusedReduceCall reduce;         // fused_reduce: its graphs, reduction and abstract arrays
   Device device;
-  std::vector<int> slots;         // per array of the call (ew: in[0..nin), out; fused: in, out), -1 = as is
+  std::vector<int> slots;         // per array of the call (ew: in[0..nin), out; fused: in, out;
+                                  // fused_reduce: in, post_in, out), -1 = as is
   std::vector<int> alloc_before;  // slots first used here: allocated before dispatch
   std::vector<int> free_after;    // slots last used here: released after dispatch
 };

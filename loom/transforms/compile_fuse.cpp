@@ -123,9 +123,10 @@ struct Source {
   int index;  // param/external: graph input; internal: unused (the buffer's current value)
 };
 
-// The FusedGraph of `members`; false when it is not worth or not possible to build.
-bool build(const TracedGraph& g, const std::vector<bool>& live, const std::vector<size_t>& members,
-           const std::unordered_set<const Buffer*>& visible_outside, FusedGroup& out) {
+}  // namespace
+
+bool build_fused_group(const TracedGraph& g, const std::vector<size_t>& members,
+                       const std::unordered_set<const Buffer*>& visible_outside, FusedGroup& out) {
   auto fg = std::make_shared<FusedGraph>();
   FusedCall& call = out.call;
   std::unordered_map<const Buffer*, int> ext;  // buffer -> graph input
@@ -181,14 +182,11 @@ bool build(const TracedGraph& g, const std::vector<bool>& live, const std::vecto
   }
   if (call.out.empty()) return false;  // nothing anyone reads (dead code elimination keeps none such)
   if (call.in.size() + call.out.size() > kMaxGroupOperands) return false;
-  (void)live;
   call.hash = graph_hash(*fg);
   call.graph = std::move(fg);
   out.members = members;
   return true;
 }
-
-}  // namespace
 
 bool is_elementwise_record(const TracedOp& op) {
   const void* r = op.record;
@@ -222,7 +220,7 @@ std::vector<FusedGroup> find_fused_groups(const TracedGraph& g, const std::vecto
           if (a.valid()) visible.insert(a.buffer().get());
     }
     FusedGroup fgroup;
-    if (build(g, live, groups[k], visible, fgroup)) out.push_back(std::move(fgroup));
+    if (build_fused_group(g, groups[k], visible, fgroup)) out.push_back(std::move(fgroup));
   }
   return out;
 }

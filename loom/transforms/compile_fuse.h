@@ -13,6 +13,7 @@
 // group can see it: a result of the function, another op, memory the plan does not own.
 #pragma once
 #include <cstddef>
+#include <unordered_set>
 #include <vector>
 
 #include "loom/backend/elementwise.h"
@@ -27,6 +28,12 @@ struct FusedGroup {
 
 /// Whether `op` is an elementwise record (its args are one ElementwiseCall).
 bool is_elementwise_record(const TracedOp& op);
+
+/// The FusedGraph of `members` (elementwise records, ascending, movable to the last one)
+/// with an output for each written buffer in `visible_outside`; false when there is none
+/// or the group has too many operands.
+bool build_fused_group(const TracedGraph& g, const std::vector<size_t>& members,
+                       const std::unordered_set<const Buffer*>& visible_outside, FusedGroup& out);
 
 /// The groups of `g`'s live ops (live[i] for ops[i]).
 std::vector<FusedGroup> find_fused_groups(const TracedGraph& g, const std::vector<bool>& live);

@@ -250,17 +250,38 @@ typename O::acc combine_tree(const typename O::acc* p, int64_t n) {
   return O::combine(combine_tree<O>(p, h), combine_tree<O>(p + h, n - h));
 }
 
-template <class O, class In, class Out>
-void run_inner(const O& op, const In* x, Out* out, int64_t rows, int64_t len) {
+// ---- sources: where the elements come from -------------------------------------------
+// A dense input array (eager reductions): segments are read in place. A fused reduction
+// (reduce_fused.cpp) uses a source that computes the segments it is asked for into the
+// task's scratch, so the engine's segmentation, and with it the order of every combine,
+// is the same either way: fused results equal unfused ones bit for bit.
+template <class In>
+struct DenseSource {
+  static constexpr bool direct = true;
+  const In* x;
+  struct Scratch {};
+  Scratch scratch() const { return {}; }
+  /// Elements [k, k + n) of the input in memory order.
+  const In* rows(int64_t k, int64_t, Scratch&) const { return x + k; }
+  /// n rows of w elements, row r at k + r * stride; returns them with their row stride.
+  const In* block(int64_t k, int64_t, int64_t stride, int64_t, Scratch&, int64_t& out_stride) const {
+    out_stride = stride;
+    return x + k;
+  }
+};
+
+template <class O, class Src, class Out>
+void run_inner(const O& op, const Src& src, Out* out, int64_t rows, int64_t len) {
   using A = typename O::acc;
   if (rows == 0) return;
   if (len >= 2 * kChunk) {
     const int64_t chunks = (len + kChunk - 1) / kChunk;
     auto partial = make_buf<A>(rows * chunks);
     cpu_runtime::parallel_for(rows * chunks, 1, [&](int64_t b, int64_t e) {
+      auto scratch = src.scratch();
       for (int64_t t = b; t < e; ++t) {
-        const int64_t row = t / chunks, c = t % chunks, start = c * kChunk;
-        partial[t] = reduce_pairwise(op, x + row * len + start, std::min(kChunk, len - start), start, row);
+        const int64_t row = t / chunks, c = t % chunks, start = c * kChunk, n = std::min(kChunk, len - start);
+        partial[t] = reduce_pairwise(op, src.rows(row * len + start, n, scratch), n, start, row);
       }
     });
     for (int64_t row = 0; row < rows; ++row)
@@ -269,8 +290,15 @@ void run_inner(const O& op, const In* x, Out* out, int64_t rows, int64_t len) {
   }
   const int64_t grain = std::max<int64_t>(1, kChunk / std::max<int64_t>(len, 1));
   cpu_runtime::parallel_for(rows, grain, [&](int64_t b, int64_t e) {
-    for (int64_t row = b; row < e; ++row)
-      out[row] = cast<Out>(op.post(reduce_pairwise(op, x + row * len, len, 0, row), row));
+    auto scratch = src.scratch();
+    // Computed sources fill up to 2 * kChunk elements (several short rows) at a time.
+    const int64_t batch = Src::direct ? e - b : std::max<int64_t>(1, 2 * kChunk / std::max<int64_t>(len, 1));
+    for (int64_t r0 = b; r0 < e; r0 += batch) {
+      const int64_t r1 = std::min(e, r0 + batch);
+      const auto* x = src.rows(r0 * len, (r1 - r0) * len, scratch);
+      for (int64_t row = r0; row < r1; ++row)
+        out[row] = cast<Out>(op.post(reduce_pairwise(op, x + (row - r0) * len, len, 0, row), row));
+    }
   });
 }
 
@@ -307,8 +335,8 @@ void accumulate_rows(const O& op, const In* x, int64_t n, int64_t inner, int64_t
   for (int64_t i = 0; i < w; ++i) acc[i] = O::combine(acc[i], scratch[i]);
 }
 
-template <class O, class In, class Out>
-void run_outer(const O& op, const In* x, Out* out, int64_t outer, int64_t len, int64_t inner) {
+template <class O, class Src, class Out>
+void run_outer(const O& op, const Src& src, Out* out, int64_t outer, int64_t len, int64_t inner) {
   using A = typename O::acc;
   if (outer * inner == 0) return;
   const int64_t tiles = (inner + kTile - 1) / kTile;
@@ -323,13 +351,15 @@ void run_outer(const O& op, const In* x, Out* out, int64_t outer, int64_t len, i
   const int64_t grain = std::max<int64_t>(1, kChunk / std::max<int64_t>(1, width * std::min(len, rows_per_chunk)));
   cpu_runtime::parallel_for(tasks, grain, [&](int64_t b, int64_t e) {
     auto acc = make_buf<A>(width * (depth + 1));
+    auto scratch = src.scratch();
     for (int64_t t = b; t < e; ++t) {
       const int64_t c = t % chunks, tile = (t / chunks) % tiles, o = t / chunks / tiles;
       const int64_t c0 = tile * kTile, w = std::min(kTile, inner - c0);
       const int64_t r0 = c * rows_per_chunk, n = std::max<int64_t>(0, std::min(rows_per_chunk, len - r0));
       A* dst = chunks > 1 ? partial.get() + t * width : acc.get();
-      accumulate_rows(op, x + (o * len + r0) * inner + c0, n, inner, w, r0, o * inner + c0, dst,
-                      acc.get() + width);
+      int64_t stride = inner;
+      const auto* x = src.block((o * len + r0) * inner + c0, n, inner, w, scratch, stride);
+      accumulate_rows(op, x, n, stride, w, r0, o * inner + c0, dst, acc.get() + width);
       if (chunks == 1)
         for (int64_t i = 0; i < w; ++i) out[o * inner + c0 + i] = cast<Out>(op.post(dst[i], o * inner + c0 + i));
     }
@@ -348,10 +378,15 @@ void run_outer(const O& op, const In* x, Out* out, int64_t outer, int64_t len, i
 }
 
 /// Runs `op` over the geometry: the inner path when the reduced axis is the contiguous one.
+/// `src` is a DenseSource or a computed one (reduce_fused.cpp).
+template <class O, class Src, class Out>
+void run_source(const O& op, const Src& src, Out* out, const ReduceGeometry& g) {
+  if (g.inner == 1) run_inner(op, src, out, g.outer, g.len);
+  else run_outer(op, src, out, g.outer, g.len, g.inner);
+}
 template <class O, class In, class Out>
 void run(const O& op, const In* x, Out* out, const ReduceGeometry& g) {
-  if (g.inner == 1) run_inner(op, x, out, g.outer, g.len);
-  else run_outer(op, x, out, g.outer, g.len, g.inner);
+  run_source(op, DenseSource<In>{x}, out, g);
 }
 
 template <class T>
@@ -367,11 +402,3 @@ template <class T>
 using float_acc_t = std::conditional_t<is_f16<T> || std::is_same_v<T, float>, float, double>;
 
 }  // namespace loom::cpu_backend::reduce_detail
-
-namespace loom::cpu_backend {
-// Per-family entry points (reduce_sum.cpp, reduce_minmax.cpp, reduce_stats.cpp).
-void reduce_sum_prod(const Array& in, const ReduceGeometry& g, ReduceKind kind, const Array& out);
-void reduce_extrema(const Array& in, const ReduceGeometry& g, ReduceKind kind, const Array& out);
-void reduce_stats(const Array& in, const ReduceGeometry& g, ReduceKind kind, const ReduceParams& params,
-                  const Array& out);
-}  // namespace loom::cpu_backend

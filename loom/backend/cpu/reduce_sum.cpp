@@ -1,27 +1,33 @@
 // sum and prod on the CPU: elements widened to the accumulator dtype (int64, uint64,
 // float32 for float16/bfloat16/float32, float64) and cast to the output dtype at the end.
 #include "loom/backend/reduce.h"
-#include "loom/backend/cpu/reduce_engine.h"
+#include "loom/backend/cpu/reduce_source.h"
 
 namespace loom::cpu_backend {
 using namespace reduce_detail;
 
-void reduce_sum_prod(const Array& in, const ReduceGeometry& g, ReduceKind kind, const Array& out) {
+void reduce_sum_prod(const ReduceInput& in, const ReduceGeometry& g, ReduceKind kind, const Array& out) {
   dispatch_dtype(in.dtype(), [&](auto in_tag) {
     using In = decltype(in_tag);
     using A = sum_acc_t<In>;
     using Out = std::conditional_t<is_float_storage<In>, In, A>;
-    const In* x = static_cast<const In*>(in.data());
     Out* y = static_cast<Out*>(out.data());
     auto map = [](auto v, int64_t, int64_t) { return static_cast<A>(v); };
     auto post = [](A a, int64_t) { return a; };
-    if (kind == ReduceKind::sum) run(make_op(Add<A>{}, map, post), x, y, g);
-    else run(make_op(Mul<A>{}, map, post), x, y, g);
+    with_source<In>(in, [&](const auto& x) {
+      if (kind == ReduceKind::sum) run_source(make_op(Add<A>{}, map, post), x, y, g);
+      else run_source(make_op(Mul<A>{}, map, post), x, y, g);
+    });
   });
 }
 
 void reduce(const Array& in, const ReduceGeometry& g, ReduceKind kind, const ReduceParams& params,
             const Array& out) {
+  reduce_any_input(ReduceInput{&in, nullptr}, g, kind, params, out);
+}
+
+void reduce_any_input(const ReduceInput& in, const ReduceGeometry& g, ReduceKind kind, const ReduceParams& params,
+                      const Array& out) {
   switch (kind) {
     case ReduceKind::sum:
     case ReduceKind::prod:

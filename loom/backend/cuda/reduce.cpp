@@ -14,6 +14,7 @@
 #include "loom/runtime/cuda/check.h"
 #include "loom/runtime/cuda/driver_api.h"
 #include "loom/backend/cuda/reduce_codegen.h"
+#include "loom/backend/cuda/reduce_launch.h"
 #include "loom/runtime/cuda/context.h"
 #include "loom/runtime/gpu_runtime.h"
 #include "loom/backend/reduce.h"
@@ -25,10 +26,7 @@ namespace {
 using cuda::ReductionKernelId;
 constexpr unsigned kBlock = 256;
 
-struct Params {  // mirrors loom_reduce_params
-  double d0, d1, d2;
-  const void* aux;
-};
+using reduce_launch::Params;
 
 // Slot kNumReduceKinds is var's first pass (the mean in the accumulator dtype).
 constexpr int kSlots = kNumReduceKinds + 1;
@@ -93,28 +91,27 @@ int64_t chunk_len_for(int64_t len, int64_t items, int64_t target, int64_t min_ch
   return (cl + 15) / 16 * 16;  // keeps 16-byte alignment of chunk starts for every dtype
 }
 
-void run(const Launcher& L, const Array& in, const ReduceGeometry& g, void* out, Params p) {
+void run(const Launcher& L, const char* x, const ReduceGeometry& g, void* out, void* p) {
   const int64_t sms = cuda::multiprocessor_count(L.dev);
-  const char* x = static_cast<const char*>(in.data());
   long long outer = g.outer, len = g.len, inner = g.inner;
   if (inner == 1) {
     long long rows = outer;
     if (len <= 1024) {
-      L(ReductionKernelId::warp, (rows + 7) / 8, kBlock, {&x, &out, &rows, &len, &p});
+      L(ReductionKernelId::warp, (rows + 7) / 8, kBlock, {&x, &out, &rows, &len, p});
       return;
     }
     long long chunk_len = chunk_len_for(len, rows, sms * blocks_per_sm(L.function(ReductionKernelId::block_map)), 8192);
     long long chunks = (len + chunk_len - 1) / chunk_len;
     if (chunks == 1) {
-      L(ReductionKernelId::block_map_post, rows, kBlock, {&x, &out, &rows, &len, &chunks, &chunk_len, &p});
+      L(ReductionKernelId::block_map_post, rows, kBlock, {&x, &out, &rows, &len, &chunks, &chunk_len, p});
       return;
     }
     auto partial = gpu_runtime::allocate(L.dev, static_cast<size_t>(rows * chunks) * L.acc_size, L.stream);
     void* part = partial->data();
-    L(ReductionKernelId::block_map, rows * chunks, kBlock, {&x, &part, &rows, &len, &chunks, &chunk_len, &p});
+    L(ReductionKernelId::block_map, rows * chunks, kBlock, {&x, &part, &rows, &len, &chunks, &chunk_len, p});
     const char* px = static_cast<const char*>(part);
     long long one = 1;
-    L(ReductionKernelId::block_post, rows, kBlock, {&px, &out, &rows, &chunks, &one, &chunks, &p});
+    L(ReductionKernelId::block_post, rows, kBlock, {&px, &out, &rows, &chunks, &one, &chunks, p});
     partial->set_last_stream(L.stream);
     return;
   }
@@ -123,18 +120,31 @@ void run(const Launcher& L, const Array& in, const ReduceGeometry& g, void* out,
   const int64_t threads = outer * chunks * inner;
   if (chunks == 1) {
     L(ReductionKernelId::cols_map_post, (threads + kBlock - 1) / kBlock, kBlock,
-      {&x, &out, &outer, &len, &inner, &chunks, &chunk_len, &p});
+      {&x, &out, &outer, &len, &inner, &chunks, &chunk_len, p});
     return;
   }
   auto partial = gpu_runtime::allocate(L.dev, static_cast<size_t>(threads) * L.acc_size, L.stream);
   void* part = partial->data();
   L(ReductionKernelId::cols_map, (threads + kBlock - 1) / kBlock, kBlock,
-    {&x, &part, &outer, &len, &inner, &chunks, &chunk_len, &p});
+    {&x, &part, &outer, &len, &inner, &chunks, &chunk_len, p});
   const char* px = static_cast<const char*>(part);
   long long one = 1;
   L(ReductionKernelId::cols_post, (outer * inner + kBlock - 1) / kBlock, kBlock,
-    {&px, &out, &outer, &chunks, &inner, &one, &chunks, &p});
+    {&px, &out, &outer, &chunks, &inner, &one, &chunks, p});
   partial->set_last_stream(L.stream);
+}
+
+}  // namespace
+
+namespace reduce_launch {
+
+void run(int dev, void* stream, const cuda::Program& prog, size_t acc, const char* x, const ReduceGeometry& g,
+         void* out, void* params) {
+  gpu_backend::run(Launcher{dev, stream, prog, acc}, x, g, out, params);
+}
+
+Params params_of(ReduceKind kind, const ReduceParams& params) {
+  return {params.divisor, params.count, kind == ReduceKind::var ? (params.take_sqrt ? 1.0 : 0.0) : params.p, nullptr};
 }
 
 // Bytes of the device accumulator (builtin_reduction_spec's acc_type).
@@ -144,6 +154,12 @@ size_t acc_size(ReduceKind kind, DType in) {
   if ((kind == ReduceKind::min || kind == ReduceKind::max) && small) return 4;  // min/max of float16 in float
   return itemsize(reduce_acc_dtype(kind, in));
 }
+
+}  // namespace reduce_launch
+
+namespace {
+
+using reduce_launch::acc_size;
 
 void check_args(const char* op, const Array& in, const Array& out) {
   if (!in.valid() || !out.valid() || !in.device().is_gpu() || in.device() != out.device())
@@ -161,15 +177,16 @@ void reduce(const Array& in, const ReduceGeometry& g, ReduceKind kind, const Red
   gpu_runtime::wait_for_writer(out);
   void* stream = cuda::current_stream(dev);
   if (g.outer * g.inner == 0) return;
-  Params p{params.divisor, params.count, kind == ReduceKind::var ? (params.take_sqrt ? 1.0 : 0.0) : params.p, nullptr};
+  Params p = reduce_launch::params_of(kind, params);
   const size_t acc = acc_size(kind, in.dtype());
+  const char* x = static_cast<const char*>(in.data());
   std::shared_ptr<Buffer> mean;
   if (kind == ReduceKind::var) {  // pass 1: the mean of each output, in the accumulator dtype
     mean = gpu_runtime::allocate(dev, static_cast<size_t>(g.outer * g.inner) * acc, stream);
-    run(Launcher{dev, stream, program_for(kNumReduceKinds, in.dtype()), acc}, in, g, mean->data(), p);
+    run(Launcher{dev, stream, program_for(kNumReduceKinds, in.dtype()), acc}, x, g, mean->data(), &p);
     p.aux = mean->data();
   }
-  run(Launcher{dev, stream, program_for(static_cast<int>(kind), in.dtype()), acc}, in, g, out.data(), p);
+  run(Launcher{dev, stream, program_for(static_cast<int>(kind), in.dtype()), acc}, x, g, out.data(), &p);
   if (mean) mean->set_last_stream(stream);
   out.buffer()->set_last_stream(stream);
 }

@@ -59,12 +59,17 @@ std::string highest_of(DType dt) {
 std::string reduction_source(const ReductionSpec& s) {
   std::string src = "#include \"loom_reduce.cuh\"\n" + s.preamble + "\nstruct loom_op {\n";
   src += "  typedef " + s.in_type + " in_t;\n  typedef " + s.acc_type + " acc_t;\n  typedef " + s.out_type + " out_t;\n";
+  src += "  typedef " + s.params_type + " params_t;\n";
+  src += std::string("  static constexpr bool fused = ") + (s.element_expr.empty() ? "false" : "true") + ";\n";
+  if (!s.element_expr.empty())
+    src += "  static __device__ __forceinline__ in_t element(long long k, const params_t& p) { return " +
+           s.element_expr + "; }\n";
   src += "  static __device__ __forceinline__ acc_t identity() { return " + s.identity + "; }\n";
   src += "  static __device__ __forceinline__ acc_t map(typename loom_value<in_t>::type x, long long i, long long j,"
-         " const loom_reduce_params& p) { return " + s.map_expr + "; }\n";
+         " const params_t& p) { return " + s.map_expr + "; }\n";
   src += "  static __device__ __forceinline__ acc_t reduce(const acc_t& a, const acc_t& b) { return " +
          s.reduce_expr + "; }\n";
-  src += "  static __device__ __forceinline__ out_t post(const acc_t& a, long long j, const loom_reduce_params& p) {"
+  src += "  static __device__ __forceinline__ out_t post(const acc_t& a, long long j, const params_t& p) {"
          " return loom_cast<out_t>(" + s.post_expr + "); }\n};\n";
   return src;
 }

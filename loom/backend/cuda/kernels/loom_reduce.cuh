@@ -2,9 +2,14 @@
 // ReductionSpec (backend/cuda/reduce_codegen.h), like CuPy's ReductionKernel:
 //   struct Op { typedef in_t, acc_t, out_t;
 //     static acc_t identity(); static acc_t reduce(acc_t a, acc_t b);
-//     static acc_t map(value x, long long i, long long j, const loom_reduce_params& p);
-//     static out_t post(acc_t a, long long j, const loom_reduce_params& p); };
-// i is the element's index along the reduction, j the output's index. Inputs are dense:
+//     static acc_t map(value x, long long i, long long j, const params_t& p);
+//     static out_t post(acc_t a, long long j, const params_t& p); };
+// i is the element's index along the reduction, j the output's index. Op::params_t is
+// loom_reduce_params or a struct derived from it (jit's fused reductions). With Op::fused,
+// Op::element(k, p) computes element k (memory order) from the params' arrays instead of
+// loading it: the kernels pass a null `in`, so a segment's "address" is its element
+// offset times sizeof(in_t), and the segmentation (and the order of combines) is the one
+// a stored, 16-byte aligned input gets. Inputs are dense:
 // element (o, r, c) of [outer][len][inner] at ((o * len + r) * inner + c). With MAP false a
 // kernel reads accumulators (partials of an earlier pass) instead of mapped elements, with
 // POST false it writes accumulators. No float atomics anywhere: results are deterministic.
@@ -19,14 +24,16 @@ struct loom_reduce_params {
   const void* aux;  // var: the mean of each output, acc_t[outputs]
 };
 
+// A scalar kernel parameter stored in the low bytes of a 64-bit slot.
+template <typename T>
+__device__ __forceinline__ T loom_scalar_bits(unsigned long long w) {
+  T t;
+  memcpy(&t, &w, sizeof(T));
+  return t;
+}
+
 template <bool C, typename A, typename B> struct loom_if { typedef A type; };
 template <typename A, typename B> struct loom_if<false, A, B> { typedef B type; };
-
-template <typename T>
-__device__ __forceinline__ bool loom_isnan(T v) {
-  if constexpr (loom_kind<T>::value == loom_float) return v != v;
-  else return false;
-}
 
 // Shuffles of any trivially copyable accumulator, one 32-bit word at a time.
 template <typename T>
@@ -68,13 +75,28 @@ __device__ __forceinline__ typename Op::acc_t loom_block_reduce(typename Op::acc
 // Element k of `base`: a mapped input element (MAP) or an accumulator of an earlier pass.
 template <typename Op, bool MAP>
 __device__ __forceinline__ typename Op::acc_t loom_fetch(const char* base, long long k, long long i, long long j,
-                                                         const loom_reduce_params& p) {
+                                                         const typename Op::params_t& p) {
   if constexpr (MAP) {
     typedef typename Op::in_t T;
-    return Op::map(loom_widen<T>(loom_load<T>(reinterpret_cast<const T*>(base) + k)), i, j, p);
+    if constexpr (Op::fused) {
+      const long long at = static_cast<long long>(reinterpret_cast<unsigned long long>(base) / sizeof(T)) + k;
+      return Op::map(loom_widen<T>(Op::element(at, p)), i, j, p);
+    }
+    else return Op::map(loom_widen<T>(loom_load<T>(reinterpret_cast<const T*>(base) + k)), i, j, p);
   } else {
     return reinterpret_cast<const typename Op::acc_t*>(base)[k];
   }
+}
+
+// Fused: the VEC elements at segment offset k computed into a 16-byte vector's place.
+template <typename Op, int VEC>
+__device__ __forceinline__ void loom_elements(uint4& raw, const char* seg, long long k,
+                                              const typename Op::params_t& p) {
+  typedef typename Op::in_t T;
+  T* e = reinterpret_cast<T*>(&raw);
+  const long long at = static_cast<long long>(reinterpret_cast<unsigned long long>(seg) / sizeof(T)) + k;
+#pragma unroll
+  for (int q = 0; q < VEC; ++q) e[q] = Op::element(at + q, p);
 }
 
 template <typename Op, bool MAP>
@@ -87,7 +109,7 @@ struct loom_elem {
 // each lane of them into its own accumulator (16 in all: accuracy and ILP).
 template <typename Op, bool MAP>
 __device__ __forceinline__ typename Op::acc_t loom_segment(const char* seg, long long n, long long i0, long long j,
-                                                           const loom_reduce_params& p) {
+                                                           const typename Op::params_t& p) {
   typedef typename Op::acc_t A;
   A acc = Op::identity();
   const long long tid = threadIdx.x, step = blockDim.x;
@@ -107,7 +129,10 @@ __device__ __forceinline__ typename Op::acc_t loom_segment(const char* seg, long
     for (; v + (U - 1) * step < nvec; v += U * step) {
       uint4 raw[U];
 #pragma unroll
-      for (int u = 0; u < U; ++u) raw[u] = vp[v + u * step];
+      for (int u = 0; u < U; ++u) {
+        if constexpr (Op::fused) loom_elements<Op, VEC>(raw[u], seg, head + (v + u * step) * VEC, p);
+        else raw[u] = vp[v + u * step];
+      }
 #pragma unroll
       for (int u = 0; u < U; ++u) {
         const T* e = reinterpret_cast<const T*>(&raw[u]);
@@ -118,7 +143,9 @@ __device__ __forceinline__ typename Op::acc_t loom_segment(const char* seg, long
       }
     }
     for (; v < nvec; v += step) {
-      const uint4 raw = vp[v];
+      uint4 raw;
+      if constexpr (Op::fused) loom_elements<Op, VEC>(raw, seg, head + v * VEC, p);
+      else raw = vp[v];
       const T* e = reinterpret_cast<const T*>(&raw);
       const long long idx = i0 + head + v * VEC;
 #pragma unroll
@@ -143,7 +170,7 @@ __device__ __forceinline__ typename Op::acc_t loom_segment(const char* seg, long
 template <typename Op, bool MAP, bool POST>
 __global__ void __launch_bounds__(256) loom_reduce_block(const char* __restrict__ in, void* __restrict__ out,
                                                           long long rows, long long len, long long chunks,
-                                                          long long chunk_len, loom_reduce_params p) {
+                                                          long long chunk_len, typename Op::params_t p) {
   typedef typename Op::acc_t A;
   typedef typename loom_elem<Op, MAP>::type E;
   for (long long seg = blockIdx.x; seg < rows * chunks; seg += gridDim.x) {
@@ -163,7 +190,7 @@ __global__ void __launch_bounds__(256) loom_reduce_block(const char* __restrict_
 // One warp per row for short rows (mapped input, final values).
 template <typename Op>
 __global__ void __launch_bounds__(256) loom_reduce_warp(const char* __restrict__ in, void* __restrict__ out,
-                                                         long long rows, long long len, loom_reduce_params p) {
+                                                         long long rows, long long len, typename Op::params_t p) {
   typedef typename Op::acc_t A;
   const int lane = threadIdx.x & 31;
   const long long nwarps = (static_cast<long long>(gridDim.x) * blockDim.x) >> 5;
@@ -183,7 +210,7 @@ __global__ void __launch_bounds__(256) loom_reduce_warp(const char* __restrict__
 template <typename Op, bool MAP, bool POST>
 __global__ void __launch_bounds__(256) loom_reduce_cols(const char* __restrict__ in, void* __restrict__ out,
                                                          long long outer, long long len, long long inner,
-                                                         long long chunks, long long chunk_len, loom_reduce_params p) {
+                                                         long long chunks, long long chunk_len, typename Op::params_t p) {
   typedef typename Op::acc_t A;
   const long long total = outer * chunks * inner;
   for (long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; t < total;
@@ -219,7 +246,7 @@ __global__ void __launch_bounds__(256) loom_reduce_cols(const char* __restrict__
 template <typename Op, bool MAP, bool POST>
 __global__ void __launch_bounds__(256) loom_scan_rows(const char* in, void* out, long long rows, long long len,
                                                        long long chunks, long long chunk_len, const void* carries,
-                                                       loom_reduce_params p) {
+                                                       typename Op::params_t p) {
   typedef typename Op::acc_t A;
   __shared__ A warp_tot[32];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
@@ -279,7 +306,7 @@ __global__ void __launch_bounds__(256) loom_scan_rows(const char* in, void* out,
 template <typename Op>
 __global__ void __launch_bounds__(256) loom_scan_cols(const char* __restrict__ in, void* __restrict__ out,
                                                        long long outer, long long len, long long inner,
-                                                       loom_reduce_params p) {
+                                                       typename Op::params_t p) {
   typedef typename Op::acc_t A;
   for (long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; t < outer * inner;
        t += static_cast<long long>(gridDim.x) * blockDim.x) {
