@@ -14,30 +14,14 @@
 #include "loom/ops/creation.h"
 #include "loom/ops/elementwise.h"
 #include "loom/ops/reduce.h"
+#include "loom/transforms/compile_test_util.h"
 #include "loom/transforms/jit.h"
 
 namespace loom {
 namespace {
 
-std::vector<unsigned char> bytes(const Array& a) {
-  const Array c = a.contiguous();
-  std::vector<unsigned char> v(static_cast<size_t>(c.size()) * c.itemsize());
-  if (!v.empty()) c.copy_to_host(v.data());
-  return v;
-}
-
-Array random_array(const Shape& shape, DType dtype, uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::normal_distribution<double> d(0.0, 3.0);
-  int64_t n = 1;
-  for (int64_t s : shape) n *= s;
-  std::vector<double> v(static_cast<size_t>(n));
-  for (double& x : v) x = d(gen);
-  Strides st;
-  int64_t step = 8;
-  for (size_t i = shape.size(); i-- > 0;) st.insert(st.begin(), step), step *= shape[i];
-  return from_host(HostView{v.data(), float64, shape, st}, cpu()).astype(dtype);
-}
+using compile_test::bytes;
+using compile_test::random_array;
 
 // Runs f eagerly and jitted (twice: the second call runs the cached plan) on fresh copies
 // of args and expects equal bytes, dtypes and shapes of every result.
