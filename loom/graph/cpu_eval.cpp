@@ -280,10 +280,11 @@ Plan make_plan(const FusedGraph& g, const std::vector<GraphArg>& args, const std
 }
 
 // One task's block buffers: one per value, then three for cast arguments, three for
-// gathered arguments, one for the lane indices of a lazy branch and one for its result. Zeroed once, so a
+// gathered arguments, and for a lazy branch one for its lane indices, one for its result
+// and one for its where's condition cast to bool. Zeroed once, so a
 // branch no lane takes is still initialised memory where `where` reads it.
 struct Scratch {
-  static constexpr int kExtra = 8;
+  static constexpr int kExtra = 9;
   std::unique_ptr<uint64_t[]> mem;
   std::vector<const char*> val;  // per value: where its block is (a buffer or an array row)
   explicit Scratch(const Plan& p) : mem(new uint64_t[(p.nvalues + kExtra) * kEvalBlock]()), val(p.nvalues) {
@@ -298,6 +299,7 @@ struct Scratch {
   char* gather_slot(const Plan& p, int j) { return slot(p.nvalues + 3 + j); }
   int32_t* lanes(const Plan& p) { return reinterpret_cast<int32_t*>(slot(p.nvalues + 6)); }
   char* compact_slot(const Plan& p) { return slot(p.nvalues + 7); }
+  char* cond_slot(const Plan& p) { return slot(p.nvalues + 8); }
 };
 
 template <size_t N>
@@ -393,9 +395,9 @@ int64_t select_lanes(const uint8_t* __restrict c, int64_t m, uint8_t take, int32
 void run_branches(const Plan& p, Scratch& s, int w, char* const* ptr, int64_t m) {
   const NodePlan& wn = p.nodes[w];
   const char* cond = s.val[wn.args[0].value];
-  if (wn.args[0].cast) {
-    wn.args[0].cast(cond, s.cast_slot(p, 0), m);
-    cond = s.cast_slot(p, 0);
+  if (wn.args[0].cast) {  // its own slot: the branches' nodes use the cast slots
+    wn.args[0].cast(cond, s.cond_slot(p), m);
+    cond = s.cond_slot(p);
   }
   const uint8_t* c = reinterpret_cast<const uint8_t*>(cond);
   int32_t* idx = s.lanes(p);

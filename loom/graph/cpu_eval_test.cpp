@@ -200,6 +200,18 @@ TEST(CpuEval, LazyWhereBranches) {
       }
 }
 
+TEST(CpuEval, LazyBranchesWithACastCondition) {
+  for (DType dt : {float32, float16})
+    for (const Shape& shape : kShapes) {
+      Array a = input(shape, dt, Layout::strided), b = input(shape, dt, Layout::contiguous);
+      a = where(greater(a, Scalar(0.5)), a, zeros_like(a));  // zeros: lanes of both branches
+      const Array s = full({}, Scalar(2.0), float64, cpu());
+      const Array want = where(a, multiply(expm1(a), s), multiply(log1p(absolute(b)), s));
+      check(lazy_cast_condition(dt), {a, b, Scalar(2.0)}, want,
+            std::string("lazy_cast_condition ") + dtype_name(dt) + " " + shape_str(shape));
+    }
+}
+
 TEST(CpuEval, RejectsMismatchedArguments) {
   const FusedGraph g = where_sqrt(float32);
   const Array a = input({4, 3}, float32, Layout::contiguous), out = empty({4, 3}, float32, cpu());

@@ -93,6 +93,20 @@ inline FusedGraph lazy_branches(DType dt) {
   return g;
 }
 
+/// where(a, expm1(a) * s, log1p(|b|) * s), s a float64 parameter: the condition is `a`
+/// itself, cast to bool, and both lazy branches cast their values to float64 on the way
+/// (the evaluator must keep the cast condition apart from the casts of the branches).
+inline FusedGraph lazy_cast_condition(DType dt) {
+  FusedGraph g;
+  g.add_input(dt);
+  g.add_input(dt);
+  g.add_input(DType::float64, IK::param);
+  const int t = g.add_op(OpId::multiply, {g.add_op(OpId::expm1, {0}), 2});
+  const int f = g.add_op(OpId::multiply, {g.add_op(OpId::log1p, {g.add_op(OpId::absolute, {1})}), 2});
+  g.add_output(g.add_op(OpId::where, {0, t, f}));
+  return g;
+}
+
 /// Every graph above in the dtypes the tests use, named.
 inline std::vector<std::pair<std::string, FusedGraph>> all_graphs() {
   return {
