@@ -4,10 +4,10 @@
 // gathered into the value's block buffer), each node runs its typed block loop over its
 // arguments' buffers (cast to the op's loop dtypes where needed), and the outputs are
 // cast and stored. Scratch is one buffer per value per task, never per element or node.
-// A `where` whose branch is computed by costly nodes used by nothing else (as
-// where(x > 0, x, log1p(-x) * a)) runs them after its condition, on only the lanes that take that branch:
-// gathered, computed compactly and scattered back. The same functors see the same
-// values, so the result is bit for bit the one of computing every lane.
+// A `where` whose branch is computed by costly nodes used by nothing else (as in
+// where(x > 0, x, log1p(-x) * a)) runs them after its condition, on only the lanes that
+// take that branch: gathered, computed compactly and scattered back. The same functors
+// see the same values, so the result is bit for bit the one of computing every lane.
 #include "loom/graph/cpu_eval.h"
 
 #include <algorithm>
@@ -281,8 +281,8 @@ Plan make_plan(const FusedGraph& g, const std::vector<GraphArg>& args, const std
 
 // One task's block buffers: one per value, then three for cast arguments, three for
 // gathered arguments, and for a lazy branch one for its lane indices, one for its result
-// and one for its where's condition cast to bool. Zeroed once, so a
-// branch no lane takes is still initialised memory where `where` reads it.
+// and one for its where's condition cast to bool. Zeroed once, so a branch no lane takes
+// is still initialised memory where `where` reads it.
 struct Scratch {
   static constexpr int kExtra = 9;
   std::unique_ptr<uint64_t[]> mem;
