@@ -142,6 +142,11 @@ std::vector<std::shared_ptr<const FusedGraph>> CompiledPlan::fused_graphs() cons
 
 namespace {
 
+// Recorded array k of a step, bound to its slot's buffer (or as recorded: no slot).
+Array bound(const CompiledPlan::Step& st, const std::vector<BufferBinding>& slots, const Array& a, size_t k) {
+  return st.slots[k] >= 0 ? rebind(a, slots[st.slots[k]]) : a;
+}
+
 // The recorded call with its arrays bound: built field by field (no copy of the recorded
 // arrays first), since this is the per-call path of every unfused elementwise op.
 void run_elementwise(const CompiledPlan::Step& st, const std::vector<BufferBinding>& slots) {
@@ -158,10 +163,10 @@ void run_elementwise(const CompiledPlan::Step& st, const std::vector<BufferBindi
       c.scalar[k] = t.scalar[k];
       continue;
     }
-    c.in[k] = st.slots[k] >= 0 ? rebind(t.in[k], slots[st.slots[k]]) : t.in[k];
+    c.in[k] = bound(st, slots, t.in[k], k);
     ins[n++] = &c.in[k];
   }
-  c.out = st.slots[t.nin] >= 0 ? rebind(t.out, slots[st.slots[t.nin]]) : t.out;
+  c.out = bound(st, slots, t.out, t.nin);
   const auto& p = *static_cast<const Primitive<ElementwiseFn>*>(st.op->record);
   switch (n) {
     case 0: dispatch_on(p, st.device, {}, {c.out}, c); break;
@@ -183,9 +188,8 @@ void run_fused(const CompiledPlan::Step& st, const std::vector<BufferBinding>& s
   std::vector<ArrayRefs::Ref> ins, outs;
   ins.reserve(nin);
   outs.reserve(nout);
-  for (size_t k = 0; k < nin; ++k) c.in.push_back(st.slots[k] >= 0 ? rebind(t.in[k], slots[st.slots[k]]) : t.in[k]);
-  for (size_t k = 0; k < nout; ++k)
-    c.out.push_back(st.slots[nin + k] >= 0 ? rebind(t.out[k], slots[st.slots[nin + k]]) : t.out[k]);
+  for (size_t k = 0; k < nin; ++k) c.in.push_back(bound(st, slots, t.in[k], k));
+  for (size_t k = 0; k < nout; ++k) c.out.push_back(bound(st, slots, t.out[k], nin + k));
   for (const Array& a : c.in)
     if (a.valid()) ins.emplace_back(a);  // weak scalars are not operands
   for (const Array& a : c.out) outs.emplace_back(a);
@@ -207,12 +211,11 @@ void run_fused_reduce(const CompiledPlan::Step& st, const std::vector<BufferBind
   c.post_value = t.post_value;
   c.post_scalar = t.post_scalar;
   const size_t nin = t.in.size(), npost = t.post_in.size();
-  auto bound = [&](const Array& a, size_t k) { return st.slots[k] >= 0 ? rebind(a, slots[st.slots[k]]) : a; };
   c.in.reserve(nin);
   c.post_in.reserve(npost);
-  for (size_t k = 0; k < nin; ++k) c.in.push_back(bound(t.in[k], k));
-  for (size_t k = 0; k < npost; ++k) c.post_in.push_back(bound(t.post_in[k], nin + k));
-  c.out = bound(t.out, nin + npost);
+  for (size_t k = 0; k < nin; ++k) c.in.push_back(bound(st, slots, t.in[k], k));
+  for (size_t k = 0; k < npost; ++k) c.post_in.push_back(bound(st, slots, t.post_in[k], nin + k));
+  c.out = bound(st, slots, t.out, nin + npost);
   std::vector<ArrayRefs::Ref> ins;
   ins.reserve(nin + npost);
   for (const auto* list : {&c.in, &c.post_in})
