@@ -19,6 +19,7 @@
 
 #include "loom/core/error.h"
 #include "loom/core/strided_rows.h"
+#include "loom/graph/cpu_compiled.h"
 #include "loom/graph/cpu_eval_loops.h"
 #include "loom/runtime/cpu/thread_pool.h"
 
@@ -465,6 +466,21 @@ void run_range(const Plan& p, int64_t begin, int64_t end) {
       });
 }
 
+// The graph as one loop compiled for this CPU (graph/cpu_compiled.h) when it has one
+// collapsed dim and no where with lazy branches (the block loops compute those on only the
+// lanes that take them), and the loop takes its operands.
+bool run_compiled(const FusedGraph& g, const Plan& p, int64_t n) {
+  if (p.nd != 1 || !p.lazy.empty()) return false;
+  std::vector<cpu_compiled::Operand> in, out;
+  for (int i = 0; i < p.nin; ++i) {
+    const int o = p.operand[i];
+    if (o < 0) in.push_back({reinterpret_cast<const char*>(p.params[i].data()), 0, p.item[i]});
+    else in.push_back({p.base[o], p.strides[o][0], p.item[i]});
+  }
+  for (const OutPlan& o : p.outs) out.push_back({p.base[o.operand], p.strides[o.operand][0], o.item});
+  return cpu_compiled::run(g, in, out, n, kGrain);
+}
+
 }  // namespace
 
 void eval_graph_cpu(const FusedGraph& g, const std::vector<GraphArg>& args, const std::vector<Array>& outs) {
@@ -474,6 +490,7 @@ void eval_graph_cpu(const FusedGraph& g, const std::vector<GraphArg>& args, cons
   int64_t n = 1;
   for (int d = 0; d < p.nd; ++d) n *= p.shape[d];
   if (outs[0].size() == 0 || n == 0) return;
+  if (n >= cpu_compiled::min_elements() && run_compiled(g, p, n)) return;
   if (n <= kGrain) return run_range(p, 0, n);
   cpu_runtime::parallel_for(n, kGrain, [&](int64_t b, int64_t e) { run_range(p, b, e); });
 }

@@ -1,14 +1,20 @@
 // The CPU graph evaluator gives the same bits as running the graph's ops one by one
 // through loom's public ops, on fresh random data, for contiguous, broadcast, strided and
-// in-place operands, several dtypes (float16 included) and sizes split over threads.
+// in-place operands, several dtypes (float16 included) and sizes split over threads. Each
+// test runs twice: with the evaluator's own block loops, and with graphs of any size run
+// as loops compiled for this CPU where their layout allows (graph/cpu_compiled.h).
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 
+#include "loom/graph/cpu_compiled.h"
 #include "loom/graph/cpu_eval.h"
 #include "loom/graph/test_graphs.h"
 #include "loom/loom.h"
+#include "loom/runtime/cpu/host_compiler.h"
 
 namespace loom {
 namespace {
@@ -96,9 +102,34 @@ void check(const FusedGraph& g, const std::vector<GraphArg>& args, const Array& 
   expect_same_bits(out, want, what);
 }
 
+// Evaluator: never compile. Compiled: compile from one element (the first call of each
+// graph and layout compiles it).
+enum class Mode { evaluator, compiled };
+class CpuEval : public ::testing::TestWithParam<Mode> {
+ protected:
+  void SetUp() override {
+    if (GetParam() == Mode::compiled && cpu_runtime::compiler_identity(cpu_runtime::compiler()).empty())
+      GTEST_SKIP() << "no host C++ compiler ($CXX or g++): compiled CPU loops cannot be built";
+    saved_ = cpu_compiled::set_min_elements(GetParam() == Mode::compiled ? 1 : INT64_MAX);
+    runs_ = cpu_compiled::stats().runs;
+  }
+  void TearDown() override {
+    if (saved_ >= 0) cpu_compiled::set_min_elements(saved_);
+  }
+  // How many graph evaluations ran a compiled loop since the test began.
+  uint64_t compiled_runs() const { return cpu_compiled::stats().runs - runs_; }
+  bool compiled() const { return GetParam() == Mode::compiled; }
+
+ private:
+  int64_t saved_ = -1;
+  uint64_t runs_ = 0;
+};
+INSTANTIATE_TEST_SUITE_P(Loops, CpuEval, ::testing::Values(Mode::evaluator, Mode::compiled),
+                         [](const auto& info) { return info.param == Mode::compiled ? "Compiled" : "Evaluator"; });
+
 const std::vector<Shape> kShapes = {{5, 6, 7}, {(1 << 16) + 13}, {3, 1, 300, 37}, {}, {0, 3}};
 
-TEST(CpuEval, HypotExpPlusOne) {
+TEST_P(CpuEval, HypotExpPlusOne) {
   const DType dts[][3] = {{float32, float32, float32}, {float16, float16, float16}, {float16, float32, int16},
                           {float64, float64, float64}, {bfloat16, bfloat16, bfloat16}};
   for (const auto& dt : dts)
@@ -110,9 +141,10 @@ TEST(CpuEval, HypotExpPlusOne) {
         const FusedGraph g = hypot_exp(dt[0], dt[1], dt[2], want.dtype());
         check(g, {a, b, c, Scalar(1)}, want, std::string("hypot_exp ") + dtype_name(dt[0]) + " " + shape_str(shape));
       }
+  if (compiled()) EXPECT_GT(compiled_runs(), 0u);
 }
 
-TEST(CpuEval, WhereSqrtAbsNegative) {
+TEST_P(CpuEval, WhereSqrtAbsNegative) {
   for (DType dt : {float32, float16, bfloat16, int16, int64, float64})
     for (const Shape& shape : kShapes)
       for (Layout layout : {Layout::contiguous, Layout::strided, Layout::broadcast}) {
@@ -122,7 +154,7 @@ TEST(CpuEval, WhereSqrtAbsNegative) {
       }
 }
 
-TEST(CpuEval, IntegerShiftsDivisionsRemainders) {
+TEST_P(CpuEval, IntegerShiftsDivisionsRemainders) {
   const DType dts[][3] = {{int32, int32, int32}, {int8, uint8, int64}, {uint16, uint16, uint16}, {int64, int64, int8}};
   for (const auto& dt : dts)
     for (const Shape& shape : kShapes)
@@ -136,7 +168,7 @@ TEST(CpuEval, IntegerShiftsDivisionsRemainders) {
       }
 }
 
-TEST(CpuEval, BoolLogicStoredAsAnotherDtype) {
+TEST_P(CpuEval, BoolLogicStoredAsAnotherDtype) {
   for (DType dt : {float32, float16, int8})
     for (DType out : {bool_, int32, float16})
       for (const Shape& shape : kShapes) {
@@ -147,7 +179,7 @@ TEST(CpuEval, BoolLogicStoredAsAnotherDtype) {
       }
 }
 
-TEST(CpuEval, UniformInputStridedAndInPlaceOutputs) {
+TEST_P(CpuEval, UniformInputStridedAndInPlaceOutputs) {
   for (DType dt : {float16, uint8, float32})
     for (const Shape& shape : kShapes) {
       const Array a = input({}, dt, Layout::contiguous), b = input(shape, dt, Layout::strided);
@@ -163,7 +195,7 @@ TEST(CpuEval, UniformInputStridedAndInPlaceOutputs) {
     }
 }
 
-TEST(CpuEval, SeveralOutputs) {
+TEST_P(CpuEval, SeveralOutputs) {
   const Shape shape{40000};
   const Array a = input(shape, float32, Layout::strided), b = input(shape, float32, Layout::contiguous);
   const Array c = input(shape, float32, Layout::contiguous);
@@ -177,9 +209,66 @@ TEST(CpuEval, SeveralOutputs) {
   expect_same_bits(o2, b, "output 2");
 }
 
+// The layouts a compiled loop takes: contiguous arrays, a 0-d array and a scalar read by
+// every element, an output in place of an input (aliased by a second input), several
+// outputs of other dtypes, a view whose rows are contiguous.
+TEST_P(CpuEval, ContiguousLayoutsInPlaceAndSeveralOutputs) {
+  for (DType dt : {float32, float16, bfloat16, float64, int32, uint8, int64, bool_})
+    for (const Shape& shape : {Shape{100000}, Shape{7}, Shape{3, 50, 11}}) {
+      const std::string what = std::string("contiguous ") + dtype_name(dt) + " " + shape_str(shape);
+      const uint64_t runs0 = compiled_runs();
+      const Array a = input({}, dt, Layout::contiguous), b = input(shape, dt, Layout::contiguous);
+      const Array c = input(shape, dt, Layout::contiguous);
+      const Array want = multiply(add(a, b), c);
+      check(add_mul(dt), {a, b, c}, want, what);
+      Array c2 = c.copy();
+      check(add_mul(dt), {a, b, c2}, want, what + " in place", c2);
+      c2 = c.copy();
+      check(add_mul(dt), {a, c2, c2}, multiply(add(a, c), c), what + " in place, read twice", c2);
+      const Array sum = add(multiply(hypot(b, c), exp(a)), Scalar(1.5));
+      FusedGraph g = hypot_exp(dt, dt, dt, sum.dtype());
+      g.add_output(g.num_values() - 1, float16);  // the sum again, stored as float16
+      g.add_output(1);                            // input 1 (c) itself
+      const Array o0 = empty(shape, sum.dtype(), cpu()), o1 = empty(shape, float16, cpu());
+      const Array o2 = empty(shape, dt, cpu());
+      eval_graph_cpu(g, {b, c, broadcast_to(a, shape), Scalar(1.5)}, {o0, o1, o2});
+      expect_same_bits(o0, sum, what + " output 0");
+      expect_same_bits(o1, sum.astype(float16), what + " output 1");
+      expect_same_bits(o2, c, what + " output 2");
+      if (compiled()) EXPECT_EQ(compiled_runs() - runs0, 4u) << what;
+    }
+}
+
+// Without a host compiler, or when it fails, the evaluator computes the graph: the same
+// bits, a failure counted (and said once on stderr), never retried for that graph.
+TEST(CpuEvalFallback, NoCompilerOrAFailingOneLeavesTheEvaluator) {
+  const char* was = std::getenv("CXX");
+  const std::string saved = was ? was : "";
+  const int64_t min_was = cpu_compiled::set_min_elements(1);
+  const Shape shape{5000};
+  const Array a = input(shape, uint16, Layout::contiguous), b = input(shape, uint16, Layout::contiguous);
+  const Array want = where(less(a, b), sqrt(absolute(a)), negative(b));
+  const cpu_compiled::Stats s0 = cpu_compiled::stats();
+  setenv("CXX", "/nonexistent/c++", 1);  // --version fails: no compiler
+  check(where_sqrt(uint16), {a, b}, want, "no compiler");
+  EXPECT_EQ(cpu_compiled::stats().runs, s0.runs);
+  EXPECT_EQ(cpu_compiled::stats().failed, s0.failed);
+  if (!cpu_runtime::compiler_identity("g++").empty()) {
+    setenv("CXX", "g++ -include /nonexistent/loom.h", 1);  // answers --version, fails every compile
+    const Array c = input(shape, int8, Layout::contiguous), d = input(shape, int8, Layout::contiguous);
+    check(where_sqrt(int8), {c, d}, where(less(c, d), sqrt(absolute(c)), negative(d)), "failing compiler");
+    check(where_sqrt(int8), {d, c}, where(less(d, c), sqrt(absolute(d)), negative(c)), "failing compiler again");
+    EXPECT_EQ(cpu_compiled::stats().runs, s0.runs);
+    EXPECT_EQ(cpu_compiled::stats().failed, s0.failed + 1);  // remembered, not retried
+  }
+  if (was) setenv("CXX", saved.c_str(), 1);
+  else unsetenv("CXX");
+  cpu_compiled::set_min_elements(min_was);
+}
+
 // Branches computed only on the lanes that take them give the bits of computing every
 // lane: mixed conditions, every lane one way (no gathering) and none (the branch skipped).
-TEST(CpuEval, LazyWhereBranches) {
+TEST_P(CpuEval, LazyWhereBranches) {
   for (DType dt : {float32, float16, float64})
     for (const Shape& shape : kShapes)
       for (Layout layout : {Layout::contiguous, Layout::strided, Layout::broadcast}) {
@@ -200,7 +289,7 @@ TEST(CpuEval, LazyWhereBranches) {
       }
 }
 
-TEST(CpuEval, LazyBranchesWithACastCondition) {
+TEST_P(CpuEval, LazyBranchesWithACastCondition) {
   for (DType dt : {float32, float16})
     for (const Shape& shape : kShapes) {
       Array a = input(shape, dt, Layout::strided), b = input(shape, dt, Layout::contiguous);
@@ -212,7 +301,7 @@ TEST(CpuEval, LazyBranchesWithACastCondition) {
     }
 }
 
-TEST(CpuEval, RejectsMismatchedArguments) {
+TEST_P(CpuEval, RejectsMismatchedArguments) {
   const FusedGraph g = where_sqrt(float32);
   const Array a = input({4, 3}, float32, Layout::contiguous), out = empty({4, 3}, float32, cpu());
   EXPECT_THROW(eval_graph_cpu(g, {a}, {out}), std::invalid_argument);                                 // too few

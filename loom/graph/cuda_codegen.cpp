@@ -7,11 +7,13 @@
 namespace loom::cuda {
 namespace {
 
+constexpr const char* kDeviceQualifiers = "static __device__ __forceinline__";
+
 constexpr const char* kStorage[kNumDTypes] = {
     "unsigned char", "signed char", "short", "int", "long long", "unsigned char", "unsigned short",
     "unsigned int", "unsigned long long", "loom_f16", "loom_bf16", "float", "double"};
 
-const char* storage(DType d) { return kStorage[static_cast<int>(d)]; }
+const char* storage(DType d) { return storage_type(d); }
 
 // The type arithmetic happens in: float16/bfloat16 compute in float, bool is bool.
 const char* value_type(DType d) {
@@ -62,12 +64,14 @@ void check(const FusedGraph& g) {
 // Output k's pointer parameter: `po` when there is one output (the eager kernels), else po0...
 std::string out_ptr(const FusedGraph& g, size_t k) { return g.outputs.size() == 1 ? "po" : "po" + std::to_string(k); }
 
-// `__device__` function computing the graph from raw input elements r0.. to the raw output.
-void emit_compute(std::ostringstream& s, const FusedGraph& g, const char* fname = "loom_compute") {
+// Function computing the graph from raw input elements r0.. to the raw output (or, with
+// several outputs, into references w0..), declared with `qualifiers`.
+void emit_compute(std::ostringstream& s, const FusedGraph& g, const char* fname = "loom_compute",
+                  const char* qualifiers = kDeviceQualifiers) {
   const int nin = static_cast<int>(g.inputs.size());
   const DType out = g.outputs[0].dtype;
   const bool multi = g.outputs.size() > 1;
-  s << "static __device__ __forceinline__ " << (multi ? "void" : storage(out)) << " " << fname << "(";
+  s << qualifiers << " " << (multi ? "void" : storage(out)) << " " << fname << "(";
   for (int i = 0; i < nin; ++i) s << (i ? ", " : "") << storage(g.inputs[i].dtype) << " r" << i;
   if (multi)
     for (size_t k = 0; k < g.outputs.size(); ++k)
@@ -104,11 +108,12 @@ void emit_compute(std::ostringstream& s, const FusedGraph& g, const char* fname 
 
 }  // namespace
 
-std::string graph_function_source(const FusedGraph& g, const std::string& name) {
+const char* storage_type(DType d) { return kStorage[static_cast<int>(d)]; }
+
+std::string graph_function_source(const FusedGraph& g, const std::string& name, const char* qualifiers) {
   check(g);
-  if (g.outputs.size() != 1) throw std::invalid_argument("[codegen] a graph function has one output");
   std::ostringstream s;
-  emit_compute(s, g, name.c_str());
+  emit_compute(s, g, name.c_str(), qualifiers);
   return s.str();
 }
 

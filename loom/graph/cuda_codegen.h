@@ -28,10 +28,18 @@ constexpr int kElementwiseUnroll = 4;
 /// non-array inputs' rows are unused).
 std::string elementwise_source(const FusedGraph& g, const KernelConfig& cfg, const std::string& name);
 
-/// A `static __device__` function `name` computing a one-output graph: one parameter per
-/// input in its raw storage type, returning the output's raw storage. Needs the helpers of
-/// loom_elementwise.cuh. Other generators embed graphs with it (jit's fused reductions,
-/// backend/cuda/reduce_codegen.h).
-std::string graph_function_source(const FusedGraph& g, const std::string& name);
+/// The C type generated code stores dtype `d` in ("unsigned char" for bool, loom_f16 and
+/// loom_bf16 for the 16-bit floats, "long long" for int64).
+const char* storage_type(DType d);
+
+/// A function `name` computing the graph, declared with `qualifiers`: one parameter per
+/// input in its raw storage type; it returns the output's raw storage, or with several
+/// outputs writes them through reference parameters (one per output, after the inputs).
+/// Needs the helpers of loom_math.cuh, which compile for the device and the host alike.
+/// Other generators embed graphs with it: jit's fused reductions
+/// (backend/cuda/reduce_codegen.h), jit's fused CPU loops (graph/cpu_codegen.h, with host
+/// qualifiers).
+std::string graph_function_source(const FusedGraph& g, const std::string& name,
+                                  const char* qualifiers = "static __device__ __forceinline__");
 
 }  // namespace loom::cuda

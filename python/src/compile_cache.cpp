@@ -4,6 +4,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "bindings.h"
+#include "loom/graph/cpu_compiled.h"
 #include "loom/runtime/gpu_compile.h"
 
 namespace loom::py {
@@ -40,6 +41,20 @@ LOOM_BINDING_FAMILY(compile_cache, 90) {
   m.def("_compile_cache_clear_memory", [] { CompileCache::global().clear_memory(); },
         "Forgets the in-memory entries of the compile cache (the disk cache stays), so the "
         "next lookups behave as in a fresh process (loaded GPU modules stay loaded).");
+  m.def(
+      "_cpu_loop_stats",
+      [] {
+        const cpu_compiled::Stats s = cpu_compiled::stats();
+        nb::dict d;
+        d["loaded"] = s.loaded;
+        d["failed"] = s.failed;
+        d["runs"] = s.runs;
+        d["min_elements"] = cpu_compiled::min_elements();
+        return d;
+      },
+      "Counters of jit's compiled CPU loops (graph/cpu_compiled.h): loops loaded, compiles that "
+      "failed, graph evaluations that ran one; and min_elements, the element count from which "
+      "a graph runs as one.");
   m.def(
       "_compile_for_testing",
       [](const std::string& source, const std::string& name, int arch, const std::vector<std::string>& options,

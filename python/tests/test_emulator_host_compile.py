@@ -167,7 +167,7 @@ def test_host_compile_error_shows_the_compilers_message():
         loom.RawModule(code=src).get_function("div")
     msg = str(e.value)
     assert "[RawKernel div]" in msg and "error:" in msg and "div" in msg.split("CPU kernel emulator", 1)[1]
-    assert "loom-emu-" not in msg
+    assert "loom-cxx-" not in msg
     assert "error" in e.value.log
     with pytest.raises(loom.CompileError, match="error:"):  # an error in an option's macro
         loom.RawModule(code='extern "C" __global__ void k(float* x) { x[0] = X; }',

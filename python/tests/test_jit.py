@@ -2,6 +2,9 @@
 reassociates under jit), retracing only on a new signature, static arguments, pytrees, the
 concretization error, errors at trace time naming the op, jit inside jit. On every device
 (GPU cases skip without a GPU)."""
+import os
+import shutil
+
 import numpy as np
 import pytest
 
@@ -45,6 +48,23 @@ def test_elementwise_selu_and_mixed_dtypes(device, rng):
     c = _arr(rng, (7, 1), "int32", device, low=-100, high=100)
     _check(lambda a, b, c: loom.sqrt(loom.abs(a * b + c)) * 0.5 - 1, a, b, c)
     _check(lambda a: (a + 3) * 7 // 2, _arr(rng, (64,), "uint8", device))
+
+
+def test_large_cpu_graphs_run_as_compiled_loops(rng):
+    # From min_elements on, a fused graph on cpu() runs as a loop compiled for this CPU
+    # (graph/cpu_compiled.h), with the bits of eager: NaNs, infinities, float16 rounding.
+    from loom import _loom
+    n = _loom._cpu_loop_stats()["min_elements"] + 17
+    runs = _loom._cpu_loop_stats()["runs"]
+    x = _arr(rng, (n,), "float32", loom.cpu(), low=-30, high=30)
+    x[::97] = float("nan")
+    x[1::101] = float("inf")
+    _check(selu, x)
+    h = _arr(rng, (n,), "float16", loom.cpu(), low=-5, high=5)
+    _check(lambda h, x: loom.tanh(h * 0.3) + loom.sqrt(loom.abs(x)).astype("float16"), h, x)
+    if _loom._cpu_loop_stats()["loaded"] or shutil.which(os.environ.get("CXX") or "g++"):
+        assert _loom._cpu_loop_stats()["runs"] >= runs + 4
+        assert _loom._cpu_loop_stats()["failed"] == 0
 
 
 def test_out_dtype_casts_of_intermediates(device, rng):

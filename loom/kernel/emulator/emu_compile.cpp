@@ -21,7 +21,7 @@
 #include "loom/kernel/emulator/emu_source.h"
 #include "loom/kernel/emulator/emulator.h"
 #include "loom/kernel/emulator/host_compiler.h"
-#include "loom/kernel/emulator/loaded_library.h"
+#include "loom/runtime/cpu/loaded_library.h"
 #include "loom/kernel/emulator/pch.h"
 #include "loom/kernel/emulator/shared_usage.h"
 #include "loom/kernel/emulator/stack_usage.h"
@@ -124,7 +124,7 @@ constexpr uint64_t kLoopOnWorkerStack = 256 * 1024;
 // compiles to it (the same cache key and planned kernels).
 struct CpuLibrary {
   Hash128 id;                              // its name in loaded_libraries()
-  std::unique_ptr<LoadedLibrary> library;  // first: unloaded after the functions that point into it go
+  std::unique_ptr<cpu_runtime::LoadedLibrary> library;  // first: unloaded after the functions that point into it go
   std::map<std::string, std::unique_ptr<EmuFunction>> functions;
   std::set<std::string> unexported;  // kernels defined but not findable by name (for messages)
   ~CpuLibrary();
@@ -273,7 +273,7 @@ std::shared_ptr<const CpuLibrary> load(const ModuleState& m, const std::string& 
   const std::vector<size_t> shared = static_shared_per_kernel(decoded.library, p, label);  // may refuse, as ptxas
   auto cm = std::make_shared<CpuLibrary>();
   cm->id = id;
-  cm->library = std::make_unique<LoadedLibrary>(decoded.library, label);
+  cm->library = std::make_unique<cpu_runtime::LoadedLibrary>(decoded.library, label + " the CPU kernel emulator");
   void* const h = cm->library->handle();
   std::shared_ptr<const DebugLibrary> debug_library;
   if (debug) debug_library = open_debug_library(h, std::make_shared<const std::string>(std::move(decoded.library)));

@@ -90,7 +90,7 @@ TEST(CpuEmulatorStack, IndirectCallsCountTheDeepestFunctionExceptTheBarrier) {
   EXPECT_EQ(cpu_emulator::stack_need(g, "e").bytes, 116u);  // the barrier: headroom covers it
   const std::string scratch = node("e", "16 bytes (static)") + node("k", "100 bytes (static)") +
                               node("_Z4deepv", "9000 bytes (static)") + edge("e", "k") +
-                              edge("k", "__indirect_call", "/tmp/loom-emu-AbC123/loom_cuda_emu.h:82:16");
+                              edge("k", "__indirect_call", "/tmp/loom-cxx-AbC123/loom_cuda_emu.h:82:16");
   EXPECT_EQ(cpu_emulator::stack_need(scratch, "e").bytes, 116u);  // where the compile found the header
   const std::string user = g + edge("k", "__indirect_call", "loom_kernel.cu:5:3");
   EXPECT_EQ(cpu_emulator::stack_need(user, "e").bytes, 116u + 9000u);  // a function pointer: any function

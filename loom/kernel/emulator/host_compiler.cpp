@@ -16,62 +16,6 @@
 #include "loom/core/error.h"
 
 namespace loom::cpu_emulator {
-
-std::string compiler() {
-  const char* cxx = getenv("CXX");
-  return cxx && *cxx ? cxx : "g++";
-}
-
-std::string shell_quote(const std::string& s) {
-  std::string r = "'";
-  for (char c : s) r += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return r + "'";
-}
-
-int run_command(const std::string& cmd, std::string* out) {
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return -1;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out->append(buf, n);
-  const int st = pclose(p);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-std::string compiler_identity(const std::string& cxx) {
-  static std::mutex mu;
-  static std::map<std::string, std::string> known;
-  std::lock_guard<std::mutex> lock(mu);
-  auto it = known.find(cxx);
-  if (it != known.end()) return it->second;
-  std::string out;
-  const int rc = run_command(cxx + " --version", &out);
-  std::string id = rc == 0 ? out.substr(0, out.find('\n')) : std::string();
-  known[cxx] = id;
-  return id;
-}
-
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  if (!f) throw std::runtime_error("[RawModule] the CPU kernel emulator cannot write " + path);
-}
-
-TempDir::TempDir() {
-    const char* t = getenv("TMPDIR");
-    std::string tmpl = std::string(t && *t ? t : "/tmp") + "/loom-emu-XXXXXX";
-    if (!mkdtemp(tmpl.data())) throw std::runtime_error("[RawModule] the CPU kernel emulator cannot make " + tmpl);
-  path = tmpl;
-}
-
-TempDir::~TempDir() {
-  std::string out;
-  run_command("rm -rf " + shell_quote(path), &out);
-}
-
-}  // namespace loom::cpu_emulator
-
-namespace loom::cpu_emulator {
 namespace {
 
 // NVRTC's options (its documentation, "Supported Compile Options"), long and short
@@ -192,8 +136,8 @@ std::string host_options(const std::vector<std::string>& options, const std::str
                            "; run this kernel on a GPU");
   }
   // The compiler's own words: its first error lines, without the scratch folder's path
-  // (every file of a compile lies in a fresh loom-emu-XXXXXX folder).
-  static const std::regex scratch(R"([^\s:'"]*/loom-emu-[A-Za-z0-9]{6}/)");
+  // (every file of a compile lies in a fresh loom-cxx-XXXXXX folder).
+  static const std::regex scratch(R"([^\s:'"]*/loom-cxx-[A-Za-z0-9]{6}/)");
   // Nor the fresh names of kernels named like C library functions (emu_source.cpp).
   static const std::regex renamed(R"(\bloom_kernel_(\w))");
   const std::string clean = std::regex_replace(std::regex_replace(log, scratch, ""), renamed, "$1");

@@ -1,26 +1,19 @@
-// Running the host C++ compiler for the CPU kernel emulator: which compiler ($CXX, default
-// g++), its identity (part of every cache key), shell commands and scratch folders.
+// The CPU kernel emulator's side of the host C++ compiler: NVRTC's options as host flags,
+// and compile errors worded as NVRTC's. Running the compiler is runtime/cpu/host_compiler.h.
 #pragma once
 #include <string>
 #include <vector>
 
+#include "loom/runtime/cpu/host_compiler.h"
+
 namespace loom::cpu_emulator {
 
-/// $CXX, or g++ when unset.
-std::string compiler();
-
-/// `cxx --version`'s first line, remembered per compiler; "" when it cannot run.
-std::string compiler_identity(const std::string& cxx);
-
-/// `s` quoted for /bin/sh.
-std::string shell_quote(const std::string& s);
-
-/// Runs `cmd` through the shell with stderr folded into stdout, appending its output to
-/// `out`; returns the exit status (127: not found, -1: it could not run).
-int run_command(const std::string& cmd, std::string* out);
-
-/// Writes `text` to `path`; throws std::runtime_error naming the path when it cannot.
-void write_file(const std::string& path, const std::string& text);
+using cpu_runtime::compiler;
+using cpu_runtime::compiler_identity;
+using cpu_runtime::run_command;
+using cpu_runtime::shell_quote;
+using cpu_runtime::TempDir;
+using cpu_runtime::write_file;
 
 /// The user's NVRTC options as host compiler flags: macros (-D, -U), include folders (-I)
 /// and pre-included headers pass through, shell-quoted; options NVRTC accepts that mean
@@ -35,14 +28,5 @@ std::string host_options(const std::vector<std::string>& options, const std::str
 /// they point at, and the whole log as CompileError.log.
 [[noreturn]] void raise_compile_error(const std::string& label, const std::string& cxx, const std::string& code,
                                       const std::string& log, bool debug);
-
-/// A fresh private folder under $TMPDIR (or /tmp), removed with everything in it.
-struct TempDir {
-  std::string path;
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-};
 
 }  // namespace loom::cpu_emulator

@@ -1,4 +1,4 @@
-#include "loom/kernel/emulator/loaded_library.h"
+#include "loom/runtime/cpu/loaded_library.h"
 
 #include "loom/cache/private_fs.h"
 
@@ -14,7 +14,7 @@
 #include <set>
 #include <stdexcept>
 
-namespace loom::cpu_emulator {
+namespace loom::cpu_runtime {
 namespace {
 
 // Every handle dlopen gave this process that may still be loaded (libraries that outlived
@@ -38,7 +38,7 @@ LoadedLibrary::LoadedLibrary(std::string_view elf, const std::string& label) {
   std::lock_guard<std::mutex> lock(mu);
   std::string error;
   // An anonymous memory file: no disk, no noexec /tmp, and its inode is ours while fd_ is open.
-  fd_ = ::memfd_create("loom-emu-module", MFD_CLOEXEC);
+  fd_ = ::memfd_create("loom-compiled-library", MFD_CLOEXEC);
   if (fd_ >= 0 && cache_fs::write_all(fd_, elf)) {
     path_ = "/proc/self/fd/" + std::to_string(fd_);
     handle_ = ::dlopen(path_.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -51,7 +51,7 @@ LoadedLibrary::LoadedLibrary(std::string_view elf, const std::string& label) {
   if (!handle_) {
     // No memfd (or a kernel that refuses to map one executable, vm.memfd_noexec): a private
     // temp file, kept until the library is unloaded.
-    std::string tmpl = temp_root() + "/loom-emu-XXXXXX";
+    std::string tmpl = temp_root() + "/loom-lib-XXXXXX";
     if (::mkdtemp(tmpl.data())) {
       dir_ = tmpl;
       path_ = dir_ + "/module.so";
@@ -67,7 +67,7 @@ LoadedLibrary::LoadedLibrary(std::string_view elf, const std::string& label) {
     }
   }
   if (!handle_)
-    throw std::runtime_error(label + " the CPU kernel emulator cannot load its compiled library" +
+    throw std::runtime_error(label + " cannot load its compiled library" +
                              (error.empty() ? std::string() : ": " + error));
   if (!handles().insert(handle_).second) {
     // glibc handed back an object loaded before: its kernels are not this library's. The
@@ -78,7 +78,7 @@ LoadedLibrary::LoadedLibrary(std::string_view elf, const std::string& label) {
       ::unlink(path_.c_str());
       ::rmdir(dir_.c_str());
     }
-    throw std::runtime_error(label + " the CPU kernel emulator's library resolved to another library already loaded");
+    throw std::runtime_error(label + " compiled library resolved to another library already loaded");
   }
   live.fetch_add(1);
 }
@@ -103,4 +103,4 @@ LoadedLibrary::~LoadedLibrary() {
 
 size_t LoadedLibrary::live_count() { return live.load(); }
 
-}  // namespace loom::cpu_emulator
+}  // namespace loom::cpu_runtime

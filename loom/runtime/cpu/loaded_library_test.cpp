@@ -1,7 +1,7 @@
 // LoadedLibrary: a library loaded from memory resolves to itself, never to another library
 // loaded before (same path or reused inode), and unloading returns its memory mappings,
 // also across thousands of loads; a library glibc keeps loaded after dlclose keeps its file.
-#include "loom/kernel/emulator/loaded_library.h"
+#include "loom/runtime/cpu/loaded_library.h"
 
 #include <dlfcn.h>
 #include <gtest/gtest.h>
@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "loom/kernel/emulator/host_compiler.h"
+#include "loom/runtime/cpu/host_compiler.h"
 
-namespace loom::cpu_emulator {
+namespace loom::cpu_runtime {
 namespace {
 
 size_t count_maps() {
@@ -95,7 +95,7 @@ TEST_F(LoadedLibraryTest, ALibraryThatStaysLoadedKeepsItsFile) {
 
 TEST_F(LoadedLibraryTest, JunkIsRefusedWithTheLabel) {
   try {
-    LoadedLibrary lib("not an ELF file", "[RawKernel k]");
+    LoadedLibrary lib("not an ELF file", "[RawKernel k] the CPU kernel emulator");
     FAIL() << "loaded junk";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("[RawKernel k] the CPU kernel emulator cannot load"), std::string::npos)
@@ -104,4 +104,4 @@ TEST_F(LoadedLibraryTest, JunkIsRefusedWithTheLabel) {
 }
 
 }  // namespace
-}  // namespace loom::cpu_emulator
+}  // namespace loom::cpu_runtime

@@ -1,5 +1,6 @@
-// A compiled emulator library (an ELF image in memory) loaded with dlopen, and unloaded with
-// dlclose when the object dies.
+// A library built by the host compiler (an ELF image in memory: the CPU kernel emulator's
+// modules, jit's fused CPU loops) loaded with dlopen, and unloaded with dlclose when the
+// object dies.
 //
 // dlopen needs a file, and glibc's dlopen returns an object that is already loaded when the
 // new file has the same path or the same device and inode: a library written to a temp file
@@ -14,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-namespace loom::cpu_emulator {
+namespace loom::cpu_runtime {
 
 class LoadedLibrary {
  public:
@@ -39,4 +40,4 @@ class LoadedLibrary {
   std::string dir_;     // the temp file's folder, or ""
 };
 
-}  // namespace loom::cpu_emulator
+}  // namespace loom::cpu_runtime
