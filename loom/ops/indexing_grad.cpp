@@ -5,7 +5,8 @@
 //   getitem: the source's cotangent is the output's scatter-added at the gathered places;
 //   setitem / at: the values' cotangent is the output's gathered at the written places, the
 //   destination's is the output's with set places zeroed (add: unchanged; multiply: scaled
-//   by the values; min/max: where the old value survived).
+//   by the values; min/max: where the old value survived). A multiply scatter's value
+//   cotangent includes the other values written to its place (repeated indices).
 #include "loom/backend/indexing.h"
 #include "loom/dispatch/dispatch.h"
 #include "loom/ops/creation.h"
@@ -28,6 +29,23 @@ void scatter(const Array& dst, const Array& offsets, const IndexLayout& l, const
   const Primitive<ScatterFn>& p = m == ScatterMode::set ? primitives::setitem : primitives::at;
   if (offsets.valid()) dispatch(p, {dst, offsets, v}, {dst}, dst, offsets, l, v, m);
   else dispatch(p, {dst, v}, {dst}, dst, offsets, l, v, m);
+}
+
+// For each value of a multiply scatter, the product of the other values written to the
+// same place (1 where the place is written once), so repeated indices differentiate
+// exactly: per place, the product of its nonzero values and the count of its zeros; a
+// nonzero value's others are that product divided by it (0 when the place has a zero), a
+// zero's are the product when it is the place's only zero (else 0).
+Array other_factors(const Array& old, const Array& offsets, const IndexLayout& l, const Array& values) {
+  const Array v = values.dtype() == old.dtype() ? values : values.astype(old.dtype());
+  const Array zero = equal(v, 0);
+  const Array prod = copy_laid_out_as(ones(old.shape(), old.dtype(), old.device()), old);
+  scatter(prod, offsets, l, where(zero, ones_like(v), v), ScatterMode::multiply);
+  const Array zeros_at = zeros_laid_out_as(old);
+  scatter(zeros_at, offsets, l, zero.astype(old.dtype()), ScatterMode::add);
+  const Array p = gather(prod, offsets, l, v.shape()), z = gather(zeros_at, offsets, l, v.shape());
+  const Array none = zeros_like(v);
+  return where(zero, where(equal(z, 1), p, none), where(equal(z, 0), divide(p, where(zero, ones_like(v), v)), none));
 }
 
 void getitem_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
@@ -60,7 +78,7 @@ void scatter_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vec
       break;
     case ScatterMode::add: dv = g; break;
     case ScatterMode::multiply:
-      dv = multiply(g, gather(old, offsets, l, values.shape()));
+      dv = multiply(multiply(g, gather(old, offsets, l, values.shape())), other_factors(old, offsets, l, values));
       scatter(dd, offsets, l, values, ScatterMode::multiply);
       break;
     case ScatterMode::min:

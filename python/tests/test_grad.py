@@ -58,6 +58,8 @@ CASES = {
     "at_add": (lambda x, v: loom.sum(loom.sin(x.at[np.array([1, 1, 3])].add(v))), [(5,), (3,)]),
     "at_set": (lambda x, v: loom.sum(loom.sin(x.at[np.array([1, 3])].set(v))), [(5, 2), (2, 2)]),
     "at_multiply": (lambda x, v: loom.sum(loom.sin(x.at[np.array([0, 3])].multiply(v))), [(5,), (2,)]),
+    "at_multiply_repeated": (lambda x, v: loom.sum(loom.sin(x.at[np.array([0, 3, 0, 0])].multiply(v))),
+                             [(5,), (4,)]),
     "at_min_max": (lambda x, v: loom.sum(loom.sin(x.at[np.array([0, 3])].min(v) + x.at[1:3].max(v))),
                    [(5,), (2,)]),
     "repeat": (lambda x: loom.sum(loom.sin(loom.repeat(x, [1, 3, 2], axis=0))), [(3, 2)]),
@@ -83,6 +85,18 @@ def test_prod_and_cumprod_through_zeros(x):
               lambda v: loom.sum(loom.cumprod(v, axis=-1) * w)):
         np.testing.assert_allclose(grad(f)(x).numpy(), num_grad(f, [x], 0), rtol=1e-6, atol=1e-8)
         assert np.isfinite(grad(lambda v: loom.sum(grad(f)(v)))(x).numpy()).all()
+
+
+@pytest.mark.parametrize("v", [[0.0, 2.0, 0.5, -1.5], [0.0, 0.0, 3.0, 1.0], [2.0, 0.0, 0.0, 0.0]])
+def test_at_multiply_with_repeated_indices_through_zeros(v):
+    # Places written several times: each value's cotangent holds the others' product, also
+    # where some of them are 0 (a quotient would be inf or NaN there).
+    rng = np.random.default_rng()
+    x = arr(rng.standard_normal(5))
+    f = lambda x, v: loom.sum(loom.sin(x.at[np.array([1, 1, 1, 3])].multiply(v)))  # noqa: E731
+    got = grad(f, argnums=(0, 1))(x, arr(v))
+    for i in (0, 1):
+        np.testing.assert_allclose(got[i].numpy(), num_grad(f, [x, arr(v)], i), rtol=1e-6, atol=1e-8)
 
 
 def test_astype():
