@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "loom/cache/compile_cache.h"
+#include "loom/runtime/background_compile.h"
 #include "loom/runtime/cpu/host_compiler.h"
 #include "loom/runtime/cpu/loaded_library.h"
 #include "loom/runtime/cpu/thread_pool.h"
@@ -34,8 +35,8 @@ constexpr std::string_view kPayloadTag = "loom-cpu-loop-1";
 struct Loop {
   FusedGraph graph;
   LoopLayout layout;
-  FusedLoop fn = nullptr;  // null: the compile failed
-  std::unique_ptr<cpu_runtime::LoadedLibrary> library;
+  std::unique_ptr<cpu_runtime::LoadedLibrary> library;  // set before fn
+  std::atomic<FusedLoop> fn{nullptr};                   // null: compiling, failed or no compiler
 };
 
 struct Registry {
@@ -112,20 +113,16 @@ std::shared_ptr<const std::string> build(const std::string& source, const std::s
       [](std::string_view elf) { return elf.size() > 4 && elf.compare(0, 4, "\x7f" "ELF") == 0; });
 }
 
-void compile_into(Loop& loop) {
-  const std::string cxx = cpu_runtime::compiler();
-  const std::string identity = cpu_runtime::compiler_identity(cxx);
-  if (identity.empty()) return;  // no host compiler: the evaluator runs every graph
+void compile_into(Loop& loop, const std::string& cxx, const std::string& identity) {
   try {
     const std::string source = cpu_codegen::fused_loop_source(loop.graph, loop.layout);
     auto elf = build(source, cxx, identity);
     loop.library = std::make_unique<cpu_runtime::LoadedLibrary>(*elf, "[jit cpu loop]");
-    loop.fn = reinterpret_cast<FusedLoop>(dlsym(loop.library->handle(), cpu_codegen::kLoopSymbol));
-    if (!loop.fn) throw std::runtime_error(std::string("the library has no ") + cpu_codegen::kLoopSymbol);
+    const auto fn = reinterpret_cast<FusedLoop>(dlsym(loop.library->handle(), cpu_codegen::kLoopSymbol));
+    if (!fn) throw std::runtime_error(std::string("the library has no ") + cpu_codegen::kLoopSymbol);
+    loop.fn.store(fn);
     g_loaded.fetch_add(1);
   } catch (const std::exception& e) {
-    loop.library.reset();
-    loop.fn = nullptr;
     if (g_failed.fetch_add(1) == 0)
       std::fprintf(stderr,
                    "loom: the host compiler (%s) failed on a fused CPU loop; loom.jit runs such graphs in its "
@@ -140,17 +137,27 @@ FusedLoop fused_loop(const FusedGraph& g, const LoopLayout& layout) {
   if (disabled()) return nullptr;
   Registry& r = registry();
   const uint64_t h = graph_hash(g);
-  std::lock_guard<std::mutex> lock(r.mu);  // compiles are rare: one at a time
-  auto [first, last] = r.loops.equal_range(h);
-  for (auto it = first; it != last; ++it)
-    if (it->second->graph == g && same_layout(it->second->layout, layout)) return it->second->fn;
-  auto loop = std::make_unique<Loop>();
-  loop->graph = g;
-  loop->layout = layout;
-  compile_into(*loop);
-  const FusedLoop fn = loop->fn;
-  r.loops.emplace(h, std::move(loop));
-  return fn;
+  Loop* loop = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(r.mu);
+    for (auto [it, last] = r.loops.equal_range(h); it != last; ++it)
+      if (it->second->graph == g && same_layout(it->second->layout, layout)) return it->second->fn.load();
+    auto fresh = std::make_unique<Loop>();
+    fresh->graph = g;
+    fresh->layout = layout;
+    loop = fresh.get();
+    r.loops.emplace(h, std::move(fresh));
+  }
+  // Read in the caller's thread: $CXX may change between calls, never under a compile.
+  const std::string cxx = cpu_runtime::compiler();
+  const std::string identity = cpu_runtime::compiler_identity(cxx);
+  if (identity.empty()) return nullptr;  // no host compiler: the evaluator runs every graph
+  if (background_compile::enabled()) {
+    background_compile::post([loop, cxx, identity] { compile_into(*loop, cxx, identity); });
+    return nullptr;  // this call runs the evaluator; a later one finds the loop
+  }
+  compile_into(*loop, cxx, identity);
+  return loop->fn.load();
 }
 
 int64_t min_elements() { return g_min_elements.load(); }

@@ -23,9 +23,11 @@ namespace loom::cpu_compiled {
 /// Computes elements [begin, end) of the graph; in/out as in cpu_codegen::kLoopSymbol.
 using FusedLoop = void (*)(const char* const* in, char* const* out, long long begin, long long end);
 
-/// The compiled loop of `g` over `layout`, compiled at its first use, or null when none
-/// can be had: $LOOM_CPU_COMPILE is "0", no host compiler runs ($CXX, default g++), or
-/// the compile failed (said once on stderr, remembered, not retried). Thread-safe.
+/// The compiled loop of `g` over `layout`, or null when it is not ready: its first use
+/// posts the compile to the background worker (runtime/background_compile.h; with that
+/// off it compiles now), and it stays null for good when $LOOM_CPU_COMPILE is "0", no
+/// host compiler runs ($CXX, default g++), or the compile failed (said once on stderr,
+/// not retried). The caller runs the evaluator meanwhile. Thread-safe.
 FusedLoop fused_loop(const FusedGraph& g, const cpu_codegen::LoopLayout& layout);
 
 /// One operand of a flat loop: its first element (a param's value) and its step in bytes

@@ -15,6 +15,7 @@
 #include "loom/graph/cpu_eval.h"
 #include "loom/graph/test_graphs.h"
 #include "loom/loom.h"
+#include "loom/runtime/background_compile.h"
 #include "loom/runtime/cpu/host_compiler.h"
 
 namespace loom {
@@ -120,10 +121,14 @@ class CpuEval : public ::testing::TestWithParam<Mode> {
     if (GetParam() == Mode::compiled && cpu_runtime::compiler_identity(cpu_runtime::compiler()).empty())
       GTEST_SKIP() << "no host C++ compiler ($CXX or g++): compiled CPU loops cannot be built";
     saved_ = cpu_compiled::set_min_elements(GetParam() == Mode::compiled ? 1 : INT64_MAX);
+    background_ = background_compile::set_enabled(false);  // each first call compiles: deterministic
     runs_ = cpu_compiled::stats().runs;
   }
   void TearDown() override {
-    if (saved_ >= 0) cpu_compiled::set_min_elements(saved_);
+    if (saved_ >= 0) {
+      cpu_compiled::set_min_elements(saved_);
+      background_compile::set_enabled(background_);
+    }
   }
   // How many graph evaluations ran a compiled loop since the test began.
   uint64_t compiled_runs() const { return cpu_compiled::stats().runs - runs_; }
@@ -131,6 +136,7 @@ class CpuEval : public ::testing::TestWithParam<Mode> {
 
  private:
   int64_t saved_ = -1;
+  bool background_ = true;
   uint64_t runs_ = 0;
 };
 INSTANTIATE_TEST_SUITE_P(Loops, CpuEval, ::testing::Values(Mode::evaluator, Mode::compiled),
@@ -254,6 +260,7 @@ TEST(CpuEvalFallback, NoCompilerOrAFailingOneLeavesTheEvaluator) {
   const char* was = std::getenv("CXX");
   const std::string saved = was ? was : "";
   const int64_t min_was = cpu_compiled::set_min_elements(1);
+  const bool background_was = background_compile::set_enabled(false);
   const Shape shape{5000};
   const Array a = input(shape, uint16, Layout::contiguous), b = input(shape, uint16, Layout::contiguous);
   const Array want = where(less(a, b), sqrt(absolute(a)), negative(b));
@@ -273,6 +280,26 @@ TEST(CpuEvalFallback, NoCompilerOrAFailingOneLeavesTheEvaluator) {
   if (was) setenv("CXX", saved.c_str(), 1);
   else unsetenv("CXX");
   cpu_compiled::set_min_elements(min_was);
+  background_compile::set_enabled(background_was);
+}
+
+// With background compiles on, the first call of a new graph runs the evaluator while its
+// loop compiles; once the worker is idle the next call runs the loop. Same bits both times.
+TEST(CpuEvalBackground, TheFirstCallDoesNotWaitForTheCompile) {
+  if (cpu_runtime::compiler_identity(cpu_runtime::compiler()).empty()) GTEST_SKIP() << "no host C++ compiler";
+  const int64_t min_was = cpu_compiled::set_min_elements(1);
+  const bool background_was = background_compile::set_enabled(true);
+  const Shape shape{3000};
+  const Array a = input(shape, int16, Layout::contiguous), b = input(shape, int16, Layout::contiguous);
+  const Array want = where(less(a, b), sqrt(absolute(a)), negative(b));
+  const uint64_t runs0 = cpu_compiled::stats().runs;
+  check(where_sqrt(int16), {a, b}, want, "first call");
+  EXPECT_EQ(cpu_compiled::stats().runs, runs0);  // the evaluator ran it
+  background_compile::wait_idle();
+  check(where_sqrt(int16), {a, b}, want, "after the compile");
+  EXPECT_EQ(cpu_compiled::stats().runs, runs0 + 1);
+  cpu_compiled::set_min_elements(min_was);
+  background_compile::set_enabled(background_was);
 }
 
 // Branches computed only on the lanes that take them give the bits of computing every

@@ -5,6 +5,7 @@
 
 #include "bindings.h"
 #include "loom/graph/cpu_compiled.h"
+#include "loom/runtime/background_compile.h"
 #include "loom/runtime/gpu_compile.h"
 
 namespace loom::py {
@@ -55,6 +56,18 @@ LOOM_BINDING_FAMILY(compile_cache, 90) {
       "Counters of jit's compiled CPU loops (graph/cpu_compiled.h): loops loaded, compiles that "
       "failed, graph evaluations that ran one; and min_elements, the element count from which "
       "a graph runs as one.");
+  m.def(
+      "_wait_for_background_compiles",
+      [] {
+        nb::gil_scoped_release release;
+        background_compile::wait_idle();
+      },
+      "Blocks until every compile posted to the background worker has finished (jit's "
+      "never-seen fused kernels and CPU loops compile there while the call that needed "
+      "them runs unfused).");
+  m.def("_set_background_compiles", &background_compile::set_enabled, nb::arg("on"),
+        "Turns compiling in the background on or off for this process ($LOOM_BACKGROUND_COMPILE=0 "
+        "starts it off); returns the previous setting.");
   m.def(
       "_compile_for_testing",
       [](const std::string& source, const std::string& name, int arch, const std::vector<std::string>& options,
