@@ -71,6 +71,9 @@ FusedFn fused;
 }
 namespace gpu_backend {
 FusedFn fused;
+/// How many fused calls ran node by node while their kernel compiled in the background
+/// (runtime/background_compile.h); for tests.
+uint64_t fused_runs_unfused();
 }
 
 namespace primitives {

@@ -331,7 +331,7 @@ RawModule ElementwiseKernel::module(const std::vector<UserArg>& args, std::optio
   return RawModule(source(args, size), state_->opts.options, {}, SourceDialect::kMinimal);
 }
 
-std::vector<Array> ElementwiseKernel::operator()(const std::vector<UserArg>& args, const ElementwiseCall& call) const {
+std::vector<Array> ElementwiseKernel::operator()(const std::vector<UserArg>& args, const ElementwiseKernelCall& call) const {
   const State& st = *state_;
   std::vector<Array> outs;
   std::vector<UserArg> all;

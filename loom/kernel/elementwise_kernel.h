@@ -29,8 +29,8 @@ struct ElementwiseOptions {
   std::vector<std::string> options;  // NVRTC options
 };
 
-/// How one call runs.
-struct ElementwiseCall {
+/// How one call of an ElementwiseKernel runs (not backend/elementwise.h's ElementwiseCall).
+struct ElementwiseKernelCall {
   std::optional<int64_t> size;  // the element count when every array argument is raw
   unsigned block = 0;           // threads per block; 0: 256
   bool auto_block = false;      // block="auto": autotuned (loom/kernel/autotune.h)
@@ -45,7 +45,7 @@ class ElementwiseKernel {
 
   /// Runs the kernel: `args` are the inputs, then optionally every output. Returns the
   /// outputs (allocated when not given). Asynchronous on the GPU.
-  std::vector<Array> operator()(const std::vector<UserArg>& args, const ElementwiseCall& call = {}) const;
+  std::vector<Array> operator()(const std::vector<UserArg>& args, const ElementwiseKernelCall& call = {}) const;
 
   /// The CUDA source a call with these arguments compiles (no launch, no GPU).
   std::string source(const std::vector<UserArg>& args, std::optional<int64_t> size = std::nullopt) const;

@@ -4,6 +4,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "bindings.h"
+#include "loom/backend/elementwise.h"
 #include "loom/graph/cpu_compiled.h"
 #include "loom/runtime/background_compile.h"
 #include "loom/runtime/gpu_compile.h"
@@ -51,11 +52,13 @@ LOOM_BINDING_FAMILY(compile_cache, 90) {
         d["failed"] = s.failed;
         d["runs"] = s.runs;
         d["min_elements"] = cpu_compiled::min_elements();
+        d["gpu_fused_runs_unfused"] = gpu_backend::fused_runs_unfused();
         return d;
       },
       "Counters of jit's compiled CPU loops (graph/cpu_compiled.h): loops loaded, compiles that "
       "failed, graph evaluations that ran one; and min_elements, the element count from which "
-      "a graph runs as one.");
+      "a graph runs as one; and gpu_fused_runs_unfused, GPU fused calls that ran node by node "
+      "while their kernel compiled in the background.");
   m.def(
       "_wait_for_background_compiles",
       [] {

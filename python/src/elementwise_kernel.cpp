@@ -11,9 +11,9 @@
 namespace loom::py {
 namespace {
 
-ElementwiseCall elementwise_call(const std::string& label, nb::handle size, nb::handle block, nb::handle stream,
+ElementwiseKernelCall elementwise_call(const std::string& label, nb::handle size, nb::handle block, nb::handle stream,
                                  std::optional<Stream>& holder) {
-  ElementwiseCall c;
+  ElementwiseKernelCall c;
   if (!size.is_none()) c.size = nb::cast<int64_t>(size);
   if (nb::isinstance<nb::str>(block)) {
     if (nb::cast<std::string>(block) != "auto")
@@ -60,7 +60,7 @@ LOOM_BINDING_FAMILY(elementwise_kernel, 60) {
              const std::string label = label_of("ElementwiseKernel", k.name());
              std::vector<UserArg> a = to_user_args(label, args);
              std::optional<Stream> holder;
-             const ElementwiseCall c = elementwise_call(label, size, block, stream, holder);
+             const ElementwiseKernelCall c = elementwise_call(label, size, block, stream, holder);
              std::vector<Array> outs;
              {
                nb::gil_scoped_release unlocked;

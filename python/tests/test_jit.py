@@ -213,3 +213,31 @@ def test_fused_op_is_dispatched_once(rng):
 def test_cos2_sin2_on_gpu(gpu, rng):
     x = _arr(rng, (100_000,), "float32", gpu)
     _check(lambda x: loom.cos(x) ** 2 + loom.sin(x) ** 2, x)
+
+
+def test_gpu_calls_before_a_new_kernel_compiles_run_unfused(gpu, rng):
+    # A never-seen fused kernel compiles in the background; the calls before it is ready
+    # run each node as its (loaded) eager kernel: the same bits, with float16 rounding,
+    # a cast output, a weak scalar, a uniform input and two outputs. After the compile
+    # the kernel runs.
+    from loom import _loom
+    x = _arr(rng, (3000,), "float32", gpu, low=-4, high=4)
+    h = _arr(rng, (3000,), "float16", gpu, low=-2, high=2)
+    u = loom.asarray(np.float32(0.75), device=gpu)
+    depth = int(rng.integers(20, 60))  # a graph this process has not compiled
+
+    def f(x, h, u):
+        y = loom.where(x > u, loom.exp(h) * 1.5, x - 2)
+        for _ in range(depth):
+            y = y * 1.0
+        return y.astype("float16"), loom.sqrt(loom.abs(y)) + h
+
+    want = f(x, h, u)  # eager: loads every node's kernel
+    jf = loom.jit(f)
+    before = _loom._cpu_loop_stats()["gpu_fused_runs_unfused"]
+    _same(jf(x, h, u), want)
+    assert _loom._cpu_loop_stats()["gpu_fused_runs_unfused"] > before
+    _loom._wait_for_background_compiles()
+    after = _loom._cpu_loop_stats()["gpu_fused_runs_unfused"]
+    _same(jf(x, h, u), want)
+    assert _loom._cpu_loop_stats()["gpu_fused_runs_unfused"] == after

@@ -54,42 +54,59 @@ bool all_zero(const Strides& s) {
   return true;
 }
 
+// A call's operands classified for launch (elementwise_launch.h) and its kernel's key.
+struct EagerLaunch {
+  DType dt[3];
+  IK kinds[3];
+  alignas(8) unsigned char scalar_bytes[3][16];
+  ew::Operand ops[4];
+  ew::LaunchPlan lp;
+  uint64_t key = 0;
+};
+
+void plan_eager(const ElementwiseCall& c, int dev, EagerLaunch& e) {
+  const int nin = c.nin;
+  for (int i = 0; i < nin; ++i) {
+    if (c.is_scalar[i]) {
+      e.dt[i] = input_loop_dtype(c.op, i, c.loop);
+      e.kinds[i] = IK::param;
+      scalar_to_bytes(c.scalar[i], e.dt[i], e.scalar_bytes[i]);
+      e.ops[i] = {e.scalar_bytes[i], nullptr, IK::param};
+      continue;
+    }
+    e.dt[i] = c.in[i].dtype();
+    e.kinds[i] = all_zero(c.in[i].strides()) ? IK::uniform : IK::array;
+    e.ops[i] = {c.in[i].data(), &c.in[i], e.kinds[i]};
+  }
+  e.ops[nin] = {c.out.data(), &c.out, IK::array};
+  ew::plan_launch(dev, op_info(c.op).name, e.ops, nin, nin + 1, c.out.shape(), c.out.size(), e.lp);
+  e.key = pack_key(c, e.dt, e.kinds, e.lp.cfg);
+}
+
 }  // namespace
 
 void elementwise(const ElementwiseCall& c) {
   const Array& out = c.out;
   const int dev = out.device().index;
-  const int nin = c.nin;
   cuda::activate(dev);
   void* stream = cuda::current_stream(dev);
-  for (int i = 0; i < nin; ++i)
+  for (int i = 0; i < c.nin; ++i)
     if (!c.is_scalar[i]) ew::wait_for(c.in[i], stream);
   ew::wait_for(out, stream);
-  const int64_t n = out.size();
-  if (n == 0) return;
-
-  DType dt[3];
-  IK kinds[3];
-  alignas(8) unsigned char scalar_bytes[3][16];
-  ew::Operand ops[4];
-  for (int i = 0; i < nin; ++i) {
-    if (c.is_scalar[i]) {
-      dt[i] = input_loop_dtype(c.op, i, c.loop);
-      kinds[i] = IK::param;
-      scalar_to_bytes(c.scalar[i], dt[i], scalar_bytes[i]);
-      ops[i] = {scalar_bytes[i], nullptr, IK::param};
-      continue;
-    }
-    dt[i] = c.in[i].dtype();
-    kinds[i] = all_zero(c.in[i].strides()) ? IK::uniform : IK::array;
-    ops[i] = {c.in[i].data(), &c.in[i], kinds[i]};
-  }
-  ops[nin] = {out.data(), &out, IK::array};
-  ew::LaunchPlan lp;
-  ew::plan_launch(dev, op_info(c.op).name, ops, nin, nin + 1, out.shape(), n, lp);
-  const ew::Kernel& k = kernel_for(dev, pack_key(c, dt, kinds, lp.cfg), c, dt, kinds, lp.cfg);
-  ew::launch(dev, k.fn, k.name.c_str(), ops, nin, nin + 1, n, lp, stream);
+  if (out.size() == 0) return;
+  EagerLaunch e;
+  plan_eager(c, dev, e);
+  const ew::Kernel& k = kernel_for(dev, e.key, c, e.dt, e.kinds, e.lp.cfg);
+  ew::launch(dev, k.fn, k.name.c_str(), e.ops, c.nin, c.nin + 1, out.size(), e.lp, stream);
   out.buffer()->set_last_stream(stream);
+}
+
+bool ew::eager_kernel_loaded(const ElementwiseCall& c) {
+  if (c.out.size() == 0) return true;
+  const int dev = c.out.device().index;
+  EagerLaunch e;
+  plan_eager(c, dev, e);
+  return KernelCache<0>::find(e.key ^ (static_cast<uint64_t>(dev) << 56)) != nullptr;
 }
 
 }  // namespace loom::gpu_backend

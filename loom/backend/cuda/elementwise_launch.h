@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "loom/array/array.h"
+#include "loom/backend/elementwise.h"
 #include "loom/graph/cuda_codegen.h"
 #include "loom/graph/fused_graph.h"
 #include "loom/runtime/cuda/module_cache.h"
@@ -51,36 +52,51 @@ struct Kernel {
   std::string name;
 };
 
+/// Whether the eager kernel of `c` (elementwise.cpp) is loaded on its device already, so
+/// that running `c` compiles nothing.
+bool eager_kernel_loaded(const ElementwiseCall& c);
+
+/// Runs a fused group node by node as eager kernels (elementwise_unfused.cpp) when every
+/// one of them is loaded already; false, with nothing run, when one is not.
+bool run_unfused(const FusedCall& c);
+
 /// Compiled kernels by a 64-bit key (the device in the top byte). One per kind of
 /// kernel (Tag): a miss calls make() (generate, compile through the compile cache).
 template <int Tag>
 class KernelCache {
  public:
-  template <class Make>
-  static const Kernel& get(uint64_t key, Make&& make) {
+  /// The kernel of `key` when it is compiled and loaded already; nullptr otherwise.
+  static const Kernel* find(uint64_t key) {
     // Loops call one kernel again and again: a per-thread last hit skips the mutex and
     // the map. Entries are never erased and map nodes do not move.
-    thread_local uint64_t t_key = 0;
-    thread_local const Kernel* t_kernel = nullptr;
-    if (t_kernel && t_key == key) return *t_kernel;
-    {
-      std::lock_guard<std::mutex> lock(mu());
-      auto it = map().find(key);
-      if (it != map().end()) {
-        t_key = key;
-        t_kernel = &it->second;
-        return it->second;
-      }
-    }
+    LastHit& last = last_hit();
+    if (last.kernel && last.key == key) return last.kernel;
+    std::lock_guard<std::mutex> lock(mu());
+    auto it = map().find(key);
+    if (it == map().end()) return nullptr;
+    last = {key, &it->second};
+    return &it->second;
+  }
+
+  template <class Make>
+  static const Kernel& get(uint64_t key, Make&& make) {
+    if (const Kernel* k = find(key)) return *k;
     Kernel k = make();
     std::lock_guard<std::mutex> lock(mu());
     const Kernel& added = map().emplace(key, std::move(k)).first->second;
-    t_key = key;
-    t_kernel = &added;
+    last_hit() = {key, &added};
     return added;
   }
 
  private:
+  struct LastHit {
+    uint64_t key = 0;
+    const Kernel* kernel = nullptr;
+  };
+  static LastHit& last_hit() {
+    thread_local LastHit h;
+    return h;
+  }
   static std::mutex& mu() {
     static std::mutex m;
     return m;
