@@ -241,3 +241,11 @@ def test_gpu_calls_before_a_new_kernel_compiles_run_unfused(gpu, rng):
     after = _loom._cpu_loop_stats()["gpu_fused_runs_unfused"]
     _same(jf(x, h, u), want)
     assert _loom._cpu_loop_stats()["gpu_fused_runs_unfused"] == after
+
+    # In place: an output written into an input that another output returns as it was.
+    def g(a, b):
+        loom.multiply(a, 2.0 + depth, out=a)
+        return a, b * 1.0
+    a, b = _arr(rng, (4000,), "float32", gpu), _arr(rng, (4000,), "float32", gpu)
+    want = g(a.copy(), b.copy())
+    _same(loom.jit(g)(a.copy(), b.copy()), want)

@@ -49,15 +49,26 @@ bool ew::run_unfused(const FusedCall& c) {
     call.out = val[v];
     calls.push_back(std::move(call));
   }
-  for (size_t k = 0; k < g.outputs.size(); ++k) {
-    ElementwiseCall call;  // NumPy's cast, as copyto's: computed at the destination's dtype
+  // A copy at the destination's dtype: NumPy's cast, as copyto's.
+  auto copy = [&](int v, const Array& to) {
+    ElementwiseCall call;
     call.op = OpId::copy;
-    call.loop = g.outputs[k].dtype;
+    call.loop = to.dtype();
     call.nin = 1;
-    set_input(call, 0, g.outputs[k].value);
-    call.out = c.out[k];
+    set_input(call, 0, v);
+    call.out = to;
     calls.push_back(std::move(call));
+  };
+  // An output that is an input array itself reads a copy: another output may be that
+  // input's memory (in place), and outputs are written one after another.
+  for (const FusedGraph::Output& o : g.outputs) {
+    const int v = o.value;
+    if (v >= nin || g.inputs[v].kind == IK::param) continue;
+    const Array held = Array::allocate(shape, g.inputs[v].dtype, dev);
+    copy(v, held);
+    val[v] = held;
   }
+  for (size_t k = 0; k < g.outputs.size(); ++k) copy(g.outputs[k].value, c.out[k]);
   for (const ElementwiseCall& call : calls)
     if (!eager_kernel_loaded(call)) return false;
   for (const ElementwiseCall& call : calls) elementwise(call);
