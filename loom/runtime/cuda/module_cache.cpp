@@ -280,6 +280,12 @@ CUfunction get_function(int device, const Program& p, const std::string& name_ex
 
 CUmodule get_module(int device, const Program& p) { return loaded_slot(device, p).module; }
 
+bool is_loaded(int device, const Program& p) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  auto it = module_slots().find({p.key(), device});
+  return it != module_slots().end() && it->second && it->second->loaded.load(std::memory_order_acquire);
+}
+
 CUfunction get_function(int device, const std::string& source, const std::string& name_expression,
                         const std::vector<std::string>& options) {
   const Program p("loom_kernel.cu", source, {name_expression}, options, Dialect::kFull);

@@ -65,6 +65,10 @@ CUfunction get_function(int device, const Program& program, const std::string& n
 /// The program loaded on GPU `device` (compiled and loaded once per (device, key)), for
 /// looking up extern "C" functions that are not name expressions. Thread-safe.
 CUmodule get_module(int device, const Program& program);
+/// Whether the program is loaded on GPU `device` already (get_function would compile
+/// and load nothing).
+bool is_loaded(int device, const Program& program);
+
 /// One-kernel form for user source (Dialect::kFull): `name_expression` is the only export.
 CUfunction get_function(int device, const std::string& source, const std::string& name_expression,
                         const std::vector<std::string>& options = {});
