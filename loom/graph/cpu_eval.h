@@ -2,7 +2,8 @@
 // cpu() arrays, block by block of elements, so no node gets a temporary array. It is what
 // loom.jit fuses with on the CPU; eager elementwise ops keep their per-op loops
 // (backend/cpu/elementwise.cpp). Both compute through graph/op_scalar.h, so a graph gives
-// the same bits as its ops run one by one.
+// the same bits as its ops run one by one. A large graph over contiguous operands runs
+// instead as a loop compiled for the host CPU once one is ready (graph/cpu_compiled.h).
 #pragma once
 #include <vector>
 
