@@ -95,6 +95,7 @@ for _n, _v in list(globals().items()):
 # the Python function takes pytrees).
 from ._grad import grad, jvp, stop_gradient, value_and_grad, vjp  # noqa: E402
 from ._vmap import vmap  # noqa: E402
+from . import nn  # noqa: E402  (modules are pytrees: after tree_util and the transforms)
 
 Array = ndarray
 bool = bool_  # NumPy 2 spells it np.bool too

@@ -1,0 +1,12 @@
+"""loom.nn: PyTorch-style modules on loom arrays, trained with loom's transforms.
+
+>>> from loom import nn
+>>> net = nn.Sequential(nn.LazyLinear(256), nn.ReLU(), nn.Linear(256, 10)).to(loom.try_gpu())
+>>> loss, grads = nn.value_and_grad(net, loss_fn)(net, X, y)
+"""
+from .activations import GELU, ReLU, Sigmoid, Tanh, gelu, relu, sigmoid
+from .layers import Embedding, Flatten, Identity, LayerNorm, LazyLinear, Linear, Sequential
+from .module import Module, value_and_grad
+
+__all__ = ["Module", "value_and_grad", "Linear", "LazyLinear", "Sequential", "Flatten", "Identity", "Embedding",
+           "LayerNorm", "ReLU", "GELU", "Sigmoid", "Tanh", "relu", "gelu", "sigmoid"]

@@ -1,0 +1,50 @@
+"""Activation functions and their module forms (PyTorch's names)."""
+import math
+
+from .. import _loom
+from .module import Module
+
+
+def relu(x):
+    return _loom.maximum(x, 0)
+
+
+def sigmoid(x):
+    """1 / (1 + exp(-x)), without overflow for large |x|."""
+    e = _loom.exp(-_loom.abs(x))
+    return _loom.where(x >= 0, 1 / (1 + e), e / (1 + e))
+
+
+def gelu(x, approximate="none"):
+    """x * Phi(x) (erf form), or PyTorch's tanh approximation with approximate="tanh"."""
+    if approximate == "tanh":
+        return 0.5 * x * (1 + _loom.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x * x * x)))
+    if approximate != "none":
+        raise ValueError(f"[nn.gelu] approximate must be 'none' or 'tanh', got {approximate!r}")
+    return 0.5 * x * (1 + _loom.erf(x * (1 / math.sqrt(2))))
+
+
+class ReLU(Module):
+    def forward(self, x):
+        return relu(x)
+
+
+class Sigmoid(Module):
+    def forward(self, x):
+        return sigmoid(x)
+
+
+class Tanh(Module):
+    def forward(self, x):
+        return _loom.tanh(x)
+
+
+class GELU(Module):
+    def __init__(self, approximate="none"):
+        super().__init__()
+        if approximate not in ("none", "tanh"):
+            raise ValueError(f"[nn.GELU] approximate must be 'none' or 'tanh', got {approximate!r}")
+        self.approximate = approximate
+
+    def forward(self, x):
+        return gelu(x, self.approximate)

@@ -1,0 +1,169 @@
+"""Layers with PyTorch's names, shapes and default initialisations: Linear, LazyLinear,
+Sequential, Flatten, Identity, Embedding, LayerNorm."""
+import math
+
+from .. import _loom
+from . import init
+from .module import Module
+
+
+class Identity(Module):
+    def forward(self, x):
+        return x
+
+
+class Linear(Module):
+    """y = x @ weight.T + bias, weight of shape (out_features, in_features) as PyTorch's."""
+
+    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
+        super().__init__()
+        if in_features < 0 or out_features < 0:
+            raise ValueError(f"[nn.Linear] sizes must be >= 0, got in_features={in_features}, "
+                             f"out_features={out_features}")
+        self.in_features, self.out_features = int(in_features), int(out_features)
+        self.weight = init.kaiming_uniform_default((self.out_features, self.in_features), device, dtype)
+        if bias:
+            self.bias = init.bias_default(self.out_features, self.in_features, device, dtype)
+        else:
+            self.bias = None
+
+    def forward(self, x):
+        if x.shape[-1] != self.in_features:
+            raise ValueError(f"[nn.Linear] expected inputs with {self.in_features} features in the last "
+                             f"dimension, got shape {tuple(x.shape)}")
+        y = _loom.matmul(x, self.weight.T)
+        return y + self.bias if self.bias is not None else y
+
+    def extra_repr(self):
+        return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
+
+
+class LazyLinear(Module):
+    """A Linear whose in_features is taken from its first input (called outside jit/grad):
+    its parameters are made then, on that input's device and dtype."""
+
+    def __init__(self, out_features, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.out_features, self.use_bias = int(out_features), bias
+        self._device, self._dtype = device, dtype
+        self.in_features = None
+
+    def forward(self, x):
+        if self.in_features is None:
+            self.in_features = int(x.shape[-1])
+            device = self._device or x.device
+            dtype = self._dtype or (x.dtype if x.dtype.kind == "f" else _loom.float32)
+            self.weight = init.kaiming_uniform_default((self.out_features, self.in_features), device, dtype)
+            self.bias = init.bias_default(self.out_features, self.in_features, device, dtype) if self.use_bias else None
+        if x.shape[-1] != self.in_features:
+            raise ValueError(f"[nn.LazyLinear] expected inputs with {self.in_features} features in the last "
+                             f"dimension, got shape {tuple(x.shape)}")
+        y = _loom.matmul(x, self.weight.T)
+        return y + self.bias if self.bias is not None else y
+
+    def extra_repr(self):
+        return f"in_features={self.in_features}, out_features={self.out_features}"
+
+
+class Sequential(Module):
+    """Modules applied in order; indexable (net[0], net[1:]), iterable, len()."""
+
+    def __init__(self, *modules):
+        super().__init__()
+        for i, m in enumerate(modules):
+            if not isinstance(m, Module):
+                raise TypeError(f"[nn.Sequential] argument {i} is a {type(m).__name__}, not a Module")
+            self._modules[str(i)] = m
+
+    def forward(self, x):
+        for m in self._modules.values():
+            x = m(x)
+        return x
+
+    def __getitem__(self, i):
+        mods = list(self._modules.values())
+        if isinstance(i, slice):
+            return Sequential(*mods[i])
+        try:
+            return mods[i]
+        except IndexError:
+            raise IndexError(f"[nn.Sequential] index {i} out of range for {len(mods)} modules") from None
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(list(self._modules.values()))
+
+    def append(self, module):
+        if not isinstance(module, Module):
+            raise TypeError(f"[nn.Sequential.append] expected a Module, got {type(module).__name__}")
+        self._modules[str(len(self._modules))] = module
+        return self
+
+
+class Flatten(Module):
+    """Flattens dims start_dim..end_dim into one (PyTorch's defaults: all but the batch dim)."""
+
+    def __init__(self, start_dim=1, end_dim=-1):
+        super().__init__()
+        self.start_dim, self.end_dim = start_dim, end_dim
+
+    def forward(self, x):
+        nd = len(x.shape)
+        s, e = self.start_dim % nd if nd else 0, self.end_dim % nd if nd else 0
+        if s > e:
+            raise ValueError(f"[nn.Flatten] start_dim {self.start_dim} comes after end_dim {self.end_dim} "
+                             f"for an input of {nd} dims")
+        shape = tuple(x.shape)
+        return x.reshape(shape[:s] + (math.prod(shape[s:e + 1]),) + shape[e + 1:])
+
+
+class Embedding(Module):
+    """Rows of weight (num_embeddings, embedding_dim), initialised N(0, 1), picked by integer
+    indices."""
+
+    def __init__(self, num_embeddings, embedding_dim, device=None, dtype=None):
+        super().__init__()
+        self.num_embeddings, self.embedding_dim = int(num_embeddings), int(embedding_dim)
+        self.weight = init.normal((self.num_embeddings, self.embedding_dim), 1.0, device, dtype)
+
+    def forward(self, indices):
+        if indices.dtype.kind not in "iu":
+            raise TypeError(f"[nn.Embedding] indices must be integers, got {indices.dtype}")
+        return self.weight[indices]
+
+
+class LayerNorm(Module):
+    """(x - mean) / sqrt(var + eps) over the last len(normalized_shape) dims, then * weight +
+    bias (ones and zeros at first), as PyTorch's (biased variance)."""
+
+    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True, device=None, dtype=None):
+        super().__init__()
+        shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+        self.normalized_shape, self.eps = shape, float(eps)
+        dtype = dtype or _loom.float32
+        if elementwise_affine:
+            self.weight = _loom.ones(shape, dtype=dtype, device=device)
+            self.bias = _loom.zeros(shape, dtype=dtype, device=device) if bias else None
+        else:
+            self.weight = self.bias = None
+
+    def forward(self, x):
+        k = len(self.normalized_shape)
+        if tuple(x.shape[len(x.shape) - k:]) != self.normalized_shape:
+            raise ValueError(f"[nn.LayerNorm] expected inputs ending in {self.normalized_shape}, "
+                             f"got shape {tuple(x.shape)}")
+        axes = tuple(range(len(x.shape) - k, len(x.shape)))
+        mean = _loom.mean(x, axis=axes, keepdims=True)
+        centred = x - mean
+        var = _loom.mean(centred * centred, axis=axes, keepdims=True)
+        y = centred / _loom.sqrt(var + self.eps)
+        if self.weight is not None:
+            y = y * self.weight
+        if self.bias is not None:
+            y = y + self.bias
+        return y
+
+    def extra_repr(self):
+        return f"{self.normalized_shape}, eps={self.eps}"

@@ -1,0 +1,313 @@
+"""loom.nn.Module: PyTorch-style modules whose parameters are loom arrays.
+
+An attribute that is a loom array is a parameter, one that is a Module is a child (both
+registered in assignment order); `register_buffer` keeps arrays that are state but not
+trained (BatchNorm's running statistics). Names are dotted paths ("0.weight").
+
+Modules are pytrees (loom.tree_flatten): the leaves are the parameters, then the buffers,
+and the tree keeps the module objects and their `training` flags, so loom.jit and loom.grad
+take functions of a module and retrace when the structure or the mode changes. Unflattening
+builds shallow copies of the modules around the new leaves; the originals are untouched.
+"""
+import copy
+
+from .. import _loom
+from ..tree_util import register_pytree_node
+
+_ndarray = _loom.ndarray
+
+
+class Module:
+    """Base class of layers and models: subclasses set attributes in __init__ (after
+    super().__init__()) and define forward(); calling the module calls forward."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _register(cls)  # every module class is a pytree node (the registry matches exact types)
+
+    def __init__(self):
+        object.__setattr__(self, "_parameters", {})
+        object.__setattr__(self, "_buffers", {})
+        object.__setattr__(self, "_modules", {})
+        object.__setattr__(self, "training", True)
+
+    # ---- registration ----------------------------------------------------------------------
+    def __setattr__(self, name, value):
+        if "_parameters" not in self.__dict__:
+            raise AttributeError(f"[nn.Module] {type(self).__name__}.__init__ must call super().__init__() "
+                                 f"before setting {name!r}")
+        for table in (self._parameters, self._buffers, self._modules):
+            table.pop(name, None)
+        if isinstance(value, Module):
+            self._modules[name] = value
+        elif isinstance(value, _ndarray):
+            self._parameters[name] = value
+        else:
+            object.__setattr__(self, name, value)
+            return
+        self.__dict__.pop(name, None)
+
+    def __getattr__(self, name):  # only called when normal lookup fails
+        d = self.__dict__
+        for table in ("_parameters", "_buffers", "_modules"):
+            if table in d and name in d[table]:
+                return d[table][name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __delattr__(self, name):
+        for table in (self._parameters, self._buffers, self._modules):
+            if name in table:
+                del table[name]
+                return
+        object.__delattr__(self, name)
+
+    def register_buffer(self, name, value):
+        """Keeps `value` (a loom array, or None) as state that is saved and moved with the module
+        but not trained."""
+        if value is not None and not isinstance(value, _ndarray):
+            raise TypeError(f"[nn.Module.register_buffer] {name!r} must be a loom array or None, "
+                            f"got {type(value).__name__}")
+        for table in (self._parameters, self._modules):
+            table.pop(name, None)
+        self._buffers[name] = value
+
+    def add_module(self, name, module):
+        if not isinstance(module, Module):
+            raise TypeError(f"[nn.Module.add_module] {name!r} must be a Module, got {type(module).__name__}")
+        setattr(self, name, module)
+
+    # ---- the forward pass --------------------------------------------------------------------
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError(f"[nn.Module] {type(self).__name__} does not define forward()")
+
+    def __call__(self, *args, **kwargs):
+        return self.forward(*args, **kwargs)
+
+    # ---- traversal -------------------------------------------------------------------------
+    def named_modules(self, prefix=""):
+        """(dotted name, module) for this module and every descendant, depth first; a module
+        reachable twice is listed once."""
+        seen, out = set(), []
+
+        def walk(m, name):
+            if id(m) in seen:
+                return
+            seen.add(id(m))
+            out.append((name, m))
+            for child_name, child in m._modules.items():
+                walk(child, f"{name}.{child_name}" if name else child_name)
+        walk(self, prefix)
+        return out
+
+    def modules(self):
+        return [m for _, m in self.named_modules()]
+
+    def named_children(self):
+        return list(self._modules.items())
+
+    def children(self):
+        return list(self._modules.values())
+
+    def _named(self, table):
+        out, seen = [], set()
+        for mname, m in self.named_modules():
+            for name, a in getattr(m, table).items():
+                if a is None or id(a) in seen:
+                    continue
+                seen.add(id(a))
+                out.append((f"{mname}.{name}" if mname else name, a))
+        return out
+
+    def named_parameters(self):
+        """(dotted name, array) for every parameter, in registration order; an array shared by
+        two modules is listed once, under its first name."""
+        return self._named("_parameters")
+
+    def parameters(self):
+        return [a for _, a in self.named_parameters()]
+
+    def named_buffers(self):
+        return self._named("_buffers")
+
+    def buffers(self):
+        return [a for _, a in self.named_buffers()]
+
+    # ---- state -----------------------------------------------------------------------------
+    def state_dict(self):
+        """Every parameter and buffer by dotted name (the arrays themselves, not copies)."""
+        return dict(self.named_parameters() + self.named_buffers())
+
+    def _slot(self, name):
+        """(owning module, attribute, table) of a dotted parameter or buffer name."""
+        *path, attr = name.split(".")
+        m = self
+        for p in path:
+            if p not in m._modules:
+                raise KeyError(f"[nn.Module] no submodule {p!r} on the way to {name!r}")
+            m = m._modules[p]
+        for table in ("_parameters", "_buffers"):
+            if attr in getattr(m, table):
+                return m, attr, table
+        raise KeyError(f"[nn.Module] {type(self).__name__} has no parameter or buffer {name!r}")
+
+    def load_state_dict(self, state, strict=True):
+        """Replaces parameters and buffers by name with `state`'s arrays (loom or NumPy), moved
+        to each one's device and checked for shape and dtype. strict: the names must match
+        exactly (KeyError naming the missing and unexpected ones)."""
+        own = self.state_dict()
+        if strict:
+            missing = [k for k in own if k not in state]
+            unexpected = [k for k in state if k not in own]
+            if missing or unexpected:
+                raise KeyError(f"[nn.Module.load_state_dict] missing {missing}, unexpected {unexpected}")
+        for name, value in state.items():
+            if name not in own:
+                continue
+            old = own[name]
+            new = _loom.asarray(value, device=old.device) if not isinstance(value, _ndarray) else value.to(old.device)
+            if tuple(new.shape) != tuple(old.shape):
+                raise ValueError(f"[nn.Module.load_state_dict] {name!r} has shape {tuple(new.shape)}, "
+                                 f"the module's is {tuple(old.shape)}")
+            if new.dtype != old.dtype:
+                new = new.astype(old.dtype)
+            m, attr, table = self._slot(name)
+            getattr(m, table)[attr] = new.copy() if new is value else new
+        return self
+
+    def update_parameters(self, mapping):
+        """Replaces parameters by dotted name (the optimisers' way back into the module);
+        returns the module."""
+        for name, value in mapping.items():
+            if value is None:
+                continue
+            m, attr, table = self._slot(name)
+            getattr(m, table)[attr] = value
+        return self
+
+    # ---- modes and devices -----------------------------------------------------------------
+    def train(self, mode=True):
+        for m in self.modules():
+            object.__setattr__(m, "training", bool(mode))
+        return self
+
+    def eval(self):
+        return self.train(False)
+
+    def to(self, device=None, dtype=None):
+        """Moves every parameter and buffer to `device` and/or casts floating ones to `dtype`;
+        returns the module."""
+        for m in self.modules():
+            for table in (m._parameters, m._buffers):
+                for k, a in table.items():
+                    if a is None:
+                        continue
+                    if device is not None and a.device != device:
+                        a = a.to(device)
+                    if dtype is not None and a.dtype.kind == "f" and a.dtype != dtype:
+                        a = a.astype(dtype)
+                    table[k] = a
+        return self
+
+    @property
+    def device(self):
+        """The device of the first parameter or buffer (None without any)."""
+        for _, a in self.named_parameters() + self.named_buffers():
+            return a.device
+        return None
+
+    # ---- functional use --------------------------------------------------------------------
+    def _with_arrays(self, arrays):
+        """A shallow copy of the module tree whose parameters, then buffers (in state_dict
+        order), are `arrays`; this module is untouched."""
+        clones = {}
+
+        def clone(m):
+            if id(m) not in clones:
+                c = copy.copy(m)
+                object.__setattr__(c, "_parameters", dict(m._parameters))
+                object.__setattr__(c, "_buffers", dict(m._buffers))
+                object.__setattr__(c, "_modules", {})
+                clones[id(m)] = c
+                for k, child in m._modules.items():
+                    c._modules[k] = clone(child)
+            return clones[id(m)]
+        root = clone(self)
+        names = list(self.state_dict())
+        if len(names) != len(arrays):
+            raise ValueError(f"[nn.Module] {len(arrays)} arrays for {len(names)} parameters and buffers")
+        for name, a in zip(names, arrays):
+            m, attr, table = root._slot(name)
+            getattr(m, table)[attr] = a
+        return root
+
+    def __repr__(self):
+        extra = self.extra_repr()
+        lines = [f"({k}): " + repr(m).replace("\n", "\n  ") for k, m in self._modules.items()]
+        if not lines:
+            return f"{type(self).__name__}({extra})"
+        body = "\n  ".join(([extra] if extra else []) + lines)
+        return f"{type(self).__name__}(\n  {body}\n)"
+
+    def extra_repr(self):
+        return ""
+
+
+class _ModuleDef:
+    """The pytree aux data of a module: the module object (by identity), its parameter and
+    buffer names and every submodule's training flag, so that jit retraces on a change."""
+
+    __slots__ = ("module", "names", "modes")
+
+    def __init__(self, module):
+        self.module = module
+        self.names = tuple(module.state_dict())
+        self.modes = tuple(m.training for m in module.modules())
+
+    def __eq__(self, other):
+        return (isinstance(other, _ModuleDef) and other.module is self.module and other.names == self.names
+                and other.modes == self.modes)
+
+    def __hash__(self):
+        return hash((id(self.module), self.names, self.modes))
+
+    def __repr__(self):
+        return f"{type(self.module).__name__}<{len(self.names)} arrays>"
+
+
+def _flatten(module):
+    return list(module.state_dict().values()), _ModuleDef(module)
+
+
+def _unflatten(aux, leaves):
+    return aux.module._with_arrays(list(leaves))
+
+
+def _register(cls):
+    register_pytree_node(cls, _flatten, _unflatten)
+
+
+_register(Module)
+
+
+def value_and_grad(model, fn):
+    """A function like `fn(model, *args)` (which returns a float scalar) returning (value,
+    grads): grads maps each parameter's dotted name to the gradient of the value with respect
+    to it. Buffers are inputs, not differentiated. Called as nn.value_and_grad(net, loss_fn)(net,
+    X, y); the model passed may be `model` itself or one of the same structure."""
+    if not isinstance(model, Module):
+        raise TypeError(f"[nn.value_and_grad] expected a Module, got {type(model).__name__}")
+    if not callable(fn):
+        raise TypeError(f"[nn.value_and_grad] expected a function, got {type(fn).__name__}")
+    from .._grad import value_and_grad as _value_and_grad
+
+    def value_and_grad_fn(m, *args, **kwargs):
+        if not isinstance(m, Module):
+            raise TypeError(f"[nn.value_and_grad] the first argument must be the model, got {type(m).__name__}")
+        names = [n for n, _ in m.named_parameters()]
+        buffers = m.buffers()
+
+        def loss_of(params, *a):
+            arrays = [params[n] for n in names] + buffers
+            return fn(m._with_arrays(arrays), *a, **kwargs)
+        return _value_and_grad(loss_of)(dict(m.named_parameters()), *args)
+    return value_and_grad_fn
