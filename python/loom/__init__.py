@@ -96,6 +96,8 @@ for _n, _v in list(globals().items()):
 from ._grad import grad, jvp, stop_gradient, value_and_grad, vjp  # noqa: E402
 from ._vmap import vmap  # noqa: E402
 from . import nn  # noqa: E402  (modules are pytrees: after tree_util and the transforms)
+from . import data  # noqa: E402
+from .trainer import Trainer  # noqa: E402
 
 Array = ndarray
 bool = bool_  # NumPy 2 spells it np.bool too

@@ -1,0 +1,89 @@
+"""nn.Conv2d, MaxPool2d and AvgPool2d against direct NumPy float64 loops (and PyTorch where
+it is installed), with stride, padding, 'same' and dilation, and their gradients against
+central finite differences in float64; on cpu() and each GPU."""
+import numpy as np
+import pytest
+
+import loom
+from loom import nn
+from test_nn import check_grad
+
+
+def np_conv(x, w, b, stride, padding, dilation):
+    n, c, h, wd = x.shape
+    o, _, kh, kw = w.shape
+    (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
+    xp = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
+    oh = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1
+    ow = (wd + 2 * pw - dw * (kw - 1) - 1) // sw + 1
+    y = np.zeros((n, o, oh, ow))
+    for i in range(kh):
+        for j in range(kw):
+            patch = xp[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw]
+            y += np.einsum("nchw,oc->nohw", patch, w[:, :, i, j])
+    return y + (b[None, :, None, None] if b is not None else 0)
+
+
+def np_pool(x, k, s, p, fill, reduce):
+    xp = np.pad(x, ((0, 0), (0, 0), (p[0], p[0]), (p[1], p[1])), constant_values=fill)
+    oh = (x.shape[2] + 2 * p[0] - k[0]) // s[0] + 1
+    ow = (x.shape[3] + 2 * p[1] - k[1]) // s[1] + 1
+    views = [xp[:, :, i:i + s[0] * (oh - 1) + 1:s[0], j:j + s[1] * (ow - 1) + 1:s[1]]
+             for i in range(k[0]) for j in range(k[1])]
+    return reduce(np.stack(views, -1), axis=-1)
+
+
+CONVS = [dict(stride=1, padding=0, dilation=1), dict(stride=2, padding=1, dilation=1),
+         dict(stride=(1, 2), padding=(2, 1), dilation=(2, 1)), dict(stride=1, padding="same", dilation=1)]
+
+
+@pytest.mark.parametrize("kw", CONVS, ids=str)
+def test_conv2d_matches_numpy(device, rng, kw):
+    conv = nn.Conv2d(3, 5, (3, 3), device=device, dtype=loom.float64, **kw)
+    x = rng.standard_normal((2, 3, 9, 8))
+    pad = (1, 1) if kw["padding"] == "same" else kw["padding"]
+    pad = (pad, pad) if isinstance(pad, int) else pad
+    two = lambda v: (v, v) if isinstance(v, int) else v  # noqa: E731
+    want = np_conv(x, conv.weight.numpy(), conv.bias.numpy(), two(kw["stride"]), pad, two(kw["dilation"]))
+    np.testing.assert_allclose(conv(loom.asarray(x, device=device)).numpy(), want, rtol=1e-10, atol=1e-12)
+
+
+def test_conv2d_float32_matches_torch(device, rng):
+    torch = pytest.importorskip("torch")
+    x = rng.standard_normal((4, 6, 14, 14)).astype(np.float32)
+    conv = nn.Conv2d(6, 8, 3, stride=1, padding=1, device=device)
+    want = torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(conv.weight.numpy()),
+                                      torch.from_numpy(conv.bias.numpy()), padding=1).numpy()
+    np.testing.assert_allclose(conv(loom.asarray(x, device=device)).numpy(), want, rtol=1e-4, atol=1e-5)
+
+
+def test_pools_match_numpy(device, rng):
+    x = rng.standard_normal((2, 3, 7, 6))
+    xl = loom.asarray(x, device=device)
+    np.testing.assert_array_equal(nn.MaxPool2d(2)(xl).numpy(), np_pool(x, (2, 2), (2, 2), (0, 0), -np.inf, np.max))
+    np.testing.assert_array_equal(nn.MaxPool2d(3, stride=2, padding=1)(xl).numpy(),
+                                  np_pool(x, (3, 3), (2, 2), (1, 1), -np.inf, np.max))
+    np.testing.assert_allclose(nn.AvgPool2d((2, 3), stride=1, padding=(1, 1))(xl).numpy(),
+                               np_pool(x, (2, 3), (1, 1), (1, 1), 0, np.mean), rtol=1e-12)
+
+
+@pytest.mark.parametrize("make", [lambda: nn.Conv2d(2, 3, 3, padding=1, dtype=loom.float64),
+                                  lambda: nn.Conv2d(2, 2, (2, 3), stride=2, dilation=(1, 2), dtype=loom.float64),
+                                  lambda: nn.MaxPool2d(2), lambda: nn.AvgPool2d(3, stride=2, padding=1)])
+def test_conv_and_pool_gradients(make, rng):
+    check_grad(make(), rng.standard_normal((2, 2, 5, 6)), rng)
+
+
+def test_errors():
+    with pytest.raises(ValueError, match=r"\(N, C, H, W\)"):
+        nn.Conv2d(3, 4, 3)(loom.ones((3, 8, 8)))
+    with pytest.raises(ValueError, match="3 input channels"):
+        nn.Conv2d(3, 4, 3)(loom.ones((1, 2, 8, 8)))
+    with pytest.raises(ValueError, match="does not fit"):
+        nn.Conv2d(1, 1, 5)(loom.ones((1, 1, 3, 3)))
+    with pytest.raises(ValueError, match="stride 1"):
+        nn.Conv2d(1, 1, 3, stride=2, padding="same")
+    with pytest.raises(NotImplementedError, match="groups"):
+        nn.Conv2d(4, 4, 3, groups=2)
+    with pytest.raises(ValueError, match="half the kernel"):
+        nn.MaxPool2d(2, padding=2)
