@@ -219,3 +219,21 @@ def test_value_and_grad_of_a_model_under_jit(device, rng):
         np.testing.assert_allclose(jg[k].numpy(), grads[k].numpy(), rtol=1e-10, atol=1e-14)
     with pytest.raises(TypeError, match="Module"):
         nn.value_and_grad(lambda: 0, loss_fn)
+
+
+def test_dropout_masks_scales_and_keys(device, rng):
+    x = loom.asarray(np.abs(rng.standard_normal(20000)) + 1, device=device)
+    d = nn.Dropout(0.25)
+    y = d(x).numpy()
+    kept = y != 0
+    assert abs(kept.mean() - 0.75) < 0.02
+    np.testing.assert_allclose(y[kept], x.numpy()[kept] / 0.75, rtol=1e-12)
+    k = loom.random.key(5)
+    np.testing.assert_array_equal(d(x, key=k).numpy(), d(x, key=k).numpy())
+    assert not np.array_equal(d(x, key=k).numpy(), d(x, key=loom.random.key(6)).numpy())
+    assert d.eval()(x) is x and nn.Dropout(0.0)(x) is x
+    np.testing.assert_array_equal(nn.Dropout(1.0)(x).numpy(), 0)
+    with pytest.raises(loom.ConcretizationTypeError, match="key"):
+        loom.jit(nn.Dropout(0.5))(x)
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        nn.Dropout(1.5)

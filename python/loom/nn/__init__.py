@@ -6,8 +6,11 @@
 """
 from .activations import GELU, ReLU, Sigmoid, Tanh, gelu, relu, sigmoid
 from .conv import AvgPool2d, Conv2d, MaxPool2d, conv2d
-from .layers import Embedding, Flatten, Identity, LayerNorm, LazyLinear, Linear, Sequential
+from .layers import Dropout, Embedding, Flatten, Identity, LayerNorm, LazyLinear, Linear, Sequential
 from .module import Module, value_and_grad
 
-__all__ = ["Module", "value_and_grad", "Conv2d", "MaxPool2d", "AvgPool2d", "conv2d", "Linear", "LazyLinear", "Sequential", "Flatten", "Identity", "Embedding",
-           "LayerNorm", "ReLU", "GELU", "Sigmoid", "Tanh", "relu", "gelu", "sigmoid"]
+__all__ = ["Module", "value_and_grad",
+           "Linear", "LazyLinear", "Conv2d", "MaxPool2d", "AvgPool2d", "LayerNorm", "Dropout", "Embedding",
+           "Flatten", "Sequential", "Identity",
+           "ReLU", "GELU", "Sigmoid", "Tanh",
+           "relu", "gelu", "sigmoid", "conv2d"]

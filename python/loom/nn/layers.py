@@ -167,3 +167,30 @@ class LayerNorm(Module):
 
     def extra_repr(self):
         return f"{self.normalized_shape}, eps={self.eps}"
+
+
+class Dropout(Module):
+    """In training mode, zeroes each element with probability p and scales the others by
+    1/(1-p) (PyTorch's); in eval mode, the identity. The mask comes from `key` when given
+    (loom.random's keyed draws: the same key, the same mask), else from loom's global
+    generator, which loom.jit refuses (a replay would repeat the mask): pass a key there."""
+
+    def __init__(self, p=0.5):
+        super().__init__()
+        if not 0 <= p <= 1:
+            raise ValueError(f"[nn.Dropout] p must be in [0, 1], got {p}")
+        self.p = float(p)
+
+    def forward(self, x, key=None):
+        if not self.training or self.p == 0:
+            return x
+        if self.p == 1:
+            return _loom.zeros_like(x)
+        if key is not None:
+            keep = _loom.random.bernoulli(key, 1 - self.p, tuple(x.shape), device=x.device)
+        else:
+            keep = _loom.random.uniform(0.0, 1.0, size=tuple(x.shape), device=x.device) >= self.p
+        return _loom.where(keep, x * (1 / (1 - self.p)), 0)
+
+    def extra_repr(self):
+        return f"p={self.p}"
