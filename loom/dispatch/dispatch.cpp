@@ -42,12 +42,23 @@ void remove_dispatch_hook(DispatchHook* hook) {
 
 namespace dispatch_detail {
 
+// An abstract array (no memory) outside the trace that made it: it was stored somewhere
+// (an attribute, a global) while a function was transformed, and outlived the trace.
+[[noreturn]] static void throw_escaped_tracer(const char* op) {
+  throw ConcretizationError(std::string("[") + op +
+                            "] an operand is a traced array that escaped the function being transformed (it was "
+                            "stored in an attribute, a global or a closure while loom.jit, vmap or grad traced "
+                            "the function, and has no values): return it from the function instead (a module's "
+                            "updated buffers come back through nn.value_and_grad)");
+}
+
 const Device& call_device(const PrimitiveInfo& op, ArrayRefs inputs, ArrayRefs outputs) {
   const Array* first = nullptr;
   for (ArrayRefs list : {inputs, outputs}) {
     for (const Array& a : list) {
       if (!first) first = &a;
       else check_same_device(op.name, first->device(), a.device());
+      if (a.buffer()->is_abstract() && !current_tracer()) throw_escaped_tracer(op.name);
     }
   }
   if (!first) throw_value_error(op.name, "dispatched with no operand to take the device from");

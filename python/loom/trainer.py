@@ -110,19 +110,20 @@ class Trainer:
         value_and_grad = nn.value_and_grad(model, lambda m, batch: training_step(m, batch))
 
         def update(m, state, batch):
-            loss, grads = value_and_grad(m, batch)
+            loss, grads = value_and_grad(m, batch)  # also writes m's updated buffers into m
             if clip > 0:
                 grads, _ = optim.clip_grad_norm(grads, clip)
             params, state = opt.apply(dict(m.named_parameters()), grads, state)
-            return loss, params, state
+            return loss, params, state, dict(m.named_buffers())
 
         run = self._step_fn = _loom_jit(update) if self.use_jit else update
         if getattr(opt, "state", None) is None:
             opt.state = opt.init(dict(model.named_parameters()))
 
         def step(batch):
-            loss, params, opt.state = run(model, opt.state, batch)
+            loss, params, opt.state, buffers = run(model, opt.state, batch)
             model.update_parameters(params)
+            model.update_parameters(buffers)
             return loss
         return step
 

@@ -126,7 +126,8 @@ def check_grad(module, x, rng):
     def loss(m, xx):
         return loom.sum(m(xx) * w)
     value, grads = nn.value_and_grad(module, loss)(module, arr(x))
-    gx = loom.grad(lambda xx: loss(module, xx))(arr(x))
+    # A copy: a module's forward may replace buffers (BatchNorm), which must not keep tracers.
+    gx = loom.grad(lambda xx: loss(module._with_arrays(list(module.state_dict().values())), xx))(arr(x))
     np.testing.assert_allclose(gx.numpy(), num_grad(lambda v: float(loss(module, arr(v)).numpy()), x),
                                rtol=1e-6, atol=1e-7)
     for n in names:
@@ -221,6 +222,14 @@ def test_value_and_grad_of_a_model_under_jit(device, rng):
         nn.value_and_grad(lambda: 0, loss_fn)
 
 
+def test_a_buffer_that_escapes_a_trace_raises_when_used(rng):
+    bn = nn.BatchNorm1d(2, dtype=loom.float64)
+    x = arr(f64(rng, 4, 2))
+    loom.grad(lambda x: loom.sum(bn(x)))(x)  # the real module keeps traced running statistics
+    with pytest.raises(loom.ConcretizationTypeError, match="escaped"):
+        bn.eval()(x)
+
+
 def test_dropout_masks_scales_and_keys(device, rng):
     x = loom.asarray(np.abs(rng.standard_normal(20000)) + 1, device=device)
     d = nn.Dropout(0.25)
@@ -237,3 +246,44 @@ def test_dropout_masks_scales_and_keys(device, rng):
         loom.jit(nn.Dropout(0.5))(x)
     with pytest.raises(ValueError, match=r"\[0, 1\]"):
         nn.Dropout(1.5)
+
+
+@pytest.mark.parametrize("cls,shape", [(nn.BatchNorm1d, (8, 3)), (nn.BatchNorm1d, (4, 3, 5)),
+                                       (nn.BatchNorm2d, (4, 3, 5, 6))])
+def test_batch_norm_training_eval_and_running_statistics(device, rng, cls, shape):
+    bn = cls(3, momentum=0.2, dtype=loom.float64, device=device)
+    bn.weight = arr(f64(rng, 3), device)
+    bn.bias = arr(f64(rng, 3), device)
+    axes = (0,) + tuple(range(2, len(shape)))
+    bshape = (1, 3) + (1,) * (len(shape) - 2)
+    rm, rv = np.zeros(3), np.ones(3)
+    for step in range(2):
+        x = f64(rng, *shape) * 2 + 1
+        mean, var = x.mean(axis=axes), x.var(axis=axes)
+        want = (x - mean.reshape(bshape)) / np.sqrt(var.reshape(bshape) + 1e-5) * bn.weight.numpy().reshape(bshape) \
+            + bn.bias.numpy().reshape(bshape)
+        np.testing.assert_allclose(bn(arr(x, device)).numpy(), want, rtol=1e-10, atol=1e-12)
+        n = x.size // 3
+        rm, rv = 0.8 * rm + 0.2 * mean, 0.8 * rv + 0.2 * var * n / (n - 1)
+        np.testing.assert_allclose(bn.running_mean.numpy(), rm, rtol=1e-12)
+        np.testing.assert_allclose(bn.running_var.numpy(), rv, rtol=1e-12)
+    assert int(bn.num_batches_tracked.numpy()) == 2
+    bn.eval()
+    x = f64(rng, *shape)
+    want = (x - rm.reshape(bshape)) / np.sqrt(rv.reshape(bshape) + 1e-5) * bn.weight.numpy().reshape(bshape) \
+        + bn.bias.numpy().reshape(bshape)
+    np.testing.assert_allclose(bn(arr(x, device)).numpy(), want, rtol=1e-10, atol=1e-12)
+    with pytest.raises(ValueError, match="channels"):
+        bn(arr(f64(rng, 4, 2), device))
+
+
+def test_batch_norm_gradients_and_buffers_through_value_and_grad(rng):
+    bn = nn.BatchNorm2d(2, dtype=loom.float64)
+    check_grad(bn, f64(rng, 3, 2, 4, 3), rng)
+    before = int(bn.num_batches_tracked.numpy())
+    x = arr(f64(rng, 3, 2, 4, 3))
+    nn.value_and_grad(bn, lambda m, x: loom.sum(m(x) ** 2))(bn, x)
+    assert int(bn.num_batches_tracked.numpy()) == before + 1  # written back into the model
+    step = loom.jit(nn.value_and_grad(bn, lambda m, x: loom.sum(m(x) ** 2)))
+    step(bn, x)  # under jit the updates stay in jit's copy of the model: returned, not written
+    assert int(bn.num_batches_tracked.numpy()) == before + 1

@@ -8,9 +8,10 @@ from .activations import GELU, ReLU, Sigmoid, Tanh, gelu, relu, sigmoid
 from .conv import AvgPool2d, Conv2d, MaxPool2d, conv2d
 from .layers import Dropout, Embedding, Flatten, Identity, LayerNorm, LazyLinear, Linear, Sequential
 from .module import Module, value_and_grad
+from .norm import BatchNorm1d, BatchNorm2d
 
 __all__ = ["Module", "value_and_grad",
-           "Linear", "LazyLinear", "Conv2d", "MaxPool2d", "AvgPool2d", "LayerNorm", "Dropout", "Embedding",
+           "Linear", "LazyLinear", "Conv2d", "MaxPool2d", "AvgPool2d", "LayerNorm", "BatchNorm1d", "BatchNorm2d", "Dropout", "Embedding",
            "Flatten", "Sequential", "Identity",
            "ReLU", "GELU", "Sigmoid", "Tanh",
            "relu", "gelu", "sigmoid", "conv2d"]

@@ -36,6 +36,9 @@ class Module:
         if "_parameters" not in self.__dict__:
             raise AttributeError(f"[nn.Module] {type(self).__name__}.__init__ must call super().__init__() "
                                  f"before setting {name!r}")
+        if name in self._buffers and (value is None or isinstance(value, _ndarray)):
+            self._buffers[name] = value  # a buffer stays a buffer (BatchNorm's running statistics)
+            return
         for table in (self._parameters, self._buffers, self._modules):
             table.pop(name, None)
         if isinstance(value, Module):
@@ -175,8 +178,8 @@ class Module:
         return self
 
     def update_parameters(self, mapping):
-        """Replaces parameters by dotted name (the optimisers' way back into the module);
-        returns the module."""
+        """Replaces parameters (or buffers) by dotted name: the optimisers' way back into the
+        module; returns the module."""
         for name, value in mapping.items():
             if value is None:
                 continue
@@ -293,7 +296,9 @@ def value_and_grad(model, fn):
     """A function like `fn(model, *args)` (which returns a float scalar) returning (value,
     grads): grads maps each parameter's dotted name to the gradient of the value with respect
     to it. Buffers are inputs, not differentiated. Called as nn.value_and_grad(net, loss_fn)(net,
-    X, y); the model passed may be `model` itself or one of the same structure."""
+    X, y); the model passed may be `model` itself or one of the same structure. Buffers that
+    the forward pass replaces (BatchNorm's running statistics in training mode) are written
+    into the model passed."""
     if not isinstance(model, Module):
         raise TypeError(f"[nn.value_and_grad] expected a Module, got {type(model).__name__}")
     if not callable(fn):
@@ -307,7 +312,9 @@ def value_and_grad(model, fn):
         buffers = m.buffers()
 
         def loss_of(params, *a):
-            arrays = [params[n] for n in names] + buffers
-            return fn(m._with_arrays(arrays), *a, **kwargs)
-        return _value_and_grad(loss_of)(dict(m.named_parameters()), *args)
+            copy = m._with_arrays([params[n] for n in names] + buffers)
+            return fn(copy, *a, **kwargs), dict(copy.named_buffers())
+        (value, new_buffers), grads = _value_and_grad(loss_of, has_aux=True)(dict(m.named_parameters()), *args)
+        m.update_parameters(new_buffers)  # buffers the forward pass updated (running statistics)
+        return value, grads
     return value_and_grad_fn
