@@ -95,6 +95,9 @@ for _n, _v in list(globals().items()):
 # the Python function takes pytrees).
 from ._grad import grad, jvp, stop_gradient, value_and_grad, vjp  # noqa: E402
 from ._vmap import vmap  # noqa: E402
+# Optimisers are plain Python over the ops and transforms above (loom.nn re-exports its losses
+# from nn_losses).
+from . import optim  # noqa: E402
 
 Array = ndarray
 bool = bool_  # NumPy 2 spells it np.bool too
