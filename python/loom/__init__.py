@@ -95,6 +95,8 @@ for _n, _v in list(globals().items()):
 # the Python function takes pytrees).
 from ._grad import grad, jvp, stop_gradient, value_and_grad, vjp  # noqa: E402
 from ._vmap import vmap  # noqa: E402
+# Optimisers, modules, data and the Trainer: plain Python over the ops and transforms above.
+from . import optim  # noqa: E402
 from . import nn  # noqa: E402  (modules are pytrees: after tree_util and the transforms)
 from . import data  # noqa: E402
 from .trainer import Trainer  # noqa: E402

@@ -287,3 +287,13 @@ def test_batch_norm_gradients_and_buffers_through_value_and_grad(rng):
     step = loom.jit(nn.value_and_grad(bn, lambda m, x: loom.sum(m(x) ** 2)))
     step(bn, x)  # under jit the updates stay in jit's copy of the model: returned, not written
     assert int(bn.num_batches_tracked.numpy()) == before + 1
+
+
+def test_softmax_layer_and_losses_namespace(device, rng):
+    x = f64(rng, 3, 5)
+    e = np.exp(x - x.max(axis=0, keepdims=True))
+    np.testing.assert_allclose(nn.Softmax(dim=0)(arr(x, device)).numpy(), e / e.sum(axis=0), rtol=1e-12)
+    labels = np.array([0, 4, 2])
+    logp = x - np.log(np.exp(x).sum(axis=1, keepdims=True))
+    got = nn.losses.cross_entropy(arr(x, device), arr(labels, device))
+    np.testing.assert_allclose(got.numpy(), -logp[np.arange(3), labels].mean(), rtol=1e-12)

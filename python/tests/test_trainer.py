@@ -56,13 +56,13 @@ def test_linear_regression_recovers_the_weights(device):
     num_gpus = 0 if device == loom.cpu() else 1
     if num_gpus and device != loom.gpu(0):
         pytest.skip("the Trainer trains on gpu(0)")
-    trainer = loom.Trainer(max_epochs=3, num_gpus=num_gpus, progress=False)
+    trainer = loom.Trainer(max_epochs=10, num_gpus=num_gpus, progress=False)
     trainer.fit(model, data)
     assert model.net.weight.device == (loom.gpu(0) if num_gpus else loom.cpu())
     np.testing.assert_allclose(model.net.weight.numpy().ravel(), [2, -3.4], atol=0.02)
     np.testing.assert_allclose(model.net.bias.numpy(), [4.2], atol=0.02)
     h = trainer.history
-    assert h["epoch"] == [1, 2, 3] and h["train_loss"][-1] < h["train_loss"][0] and h["val_loss"][-1] < 1e-3
+    assert h["epoch"] == list(range(1, 11)) and h["train_loss"][-1] < h["train_loss"][0] and h["val_loss"][-1] < 1e-3
 
 
 def test_the_step_is_traced_once_and_matches_eager_training():

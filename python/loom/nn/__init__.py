@@ -4,7 +4,9 @@
 >>> net = nn.Sequential(nn.LazyLinear(256), nn.ReLU(), nn.Linear(256, 10)).to(loom.try_gpu())
 >>> loss, grads = nn.value_and_grad(net, loss_fn)(net, X, y)
 """
-from .activations import GELU, ReLU, Sigmoid, Tanh, gelu, relu, sigmoid
+from .. import nn_losses as losses
+from ..nn_losses import log_softmax, softmax
+from .activations import GELU, ReLU, Sigmoid, Softmax, Tanh, gelu, relu, sigmoid
 from .conv import AvgPool2d, Conv2d, MaxPool2d, conv2d
 from .layers import Dropout, Embedding, Flatten, Identity, LayerNorm, LazyLinear, Linear, Sequential
 from .module import Module, value_and_grad
@@ -13,5 +15,5 @@ from .norm import BatchNorm1d, BatchNorm2d
 __all__ = ["Module", "value_and_grad",
            "Linear", "LazyLinear", "Conv2d", "MaxPool2d", "AvgPool2d", "LayerNorm", "BatchNorm1d", "BatchNorm2d", "Dropout", "Embedding",
            "Flatten", "Sequential", "Identity",
-           "ReLU", "GELU", "Sigmoid", "Tanh",
-           "relu", "gelu", "sigmoid", "conv2d"]
+           "ReLU", "GELU", "Sigmoid", "Tanh", "Softmax", "losses",
+           "relu", "gelu", "sigmoid", "softmax", "log_softmax", "conv2d"]

@@ -48,3 +48,15 @@ class GELU(Module):
 
     def forward(self, x):
         return gelu(x, self.approximate)
+
+
+class Softmax(Module):
+    """softmax along `dim` (PyTorch's name for the axis), computed stably."""
+
+    def __init__(self, dim=-1):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, x):
+        from ..nn_losses import softmax
+        return softmax(x, axis=self.dim)

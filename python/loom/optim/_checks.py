@@ -1,0 +1,116 @@
+"""The argument checks of loom.optim, each raising a typed error that names the op
+(`who`), and the moves of scalars and buffers to a parameter's device and dtype."""
+import numbers
+
+import numpy as np
+
+from .. import _loom
+
+_ndarray = _loom.ndarray
+FLOATS = ("float16", "bfloat16", "float32", "float64")
+
+
+def is_number(x):
+    return isinstance(x, numbers.Real) and not isinstance(x, bool)
+
+
+def check_range(who, name, value, low, high=None, low_open=False):
+    """value is a real number in [low, high) (or (low, high) with low_open)."""
+    if not is_number(value):
+        raise TypeError(f"[{who}] {name} must be a real number, not {type(value).__name__}")
+    if not np.isfinite(value) or value < low or (low_open and value == low) or (high is not None and value >= high):
+        bounds = f"in {'(' if low_open else '['}{low:g}, {high:g})" if high is not None else f">= {low:g}"
+        raise ValueError(f"[{who}] {name} must be {bounds}, got {value}")
+
+
+def check_learning_rate(who, lr):
+    if callable(lr):
+        return
+    check_range(who, "learning_rate", lr, 0.0)
+
+
+def to_like(v, p):
+    if v.device != p.device:
+        v = v.to(p.device)
+    return v.astype(p.dtype) if v.dtype != p.dtype else v
+
+
+def check_params(params, who):
+    if not isinstance(params, dict):
+        raise TypeError(f"[{who}] params must be a dict name -> array (a model's named_parameters()), "
+                        f"not {type(params).__name__}")
+    for name, p in params.items():
+        if not isinstance(p, _ndarray):
+            raise TypeError(f"[{who}] parameter {name!r} must be a loom array, not {type(p).__name__}")
+        if p.dtype.name not in FLOATS:
+            raise TypeError(f"[{who}] parameter {name!r} has dtype {p.dtype}; optimisers update float parameters")
+    return params
+
+
+def check_grads(params, grads, who):
+    """The gradients that are present, as a dict name -> array, each checked against its
+    parameter (name, shape, dtype, device)."""
+    if not isinstance(grads, dict):
+        raise TypeError(f"[{who}] grads must be a dict name -> array like the parameters, "
+                        f"not {type(grads).__name__}")
+    out = {}
+    for name, g in grads.items():
+        if name not in params:
+            raise ValueError(f"[{who}] got a gradient for {name!r}, which is not a parameter "
+                             f"(parameters: {sorted(params)[:8]}{' ...' if len(params) > 8 else ''})")
+        if g is None:
+            continue
+        p = params[name]
+        if isinstance(g, np.ndarray):
+            g = _loom.asarray(g, device=p.device)
+        if not isinstance(g, _ndarray):
+            raise TypeError(f"[{who}] the gradient of {name!r} must be an array, not {type(g).__name__}")
+        if tuple(g.shape) != tuple(p.shape):
+            raise ValueError(f"[{who}] the gradient of {name!r} has shape {tuple(g.shape)} but the parameter "
+                             f"has shape {tuple(p.shape)}")
+        if g.dtype != p.dtype:
+            raise TypeError(f"[{who}] the gradient of {name!r} has dtype {g.dtype} but the parameter has "
+                            f"dtype {p.dtype}")
+        if g.device != p.device:
+            raise _loom.DeviceMismatchError(f"[{who}] the gradient of {name!r} is on {g.device!r} but the "
+                                            f"parameter is on {p.device!r}")
+        out[name] = g
+    return out
+
+
+def check_state(state, params, grads, buffers, who):
+    if not isinstance(state, dict) or "step" not in state:
+        raise TypeError(f"[{who}] state must be what init(params) returns (a dict with 'step'), "
+                        f"not {type(state).__name__}")
+    for b in buffers:
+        bufs = state.get(b)
+        if not isinstance(bufs, dict):
+            raise ValueError(f"[{who}] the state has no {b!r} buffers: was it made by another optimiser, "
+                             "or with other hyperparameters (momentum)?")
+        for name in grads:
+            buf = bufs.get(name)
+            if buf is None:
+                raise ValueError(f"[{who}] the state has no {b!r} for parameter {name!r}: the parameters "
+                                 "changed since init(); make the state again (init) or a new optimiser")
+            if tuple(buf.shape) != tuple(params[name].shape):
+                raise ValueError(f"[{who}] the state's {b!r} of {name!r} has shape {tuple(buf.shape)} but the "
+                                 f"parameter has shape {tuple(params[name].shape)}")
+
+
+def align_buffers(state, params, buffers, who):
+    """A loaded state's buffers on their parameter's device and in its dtype."""
+    first = next(iter(params.values()), None)
+    out = {"step": state["step"] if first is None else to_device(state["step"], first.device)}
+    for b in buffers:
+        out[b] = {}
+        for name, buf in state[b].items():
+            p = params.get(name)
+            if p is None:
+                raise ValueError(f"[{who}] the loaded state has {b!r} for {name!r}, which is not a parameter "
+                                 "of the model")
+            out[b][name] = to_like(buf, p)
+    return out
+
+
+def to_device(a, device):
+    return a.to(device) if a.device != device else a

@@ -1,0 +1,209 @@
+"""Optimizer, the base of loom's optimisers: the functional core (init, apply), the
+stateful update of a model with its compiled step, and state_dict/load_state_dict."""
+import numpy as np
+
+from .. import _loom
+from ..transforms import jit
+from ..tree_util import tree_map
+from ._checks import align_buffers, check_grads, check_learning_rate, check_params, check_state, is_number, to_like
+
+_ndarray = _loom.ndarray
+# After this many distinct hyperparameter settings opt.update stops compiling new steps and
+# runs eagerly (a loop that sets a new momentum each step would otherwise compile each step).
+_MAX_JITTED_SETTINGS = 8
+
+
+class StepScalars:
+    """The step's scalar factors, each as the elementwise ops want it next to a parameter:
+    Python floats as they are (loom treats them as weakly typed), 0-d arrays (a schedule's
+    learning rate, bias corrections) cast once per parameter dtype and device, so that a
+    float32 parameter is not promoted to float64 by a float64 factor."""
+
+    def __init__(self, **values):
+        self._values = values
+        self._cast = {}
+
+    def for_param(self, p):
+        key = (p.dtype.name, p.device)
+        out = self._cast.get(key)
+        if out is None:
+            out = self._cast[key] = {n: v if not isinstance(v, _ndarray) else to_like(v, p)
+                                     for n, v in self._values.items()}
+        return out
+
+
+class Optimizer:
+    """The base of loom's optimisers: checking, state, the stateful update and state_dict.
+
+    A subclass names its per-parameter buffers (`buffers`), its hyperparameters
+    (`hyperparameter_names`, learning_rate first), and implements `_scalars` (the factors of
+    one step) and `_update_one` (one parameter's update)."""
+
+    buffers = ()
+    hyperparameter_names = ("learning_rate",)
+
+    def __init__(self):
+        self.state = None
+        # opt.update compiles its step (see _step_function); False runs it op by op.
+        self.jit_update = True
+        self._jitted = {}            # hyperparameter key -> loom.jit of the pure step
+        self._lr_array = None        # (learning rate, device, its 0-d float64 array)
+        self._align_state = False    # set by load_state_dict: buffers follow their parameters
+
+    @property
+    def _who(self):
+        return f"optim.{type(self).__name__}"
+
+    # -- hyperparameters ---------------------------------------------------------------
+    def _check_hyperparameters(self):
+        """Raises on a hyperparameter out of range (subclasses extend it)."""
+        check_learning_rate(self._who, self.learning_rate)
+
+    def _hyperparameters(self):
+        return {n: getattr(self, n) for n in self.hyperparameter_names}
+
+    def __repr__(self):
+        args = ", ".join(f"{n}={v!r}" for n, v in self._hyperparameters().items())
+        return f"{type(self).__name__}({args})"
+
+    # -- functional core ---------------------------------------------------------------
+    def init(self, params):
+        """The state before the first update: step 0 and zero buffers like each parameter.
+        `params` is a dict name -> array (or a model, whose named_parameters() are used)."""
+        if hasattr(params, "named_parameters") and not isinstance(params, dict):
+            params = dict(params.named_parameters())
+        params = check_params(params, self._who)
+        first = next(iter(params.values()), None)
+        device = first.device if first is not None else _loom.default_device()
+        state = {"step": _loom.zeros((), dtype=_loom.int32, device=device)}
+        for b in self.buffers:
+            state[b] = {name: _loom.zeros_like(p) for name, p in params.items()}
+        return state
+
+    def apply(self, params, grads, state):
+        """(new_params, new_state) after one update; pure, so loom.jit and loom.grad can trace
+        it. Parameters without a gradient (missing or None) keep their values and buffers."""
+        self._check_hyperparameters()
+        return self._apply(params, grads, state, self._hyperparameters())
+
+    def _apply(self, params, grads, state, hp):
+        who = self._who
+        params = check_params(params, who)
+        grads = check_grads(params, grads, who)
+        check_state(state, params, grads, self.buffers, who)
+        step = state["step"]
+        lr = hp["learning_rate"]
+        if callable(lr):
+            lr = lr(step)
+            if not (is_number(lr) or isinstance(lr, _ndarray)):
+                raise TypeError(f"[{who}] the learning_rate schedule returned a {type(lr).__name__}; "
+                                "it must return a number or a 0-d array")
+        scalars = self._scalars(step, lr, hp)
+        new_params = dict(params)
+        new_buffers = {b: dict(state[b]) for b in self.buffers}
+        for name, g in grads.items():
+            p = params[name]
+            bufs = {b: state[b][name] for b in self.buffers}
+            new_params[name], bufs = self._update_one(p, g, bufs, scalars.for_param(p), hp)
+            for b in self.buffers:
+                new_buffers[b][name] = bufs[b]
+        return new_params, {"step": step + 1, **new_buffers}
+
+    def _scalars(self, step, lr, hp):
+        raise NotImplementedError
+
+    def _update_one(self, p, g, bufs, s, hp):
+        raise NotImplementedError
+
+    # -- stateful convenience ----------------------------------------------------------
+    def update(self, model, grads):
+        """One update of `model` (named_parameters() and update_parameters(mapping), as
+        loom.nn.Module has them) with `grads`, a dict name -> array like its parameters. The
+        state is made on the first call and kept in `self.state`.
+
+        Outside a trace the step runs as one compiled loom.jit function per setting of the
+        hyperparameters, so an update costs a few fused kernels instead of a dozen eager ops
+        per parameter; inside a trace (a jitted training step) it is traced into the caller's.
+        """
+        params = dict(model.named_parameters())
+        if self.state is None:
+            self.state = self.init(params)
+        elif self._align_state:
+            self.state = align_buffers(self.state, params, self.buffers, self._who)
+        self._align_state = False
+        new_params, self.state = self._step_function()(params, grads, self.state)
+        updated = {name: new_params[name] for name, g in grads.items() if g is not None}
+        model.update_parameters(updated)
+
+    def _step_function(self):
+        """apply, compiled per hyperparameter setting when not already tracing. A float
+        learning rate is an argument of the compiled step (a 0-d float64 array), so setting
+        opt.learning_rate between updates does not compile again."""
+        self._check_hyperparameters()
+        hp = self._hyperparameters()
+        if not self.jit_update or _loom._is_tracing():
+            return lambda params, grads, state: self._apply(params, grads, state, hp)
+        lr = hp["learning_rate"]
+        key = tuple((n, v) for n, v in hp.items() if not (n == "learning_rate" and not callable(v)))
+        try:
+            compiled = self._jitted.get(key)
+        except TypeError:  # an unhashable schedule object: nothing to key a compiled step by
+            return lambda params, grads, state: self._apply(params, grads, state, hp)
+        if compiled is None:
+            if len(self._jitted) >= _MAX_JITTED_SETTINGS:
+                return lambda params, grads, state: self._apply(params, grads, state, hp)
+            fixed = dict(hp)
+
+            def pure_step(params, grads, state, lr_array):
+                lr_now = fixed["learning_rate"] if lr_array is None else lr_array
+                return self._apply(params, grads, state, dict(fixed, learning_rate=lr_now))
+
+            compiled = self._jitted[key] = jit(pure_step)
+        if callable(lr):
+            return lambda params, grads, state: compiled(params, grads, state, None)
+        device = self.state["step"].device
+        if self._lr_array is None or self._lr_array[:2] != (lr, device):
+            # One copy to the device per learning rate, not one per update.
+            self._lr_array = (lr, device, _loom.asarray(np.float64(lr), device=device))
+        lr_array = self._lr_array[2]
+        return lambda params, grads, state: compiled(params, grads, state, lr_array)
+
+    def state_dict(self):
+        """{"state": the state (None before the first update), "hyperparameters": {...}}.
+        The arrays are the optimiser's own; load_state_dict takes this back."""
+        state = None if self.state is None else {k: (dict(v) if isinstance(v, dict) else v)
+                                                 for k, v in self.state.items()}
+        return {"state": state, "hyperparameters": self._hyperparameters()}
+
+    def load_state_dict(self, state_dict):
+        """Restores what state_dict() returned (arrays may be NumPy arrays). Buffers move to
+        their parameter's device and dtype at the next update, as torch.optim does."""
+        who = f"{self._who}.load_state_dict"
+        if not isinstance(state_dict, dict) or set(state_dict) != {"state", "hyperparameters"}:
+            raise ValueError(f"[{who}] expected a dict with keys 'state' and 'hyperparameters' "
+                             "(what state_dict() returns)")
+        hp = state_dict["hyperparameters"]
+        unknown = set(hp) - set(self.hyperparameter_names)
+        if unknown:
+            raise ValueError(f"[{who}] unknown hyperparameters {sorted(unknown)} for {type(self).__name__}")
+        old = self._hyperparameters()
+        for n, v in hp.items():
+            setattr(self, n, v)
+        try:
+            self._check_hyperparameters()
+        except (TypeError, ValueError):
+            for n, v in old.items():
+                setattr(self, n, v)
+            raise
+        state = state_dict["state"]
+        if state is not None:
+            want = {"step", *self.buffers}
+            if not isinstance(state, dict) or set(state) != want:
+                got = sorted(state) if isinstance(state, dict) else type(state).__name__
+                raise ValueError(f"[{who}] the state must have the keys {sorted(want)}, got {got}")
+            state = tree_map(_loom.asarray, state)
+            if state["step"].shape != () or state["step"].dtype.name not in ("int32", "int64"):
+                raise ValueError(f"[{who}] state['step'] must be a 0-d integer array")
+            state["step"] = state["step"].astype(_loom.int32)
+        self.state = state
+        self._align_state = state is not None
