@@ -1,0 +1,23 @@
+"""examples/nn_digits.py: the convolutional network trains on scikit-learn's digits to at
+least 97% test accuracy (the example exits with 1 below), on cpu() and on a GPU."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+import loom
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+@pytest.mark.parametrize("on_gpu", [False, True], ids=["cpu", "gpu"])
+def test_digits_example_reaches_97_percent(on_gpu):
+    pytest.importorskip("sklearn")
+    if on_gpu and loom.num_gpus() == 0:
+        pytest.skip("no GPU")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "python"), os.environ.get("PYTHONPATH", "")]))
+    cmd = [sys.executable, os.path.join(ROOT, "examples", "nn_digits.py")] + (["--gpu"] if on_gpu else [])
+    r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "test accuracy" in r.stdout and "epoch 20:" in r.stdout
