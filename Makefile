@@ -167,7 +167,8 @@ bench:
 	  || { echo "bench: build loom first (make build, or make gpu-build on a GPU machine)" >&2; exit 1; }
 	@py=python3; [ -x $(VPY) ] && py=$(VPY); PYTHONPATH=$(CURDIR)/python $$py bench/transfer.py && PYTHONPATH=$(CURDIR)/python $$py bench/ops.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/kernels.py && PYTHONPATH=$(CURDIR)/python $$py bench/emulator.py \
-	  && PYTHONPATH=$(CURDIR)/python $$py bench/python_kernels.py && PYTHONPATH=$(CURDIR)/python $$py bench/transforms.py
+	  && PYTHONPATH=$(CURDIR)/python $$py bench/python_kernels.py && PYTHONPATH=$(CURDIR)/python $$py bench/transforms.py \
+	  && PYTHONPATH=$(CURDIR)/python $$py bench/nn.py
 
 clean:
 	rm -rf $(BUILD_DIR) $(GPU_BUILD_DIR) $(ASAN_BUILD_DIR) python/loom/_loom*.so .pytest_cache .hypothesis

@@ -1,0 +1,137 @@
+"""loom.nn training steps next to PyTorch eager in the same run, with the targets of issue 14.
+
+    make bench                   # with the other benchmarks
+    python3 bench/nn.py          # PYTHONPATH=python when loom is built in-tree
+    python3 bench/nn.py --quick
+
+Cases (on gpu(0) when there is one, else cpu(); PyTorch prints n/a when not installed):
+  step MLP     784-512-512-10, batch 256: forward, backward, Adam update;  target <= 1.0x torch,
+               under loom.jit <= 0.7x torch
+  step LeNet   conv 1->6 5x5, pool, conv 6->16 5x5, pool, 120, 84, 10 on 256 28x28 images; same targets
+  conv 64x56   Conv2d 64->64 3x3 pad 1 on 64x64x56x56 float32, forward + backward;  target <= 1.2x torch
+Timings are medians. A benchmark, never a test.
+"""
+import argparse
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import loom  # noqa: E402
+from loom import nn, optim  # noqa: E402
+from table import print_rows  # noqa: E402
+from timing import timed  # noqa: E402
+
+
+def lenet():
+    return nn.Sequential(nn.Conv2d(1, 6, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(6, 16, 5), nn.ReLU(),
+                         nn.MaxPool2d(2), nn.Flatten(), nn.Linear(400, 120), nn.ReLU(), nn.Linear(120, 84), nn.ReLU(),
+                         nn.Linear(84, 10))
+
+
+def mlp():
+    return nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 10))
+
+
+def torch_twin(torch, net):
+    """The same architecture in PyTorch with loom's initial parameters."""
+    layers = []
+    for m in net:
+        if isinstance(m, nn.Linear):
+            t = torch.nn.Linear(m.in_features, m.out_features)
+        elif isinstance(m, nn.Conv2d):
+            t = torch.nn.Conv2d(m.in_channels, m.out_channels, m.kernel_size, m.stride, m.padding)
+        elif isinstance(m, nn.ReLU):
+            t = torch.nn.ReLU()
+        elif isinstance(m, nn.MaxPool2d):
+            t = torch.nn.MaxPool2d(m.kernel_size)
+        else:
+            t = torch.nn.Flatten()
+        if hasattr(m, "weight"):
+            with torch.no_grad():
+                t.weight.copy_(torch.from_numpy(m.weight.numpy()))
+                t.bias.copy_(torch.from_numpy(m.bias.numpy()))
+        layers.append(t)
+    return torch.nn.Sequential(*layers)
+
+
+def loom_step(net, jit):
+    opt = optim.Adam(learning_rate=1e-3)
+    vg = nn.value_and_grad(net, lambda m, x, y: nn.losses.cross_entropy(m(x), y))
+
+    def update(m, state, x, y):
+        loss, grads = vg(m, x, y)
+        params, state = opt.apply(dict(m.named_parameters()), grads, state)
+        return loss, params, state
+    run = loom.jit(update) if jit else update
+    state = [opt.init(dict(net.named_parameters()))]
+
+    def step(x, y):
+        loss, params, state[0] = run(net, state[0], x, y)
+        net.update_parameters(params)
+    return step
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    reps = 5 if args.quick else 20
+    dev = loom.gpu(0) if loom.num_gpus() else loom.cpu()
+    try:
+        import torch
+        tdev = torch.device("cuda" if dev != loom.cpu() else "cpu")
+        tsync = torch.cuda.synchronize if dev != loom.cpu() else (lambda: None)
+    except ImportError:
+        torch = None
+    sync = lambda: (loom.synchronize(dev), loom._loom._wait_for_background_compiles())  # noqa: E731
+    rng = np.random.default_rng(0)
+    rows = []
+    for name, make, xshape in (("step MLP b256", mlp, (256, 784)), ("step LeNet b256", lenet, (256, 1, 28, 28))):
+        loom.random.seed(0)
+        net = make().to(dev)
+        xh = rng.standard_normal(xshape).astype(np.float32)
+        yh = rng.integers(0, 10, xshape[0])
+        x, y = loom.asarray(xh, device=dev), loom.asarray(yh, device=dev)
+        es = loom_step(net, False)
+        eager = timed(lambda: es(x, y), sync, reps, 3) * 1e3
+        js = loom_step(net, True)
+        jit = timed(lambda: js(x, y), sync, reps, 10) * 1e3
+        t = None
+        if torch is not None:
+            tn = torch_twin(torch, make()).to(tdev)
+            topt = torch.optim.Adam(tn.parameters(), lr=1e-3)
+            tx, ty = torch.from_numpy(xh).to(tdev), torch.from_numpy(yh).to(tdev)
+
+            def tstep():
+                topt.zero_grad()
+                torch.nn.functional.cross_entropy(tn(tx), ty).backward()
+                topt.step()
+            t = timed(tstep, tsync, reps, 10) * 1e3
+        rows.append((name, "ms", f"{eager:.3f}", f"{jit:.3f}", "n/a" if t is None else f"{t:.3f}",
+                     "<= 1.0x / jit <= 0.7x", "n/a" if t is None else ("yes" if eager <= t and jit <= 0.7 * t else "NO")))
+    if dev != loom.cpu() or not args.quick:
+        shape = (64, 64, 56, 56) if dev != loom.cpu() else (8, 64, 28, 28)
+        conv = nn.Conv2d(64, 64, 3, padding=1).to(dev)
+        xh = rng.standard_normal(shape).astype(np.float32)
+        x = loom.asarray(xh, device=dev)
+        vg = nn.value_and_grad(conv, lambda m, x: loom.sum(m(x)))
+        lc = timed(lambda: vg(conv, x), sync, reps, 3) * 1e3
+        t = None
+        if torch is not None:
+            tc = torch.nn.Conv2d(64, 64, 3, padding=1).to(tdev)
+            tx = torch.from_numpy(xh).to(tdev).requires_grad_(True)
+
+            def tstep():
+                tc.zero_grad()
+                tc(tx).sum().backward()
+            t = timed(tstep, tsync, reps, 3) * 1e3
+        rows.append((f"conv 64->64 3x3 on {'x'.join(map(str, shape))}", "ms", f"{lc:.3f}", "-",
+                     "n/a" if t is None else f"{t:.3f}", "<= 1.2x torch", "n/a" if t is None else ("yes" if lc <= 1.2 * t else "NO")))
+    print(f"\nloom.nn training on {dev!r}")
+    print_rows(["case", "unit", "loom eager", "loom jit", "PyTorch", "target", "met"], rows)
+
+
+if __name__ == "__main__":
+    main()
