@@ -4,8 +4,8 @@
 The model is an nn.Module with training_step(batch) -> loss, optionally
 validation_step(batch) -> loss, and configure_optimizers() -> a loom.optim optimiser; the
 data has train_dataloader() and optionally val_dataloader(), yielding batches (tuples of
-NumPy or loom arrays). With num_gpus >= 1 the model moves to gpu(0), and every batch to the
-model's device. One training step (the loss, its gradients with respect to every parameter,
+NumPy or loom arrays). The model moves to gpu(0) with num_gpus >= 1, else to cpu(), and
+every batch to the model's device. One training step (the loss, its gradients with respect to every parameter,
 clipping, the optimiser's update) runs as one function under loom.jit: it is traced on the
 first batch and replayed after, and retraced only when a batch's shape changes (a last,
 smaller batch).
@@ -30,7 +30,7 @@ class Trainer:
             raise ValueError(f"[Trainer] gradient_clip_val must be >= 0, got {gradient_clip_val}")
         self.max_epochs, self.num_gpus = int(max_epochs), int(num_gpus)
         self.gradient_clip_val, self.use_jit, self.progress = float(gradient_clip_val), bool(jit), bool(progress)
-        self.device = _loom.gpu(0) if num_gpus >= 1 else None
+        self.device = _loom.gpu(0) if num_gpus >= 1 else _loom.cpu()
         self.history = {"epoch": [], "train_loss": [], "val_loss": [], "epoch_seconds": []}
 
     # ---- d2l's hooks -----------------------------------------------------------------------
@@ -44,8 +44,7 @@ class Trainer:
         for hook in ("training_step", "configure_optimizers"):
             if not callable(getattr(model, hook, None)):
                 raise TypeError(f"[Trainer] the model must define {hook}()")
-        if self.device is not None:
-            model.to(self.device)
+        model.to(self.device)  # num_gpus=0 trains on cpu() whatever loom's default device is
         object.__setattr__(model, "trainer", self)
         self.model = model
 
@@ -81,8 +80,7 @@ class Trainer:
                     batches.set_postfix(loss=float(loss.numpy()))
             train_loss = sum(float(v.numpy()) for v in losses) / max(len(losses), 1)
             val_loss = self._validate(model)
-            if self.device is not None:
-                _loom.synchronize(self.device)
+            _loom.synchronize(self.device)
             seconds = time.perf_counter() - t0
             self.history["epoch"].append(epoch + 1)
             self.history["train_loss"].append(train_loss)

@@ -88,7 +88,7 @@ def test_to_moves_every_array_and_a_mismatch_names_both_devices(gpu, rng):
     assert m.to(gpu) is m
     assert all(a.device == gpu for a in m.state_dict().values())
     assert m.hidden.weight.device == gpu and m.device == gpu
-    x = arr(f64(rng, 3, 4).astype(np.float32))
+    x = arr(f64(rng, 3, 4).astype(np.float32), loom.cpu())
     with pytest.raises(loom.DeviceMismatchError) as e:
         m(x)
     assert "cpu" in str(e.value) and "gpu" in str(e.value)
@@ -120,22 +120,23 @@ def num_grad(f, x, h=1e-6):
 def check_grad(module, x, rng):
     """The gradient of sum(module(x) * w) in the input and in every parameter, against central
     differences, all float64."""
-    w = arr(f64(rng, *module(arr(x)).shape))
+    dev = module.device or loom.default_device()
+    w = arr(f64(rng, *module(arr(x, dev)).shape), dev)
     names = [n for n, _ in module.named_parameters()]
 
     def loss(m, xx):
         return loom.sum(m(xx) * w)
-    value, grads = nn.value_and_grad(module, loss)(module, arr(x))
+    value, grads = nn.value_and_grad(module, loss)(module, arr(x, dev))
     # A copy: a module's forward may replace buffers (BatchNorm), which must not keep tracers.
-    gx = loom.grad(lambda xx: loss(module._with_arrays(list(module.state_dict().values())), xx))(arr(x))
-    np.testing.assert_allclose(gx.numpy(), num_grad(lambda v: float(loss(module, arr(v)).numpy()), x),
+    gx = loom.grad(lambda xx: loss(module._with_arrays(list(module.state_dict().values())), xx))(arr(x, dev))
+    np.testing.assert_allclose(gx.numpy(), num_grad(lambda v: float(loss(module, arr(v, dev)).numpy()), x),
                                rtol=1e-6, atol=1e-7)
     for n in names:
         p0 = dict(module.named_parameters())[n].numpy()
 
         def at(v, n=n):
             return float(loss(module._with_arrays(
-                [arr(v) if k == n else a for k, a in module.state_dict().items()]), arr(x)).numpy())
+                [arr(v, dev) if k == n else a for k, a in module.state_dict().items()]), arr(x, dev)).numpy())
         np.testing.assert_allclose(grads[n].numpy(), num_grad(at, p0), rtol=1e-6, atol=1e-7, err_msg=n)
 
 
