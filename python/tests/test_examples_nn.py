@@ -21,3 +21,13 @@ def test_digits_example_reaches_97_percent(on_gpu):
     r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "test accuracy" in r.stdout and "epoch 20:" in r.stdout
+
+
+def test_basics_example_runs_and_fits_the_line():
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "python"), os.environ.get("PYTHONPATH", "")]))
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "nn_basics.py")], env=env, capture_output=True,
+                       text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr  # the example asserts the fitted weights
+    assert "error in estimating w" in r.stdout
+    if loom.num_gpus():
+        assert "DeviceMismatchError" not in r.stderr and "an input on cpu():" in r.stdout
