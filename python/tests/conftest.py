@@ -211,3 +211,14 @@ EMULATOR = "CUDA C kernels on the CPU need the kernel emulator (issue 5)"
 def skip_cpu_kernels(device):
     """Was: skips a test that launches a CUDA C kernel on cpu(). The CPU kernel emulator
     runs them now, so it skips nothing; kept for tests written against it."""
+
+
+def central_differences(f, x, h=1e-6):
+    """The gradient of the scalar f at x (a NumPy float64 array) by central differences."""
+    g = np.zeros_like(x)
+    for j in np.ndindex(x.shape):
+        lo, hi = x.copy(), x.copy()
+        lo[j] -= h
+        hi[j] += h
+        g[j] = (f(hi) - f(lo)) / (2 * h)
+    return g

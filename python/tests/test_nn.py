@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import loom
+from conftest import central_differences as num_grad
 from loom import nn
 
 
@@ -106,16 +107,6 @@ def test_pytree_unflatten_is_a_functional_copy(rng):
 
 
 # ---- layers against NumPy ----------------------------------------------------------------------
-
-def num_grad(f, x, h=1e-6):
-    g = np.zeros_like(x)
-    for j in np.ndindex(x.shape):
-        lo, hi = x.copy(), x.copy()
-        lo[j] -= h
-        hi[j] += h
-        g[j] = (f(hi) - f(lo)) / (2 * h)
-    return g
-
 
 def check_grad(module, x, rng):
     """The gradient of sum(module(x) * w) in the input and in every parameter, against central

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import loom
+from conftest import central_differences as num_grad
 from loom import nn_losses as losses
 
 REDUCTIONS = ["mean", "sum", "none"]
@@ -35,17 +36,6 @@ def np_bce_with_logits(x, y, reduction, pos_weight=None):
     log_s = -np.logaddexp(0.0, -x)
     log_1ms = -np.logaddexp(0.0, x)
     return np_reduce(-(w * y * log_s + (1 - y) * log_1ms), reduction)
-
-
-def num_grad(f, x, h=1e-6):
-    """Central differences of the scalar f(x) (x a NumPy float64 array)."""
-    g = np.zeros_like(x)
-    for j in np.ndindex(x.shape):
-        lo, hi = x.copy(), x.copy()
-        lo[j] -= h
-        hi[j] += h
-        g[j] = (f(hi) - f(lo)) / (2 * h)
-    return g
 
 
 def check_grad(loom_fn, x, device, tol=1e-6):
