@@ -9,8 +9,6 @@ and the tree keeps the module objects and their `training` flags, so loom.jit an
 take functions of a module and retrace when the structure or the mode changes. Unflattening
 builds shallow copies of the modules around the new leaves; the originals are untouched.
 """
-import copy
-
 from .. import _loom
 from ..tree_util import register_pytree_node
 
@@ -111,9 +109,9 @@ class Module:
     def children(self):
         return list(self._modules.values())
 
-    def _named(self, table):
+    def _named(self, table, modules=None):
         out, seen = [], set()
-        for mname, m in self.named_modules():
+        for mname, m in modules if modules is not None else self.named_modules():
             for name, a in getattr(m, table).items():
                 if a is None or id(a) in seen:
                     continue
@@ -138,7 +136,8 @@ class Module:
     # ---- state -----------------------------------------------------------------------------
     def state_dict(self):
         """Every parameter and buffer by dotted name (the arrays themselves, not copies)."""
-        return dict(self.named_parameters() + self.named_buffers())
+        mods = self.named_modules()
+        return dict(self._named("_parameters", mods) + self._named("_buffers", mods))
 
     def _slot(self, name):
         """(owning module, attribute, table) of a dotted parameter or buffer name."""
@@ -221,27 +220,25 @@ class Module:
     # ---- functional use --------------------------------------------------------------------
     def _with_arrays(self, arrays):
         """A shallow copy of the module tree whose parameters, then buffers (in state_dict
-        order), are `arrays`; this module is untouched."""
+        order), are `arrays`; this module is untouched. Arrays are swapped by identity, so an
+        array that two modules share (tied weights) is replaced in both."""
+        old = list(self.state_dict().values())
+        if len(old) != len(arrays):
+            raise ValueError(f"[nn.Module] {len(arrays)} arrays for {len(old)} parameters and buffers")
+        swap = {id(o): a for o, a in zip(old, arrays)}
         clones = {}
 
         def clone(m):
-            if id(m) not in clones:
-                c = copy.copy(m)
-                object.__setattr__(c, "_parameters", dict(m._parameters))
-                object.__setattr__(c, "_buffers", dict(m._buffers))
-                object.__setattr__(c, "_modules", {})
-                clones[id(m)] = c
-                for k, child in m._modules.items():
-                    c._modules[k] = clone(child)
-            return clones[id(m)]
-        root = clone(self)
-        names = list(self.state_dict())
-        if len(names) != len(arrays):
-            raise ValueError(f"[nn.Module] {len(arrays)} arrays for {len(names)} parameters and buffers")
-        for name, a in zip(names, arrays):
-            m, attr, table = root._slot(name)
-            getattr(m, table)[attr] = a
-        return root
+            c = clones.get(id(m))
+            if c is None:
+                c = clones[id(m)] = object.__new__(type(m))
+                d = c.__dict__
+                d.update(m.__dict__)
+                d["_parameters"] = {k: swap.get(id(v), v) for k, v in m._parameters.items()}
+                d["_buffers"] = {k: swap.get(id(v), v) for k, v in m._buffers.items()}
+                d["_modules"] = {k: clone(child) for k, child in m._modules.items()}
+            return c
+        return clone(self)
 
     def __repr__(self):
         extra = self.extra_repr()
@@ -261,10 +258,8 @@ class _ModuleDef:
 
     __slots__ = ("module", "names", "modes")
 
-    def __init__(self, module):
-        self.module = module
-        self.names = tuple(module.state_dict())
-        self.modes = tuple(m.training for m in module.modules())
+    def __init__(self, module, names, modes):
+        self.module, self.names, self.modes = module, names, modes
 
     def __eq__(self, other):
         return (isinstance(other, _ModuleDef) and other.module is self.module and other.names == self.names
@@ -278,7 +273,9 @@ class _ModuleDef:
 
 
 def _flatten(module):
-    return list(module.state_dict().values()), _ModuleDef(module)
+    mods = module.named_modules()  # one walk for the arrays, their names and the modes
+    state = dict(module._named("_parameters", mods) + module._named("_buffers", mods))
+    return list(state.values()), _ModuleDef(module, tuple(state), tuple(m.training for _, m in mods))
 
 
 def _unflatten(aux, leaves):

@@ -21,8 +21,9 @@ buffer of the optimiser ("momentum_buffer"; "exp_avg" and "exp_avg_sq").
 
 Where this differs from torch.optim: one step count for all parameters (torch counts per
 parameter, which differs only for a parameter that skipped updates: its bias correction);
-float16/bfloat16 parameters are updated in their own dtype (torch's kernels compute in
-float32); amsgrad, maximize and parameter groups are not offered.
+float16/bfloat16 parameters are updated in float32 with float32 buffers and rounded once
+(as torch's fused kernels compute; in 16 bits Adam's second moment and eps underflow to 0);
+amsgrad, maximize and parameter groups are not offered.
 """
 from .adam import Adam, AdamW
 from .clip import clip_grad_norm

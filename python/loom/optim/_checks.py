@@ -35,6 +35,13 @@ def to_like(v, p):
     return v.astype(p.dtype) if v.dtype != p.dtype else v
 
 
+def compute_dtype(p):
+    """The dtype a parameter's update computes in and its buffers are kept in: float32 for
+    float16 and bfloat16 (in their own dtype, Adam's second moment underflows to 0 and its
+    eps to 0, which divides by zero), else the parameter's."""
+    return _loom.float32 if p.dtype in (_loom.float16, _loom.bfloat16) else p.dtype
+
+
 def check_params(params, who):
     if not isinstance(params, dict):
         raise TypeError(f"[{who}] params must be a dict name -> array (a model's named_parameters()), "
@@ -98,7 +105,7 @@ def check_state(state, params, grads, buffers, who):
 
 
 def align_buffers(state, params, buffers, who):
-    """A loaded state's buffers on their parameter's device and in its dtype."""
+    """A loaded state's buffers on their parameter's device and in its compute dtype."""
     first = next(iter(params.values()), None)
     out = {"step": state["step"] if first is None else to_device(state["step"], first.device)}
     for b in buffers:
@@ -108,7 +115,8 @@ def align_buffers(state, params, buffers, who):
             if p is None:
                 raise ValueError(f"[{who}] the loaded state has {b!r} for {name!r}, which is not a parameter "
                                  "of the model")
-            out[b][name] = to_like(buf, p)
+            buf = to_device(buf, p.device)
+            out[b][name] = buf.astype(compute_dtype(p)) if buf.dtype != compute_dtype(p) else buf
     return out
 
 

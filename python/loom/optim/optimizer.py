@@ -5,7 +5,8 @@ import numpy as np
 from .. import _loom
 from ..transforms import jit
 from ..tree_util import tree_map
-from ._checks import align_buffers, check_grads, check_learning_rate, check_params, check_state, is_number, to_like
+from ._checks import (align_buffers, check_grads, check_learning_rate, check_params, check_state, compute_dtype,
+                      is_number, to_like)
 
 _ndarray = _loom.ndarray
 # After this many distinct hyperparameter settings opt.update stops compiling new steps and
@@ -77,7 +78,7 @@ class Optimizer:
         device = first.device if first is not None else _loom.default_device()
         state = {"step": _loom.zeros((), dtype=_loom.int32, device=device)}
         for b in self.buffers:
-            state[b] = {name: _loom.zeros_like(p) for name, p in params.items()}
+            state[b] = {name: _loom.zeros_like(p, dtype=compute_dtype(p)) for name, p in params.items()}
         return state
 
     def apply(self, params, grads, state):
@@ -104,7 +105,10 @@ class Optimizer:
         for name, g in grads.items():
             p = params[name]
             bufs = {b: state[b][name] for b in self.buffers}
-            new_params[name], bufs = self._update_one(p, g, bufs, scalars.for_param(p), hp)
+            wide = compute_dtype(p)  # 16-bit floats update in float32, then round once
+            pw, gw = (p.astype(wide), g.astype(wide)) if wide != p.dtype else (p, g)
+            new_p, bufs = self._update_one(pw, gw, bufs, scalars.for_param(pw), hp)
+            new_params[name] = new_p.astype(p.dtype) if wide != p.dtype else new_p
             for b in self.buffers:
                 new_buffers[b][name] = bufs[b]
         return new_params, {"step": step + 1, **new_buffers}
