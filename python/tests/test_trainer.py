@@ -109,3 +109,14 @@ def test_data_loader_batches_and_shuffles():
     assert len(loom.data.DataLoader(loom.asarray(X), batch_size=4, drop_last=True)) == 2
     with pytest.raises(ValueError, match="rows"):
         loom.data.DataLoader((X, y[:5]))
+
+
+def test_plot_writes_the_loss_curves_to_a_png(tmp_path):
+    pytest.importorskip("matplotlib")
+    model = LinearRegression(lr=0.03)
+    trainer = loom.Trainer(max_epochs=3, progress=False)
+    trainer.fit(model, SyntheticRegressionData(w=[1.0, 2.0], b=0.5, num_train=256, num_val=128))
+    path = trainer.plot(str(tmp_path / "loss.png"))
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000
