@@ -95,19 +95,17 @@ for _n, _v in list(globals().items()):
 # the Python function takes pytrees).
 from ._grad import grad, jvp, stop_gradient, value_and_grad, vjp  # noqa: E402
 from ._vmap import vmap  # noqa: E402
-# Optimisers, modules, data and the Trainer: plain Python over the ops and transforms above.
-from . import optim  # noqa: E402
-from . import nn  # noqa: E402  (modules are pytrees: after tree_util and the transforms)
-from . import data  # noqa: E402
-from .trainer import Trainer  # noqa: E402
 
 Array = ndarray
 bool = bool_  # NumPy 2 spells it np.bool too
 
 # Kernels written in Python load on first use: the translator (ast, inspect) would add
 # about a sixth to `import loom` for programs that never write one.
+# The neural-network layer (nn, optim, data, Trainer: plain Python over the ops and
+# transforms) loads on first use too: about 27 ms of `import loom` otherwise.
 _LAZY = {"cuda": ("loom.cuda", None), "vectorize": ("loom.pykernel.vectorize", "vectorize"),
-         "guvectorize": ("loom.pykernel.vectorize", "guvectorize")}
+         "guvectorize": ("loom.pykernel.vectorize", "guvectorize"), "nn": ("loom.nn", None),
+         "optim": ("loom.optim", None), "data": ("loom.data", None), "Trainer": ("loom.trainer", "Trainer")}
 
 
 def __getattr__(name):
