@@ -58,5 +58,6 @@ void register_shape_ops();
 void register_sorting();
 void register_indexing();
 void register_random();
+void register_conv();
 
 }  // namespace loom::batch

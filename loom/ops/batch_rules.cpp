@@ -19,6 +19,7 @@ void register_batch_rules() {
     batch::register_sorting();
     batch::register_indexing();
     batch::register_random();
+    batch::register_conv();
   });
 }
 

@@ -37,6 +37,7 @@ void register_grad_rules() {
   grad_rules::register_indexing();
   grad_rules::register_shape();
   grad_rules::register_sorting();
+  grad_rules::register_conv();
 }
 
 }  // namespace loom

@@ -69,6 +69,7 @@ def test_pools_match_numpy(device, rng):
 
 @pytest.mark.parametrize("make", [lambda: nn.Conv2d(2, 3, 3, padding=1, dtype=loom.float64),
                                   lambda: nn.Conv2d(2, 2, (2, 3), stride=2, dilation=(1, 2), dtype=loom.float64),
+                                  lambda: nn.Conv2d(2, 4, 3, padding=1, groups=2, dtype=loom.float64),
                                   lambda: nn.MaxPool2d(2), lambda: nn.AvgPool2d(3, stride=2, padding=1)])
 def test_conv_and_pool_gradients(make, rng):
     check_grad(make(), rng.standard_normal((2, 2, 5, 6)), rng)
@@ -83,7 +84,7 @@ def test_errors():
         nn.Conv2d(1, 1, 5)(loom.ones((1, 1, 3, 3)))
     with pytest.raises(ValueError, match="stride 1"):
         nn.Conv2d(1, 1, 3, stride=2, padding="same")
-    with pytest.raises(NotImplementedError, match="groups"):
-        nn.Conv2d(4, 4, 3, groups=2)
+    with pytest.raises(ValueError, match="divisible by groups"):
+        nn.Conv2d(4, 6, 3, groups=4)
     with pytest.raises(ValueError, match="half the kernel"):
         nn.MaxPool2d(2, padding=2)

@@ -1,11 +1,12 @@
 """2-D convolution and pooling over NCHW arrays, with PyTorch's arguments and defaults.
 
-Written with loom's ops so every device and every transform (grad, jit, vmap) has them:
-the input is padded (a zero array with the input set into its middle), each kernel offset
-(i, j) is a strided view of it, and the views are stacked into the patches of every output
-position, (N, C, OH, OW, KH*KW). A convolution is then one contraction of the patches with
-the weight (einsum: a GEMM on cuBLAS or the CPU's BLAS), a pooling a max or a mean over
-the last axis. Their gradients are those of views, stack and einsum.
+A convolution is loom's conv2d op (`_loom.conv2d`): cuDNN on a GPU, im2col and the BLAS on a
+CPU, with its own gradient ops, batching and tracing. On a GPU where cuDNN cannot be loaded
+(`_loom.conv_backend(device) == ''`) it falls back to a GEMM path written with loom's ops: the
+input is padded (a zero array with the input set into its middle), each kernel offset (i, j)
+is a strided view of it, the views are stacked into the patches of every output position,
+(N, C, OH, OW, KH*KW), and one einsum (a cuBLAS GEMM) contracts them with the weight.
+Pooling uses the same patches: a max or a mean over the last axis.
 """
 import math
 
@@ -60,13 +61,24 @@ def _same_padding(kernel, dilation, stride, who):
     return tuple(pads)
 
 
-def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1):
+def _library_conv(device):
+    """Whether loom's conv2d op serves `device` (always on a CPU; on a GPU when cuDNN loaded)."""
+    ok = _CONV_OP.get(device)
+    if ok is None:
+        ok = _CONV_OP[device] = bool(_loom.conv_backend(device))
+    return ok
+
+
+_CONV_OP = {}
+
+
+def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """The convolution (cross-correlation, as PyTorch's) of x (N, C, H, W) with weight
-    (O, C, KH, KW), plus bias (O,)."""
+    (O, C/groups, KH, KW), plus bias (O,)."""
     who = "nn.conv2d"
     if len(weight.shape) != 4:
-        raise ValueError(f"[{who}] the weight must have shape (O, C, KH, KW), got {tuple(weight.shape)}")
-    _check_input(x, weight.shape[1], who)
+        raise ValueError(f"[{who}] the weight must have shape (O, C/groups, KH, KW), got {tuple(weight.shape)}")
+    _check_input(x, weight.shape[1] * groups, who)
     kernel = tuple(weight.shape[2:])
     stride, dilation = _pair(stride, "stride", who), _pair(dilation, "dilation", who)
     if padding == "same":
@@ -74,9 +86,14 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1):
     elif padding == "valid":
         padding = (0, 0)
     padding = _pair(padding, "padding", who)
-    p, oh, ow = _patches(x, kernel, stride, padding, dilation, 0, who)
     o = weight.shape[0]
-    y = _loom.einsum("nchwk,ock->nohw", p, weight.reshape((o, weight.shape[1], kernel[0] * kernel[1])))
+    if _library_conv(x.device):
+        y = _loom.conv2d(x, weight, stride, padding, dilation, groups)
+    elif groups == 1:
+        p, oh, ow = _patches(x, kernel, stride, padding, dilation, 0, who)
+        y = _loom.einsum("nchwk,ock->nohw", p, weight.reshape((o, weight.shape[1], kernel[0] * kernel[1])))
+    else:
+        raise NotImplementedError(f"[{who}] groups={groups} on {x.device!r} needs cuDNN, which could not be loaded")
     return y + bias.reshape((1, o, 1, 1)) if bias is not None else y
 
 
@@ -85,27 +102,28 @@ class Conv2d(Module):
                  bias=True, padding_mode="zeros", device=None, dtype=None):
         super().__init__()
         who = "nn.Conv2d"
-        if groups != 1:
-            raise NotImplementedError(f"[{who}] groups={groups}: only groups=1 is supported yet")
+        if groups < 1 or in_channels % groups or out_channels % groups:
+            raise ValueError(f"[{who}] in_channels ({in_channels}) and out_channels ({out_channels}) must be "
+                             f"divisible by groups ({groups})")
         if padding_mode != "zeros":
             raise NotImplementedError(f"[{who}] padding_mode={padding_mode!r}: only 'zeros' is supported yet")
-        self.in_channels, self.out_channels = int(in_channels), int(out_channels)
+        self.in_channels, self.out_channels, self.groups = int(in_channels), int(out_channels), int(groups)
         self.kernel_size = _pair(kernel_size, "kernel_size", who)
         self.stride, self.dilation = _pair(stride, "stride", who), _pair(dilation, "dilation", who)
         self.padding = padding if padding in ("same", "valid") else _pair(padding, "padding", who)
         if self.padding == "same":
             _same_padding(self.kernel_size, self.dilation, self.stride, who)
-        shape = (self.out_channels, self.in_channels) + self.kernel_size
+        shape = (self.out_channels, self.in_channels // self.groups) + self.kernel_size
         self.weight = init.kaiming_uniform_default(shape, device, dtype)
-        fan_in = self.in_channels * math.prod(self.kernel_size)
+        fan_in = self.in_channels // self.groups * math.prod(self.kernel_size)
         self.bias = init.bias_default(self.out_channels, fan_in, device, dtype) if bias else None
 
     def forward(self, x):
-        return conv2d(x, self.weight, self.bias, self.stride, self.padding, self.dilation)
+        return conv2d(x, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
 
     def extra_repr(self):
         return (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}, "
-                f"padding={self.padding}")
+                f"padding={self.padding}" + (f", groups={self.groups}" if self.groups != 1 else ""))
 
 
 class _Pool2d(Module):
