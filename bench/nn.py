@@ -9,6 +9,9 @@ Cases (on gpu(0) when there is one, else cpu(); PyTorch prints n/a when not inst
                under loom.jit <= 0.7x torch
   step LeNet   conv 1->6 5x5, pool, conv 6->16 5x5, pool, 120, 84, 10 on 256 28x28 images; same targets
   conv 64x56   Conv2d 64->64 3x3 pad 1 on 64x64x56x56 float32, forward + backward;  target <= 1.2x torch
+               in exact float32 (loom's default; torch.backends.cudnn.allow_tf32 = False), and a
+               second row with TF32 on both sides (loom.set_matmul_precision('tf32'), torch's default)
+PyTorch runs its convolutions in exact float32 here too, as loom does by default.
 Timings are medians. A benchmark, never a test.
 """
 import argparse
@@ -57,14 +60,22 @@ def torch_twin(torch, net):
 
 
 def loom_step(net, jit):
+    """One training step as a user writes it: eager, value_and_grad then opt.update (whose
+    Adam step loom compiles, as PyTorch's Adam runs foreach kernels); or the whole step,
+    forward, backward and update, under loom.jit."""
     opt = optim.Adam(learning_rate=1e-3)
     vg = nn.value_and_grad(net, lambda m, x, y: nn.losses.cross_entropy(m(x), y))
+    if not jit:
+        def eager_step(x, y):
+            loss, grads = vg(net, x, y)
+            opt.update(net, grads)
+        return eager_step
 
     def update(m, state, x, y):
         loss, grads = vg(m, x, y)
         params, state = opt.apply(dict(m.named_parameters()), grads, state)
         return loss, params, state
-    run = loom.jit(update) if jit else update
+    run = loom.jit(update)
     state = [opt.init(dict(net.named_parameters()))]
 
     def step(x, y):
@@ -82,6 +93,7 @@ def main():
     try:
         import torch
         tdev = torch.device("cuda" if dev != loom.cpu() else "cpu")
+        torch.backends.cudnn.allow_tf32 = False  # exact float32 convolutions, as loom's default
         tsync = torch.cuda.synchronize if dev != loom.cpu() else (lambda: None)
     except ImportError:
         torch = None
@@ -117,18 +129,25 @@ def main():
         xh = rng.standard_normal(shape).astype(np.float32)
         x = loom.asarray(xh, device=dev)
         vg = nn.value_and_grad(conv, lambda m, x: loom.sum(m(x)))
-        lc = timed(lambda: vg(conv, x), sync, reps, 3) * 1e3
-        t = None
-        if torch is not None:
-            tc = torch.nn.Conv2d(64, 64, 3, padding=1).to(tdev)
-            tx = torch.from_numpy(xh).to(tdev).requires_grad_(True)
+        for tf32 in (False, True):
+            loom.set_matmul_precision("tf32" if tf32 else "float32")
+            lc = timed(lambda: vg(conv, x), sync, reps, 3) * 1e3
+            t = None
+            if torch is not None:
+                torch.backends.cudnn.allow_tf32 = tf32
+                tc = torch.nn.Conv2d(64, 64, 3, padding=1).to(tdev)
+                tx = torch.from_numpy(xh).to(tdev).requires_grad_(True)
 
-            def tstep():
-                tc.zero_grad()
-                tc(tx).sum().backward()
-            t = timed(tstep, tsync, reps, 3) * 1e3
-        rows.append((f"conv 64->64 3x3 on {'x'.join(map(str, shape))}", "ms", f"{lc:.3f}", "-",
-                     "n/a" if t is None else f"{t:.3f}", "<= 1.2x torch", "n/a" if t is None else ("yes" if lc <= 1.2 * t else "NO")))
+                def tstep():
+                    tc.zero_grad()
+                    tc(tx).sum().backward()
+                t = timed(tstep, tsync, reps, 3) * 1e3
+            rows.append((f"conv 64->64 3x3 on {'x'.join(map(str, shape))}" + (" tf32" if tf32 else ""), "ms",
+                         f"{lc:.3f}", "-", "n/a" if t is None else f"{t:.3f}", "<= 1.2x torch",
+                         "n/a" if t is None else ("yes" if lc <= 1.2 * t else "NO")))
+        loom.set_matmul_precision("float32")
+        if torch is not None:
+            torch.backends.cudnn.allow_tf32 = False
     print(f"\nloom.nn training on {dev!r}")
     print_rows(["case", "unit", "loom eager", "loom jit", "PyTorch", "target", "met"], rows)
 

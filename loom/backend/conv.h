@@ -52,6 +52,11 @@ Conv2dWeightGradFn conv2d_weight_grad;
 std::string conv_library(int device);
 }  // namespace gpu_backend
 
+/// What computes convolutions on `device`: "im2col+<blas>" on a CPU, "cudnn 9.x.y" on a
+/// GPU, or "" when that GPU has no convolution library (loom.nn then uses its GEMM path).
+/// A build query, not an eval (backend/conv_query.cpp).
+std::string conv_backend(const Device& device);
+
 namespace primitives {
 
 inline const Primitive<Conv2dFn> conv2d{{"conv2d", "conv"}, cpu_backend::conv2d, gpu_backend::conv2d};

@@ -38,6 +38,11 @@ struct TracedOp {
   std::shared_ptr<const void> args;  // std::tuple<std::decay_t<A>...> of the eval's arguments
   /// Dispatches the op again with every array rebound through `map`.
   void (*run)(const TracedOp& self, const BufferMap& map) = nullptr;
+  /// Set by reverse mode on the record it hands a derivative rule: bit i when no cotangent
+  /// of input i is wanted (an integer input, or one that depends on no differentiated
+  /// argument), so that a costly rule (a matrix product, a convolution) may skip it.
+  uint64_t unwanted_cotangents = 0;
+  bool wants_cotangent(size_t i) const { return i >= 64 || !((unwanted_cotangents >> i) & 1); }
 
   /// The eval's arguments as recorded, for a rule that knows the primitive's signature.
   template <class... A>

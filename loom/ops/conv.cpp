@@ -4,7 +4,6 @@
 
 #include <string>
 
-#include "loom/backend/linalg.h"
 #include "loom/core/error.h"
 #include "loom/dispatch/dispatch.h"
 #include "loom/ops/creation.h"
@@ -101,11 +100,6 @@ Array conv2d_weight_grad(const Array& x, const Array& dy, const Shape& weight_sh
   const Array dw = empty(weight_shape, t, x.device());
   dispatch(primitives::conv2d_weight_grad, {xc, dyc}, {dw}, xc, dyc, dw, g);
   return dw;
-}
-
-std::string conv_backend(const Device& device) {
-  if (device.is_cpu()) return std::string("im2col+") + cpu_blas_name();
-  return gpu_backend::conv_library(device.index);
 }
 
 }  // namespace loom

@@ -18,8 +18,4 @@ Array conv2d_input_grad(const Array& dy, const Array& w, const Shape& input_shap
 /// The same with respect to w, for w of `weight_shape`.
 Array conv2d_weight_grad(const Array& x, const Array& dy, const Shape& weight_shape, const Conv2dGeometry& g = {});
 
-/// What computes convolutions on `device`: "im2col+<blas>" on a CPU, "cudnn 9.x.y" on a
-/// GPU, or "" when that GPU has no convolution library (loom.nn then uses its GEMM path).
-std::string conv_backend(const Device& device);
-
 }  // namespace loom

@@ -22,24 +22,24 @@ void conv2d_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vect
   if (!out_cts[0].valid()) return;
   const Array &x = op.inputs[0], &w = op.inputs[1];
   const Array ct = cotangent(out_cts, x);
-  in_cts[0] = conv2d_input_grad(ct, w, x.shape(), geometry(op));
-  in_cts[1] = conv2d_weight_grad(x, ct, w.shape(), geometry(op));
+  if (op.wants_cotangent(0)) in_cts[0] = conv2d_input_grad(ct, w, x.shape(), geometry(op));
+  if (op.wants_cotangent(1)) in_cts[1] = conv2d_weight_grad(x, ct, w.shape(), geometry(op));
 }
 
 void input_grad_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
   if (!out_cts[0].valid()) return;
   const Array &dy = op.inputs[0], &w = op.inputs[1];
   const Array ct = cotangent(out_cts, dy);
-  in_cts[0] = conv2d(ct, w, geometry(op));
-  in_cts[1] = conv2d_weight_grad(ct, dy, w.shape(), geometry(op));
+  if (op.wants_cotangent(0)) in_cts[0] = conv2d(ct, w, geometry(op));
+  if (op.wants_cotangent(1)) in_cts[1] = conv2d_weight_grad(ct, dy, w.shape(), geometry(op));
 }
 
 void weight_grad_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
   if (!out_cts[0].valid()) return;
   const Array &x = op.inputs[0], &dy = op.inputs[1];
   const Array ct = cotangent(out_cts, x);
-  in_cts[0] = conv2d_input_grad(dy, ct, x.shape(), geometry(op));
-  in_cts[1] = conv2d(x, ct, geometry(op));
+  if (op.wants_cotangent(0)) in_cts[0] = conv2d_input_grad(dy, ct, x.shape(), geometry(op));
+  if (op.wants_cotangent(1)) in_cts[1] = conv2d(x, ct, geometry(op));
 }
 
 }  // namespace

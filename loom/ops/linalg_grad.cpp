@@ -2,6 +2,7 @@
 // out[i] = a[i] @ b[i] gives da[i] = ct[i] @ b[i]^T and db[i] = a[i]^T @ ct[i]. A batch
 // axis broadcast in an operand (stride 0) is summed by the engine.
 #include "loom/backend/linalg.h"
+#include "loom/backend/linalg_gemm_layout.h"
 #include "loom/ops/grad_rules.h"
 #include "loom/ops/linalg.h"
 #include "loom/ops/shape_ops.h"
@@ -15,8 +16,13 @@ void matmul_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vect
   const Array& a = op.inputs[0];
   const Array& b = op.inputs[1];
   const Array c = ct.dtype() == a.dtype() ? ct : ct.astype(a.dtype());
-  if (is_floating(a.dtype())) in_cts[0] = matmul(c, swapaxes(b, 1, 2));
-  if (is_floating(b.dtype())) in_cts[1] = matmul(swapaxes(a, 1, 2), c);
+  // An operand stored transposed (x @ w.T, as nn.Linear) gets its cotangent computed
+  // transposed too, (c^T a)^T, so that it lands in the operand's own layout: the backward
+  // pass then takes it as the cotangent buffer instead of copying it across.
+  if (is_floating(a.dtype()) && op.wants_cotangent(0))
+    in_cts[0] = gemm_operand(a).transposed ? swapaxes(matmul(b, swapaxes(c, 1, 2)), 1, 2) : matmul(c, swapaxes(b, 1, 2));
+  if (is_floating(b.dtype()) && op.wants_cotangent(1))
+    in_cts[1] = gemm_operand(b).transposed ? swapaxes(matmul(swapaxes(c, 1, 2), a), 1, 2) : matmul(swapaxes(a, 1, 2), c);
 }
 
 }  // namespace

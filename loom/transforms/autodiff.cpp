@@ -21,6 +21,24 @@ void ensure_rules() {
 
 bool carries(const Array& a) { return a.valid() && is_floating(a.dtype()); }
 
+// Whether the rule's result in_cts[i] is an array of its own: not one of the cotangents
+// (a rule may pass its output's cotangent through), not a value of the forward pass, and
+// not shared with another of its results. Such a result can become an input's cotangent
+// buffer as it is, saving a copy per buffer of the trace.
+bool fresh_result(const std::vector<Array>& in_cts, size_t i, const TracedOp& op, const std::vector<Array>& out_cts,
+                  const autodiff::Cotangents& store) {
+  const Buffer* b = in_cts[i].buffer().get();
+  if (store.holds(b)) return false;
+  for (size_t j = 0; j < in_cts.size(); ++j)
+    if (j != i && in_cts[j].valid() && in_cts[j].buffer().get() == b) return false;
+  for (const Array& a : out_cts)
+    if (a.valid() && a.buffer().get() == b) return false;
+  for (const auto* list : {&op.inputs, &op.outputs})
+    for (const Array& a : *list)
+      if (a.valid() && a.buffer().get() == b) return false;
+  return true;
+}
+
 // The backward pass: cotangents of the results in, cotangents of the arguments out.
 std::vector<Array> backward(const autodiff::ForwardPass& fw, const std::vector<Array>& cts) {
   const TracedGraph& g = fw.graph();
@@ -58,20 +76,24 @@ std::vector<Array> backward(const autodiff::ForwardPass& fw, const std::vector<A
                              " family): the function's result depends on it through a differentiable value; "
                              "wrap its input in stop_gradient if no derivative should flow through it");
     std::vector<Array> in_cts(op.inputs.size());
-    rule(fw.bound(k), out_cts, in_cts);
+    TracedOp bound = fw.bound(k);
+    for (size_t i = 0; i < op.inputs.size() && i < 64; ++i)
+      if (!carries(op.inputs[i]) || !fw.differentiable(op.inputs[i].buffer().get()))
+        bound.unwanted_cotangents |= uint64_t{1} << i;
+    rule(bound, out_cts, in_cts);
     for (size_t i = 0; i < op.inputs.size(); ++i) {
       const Array& in = op.inputs[i];
       if (!in_cts[i].valid() || !carries(in) || !fw.differentiable(in.buffer().get())) continue;
       if (in_cts[i].shape() != in.shape())
         throw std::logic_error(std::string("[grad] the derivative rule of '") + op.op->name + "' gave shape " +
                                shape_str(in_cts[i].shape()) + " for an input of shape " + shape_str(in.shape()));
-      store.accumulate(in, in_cts[i]);
+      store.accumulate(in, in_cts[i], fresh_result(in_cts, i, bound, out_cts, store));
     }
   }
   std::vector<Array> grads;
   grads.reserve(g.inputs.size());
   for (const Array& in : g.inputs) {
-    Array ct = carries(in) ? store.read(in) : Array();
+    Array ct = carries(in) ? store.take(in) : Array();
     grads.push_back(ct.valid() ? ct : zeros(in.shape(), in.dtype(), in.device()));
   }
   return grads;

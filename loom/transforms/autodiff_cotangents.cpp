@@ -1,5 +1,8 @@
 #include "loom/transforms/autodiff_cotangents.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "loom/ops/creation.h"
 #include "loom/ops/elementwise.h"
 #include "loom/ops/reduce.h"
@@ -7,8 +10,29 @@
 namespace loom::autodiff {
 namespace {
 
+// Whether `v` is a permutation of a C-contiguous array (a transpose of one), starting at
+// byte 0 of its buffer and spanning all of it: then it addresses every byte of `b` once.
 bool covers(const Array& v, const Buffer* b) {
-  return v.is_contiguous() && v.offset() == 0 && v.nbytes() == b->nbytes();
+  if (v.offset() != 0 || v.nbytes() != b->nbytes()) return false;
+  std::vector<int> axes;
+  for (int d = 0; d < v.ndim(); ++d)
+    if (v.shape()[d] > 1) axes.push_back(d);
+  std::sort(axes.begin(), axes.end(), [&](int x, int y) { return v.strides()[x] > v.strides()[y]; });
+  int64_t expect = static_cast<int64_t>(v.itemsize());
+  for (size_t k = axes.size(); k-- > 0;) {
+    if (v.strides()[axes[k]] != expect) return false;
+    expect *= v.shape()[axes[k]];
+  }
+  return true;
+}
+
+// `value` laid out exactly as `target` (same strides), so that the target's view of the
+// value's buffer reads the value.
+bool same_layout(const Array& value, const Array& target) {
+  if (value.dtype() != target.dtype() || value.shape() != target.shape()) return false;
+  for (int d = 0; d < value.ndim(); ++d)
+    if (value.shape()[d] > 1 && value.strides()[d] != target.strides()[d]) return false;
+  return true;
 }
 
 }  // namespace
@@ -19,7 +43,7 @@ Array Cotangents::read(const Array& v) const {
   return view(it->second, v);
 }
 
-void Cotangents::accumulate(const Array& v, const Array& ct) {
+void Cotangents::accumulate(const Array& v, const Array& ct, bool exclusive) {
   // Broadcast axes of v: sum the cotangent over them and add into one element.
   Array target = v;
   Array value = ct;
@@ -28,6 +52,7 @@ void Cotangents::accumulate(const Array& v, const Array& ct) {
     if (v.strides()[d] == 0 && v.shape()[d] > 1) axes.push_back(d);
   if (!axes.empty()) {
     value = sum(ct, axes, /*keepdims=*/true);
+    exclusive = true;  // a fresh array
     Shape shape = v.shape();
     for (int64_t d : axes) shape[d] = 1;
     target = v.view(shape, v.strides(), v.offset());
@@ -36,9 +61,18 @@ void Cotangents::accumulate(const Array& v, const Array& ct) {
   auto it = slots_.find(b);
   if (it == slots_.end()) {
     if (covers(target, b)) {  // the first contribution fills the buffer: no zero fill
-      Array fresh = Array::allocate(target.shape(), target.dtype(), target.device());
+      // The contribution itself becomes the cotangent: owned when no one else refers to
+      // it, else shared (never written; copied before a write, below).
+      if (same_layout(value, target)) {
+        slots_[b] = {{value.buffer(), value.offset()}, exclusive};
+        held_.insert(value.buffer().get());
+        return;
+      }
+      const Array whole = Array::allocate({target.size()}, target.dtype(), target.device());
+      const Array fresh(whole.buffer(), target.dtype(), target.shape(), target.strides(), whole.offset());
       copyto(fresh, value);
-      slots_[b] = {{fresh.buffer(), fresh.offset()}};
+      slots_[b] = {{whole.buffer(), whole.offset()}, true};
+      held_.insert(whole.buffer().get());
       return;
     }
     // Zeros of the view's dtype when it divides the size (an enclosing grad then sees a
@@ -46,15 +80,39 @@ void Cotangents::accumulate(const Array& v, const Array& ct) {
     const bool fits = b->nbytes() % target.itemsize() == 0;
     const Array z = fits ? zeros({static_cast<int64_t>(b->nbytes() / target.itemsize())}, target.dtype(), target.device())
                          : zeros({static_cast<int64_t>(b->nbytes())}, uint8, target.device());
-    it = slots_.emplace(b, Slot{{z.buffer(), z.offset()}}).first;
+    it = slots_.emplace(b, Slot{{z.buffer(), z.offset()}, true}).first;
+    held_.insert(z.buffer().get());
+  } else if (!it->second.owned) {
+    if (target.is_contiguous() && covers(target, b)) {  // a sum into a fresh buffer costs what an add in place does
+      const Array sum_ = add(view(it->second, target), value);
+      it->second = {{sum_.buffer(), sum_.offset()}, true};
+      held_.insert(sum_.buffer().get());
+      return;
+    }
+    own(it->second, b);
   }
   const Array dst = view(it->second, target);
   add(dst, value, UfuncArgs{dst});
 }
 
+void Cotangents::own(Slot& s, const Buffer* b) {
+  const Array whole(s.binding.buffer, uint8, {static_cast<int64_t>(b->nbytes())}, {1}, s.binding.offset_delta);
+  const Array mine = whole.copy();
+  s = {{mine.buffer(), mine.offset()}, true};
+  held_.insert(mine.buffer().get());
+}
+
+Array Cotangents::take(const Array& v) {
+  auto it = slots_.find(v.buffer().get());
+  if (it == slots_.end()) return Array();
+  if (!it->second.owned) own(it->second, v.buffer().get());
+  return view(it->second, v);
+}
+
 void Cotangents::zero(const Array& v) {
   auto it = slots_.find(v.buffer().get());
   if (it == slots_.end()) return;
+  if (!it->second.owned) own(it->second, v.buffer().get());
   const Array dst = view(it->second, v);
   copyto(dst, zeros({}, v.dtype(), v.device()));
 }

@@ -141,7 +141,7 @@ def test_errors(device):
 @pytest.mark.gpu
 def test_device_mismatch(gpu):
     with pytest.raises(loom.DeviceMismatchError, match="conv2d"):
-        L.conv2d(loom.ones((1, 2, 4, 4), device=gpu), loom.ones((1, 2, 3, 3)))
+        L.conv2d(loom.ones((1, 2, 4, 4), device=gpu), loom.ones((1, 2, 3, 3), device=loom.cpu()))
 
 
 def test_backend_names(device):

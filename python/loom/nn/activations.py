@@ -6,7 +6,9 @@ from .module import Module
 
 
 def relu(x):
-    return _loom.maximum(x, 0)
+    """max(x, 0), NaN kept, as torch.relu; written as a select so that its derivative is one
+    select too (0 at x == 0, as PyTorch's), where maximum's would split ties."""
+    return _loom.where(x <= 0, 0, x)
 
 
 def sigmoid(x):
