@@ -41,7 +41,9 @@ void pinned_free(void* ptr);
 int pointer_device(const void* ptr);
 
 // ---- streams and events ---------------------------------------------------------
-void* stream_create(int device);
+/// non_blocking: the stream neither waits for nor holds up work on the legacy default
+/// stream (cudaStreamNonBlocking), so its copies overlap kernels queued there.
+void* stream_create(int device, bool non_blocking = false);
 void stream_destroy(int device, void* stream);
 void stream_synchronize(int device, void* stream);
 bool stream_query(int device, void* stream);

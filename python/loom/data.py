@@ -26,7 +26,10 @@ class _PinnedStaging:
 
     def __init__(self, device, depth):
         self.device = device
-        self.stream = _loom.Stream(device=device)
+        # Non-blocking: a stream of the default kind would be ordered with the legacy default
+        # stream, where most user work runs, and its copies would wait for that work instead
+        # of overlapping it. The order that matters is made with events (finish()).
+        self.stream = _loom.Stream(device=device, non_blocking=True)
         self.slots = [None] * (depth + 1)  # per slot: (host buffers, event after their copies)
         self.next = 0
 

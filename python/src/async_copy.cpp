@@ -30,6 +30,9 @@ Array upload_async(nb::handle src, const Stream& stream) {
   // the user's stream, and the allocator orders its reuse after the user's last read.
   StreamScope scope(stream);
   Array dst = Array::allocate(shape, dt, stream.device());
+  // Inside a traced function the batch is a constant of the trace, as any upload (transfer.cpp).
+  if (dst.buffer()->is_abstract())
+    dst.buffer()->materialize(memory::allocate_concrete(dst.buffer()->nbytes(), dst.device()));
   if (static_cast<size_t>(view.len) != dst.nbytes())
     throw std::invalid_argument("[_upload_async] src has " + std::to_string(view.len) + " bytes, expected " +
                                 std::to_string(dst.nbytes()));

@@ -38,7 +38,7 @@ void pinned_free(void* ptr) { std::free(ptr); }
 // Without CUDA every pointer is host memory.
 int pointer_device(const void*) { return -1; }
 
-void* stream_create(int) { no_cuda("stream_create"); }
+void* stream_create(int, bool) { no_cuda("stream_create"); }
 void stream_destroy(int, void*) { no_cuda("stream_destroy"); }
 void stream_synchronize(int, void*) { no_cuda("stream_synchronize"); }
 bool stream_query(int, void*) { no_cuda("stream_query"); }
