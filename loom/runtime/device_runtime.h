@@ -29,7 +29,8 @@ struct DeviceRuntime {
 
   // ---- streams --------------------------------------------------------------------
   /// A new stream; nullptr where the device has only its default stream (the CPU).
-  void* (*stream_create)(const Device& d);
+  /// `non_blocking`: no implicit ordering with the GPU's legacy default stream.
+  void* (*stream_create)(const Device& d, bool non_blocking);
   void (*stream_destroy)(const Device& d, void* stream);
   void (*stream_synchronize)(const Device& d, void* stream);
   bool (*stream_query)(const Device& d, void* stream);

@@ -17,7 +17,7 @@ void set_limit(const Device& d, size_t nbytes) { gpu_runtime::set_limit(d.index,
 DeviceProperties gpu_properties(const Device& d) { return gpu_runtime::properties(d.index); }
 void synchronize(const Device& d) { gpu_runtime::synchronize(d.index); }
 
-void* stream_create(const Device& d) { return gpu_runtime::stream_create(d.index); }
+void* stream_create(const Device& d, bool non_blocking) { return gpu_runtime::stream_create(d.index, non_blocking); }
 void stream_destroy(const Device& d, void* s) { gpu_runtime::stream_destroy(d.index, s); }
 void stream_synchronize(const Device& d, void* s) { gpu_runtime::stream_synchronize(d.index, s); }
 bool stream_query(const Device& d, void* s) { return gpu_runtime::stream_query(d.index, s); }

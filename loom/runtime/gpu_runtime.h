@@ -41,7 +41,9 @@ void pinned_free(void* ptr);
 int pointer_device(const void* ptr);
 
 // ---- streams and events ---------------------------------------------------------
-void* stream_create(int device);
+/// non_blocking: the stream neither waits for nor holds up work on the legacy default
+/// stream (cudaStreamNonBlocking), so its copies overlap kernels queued there.
+void* stream_create(int device, bool non_blocking = false);
 void stream_destroy(int device, void* stream);
 void stream_synchronize(int device, void* stream);
 bool stream_query(int device, void* stream);
@@ -84,6 +86,12 @@ struct GpuSpan {
 /// Host memory of any layout -> contiguous `dst` (same dtype and shape), through
 /// pinned staging buffers (direct DMA when the host memory is already pinned).
 void upload(const HostView& src, const GpuSpan& dst);
+/// Page-locked host memory (pinned_alloc) -> contiguous `dst`, `dst.nbytes` bytes, enqueued
+/// on the current stream of dst's device and not waited for (upload() waits, so that its
+/// caller may reuse the host memory at once). The caller keeps `src` alive and unchanged
+/// until an event recorded on that stream after this call has completed. Pageable memory
+/// raises: a DMA from it would not be asynchronous.
+void upload_async(const void* src, const GpuSpan& dst);
 /// GPU `src` (contiguous) -> host memory; returns when the data is there.
 void download(const GpuSpan& src, void* dst);
 /// Contiguous `src` on one GPU -> contiguous `dst` on another (peer access when possible).

@@ -49,8 +49,8 @@ std::vector<std::shared_ptr<StreamHandle>>& current_slots(const Device& d) {
 
 Stream::Stream() : Stream(current(default_device())) {}
 
-Stream Stream::create(const Device& device) {
-  void* native = device_runtime(device).stream_create(device);
+Stream Stream::create(const Device& device, bool non_blocking) {
+  void* native = device_runtime(device).stream_create(device, non_blocking);
   if (!native) return Stream(device, nullptr);  // a device with only its default stream
   auto h = std::make_shared<StreamHandle>();
   h->device = device;

@@ -15,8 +15,10 @@ class Stream {
  public:
   /// The current stream of the default device.
   Stream();
-  /// A new stream on `device` (CPU: a synchronous stand-in).
-  static Stream create(const Device& device);
+  /// A new stream on `device` (CPU: a synchronous stand-in). A `non_blocking` GPU stream
+  /// is not ordered with the legacy default stream (cudaStreamNonBlocking): loom orders its
+  /// own streams by events, and such a stream's copies overlap kernels queued there.
+  static Stream create(const Device& device, bool non_blocking = false);
   /// The default stream of `device`.
   static Stream default_stream(const Device& device);
   /// The stream ops on `device` enqueue to in this thread.

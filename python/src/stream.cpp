@@ -31,8 +31,13 @@ void init_stream(nb::module_& m) {
                      "An ordered queue of work on one device. `with s:` makes it the current "
                      "stream of its device in this thread. CPU streams are synchronous stand-ins.")
       .def("__init__",
-           [](Stream* self, nb::handle device) { new (self) Stream(Stream::create(device_or_default(device))); },
-           nb::arg("device") = nb::none(), "A new stream on `device` (the default device when None).")
+           [](Stream* self, nb::handle device, bool non_blocking) {
+             new (self) Stream(Stream::create(device_or_default(device), non_blocking));
+           },
+           nb::arg("device") = nb::none(), nb::arg("non_blocking") = false,
+           "A new stream on `device` (the default device when None). non_blocking=True: not "
+           "ordered with the legacy default stream (CuPy's and CUDA's meaning), so its work "
+           "overlaps kernels queued there; order it with events.")
       .def_prop_ro("device", [](const Stream& s) { return s.device(); }, "The stream's device.")
       .def_prop_ro("ptr", &stream_ptr, "The cudaStream_t as an int (0 for the default stream and on the CPU).")
       .def("synchronize", &Stream::synchronize, nb::call_guard<nb::gil_scoped_release>(),

@@ -27,7 +27,7 @@ DeviceProperties host_properties(const Device&) {
 }
 
 void nothing(const Device&) {}
-void* no_stream(const Device&) { return nullptr; }
+void* no_stream(const Device&, bool) { return nullptr; }
 void stream_nothing(const Device&, void*) {}
 bool done(const Device&, void*) { return true; }
 

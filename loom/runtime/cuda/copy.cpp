@@ -184,6 +184,19 @@ void upload(const HostView& src, const GpuSpan& dst) {
   }
 }
 
+void upload_async(const void* src, const GpuSpan& dst) {
+  check_gpu("upload_async", dst);
+  if (!dst.contiguous) throw_value_error("upload_async", "dst must be contiguous");
+  const int dev = dst.device;
+  cuda::activate(dev);
+  wait_for_writer(BufferOf{dst.buffer});
+  if (dst.nbytes == 0) return;
+  if (!is_pinned(src)) throw_value_error("upload_async", "src must be page-locked host memory (pinned_alloc)");
+  auto stream = static_cast<cudaStream_t>(cuda::current_stream(dev));
+  LOOM_CUDA_CHECK(cudaMemcpyAsync(dst.data, src, dst.nbytes, cudaMemcpyHostToDevice, stream));
+  dst.buffer->set_last_stream(stream);
+}
+
 void download(const GpuSpan& src, void* dst) {
   check_gpu("download", src);
   const int dev = src.device;

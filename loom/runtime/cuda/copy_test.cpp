@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
+#include <vector>
 
 #include "loom/backend/cuda/test_gpu.h"
 #include "loom/runtime/gpu_runtime.h"
@@ -97,6 +98,33 @@ TEST(CudaCopy, ReadersWaitForTheWritingStream) {
     ASSERT_EQ(p[0], round + 1);
     ASSERT_EQ(p[(64 << 20) - 1], round + 1);
   }
+}
+
+TEST(CudaCopy, UploadAsyncEnqueuesOnTheCurrentStreamFromPinnedMemory) {
+  LOOM_REQUIRE_GPU_OR_SKIP();
+  const size_t n = (size_t{3} << 20) + 5;
+  const Bytes src = random_elements(uint8, static_cast<int64_t>(n));
+  auto* pinned = static_cast<unsigned char*>(gb::pinned_alloc(n));
+  std::memcpy(pinned, src.data(), n);
+  Stream copy = Stream::create(gpu0());
+  Array a;
+  {
+    StreamScope scope(copy);
+    a = Array::allocate({static_cast<int64_t>(n)}, uint8, gpu0());
+    gb::upload_async(pinned, a);
+  }
+  // The copy stream is the buffer's writer: a reader on the default stream waits for it.
+  EXPECT_EQ(a.buffer()->last_stream(), copy.native());
+  Event done(gpu0());
+  done.record(copy);
+  done.synchronize();  // only now may the pinned memory change
+  std::memset(pinned, 0, n);
+  EXPECT_EQ(array_bytes(a), src);
+  gb::pinned_free(pinned);
+  // From pageable memory a DMA would be synchronous: refused.
+  std::vector<unsigned char> pageable(16);
+  Array b = Array::allocate({16}, uint8, gpu0());
+  EXPECT_THROW(gb::upload_async(pageable.data(), b), std::invalid_argument);
 }
 
 TEST(CudaCopy, PeerCopy) {

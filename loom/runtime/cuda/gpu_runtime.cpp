@@ -100,8 +100,9 @@ std::string nvrtc_version() {
 void synchronize(int index) {
   cuda::activate(index);
   // An event on the legacy default stream completes after the earlier work of every
-  // blocking stream (all of loom's): wait for it interruptibly; what is left (non-blocking
-  // streams of other libraries) is then waited for as before.
+  // blocking stream (loom's, but for non_blocking ones): wait for it interruptibly; what is
+  // left (non-blocking streams, loom's copy streams or other libraries') is then waited for
+  // as before.
   cudaEvent_t ev = nullptr;
   LOOM_CUDA_CHECK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
   struct Destroy {
@@ -126,10 +127,10 @@ int pointer_device(const void* ptr) {
 }
 
 // ---- streams and events ---------------------------------------------------------
-void* stream_create(int device) {
+void* stream_create(int device, bool non_blocking) {
   cuda::activate(device);
   cudaStream_t s = nullptr;
-  LOOM_CUDA_CHECK(cudaStreamCreate(&s));
+  LOOM_CUDA_CHECK(cudaStreamCreateWithFlags(&s, non_blocking ? cudaStreamNonBlocking : cudaStreamDefault));
   cuda::note_stream_created(s);
   return s;
 }

@@ -1,4 +1,5 @@
 // Devices, versions, streams and events; the no-GPU path; sticky-error handling.
+#include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -94,6 +95,16 @@ TEST(CudaRuntime, StreamsAndEvents) {
   e2.record();
   e2.synchronize();
   EXPECT_GT(e1.elapsed_time(e2), 0.0f);
+}
+
+TEST(CudaRuntime, NonBlockingStreamsAreNotOrderedWithTheLegacyStream) {
+  LOOM_REQUIRE_GPU_OR_SKIP();
+  const Stream plain = Stream::create(gpu0()), copy = Stream::create(gpu0(), true);
+  unsigned flags = 99;
+  ASSERT_EQ(cudaStreamGetFlags(static_cast<cudaStream_t>(plain.native()), &flags), cudaSuccess);
+  EXPECT_EQ(flags, static_cast<unsigned>(cudaStreamDefault));
+  ASSERT_EQ(cudaStreamGetFlags(static_cast<cudaStream_t>(copy.native()), &flags), cudaSuccess);
+  EXPECT_EQ(flags, static_cast<unsigned>(cudaStreamNonBlocking));
 }
 
 TEST(CudaRuntime, PinnedMemoryIsPageLocked) {

@@ -38,7 +38,7 @@ void pinned_free(void* ptr) { std::free(ptr); }
 // Without CUDA every pointer is host memory.
 int pointer_device(const void*) { return -1; }
 
-void* stream_create(int) { no_cuda("stream_create"); }
+void* stream_create(int, bool) { no_cuda("stream_create"); }
 void stream_destroy(int, void*) { no_cuda("stream_destroy"); }
 void stream_synchronize(int, void*) { no_cuda("stream_synchronize"); }
 bool stream_query(int, void*) { no_cuda("stream_query"); }
@@ -51,6 +51,7 @@ float event_elapsed_ms(int, void*, void*) { no_cuda("event_elapsed_ms"); }
 void stream_wait_event(int, void*, void*) { no_cuda("stream_wait_event"); }
 
 void upload(const HostView&, const GpuSpan&) { no_cuda("upload"); }
+void upload_async(const void*, const GpuSpan&) { no_cuda("upload_async"); }
 void download(const GpuSpan&, void*) { no_cuda("download"); }
 void copy_peer(const GpuSpan&, const GpuSpan&) { no_cuda("copy_peer"); }
 void wait_for_writer(BufferOf) { no_cuda("wait_for_writer"); }
