@@ -38,6 +38,7 @@ void register_grad_rules() {
   grad_rules::register_shape();
   grad_rules::register_sorting();
   grad_rules::register_conv();
+  grad_rules::register_pool();
 }
 
 }  // namespace loom

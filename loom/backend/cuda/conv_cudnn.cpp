@@ -21,46 +21,13 @@
 namespace loom::cuda {
 namespace {
 
-const CudnnApi& api(const char* who) {
-  std::string why;
-  const CudnnApi* a = cudnn_api(&why);
-  if (!a) throw UnsupportedError(std::string("[") + who + "] " + why);
-  return *a;
-}
+constexpr auto check = cudnn_check;
 
-void check(const CudnnApi& a, cudnnStatus_t s, const char* who, const char* call) {
-  if (s == CUDNN_STATUS_SUCCESS) return;
-  const std::string msg = std::string("[") + who + "] cuDNN " + call + " failed: " + a.cudnnGetErrorString(s);
-  if (s == CUDNN_STATUS_ALLOC_FAILED) throw OutOfMemoryError(msg);
-  throw CudaError(msg, static_cast<int>(s));
-}
-
-cudnnDataType_t data_type(DType t, const char* who) {
-  switch (t) {
-    case DType::float16: return CUDNN_DATA_HALF;
-    case DType::bfloat16: return CUDNN_DATA_BFLOAT16;
-    case DType::float32: return CUDNN_DATA_FLOAT;
-    case DType::float64: return CUDNN_DATA_DOUBLE;
-    default: throw_dtype_error(who, "needs a floating dtype");
-  }
-}
-
-int as_int(int64_t v, const char* who) {
-  if (v > INT32_MAX) throw UnsupportedError(std::string("[") + who + "] a dimension over 2^31-1 on the GPU");
-  return static_cast<int>(v);
-}
-
-// One cuDNN handle per device (never destroyed: the runtime may be gone at exit) and the
-// algorithms chosen for each problem. The mutex keeps set-stream + call atomic.
-struct DeviceDnn {
-  std::mutex mu;
-  cudnnHandle_t handle = nullptr;
-  // (direction, x shape, w shape, geometry, dtype) -> algorithm
-  std::map<std::array<int64_t, 17>, int> algos;
-};
-
-DeviceDnn& dnn(int dev) {
-  static DeviceDnn* all = new DeviceDnn[kMaxDevices];
+// The algorithm chosen for each problem, per device (guarded by the device's CudnnHandle):
+// (direction, x shape, w shape, geometry, dtype, math) -> algorithm.
+using AlgoKey = std::array<int64_t, 17>;
+std::map<AlgoKey, int>& algos(int dev) {
+  static auto* all = new std::map<AlgoKey, int>[kMaxDevices];
   return all[dev];
 }
 
@@ -68,36 +35,34 @@ DeviceDnn& dnn(int dev) {
 struct Problem {
   const CudnnApi& a;
   const char* who;
-  cudnnTensorDescriptor_t x = nullptr, y = nullptr;
+  CudnnTensor x, y;
   cudnnFilterDescriptor_t w = nullptr;
   cudnnConvolutionDescriptor_t conv = nullptr;
-  std::array<int64_t, 17> key{};
+  AlgoKey key{};
   bool doubles;
 
   Problem(const CudnnApi& api_, const char* who_, int dir, const Array& xa, const Array& wa, const Array& ya,
           const Conv2dGeometry& g)
-      : a(api_), who(who_), doubles(xa.dtype() == DType::float64) {
-    const cudnnDataType_t t = data_type(xa.dtype(), who);
-    auto dim = [&](const Array& arr, int i) { return as_int(arr.shape()[i], who); };
-    check(a, a.cudnnCreateTensorDescriptor(&x), who, "cudnnCreateTensorDescriptor");
-    check(a, a.cudnnCreateTensorDescriptor(&y), who, "cudnnCreateTensorDescriptor");
+      : a(api_),
+        who(who_),
+        x(api_, cudnn_data_type(xa.dtype(), who_), xa.shape().data(), who_),
+        y(api_, cudnn_data_type(xa.dtype(), who_), ya.shape().data(), who_),
+        doubles(xa.dtype() == DType::float64) {
+    const cudnnDataType_t t = cudnn_data_type(xa.dtype(), who);
+    auto dim = [&](const Array& arr, int i) { return cudnn_int(arr.shape()[i], who); };
     check(a, a.cudnnCreateFilterDescriptor(&w), who, "cudnnCreateFilterDescriptor");
     check(a, a.cudnnCreateConvolutionDescriptor(&conv), who, "cudnnCreateConvolutionDescriptor");
-    check(a, a.cudnnSetTensor4dDescriptor(x, CUDNN_TENSOR_NCHW, t, dim(xa, 0), dim(xa, 1), dim(xa, 2), dim(xa, 3)),
-          who, "cudnnSetTensor4dDescriptor");
-    check(a, a.cudnnSetTensor4dDescriptor(y, CUDNN_TENSOR_NCHW, t, dim(ya, 0), dim(ya, 1), dim(ya, 2), dim(ya, 3)),
-          who, "cudnnSetTensor4dDescriptor");
     check(a, a.cudnnSetFilter4dDescriptor(w, t, CUDNN_TENSOR_NCHW, dim(wa, 0), dim(wa, 1), dim(wa, 2), dim(wa, 3)),
           who, "cudnnSetFilter4dDescriptor");
     // Half types accumulate in float32, as loom's matmul does.
     const cudnnDataType_t compute = doubles ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
     check(a,
-          a.cudnnSetConvolution2dDescriptor(conv, as_int(g.padding[0], who), as_int(g.padding[1], who),
-                                            as_int(g.stride[0], who), as_int(g.stride[1], who),
-                                            as_int(g.dilation[0], who), as_int(g.dilation[1], who),
+          a.cudnnSetConvolution2dDescriptor(conv, cudnn_int(g.padding[0], who), cudnn_int(g.padding[1], who),
+                                            cudnn_int(g.stride[0], who), cudnn_int(g.stride[1], who),
+                                            cudnn_int(g.dilation[0], who), cudnn_int(g.dilation[1], who),
                                             CUDNN_CROSS_CORRELATION, compute),
           who, "cudnnSetConvolution2dDescriptor");
-    check(a, a.cudnnSetConvolutionGroupCount(conv, as_int(g.groups, who)), who, "cudnnSetConvolutionGroupCount");
+    check(a, a.cudnnSetConvolutionGroupCount(conv, cudnn_int(g.groups, who)), who, "cudnnSetConvolutionGroupCount");
     // float32 stays exact (FMA only) unless TF32 is allowed; 16-bit types use tensor cores.
     cudnnMathType_t math = CUDNN_DEFAULT_MATH;
     if (xa.dtype() == DType::float32) math = g.allow_tf32 ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH;
@@ -110,8 +75,6 @@ struct Problem {
   ~Problem() {
     if (conv) a.cudnnDestroyConvolutionDescriptor(conv);
     if (w) a.cudnnDestroyFilterDescriptor(w);
-    if (y) a.cudnnDestroyTensorDescriptor(y);
-    if (x) a.cudnnDestroyTensorDescriptor(x);
   }
   Problem(const Problem&) = delete;
   Problem& operator=(const Problem&) = delete;
@@ -135,7 +98,7 @@ enum Direction { kForward, kInputGrad, kWeightGrad };
 void run(Direction dir, const char* who, const Array& x, const Array& w, const Array& y, const Array& in0,
          const Array& in1, const Array& out, const Conv2dGeometry& g) {
   if (out.size() == 0) return;
-  const CudnnApi& a = api(who);
+  const CudnnApi& a = cudnn_or_throw(who);
   const int dev = out.device().index;
   activate(dev);
   gpu_runtime::wait_for_writer(in0);
@@ -143,42 +106,40 @@ void run(Direction dir, const char* who, const Array& x, const Array& w, const A
   gpu_runtime::wait_for_writer(out);
   void* stream = current_stream(dev);
   const Problem p(a, who, dir, x, w, y, g);
-  DeviceDnn& d = dnn(dev);
-  std::lock_guard<std::mutex> lock(d.mu);
-  if (!d.handle) check(a, a.cudnnCreate(&d.handle), who, "cudnnCreate");
-  check(a, a.cudnnSetStream(d.handle, static_cast<cudaStream_t>(stream)), who, "cudnnSetStream");
-  auto found = d.algos.find(p.key);
-  int algo = found != d.algos.end() ? found->second : -1;
+  const CudnnHandle h(a, dev, stream, who);
+  std::map<AlgoKey, int>& chosen = algos(dev);
+  auto found = chosen.find(p.key);
+  int algo = found != chosen.end() ? found->second : -1;
   size_t ws_bytes = 0;
   if (dir == kForward) {
     if (algo < 0)
       algo = pick<cudnnConvolutionFwdAlgoPerf_t>(p, "cudnnGetConvolutionForwardAlgorithm_v7", [&](int n, int* r, auto* pf) {
-        return a.cudnnGetConvolutionForwardAlgorithm_v7(d.handle, p.x, p.w, p.conv, p.y, n, r, pf);
+        return a.cudnnGetConvolutionForwardAlgorithm_v7(h.get(), p.x.get(), p.w, p.conv, p.y.get(), n, r, pf);
       });
-    check(a, a.cudnnGetConvolutionForwardWorkspaceSize(d.handle, p.x, p.w, p.conv, p.y,
+    check(a, a.cudnnGetConvolutionForwardWorkspaceSize(h.get(), p.x.get(), p.w, p.conv, p.y.get(),
                                                          static_cast<cudnnConvolutionFwdAlgo_t>(algo), &ws_bytes),
           who, "cudnnGetConvolutionForwardWorkspaceSize");
   } else if (dir == kInputGrad) {
     if (algo < 0)
       algo = pick<cudnnConvolutionBwdDataAlgoPerf_t>(p, "cudnnGetConvolutionBackwardDataAlgorithm_v7",
                                                      [&](int n, int* r, auto* pf) {
-        return a.cudnnGetConvolutionBackwardDataAlgorithm_v7(d.handle, p.w, p.y, p.conv, p.x, n, r, pf);
+        return a.cudnnGetConvolutionBackwardDataAlgorithm_v7(h.get(), p.w, p.y.get(), p.conv, p.x.get(), n, r, pf);
       });
-    check(a, a.cudnnGetConvolutionBackwardDataWorkspaceSize(d.handle, p.w, p.y, p.conv, p.x,
+    check(a, a.cudnnGetConvolutionBackwardDataWorkspaceSize(h.get(), p.w, p.y.get(), p.conv, p.x.get(),
                                                               static_cast<cudnnConvolutionBwdDataAlgo_t>(algo), &ws_bytes),
           who, "cudnnGetConvolutionBackwardDataWorkspaceSize");
   } else {
     if (algo < 0)
       algo = pick<cudnnConvolutionBwdFilterAlgoPerf_t>(p, "cudnnGetConvolutionBackwardFilterAlgorithm_v7",
                                                        [&](int n, int* r, auto* pf) {
-        return a.cudnnGetConvolutionBackwardFilterAlgorithm_v7(d.handle, p.x, p.y, p.conv, p.w, n, r, pf);
+        return a.cudnnGetConvolutionBackwardFilterAlgorithm_v7(h.get(), p.x.get(), p.y.get(), p.conv, p.w, n, r, pf);
       });
-    check(a, a.cudnnGetConvolutionBackwardFilterWorkspaceSize(d.handle, p.x, p.y, p.conv, p.w,
+    check(a, a.cudnnGetConvolutionBackwardFilterWorkspaceSize(h.get(), p.x.get(), p.y.get(), p.conv, p.w,
                                                                 static_cast<cudnnConvolutionBwdFilterAlgo_t>(algo),
                                                                 &ws_bytes),
           who, "cudnnGetConvolutionBackwardFilterWorkspaceSize");
   }
-  d.algos.emplace(p.key, algo);
+  chosen.emplace(p.key, algo);
   // Freed at the end of this call into the stream-ordered cache: later work on this stream
   // may reuse it only after cuDNN's kernels are done with it.
   const std::shared_ptr<Buffer> ws = ws_bytes ? gpu_runtime::allocate(dev, ws_bytes, stream) : nullptr;
@@ -188,17 +149,17 @@ void run(Direction dir, const char* who, const Array& x, const Array& w, const A
   const void* one = p.doubles ? static_cast<const void*>(&one_d) : &one_f;
   const void* zero = p.doubles ? static_cast<const void*>(&zero_d) : &zero_f;
   if (dir == kForward)
-    check(a, a.cudnnConvolutionForward(d.handle, one, p.x, x.data(), p.w, w.data(), p.conv,
-                                       static_cast<cudnnConvolutionFwdAlgo_t>(algo), wsp, ws_bytes, zero, p.y,
+    check(a, a.cudnnConvolutionForward(h.get(), one, p.x.get(), x.data(), p.w, w.data(), p.conv,
+                                       static_cast<cudnnConvolutionFwdAlgo_t>(algo), wsp, ws_bytes, zero, p.y.get(),
                                        y.data()),
           who, "cudnnConvolutionForward");
   else if (dir == kInputGrad)
-    check(a, a.cudnnConvolutionBackwardData(d.handle, one, p.w, w.data(), p.y, y.data(), p.conv,
+    check(a, a.cudnnConvolutionBackwardData(h.get(), one, p.w, w.data(), p.y.get(), y.data(), p.conv,
                                             static_cast<cudnnConvolutionBwdDataAlgo_t>(algo), wsp, ws_bytes, zero,
-                                            p.x, x.data()),
+                                            p.x.get(), x.data()),
           who, "cudnnConvolutionBackwardData");
   else
-    check(a, a.cudnnConvolutionBackwardFilter(d.handle, one, p.x, x.data(), p.y, y.data(), p.conv,
+    check(a, a.cudnnConvolutionBackwardFilter(h.get(), one, p.x.get(), x.data(), p.y.get(), y.data(), p.conv,
                                               static_cast<cudnnConvolutionBwdFilterAlgo_t>(algo), wsp, ws_bytes,
                                               zero, p.w, w.data()),
           who, "cudnnConvolutionBackwardFilter");

@@ -5,6 +5,9 @@
 
 #include <cstdlib>
 
+#include "loom/core/error.h"
+#include "loom/runtime/cuda/check.h"
+
 namespace loom::cuda {
 namespace {
 
@@ -55,6 +58,69 @@ const CudnnApi* cudnn_api(std::string* why) {
   static const Loaded loaded = load();  // thread-safe static initialisation
   if (!loaded.ok && why) *why = loaded.why;
   return loaded.ok ? &loaded.api : nullptr;
+}
+
+const CudnnApi& cudnn_or_throw(const char* who) {
+  std::string why;
+  const CudnnApi* a = cudnn_api(&why);
+  if (!a) throw UnsupportedError(std::string("[") + who + "] " + why);
+  return *a;
+}
+
+void cudnn_check(const CudnnApi& a, cudnnStatus_t s, const char* who, const char* call) {
+  if (s == CUDNN_STATUS_SUCCESS) return;
+  const std::string msg = std::string("[") + who + "] cuDNN " + call + " failed: " + a.cudnnGetErrorString(s);
+  if (s == CUDNN_STATUS_ALLOC_FAILED) throw OutOfMemoryError(msg);
+  throw CudaError(msg, static_cast<int>(s));
+}
+
+cudnnDataType_t cudnn_data_type(DType t, const char* who) {
+  switch (t) {
+    case DType::float16: return CUDNN_DATA_HALF;
+    case DType::bfloat16: return CUDNN_DATA_BFLOAT16;
+    case DType::float32: return CUDNN_DATA_FLOAT;
+    case DType::float64: return CUDNN_DATA_DOUBLE;
+    default: throw_dtype_error(who, "needs a floating dtype");
+  }
+}
+
+int cudnn_int(int64_t v, const char* who) {
+  if (v > INT32_MAX) throw UnsupportedError(std::string("[") + who + "] a dimension over 2^31-1 on the GPU");
+  return static_cast<int>(v);
+}
+
+namespace {
+
+struct DeviceHandle {
+  std::mutex mu;
+  cudnnHandle_t handle = nullptr;
+};
+
+DeviceHandle& device_handle(int dev) {
+  static DeviceHandle* all = new DeviceHandle[kMaxDevices];
+  return all[dev];
+}
+
+}  // namespace
+
+CudnnHandle::CudnnHandle(const CudnnApi& a, int device, void* stream, const char* who)
+    : lock_(device_handle(device).mu) {
+  DeviceHandle& d = device_handle(device);
+  if (!d.handle) cudnn_check(a, a.cudnnCreate(&d.handle), who, "cudnnCreate");
+  cudnn_check(a, a.cudnnSetStream(d.handle, static_cast<cudaStream_t>(stream)), who, "cudnnSetStream");
+  handle_ = d.handle;
+}
+
+CudnnTensor::CudnnTensor(const CudnnApi& a, cudnnDataType_t t, const int64_t* shape, const char* who) : a_(a) {
+  cudnn_check(a, a.cudnnCreateTensorDescriptor(&d_), who, "cudnnCreateTensorDescriptor");
+  cudnn_check(a,
+              a.cudnnSetTensor4dDescriptor(d_, CUDNN_TENSOR_NCHW, t, cudnn_int(shape[0], who), cudnn_int(shape[1], who),
+                                           cudnn_int(shape[2], who), cudnn_int(shape[3], who)),
+              who, "cudnnSetTensor4dDescriptor");
+}
+
+CudnnTensor::~CudnnTensor() {
+  if (d_) a_.cudnnDestroyTensorDescriptor(d_);
 }
 
 }  // namespace loom::cuda

@@ -7,7 +7,11 @@
 #ifdef LOOM_HAVE_CUDNN
 #include <cudnn.h>
 
+#include <cstdint>
+#include <mutex>
 #include <string>
+
+#include "loom/core/dtype.h"
 
 namespace loom::cuda {
 
@@ -22,6 +26,43 @@ struct CudnnApi {
 /// The loaded library, or nullptr with `why` set (not found, a symbol missing, another
 /// major version than the header's). $LOOM_CUDNN_LIBRARY names a file to load instead.
 const CudnnApi* cudnn_api(std::string* why = nullptr);
+
+// ---- what the cuDNN evals share (conv_cudnn.cpp, pool_cudnn.cpp) ---------------------
+
+/// cudnn_api(), or UnsupportedError "[who] <why it could not be loaded>".
+const CudnnApi& cudnn_or_throw(const char* who);
+/// Raises CudaError (OutOfMemoryError for an allocation failure) naming `who` and `call`.
+void cudnn_check(const CudnnApi& a, cudnnStatus_t s, const char* who, const char* call);
+cudnnDataType_t cudnn_data_type(DType t, const char* who);
+/// v as a cuDNN int, or UnsupportedError for sizes past 2^31-1.
+int cudnn_int(int64_t v, const char* who);
+
+/// The device's cuDNN handle (made on first use, never destroyed: the runtime may be gone
+/// at exit), locked for the life of this object with `stream` set on it: set-stream and
+/// the calls that follow are one step for other threads.
+class CudnnHandle {
+ public:
+  CudnnHandle(const CudnnApi& a, int device, void* stream, const char* who);
+  cudnnHandle_t get() const { return handle_; }
+
+ private:
+  std::unique_lock<std::mutex> lock_;
+  cudnnHandle_t handle_;
+};
+
+/// An NCHW tensor descriptor of a contiguous 4-d array's shape, destroyed with it.
+class CudnnTensor {
+ public:
+  CudnnTensor(const CudnnApi& a, cudnnDataType_t t, const int64_t* shape, const char* who);
+  ~CudnnTensor();
+  CudnnTensor(const CudnnTensor&) = delete;
+  CudnnTensor& operator=(const CudnnTensor&) = delete;
+  cudnnTensorDescriptor_t get() const { return d_; }
+
+ private:
+  const CudnnApi& a_;
+  cudnnTensorDescriptor_t d_ = nullptr;
+};
 
 }  // namespace loom::cuda
 #endif

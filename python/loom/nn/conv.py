@@ -6,7 +6,8 @@ CPU, with its own gradient ops, batching and tracing. On a GPU where cuDNN canno
 input is padded (a zero array with the input set into its middle), each kernel offset (i, j)
 is a strided view of it, the views are stacked into the patches of every output position,
 (N, C, OH, OW, KH*KW), and one einsum (a cuBLAS GEMM) contracts them with the weight.
-Pooling uses the same patches: a max or a mean over the last axis.
+Pooling is loom's max_pool2d and avg_pool2d ops where conv2d is (cuDNN on a GPU, loops on a
+CPU), and otherwise a max or a mean over the last axis of the same patches.
 """
 import math
 
@@ -145,6 +146,8 @@ class MaxPool2d(_Pool2d):
 
     def forward(self, x):
         _check_input(x, None, "nn.MaxPool2d")
+        if _library_conv(x.device) and x.dtype.kind == "f":
+            return _loom.max_pool2d(x, self.kernel_size, self.stride, self.padding)
         p, _, _ = _patches(x, self.kernel_size, self.stride, self.padding, (1, 1), -math.inf, "nn.MaxPool2d")
         return _loom.max(p, axis=-1)
 
@@ -159,5 +162,7 @@ class AvgPool2d(_Pool2d):
 
     def forward(self, x):
         _check_input(x, None, "nn.AvgPool2d")
+        if _library_conv(x.device) and x.dtype.kind == "f":
+            return _loom.avg_pool2d(x, self.kernel_size, self.stride, self.padding)
         p, _, _ = _patches(x, self.kernel_size, self.stride, self.padding, (1, 1), 0, "nn.AvgPool2d")
         return _loom.mean(p, axis=-1)
