@@ -12,7 +12,8 @@ Cases (on gpu(0) when there is one, else cpu(); PyTorch prints n/a when not inst
                in exact float32 (loom's default; torch.backends.cudnn.allow_tf32 = False), and a
                second row with TF32 on both sides (loom.set_matmul_precision('tf32'), torch's default)
 PyTorch runs its convolutions in exact float32 here too, as loom does by default.
-Timings are medians. A benchmark, never a test.
+Step timings are medians over rounds that run loom eager, loom jit and PyTorch in turn (5
+steps each), so that a noisy host slows all three alike. A benchmark, never a test.
 """
 import argparse
 import os
@@ -24,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import loom  # noqa: E402
 from loom import nn, optim  # noqa: E402
 from table import print_rows  # noqa: E402
-from timing import timed  # noqa: E402
+from timing import timed, timed_together  # noqa: E402
 
 
 def lenet():
@@ -106,11 +107,9 @@ def main():
         xh = rng.standard_normal(xshape).astype(np.float32)
         yh = rng.integers(0, 10, xshape[0])
         x, y = loom.asarray(xh, device=dev), loom.asarray(yh, device=dev)
-        es = loom_step(net, False)
-        eager = timed(lambda: es(x, y), sync, reps, 3) * 1e3
-        js = loom_step(net, True)
-        jit = timed(lambda: js(x, y), sync, reps, 10) * 1e3
-        t = None
+        es, js = loom_step(net, False), loom_step(net, True)
+        steps = {"eager": lambda: es(x, y), "jit": lambda: js(x, y)}  # noqa: B023
+        syncs = {"eager": sync, "jit": sync}
         if torch is not None:
             tn = torch_twin(torch, make()).to(tdev)
             topt = torch.optim.Adam(tn.parameters(), lr=1e-3)
@@ -120,7 +119,9 @@ def main():
                 topt.zero_grad()
                 torch.nn.functional.cross_entropy(tn(tx), ty).backward()
                 topt.step()
-            t = timed(tstep, tsync, reps, 10) * 1e3
+            steps["torch"], syncs["torch"] = tstep, tsync
+        ms = {k: v * 1e3 for k, v in timed_together(steps, syncs, reps, 5).items()}
+        eager, jit, t = ms["eager"], ms["jit"], ms.get("torch")
         rows.append((name, "ms", f"{eager:.3f}", f"{jit:.3f}", "n/a" if t is None else f"{t:.3f}",
                      "<= 1.0x / jit <= 0.7x", "n/a" if t is None else ("yes" if eager <= t and jit <= 0.7 * t else "NO")))
     if dev != loom.cpu() or not args.quick:

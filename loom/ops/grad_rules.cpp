@@ -39,6 +39,7 @@ void register_grad_rules() {
   grad_rules::register_sorting();
   grad_rules::register_conv();
   grad_rules::register_pool();
+  grad_rules::register_nn_loss();
 }
 
 }  // namespace loom

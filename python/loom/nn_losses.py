@@ -142,6 +142,14 @@ def cross_entropy(logits, labels, reduction="mean", label_smoothing=0.0):
         labels = _loom.asarray(labels, device=logits.device)
 
     x = _compute_dtype(logits)
+    if not label_smoothing and x.dtype in (_loom.float32, _loom.float64):
+        # The fused op: one kernel forward, one backward (softmax - onehot), instead of a
+        # dozen elementwise ops and reductions each way. Class axis last, one row per label.
+        rows = x if x.ndim == 2 else _loom.moveaxis(x, 1, -1).reshape((-1, num_classes))
+        loss = _loom.softmax_cross_entropy(rows, labels.reshape((-1,))).reshape(want)
+        if unbatched:
+            loss = loss.reshape(())
+        return _reduce(loss, reduction, logits.dtype)
     shifted, lse = _shifted(x, 1)
     # The label's logit picked by a one-hot mask: one fused compare-select-sum, which grad
     # differentiates as a select (no scatter), and which finds labels out of range.

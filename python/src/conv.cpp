@@ -1,5 +1,6 @@
-// Convolutions and pooling: conv2d, max_pool2d, avg_pool2d and their gradients (loom.nn
-// builds Conv2d, MaxPool2d and AvgPool2d on them), and the query of what computes them. The Python layer (loom/nn/conv.py) turns
+// The ops loom.nn is built on: conv2d, max_pool2d, avg_pool2d and their gradients (Conv2d,
+// MaxPool2d, AvgPool2d), the fused softmax cross-entropy (nn.losses.cross_entropy), and the
+// query of what computes convolutions on a device. The Python layer (loom/nn/conv.py) turns
 // PyTorch's int-or-pair and 'same'/'valid' arguments into the pairs taken here.
 #include <array>
 #include <string>
@@ -7,6 +8,7 @@
 #include "bindings.h"
 #include "loom/backend/conv.h"
 #include "loom/ops/conv.h"
+#include "loom/ops/nn_loss.h"
 #include "loom/ops/pool.h"
 
 #include <nanobind/stl/array.h>
@@ -102,6 +104,15 @@ LOOM_BINDING_FAMILY(conv, 35) {
       },
       nb::arg("dy"), nb::arg("input_shape"), nb::arg("kernel_size"), nb::arg("stride"),
       nb::arg("padding") = Pair{0, 0}, "The gradient of sum(avg_pool2d(x) * dy) with respect to x.");
+  m.def(
+      "softmax_cross_entropy",
+      [](const Array& logits, const Array& labels) {
+        nb::gil_scoped_release release;
+        return softmax_cross_entropy(logits, labels);
+      },
+      nb::arg("logits"), nb::arg("labels"),
+      "Per row of logits (N, C) (float32/float64): logsumexp(logits[r]) - logits[r, labels[r]], one "
+      "fused op with a fused gradient; NaN where a label is outside [0, C).");
   m.def("conv_backend", &conv_backend, nb::arg("device"),
         "What computes convolutions and pooling on device: 'im2col+<blas>' on a CPU, 'cudnn 9.x.y' on a GPU, "
         "or '' when no convolution library could be loaded there (loom.nn then uses its GEMM path).");

@@ -88,3 +88,9 @@ def test_errors():
         nn.Conv2d(4, 6, 3, groups=4)
     with pytest.raises(ValueError, match="half the kernel"):
         nn.MaxPool2d(2, padding=2)
+
+
+def test_functional_pools(device, rng):
+    x = loom.asarray(rng.standard_normal((2, 3, 6, 6)), device=device)
+    np.testing.assert_array_equal(nn.max_pool2d(x, 2).numpy(), nn.MaxPool2d(2)(x).numpy())
+    np.testing.assert_array_equal(nn.avg_pool2d(x, 3, 1, 1).numpy(), nn.AvgPool2d(3, 1, 1)(x).numpy())

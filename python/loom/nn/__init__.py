@@ -7,7 +7,7 @@
 from .. import nn_losses as losses
 from ..nn_losses import log_softmax, softmax
 from .activations import GELU, ReLU, Sigmoid, Softmax, Tanh, gelu, relu, sigmoid
-from .conv import AvgPool2d, Conv2d, MaxPool2d, conv2d
+from .conv import AvgPool2d, Conv2d, MaxPool2d, avg_pool2d, conv2d, max_pool2d
 from .layers import Dropout, Embedding, Flatten, Identity, LayerNorm, LazyLinear, Linear, Sequential
 from .module import Module, value_and_grad
 from .norm import BatchNorm1d, BatchNorm2d
@@ -16,4 +16,4 @@ __all__ = ["Module", "value_and_grad",
            "Linear", "LazyLinear", "Conv2d", "MaxPool2d", "AvgPool2d", "LayerNorm", "BatchNorm1d", "BatchNorm2d", "Dropout", "Embedding",
            "Flatten", "Sequential", "Identity",
            "ReLU", "GELU", "Sigmoid", "Tanh", "Softmax", "losses",
-           "relu", "gelu", "sigmoid", "softmax", "log_softmax", "conv2d"]
+           "relu", "gelu", "sigmoid", "softmax", "log_softmax", "conv2d", "max_pool2d", "avg_pool2d"]

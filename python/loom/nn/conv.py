@@ -166,3 +166,13 @@ class AvgPool2d(_Pool2d):
             return _loom.avg_pool2d(x, self.kernel_size, self.stride, self.padding)
         p, _, _ = _patches(x, self.kernel_size, self.stride, self.padding, (1, 1), 0, "nn.AvgPool2d")
         return _loom.mean(p, axis=-1)
+
+
+def max_pool2d(x, kernel_size, stride=None, padding=0):
+    """The functional MaxPool2d (torch.nn.functional.max_pool2d's arguments)."""
+    return MaxPool2d(kernel_size, stride, padding)(x)
+
+
+def avg_pool2d(x, kernel_size, stride=None, padding=0):
+    """The functional AvgPool2d (count_include_pad=True, as PyTorch's default)."""
+    return AvgPool2d(kernel_size, stride, padding)(x)

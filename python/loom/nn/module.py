@@ -225,7 +225,10 @@ class Module:
         old = list(self.state_dict().values())
         if len(old) != len(arrays):
             raise ValueError(f"[nn.Module] {len(arrays)} arrays for {len(old)} parameters and buffers")
-        swap = {id(o): a for o, a in zip(old, arrays)}
+        return self._with_swapped({id(o): a for o, a in zip(old, arrays)})
+
+    def _with_swapped(self, swap):
+        """A shallow copy of the module tree in which each array `a` is swap[id(a)] (if there)."""
         clones = {}
 
         def clone(m):
@@ -305,13 +308,16 @@ def value_and_grad(model, fn):
     def value_and_grad_fn(m, *args, **kwargs):
         if not isinstance(m, Module):
             raise TypeError(f"[nn.value_and_grad] the first argument must be the model, got {type(m).__name__}")
-        names = [n for n, _ in m.named_parameters()]
-        buffers = m.buffers()
+        # One walk of the module tree per call: this runs every training step.
+        mods = m.named_modules()
+        named = m._named("_parameters", mods)
+        has_buffers = bool(m._named("_buffers", mods))
 
         def loss_of(params, *a):
-            copy = m._with_arrays([params[n] for n in names] + buffers)
-            return fn(copy, *a, **kwargs), dict(copy.named_buffers())
-        (value, new_buffers), grads = _value_and_grad(loss_of, has_aux=True)(dict(m.named_parameters()), *args)
-        m.update_parameters(new_buffers)  # buffers the forward pass updated (running statistics)
+            copy = m._with_swapped({id(p): params[n] for n, p in named})
+            return fn(copy, *a, **kwargs), dict(copy.named_buffers()) if has_buffers else {}
+        (value, new_buffers), grads = _value_and_grad(loss_of, has_aux=True)(dict(named), *args)
+        if new_buffers:
+            m.update_parameters(new_buffers)  # buffers the forward pass updated (running statistics)
         return value, grads
     return value_and_grad_fn

@@ -1,0 +1,38 @@
+// The loss family's contract (DESIGN.md §2): softmax cross-entropy of integer labels over
+// the rows of a logits matrix, fused, and its gradient. ops/nn_loss.cpp owns the rules and
+// hands the backends contiguous float32/float64 logits (N, C) and int64 labels (N,).
+// CPU: backend/cpu/nn_loss.cpp; GPU: backend/cuda/nn_loss.cpp (NVRTC kernels of
+// kernels/loom_loss.cuh); stub in backend/no_cuda/nn_loss_stubs.cpp.
+#pragma once
+#include "loom/array/array.h"
+#include "loom/backend/primitive.h"
+
+namespace loom {
+
+/// loss[r] = logsumexp(x[r]) - x[r, labels[r]] (NaN where the label is outside [0, C)) and
+/// lse[r] = logsumexp(x[r]), which the gradient reuses.
+using CrossEntropyFn = void(const Array& x, const Array& labels, const Array& loss, const Array& lse);
+/// dx[r, c] = ct[r] * (exp(x[r, c] - lse[r]) - (c == labels[r])), 0 on rows whose label is
+/// out of range.
+using CrossEntropyGradFn = void(const Array& x, const Array& labels, const Array& lse, const Array& ct,
+                                const Array& dx);
+
+namespace cpu_backend {
+CrossEntropyFn cross_entropy;
+CrossEntropyGradFn cross_entropy_grad;
+}  // namespace cpu_backend
+
+namespace gpu_backend {
+CrossEntropyFn cross_entropy;
+CrossEntropyGradFn cross_entropy_grad;
+}  // namespace gpu_backend
+
+namespace primitives {
+
+inline const Primitive<CrossEntropyFn> cross_entropy{{"cross_entropy", "nn_loss"}, cpu_backend::cross_entropy,
+                                                     gpu_backend::cross_entropy};
+inline const Primitive<CrossEntropyGradFn> cross_entropy_grad{
+    {"cross_entropy_grad", "nn_loss"}, cpu_backend::cross_entropy_grad, gpu_backend::cross_entropy_grad};
+
+}  // namespace primitives
+}  // namespace loom
