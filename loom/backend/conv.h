@@ -3,7 +3,7 @@
 // the family. ops/conv.cpp owns the shape and dtype rules and hands the backends contiguous
 // operands of one floating dtype on one device.
 // CPU: backend/cpu/conv.cpp (im2col + the BLAS GEMM of backend/cpu/linalg.cpp).
-// GPU: backend/cuda/conv_cudnn.cpp (cuDNN, loaded at run time when the library is there);
+// GPU: backend/cuda/conv.cpp (cuDNN, loaded at run time when the library is there);
 // stub in backend/no_cuda/conv_stubs.cpp.
 #pragma once
 #include <cstdint>

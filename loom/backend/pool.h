@@ -1,7 +1,7 @@
 // The pooling family's contract (DESIGN.md §2): 2-d max and average pooling over NCHW
 // arrays and their gradients. ops/pool.cpp owns the shape and dtype rules and hands the
 // backends contiguous operands of one floating dtype on one device.
-// CPU: backend/cpu/pool.cpp (direct loops). GPU: backend/cuda/pool_cudnn.cpp (cuDNN, where
+// CPU: backend/cpu/pool.cpp (direct loops). GPU: backend/cuda/pool.cpp (cuDNN, where
 // backend/conv.h's conv_backend names it); stub in backend/no_cuda/pool_stubs.cpp.
 #pragma once
 #include <cstdint>

@@ -27,7 +27,7 @@ struct CudnnApi {
 /// major version than the header's). $LOOM_CUDNN_LIBRARY names a file to load instead.
 const CudnnApi* cudnn_api(std::string* why = nullptr);
 
-// ---- what the cuDNN evals share (conv_cudnn.cpp, pool_cudnn.cpp) ---------------------
+// ---- what the cuDNN evals share (conv.cpp, pool.cpp) ---------------------
 
 /// cudnn_api(), or UnsupportedError "[who] <why it could not be loaded>".
 const CudnnApi& cudnn_or_throw(const char* who);
