@@ -6,31 +6,14 @@ import pytest
 
 import loom
 from loom import nn
+from test_conv import np_conv as np_conv_groups
 from test_nn import check_grad
+from test_pool import np_pool
 
 
 def np_conv(x, w, b, stride, padding, dilation):
-    n, c, h, wd = x.shape
-    o, _, kh, kw = w.shape
-    (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
-    xp = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
-    oh = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1
-    ow = (wd + 2 * pw - dw * (kw - 1) - 1) // sw + 1
-    y = np.zeros((n, o, oh, ow))
-    for i in range(kh):
-        for j in range(kw):
-            patch = xp[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw]
-            y += np.einsum("nchw,oc->nohw", patch, w[:, :, i, j])
+    y = np_conv_groups(x, w, stride, padding, dilation, 1)
     return y + (b[None, :, None, None] if b is not None else 0)
-
-
-def np_pool(x, k, s, p, fill, reduce):
-    xp = np.pad(x, ((0, 0), (0, 0), (p[0], p[0]), (p[1], p[1])), constant_values=fill)
-    oh = (x.shape[2] + 2 * p[0] - k[0]) // s[0] + 1
-    ow = (x.shape[3] + 2 * p[1] - k[1]) // s[1] + 1
-    views = [xp[:, :, i:i + s[0] * (oh - 1) + 1:s[0], j:j + s[1] * (ow - 1) + 1:s[1]]
-             for i in range(k[0]) for j in range(k[1])]
-    return reduce(np.stack(views, -1), axis=-1)
 
 
 CONVS = [dict(stride=1, padding=0, dilation=1), dict(stride=2, padding=1, dilation=1),
