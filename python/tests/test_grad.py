@@ -194,3 +194,39 @@ def test_errors():
         grad(lambda x: loom.sum(x), argnums=3)(x)
     with pytest.raises(TypeError, match="has_aux"):
         grad(lambda x: loom.sum(x), has_aux=True)(x)
+
+
+def test_cotangents_taken_without_copies_never_alias():
+    """The backward pass takes a rule's result as a cotangent without copying it and shares
+    a passed-through one (docs/TRANSFORMS.md §6): the gradients it returns must still be
+    arrays of their own, and later contributions must not write into a shared one."""
+    rng = np.random.default_rng()
+    a, b = loom.asarray(rng.standard_normal(5)), loom.asarray(rng.standard_normal(5))
+    # add passes one cotangent to both operands: two gradients, two buffers.
+    ga, gb = grad(lambda x, y: loom.sum((x + y) * 3.0), argnums=(0, 1))(a, b)
+    ga += 1.0
+    np.testing.assert_array_equal(gb.numpy(), np.full(5, 3.0))
+    np.testing.assert_array_equal(ga.numpy(), np.full(5, 4.0))
+
+    # A shared cotangent that later contributions add to: t = x + y feeds both u and the
+    # final sum; y's cotangent is t's, x's gets more from x * x.
+    def f(x, y):
+        t = x + y
+        u = t * 2.0
+        return loom.sum(u) + loom.sum(t) + loom.sum(x * x)
+    gx, gy = grad(f, argnums=(0, 1))(a, b)
+    np.testing.assert_allclose(gx.numpy(), 3.0 + 2 * a.numpy(), rtol=1e-12)
+    np.testing.assert_allclose(gy.numpy(), np.full(5, 3.0), rtol=1e-12)
+
+    # A transposed weight (x @ w.T) gets its gradient in its own layout, and a partial
+    # write after a pass-through zeroes only its region.
+    x, w = loom.asarray(rng.standard_normal((3, 4))), loom.asarray(rng.standard_normal((2, 4)))
+    gw = grad(lambda ww: loom.sum((x @ ww.T) ** 2))(w)
+    np.testing.assert_allclose(gw.numpy(), 2 * ((x.numpy() @ w.numpy().T).T @ x.numpy()), rtol=1e-12)
+
+    def g(v):
+        z = v * 1.0
+        z[1:3] = 0.0
+        return loom.sum(z * v)
+    np.testing.assert_allclose(grad(g)(a).numpy(), np.where(np.isin(np.arange(5), [1, 2]), 0, 2) * a.numpy(),
+                               rtol=1e-12)
