@@ -230,3 +230,18 @@ def test_the_copy_bindings_refuse_the_cpu():
 def test_gpu_upload_async_refuses_pageable_memory(gpu):
     with pytest.raises(ValueError, match="page-locked"):
         loom._loom._upload_async(np.zeros(1024, np.float32), loom.Stream(device=gpu))
+
+
+def test_parallel_row_gather_matches_numpy():
+    rng = np.random.default_rng()
+    src = rng.standard_normal((300, 7, 5)).astype(np.float32)
+    out = np.empty((40, 7, 5), np.float32)
+    loom._loom._gather_rows(src, None, 123, out)
+    np.testing.assert_array_equal(out, src[123:163])
+    idx = rng.integers(0, 300, 40)
+    loom._loom._gather_rows(src, idx.astype(np.int64), 0, out)
+    np.testing.assert_array_equal(out, src[idx])
+    with pytest.raises(ValueError, match="out of range"):
+        loom._loom._gather_rows(src, None, 270, out)
+    with pytest.raises(ValueError, match="rows differ in size"):
+        loom._loom._gather_rows(src, None, 0, np.empty((40, 7, 4), np.float32))
