@@ -1,5 +1,7 @@
 #include "loom/ops/batch_common.h"
 
+#include <algorithm>
+
 #include "loom/ops/elementwise.h"
 
 namespace loom::batch {
@@ -45,6 +47,23 @@ Array dense_batch_copy(const Array& v, int64_t n, const BatchMap& m) {
   const int64_t item = static_cast<int64_t>(v.itemsize());
   const Array flat = m.batched(v.view({n}, {item}, v.offset())).contiguous();
   return flat.view({m.size * n}, {item}, flat.offset());
+}
+
+Array merge_leading(const Array& v) {
+  const Shape& s = v.shape();
+  const int64_t per = v.size() / std::max<int64_t>(1, s[0]) * static_cast<int64_t>(v.itemsize());
+  if (s[0] > 1 && v.strides()[0] != per) return Array();
+  const Array rest = v.view(Shape(s.begin() + 1, s.end()), Strides(v.strides().begin() + 1, v.strides().end()),
+                            v.offset());
+  if (!rest.is_contiguous()) return Array();
+  Shape ms(s.begin() + 1, s.end());
+  ms[0] *= s[0];
+  return v.view(ms, rest.strides(), v.offset());
+}
+
+Array merge_leading_copy(const Array& v) {
+  if (Array merged = merge_leading(v); merged.valid()) return merged;
+  return merge_leading(v.contiguous());
 }
 
 }  // namespace loom::batch

@@ -3,6 +3,8 @@
 // batched views, so that under an enclosing trace the batched op is recorded there.
 #pragma once
 #include <cstdint>
+#include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "loom/dispatch/dispatch.h"
@@ -39,6 +41,12 @@ Array dense_batch(const Array& v, int64_t n, const BatchMap& m);
 /// The same, copying the examples together when they are not back to back.
 Array dense_batch_copy(const Array& v, int64_t n, const BatchMap& m);
 
+/// A batched view `v` (S, N, ...) as (S*N, ...) when the examples lie back to back and each
+/// is contiguous, else an invalid Array.
+Array merge_leading(const Array& v);
+/// The same, copying `v` to a contiguous array first when it does not merge (an input).
+Array merge_leading_copy(const Array& v);
+
 /// Dispatches the primitive of `op` (its record, signature R(A...)) again on `device` with
 /// `args`; `in` and `out` are what hooks see.
 template <class R, class... A, class... Args>
@@ -47,6 +55,30 @@ void redispatch(const TracedOp& op, const std::vector<Array>& in, const std::vec
   const auto& p = *static_cast<const Primitive<R(A...)>*>(op.record);
   const auto in_refs = trace_detail::refs(in), out_refs = trace_detail::refs(out);
   dispatch_on(p, op.device, in_refs, out_refs, std::forward<Args>(args)...);
+}
+
+/// The rule of a primitive whose array arguments all run along a leading axis of independent
+/// rows (images, samples; eval signature void(P...)): the examples' rows are more rows, so
+/// one call on the merged arrays does the whole batch. An output whose examples do not lie
+/// back to back makes it fall back to per_example.
+template <class... P>
+void rows_rule(const TracedOp& op, const BatchMap& m) {
+  auto args = op.args_as<P...>();
+  std::vector<Array> in, out;
+  bool ok = true;
+  auto merge = [&](auto& a) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(a)>, Array>) {
+      bool is_out = false;
+      for (const Array& o : op.outputs) is_out = is_out || (o.buffer() == a.buffer() && o.offset() == a.offset());
+      const Array b = m.batched(a);
+      a = is_out ? merge_leading(b) : merge_leading_copy(b);
+      ok = ok && a.valid();
+      (is_out ? out : in).push_back(a);
+    }
+  };
+  std::apply([&](auto&... a) { (merge(a), ...); }, args);
+  if (!ok) return per_example(op, m);
+  std::apply([&](auto&... a) { redispatch<void, P...>(op, in, out, a...); }, args);
 }
 
 /// Each family's registration (ops/<family>_batch.cpp), called by register_batch_rules().
@@ -59,5 +91,7 @@ void register_sorting();
 void register_indexing();
 void register_random();
 void register_conv();
+void register_pool();
+void register_nn_loss();
 
 }  // namespace loom::batch

@@ -20,6 +20,8 @@ void register_batch_rules() {
     batch::register_indexing();
     batch::register_random();
     batch::register_conv();
+    batch::register_pool();
+    batch::register_nn_loss();
   });
 }
 

@@ -77,3 +77,28 @@ def test_functional_pools(device, rng):
     x = loom.asarray(rng.standard_normal((2, 3, 6, 6)), device=device)
     np.testing.assert_array_equal(nn.max_pool2d(x, 2).numpy(), nn.MaxPool2d(2)(x).numpy())
     np.testing.assert_array_equal(nn.avg_pool2d(x, 3, 1, 1).numpy(), nn.AvgPool2d(3, 1, 1)(x).numpy())
+
+
+def test_per_example_gradients_under_vmap(device, rng):
+    """vmap(grad) through conv, pooling and the fused loss equals a loop over examples, and
+    batches each of those ops into one call (the examples' images are more images)."""
+    net = nn.Sequential(nn.Conv2d(1, 3, 3, padding=1, dtype=loom.float64), nn.ReLU(), nn.MaxPool2d(2),
+                        nn.AvgPool2d(2), nn.Flatten(), nn.Linear(12, 4, dtype=loom.float64)).to(device)
+    xs = loom.asarray(rng.standard_normal((5, 1, 1, 8, 8)), device=device)
+    ys = loom.asarray(rng.integers(0, 4, (5, 1)), device=device)
+    params = dict(net.named_parameters())
+    names = list(params)
+
+    def loss(p, x, y):
+        return nn.losses.cross_entropy(net._with_arrays([p[k] for k in names])(x), y)
+    rec = loom._loom._DispatchRecorder()
+    rec.start()
+    per = loom.vmap(loom.grad(loss), in_axes=(None, 0, 0))(params, xs, ys)
+    rec.stop()
+    ops = [e[0] for e in rec.events()]
+    for op in ("conv2d", "max_pool2d", "max_pool2d_grad", "avg_pool2d_grad", "cross_entropy", "cross_entropy_grad"):
+        assert ops.count(op) == 1, (op, ops.count(op))
+    for i in range(5):
+        one = loom.grad(loss)(params, xs[i], ys[i])
+        for k in params:
+            np.testing.assert_allclose(per[k][i].numpy(), one[k].numpy(), rtol=1e-10, atol=1e-12, err_msg=k)
