@@ -83,7 +83,8 @@ void Cotangents::accumulate(const Array& v, const Array& ct, bool exclusive) {
     it = slots_.emplace(b, Slot{{z.buffer(), z.offset()}, true}).first;
     held_.insert(z.buffer().get());
   } else if (!it->second.owned) {
-    if (target.is_contiguous() && covers(target, b)) {  // a sum into a fresh buffer costs what an add in place does
+    // A sum into a fresh buffer costs what an add in place would (same dtype: the slot's).
+    if (target.is_contiguous() && covers(target, b) && value.dtype() == target.dtype()) {
       const Array sum_ = add(view(it->second, target), value);
       it->second = {{sum_.buffer(), sum_.offset()}, true};
       held_.insert(sum_.buffer().get());
