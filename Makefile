@@ -168,7 +168,8 @@ bench:
 	@py=python3; [ -x $(VPY) ] && py=$(VPY); PYTHONPATH=$(CURDIR)/python $$py bench/transfer.py && PYTHONPATH=$(CURDIR)/python $$py bench/ops.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/kernels.py && PYTHONPATH=$(CURDIR)/python $$py bench/emulator.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/python_kernels.py && PYTHONPATH=$(CURDIR)/python $$py bench/transforms.py \
-	  && PYTHONPATH=$(CURDIR)/python $$py bench/nn.py
+	  && PYTHONPATH=$(CURDIR)/python $$py bench/nn.py \
+	  && PYTHONPATH=$(CURDIR)/python $$py bench/linalg.py
 
 clean:
 	rm -rf $(BUILD_DIR) $(GPU_BUILD_DIR) $(ASAN_BUILD_DIR) python/loom/_loom*.so .pytest_cache .hypothesis

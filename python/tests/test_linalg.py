@@ -92,6 +92,25 @@ def test_matmul_transposed_operands(device, rng, dtype):
     compare(exact_half(lambda xp, x, y: y @ y.T), a, b, device=device, rtol=tol)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_gram_products_are_symmetric_rank_k_updates(device, rng, dtype):
+    """x @ x.T and x.T @ x over one buffer run as syrk on a CPU (half the multiply-adds, the
+    other triangle mirrored): NumPy's values, exactly symmetric, batched and on offset views;
+    products that merely share memory stay general."""
+    x = rand(rng, (3, 70, 45), dtype)
+    xl = loom.asarray(x, device=device)
+    tol = rtol_for(dtype, 70)
+    for got, want in ((xl @ loom.swapaxes(xl, 1, 2), x @ np.swapaxes(x, 1, 2)),
+                      (loom.swapaxes(xl, 1, 2) @ xl, np.swapaxes(x, 1, 2) @ x),
+                      (xl[1, 2:] @ xl[1, 2:].T, x[1, 2:] @ x[1, 2:].T),
+                      (xl[0, :, 3:9].T @ xl[0, :, 3:9], x[0, :, 3:9].T @ x[0, :, 3:9])):
+        g = got.numpy()
+        np.testing.assert_allclose(g, want, rtol=tol, atol=tol * np.abs(want).max())
+        np.testing.assert_array_equal(g, np.swapaxes(g, -1, -2))
+    sq = xl[0, :45]  # 45 x 45 over the same memory as its transpose's, not transposed
+    np.testing.assert_allclose((sq @ sq).numpy(), x[0, :45] @ x[0, :45], rtol=tol, atol=tol * 45)
+
+
 def test_matmul_strided_views(device, rng):
     # Views with steps and negative strides (zero-copy imports on cpu(); copies on a GPU).
     base = rand(rng, (12, 10), "float32")

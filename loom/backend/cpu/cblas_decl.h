@@ -8,10 +8,15 @@ void cblas_sgemm(int order, int trans_a, int trans_b, int m, int n, int k, float
                  const float* a, int lda, const float* b, int ldb, float beta, float* c, int ldc);
 void cblas_dgemm(int order, int trans_a, int trans_b, int m, int n, int k, double alpha,
                  const double* a, int lda, const double* b, int ldb, double beta, double* c, int ldc);
+void cblas_ssyrk(int order, int uplo, int trans, int n, int k, float alpha, const float* a, int lda, float beta,
+                 float* c, int ldc);
+void cblas_dsyrk(int order, int uplo, int trans, int n, int k, double alpha, const double* a, int lda, double beta,
+                 double* c, int ldc);
 }
 
 namespace loom::cpu_backend::cblas {
 constexpr int kRowMajor = 101;
 constexpr int kNoTrans = 111;
 constexpr int kTrans = 112;
+constexpr int kUpper = 121;
 }  // namespace loom::cpu_backend::cblas

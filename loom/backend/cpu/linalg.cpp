@@ -3,7 +3,9 @@
 // float32 GEMMs, everything else through gemm_loop (linalg_loop.cpp).
 #include "loom/backend/linalg.h"
 
+#include <algorithm>
 #include <climits>
+#include <type_traits>
 #include <cstring>
 
 #include "loom/core/cast.h"
@@ -29,9 +31,40 @@ bool blas_fits(const Array& out, int64_t k) {
   return out.shape()[1] <= INT_MAX && out.shape()[2] <= INT_MAX && k <= INT_MAX;
 }
 
+// Whether b is a's transpose over the same memory (x @ x.T, x.T @ x): then the product is
+// symmetric and one triangle of it is a rank-k update, half the multiply-adds (as NumPy does).
+bool is_gram(const Array& a, const Array& b, const GemmOperand& ga, const GemmOperand& gb) {
+  return a.data() == b.data() && ga.transposed != gb.transposed && ga.ld == gb.ld &&
+         ga.batch_stride == gb.batch_stride && a.shape()[1] == b.shape()[2];
+}
+
+// c (n x n, row-major) = a @ a^T (or a^T @ a when `transposed`): syrk fills the upper
+// triangle, which is then mirrored into the lower one.
+template <class T>
+void gram(const T* a, int64_t ld, bool transposed, int64_t n, int64_t k, T* c) {
+  const int trans = transposed ? cblas::kTrans : cblas::kNoTrans;
+  const int ni = static_cast<int>(n), ki = static_cast<int>(k), lda = static_cast<int>(ld);
+  if constexpr (std::is_same_v<T, float>)
+    cblas_ssyrk(cblas::kRowMajor, cblas::kUpper, trans, ni, ki, 1.0f, a, lda, 0.0f, c, ni);
+  else
+    cblas_dsyrk(cblas::kRowMajor, cblas::kUpper, trans, ni, ki, 1.0, a, lda, 0.0, c, ni);
+  cpu_runtime::parallel_for(n, std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(n, 1)),
+                            [&](int64_t lo, int64_t hi) {
+                              for (int64_t i = lo; i < hi; ++i)
+                                for (int64_t j = 0; j < i; ++j) c[i * n + j] = c[j * n + i];
+                            });
+}
+
 template <class T>
 void blas_gemm(const Array& a, const Array& b, const Array& out) {
   const GemmOperand ga = gemm_operand(a), gb = gemm_operand(b);
+  if (is_gram(a, b, ga, gb)) {
+    const int64_t nb = out.shape()[0], n = out.shape()[1], k = a.shape()[2];
+    for (int64_t i = 0; i < nb; ++i)
+      gram<T>(static_cast<const T*>(a.data()) + i * ga.batch_stride, ga.ld, ga.transposed, n, k,
+              static_cast<T*>(out.data()) + i * n * n);
+    return;
+  }
   const int64_t nb = out.shape()[0], m = out.shape()[1], n = out.shape()[2], k = a.shape()[2];
   const T* pa = static_cast<const T*>(a.data());
   const T* pb = static_cast<const T*>(b.data());
