@@ -4,10 +4,12 @@
 // Result dtype: NumPy's promotion of the inputs; integers wrap around; bool products are
 // logical or-of-ands; float16/bfloat16 accumulate in float32.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "loom/array/array.h"
+#include "loom/core/dtype.h"
 
 namespace loom {
 
@@ -32,6 +34,17 @@ Array tensordot(const Array& a, const Array& b, const std::vector<int64_t>& axes
 /// with broadcasting, repeated indices within an operand (diagonals), summed indices.
 /// Operands are contracted left to right through batched matmuls.
 Array einsum(const std::string& subscripts, const std::vector<Array>& operands);
+
+/// NumPy's trace: the sums along diagonal(a, offset, axis1, axis2), in sum's dtype rules
+/// (or `dtype`).
+Array trace(const Array& a, int64_t offset = 0, int64_t axis1 = 0, int64_t axis2 = 1,
+            std::optional<DType> dtype = std::nullopt);
+/// NumPy's cross: the cross products of the 2- or 3-vectors along axisa of a and axisb of b
+/// (broadcast over the other axes), placed along axisc; two 2-vectors give the z component.
+Array cross(const Array& a, const Array& b, int64_t axisa = -1, int64_t axisb = -1, int64_t axisc = -1);
+/// numpy.linalg.matrix_power for n >= 0 (repeated squaring with matmul; n = 0 gives the
+/// identity in a's dtype) over the last two axes of square matrices.
+Array matrix_power(const Array& a, int64_t n);
 
 /// "float32"/"highest" (default): float32 products are exact float32 on every device.
 /// "tf32"/"high": float32 products on the GPU may use TF32 tensor cores (10-bit mantissa

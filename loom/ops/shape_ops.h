@@ -43,6 +43,10 @@ Array squeeze(const Array& a, const std::optional<std::vector<int64_t>>& axis = 
 Array expand_dims(const Array& a, const std::vector<int64_t>& axis);
 /// A view with zero strides along broadcast dimensions.
 Array broadcast_to(const Array& a, const Shape& shape);
+/// NumPy's diagonal: the diagonal `offset` above (below, when negative) the main one of the
+/// matrices spanned by axis1 and axis2, as a last axis; the other axes stay in order. A
+/// view (writable, as torch.diagonal; NumPy's is read-only).
+Array diagonal(const Array& a, int64_t offset = 0, int64_t axis1 = 0, int64_t axis2 = 1);
 std::vector<Array> broadcast_arrays(const std::vector<Array>& arrays);
 Array atleast_1d(const Array& a);
 Array atleast_2d(const Array& a);

@@ -138,6 +138,24 @@ Array swapaxes(const Array& a, int64_t axis1, int64_t axis2) {
   return a.view(sh, st, a.offset());
 }
 
+Array diagonal(const Array& a, int64_t offset, int64_t axis1, int64_t axis2) {
+  if (a.ndim() < 2) throw_value_error("diagonal", "diag requires an array of at least two dimensions");
+  const int i = normalize_axis(axis1, a.ndim(), "diagonal"), j = normalize_axis(axis2, a.ndim(), "diagonal");
+  if (i == j) throw_value_error("diagonal", "axis1 and axis2 cannot be the same");
+  const int64_t rows = a.shape()[i], cols = a.shape()[j];
+  // Element k of the diagonal is (k - min(offset, 0), k + max(offset, 0)).
+  const int64_t n = std::max<int64_t>(0, offset >= 0 ? std::min(rows, cols - offset) : std::min(rows + offset, cols));
+  int64_t start = a.offset();
+  if (n > 0) start += offset >= 0 ? offset * a.strides()[j] : -offset * a.strides()[i];
+  Shape sh;
+  Strides st;
+  for (int d = 0; d < a.ndim(); ++d)
+    if (d != i && d != j) sh.push_back(a.shape()[d]), st.push_back(a.strides()[d]);
+  sh.push_back(n);
+  st.push_back(a.strides()[i] + a.strides()[j]);
+  return a.view(sh, st, start);
+}
+
 Array moveaxis(const Array& a, const std::vector<int64_t>& source, const std::vector<int64_t>& destination) {
   const std::vector<int> src = normalize_axes(source, a.ndim(), "moveaxis");
   const std::vector<int> dst = normalize_axes(destination, a.ndim(), "moveaxis");

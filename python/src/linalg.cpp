@@ -5,7 +5,9 @@
 #include <vector>
 
 #include "bindings.h"
+#include "loom/core/error.h"
 #include "loom/ops/linalg.h"
+#include "loom/ops/shape_ops.h"
 
 #include <nanobind/stl/string.h>
 
@@ -51,6 +53,77 @@ nb::object matmul_method(const Array& self, nb::handle other, bool reflected) {
   Array r = reflected ? matmul(o, self) : matmul(self, o);
   nb::gil_scoped_acquire acquire;
   return nb::cast(std::move(r));
+}
+
+// trace, cross and loom.linalg's matrix functions that compose loom's ops (linalg_compose.cpp).
+void bind_composed(nb::module_& m) {
+  m.def(
+      "trace",
+      [](nb::handle a, int64_t offset, int64_t axis1, int64_t axis2, nb::handle dtype) {
+        const Array x = to_array(a, std::nullopt);
+        const std::optional<DType> dt = to_optional_dtype(dtype);
+        nb::gil_scoped_release release;
+        return trace(x, offset, axis1, axis2, dt);
+      },
+      nb::arg("a"), nb::arg("offset") = 0, nb::arg("axis1") = 0, nb::arg("axis2") = 1,
+      nb::arg("dtype").none() = nb::none(),
+      "Sums along the diagonal `offset` of the matrices spanned by axis1 and axis2 (NumPy's trace).");
+  m.def(
+      "cross",
+      [](nb::handle a, nb::handle b, int64_t axisa, int64_t axisb, int64_t axisc, nb::handle axis) {
+        if (!axis.is_none()) axisa = axisb = axisc = to_int_arg(axis, "cross", "axis");
+        return binary(a, b, [&](auto& x, auto& y) { return cross(x, y, axisa, axisb, axisc); });
+      },
+      nb::arg("a"), nb::arg("b"), nb::arg("axisa") = -1, nb::arg("axisb") = -1, nb::arg("axisc") = -1,
+      nb::arg("axis").none() = nb::none(),
+      "Cross products of the 2- or 3-vectors along axisa/axisb, broadcast over the other axes and "
+      "placed along axisc (axis sets all three); two 2-vectors give the z component (NumPy's cross).");
+  nb::module_ la = nb::borrow<nb::module_>(m.attr("linalg"));
+  la.def(
+      "trace",
+      [](nb::handle x, int64_t offset, nb::handle dtype) {
+        const Array a = to_array(x, std::nullopt);
+        const std::optional<DType> dt = to_optional_dtype(dtype);
+        nb::gil_scoped_release release;
+        return trace(a, offset, -2, -1, dt);
+      },
+      nb::arg("x"), nb::arg("offset") = 0, nb::arg("dtype").none() = nb::none(),
+      "numpy.linalg.trace: the sums along the diagonal `offset` of the last two axes.");
+  la.def(
+      "diagonal", [](nb::handle x, int64_t offset) { return diagonal(to_array(x, std::nullopt), offset, -2, -1); },
+      nb::arg("x"), nb::arg("offset") = 0,
+      "numpy.linalg.diagonal: the diagonal `offset` of the last two axes, as a view.");
+  la.def(
+      "cross",
+      [](nb::handle a, nb::handle b, int64_t axis) {
+        return binary(a, b, [&](auto& x, auto& y) {
+          if (x.ndim() == 0 || y.ndim() == 0 || x.shape()[normalize_axis(axis, x.ndim(), "linalg.cross")] != 3 ||
+              y.shape()[normalize_axis(axis, y.ndim(), "linalg.cross")] != 3)
+            throw_value_error("linalg.cross", "both inputs must be 3-vectors along the axis");
+          return cross(x, y, axis, axis, axis);
+        });
+      },
+      nb::arg("x1"), nb::arg("x2"), nb::arg("axis") = -1,
+      "numpy.linalg.cross: cross products of 3-vectors along `axis`.");
+  la.def(
+      "outer",
+      [](nb::handle a, nb::handle b) {
+        return binary(a, b, [](auto& x, auto& y) {
+          if (x.ndim() != 1 || y.ndim() != 1) throw_value_error("linalg.outer", "both inputs must be 1-dimensional");
+          return outer(x, y);
+        });
+      },
+      nb::arg("x1"), nb::arg("x2"), "numpy.linalg.outer: the outer product of two 1-d arrays.");
+  la.def(
+      "matrix_power",
+      [](nb::handle a, int64_t n) {
+        const Array x = to_array(a, std::nullopt);
+        nb::gil_scoped_release release;
+        return matrix_power(x, n);
+      },
+      nb::arg("a"), nb::arg("n"),
+      "numpy.linalg.matrix_power for n >= 0 over the last two axes (repeated squaring); negative "
+      "powers need linalg.inv, which loom does not have yet.");
 }
 
 }  // namespace
@@ -145,6 +218,16 @@ LOOM_BINDING_FAMILY(linalg, 50) {
         return dot(self, y);
       },
           nb::arg("b"), "dot(self, b).");
+  cls.def(
+      "trace",
+      [](const Array& self, int64_t offset, int64_t axis1, int64_t axis2, nb::handle dtype) {
+        const std::optional<DType> dt = to_optional_dtype(dtype);
+        nb::gil_scoped_release release;
+        return trace(self, offset, axis1, axis2, dt);
+      },
+      nb::arg("offset") = 0, nb::arg("axis1") = 0, nb::arg("axis2") = 1, nb::arg("dtype").none() = nb::none(),
+      "trace(self, offset, axis1, axis2, dtype).");
+  bind_composed(m);
 }
 
 }  // namespace loom::py

@@ -214,6 +214,12 @@ LOOM_BINDING_FAMILY(shape_ops, 50) {
         return swapaxes(to_array(a), to_int(axis1, "axis1"), to_int(axis2, "axis2"));
       },
       arg("a"), arg("axis1"), arg("axis2"), "Interchanges two axes. Returns a view.");
+  m.def("diagonal", [](nb::handle a, int64_t offset, int64_t axis1, int64_t axis2) {
+        return diagonal(to_array(a), offset, axis1, axis2);
+      },
+      arg("a"), arg("offset") = 0, arg("axis1") = 0, arg("axis2") = 1,
+      "The diagonal `offset` of the matrices spanned by axis1 and axis2, as a last axis (NumPy's "
+      "diagonal). A writable view, as torch.diagonal (NumPy's is read-only).");
   m.def("moveaxis", [](nb::handle a, nb::handle source, nb::handle destination) {
         if (source.is_none() || destination.is_none())
           throw nb::type_error("moveaxis: source and destination must be ints or sequences of ints");
@@ -324,6 +330,10 @@ LOOM_BINDING_FAMILY(shape_ops, 50) {
           arg("order").none() = "C", "A 1-d copy of the array, always.");
   cls.def("transpose", [](const Array& a, nb::args axes) { return transpose(a, transpose_axes(axes)); },
           "a.transpose(), a.transpose((1, 0)) or a.transpose(1, 0): a view with permuted axes.");
+  cls.def("diagonal", [](const Array& a, int64_t offset, int64_t axis1, int64_t axis2) {
+            return diagonal(a, offset, axis1, axis2);
+          },
+          arg("offset") = 0, arg("axis1") = 0, arg("axis2") = 1, "A view of a diagonal (see loom.diagonal).");
   cls.def("swapaxes", [](const Array& a, nb::handle axis1, nb::handle axis2) {
             return swapaxes(a, to_int(axis1, "axis1"), to_int(axis2, "axis2"));
           },

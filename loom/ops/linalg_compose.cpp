@@ -1,0 +1,72 @@
+// The linear-algebra functions that are compositions of loom's ops (trace, cross,
+// matrix_power): no primitive of their own, so every device, dtype and transform that the
+// ops reach reaches them too (their gradients are those of views, products and sums).
+#include <string>
+
+#include "loom/core/error.h"
+#include "loom/ops/creation.h"
+#include "loom/ops/elementwise.h"
+#include "loom/ops/linalg.h"
+#include "loom/ops/reduce.h"
+#include "loom/ops/shape_ops.h"
+
+namespace loom {
+namespace {
+
+// Component k of the vectors along the last axis (a view).
+Array component(const Array& v, int64_t k) {
+  Shape sh(v.shape().begin(), v.shape().end() - 1);
+  Strides st(v.strides().begin(), v.strides().end() - 1);
+  return v.view(sh, st, v.offset() + k * v.strides().back());
+}
+
+}  // namespace
+
+Array trace(const Array& a, int64_t offset, int64_t axis1, int64_t axis2, std::optional<DType> dtype) {
+  return sum(diagonal(a, offset, axis1, axis2), std::vector<int64_t>{-1}, false, dtype);
+}
+
+Array cross(const Array& a, const Array& b, int64_t axisa, int64_t axisb, int64_t axisc) {
+  if (a.ndim() == 0 || b.ndim() == 0) throw_value_error("cross", "the operands must have at least one dimension");
+  const Array u = moveaxis(a, {axisa}, {-1}), v = moveaxis(b, {axisb}, {-1});
+  const int64_t nu = u.shape().back(), nv = v.shape().back();
+  if ((nu != 2 && nu != 3) || (nv != 2 && nv != 3))
+    throw_value_error("cross", "incompatible dimensions for cross product (dimension must be 2 or 3), got " +
+                                   std::to_string(nu) + " and " + std::to_string(nv));
+  // A 2-vector is a 3-vector with z = 0 (NumPy's rule).
+  auto get = [](const Array& w, int64_t n, int64_t k) -> Operand {
+    if (k < n) return component(w, k);
+    return Operand(0);
+  };
+  const Operand u0 = get(u, nu, 0), u1 = get(u, nu, 1), u2 = get(u, nu, 2);
+  const Operand v0 = get(v, nv, 0), v1 = get(v, nv, 1), v2 = get(v, nv, 2);
+  const Array z = subtract(multiply(u0, v1), multiply(u1, v0));
+  if (nu == 2 && nv == 2) return z;
+  const Array x = subtract(multiply(u1, v2), multiply(u2, v1));
+  const Array y = subtract(multiply(u2, v0), multiply(u0, v2));
+  const Array c = stack({x, y, z}, -1);
+  if (c.ndim() == 1) {
+    if (axisc != -1 && axisc != 0) normalize_axis(axisc, 1, "cross");
+    return c;
+  }
+  return moveaxis(c, {-1}, {axisc});
+}
+
+Array matrix_power(const Array& a, int64_t n) {
+  if (a.ndim() < 2 || a.shape()[a.ndim() - 1] != a.shape()[a.ndim() - 2])
+    throw_value_error("matrix_power", "expected a stack of square matrices (last two axes equal)");
+  if (n < 0)
+    throw UnsupportedError("[matrix_power] negative powers need linalg.inv, which loom does not have yet");
+  const int64_t m = a.shape().back();
+  if (n == 0) return broadcast_to(eye(m, std::nullopt, 0, a.dtype(), a.device()), a.shape()).copy();
+  // Binary exponentiation: ~2 log2(n) products.
+  Array result, base = a;
+  for (int64_t e = n;; e >>= 1) {
+    if (e & 1) result = result.valid() ? matmul(result, base) : base;
+    if (e <= 1) break;
+    base = matmul(base, base);
+  }
+  return result.ndim() == a.ndim() && result.buffer() == a.buffer() ? result.copy() : result;
+}
+
+}  // namespace loom
