@@ -39,8 +39,8 @@ Array einsum(const std::string& subscripts, const std::vector<Array>& operands);
 /// (or `dtype`).
 Array trace(const Array& a, int64_t offset = 0, int64_t axis1 = 0, int64_t axis2 = 1,
             std::optional<DType> dtype = std::nullopt);
-/// NumPy's cross: the cross products of the 2- or 3-vectors along axisa of a and axisb of b
-/// (broadcast over the other axes), placed along axisc; two 2-vectors give the z component.
+/// NumPy's cross: the cross products of the 3-vectors along axisa of a and axisb of b
+/// (broadcast over the other axes), placed along axisc. 2-vectors raise, as current NumPy.
 Array cross(const Array& a, const Array& b, int64_t axisa = -1, int64_t axisb = -1, int64_t axisc = -1);
 /// numpy.linalg.matrix_power for n >= 0 (repeated squaring with matmul; n = 0 gives the
 /// identity in a's dtype) over the last two axes of square matrices.

@@ -76,8 +76,8 @@ void bind_composed(nb::module_& m) {
       },
       nb::arg("a"), nb::arg("b"), nb::arg("axisa") = -1, nb::arg("axisb") = -1, nb::arg("axisc") = -1,
       nb::arg("axis").none() = nb::none(),
-      "Cross products of the 2- or 3-vectors along axisa/axisb, broadcast over the other axes and "
-      "placed along axisc (axis sets all three); two 2-vectors give the z component (NumPy's cross).");
+      "Cross products of the 3-vectors along axisa/axisb, broadcast over the other axes and placed "
+      "along axisc (axis sets all three), as NumPy's cross (2-vectors raise, as in current NumPy).");
   nb::module_ la = nb::borrow<nb::module_>(m.attr("linalg"));
   la.def(
       "trace",
