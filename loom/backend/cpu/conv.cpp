@@ -3,14 +3,14 @@
 // (nb, C/g*KH*KW, OH*OW), so that the convolution is one batched product with the weight,
 // its input gradient a product with the transposed weight folded back (col2im), and its
 // weight gradient a product with the transposed columns summed over the chunk.
-// float16/bfloat16 run in float32 and are rounded once at the end.
+// float16/bfloat16 run in float32 and are rounded once at the end (cpu/float_staging.h).
 #include "loom/backend/conv.h"
 
 #include <algorithm>
 #include <cstring>
 #include <vector>
 
-#include "loom/backend/creation.h"
+#include "loom/backend/cpu/float_staging.h"
 #include "loom/backend/linalg.h"
 #include "loom/core/error.h"
 #include "loom/runtime/cpu/thread_pool.h"
@@ -189,49 +189,24 @@ void weight_grad(const Dims& d, const Array& x, const Array& dy, const Array& dw
   }
 }
 
-bool half(DType t) { return t == DType::float16 || t == DType::bfloat16; }
-
-Array as_float32(const Array& a) {
-  Array f = Array::allocate(a.shape(), float32, a.device());
-  convert(a, f);
-  return f;
-}
-
-// Runs `body(a, b, out)` in float32 for 16-bit operands (rounding `out` once), else as is.
-template <class Body>
-void in_float(const char* who, const Array& a, const Array& b, const Array& out, Body body) {
-  if (out.size() == 0) return;
-  if (half(out.dtype())) {
-    const Array tmp = Array::allocate(out.shape(), float32, out.device());
-    body(as_float32(a), as_float32(b), tmp, float{});
-    convert(tmp, out);
-  } else if (out.dtype() == DType::float32) {
-    body(a, b, out, float{});
-  } else if (out.dtype() == DType::float64) {
-    body(a, b, out, double{});
-  } else {
-    throw_dtype_error(who, "needs a floating dtype");
-  }
-}
-
 }  // namespace
 
 void conv2d(const Array& x, const Array& w, const Array& y, const Conv2dGeometry& g) {
-  in_float("conv2d", x, w, y, [&](const Array& a, const Array& b, const Array& out, auto t) {
+  in_float("conv2d", y, [&](const Array& out, auto t, const Array& a, const Array& b) {
     forward<decltype(t)>(dims_of(a, b, out, g), a, b, out);
-  });
+  }, x, w);
 }
 
 void conv2d_input_grad(const Array& dy, const Array& w, const Array& dx, const Conv2dGeometry& g) {
-  in_float("conv2d_input_grad", dy, w, dx, [&](const Array& a, const Array& b, const Array& out, auto t) {
+  in_float("conv2d_input_grad", dx, [&](const Array& out, auto t, const Array& a, const Array& b) {
     input_grad<decltype(t)>(dims_of(out, b, a, g), a, b, out);
-  });
+  }, dy, w);
 }
 
 void conv2d_weight_grad(const Array& x, const Array& dy, const Array& dw, const Conv2dGeometry& g) {
-  in_float("conv2d_weight_grad", x, dy, dw, [&](const Array& a, const Array& b, const Array& out, auto t) {
+  in_float("conv2d_weight_grad", dw, [&](const Array& out, auto t, const Array& a, const Array& b) {
     weight_grad<decltype(t)>(dims_of(a, out, b, g), a, b, out);
-  });
+  }, x, dy);
 }
 
 }  // namespace loom::cpu_backend

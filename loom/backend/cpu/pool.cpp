@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "loom/backend/creation.h"
+#include "loom/backend/cpu/float_staging.h"
 #include "loom/core/error.h"
 #include "loom/runtime/cpu/thread_pool.h"
 
@@ -99,31 +99,6 @@ void avg_backward(const Plane& p, const T* dy, T* dx) {
   });
 }
 
-Array widened(const Array& a) {
-  if (a.dtype() != DType::float16 && a.dtype() != DType::bfloat16) return a;
-  Array f = Array::allocate(a.shape(), float32, a.device());
-  convert(a, f);
-  return f;
-}
-
-// Runs body(operands..., out, T{}) in float32 for 16-bit arrays (rounding `out` once), else as is.
-template <class Body, class... Arrays>
-void typed(const char* who, const Array& out, Body body, const Arrays&... ins) {
-  if (out.size() == 0) return;
-  const DType t = out.dtype();
-  if (t == DType::float16 || t == DType::bfloat16) {
-    const Array tmp = Array::allocate(out.shape(), float32, out.device());
-    body(tmp, float{}, widened(ins)...);
-    convert(tmp, out);
-  } else if (t == DType::float32) {
-    body(out, float{}, ins...);
-  } else if (t == DType::float64) {
-    body(out, double{}, ins...);
-  } else {
-    throw_dtype_error(who, "needs a floating dtype");
-  }
-}
-
 template <class T>
 const T* cdata(const Array& a) { return static_cast<const T*>(a.data()); }
 template <class T>
@@ -132,28 +107,28 @@ T* mdata(const Array& a) { return static_cast<T*>(a.data()); }
 }  // namespace
 
 void max_pool2d(const Array& x, const Array& y, const Pool2dGeometry& g) {
-  typed("max_pool2d", y, [&](const Array& out, auto t, const Array& xa) {
+  in_float("max_pool2d", y, [&](const Array& out, auto t, const Array& xa) {
     using T = decltype(t);
     max_forward<T>(plane_of(xa, out, g), cdata<T>(xa), mdata<T>(out));
   }, x);
 }
 
 void max_pool2d_grad(const Array& x, const Array& y, const Array& dy, const Array& dx, const Pool2dGeometry& g) {
-  typed("max_pool2d_grad", dx, [&](const Array& out, auto t, const Array& xa, const Array& dya) {
+  in_float("max_pool2d_grad", dx, [&](const Array& out, auto t, const Array& xa, const Array& dya) {
     using T = decltype(t);
     max_backward<T>(plane_of(xa, dya, g), cdata<T>(xa), cdata<T>(dya), mdata<T>(out));
   }, x, dy);
 }
 
 void avg_pool2d(const Array& x, const Array& y, const Pool2dGeometry& g) {
-  typed("avg_pool2d", y, [&](const Array& out, auto t, const Array& xa) {
+  in_float("avg_pool2d", y, [&](const Array& out, auto t, const Array& xa) {
     using T = decltype(t);
     avg_forward<T>(plane_of(xa, out, g), cdata<T>(xa), mdata<T>(out));
   }, x);
 }
 
 void avg_pool2d_grad(const Array& dy, const Array& dx, const Pool2dGeometry& g) {
-  typed("avg_pool2d_grad", dx, [&](const Array& out, auto t, const Array& dya) {
+  in_float("avg_pool2d_grad", dx, [&](const Array& out, auto t, const Array& dya) {
     using T = decltype(t);
     avg_backward<T>(plane_of(out, dya, g), cdata<T>(dya), mdata<T>(out));
   }, dy);
