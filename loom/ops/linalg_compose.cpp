@@ -52,14 +52,15 @@ Array matrix_power(const Array& a, int64_t n) {
     throw UnsupportedError("[matrix_power] negative powers need linalg.inv, which loom does not have yet");
   const int64_t m = a.shape().back();
   if (n == 0) return broadcast_to(eye(m, std::nullopt, 0, a.dtype(), a.device()), a.shape()).copy();
-  // Binary exponentiation: ~2 log2(n) products.
+  if (n == 1) return a.copy();  // a new array, as NumPy returns
+  // Binary exponentiation: ~2 log2(n) products, each a new array.
   Array result, base = a;
   for (int64_t e = n;; e >>= 1) {
     if (e & 1) result = result.valid() ? matmul(result, base) : base;
     if (e <= 1) break;
     base = matmul(base, base);
   }
-  return result.ndim() == a.ndim() && result.buffer() == a.buffer() ? result.copy() : result;
+  return result;
 }
 
 }  // namespace loom
