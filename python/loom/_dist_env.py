@@ -178,8 +178,8 @@ def _ranks(env):
         if env.get(rank_v) is None and env.get(size_v) is None:
             continue
         node_v, node = None, None
-        if source == "env":  # torchrun names the node GROUP_RANK; loom.launch sets NODE_RANK too
-            node_v, node = _first_int(env, ("GROUP_RANK", "NODE_RANK"))
+        if source == "env":  # loom.launch sets NODE_RANK; torchrun calls it GROUP_RANK
+            node_v, node = _first_int(env, ("NODE_RANK", "GROUP_RANK"))
         return (source, _int(env, rank_v), _int(env, size_v, 1), _int(env, lrank_v),
                 _int(env, lsize_v, 1), node, (rank_v, size_v, lrank_v, lsize_v, node_v))
     if env.get("SLURM_PROCID") is not None:
