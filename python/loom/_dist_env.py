@@ -114,9 +114,10 @@ def _expand_range_set(body):
 def _expand_host(pattern):
     """One host pattern, possibly with several bracket groups ("r[1-2]n[1-2]" gives 4)."""
     hosts = [""]
-    for literal, body in re.findall(r"([^\[]*)(?:\[([^\]]*)\])?", pattern):
+    for m in re.finditer(r"([^\[]*)(?:\[([^\]]*)\])?", pattern):
+        literal, body = m.groups()
         hosts = [h + literal for h in hosts]
-        if body:
+        if body is not None:
             hosts = [h + s for h in hosts for s in _expand_range_set(body)]
     return hosts
 
