@@ -4,7 +4,8 @@
 `loom.distributed.init()` works unchanged under loom.launch, torchrun, mpirun and srun.
 Sources, first match wins:
 
-    RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE           loom.launch, torchrun  "env"
+    RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE,
+    NODE_RANK (loom.launch) or GROUP_RANK (torchrun)         loom.launch, torchrun  "env"
     OMPI_COMM_WORLD_RANK/_SIZE/_LOCAL_RANK/_LOCAL_SIZE       Open MPI's mpirun      "mpirun"
     PMI_RANK, PMI_SIZE, MPI_LOCALRANKID, MPI_LOCALNRANKS     MPICH (Hydra), Intel MPI "mpirun"
     SLURM_PROCID, SLURM_NTASKS, SLURM_LOCALID, SLURM_NODEID,
@@ -15,9 +16,14 @@ The explicit RANK family comes first: a launcher started inside an mpirun or Slu
 sets it for its children, and those children must not read the outer job's numbers.
 Open MPI comes before Slurm because mpirun inside a Slurm allocation leaves the
 allocation's SLURM_* variables (describing the batch step, not the MPI ranks) in place.
+Start Slurm ranks with srun: the shell of an sbatch script itself has SLURM_PROCID=0 and the
+job's SLURM_NTASKS, so a script run there without srun is rank 0 of ranks that never come.
 
 The rendezvous address is MASTER_ADDR, else the first host of the Slurm allocation
-(SLURM_JOB_NODELIST, SLURM_NODELIST), else 127.0.0.1; the port is MASTER_PORT, else 29500.
+(SLURM_JOB_NODELIST, SLURM_NODELIST), else 127.0.0.1 (with a RuntimeWarning when the ranks
+span several machines: the others cannot reach it); the port is MASTER_PORT, else 29500.
+Without a node variable, node_rank is rank // local_world_size, exact when every machine
+runs the same number of ranks.
 
 This module imports nothing from loom's extension: the launcher uses it before any
 device exists, and the tests run it with a made-up environment (`discover(env={...})`).
@@ -198,7 +204,8 @@ def _slurm(env):
         if text:
             counts = parse_tasks_per_node(text, var)
             if len(counts) > 1 and node is None:
-                raise _error("SLURM_NODEID", None, f"must be set to pick this node in {var}={text!r}")
+                raise _error("SLURM_NODEID", None,
+                             f"must be set to pick this node in {var}={text!r}")
             index = 0 if len(counts) == 1 else node
             if index >= len(counts):
                 raise _error("SLURM_NODEID", env.get("SLURM_NODEID"),

@@ -54,11 +54,13 @@ from ._launch_procs import Supervisor
 
 
 def build_parser():
-    p = argparse.ArgumentParser(prog="python -m loom.launch",
-                                description="Start the processes of a loom.distributed job on this machine.")
+    p = argparse.ArgumentParser(
+        prog="python -m loom.launch",
+        description="Start the processes of a loom.distributed job on this machine.")
     p.add_argument("--nproc", "--nproc-per-node", "--nproc_per_node", default="1",
                    help='processes on this machine, or "gpu" for one per GPU (default 1)')
-    p.add_argument("--nnodes", default=None, help="machines in the job (default $SLURM_NNODES or 1)")
+    p.add_argument("--nnodes", default=None,
+                   help="machines in the job (default $SLURM_NNODES or 1)")
     p.add_argument("--node-rank", "--node_rank", default=None,
                    help="this machine's index (default $SLURM_NODEID or 0)")
     p.add_argument("--master-addr", "--master_addr", default=None, help="rendezvous host")
@@ -148,7 +150,8 @@ def resolve(parser, a, env):
                   f"{a.master_addr}, which the other machines cannot reach", file=sys.stderr)
     if a.master_port is None:
         if env.get("MASTER_PORT", "").strip():
-            a.master_port = _int_option(parser, "--master-port", env["MASTER_PORT"], 1, "MASTER_PORT")
+            a.master_port = _int_option(parser, "--master-port", env["MASTER_PORT"], 1,
+                                        "MASTER_PORT")
         else:  # a fixed port lets the other machines find node 0 without being told
             a.master_port = _dist_env.DEFAULT_MASTER_PORT if a.nnodes > 1 else free_port()
     else:

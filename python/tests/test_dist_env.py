@@ -72,7 +72,8 @@ def test_slurm_uneven_tasks_per_node():
 def test_slurm_nodelist_fallback_and_master_override():
     env = {k: v for k, v in SLURM.items() if k != "SLURM_JOB_NODELIST"}
     assert discover({**env, "SLURM_NODELIST": "gpu5,gpu6"}).master_addr == "gpu5"
-    assert discover({**SLURM, "MASTER_ADDR": "login1", "MASTER_PORT": "4000"}).master_addr == "login1"
+    d = discover({**SLURM, "MASTER_ADDR": "login1", "MASTER_PORT": "4000"})
+    assert (d.master_addr, d.master_port) == ("login1", 4000)
 
 
 @pytest.mark.parametrize("nodelist, hosts", [

@@ -288,7 +288,8 @@ def test_slurm_supplies_the_defaults(tmp_path):
     (tmp_path / "s.py").write_text("")
     parser = launch.build_parser()
     env = {"SLURM_NNODES": "2", "SLURM_NODEID": "1", "SLURM_JOB_NODELIST": "node[01-02]"}
-    a = launch.resolve(parser, parser.parse_args(["--nproc", "2", "--no-bind", str(tmp_path / "s.py")]), env)
+    args = parser.parse_args(["--nproc", "2", "--no-bind", str(tmp_path / "s.py")])
+    a = launch.resolve(parser, args, env)
     e = launch.child_env(a, 1, {"NCCL_SOCKET_IFNAME": "eth0"})
     assert (e["RANK"], e["WORLD_SIZE"], e["LOCAL_RANK"], e["NODE_RANK"]) == ("3", "4", "1", "1")
     assert (e["MASTER_ADDR"], e["MASTER_PORT"]) == ("node01", "29500")
