@@ -26,7 +26,7 @@ BUILD_DIR := build
 GPU_BUILD_DIR := build-gpu
 VENV := .venv
 VPY := $(VENV)/bin/python
-APT_PACKAGES := g++ cmake ninja-build ccache libgtest-dev libopenblas-dev libboost-context-dev
+APT_PACKAGES := g++ cmake ninja-build ccache libgtest-dev libopenblas-dev libboost-context-dev libgloo-dev
 
 # ccache keeps its objects inside the checkout; BASEDIR makes paths relative, so a
 # cache copied to another checkout still hits.

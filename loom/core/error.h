@@ -83,6 +83,21 @@ class ConcretizationError : public std::logic_error {
   using std::logic_error::logic_error;
 };
 
+/// A collective or the rendezvous failed: a peer closed its connection or died, a
+/// communicator was aborted, ranks called collectives that do not match (Python:
+/// loom.DistributedError, a RuntimeError).
+class DistributedError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// The other ranks did not arrive within the process group's timeout (Python:
+/// loom.DistributedTimeoutError, both a loom.DistributedError and a TimeoutError).
+class DistributedTimeoutError : public DistributedError {
+ public:
+  using DistributedError::DistributedError;
+};
+
 /// Throws std::invalid_argument("[op] msg").
 [[noreturn]] void throw_value_error(const char* op, const std::string& msg);
 [[noreturn]] void throw_dtype_error(const char* op, const std::string& msg);

@@ -77,6 +77,30 @@ void add_interrupt_hook(void (*hook)()) {
   }
 }
 
+namespace {
+std::atomic<bool> g_wait_failed{false};
+std::mutex g_wait_failure_mu;
+std::string g_wait_failure;
+}  // namespace
+
+void post_wait_failure(const std::string& message) {
+  std::lock_guard<std::mutex> lock(g_wait_failure_mu);
+  if (!g_wait_failed.load()) g_wait_failure = message;
+  g_wait_failed.store(true);
+}
+
+void clear_wait_failure() {
+  std::lock_guard<std::mutex> lock(g_wait_failure_mu);
+  g_wait_failed.store(false);
+  g_wait_failure.clear();
+}
+
+void throw_if_wait_failed() {
+  if (!g_wait_failed.load(std::memory_order_relaxed)) return;
+  std::lock_guard<std::mutex> lock(g_wait_failure_mu);
+  if (g_wait_failed.load()) throw DistributedError(g_wait_failure);
+}
+
 void throw_interrupted(const char* op, const std::string& detail) {
   throw Interrupted(std::string("[") + op + "] interrupted (Ctrl-C)" + detail);
 }

@@ -36,6 +36,15 @@ uint64_t interrupt_count();
 /// Registers a function the SIGINT handler calls (it must be async-signal-safe); at most 4.
 void add_interrupt_hook(void (*hook)());
 
+/// A failure posted by a watchdog thread (loom.distributed's, when a NCCL communicator is
+/// aborted after a rank hung): every interruptible wait that is in progress or starts later
+/// throws it as DistributedError, until cleared, so that a host blocked on a GPU that will
+/// never finish the work raises instead of hanging or reading wrong results.
+void post_wait_failure(const std::string& message);
+void clear_wait_failure();
+/// Throws DistributedError with the posted message, if any (one atomic load otherwise).
+void throw_if_wait_failed();
+
 /// Throws Interrupted("[op] interrupted (Ctrl-C)" + detail).
 [[noreturn]] void throw_interrupted(const char* op, const std::string& detail = {});
 

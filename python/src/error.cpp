@@ -18,6 +18,8 @@ PyObject* g_compile_error = nullptr;
 PyObject* g_kernel_fault = nullptr;
 PyObject* g_axis_error = nullptr;  // numpy.exceptions.AxisError
 PyObject* g_concretization = nullptr;
+PyObject* g_distributed = nullptr;
+PyObject* g_distributed_timeout = nullptr;
 
 PyObject* new_exception(nb::module_& m, const char* name, PyObject* base, const char* doc) {
   std::string qualified = std::string("loom.") + name;
@@ -53,6 +55,10 @@ void translate(const std::exception_ptr& p, void*) {
     raise_with_attrs(g_compile_error, e.what(), {{"log", nb::str(e.log().c_str(), e.log().size())}});
   } catch (const KernelFaultError& e) {
     PyErr_SetString(g_kernel_fault, e.what());
+  } catch (const DistributedTimeoutError& e) {
+    PyErr_SetString(g_distributed_timeout, e.what());
+  } catch (const DistributedError& e) {
+    PyErr_SetString(g_distributed, e.what());
   } catch (const Interrupted& e) {
     // Ctrl-C, which loom's own SIGINT handler took: hand it to Python's handler (which
     // raises KeyboardInterrupt, or runs the user's), as if it had come now. Off the main
@@ -82,6 +88,8 @@ void raise_for_testing(const std::string& kind, const std::string& msg) {
   if (kind == "UnsupportedError") throw UnsupportedError(msg);
   if (kind == "ConcretizationError") throw ConcretizationError(msg);
   if (kind == "KernelFaultError") throw KernelFaultError(msg);
+  if (kind == "DistributedError") throw DistributedError(msg);
+  if (kind == "DistributedTimeoutError") throw DistributedTimeoutError(msg);
   if (kind == "invalid_argument") throw std::invalid_argument(msg);
   if (kind == "AxisError") throw AxisError(msg);
   if (kind == "out_of_range") throw std::out_of_range(msg);
@@ -133,6 +141,21 @@ void init_error(nb::module_& m) {
                                    "An operation needs the values of an array that is being traced (inside "
                                    "loom.jit, vmap or grad), which are not known until the function runs: "
                                    "a Python if, bool(), int(), float(), .item() or a NumPy conversion.");
+  g_distributed = new_exception(m, "DistributedError", PyExc_RuntimeError,
+                                "A collective or the rendezvous failed: a peer died or closed its "
+                                "connection, a communicator was aborted, or the ranks called collectives "
+                                "that do not match.");
+  {
+    // Both a DistributedError and Python's TimeoutError, so either `except` catches it.
+    PyObject* bases = PyTuple_Pack(2, g_distributed, PyExc_TimeoutError);
+    PyObject* t = PyErr_NewExceptionWithDoc("loom.DistributedTimeoutError",
+                                            "The other ranks did not arrive within the process group's timeout.",
+                                            bases, nullptr);
+    Py_DECREF(bases);
+    if (!t) throw nb::python_error();
+    m.attr("DistributedTimeoutError") = nb::handle(t);
+    g_distributed_timeout = t;
+  }
   // NumPy's own type, so that `except np.exceptions.AxisError` catches loom's too.
   nb::object axis_error = numpy_module().attr("exceptions").attr("AxisError");
   g_axis_error = axis_error.inc_ref().ptr();

@@ -44,6 +44,7 @@ void wait_interruptibly(const char* op, Done done) {
   InterruptScope interrupts;
   const auto spin_until = std::chrono::steady_clock::now() + std::chrono::milliseconds(10);
   while (!done()) {
+    throw_if_wait_failed();
     if (interrupts.interrupted())
       throw_interrupted(op, "; the GPU goes on running the kernels already queued (a running kernel cannot be "
                             "stopped; ending the process ends it)");

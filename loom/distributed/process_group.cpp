@@ -1,0 +1,334 @@
+// The process's group: init/finalize, the argument checks every collective shares, the
+// exchange of each collective's arguments through the store, and the choice of transport
+// by the array's device (docs/DISTRIBUTED.md §2-3).
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <unordered_map>
+
+#include "loom/core/error.h"
+#include "loom/dispatch/trace.h"
+#include "loom/distributed/backend.h"
+#include "loom/distributed/collectives.h"
+#include "loom/ops/creation.h"
+#include "loom/ops/elementwise.h"
+#include "loom/ops/shape_ops.h"
+
+namespace loom::distributed {
+namespace {
+
+struct Group {
+  InitOptions options;
+  std::unique_ptr<TcpStore> store;
+  std::unique_ptr<CollectiveBackend> cpu, gpu;
+  int gpu_device = -1;
+  uint64_t calls = 0;                              // collectives so far, the same on every rank
+  std::unordered_map<int, uint64_t> sent, received;  // point-to-point messages per peer
+};
+
+std::mutex g_mu;  // one collective at a time per process: their order is the program's
+std::unique_ptr<Group> g_group;
+
+Group& group(const char* op) {
+  if (!g_group)
+    throw DistributedError(std::string("[") + op + "] the process group is not initialised: call "
+                                                   "loom.distributed.init() first");
+  return *g_group;
+}
+
+std::string shape_str(const Shape& s) {
+  std::string out = "(";
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out + (s.size() == 1 ? ",)" : ")");
+}
+
+// What every rank must agree on for one call: which collective, the device kind, the dtype,
+// the shape, and the call's own arguments (root, reduction).
+std::string signature(const char* op, const Array& x, const std::string& extra) {
+  std::string s = std::string(op) + " of " + dtype_name(x.dtype()) + " " + shape_str(x.shape()) + " on " +
+                  (x.device().is_cpu() ? "cpu()" : "a GPU");
+  return extra.empty() ? s : s + ", " + extra;
+}
+
+void check_array(const char* op, const Array& x) {
+  if (is_tracing())
+    throw UnsupportedError(std::string("[") + op + "] collectives cannot be traced (inside loom.jit, vmap or grad): "
+                                                   "call them outside the transformed function");
+  if (!x.valid()) throw_value_error(op, "the array is empty (default-constructed)");
+  if (!x.is_contiguous())
+    throw_value_error(op, "the array must be contiguous (its data is sent as it lies in memory); pass x.copy()");
+}
+
+void check_reduction(const char* op, const Array& x, ReduceOp r) {
+  const DType t = x.dtype();
+  if (r == ReduceOp::avg && !is_floating(t))
+    throw_dtype_error(op, std::string("op='avg' needs a floating dtype, got ") + dtype_name(t) +
+                              " (use 'sum' and divide)");
+  if (t == DType::bool_ && r != ReduceOp::min && r != ReduceOp::max)
+    throw_dtype_error(op, std::string("a bool array reduces with 'min' (and) or 'max' (or), not '") +
+                              reduce_op_name(r) + "'");
+  if (x.device().is_gpu() && (t == DType::int16 || t == DType::uint16))
+    throw_dtype_error(op, std::string("NCCL has no ") + dtype_name(t) + " reductions; cast to int32 first");
+}
+
+void check_rank(const char* op, const char* what, int r, int world) {
+  if (r < 0 || r >= world)
+    throw_value_error(op, std::string(what) + " must be a rank in [0, " + std::to_string(world) + "), got " +
+                              std::to_string(r));
+}
+
+// Runs the store's exchange for call number g.calls and raises on every rank when the
+// signatures differ. A rank that never comes makes the others time out here, before any
+// transport is entered.
+void agree(Group& g, const char* op, const std::string& sig) {
+  const uint64_t call = g.calls++;
+  if (!g.options.check_args || g.options.world_size == 1) return;
+  std::vector<std::string> all;
+  try {
+    all = g.store->exchange("call/" + std::to_string(call), g.options.rank, g.options.world_size, sig);
+  } catch (const DistributedTimeoutError& e) {
+    throw DistributedTimeoutError(std::string("[") + op + "] collective #" + std::to_string(call) + ": " +
+                                  std::string(e.what()).substr(sizeof("[distributed]")) +
+                                  " (a rank that hangs, has died or called a different number of collectives)");
+  }
+  std::ostringstream diff;
+  for (int r = 0; r < static_cast<int>(all.size()); ++r)
+    if (all[r] != all[0]) diff << "; rank " << r << ": " << all[r];
+  if (!diff.str().empty())
+    throw_value_error(op, "the ranks called different collectives (collective #" + std::to_string(call) +
+                              "): rank 0: " + all[0] + diff.str());
+}
+
+CollectiveBackend& transport(Group& g, const char* op, const Array& x, bool point_to_point = false) {
+  const std::string& want = g.options.backend;
+  if (x.device().is_cpu()) {
+    if (want == "nccl")
+      throw UnsupportedError(std::string("[") + op + "] the group was initialised with backend='nccl', which "
+                                                     "serves GPU arrays only; this array is on cpu()");
+    if (!g.cpu)
+      throw UnsupportedError(std::string("[") + op + "] loom was built without Gloo (Debian's libgloo-dev): "
+                                                     "collectives on cpu() arrays are not available");
+    return *g.cpu;
+  }
+  if (want == "gloo")
+    throw UnsupportedError(std::string("[") + op + "] the group was initialised with backend='gloo', which serves "
+                                                   "cpu() arrays only; this array is on " + x.device().str());
+  const int dev = x.device().index;
+  if (!g.gpu) {
+    if (point_to_point)
+      throw DistributedError(std::string("[") + op + "] no NCCL communicator yet: pass device=gpu(i) to init(), or "
+                                                     "run a GPU collective on every rank first (a communicator is "
+                                                     "made by all ranks together)");
+    g.gpu = make_nccl_backend({g.store.get(), "nccl/", g.options.rank, g.options.world_size, g.options.timeout}, dev);
+    g.gpu_device = dev;
+  } else if (dev != g.gpu_device) {
+    throw DeviceMismatchError(std::string("[") + op + "] this process's NCCL communicator is on gpu(" +
+                              std::to_string(g.gpu_device) + "); the array is on " + x.device().str() +
+                              " (one process drives one GPU; see loom.distributed.DeviceGroup for several)");
+  }
+  return *g.gpu;
+}
+
+}  // namespace
+
+void init(const InitOptions& o) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (g_group) throw DistributedError("[init] the process group is already initialised; call finalize() first");
+  if (o.world_size < 1) throw_value_error("init", "world_size must be >= 1, got " + std::to_string(o.world_size));
+  check_rank("init", "rank", o.rank, o.world_size);
+  if (o.local_rank < 0) throw_value_error("init", "local_rank must be >= 0");
+  if (o.backend != "auto" && o.backend != "gloo" && o.backend != "nccl")
+    throw_value_error("init", "backend must be 'auto', 'gloo' or 'nccl', got '" + o.backend + "'");
+  if (o.timeout.count() <= 0) throw_value_error("init", "timeout must be positive");
+  if (o.master_port < 0 || o.master_port > 65535)
+    throw_value_error("init", "master_port must be in [0, 65535], got " + std::to_string(o.master_port));
+  auto g = std::make_unique<Group>();
+  g->options = o;
+  g->store = std::make_unique<TcpStore>(o.master_addr, o.master_port, o.rank == 0, o.timeout);
+  // Every rank registers, so that init returns once the whole group is there.
+  try {
+    g->store->exchange("init", o.rank, o.world_size, std::to_string(o.world_size));
+  } catch (const DistributedTimeoutError& e) {
+    throw DistributedTimeoutError("[init] " + std::string(e.what()).substr(sizeof("[distributed]")) +
+                                  " at the rendezvous (WORLD_SIZE=" + std::to_string(o.world_size) + ")");
+  }
+  // The transports are made here, by every rank together, so that point-to-point calls
+  // never wait for a rank that is not part of them. Gloo is optional at build time: then
+  // cpu() collectives raise when called.
+  if (o.world_size > 1) {
+    const BackendSetup setup{g->store.get(), "", o.rank, o.world_size, o.timeout};
+    if (o.backend != "nccl" && gloo_compiled()) {
+      BackendSetup s = setup;
+      s.prefix = "gloo/";
+      g->cpu = make_gloo_backend(s);
+    }
+    if (o.device && o.device->is_gpu() && o.backend != "gloo") {
+      BackendSetup s = setup;
+      s.prefix = "nccl/";
+      g->gpu = make_nccl_backend(s, o.device->index);
+      g->gpu_device = o.device->index;
+    }
+  }
+  g_group = std::move(g);
+}
+
+bool is_initialized() {
+  std::lock_guard<std::mutex> lock(g_mu);
+  return g_group != nullptr;
+}
+
+void finalize(bool wait_for_others) {
+  std::unique_lock<std::mutex> lock(g_mu);
+  if (!g_group) return;
+  Group& g = *g_group;
+  std::exception_ptr failed;
+  try {
+    if (wait_for_others && g.options.world_size > 1) g.store->exchange("finalize", g.options.rank, g.options.world_size, "");
+  } catch (...) {
+    failed = std::current_exception();
+  }
+  g_group.reset();  // communicators first, then the store (whose server waits for the others to leave)
+  if (failed) std::rethrow_exception(failed);
+}
+
+int rank() { std::lock_guard<std::mutex> lock(g_mu); return group("rank").options.rank; }
+int world_size() { std::lock_guard<std::mutex> lock(g_mu); return group("world_size").options.world_size; }
+int local_rank() { std::lock_guard<std::mutex> lock(g_mu); return group("local_rank").options.local_rank; }
+std::chrono::milliseconds timeout() { std::lock_guard<std::mutex> lock(g_mu); return group("timeout").options.timeout; }
+
+void barrier() {
+  std::lock_guard<std::mutex> lock(g_mu);
+  Group& g = group("barrier");
+  if (is_tracing()) throw UnsupportedError("[barrier] cannot be traced (inside loom.jit, vmap or grad)");
+  const uint64_t call = g.calls++;
+  if (g.options.world_size == 1) return;
+  try {
+    g.store->exchange("call/" + std::to_string(call), g.options.rank, g.options.world_size, "barrier");
+  } catch (const DistributedTimeoutError& e) {
+    throw DistributedTimeoutError("[barrier] collective #" + std::to_string(call) + ": " +
+                                  std::string(e.what()).substr(sizeof("[distributed]")));
+  }
+}
+
+const Array& all_reduce(const Array& x, ReduceOp op) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  Group& g = group("all_reduce");
+  check_array("all_reduce", x);
+  check_reduction("all_reduce", x, op);
+  agree(g, "all_reduce", signature("all_reduce", x, std::string("op=") + reduce_op_name(op)));
+  if (g.options.world_size > 1 && x.size() > 0) transport(g, "all_reduce", x).all_reduce(x, op);
+  return x;
+}
+
+const Array& broadcast(const Array& x, int root) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  Group& g = group("broadcast");
+  check_array("broadcast", x);
+  check_rank("broadcast", "root", root, g.options.world_size);
+  agree(g, "broadcast", signature("broadcast", x, "root=" + std::to_string(root)));
+  if (g.options.world_size > 1 && x.size() > 0) transport(g, "broadcast", x).broadcast(x, root);
+  return x;
+}
+
+Array all_gather(const Array& x) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  Group& g = group("all_gather");
+  check_array("all_gather", x);
+  agree(g, "all_gather", signature("all_gather", x, ""));
+  Shape shape = x.shape();
+  shape.insert(shape.begin(), g.options.world_size);
+  Array out = empty(shape, x.dtype(), x.device());
+  if (x.size() == 0) return out;
+  if (g.options.world_size == 1) copyto(reshape(out, x.shape()), x);
+  else transport(g, "all_gather", x).all_gather(x, out);
+  return out;
+}
+
+namespace {
+Shape chunk_shape(const char* op, const Array& x, int world) {
+  if (x.ndim() == 0 || x.shape()[0] % world != 0)
+    throw_value_error(op, "x.shape[0] must divide by the world size " + std::to_string(world) + ", got shape " +
+                              shape_str(x.shape()));
+  Shape s = x.shape();
+  s[0] /= world;
+  return s;
+}
+}  // namespace
+
+Array reduce_scatter(const Array& x, ReduceOp op) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  Group& g = group("reduce_scatter");
+  check_array("reduce_scatter", x);
+  check_reduction("reduce_scatter", x, op);
+  Array out = empty(chunk_shape("reduce_scatter", x, g.options.world_size), x.dtype(), x.device());
+  agree(g, "reduce_scatter", signature("reduce_scatter", x, std::string("op=") + reduce_op_name(op)));
+  if (out.size() == 0) return out;
+  if (g.options.world_size == 1) copyto(out, x);
+  else transport(g, "reduce_scatter", x).reduce_scatter(x, out, op);
+  return out;
+}
+
+Array all_to_all(const Array& x) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  Group& g = group("all_to_all");
+  check_array("all_to_all", x);
+  chunk_shape("all_to_all", x, g.options.world_size);
+  agree(g, "all_to_all", signature("all_to_all", x, ""));
+  Array out = empty(x.shape(), x.dtype(), x.device());
+  if (out.size() == 0) return out;
+  if (g.options.world_size == 1) copyto(out, x);
+  else transport(g, "all_to_all", x).all_to_all(x, out);
+  return out;
+}
+
+// Point to point. The sender posts its signature under the pair's message number and waits
+// for the receiver's verdict, so that a mismatch raises on both sides before any byte moves.
+void send(const Array& x, int dst) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  Group& g = group("send");
+  check_array("send", x);
+  check_rank("send", "dst", dst, g.options.world_size);
+  if (dst == g.options.rank) throw_value_error("send", "dst is this rank; a rank cannot send to itself");
+  const std::string id = std::to_string(g.options.rank) + "->" + std::to_string(dst) + "/" + std::to_string(g.sent[dst]++);
+  if (g.options.check_args) {
+    g.store->set("p2p/" + id, signature("send", x, ""));
+    std::string verdict;
+    try {
+      verdict = g.store->get("p2p-ok/" + id);
+    } catch (const DistributedTimeoutError&) {
+      throw DistributedTimeoutError("[send] rank " + std::to_string(dst) + " did not call recv(src=" +
+                                    std::to_string(g.options.rank) + ") within the timeout");
+    }
+    if (verdict != "ok") throw_value_error("send", verdict);
+  }
+  if (x.size() > 0) transport(g, "send", x, true).send(x, dst);
+}
+
+const Array& recv(const Array& out, int src) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  Group& g = group("recv");
+  check_array("recv", out);
+  check_rank("recv", "src", src, g.options.world_size);
+  if (src == g.options.rank) throw_value_error("recv", "src is this rank; a rank cannot receive from itself");
+  const std::string id = std::to_string(src) + "->" + std::to_string(g.options.rank) + "/" + std::to_string(g.received[src]++);
+  if (g.options.check_args) {
+    std::string theirs;
+    try {
+      theirs = g.store->get("p2p/" + id);
+    } catch (const DistributedTimeoutError&) {
+      throw DistributedTimeoutError("[recv] rank " + std::to_string(src) + " did not call send(dst=" +
+                                    std::to_string(g.options.rank) + ") within the timeout");
+    }
+    std::string mine = signature("send", out, "");
+    const std::string verdict = theirs == mine ? "ok" : "rank " + std::to_string(src) + " sends a " + theirs.substr(8) +
+                                                             " but rank " + std::to_string(g.options.rank) +
+                                                             " receives into a " + mine.substr(8);
+    g.store->set("p2p-ok/" + id, verdict);
+    if (verdict != "ok") throw_value_error("recv", verdict);
+  }
+  if (out.size() > 0) transport(g, "recv", out, true).recv(out, src);
+  return out;
+}
+
+}  // namespace loom::distributed

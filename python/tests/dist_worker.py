@@ -1,0 +1,185 @@
+"""The program each rank of python/tests/test_distributed.py runs, under loom.launch:
+`dist_worker.py CASE DEVICE` runs one case on cpu() or gpu(LOCAL_RANK) and exits 0 when
+every check passed (an AssertionError fails the rank, and the launcher the job).
+
+Every rank makes its data from a seed of its own rank, so each can compute the expected
+result of a collective from all ranks' data with NumPy.
+"""
+import os
+import sys
+import time
+
+import numpy as np
+
+import loom
+import loom.distributed as dist
+
+DTYPES = ["float32", "float64", "int32", "int64", "uint8", "int8", "float16", "bool"]
+NP_REDUCE = {"sum": np.sum, "prod": np.prod, "min": np.min, "max": np.max, "avg": np.mean}
+
+
+def data(rank, shape, dtype, seed=0):
+    rng = np.random.default_rng(1000 * seed + rank)
+    if dtype == "bool":
+        return rng.random(shape) < 0.5
+    if np.dtype(dtype).kind in "iu":
+        return rng.integers(1, 4, size=shape).astype(dtype)  # small: products stay in range
+    return (rng.random(shape) + 0.5).astype(dtype)
+
+
+def ops_for(dtype):
+    if dtype == "bool":
+        return ["min", "max"]
+    if np.dtype(dtype).kind == "f":
+        return ["sum", "prod", "min", "max", "avg"]
+    return ["sum", "prod", "min", "max"]
+
+
+def expect_close(got, want, dtype, what):
+    got = got.numpy()
+    assert got.dtype == np.dtype(dtype), f"{what}: dtype {got.dtype}"
+    assert got.shape == want.shape, f"{what}: shape {got.shape} != {want.shape}"
+    tol = {"float16": 2e-3, "float32": 1e-5}.get(dtype, 1e-12)
+    if np.dtype(dtype).kind == "f":
+        np.testing.assert_allclose(got, want.astype(dtype), rtol=tol, atol=tol, err_msg=what)
+    else:
+        np.testing.assert_array_equal(got, want.astype(dtype), err_msg=what)
+
+
+def case_collectives(dev):
+    r, w = dist.rank(), dist.world_size()
+    for dtype in DTYPES:
+        for op in ops_for(dtype):
+            mine = data(r, (5, 3), dtype)
+            x = loom.asarray(mine, device=dev)
+            assert dist.all_reduce(x, op=op) is x
+            everyone = np.stack([data(k, (5, 3), dtype) for k in range(w)])
+            want = NP_REDUCE[op](everyone.astype("float64") if dtype != "bool" else everyone, axis=0)
+            expect_close(x, want, dtype, f"all_reduce {op} {dtype}")
+        # reduce_scatter: rows [r*2, r*2+2) of the reduction
+        op = ops_for(dtype)[0]
+        x = loom.asarray(data(r, (2 * w, 3), dtype, seed=1), device=dev)
+        everyone = np.stack([data(k, (2 * w, 3), dtype, seed=1) for k in range(w)])
+        full = NP_REDUCE[op](everyone.astype("float64") if dtype != "bool" else everyone, axis=0)
+        expect_close(dist.reduce_scatter(x, op=op), full[2 * r:2 * r + 2], dtype, f"reduce_scatter {op} {dtype}")
+    for dtype in ["float32", "int16", "bfloat16", "bool"]:
+        mine = data(r, (4, 2), dtype if dtype != "bfloat16" else "float32", seed=2)
+        np_dtype = "float32" if dtype == "bfloat16" else dtype
+        for root in (0, w - 1):
+            x = loom.asarray(mine, device=dev).astype(dtype)
+            dist.broadcast(x, root=root)
+            want = data(root, (4, 2), np_dtype, seed=2)
+            assert np.array_equal(x.astype(np_dtype).numpy(), loom.asarray(want).astype(dtype).astype(np_dtype).numpy()), \
+                f"broadcast root {root} {dtype}"
+        g = dist.all_gather(loom.asarray(mine, device=dev).astype(dtype))
+        assert g.shape == (w, 4, 2) and g.device == dev
+        want = np.stack([data(k, (4, 2), np_dtype, seed=2) for k in range(w)])
+        assert np.array_equal(g.astype(np_dtype).numpy(), loom.asarray(want).astype(dtype).astype(np_dtype).numpy())
+    # all_to_all: chunk j of rank k's x goes to rank j
+    xs = [np.arange(w * 2 * 3, dtype="float32").reshape(w * 2, 3) + 100 * k for k in range(w)]
+    got = dist.all_to_all(loom.asarray(xs[r], device=dev)).numpy()
+    want = np.concatenate([xs[k][2 * r:2 * r + 2] for k in range(w)])
+    np.testing.assert_array_equal(got, want)
+    # point to point around the ring, then back
+    out = loom.zeros((3, 2), dtype="int64", device=dev)
+    nxt, prv = (r + 1) % w, (r - 1) % w
+    msg = loom.asarray(np.full((3, 2), r, dtype="int64"), device=dev)
+    if r % 2 == 0:
+        dist.send(msg, nxt)
+        dist.recv(out, prv)
+    else:
+        dist.recv(out, prv)
+        dist.send(msg, nxt)
+    assert (out.numpy() == prv).all(), out.numpy()
+    # empty and 0-d arrays
+    e = loom.zeros((0, 3), device=dev)
+    assert dist.all_reduce(e).shape == (0, 3)
+    assert dist.all_gather(e).shape == (w, 0, 3)
+    s = loom.asarray(np.float64(r + 1), device=dev)
+    dist.all_reduce(s, op="max")
+    assert float(s.numpy()) == w
+    dist.barrier()
+
+
+def expect_raises(kind, text, fn):
+    try:
+        fn()
+    except kind as e:
+        assert text in str(e), f"{kind.__name__} without {text!r}: {e}"
+        return str(e)
+    raise AssertionError(f"no {kind.__name__} ({text!r})")
+
+
+def case_errors(dev):
+    r, w = dist.rank(), dist.world_size()
+    # Mismatched shapes: every rank raises, none hangs; the group stays usable.
+    x = loom.zeros((4 + (r == w - 1),), device=dev)
+    msg = expect_raises(ValueError, "called different collectives", lambda: dist.all_reduce(x))
+    assert "(5,)" in msg and "(4,)" in msg, msg
+    y = loom.zeros((2,), dtype="float32" if r == 0 else "float64", device=dev)
+    expect_raises(ValueError, "float64", lambda: dist.broadcast(y))
+    expect_raises(ValueError, "called different collectives",
+                  lambda: dist.all_reduce(loom.ones(2, device=dev), op="sum" if r == 0 else "max"))
+    # Checked before any exchange, on each rank alone.
+    expect_raises(ValueError, "contiguous", lambda: dist.all_reduce(loom.zeros((4, 4), device=dev)[:, ::2]))
+    expect_raises(TypeError, "floating", lambda: dist.all_reduce(loom.zeros(3, dtype="int32", device=dev), op="avg"))
+    expect_raises(TypeError, "'min' (and)", lambda: dist.all_reduce(loom.zeros(3, dtype="bool", device=dev)))
+    expect_raises(ValueError, "op must be", lambda: dist.all_reduce(loom.zeros(3, device=dev), op="median"))
+    expect_raises(ValueError, "root must be a rank", lambda: dist.broadcast(loom.zeros(3, device=dev), root=w))
+    expect_raises(ValueError, "divide by the world size", lambda: dist.reduce_scatter(loom.zeros(w + 1, device=dev)))
+    expect_raises(ValueError, "cannot send to itself", lambda: dist.send(loom.zeros(1, device=dev), r))
+    expect_raises(TypeError, "must be a loom array", lambda: dist.all_reduce(np.zeros(3)))
+    expect_raises(NotImplementedError, "cannot be traced",
+                  lambda: loom.jit(lambda a: dist.all_reduce(a))(loom.zeros(2, device=dev)))
+    # Point to point with different shapes: both sides raise.
+    if r < 2:
+        other = 1 - r
+        if r == 0:
+            expect_raises(ValueError, "receives into", lambda: dist.send(loom.zeros(3, device=dev), other))
+        else:
+            expect_raises(ValueError, "receives into", lambda: dist.recv(loom.zeros(4, device=dev), other))
+    # Still in step after all that.
+    z = loom.ones(3, device=dev)
+    dist.all_reduce(z)
+    assert (z.numpy() == w).all()
+
+
+def case_hang(dev):
+    """The last rank stops calling collectives; the others must raise within the timeout."""
+    r, w = dist.rank(), dist.world_size()
+    x = loom.ones(8, device=dev)
+    dist.all_reduce(x)
+    if r == w - 1:
+        time.sleep(120)  # the launcher ends it once another rank fails
+        return
+    t0 = time.monotonic()
+    try:
+        dist.all_reduce(x)
+    except dist.DistributedTimeoutError as e:
+        waited = time.monotonic() - t0
+        assert isinstance(e, TimeoutError) and isinstance(e, dist.DistributedError)
+        assert f"{w - 1}" in str(e) and "did not arrive" in str(e), str(e)
+        assert waited < 10, waited
+        print(f"rank {r}: raised after {waited:.1f} s: {e}", flush=True)
+        sys.exit(3)
+    raise AssertionError("no timeout")
+
+
+def case_uninitialised(dev):
+    assert not dist.is_initialized()
+    expect_raises(dist.DistributedError, "init()", lambda: dist.all_reduce(loom.ones(2, device=dev)))
+    expect_raises(dist.DistributedError, "init()", dist.rank)
+
+
+CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
+
+if __name__ == "__main__":
+    case, where = sys.argv[1], sys.argv[2]
+    device = loom.cpu() if where == "cpu" else loom.gpu(int(os.environ.get("LOCAL_RANK", "0")))
+    if case == "uninitialised":
+        CASES[case](device)
+        sys.exit(0)
+    dist.init(timeout=float(os.environ.get("DIST_TIMEOUT", "60")),
+              device=device if where != "cpu" else None)
+    CASES[case](device)
+    dist.finalize()

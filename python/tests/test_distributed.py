@@ -1,0 +1,101 @@
+"""loom.distributed: every collective with 2 and 3 processes under loom.launch, on cpu()
+(Gloo) here and on GPUs (NCCL) where the machine has as many; the argument checks raising on
+every rank; a hung rank making the others raise; the single-process group.
+
+Each test launches dist_worker.py with a bounded timeout; a rank's failed check fails the job.
+"""
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import loom
+import loom.distributed as dist
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PKG_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(loom.__file__)))
+WORKER = os.path.join(HERE, "dist_worker.py")
+
+needs_gloo = pytest.mark.skipif(not dist.backends()["gloo"], reason="loom was built without Gloo (libgloo-dev)")
+
+
+def launch(nproc, case, where, timeout=120, env=None):
+    e = dict(os.environ, PYTHONPATH=PKG_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""), **(env or {}))
+    e.pop("LOOM_DEVICE", None)
+    cmd = [sys.executable, "-m", "loom.launch", "--nproc", str(nproc), "--grace", "2"]
+    if where == "cpu":
+        cmd.append("--no-bind")
+    t0 = time.monotonic()
+    p = subprocess.run(cmd + [WORKER, case, where], env=e, capture_output=True, text=True, timeout=timeout)
+    return p, time.monotonic() - t0
+
+
+def gpu_params(n):
+    ok = loom.num_gpus() >= n and "nccl " in dist.backends()["nccl"]
+    why = f"needs {n} GPUs and NCCL (have {loom.num_gpus()} GPUs; {dist.backends()['nccl']})"
+    return pytest.param("gpu", marks=pytest.mark.skipif(not ok, reason=why))
+
+
+def where_params(n):
+    return [pytest.param("cpu", marks=needs_gloo), gpu_params(n)]
+
+
+@pytest.mark.parametrize("nproc", [2, 3])
+@pytest.mark.parametrize("where", ["cpu", "gpu"])
+def test_every_collective_matches_numpy(nproc, where):
+    if where == "cpu" and not dist.backends()["gloo"]:
+        pytest.skip("loom was built without Gloo (libgloo-dev)")
+    if where == "gpu" and not (loom.num_gpus() >= nproc and "nccl " in dist.backends()["nccl"]):
+        pytest.skip(f"needs {nproc} GPUs and NCCL")
+    p, _ = launch(nproc, "collectives", where)
+    assert p.returncode == 0, p.stdout + p.stderr
+
+
+@pytest.mark.parametrize("where", where_params(2))
+def test_mismatched_arguments_raise_on_every_rank(where):
+    p, _ = launch(2, "errors", where)
+    assert p.returncode == 0, p.stdout + p.stderr
+
+
+@pytest.mark.parametrize("where", where_params(2))
+def test_a_hung_rank_makes_the_others_raise(where):
+    p, took = launch(2, "hang", where, env={"DIST_TIMEOUT": "2"})
+    # rank 0 raised DistributedTimeoutError and exited 3; the launcher stopped the sleeper
+    assert p.returncode == 3, p.stdout + p.stderr
+    assert "raised after" in p.stdout and "did not arrive" in p.stdout, p.stdout + p.stderr
+    assert took < 30, took
+
+
+def test_collectives_before_init_raise():
+    p, _ = launch(1, "uninitialised", "cpu")
+    assert p.returncode == 0, p.stdout + p.stderr
+
+
+def test_single_process_group_runs_without_peers(monkeypatch):
+    for var in ("RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "MASTER_PORT"):
+        monkeypatch.delenv(var, raising=False)
+    dist.init(master_port=0, device=None)
+    try:
+        assert (dist.rank(), dist.world_size(), dist.local_rank()) == (0, 1, 0)
+        x = loom.asarray(np.arange(6.0))
+        assert dist.all_reduce(x) is x and np.array_equal(x.numpy(), np.arange(6.0))
+        np.testing.assert_array_equal(dist.all_gather(x).numpy(), np.arange(6.0)[None])
+        np.testing.assert_array_equal(dist.reduce_scatter(x).numpy(), np.arange(6.0))
+        with pytest.raises(dist.DistributedError, match="already initialised"):
+            dist.init(master_port=0)
+    finally:
+        dist.finalize()
+    assert not dist.is_initialized()
+
+
+def test_errors_are_typed():
+    assert issubclass(dist.DistributedTimeoutError, dist.DistributedError)
+    assert issubclass(dist.DistributedTimeoutError, TimeoutError)
+    assert issubclass(dist.DistributedError, RuntimeError)
+    with pytest.raises(ValueError, match="backend must be"):
+        dist.init(backend="mpi", world_size=1, rank=0, master_port=0)
+    with pytest.raises(ValueError, match="rank must be a rank"):
+        dist.init(world_size=2, rank=2, master_port=0)
