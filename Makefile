@@ -169,7 +169,7 @@ bench:
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/kernels.py && PYTHONPATH=$(CURDIR)/python $$py bench/emulator.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/python_kernels.py && PYTHONPATH=$(CURDIR)/python $$py bench/transforms.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/nn.py \
-	  && PYTHONPATH=$(CURDIR)/python $$py bench/linalg.py
+	  && PYTHONPATH=$(CURDIR)/python $$py bench/linalg.py && PYTHONPATH=$(CURDIR)/python $$py bench/distributed.py
 
 clean:
 	rm -rf $(BUILD_DIR) $(GPU_BUILD_DIR) $(ASAN_BUILD_DIR) python/loom/_loom*.so .pytest_cache .hypothesis

@@ -171,6 +171,45 @@ def case_uninitialised(dev):
     expect_raises(dist.DistributedError, "init()", dist.rank)
 
 
+def case_ddp(dev):
+    """Two or three ranks, each on its share of the batch, end with the parameters of one
+    process trained on the whole batch, identical on every rank."""
+    from loom import nn, optim
+    r, w = dist.rank(), dist.world_size()
+    rng = np.random.default_rng(7)
+    X = rng.standard_normal((12 * w, 6)).astype("float32")
+    y = rng.integers(0, 3, size=12 * w)
+
+    def make(seed):
+        loom.random.seed(seed)
+        return nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Linear(16, 3)).to(dev)
+
+    def loss_fn(m, xb, yb):
+        return nn.losses.cross_entropy(m(xb), yb)
+
+    # The reference: one model (rank 0's initial weights) on the whole batch.
+    ref = make(0)
+    ref_opt = optim.SGD(learning_rate=0.1)
+    vg = nn.value_and_grad(ref, loss_fn)
+    Xd, yd = loom.asarray(X, device=dev), loom.asarray(y, device=dev)
+    for _ in range(5):
+        _, g = vg(ref, Xd, yd)
+        ref_opt.update(ref, g)
+    # Data parallel: ranks start from different weights; DDP broadcasts rank 0's.
+    net = nn.DistributedDataParallel(make(r), bucket_cap_mb=0.0005)  # several buckets
+    opt = optim.SGD(learning_rate=0.1)
+    step = net.value_and_grad(loss_fn)
+    shard = slice(12 * r, 12 * (r + 1))
+    xs, ys = loom.asarray(X[shard], device=dev), loom.asarray(y[shard], device=dev)
+    for _ in range(5):
+        _, g = step(net, xs, ys)
+        opt.update(net.module, g)
+    for (name, p), (_, q) in zip(net.module.named_parameters(), ref.named_parameters()):
+        np.testing.assert_allclose(p.numpy(), q.numpy(), rtol=2e-5, atol=2e-6, err_msg=name)
+        everyone = dist.all_gather(p).numpy()
+        assert all(np.array_equal(everyone[0], everyone[k]) for k in range(w)), f"{name} differs between ranks"
+
+
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 if __name__ == "__main__":

@@ -69,6 +69,20 @@ def test_a_hung_rank_makes_the_others_raise(where):
     assert took < 30, took
 
 
+@pytest.mark.parametrize("nproc", [2, 3])
+def test_data_parallel_equals_one_process_on_the_whole_batch(nproc):
+    if not dist.backends()["gloo"]:
+        pytest.skip("loom was built without Gloo (libgloo-dev)")
+    p, _ = launch(nproc, "ddp", "cpu")
+    assert p.returncode == 0, p.stdout + p.stderr
+
+
+@pytest.mark.parametrize("where", [gpu_params(2)])
+def test_data_parallel_on_gpus(where):
+    p, _ = launch(2, "ddp", where)
+    assert p.returncode == 0, p.stdout + p.stderr
+
+
 def test_collectives_before_init_raise():
     p, _ = launch(1, "uninitialised", "cpu")
     assert p.returncode == 0, p.stdout + p.stderr

@@ -11,8 +11,9 @@ from .conv import AvgPool2d, Conv2d, MaxPool2d, avg_pool2d, conv2d, max_pool2d
 from .layers import Dropout, Embedding, Flatten, Identity, LayerNorm, LazyLinear, Linear, Sequential
 from .module import Module, value_and_grad
 from .norm import BatchNorm1d, BatchNorm2d
+from .parallel import DistributedDataParallel
 
-__all__ = ["Module", "value_and_grad",
+__all__ = ["Module", "value_and_grad", "DistributedDataParallel",
            "Linear", "LazyLinear", "Conv2d", "MaxPool2d", "AvgPool2d", "LayerNorm", "BatchNorm1d", "BatchNorm2d", "Dropout", "Embedding",
            "Flatten", "Sequential", "Identity",
            "ReLU", "GELU", "Sigmoid", "Tanh", "Softmax", "losses",

@@ -1,0 +1,156 @@
+"""Several GPUs: loom against PyTorch in the same run (issue 17's targets).
+
+One process: a 1 GiB gpu(0) -> gpu(1) copy (peer to peer), and two GPUs multiplying
+matrices at once against one. Then, under `python -m loom.launch --nproc 2` (this script
+starts it): all_reduce of 1 GiB (bus bandwidth, as nccl-tests count it: 2(n-1)/n x bytes /
+time), and data-parallel training of the MLP 784-512-512-10 (Adam) with DDP on 2 GPUs
+against one GPU, in samples per second at the same batch per GPU.
+
+    python3 bench/distributed.py [--quick]
+
+Needs 2 GPUs; prints why not otherwise.
+"""
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import loom  # noqa: E402
+from table import print_rows  # noqa: E402
+
+GIB = 2**30
+
+
+def median_time(fn, sync, reps):
+    fn()
+    sync()
+    ts = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        sync()
+        ts.append(time.perf_counter() - t0)
+    return float(np.median(ts))
+
+
+def one_process(torch, reps):
+    rows = []
+    g0, g1 = loom.gpu(0), loom.gpu(1)
+    sync01 = lambda: (g0.synchronize(), g1.synchronize())  # noqa: E731
+    x = loom.ones(GIB // 4, dtype="float32", device=g0)
+    t_loom = median_time(lambda: x.copy_to(g1), sync01, reps)
+    tx = torch.ones(GIB // 4, dtype=torch.float32, device="cuda:0")
+    tsync = lambda: (torch.cuda.synchronize(0), torch.cuda.synchronize(1))  # noqa: E731
+    t_torch = median_time(lambda: tx.to("cuda:1"), tsync, reps)
+    rows.append(["copy gpu(0) -> gpu(1), 1 GiB (GB/s)", f"{GIB / t_loom / 1e9:.0f}", f"{GIB / t_torch / 1e9:.0f}",
+                 f"{t_torch / t_loom:.2f}x"])
+    del x, tx
+
+    n, k = 8192, 10
+    a = [loom.ones((n, n), dtype="float32", device=d) for d in (g0, g1)]
+    ta = [torch.ones((n, n), dtype=torch.float32, device=f"cuda:{i}") for i in (0, 1)]
+
+    def loom_mm(devs):
+        for _ in range(k):
+            for i in devs:
+                a[i] @ a[i]
+
+    def torch_mm(devs):
+        for _ in range(k):
+            for i in devs:
+                ta[i] @ ta[i]
+    one = median_time(lambda: loom_mm([0]), sync01, reps)
+    two = median_time(lambda: loom_mm([0, 1]), sync01, reps)
+    tone = median_time(lambda: torch_mm([0]), tsync, reps)
+    ttwo = median_time(lambda: torch_mm([0, 1]), tsync, reps)
+    rows.append([f"2 GPUs at once vs 1: {k} matmuls {n}^2 f32 each (speed-up)", f"{2 * one / two:.3f}x",
+                 f"{2 * tone / ttwo:.3f}x", ""])
+    return rows
+
+
+def ranks(reps, quick):
+    """Runs in each of the 2 processes that loom.launch started; rank 0 prints."""
+    import torch
+    import torch.distributed as tdist
+
+    import loom.distributed as dist
+    from loom import nn, optim
+    dist.init()
+    r, w = dist.rank(), dist.world_size()
+    dev = loom.gpu(dist.local_rank())
+    torch.cuda.set_device(dist.local_rank())
+    tdist.init_process_group("nccl", init_method=f"tcp://{os.environ['MASTER_ADDR']}:"
+                             f"{int(os.environ['MASTER_PORT']) + 1}", rank=r, world_size=w)
+    rows = []
+    x = loom.ones(GIB // 4, dtype="float32", device=dev)
+    tx = torch.ones(GIB // 4, dtype=torch.float32, device="cuda")
+    bus = 2 * (w - 1) / w * GIB
+    t_loom = median_time(lambda: dist.all_reduce(x), dev.synchronize, reps)
+    t_torch = median_time(lambda: tdist.all_reduce(tx), torch.cuda.synchronize, reps)
+    rows.append(["all_reduce 1 GiB f32, bus bandwidth (GB/s)", f"{bus / t_loom / 1e9:.0f}",
+                 f"{bus / t_torch / 1e9:.0f}", f"{t_torch / t_loom:.2f}x"])
+    del x, tx
+
+    # Data parallel: the same batch per GPU; one GPU alone (rank 0, the other waits) then two.
+    batch, steps = 2048, 10 if quick else 30
+    rng = np.random.default_rng(r)
+    X = loom.asarray(rng.standard_normal((batch, 784)).astype("float32"), device=dev)
+    y = loom.asarray(rng.integers(0, 10, batch), device=dev)
+
+    def mlp():
+        return nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(),
+                             nn.Linear(512, 10)).to(dev)
+
+    def loss_fn(m, xb, yb):
+        return nn.losses.cross_entropy(m(xb), yb)
+
+    def train(net, vg, opt):
+        def run():
+            for _ in range(steps):
+                _, g = vg(net, X, y)
+                opt.update(net.module if hasattr(net, "module") else net, g)
+        return run
+    sps1 = None
+    if r == 0:
+        net = mlp()
+        t1 = median_time(train(net, nn.value_and_grad(net, loss_fn), optim.Adam(learning_rate=1e-3)),
+                         dev.synchronize, 5)
+        sps1 = batch * steps / t1
+    dist.barrier()
+    ddp = nn.DistributedDataParallel(mlp())
+    t2 = median_time(train(ddp, ddp.value_and_grad(loss_fn), optim.Adam(learning_rate=1e-3)), dev.synchronize, 5)
+    sps2 = w * batch * steps / t2
+    if r == 0:
+        rows.append([f"DDP MLP training, batch {batch}/GPU: 2 GPUs vs 1 (samples/s)",
+                     f"{sps2 / sps1:.3f}x ({sps2:,.0f} vs {sps1:,.0f})", "", ""])
+        print_rows(["case (2 processes)", "loom", "PyTorch", "loom vs PyTorch"], rows)
+    tdist.destroy_process_group()
+    dist.finalize()
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--ranks", action="store_true", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    reps = 3 if args.quick else 10
+    if args.ranks:
+        return ranks(reps, args.quick)
+    if loom.num_gpus() < 2:
+        print(f"bench/distributed.py: needs 2 GPUs, this machine has {loom.num_gpus()}; skipped")
+        return
+    import torch
+    print_rows(["case (one process)", "loom", "PyTorch", "loom vs PyTorch"], one_process(torch, reps))
+    print()
+    cmd = [sys.executable, "-m", "loom.launch", "--nproc", "2", os.path.abspath(__file__), "--ranks"]
+    if args.quick:
+        cmd.append("--quick")
+    subprocess.run(cmd, check=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+"""nn.DistributedDataParallel: data-parallel training with one process per device, as
+PyTorch's DDP: each rank runs the model on its share of the batch, and the gradients are
+averaged over the ranks before the optimiser's step, so every rank's parameters stay
+identical.
+
+    dist.init()
+    net = nn.DistributedDataParallel(make_net().to(loom.gpu(dist.local_rank())))
+    loss, grads = net.value_and_grad(loss_fn)(net, X_shard, y_shard)   # grads: averaged
+    opt.update(net.module, grads)
+
+The gradients are all-reduced in buckets of about `bucket_cap_mb` MiB, last layers first
+(the order the backward pass produces them): each bucket is concatenated into one array and
+averaged by one all_reduce (NCCL on GPUs, Gloo on cpu()), so a model of many small
+parameters costs a few collectives, not one per parameter. The all-reduces are enqueued on
+the device's stream right after the backward pass's kernels and run while the host goes on.
+"""
+from .. import _loom
+from .. import distributed as dist
+from .module import Module, value_and_grad
+
+
+class DistributedDataParallel:
+    def __init__(self, module, bucket_cap_mb=25.0, broadcast_parameters=True):
+        if not isinstance(module, Module):
+            raise TypeError(f"[DistributedDataParallel] expected an nn.Module, got {type(module).__name__}")
+        if not dist.is_initialized():
+            raise dist.DistributedError("[DistributedDataParallel] call loom.distributed.init() first")
+        if not bucket_cap_mb > 0:
+            raise ValueError(f"[DistributedDataParallel] bucket_cap_mb must be > 0, got {bucket_cap_mb}")
+        self.module = module
+        self.bucket_bytes = int(bucket_cap_mb * 2**20)
+        if broadcast_parameters:
+            # Rank 0's initial weights everywhere: ranks seeded differently still train one model.
+            for _, a in list(module.named_parameters()) + list(module.named_buffers()):
+                dist.broadcast(a, root=0)
+
+    def __call__(self, *args, **kwargs):
+        return self.module(*args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self.__dict__["module"], name)
+
+    def value_and_grad(self, fn):
+        """Like nn.value_and_grad(self.module, fn), with the gradients averaged over the ranks.
+        The value (the loss) is this rank's own."""
+        local = value_and_grad(self.module, fn)
+
+        def value_and_averaged_grad(model, *args, **kwargs):
+            m = model.module if isinstance(model, DistributedDataParallel) else model
+            value, grads = local(m, *args, **kwargs)
+            return value, self.reduce_gradients(grads)
+        return value_and_averaged_grad
+
+    def reduce_gradients(self, grads):
+        """{name: gradient} averaged over the ranks, bucketed (see the module's docstring)."""
+        if dist.world_size() == 1:
+            return dict(grads)
+        out = dict(grads)
+        for bucket in self._buckets(grads):
+            flat = _loom.concatenate([grads[n].reshape(-1) for n in bucket])
+            dist.all_reduce(flat, op="avg")
+            at = 0
+            for n in bucket:
+                g = grads[n]
+                out[n] = flat[at:at + g.size].reshape(g.shape)
+                at += g.size
+        return out
+
+    def _buckets(self, grads):
+        # Last parameters first; a bucket holds one dtype and device and about bucket_bytes.
+        buckets, current, size, key = [], [], 0, None
+        for name in reversed(list(grads)):
+            g = grads[name]
+            k = (g.dtype, g.device)
+            if current and (k != key or size + g.nbytes > self.bucket_bytes):
+                buckets.append(current)
+                current, size = [], 0
+            current.append(name)
+            size += g.nbytes
+            key = k
+        if current:
+            buckets.append(current)
+        return buckets
+
