@@ -15,6 +15,9 @@ class CollectiveBackend {
  public:
   virtual ~CollectiveBackend() = default;
   virtual const char* name() const = 0;
+  /// Before destruction: orderly (every rank is leaving together) or not (some rank failed;
+  /// nothing may wait for the others).
+  virtual void shutdown(bool orderly) {}
   virtual void all_reduce(const Array& x, ReduceOp op) = 0;
   virtual void broadcast(const Array& x, int root) = 0;
   /// out: (world_size, *x.shape), contiguous.

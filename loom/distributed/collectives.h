@@ -49,8 +49,11 @@ std::chrono::milliseconds timeout();
 /// Waits until every rank has called barrier() (host side; GPU work is not waited for).
 void barrier();
 
-/// In place: x becomes the reduction of every rank's x. Returns x.
-const Array& all_reduce(const Array& x, ReduceOp op = ReduceOp::sum);
+/// In place: x becomes the reduction of every rank's x. Returns x. check=false skips the
+/// agreement round trip for this call, where the caller has checked the arguments already
+/// (nn.DistributedDataParallel checks its parameters once, then averages gradients of
+/// those shapes every step).
+const Array& all_reduce(const Array& x, ReduceOp op = ReduceOp::sum, bool check = true);
 /// In place: every rank's x becomes root's x.
 const Array& broadcast(const Array& x, int root = 0);
 /// Every rank's x stacked: shape (world_size, *x.shape).

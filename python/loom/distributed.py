@@ -119,10 +119,11 @@ def _array(x, op, name="x"):
     return x
 
 
-def all_reduce(x, op="sum"):
+def all_reduce(x, op="sum", *, check=True):
     """In place: x becomes the reduction ('sum', 'prod', 'min', 'max', 'avg') of every rank's x.
-    Returns x."""
-    _loom._dist_all_reduce(_array(x, "all_reduce"), str(op))
+    Returns x. check=False skips this call's agreement round trip, for callers that checked
+    the arguments already (DistributedDataParallel checks its parameters once)."""
+    _loom._dist_all_reduce(_array(x, "all_reduce"), str(op), bool(check))
     return x
 
 

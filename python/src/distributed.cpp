@@ -46,8 +46,11 @@ LOOM_BINDING_FAMILY(distributed, 95) {
   m.def("_dist_timeout", [] { return static_cast<double>(ld::timeout().count()) / 1000.0; });
   m.def("_dist_barrier", &ld::barrier, release());
   m.def(
-      "_dist_all_reduce", [](const Array& x, const std::string& op) { ld::all_reduce(x, ld::reduce_op_from_name(op, "all_reduce")); },
-      nb::arg("x"), nb::arg("op"), release());
+      "_dist_all_reduce",
+      [](const Array& x, const std::string& op, bool check) {
+        ld::all_reduce(x, ld::reduce_op_from_name(op, "all_reduce"), check);
+      },
+      nb::arg("x"), nb::arg("op"), nb::arg("check") = true, release());
   m.def(
       "_dist_broadcast", [](const Array& x, int root) { ld::broadcast(x, root); }, nb::arg("x"), nb::arg("root"),
       release());

@@ -83,6 +83,19 @@ def test_data_parallel_on_gpus(where):
     assert p.returncode == 0, p.stdout + p.stderr
 
 
+@needs_gloo
+def test_example_trains_under_the_launcher():
+    example = os.path.join(os.path.dirname(PKG_ROOT), "examples", "distributed_train.py")
+    e = dict(os.environ, PYTHONPATH=PKG_ROOT)
+    e.pop("LOOM_DEVICE", None)
+    p = subprocess.run([sys.executable, "-m", "loom.launch", "--nproc", "2", "--no-bind", example, "--cpu",
+                        "--steps", "60"], env=e, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout + p.stderr
+    lines = [ln for ln in p.stdout.splitlines() if ln.startswith("rank ")]
+    assert len(lines) == 2 and all("identical on every rank: True" in ln for ln in lines), p.stdout
+    assert all(float(ln.split("accuracy ")[1].split(",")[0]) > 0.9 for ln in lines), p.stdout
+
+
 def test_collectives_before_init_raise():
     p, _ = launch(1, "uninitialised", "cpu")
     assert p.returncode == 0, p.stdout + p.stderr

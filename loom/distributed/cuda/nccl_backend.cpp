@@ -71,20 +71,29 @@ class NcclBackend final : public CollectiveBackend {
     watchdog_ = std::thread([this] { watch(); });
   }
 
-  ~NcclBackend() override {
+  void shutdown(bool orderly) override {
     {
       std::lock_guard<std::mutex> lock(mu_);
       stopping_ = true;
     }
     wake_.notify_all();
-    watchdog_.join();
-    if (aborted_.empty()) {
+    if (watchdog_.joinable()) watchdog_.join();
+    if (!comm_ || !aborted_.empty()) return;
+    if (orderly) {
       try {
         gpu_runtime::synchronize(dev_);  // NCCL's kernels of this communicator have ended
       } catch (...) {
+        orderly = false;
       }
-      a_.ncclCommDestroy(comm_);
     }
+    // Destroying finalises with the peers; aborting does not wait for them.
+    if (orderly) a_.ncclCommDestroy(comm_);
+    else a_.ncclCommAbort(comm_);
+    comm_ = nullptr;
+  }
+
+  ~NcclBackend() override {
+    shutdown(false);
     for (auto& p : pending_) cudaEventDestroy(p.event);
   }
 

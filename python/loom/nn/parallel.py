@@ -20,7 +20,7 @@ from .module import Module, value_and_grad
 
 
 class DistributedDataParallel:
-    def __init__(self, module, bucket_cap_mb=25.0, broadcast_parameters=True):
+    def __init__(self, module, bucket_cap_mb=25.0):
         if not isinstance(module, Module):
             raise TypeError(f"[DistributedDataParallel] expected an nn.Module, got {type(module).__name__}")
         if not dist.is_initialized():
@@ -29,10 +29,12 @@ class DistributedDataParallel:
             raise ValueError(f"[DistributedDataParallel] bucket_cap_mb must be > 0, got {bucket_cap_mb}")
         self.module = module
         self.bucket_bytes = int(bucket_cap_mb * 2**20)
-        if broadcast_parameters:
-            # Rank 0's initial weights everywhere: ranks seeded differently still train one model.
-            for _, a in list(module.named_parameters()) + list(module.named_buffers()):
-                dist.broadcast(a, root=0)
+        # Rank 0's initial weights everywhere: ranks seeded differently still train one model.
+        # Each broadcast also checks that every rank has this parameter's dtype and shape, so
+        # the gradients' all-reduces (of those shapes, in buckets made the same way on every
+        # rank) skip the per-call check.
+        for _, a in list(module.named_parameters()) + list(module.named_buffers()):
+            dist.broadcast(a, root=0)
 
     def __call__(self, *args, **kwargs):
         return self.module(*args, **kwargs)
@@ -58,7 +60,7 @@ class DistributedDataParallel:
         out = dict(grads)
         for bucket in self._buckets(grads):
             flat = _loom.concatenate([grads[n].reshape(-1) for n in bucket])
-            dist.all_reduce(flat, op="avg")
+            dist.all_reduce(flat, op="avg", check=False)
             at = 0
             for n in bucket:
                 g = grads[n]
