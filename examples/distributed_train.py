@@ -9,6 +9,7 @@ Each process uses gpu(LOCAL_RANK) when the machine has enough GPUs (loom.launch 
 them), else cpu(), where the collectives run over Gloo.
 """
 import argparse
+import sys
 
 import numpy as np
 
@@ -44,8 +45,10 @@ def main():
     accuracy = float((net(X).argmax(axis=1) == y).astype("float32").mean().numpy())
     everyone = dist.all_gather(net.module[0].weight).numpy()
     same = all(np.array_equal(everyone[0], everyone[k]) for k in range(world))
-    print(f"rank {rank}/{world} on {dev}: loss {float(mean_loss.numpy()):.4f}, accuracy {accuracy:.3f}, "
-          f"parameters identical on every rank: {same}", flush=True)
+    # One write per line, so that the ranks' lines do not interleave mid-line.
+    sys.stdout.write(f"rank {rank}/{world} on {dev}: loss {float(mean_loss.numpy()):.4f}, accuracy {accuracy:.3f}, "
+                     f"parameters identical on every rank: {same}\n")
+    sys.stdout.flush()
     dist.finalize()
 
 

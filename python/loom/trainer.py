@@ -22,8 +22,9 @@ class Trainer:
         if int(max_epochs) < 0:
             raise ValueError(f"[Trainer] max_epochs must be >= 0, got {max_epochs}")
         if num_gpus > 1:
-            raise NotImplementedError(f"[Trainer] num_gpus={num_gpus}: training on several GPUs needs data "
-                                      "parallelism, which loom does not have yet; use num_gpus=1")
+            raise NotImplementedError(f"[Trainer] num_gpus={num_gpus}: one process driving several GPUs is not "
+                                      "built yet; run one process per GPU under `python -m loom.launch` with "
+                                      "nn.DistributedDataParallel")
         if num_gpus > _loom.num_gpus():
             raise ValueError(f"[Trainer] num_gpus={num_gpus}, but this machine has {_loom.num_gpus()} GPUs")
         if gradient_clip_val < 0:
