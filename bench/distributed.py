@@ -14,42 +14,26 @@ import argparse
 import os
 import subprocess
 import sys
-import time
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import loom  # noqa: E402
 from table import print_rows  # noqa: E402
+from timing import timed  # noqa: E402
 
 GIB = 2**30
 
 
 def median_time(fn, sync, reps):
-    fn()
-    sync()
-    ts = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        sync()
-        ts.append(time.perf_counter() - t0)
-    return float(np.median(ts))
+    """Median seconds of one synced call."""
+    return timed(fn, sync, reps, 1)
 
 
 def back_to_back(fn, sync, reps, calls=20):
     """Seconds per call of `calls` calls queued back to back, then one sync, as nccl-tests
     time collectives (median over reps)."""
-    fn()
-    sync()
-    ts = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        sync()
-        ts.append((time.perf_counter() - t0) / calls)
-    return float(np.median(ts))
+    return timed(fn, sync, reps, calls)
 
 
 def one_process(torch, reps):
