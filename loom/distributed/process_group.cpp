@@ -125,7 +125,7 @@ CollectiveBackend& transport(Group& g, const char* op, const Array& x, bool poin
   } else if (dev != g.gpu_device) {
     throw DeviceMismatchError(std::string("[") + op + "] this process's NCCL communicator is on gpu(" +
                               std::to_string(g.gpu_device) + "); the array is on " + x.device().str() +
-                              " (one process drives one GPU; see loom.distributed.DeviceGroup for several)");
+                              " (one process drives one GPU: start one process per GPU with python -m loom.launch)");
   }
   return *g.gpu;
 }
