@@ -25,7 +25,7 @@ DistributedTimeoutError = _loom.DistributedTimeoutError
 __all__ = [
     "init", "finalize", "is_initialized", "rank", "world_size", "local_rank", "barrier",
     "all_reduce", "broadcast", "all_gather", "reduce_scatter", "all_to_all", "send", "recv",
-    "DistributedError", "DistributedTimeoutError", "backends",
+    "DistributedError", "DistributedTimeoutError", "DeviceGroup", "backends",
 ]
 
 
@@ -158,6 +158,39 @@ def recv(out, src):
     """Fills `out` in place with what rank src sends. Returns out."""
     _loom._dist_recv(_array(out, "recv", "out"), int(src))
     return out
+
+
+class DeviceGroup:
+    """One process driving several devices (d2l's multi-GPU training): collectives over one
+    array per device, in place. Distinct GPUs with NCCL use one NCCL communicator per GPU
+    and each call is one NCCL group; otherwise (cpu(), a device named twice, no NCCL) the
+    arrays are combined through copies.
+
+        g = dist.DeviceGroup([loom.gpu(0), loom.gpu(1)])
+        g.all_reduce([grad_on_0, grad_on_1], op="sum")
+    """
+
+    def __init__(self, devices):
+        _point_at_nccl_wheel()
+        self._g = _loom._DeviceGroup(list(devices))
+
+    @property
+    def devices(self):
+        return list(self._g.devices)
+
+    @property
+    def uses_nccl(self):
+        return self._g.uses_nccl
+
+    def all_reduce(self, arrays, op="sum"):
+        """Every arrays[i] (on devices[i]) becomes the reduction of all of them. Returns arrays."""
+        self._g.all_reduce(list(arrays), str(op))
+        return arrays
+
+    def broadcast(self, arrays, root=0):
+        """Every arrays[i] becomes arrays[root]. Returns arrays."""
+        self._g.broadcast(list(arrays), int(root))
+        return arrays
 
 
 def backends():

@@ -5,7 +5,8 @@ The model is an nn.Module with training_step(batch) -> loss, optionally
 validation_step(batch) -> loss, and configure_optimizers() -> a loom.optim optimiser; the
 data has train_dataloader() and optionally val_dataloader(), yielding batches (tuples of
 NumPy or loom arrays). The model moves to gpu(0) with num_gpus >= 1, else to cpu(), and
-every batch to the model's device. One training step (the loss, its gradients with respect to every parameter,
+every batch to the model's device. With num_gpus=k > 1 (or devices=[...]) each batch is split
+over k replicas of the model and their gradients all-reduced (trainer_parallel.py). One training step (the loss, its gradients with respect to every parameter,
 clipping, the optimiser's update) runs as one function under loom.jit: it is traced on the
 first batch and replayed after, and retraced only when a batch's shape changes (a last,
 smaller batch).
@@ -18,20 +19,24 @@ from . import nn
 
 
 class Trainer:
-    def __init__(self, max_epochs, num_gpus=0, gradient_clip_val=0, jit=True, progress=True):
+    def __init__(self, max_epochs, num_gpus=0, gradient_clip_val=0, jit=True, progress=True, devices=None):
         if int(max_epochs) < 0:
             raise ValueError(f"[Trainer] max_epochs must be >= 0, got {max_epochs}")
-        if num_gpus > 1:
-            raise NotImplementedError(f"[Trainer] num_gpus={num_gpus}: one process driving several GPUs is not "
-                                      "built yet; run one process per GPU under `python -m loom.launch` with "
-                                      "nn.DistributedDataParallel")
+        if devices is not None:
+            # Explicit devices (like Lightning's devices=[0, 2]); replicas may share a device,
+            # which checks the data-parallel arithmetic on a machine without GPUs.
+            devices = [_loom.device(d) if isinstance(d, str) else d for d in devices]
+            if not devices or not all(isinstance(d, _loom.Device) for d in devices):
+                raise ValueError("[Trainer] devices must be a non-empty list of loom devices")
+            num_gpus = sum(d.type != "cpu" for d in devices)
         if num_gpus > _loom.num_gpus():
             raise ValueError(f"[Trainer] num_gpus={num_gpus}, but this machine has {_loom.num_gpus()} GPUs")
         if gradient_clip_val < 0:
             raise ValueError(f"[Trainer] gradient_clip_val must be >= 0, got {gradient_clip_val}")
         self.max_epochs, self.num_gpus = int(max_epochs), int(num_gpus)
         self.gradient_clip_val, self.use_jit, self.progress = float(gradient_clip_val), bool(jit), bool(progress)
-        self.device = _loom.gpu(0) if num_gpus >= 1 else _loom.cpu()
+        self.devices = devices or ([_loom.gpu(i) for i in range(num_gpus)] if num_gpus >= 1 else [_loom.cpu()])
+        self.device = self.devices[0]
         self.history = {"epoch": [], "train_loss": [], "val_loss": [], "epoch_seconds": []}
 
     # ---- d2l's hooks -----------------------------------------------------------------------
@@ -68,7 +73,11 @@ class Trainer:
         self.prepare_data(data)
         self.prepare_model(model)
         self.optim = model.configure_optimizers()
-        step = self._make_step(model)
+        if len(self.devices) > 1:
+            from .trainer_parallel import ParallelStep
+            step = ParallelStep(self, model, self.devices, self.use_jit)
+        else:
+            step = self._make_step(model)
         for epoch in range(self.max_epochs):
             t0 = time.perf_counter()
             model.train()

@@ -152,6 +152,10 @@ void init_array(nb::module_& m, nb::class_<Array>& cls) {
            },
            nb::arg("device"), "A new copy on `device`, always.")
       .def("copy", &Array::copy, "A new contiguous copy on the same device.")
+      // copy.copy and copy.deepcopy give a new array, as NumPy's do (a module's deep copy
+      // copies its parameters).
+      .def("__copy__", &Array::copy)
+      .def("__deepcopy__", [](const Array& a, nb::handle) { return a.copy(); }, nb::arg("memo"))
       .def(
           "astype",
           [](nb::handle self, nb::handle dtype, bool copy) -> nb::object {

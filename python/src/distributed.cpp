@@ -2,11 +2,13 @@
 // python/loom/distributed.py. Every call that may wait for other ranks releases the GIL.
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include "bindings.h"
 #include "loom/core/interrupt.h"
 #include "loom/distributed/backend.h"
 #include "loom/distributed/collectives.h"
+#include "loom/distributed/device_group.h"
 
 namespace loom::py {
 namespace {
@@ -63,6 +65,23 @@ LOOM_BINDING_FAMILY(distributed, 95) {
   m.def("_dist_send", &ld::send, nb::arg("x"), nb::arg("dst"), release());
   m.def(
       "_dist_recv", [](const Array& out, int src) { ld::recv(out, src); }, nb::arg("out"), nb::arg("src"), release());
+  nb::class_<ld::DeviceGroup>(m, "_DeviceGroup")
+      .def("__init__",
+           [](ld::DeviceGroup* self, nb::list devices) {
+             std::vector<Device> ds;
+             for (nb::handle d : devices) ds.push_back(to_device(d));
+             nb::gil_scoped_release unlocked;
+             new (self) ld::DeviceGroup(std::move(ds));
+           })
+      .def_prop_ro("devices", &ld::DeviceGroup::devices)
+      .def_prop_ro("uses_nccl", &ld::DeviceGroup::uses_nccl)
+      .def(
+          "all_reduce",
+          [](ld::DeviceGroup& g, const std::vector<Array>& xs, const std::string& op) {
+            g.all_reduce(xs, ld::reduce_op_from_name(op, "all_reduce"));
+          },
+          nb::arg("arrays"), nb::arg("op") = "sum", release())
+      .def("broadcast", &ld::DeviceGroup::broadcast, nb::arg("arrays"), nb::arg("root") = 0, release());
   m.def("_dist_gloo_compiled", &ld::gloo_compiled);
   m.def("_dist_nccl_description", &ld::nccl_description, release());
 }

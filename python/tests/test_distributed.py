@@ -129,3 +129,43 @@ def test_errors_are_typed():
         dist.init(backend="mpi", world_size=1, rank=0, master_port=0)
     with pytest.raises(ValueError, match="rank must be a rank"):
         dist.init(world_size=2, rank=2, master_port=0)
+
+
+def _device_group_devices(where):
+    return [loom.cpu()] * 3 if where == "cpu" else [loom.gpu(0), loom.gpu(1)]
+
+
+@pytest.mark.parametrize("where", ["cpu", pytest.param("gpu", marks=pytest.mark.skipif(
+    loom.num_gpus() < 2, reason="needs 2 GPUs"))])
+def test_device_group_reduces_and_broadcasts_across_devices(where):
+    devs = _device_group_devices(where)
+    g = dist.DeviceGroup(devs)
+    assert g.devices == devs
+    if where == "gpu":
+        assert g.uses_nccl == ("nccl " in dist.backends()["nccl"])
+    rng = np.random.default_rng(5)
+    for dtype, op in [("float32", "sum"), ("float64", "avg"), ("int32", "max"), ("int64", "prod"), ("float32", "min")]:
+        data = [rng.integers(1, 5, size=(4, 3)).astype(dtype) for _ in devs]
+        want = {"sum": np.sum, "avg": np.mean, "max": np.max, "prod": np.prod, "min": np.min}[op](np.stack(data), axis=0)
+        xs = [loom.asarray(a, device=d) for a, d in zip(data, devs)]  # on cpu(), views of `data`
+        assert g.all_reduce(xs, op=op) is xs
+        for x, d in zip(xs, devs):
+            assert x.device == d
+            np.testing.assert_allclose(x.numpy(), want.astype(dtype), rtol=1e-6)
+    xs = [loom.asarray(np.full(5, i, dtype="float32"), device=d) for i, d in enumerate(devs)]
+    g.broadcast(xs, root=1)
+    assert all((x.numpy() == 1).all() for x in xs)
+
+
+def test_device_group_errors():
+    g = dist.DeviceGroup([loom.cpu(), loom.cpu()])
+    with pytest.raises(ValueError, match="one array per device"):
+        g.all_reduce([loom.ones(2)])
+    with pytest.raises(ValueError, match="differs from array 0"):
+        g.all_reduce([loom.ones(2), loom.ones(3)])
+    with pytest.raises(TypeError, match="floating"):
+        g.all_reduce([loom.ones(2, dtype="int32")] * 2, op="avg")
+    with pytest.raises(ValueError, match="root must be"):
+        g.broadcast([loom.ones(2)] * 2, root=2)
+    with pytest.raises(ValueError, match="at least one device"):
+        dist.DeviceGroup([])

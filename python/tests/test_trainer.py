@@ -79,9 +79,41 @@ def test_the_step_is_traced_once_and_matches_eager_training():
     np.testing.assert_allclose(results[0][1], results[1][1], rtol=1e-5, atol=1e-6)
 
 
+def _parallel_matches_one_device(devices, clip, num_train=250):
+    """Trainer over `devices` ends with the parameters of one device on the whole batches
+    (250 rows in batches of 32: the last batch, of 26, splits unevenly)."""
+    results = []
+    for devs in (None, devices):
+        loom.random.seed(3)
+        model = LinearRegression(lr=0.05)
+        trainer = loom.Trainer(max_epochs=2, gradient_clip_val=clip, progress=False, devices=devs)
+        trainer.fit(model, SyntheticRegressionData(w=[1.5, 0.5], b=-1.0, num_train=num_train))
+        results.append((model.net.weight.numpy(), model.net.bias.numpy(), trainer.history["train_loss"]))
+    np.testing.assert_allclose(results[1][0], results[0][0], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(results[1][1], results[0][1], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(results[1][2], results[0][2], rtol=1e-5)
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_several_replicas_train_like_one_device(k):
+    # Replicas sharing cpu(): the splitting, weighting, all-reduce and update of num_gpus=k.
+    _parallel_matches_one_device([loom.cpu()] * k, clip=0.5)
+
+
+@pytest.mark.skipif(loom.num_gpus() < 2, reason="needs 2 GPUs")
+def test_num_gpus_2_trains_like_one_gpu():
+    _parallel_matches_one_device([loom.gpu(0), loom.gpu(1)], clip=0)
+    model = LinearRegression(lr=0.03)
+    trainer = loom.Trainer(max_epochs=1, num_gpus=2, progress=False)
+    trainer.fit(model, SyntheticRegressionData(w=[2, -3.4], b=4.2))
+    assert trainer.devices == [loom.gpu(0), loom.gpu(1)] and model.net.weight.device == loom.gpu(0)
+
+
 def test_contract_errors():
-    with pytest.raises(NotImplementedError, match="several GPUs"):
-        loom.Trainer(max_epochs=1, num_gpus=2)
+    with pytest.raises(ValueError, match="GPUs"):
+        loom.Trainer(max_epochs=1, num_gpus=loom.num_gpus() + 1)
+    with pytest.raises(ValueError, match="devices must be"):
+        loom.Trainer(max_epochs=1, devices=[])
     with pytest.raises(ValueError, match="gradient_clip_val"):
         loom.Trainer(max_epochs=1, gradient_clip_val=-1)
 

@@ -18,6 +18,7 @@
 #include "loom/core/interrupt.h"
 #include "loom/distributed/backend.h"
 #include "loom/distributed/cuda/nccl_api.h"
+#include "loom/distributed/cuda/nccl_types.h"
 #include "loom/runtime/cuda/context.h"
 #include "loom/runtime/gpu_runtime.h"
 
@@ -25,34 +26,6 @@ namespace loom::distributed {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-nccl::DataType nccl_type(DType t) {
-  switch (t) {
-    case DType::bool_:
-    case DType::uint8: return nccl::kUint8;
-    case DType::int8: return nccl::kInt8;
-    case DType::int32: return nccl::kInt32;
-    case DType::uint32: return nccl::kUint32;
-    case DType::int64: return nccl::kInt64;
-    case DType::uint64: return nccl::kUint64;
-    case DType::float16: return nccl::kFloat16;
-    case DType::bfloat16: return nccl::kBfloat16;
-    case DType::float32: return nccl::kFloat32;
-    case DType::float64: return nccl::kFloat64;
-    default: throw_dtype_error("distributed", std::string("NCCL cannot reduce ") + dtype_name(t));
-  }
-}
-
-nccl::RedOp nccl_op(ReduceOp r) {
-  switch (r) {
-    case ReduceOp::sum: return nccl::kSum;
-    case ReduceOp::prod: return nccl::kProd;
-    case ReduceOp::min: return nccl::kMin;
-    case ReduceOp::max: return nccl::kMax;
-    case ReduceOp::avg: return nccl::kAvg;
-  }
-  return nccl::kSum;
-}
 
 class NcclBackend final : public CollectiveBackend {
  public:
@@ -101,7 +74,7 @@ class NcclBackend final : public CollectiveBackend {
 
   void all_reduce(const Array& x, ReduceOp op) override {
     run("all_reduce", {&x}, [&](void* st) {
-      return a_.ncclAllReduce(x.data(), x.data(), static_cast<size_t>(x.size()), nccl_type(x.dtype()), nccl_op(op),
+      return a_.ncclAllReduce(x.data(), x.data(), static_cast<size_t>(x.size()), nccl::data_type(x.dtype()), nccl::red_op(op),
                               comm_, st);
     });
   }
@@ -115,8 +88,8 @@ class NcclBackend final : public CollectiveBackend {
   }
   void reduce_scatter(const Array& x, const Array& out, ReduceOp op) override {
     run("reduce_scatter", {&x, &out}, [&](void* st) {
-      return a_.ncclReduceScatter(x.data(), out.data(), static_cast<size_t>(out.size()), nccl_type(x.dtype()),
-                                  nccl_op(op), comm_, st);
+      return a_.ncclReduceScatter(x.data(), out.data(), static_cast<size_t>(out.size()), nccl::data_type(x.dtype()),
+                                  nccl::red_op(op), comm_, st);
     });
   }
   void all_to_all(const Array& x, const Array& out) override {

@@ -59,13 +59,9 @@ class DistributedDataParallel:
             return dict(grads)
         out = dict(grads)
         for bucket in self._buckets(grads):
-            flat = _loom.concatenate([grads[n].reshape(-1) for n in bucket])
+            flat = pack(grads, bucket)
             dist.all_reduce(flat, op="avg", check=False)
-            at = 0
-            for n in bucket:
-                g = grads[n]
-                out[n] = flat[at:at + g.size].reshape(g.shape)
-                at += g.size
+            out.update(unpack(flat, grads, bucket))
         return out
 
     def _buckets(self, grads):
@@ -84,3 +80,19 @@ class DistributedDataParallel:
             buckets.append(current)
         return buckets
 
+
+
+def pack(grads, names):
+    """The gradients `names` of the dict `grads`, flattened into one new array (one
+    collective for many parameters)."""
+    return _loom.concatenate([grads[n].reshape(-1) for n in names])
+
+
+def unpack(flat, grads, names):
+    """{name: view of `flat`} shaped like grads[name]: pack's inverse, without copies."""
+    out, at = {}, 0
+    for n in names:
+        g = grads[n]
+        out[n] = flat[at:at + g.size].reshape(g.shape)
+        at += g.size
+    return out
