@@ -158,14 +158,15 @@ def test_device_group_reduces_and_broadcasts_across_devices(where):
 
 
 def test_device_group_errors():
-    g = dist.DeviceGroup([loom.cpu(), loom.cpu()])
+    c = loom.cpu()
+    g = dist.DeviceGroup([c, c])
     with pytest.raises(ValueError, match="one array per device"):
-        g.all_reduce([loom.ones(2)])
+        g.all_reduce([loom.ones(2, device=c)])
     with pytest.raises(ValueError, match="differs from array 0"):
-        g.all_reduce([loom.ones(2), loom.ones(3)])
+        g.all_reduce([loom.ones(2, device=c), loom.ones(3, device=c)])
     with pytest.raises(TypeError, match="floating"):
-        g.all_reduce([loom.ones(2, dtype="int32")] * 2, op="avg")
+        g.all_reduce([loom.ones(2, dtype="int32", device=c)] * 2, op="avg")
     with pytest.raises(ValueError, match="root must be"):
-        g.broadcast([loom.ones(2)] * 2, root=2)
+        g.broadcast([loom.ones(2, device=c)] * 2, root=2)
     with pytest.raises(ValueError, match="at least one device"):
         dist.DeviceGroup([])
