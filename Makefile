@@ -15,7 +15,7 @@
 #   make clean     build outputs; `make distclean` also drops .venv and .ccache
 SHELL := /bin/bash
 .DEFAULT_GOAL := test
-.PHONY: test demo build deps venv gpu-check gpu-build gpu-test gpu-memcheck asan-test bench gtest-src clean distclean
+.PHONY: test demo build deps venv gpu-check gpu-build gpu-test gpu-memcheck asan-test bench gtest-src gloo-debs clean distclean
 
 JOBS ?= 2
 GPU_JOBS ?= 16
@@ -90,6 +90,10 @@ GPU_GENERATOR = $(if $(shell command -v ninja 2>/dev/null),-G Ninja,)
 # Debian's googletest sources copied into .gtest/ (`make gtest-src`) serve a machine
 # that has no GoogleTest package.
 GPU_GTEST = $(if $(wildcard .gtest/CMakeLists.txt),-DLOOM_GTEST_SOURCE=$(CURDIR)/.gtest,)
+# Debian's Gloo and the libraries it loads, unpacked into .deps/ (`make gloo-debs`), give
+# cpu() collectives to a machine without the package; the GPU build and tests use them.
+DEPS_LIBS = $(CURDIR)/.deps/usr/lib:$(CURDIR)/.deps/usr/lib/x86_64-linux-gnu:$(CURDIR)/.deps/lib/x86_64-linux-gnu
+GPU_ENV = $(if $(wildcard .deps/usr/include/gloo),LOOM_GLOO_ROOT=$(CURDIR)/.deps/usr LD_LIBRARY_PATH=$(DEPS_LIBS):$$LD_LIBRARY_PATH,)
 
 gpu-check:
 	@command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU' \
@@ -98,15 +102,15 @@ gpu-check:
 
 gpu-build: gpu-check
 	@test -f $(GPU_BUILD_DIR)/build.ninja -o -f $(GPU_BUILD_DIR)/Makefile || \
-	  cmake -S . -B $(GPU_BUILD_DIR) $(GPU_GENERATOR) -DCMAKE_BUILD_TYPE=Release -DLOOM_CUDA=ON \
+	  $(GPU_ENV) cmake -S . -B $(GPU_BUILD_DIR) $(GPU_GENERATOR) -DCMAKE_BUILD_TYPE=Release -DLOOM_CUDA=ON \
 	    -DPython_EXECUTABLE=$$(command -v python3) $(GPU_GTEST) $(CMAKE_ARGS)
-	cmake --build $(GPU_BUILD_DIR) -j $(GPU_JOBS)
+	$(GPU_ENV) cmake --build $(GPU_BUILD_DIR) -j $(GPU_JOBS)
 
 gpu-test: gpu-build
-	cd $(GPU_BUILD_DIR) && LOOM_REQUIRE_GPU=1 ctest --output-on-failure -j $(GPU_CTEST_JOBS)
+	cd $(GPU_BUILD_DIR) && $(GPU_ENV) LOOM_REQUIRE_GPU=1 ctest --output-on-failure -j $(GPU_CTEST_JOBS)
 	@# Every GPU test of a new op compiles its kernels with NVRTC (single-threaded): spread
 	@# the tests over processes when pytest-xdist is there (it is on the GPU machine).
-	@export LOOM_REQUIRE_GPU=1 PYTHONPATH=$(CURDIR)/python; \
+	@export $(GPU_ENV) LOOM_REQUIRE_GPU=1 PYTHONPATH=$(CURDIR)/python; \
 	  xd=""; python3 -c "import xdist" 2>/dev/null && xd="-n $(GPU_PYTEST_WORKERS)"; \
 	  $(call run_pytest,python3,$$xd)
 
@@ -123,7 +127,7 @@ gpu-memcheck: gpu-build
 	rm -f $(GPU_BUILD_DIR)/memcheck.*.log
 	cd $(GPU_BUILD_DIR) && LOOM_REQUIRE_GPU=1 LOOM_CACHE_DIR=$(CURDIR)/$(GPU_BUILD_DIR)/test-compile-cache \
 	  $(MEMCHECK) ./loom_tests --gtest_brief=1 --gtest_filter='$(MEMCHECK_GTEST)' || true
-	@export LOOM_REQUIRE_GPU=1 PYTHONPATH=$(CURDIR)/python; \
+	@export $(GPU_ENV) LOOM_REQUIRE_GPU=1 PYTHONPATH=$(CURDIR)/python; \
 	  xd=""; python3 -c "import xdist" 2>/dev/null && xd="-n $(GPU_PYTEST_WORKERS)"; \
 	  $(MEMCHECK) python3 -m pytest -q $$xd $(MEMCHECK_PYTEST) || true
 	@cat $(GPU_BUILD_DIR)/memcheck.*.log > $(GPU_BUILD_DIR)/memcheck.log
@@ -132,6 +136,14 @@ gpu-memcheck: gpu-build
 
 gtest-src:
 	rm -rf .gtest && cp -r /usr/src/googletest .gtest
+
+# Run where apt works (the packages need not be installed); carry .deps/ to the GPU machine.
+GLOO_DEBS := libgloo0 libgloo-dev libhiredis0.14 libibverbs1 libnl-3-200 libnl-route-3-200
+gloo-debs:
+	rm -rf .deps .deps-download && mkdir -p .deps .deps-download
+	cd .deps-download && apt-get download $(GLOO_DEBS)
+	for f in .deps-download/*.deb; do dpkg -x $$f .deps; done
+	rm -rf .deps-download
 
 # ---------------------------------------------------------------- sanitizers (not in CI)
 
@@ -165,7 +177,7 @@ asan-test: venv
 bench:
 	@ls python/loom/_loom*.so >/dev/null 2>&1 \
 	  || { echo "bench: build loom first (make build, or make gpu-build on a GPU machine)" >&2; exit 1; }
-	@py=python3; [ -x $(VPY) ] && py=$(VPY); PYTHONPATH=$(CURDIR)/python $$py bench/transfer.py && PYTHONPATH=$(CURDIR)/python $$py bench/ops.py \
+	@$(if $(GPU_ENV),export $(GPU_ENV);) py=python3; [ -x $(VPY) ] && py=$(VPY); PYTHONPATH=$(CURDIR)/python $$py bench/transfer.py && PYTHONPATH=$(CURDIR)/python $$py bench/ops.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/kernels.py && PYTHONPATH=$(CURDIR)/python $$py bench/emulator.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/python_kernels.py && PYTHONPATH=$(CURDIR)/python $$py bench/transforms.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/nn.py \
