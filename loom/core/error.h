@@ -98,6 +98,14 @@ class DistributedTimeoutError : public DistributedError {
   using DistributedError::DistributedError;
 };
 
+/// A matrix the algorithm cannot handle: singular (solve, inv), not positive definite
+/// (cholesky), no convergence (eigh); the message names the op and the batch index (Python:
+/// numpy.linalg.LinAlgError itself).
+class LinAlgError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 /// Throws std::invalid_argument("[op] msg").
 [[noreturn]] void throw_value_error(const char* op, const std::string& msg);
 [[noreturn]] void throw_dtype_error(const char* op, const std::string& msg);

@@ -6,6 +6,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "loom/array/array.h"
@@ -42,9 +43,27 @@ Array trace(const Array& a, int64_t offset = 0, int64_t axis1 = 0, int64_t axis2
 /// NumPy's cross: the cross products of the 3-vectors along axisa of a and axisb of b
 /// (broadcast over the other axes), placed along axisc. 2-vectors raise, as current NumPy.
 Array cross(const Array& a, const Array& b, int64_t axisa = -1, int64_t axisb = -1, int64_t axisc = -1);
-/// numpy.linalg.matrix_power for n >= 0 (repeated squaring with matmul; n = 0 gives the
-/// identity in a's dtype) over the last two axes of square matrices.
+/// numpy.linalg.matrix_power (repeated squaring with matmul; n = 0 gives the identity in a's
+/// dtype; n < 0 the power of inv(a)) over the last two axes of square matrices.
 Array matrix_power(const Array& a, int64_t n);
+
+// numpy.linalg's decompositions (ops/linalg_decomp.cpp) over the last two axes, batched over
+// the others. Integer and bool inputs compute in float64, float32 stays float32; 16-bit
+// floats raise DTypeError, as in NumPy. A matrix that cannot be handled raises LinAlgError
+// naming the op and its batch index.
+/// x with a @ x == b; b is (..., n, k), or (n,) for one vector; batch axes broadcast.
+Array solve(const Array& a, const Array& b);
+Array inv(const Array& a);
+Array det(const Array& a);
+/// (sign, log|det|): sign 0 and -inf for a singular matrix.
+std::pair<Array, Array> slogdet(const Array& a);
+/// L lower triangular with a = L @ L.T (upper: U = L.T with a = U.T @ U), reading a's lower
+/// (upper) triangle.
+Array cholesky(const Array& a, bool upper = false);
+/// Eigenvalues ascending and eigenvectors (columns) of symmetric matrices, reading the lower
+/// ('L') or upper ('U') triangle.
+std::pair<Array, Array> eigh(const Array& a, char uplo = 'L');
+Array eigvalsh(const Array& a, char uplo = 'L');
 
 /// "float32"/"highest" (default): float32 products are exact float32 on every device.
 /// "tf32"/"high": float32 products on the GPU may use TF32 tensor cores (10-bit mantissa

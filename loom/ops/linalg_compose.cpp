@@ -48,8 +48,7 @@ Array cross(const Array& a, const Array& b, int64_t axisa, int64_t axisb, int64_
 Array matrix_power(const Array& a, int64_t n) {
   if (a.ndim() < 2 || a.shape()[a.ndim() - 1] != a.shape()[a.ndim() - 2])
     throw_value_error("matrix_power", "expected a stack of square matrices (last two axes equal)");
-  if (n < 0)
-    throw UnsupportedError("[matrix_power] negative powers need linalg.inv, which loom does not have yet");
+  if (n < 0) return matrix_power(inv(a), -n);  // NumPy's way: the inverse's power
   const int64_t m = a.shape().back();
   if (n == 0) return broadcast_to(eye(m, std::nullopt, 0, a.dtype(), a.device()), a.shape()).copy();
   if (n == 1) return a.copy();  // a new array, as NumPy returns

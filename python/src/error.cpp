@@ -19,6 +19,7 @@ PyObject* g_kernel_fault = nullptr;
 PyObject* g_axis_error = nullptr;  // numpy.exceptions.AxisError
 PyObject* g_concretization = nullptr;
 PyObject* g_distributed = nullptr;
+PyObject* g_linalg_error = nullptr;  // numpy.linalg.LinAlgError
 PyObject* g_distributed_timeout = nullptr;
 
 PyObject* new_exception(nb::module_& m, const char* name, PyObject* base, const char* doc) {
@@ -55,6 +56,8 @@ void translate(const std::exception_ptr& p, void*) {
     raise_with_attrs(g_compile_error, e.what(), {{"log", nb::str(e.log().c_str(), e.log().size())}});
   } catch (const KernelFaultError& e) {
     PyErr_SetString(g_kernel_fault, e.what());
+  } catch (const LinAlgError& e) {
+    PyErr_SetString(g_linalg_error, e.what());
   } catch (const DistributedTimeoutError& e) {
     PyErr_SetString(g_distributed_timeout, e.what());
   } catch (const DistributedError& e) {
@@ -89,6 +92,7 @@ void raise_for_testing(const std::string& kind, const std::string& msg) {
   if (kind == "ConcretizationError") throw ConcretizationError(msg);
   if (kind == "KernelFaultError") throw KernelFaultError(msg);
   if (kind == "DistributedError") throw DistributedError(msg);
+  if (kind == "LinAlgError") throw LinAlgError(msg);
   if (kind == "DistributedTimeoutError") throw DistributedTimeoutError(msg);
   if (kind == "invalid_argument") throw std::invalid_argument(msg);
   if (kind == "AxisError") throw AxisError(msg);
@@ -160,6 +164,9 @@ void init_error(nb::module_& m) {
   nb::object axis_error = numpy_module().attr("exceptions").attr("AxisError");
   g_axis_error = axis_error.inc_ref().ptr();
   m.attr("AxisError") = axis_error;
+  nb::object linalg_error = nb::module_::import_("numpy.linalg").attr("LinAlgError");
+  g_linalg_error = linalg_error.inc_ref().ptr();
+  m.attr("LinAlgError") = linalg_error;
   nb::register_exception_translator(translate);
   m.def("_raise_for_testing", &raise_for_testing, nb::arg("kind"), nb::arg("msg") = "test",
         "Throws the C++ exception `kind` (e.g. 'CudaError'); used by the tests of the "

@@ -122,8 +122,8 @@ void bind_composed(nb::module_& m) {
         return matrix_power(x, n);
       },
       nb::arg("a"), nb::arg("n"),
-      "numpy.linalg.matrix_power for n >= 0 over the last two axes (repeated squaring); negative "
-      "powers need linalg.inv, which loom does not have yet.");
+      "numpy.linalg.matrix_power over the last two axes (repeated squaring; a negative n takes the "
+      "power of inv(a)).");
 }
 
 }  // namespace

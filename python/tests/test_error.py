@@ -14,7 +14,18 @@ MAPPING = [
     ("invalid_argument", ValueError),
     ("out_of_range", IndexError),
     ("runtime_error", RuntimeError),
+    ("DistributedError", loom.DistributedError),
+    ("DistributedTimeoutError", loom.DistributedTimeoutError),
+    ("LinAlgError", np.linalg.LinAlgError),
 ]
+
+
+def test_distributed_and_linalg_errors_are_the_expected_types():
+    with pytest.raises(TimeoutError):
+        loom._loom._raise_for_testing("DistributedTimeoutError")
+    with pytest.raises(loom.DistributedError):
+        loom._loom._raise_for_testing("DistributedTimeoutError")
+    assert loom.LinAlgError is np.linalg.LinAlgError
 
 
 def test_exception_hierarchy():

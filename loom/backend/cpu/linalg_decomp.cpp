@@ -1,0 +1,163 @@
+// CPU decompositions through LAPACK (OpenBLAS's), one matrix of the stack at a time (LAPACK
+// threads inside large ones). LAPACK is column-major: a row-major matrix A is, to it, A.T,
+// which the calls below account for instead of transposing (docs in each function).
+#include "loom/backend/linalg_decomp.h"
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "loom/core/error.h"
+
+#ifdef LOOM_HAVE_LAPACK
+#include "loom/backend/cpu/lapack_decl.h"
+#endif
+
+namespace loom::cpu_backend {
+namespace {
+
+#ifdef LOOM_HAVE_LAPACK
+int checked_int(int64_t v, const char* op) {
+  if (v > INT32_MAX) throw UnsupportedError(std::string("[linalg.") + op + "] a dimension over 2^31-1");
+  return static_cast<int>(v);
+}
+
+[[noreturn]] void raise(const char* op, const std::string& what, int64_t batch, int64_t batches) {
+  throw LinAlgError("[linalg." + std::string(op) + "] " + what +
+                    (batches > 1 ? " (batch index " + std::to_string(batch) + ")" : ""));
+}
+
+template <class F>
+void for_float(DType t, F&& f) {
+  if (t == DType::float32) f(float{});
+  else f(double{});
+}
+
+#else
+[[noreturn]] void no_lapack(const char* op) {
+  throw UnsupportedError(std::string("[linalg.") + op + "] loom was built without LAPACK (install libopenblas-dev)");
+}
+#endif
+
+}  // namespace
+
+#ifdef LOOM_HAVE_LAPACK
+
+// A X = B with A row-major is, to LAPACK, M X = B with M = A.T: factor M, then solve with
+// M.T (trans 'T'). The right-hand sides come transposed (bt: each row one b), which is the
+// column-major n x k matrix B LAPACK wants, and xt receives X the same way.
+void solve(const Array& a, const Array& bt, const Array& xt) {
+  for_float(a.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const int64_t batches = a.shape()[0];
+    const int n = checked_int(a.shape()[1], "solve"), k = checked_int(bt.shape()[1], "solve");
+    std::vector<T> lu(static_cast<size_t>(n) * n);
+    std::vector<int> ipiv(static_cast<size_t>(n));
+    std::memcpy(xt.data(), bt.data(), bt.nbytes());
+    for (int64_t b = 0; b < batches; ++b) {
+      std::memcpy(lu.data(), static_cast<const T*>(a.data()) + b * n * n, lu.size() * sizeof(T));
+      int info = 0;
+      lapack::getrf(n, lu.data(), ipiv.data(), &info);
+      if (info > 0) raise("solve", "singular matrix", b, batches);
+      lapack::getrs('T', n, k, lu.data(), ipiv.data(), static_cast<T*>(xt.data()) + b * k * n, &info);
+    }
+  });
+}
+
+// det(A) = det(A.T): the LU factors of M = A.T give it, with one sign flip per row swap.
+void slogdet(const Array& a, const Array& sign, const Array& logabs) {
+  for_float(a.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const int64_t batches = a.shape()[0];
+    const int n = checked_int(a.shape()[1], "slogdet");
+    std::vector<T> lu(static_cast<size_t>(n) * n);
+    std::vector<int> ipiv(static_cast<size_t>(n));
+    for (int64_t b = 0; b < batches; ++b) {
+      std::memcpy(lu.data(), static_cast<const T*>(a.data()) + b * n * n, lu.size() * sizeof(T));
+      int info = 0;
+      if (n > 0) lapack::getrf(n, lu.data(), ipiv.data(), &info);
+      T s = 1, l = 0;
+      if (info > 0) {  // an exact zero pivot: NumPy's (0, -inf), not an error
+        s = 0;
+        l = -INFINITY;
+      } else {
+        for (int i = 0; i < n; ++i) {
+          const T d = lu[static_cast<size_t>(i) * n + i];
+          if (d < 0) s = -s;
+          if (ipiv[i] != i + 1) s = -s;
+          l += std::log(std::abs(d));
+        }
+      }
+      static_cast<T*>(sign.data())[b] = s;
+      static_cast<T*>(logabs.data())[b] = l;
+    }
+  });
+}
+
+// The lower triangle of A row-major is the upper one of M = A.T; potrf('U') gives M = U.T U
+// in it, and U read row-major is L = U.T with A = L L.T. The other triangle is zeroed.
+void cholesky(const Array& a, const Array& l) {
+  for_float(a.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const int64_t batches = a.shape()[0];
+    const int n = checked_int(a.shape()[1], "cholesky");
+    std::memcpy(l.data(), a.data(), a.nbytes());
+    for (int64_t b = 0; b < batches; ++b) {
+      T* m = static_cast<T*>(l.data()) + b * n * n;
+      int info = 0;
+      if (n > 0) lapack::potrf('U', n, m, &info);
+      if (info > 0) raise("cholesky", "matrix is not positive definite", b, batches);
+      for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j) m[static_cast<size_t>(i) * n + j] = 0;
+    }
+  });
+}
+
+namespace {
+
+// syevd on M = A.T with 'U' reads A's lower triangle; the eigenvectors come back as M's
+// columns, which read row-major are rows: they are transposed into v's columns.
+void symmetric_eigen(const char* op, const Array& a, const Array& w, const Array* v) {
+  for_float(a.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const int64_t batches = a.shape()[0];
+    const int n = checked_int(a.shape()[1], op);
+    if (n == 0) return;
+    const char jobz = v ? 'V' : 'N';
+    std::vector<T> m(static_cast<size_t>(n) * n);
+    T work_size = 0;
+    int iwork_size = 0, info = 0;
+    lapack::syevd(jobz, 'U', n, m.data(), static_cast<T*>(w.data()), &work_size, -1, &iwork_size, -1, &info);
+    std::vector<T> work(static_cast<size_t>(work_size) + 1);
+    std::vector<int> iwork(static_cast<size_t>(iwork_size) + 1);
+    for (int64_t b = 0; b < batches; ++b) {
+      std::memcpy(m.data(), static_cast<const T*>(a.data()) + b * n * n, m.size() * sizeof(T));
+      lapack::syevd(jobz, 'U', n, m.data(), static_cast<T*>(w.data()) + b * n, work.data(),
+                    static_cast<int>(work.size()), iwork.data(), static_cast<int>(iwork.size()), &info);
+      if (info > 0) raise(op, "eigenvalues did not converge", b, batches);
+      if (v) {
+        T* out = static_cast<T*>(v->data()) + b * n * n;
+        for (int i = 0; i < n; ++i)
+          for (int j = 0; j < n; ++j) out[static_cast<size_t>(i) * n + j] = m[static_cast<size_t>(j) * n + i];
+      }
+    }
+  });
+}
+
+}  // namespace
+
+void eigh(const Array& a, const Array& w, const Array& v) { symmetric_eigen("eigh", a, w, &v); }
+void eigvalsh(const Array& a, const Array& w) { symmetric_eigen("eigvalsh", a, w, nullptr); }
+
+#else
+
+void solve(const Array&, const Array&, const Array&) { no_lapack("solve"); }
+void slogdet(const Array&, const Array&, const Array&) { no_lapack("slogdet"); }
+void cholesky(const Array&, const Array&) { no_lapack("cholesky"); }
+void eigh(const Array&, const Array&, const Array&) { no_lapack("eigh"); }
+void eigvalsh(const Array&, const Array&) { no_lapack("eigvalsh"); }
+
+#endif
+
+}  // namespace loom::cpu_backend

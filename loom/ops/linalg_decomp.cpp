@@ -1,0 +1,139 @@
+// Rules of numpy.linalg's decompositions (backend/linalg_decomp.h): square-matrix checks,
+// NumPy's dtypes (integers and bool in float64, float32 kept, 16-bit floats refused), batch
+// broadcasting for solve, and the contiguous stacks (B, n, n) the evals take. inv and det
+// are compositions: solve against the identity, and sign * exp(log|det|).
+#include <string>
+
+#include "loom/backend/linalg_decomp.h"
+#include "loom/core/error.h"
+#include "loom/dispatch/dispatch.h"
+#include "loom/ops/creation.h"
+#include "loom/ops/elementwise.h"
+#include "loom/ops/linalg.h"
+#include "loom/ops/shape_ops.h"
+
+namespace loom {
+namespace {
+
+DType compute_dtype(const char* op, DType t) {
+  if (t == DType::float32 || t == DType::float64) return t;
+  if (t == DType::float16 || t == DType::bfloat16)
+    throw_dtype_error(op, std::string("array type ") + dtype_name(t) + " is unsupported in linalg");
+  return DType::float64;  // bool and integers, as NumPy
+}
+
+// a as a contiguous (B, n, n) stack in the compute dtype, and its batch shape.
+Array square_stack(const char* op, const Array& a, Shape* batch) {
+  if (a.ndim() < 2)
+    throw_value_error(op, std::to_string(a.ndim()) + "-dimensional array given; the array must be at least "
+                                                     "two-dimensional");
+  const int64_t n = a.shape()[a.ndim() - 1];
+  if (a.shape()[a.ndim() - 2] != n) throw_value_error(op, "last 2 dimensions of the array must be square");
+  *batch = Shape(a.shape().begin(), a.shape().end() - 2);
+  int64_t count = 1;
+  for (int64_t d : *batch) count *= d;
+  const DType t = compute_dtype(op, a.dtype());
+  return reshape((a.dtype() == t ? a : a.astype(t)).contiguous(), {count, n, n});
+}
+
+Shape with(const Shape& batch, std::initializer_list<int64_t> tail) {
+  Shape s = batch;
+  s.insert(s.end(), tail);
+  return s;
+}
+
+}  // namespace
+
+Array solve(const Array& a, const Array& b) {
+  const char* op = "solve";
+  Shape abatch;
+  square_stack(op, a, &abatch);  // the checks; the stack is rebuilt below after broadcasting
+  const int64_t n = a.shape()[a.ndim() - 1];
+  const bool vector = b.ndim() == 1;
+  if (b.ndim() == 0) throw_value_error(op, "b must be at least one-dimensional");
+  if (b.shape()[vector ? 0 : b.ndim() - 2] != n)
+    throw_value_error(op, "b's " + std::string(vector ? "length" : "rows") + " (" +
+                              std::to_string(b.shape()[vector ? 0 : b.ndim() - 2]) + ") must match a's size " +
+                              std::to_string(n));
+  const Array bm = vector ? reshape(b, {n, 1}) : b;
+  const Shape bbatch(bm.shape().begin(), bm.shape().end() - 2);
+  const Shape batch = broadcast_shapes(abatch, bbatch, op);
+  const int64_t k = bm.shape()[bm.ndim() - 1];
+  const DType t = promote_types(compute_dtype(op, a.dtype()), compute_dtype(op, b.dtype()));
+  int64_t count = 1;
+  for (int64_t d : batch) count *= d;
+  const Array as = reshape(broadcast_to(a.astype(t), with(batch, {n, n})).contiguous(), {count, n, n});
+  const Array bt = reshape(swapaxes(broadcast_to(bm.astype(t), with(batch, {n, k})), -1, -2).contiguous(),
+                           {count, k, n});
+  const Array xt = empty({count, k, n}, t, as.device());
+  if (count * n * k > 0) dispatch(primitives::solve, {as, bt}, {xt}, as, bt, xt);
+  const Array x = swapaxes(reshape(xt, with(batch, {k, n})), -1, -2);
+  return vector ? reshape(x.contiguous(), batch.empty() ? Shape{n} : with(batch, {n})) : x.contiguous();
+}
+
+Array inv(const Array& a) {
+  Shape batch;
+  const Array s = square_stack("inv", a, &batch);
+  const int64_t n = s.shape()[1];
+  try {
+    return solve(reshape(s, a.shape()), eye(n, std::nullopt, 0, s.dtype(), s.device()));
+  } catch (const LinAlgError& e) {  // name the op the caller called
+    std::string msg = e.what();
+    const std::string from = "[linalg.solve]";
+    if (msg.rfind(from, 0) == 0) msg = "[linalg.inv]" + msg.substr(from.size());
+    throw LinAlgError(msg);
+  }
+}
+
+std::pair<Array, Array> slogdet(const Array& a) {
+  Shape batch;
+  const Array s = square_stack("slogdet", a, &batch);
+  const Array sign = empty({s.shape()[0]}, s.dtype(), s.device());
+  const Array logabs = empty({s.shape()[0]}, s.dtype(), s.device());
+  if (s.shape()[0] > 0) dispatch(primitives::slogdet, {s}, {sign, logabs}, s, sign, logabs);
+  return {reshape(sign, batch), reshape(logabs, batch)};
+}
+
+Array det(const Array& a) {
+  auto [sign, logabs] = slogdet(a);
+  return multiply(sign, exp(logabs));
+}
+
+Array cholesky(const Array& a, bool upper) {
+  Shape batch;
+  // The upper triangle of a is the lower one of a.T: factor that, and transpose back.
+  const Array s = square_stack("cholesky", upper ? swapaxes(a, -1, -2) : a, &batch);
+  const Array l = empty(s.shape(), s.dtype(), s.device());
+  if (s.size() > 0) dispatch(primitives::cholesky, {s}, {l}, s, l);
+  const Array out = reshape(l, a.shape());
+  return upper ? swapaxes(out, -1, -2).contiguous() : out;
+}
+
+namespace {
+Array eigen_input(const char* op, const Array& a, char uplo, Shape* batch) {
+  if (uplo != 'L' && uplo != 'U') throw_value_error(op, "UPLO argument must be 'L' or 'U'");
+  // Reading the upper triangle of a is reading the lower one of a.T.
+  return square_stack(op, uplo == 'U' ? swapaxes(a, -1, -2) : a, batch);
+}
+}  // namespace
+
+std::pair<Array, Array> eigh(const Array& a, char uplo) {
+  Shape batch;
+  const Array s = eigen_input("eigh", a, uplo, &batch);
+  const int64_t n = s.shape()[1];
+  const Array w = empty({s.shape()[0], n}, s.dtype(), s.device());
+  const Array v = empty(s.shape(), s.dtype(), s.device());
+  if (s.size() > 0) dispatch(primitives::eigh, {s}, {w, v}, s, w, v);
+  return {reshape(w, with(batch, {n})), reshape(v, a.shape())};
+}
+
+Array eigvalsh(const Array& a, char uplo) {
+  Shape batch;
+  const Array s = eigen_input("eigvalsh", a, uplo, &batch);
+  const int64_t n = s.shape()[1];
+  const Array w = empty({s.shape()[0], n}, s.dtype(), s.device());
+  if (s.size() > 0) dispatch(primitives::eigvalsh, {s}, {w}, s, w);
+  return reshape(w, with(batch, {n}));
+}
+
+}  // namespace loom

@@ -1,0 +1,152 @@
+"""numpy.linalg's decompositions in loom.linalg against NumPy on fresh random data: solve, inv,
+det, slogdet, cholesky (lower/upper), eigh/eigvalsh (UPLO), negative matrix_power; batched and
+not, float32/float64 and integer inputs; LinAlgError naming the batch index; the argument
+errors. cpu() runs them through LAPACK; on GPUs they raise NotImplementedError until the
+cuSOLVER slice lands."""
+import numpy as np
+import pytest
+
+import loom
+
+TOL = {"float32": 2e-4, "float64": 1e-10}
+
+
+def _lapack_on_cpu():
+    try:
+        loom.linalg.det(loom.ones((1, 1), device=loom.cpu()))
+        return True
+    except NotImplementedError:
+        return False
+
+
+@pytest.fixture
+def dev(device):
+    if device != loom.cpu():
+        with pytest.raises(NotImplementedError, match=r"\[linalg.solve\] is not available on GPUs yet"):
+            loom.linalg.solve(loom.eye(2, device=device), loom.ones(2, device=device))
+        pytest.skip("GPU decompositions are the cuSOLVER slice (checked above that they raise)")
+    if not _lapack_on_cpu():
+        pytest.skip("loom was built without LAPACK")
+    return device
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng()
+
+
+def well_conditioned(rng, shape, dtype):
+    n = shape[-1]
+    return (rng.standard_normal(shape) + n * np.eye(n)).astype(dtype)
+
+
+def spd(rng, shape, dtype):
+    a = rng.standard_normal(shape)
+    return (a @ np.swapaxes(a, -1, -2) + shape[-1] * np.eye(shape[-1])).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("batch", [(), (3,), (2, 2)])
+def test_solve_inv_det_slogdet(dev, rng, dtype, batch):
+    a = well_conditioned(rng, batch + (5, 5), dtype)
+    b = rng.standard_normal(batch + (5, 3)).astype(dtype)
+    la, lb = loom.asarray(a, device=dev), loom.asarray(b, device=dev)
+    tol = TOL[dtype]
+    x = loom.linalg.solve(la, lb)
+    assert x.dtype == np.dtype(dtype) and x.shape == batch + (5, 3)
+    np.testing.assert_allclose(x.numpy(), np.linalg.solve(a, b), rtol=tol, atol=tol)
+    np.testing.assert_allclose(loom.linalg.inv(la).numpy(), np.linalg.inv(a), rtol=tol, atol=tol)
+    np.testing.assert_allclose(loom.linalg.det(la).numpy(), np.linalg.det(a), rtol=tol)
+    sign, logabs = loom.linalg.slogdet(la)
+    want = np.linalg.slogdet(a)
+    np.testing.assert_array_equal(sign.numpy(), want.sign)
+    np.testing.assert_allclose(logabs.numpy(), want.logabsdet, rtol=tol)
+
+
+def test_solve_broadcasts_batches_and_takes_vectors(dev, rng):
+    a = well_conditioned(rng, (4, 1, 3, 3), "float64")
+    b = rng.standard_normal((5, 3, 2))
+    np.testing.assert_allclose(loom.linalg.solve(loom.asarray(a), loom.asarray(b)).numpy(), np.linalg.solve(a, b),
+                               rtol=1e-10)
+    v = rng.standard_normal(3)
+    np.testing.assert_allclose(loom.linalg.solve(loom.asarray(a[0, 0]), loom.asarray(v)).numpy(),
+                               np.linalg.solve(a[0, 0], v), rtol=1e-10)
+
+
+def test_integer_inputs_compute_in_float64(dev):
+    a = np.array([[2, 1], [1, 3]])
+    got = loom.linalg.inv(loom.asarray(a, device=dev))
+    assert got.dtype == np.float64
+    np.testing.assert_allclose(got.numpy(), np.linalg.inv(a), rtol=1e-12)
+    assert float(loom.linalg.det(loom.asarray(a, device=dev)).numpy()) == pytest.approx(5.0)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("batch", [(), (4,)])
+def test_cholesky_lower_and_upper(dev, rng, dtype, batch):
+    a = spd(rng, batch + (6, 6), dtype)
+    tol = TOL[dtype]
+    np.testing.assert_allclose(loom.linalg.cholesky(loom.asarray(a, device=dev)).numpy(), np.linalg.cholesky(a),
+                               rtol=tol, atol=tol)
+    up = loom.linalg.cholesky(loom.asarray(a, device=dev), upper=True).numpy()
+    np.testing.assert_allclose(up, np.swapaxes(np.linalg.cholesky(a), -1, -2), rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("uplo", ["L", "U"])
+def test_eigh_and_eigvalsh(dev, rng, dtype, uplo):
+    a = rng.standard_normal((3, 5, 5)).astype(dtype)  # not symmetric: only one triangle is read
+    tol = TOL[dtype] * 10
+    w, v = loom.linalg.eigh(loom.asarray(a, device=dev), UPLO=uplo)
+    want_w = np.linalg.eigvalsh(a, UPLO=uplo)
+    np.testing.assert_allclose(w.numpy(), want_w, rtol=tol, atol=tol)
+    np.testing.assert_allclose(loom.linalg.eigvalsh(loom.asarray(a, device=dev), UPLO=uplo).numpy(), want_w,
+                               rtol=tol, atol=tol)
+    # Eigenvectors are defined up to sign: check A v = w v on the symmetric matrix read.
+    tri = np.tril(a) if uplo == "L" else np.triu(a)
+    sym = tri + np.swapaxes(tri, -1, -2) - np.eye(5) * np.diagonal(a, axis1=-2, axis2=-1)[..., None, :]
+    vv = v.numpy()
+    np.testing.assert_allclose(sym @ vv, vv * w.numpy()[..., None, :], rtol=tol, atol=tol)
+    np.testing.assert_allclose(np.swapaxes(vv, -1, -2) @ vv, np.broadcast_to(np.eye(5), (3, 5, 5)), atol=tol)
+
+
+def test_negative_matrix_power(dev, rng):
+    a = well_conditioned(rng, (4, 4), "float64")
+    np.testing.assert_allclose(loom.linalg.matrix_power(loom.asarray(a, device=dev), -3).numpy(),
+                               np.linalg.matrix_power(a, -3), rtol=1e-9)
+
+
+def test_singular_and_indefinite_raise_linalgerror_with_the_batch_index(dev):
+    stack = np.stack([np.eye(3), np.zeros((3, 3)), np.eye(3)])
+    with pytest.raises(np.linalg.LinAlgError, match=r"\[linalg.solve\] singular matrix \(batch index 1\)"):
+        loom.linalg.solve(loom.asarray(stack, device=dev), loom.ones((3, 3, 1), device=dev))
+    with pytest.raises(np.linalg.LinAlgError, match=r"\[linalg.inv\] singular matrix \(batch index 1\)"):
+        loom.linalg.inv(loom.asarray(stack, device=dev))
+    with pytest.raises(np.linalg.LinAlgError, match=r"\[linalg.cholesky\] matrix is not positive definite$"):
+        loom.linalg.cholesky(loom.asarray(-np.eye(2), device=dev))
+    indefinite = np.stack([np.eye(2), np.eye(2), np.diag([1.0, -1.0])])
+    with pytest.raises(np.linalg.LinAlgError, match=r"\(batch index 2\)"):
+        loom.linalg.cholesky(loom.asarray(indefinite, device=dev))
+    sign, logabs = loom.linalg.slogdet(loom.asarray(stack, device=dev))  # NumPy: (0, -inf), no error
+    np.testing.assert_array_equal(sign.numpy(), [1, 0, 1])
+    assert logabs.numpy()[1] == -np.inf
+    assert loom.linalg.det(loom.asarray(stack, device=dev)).numpy()[1] == 0
+
+
+def test_argument_errors(dev):
+    with pytest.raises(ValueError, match="must be square"):
+        loom.linalg.inv(loom.ones((2, 3), device=dev))
+    with pytest.raises(ValueError, match="at least two-dimensional"):
+        loom.linalg.det(loom.ones(3, device=dev))
+    with pytest.raises(TypeError, match="float16 is unsupported in linalg"):
+        loom.linalg.inv(loom.ones((2, 2), dtype="float16", device=dev))
+    with pytest.raises(ValueError, match="must match a's size"):
+        loom.linalg.solve(loom.eye(3, device=dev), loom.ones(4, device=dev))
+    with pytest.raises(ValueError, match="UPLO argument must be"):
+        loom.linalg.eigh(loom.eye(2, device=dev), UPLO="X")
+
+
+def test_empty_matrices(dev):
+    assert loom.linalg.inv(loom.ones((0, 0), device=dev)).shape == (0, 0)
+    assert float(loom.linalg.det(loom.ones((0, 0), device=dev)).numpy()) == 1.0
+    assert loom.linalg.eigvalsh(loom.ones((2, 0, 0), device=dev)).shape == (2, 0)
