@@ -93,5 +93,6 @@ void register_random();
 void register_conv();
 void register_pool();
 void register_nn_loss();
+void register_linalg_decomp();
 
 }  // namespace loom::batch

@@ -22,6 +22,7 @@ void register_batch_rules() {
     batch::register_conv();
     batch::register_pool();
     batch::register_nn_loss();
+    batch::register_linalg_decomp();
   });
 }
 

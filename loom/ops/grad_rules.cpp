@@ -40,6 +40,7 @@ void register_grad_rules() {
   grad_rules::register_conv();
   grad_rules::register_pool();
   grad_rules::register_nn_loss();
+  grad_rules::register_linalg_decomp();
 }
 
 }  // namespace loom

@@ -150,3 +150,51 @@ def test_empty_matrices(dev):
     assert loom.linalg.inv(loom.ones((0, 0), device=dev)).shape == (0, 0)
     assert float(loom.linalg.det(loom.ones((0, 0), device=dev)).numpy()) == 1.0
     assert loom.linalg.eigvalsh(loom.ones((2, 0, 0), device=dev)).shape == (2, 0)
+
+
+def _central(f, a, e, eps=1e-6):
+    return (f(a + eps * e) - f(a - eps * e)) / (2 * eps)
+
+
+def test_gradients_against_central_differences(dev, rng):
+    """Directional derivatives along random (symmetric where the op reads one triangle)
+    directions: solve in a and b, det, slogdet, cholesky, eigvalsh and eigh's vectors."""
+    a = well_conditioned(rng, (4, 4), "float64")
+    b, w = rng.standard_normal((4, 2)), rng.standard_normal((4, 2))
+    s = spd(rng, (4, 4), "float64")
+    e = rng.standard_normal((4, 4))
+    es = (e + e.T) / 2
+    W = rng.standard_normal((4, 4))
+    la = loom.asarray
+
+    def check(loom_f, np_f, x, direction):
+        g = loom.grad(loom_f)(la(x)).numpy()
+        np.testing.assert_allclose(np.sum(g * direction), _central(np_f, x, direction), rtol=1e-5, atol=1e-7)
+
+    check(lambda A: loom.sum(loom.linalg.solve(A, la(b)) * la(w)), lambda A: np.sum(np.linalg.solve(A, b) * w), a, e)
+    eb = rng.standard_normal(b.shape)
+    check(lambda B: loom.sum(loom.linalg.solve(la(a), B) * la(w)), lambda B: np.sum(np.linalg.solve(a, B) * w), b, eb)
+    check(loom.linalg.det, np.linalg.det, a, e)
+    check(lambda A: loom.linalg.slogdet(A)[1], lambda A: np.linalg.slogdet(A)[1], a, e)
+    check(lambda A: loom.sum(loom.linalg.inv(A) * la(W)), lambda A: np.sum(np.linalg.inv(A) * W), a, e)
+    check(lambda A: loom.sum(loom.linalg.cholesky(A) * la(W)), lambda A: np.sum(np.linalg.cholesky(A) * W), s, es)
+    weights = np.arange(4.0)
+    check(lambda A: loom.sum(loom.linalg.eigvalsh(A) * la(weights)),
+          lambda A: np.sum(np.linalg.eigvalsh(A) * weights), s, es)
+
+    def loom_vecs(A):
+        _, v = loom.linalg.eigh(A)
+        return loom.sum(v * loom.sign(v[0]) * la(W))  # eigenvectors up to sign: fix it
+
+    def np_vecs(A):
+        _, v = np.linalg.eigh(A)
+        return np.sum(v * np.sign(v[0]) * W)
+    check(loom_vecs, np_vecs, s, es)
+
+
+def test_vmap_and_jit(dev, rng):
+    a = well_conditioned(rng, (5, 3, 3), "float64")
+    np.testing.assert_allclose(loom.vmap(loom.linalg.det)(loom.asarray(a)).numpy(), np.linalg.det(a), rtol=1e-10)
+    np.testing.assert_allclose(loom.vmap(loom.linalg.inv)(loom.asarray(a)).numpy(), np.linalg.inv(a), rtol=1e-10)
+    f = loom.jit(lambda m: loom.linalg.eigvalsh(m @ loom.swapaxes(m, -1, -2)))
+    np.testing.assert_allclose(f(loom.asarray(a)).numpy(), np.linalg.eigvalsh(a @ np.swapaxes(a, -1, -2)), rtol=1e-9)

@@ -1,0 +1,89 @@
+// Derivative rules of the decompositions (backend/linalg_decomp.h), in public ops so that
+// they nest. With A the matrices the primitive read (cholesky and eigh read one triangle;
+// their gradients are symmetrised, as JAX's and PyTorch's, for symmetric inputs):
+//   solve  A X = B:          dB = solve(A.T, G),  dA = -dB X.T     (the primitive holds B.T, X.T)
+//   slogdet:                 dA = ct_logabs * inv(A).T             (sign is piecewise constant)
+//   cholesky A = L L.T:      dA = sym(L^-T Phi(L.T dL) L^-1), Phi = lower triangle, halved diagonal
+//   eigh A = V diag(w) V.T:  dA = sym(V (diag(dw) + F o (V.T dV)) V.T), F_ij = 1 / (w_j - w_i), F_ii = 0
+#include "loom/backend/linalg_decomp.h"
+#include "loom/ops/creation.h"
+#include "loom/ops/elementwise.h"
+#include "loom/ops/grad_rules.h"
+#include "loom/ops/linalg.h"
+#include "loom/ops/shape_ops.h"
+
+namespace loom::grad_rules {
+namespace {
+
+Array mT(const Array& a) { return swapaxes(a, -1, -2); }
+
+Array symmetrise(const Array& a) { return multiply(add(a, mT(a)), 0.5); }
+
+// 1 below the diagonal, 1/2 on it, 0 above, as a (n, n) array of a's dtype.
+Array lower_halved(int64_t n, const Array& like) {
+  const Array row = expand_dims(arange(0, n, 1, DType::int64, like.device()), {1});
+  const Array col = expand_dims(arange(0, n, 1, DType::int64, like.device()), {0});
+  return add(greater(row, col).astype(like.dtype()), multiply(equal(row, col).astype(like.dtype()), 0.5));
+}
+
+void solve_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
+  if (!out_cts[0].valid()) return;
+  const Array &a = op.inputs[0], &xt = op.outputs[0];
+  const Array db = solve(mT(a), mT(out_cts[0]));  // (B, n, k)
+  if (op.wants_cotangent(1)) in_cts[1] = mT(db);
+  if (op.wants_cotangent(0)) in_cts[0] = negative(matmul(db, xt));
+}
+
+void slogdet_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
+  if (!out_cts[1].valid() || !op.wants_cotangent(0)) return;
+  const Array scale = expand_dims(out_cts[1], {1, 2});
+  in_cts[0] = multiply(scale, mT(inv(op.inputs[0])));
+}
+
+void cholesky_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
+  if (!out_cts[0].valid() || !op.wants_cotangent(0)) return;
+  const Array& l = op.outputs[0];
+  const Array p = multiply(matmul(mT(l), out_cts[0]), lower_halved(l.shape().back(), l));
+  // L^-T P L^-1 as two solves with L.T: M = L^-T P, then (L^-T M.T).T = M L^-1.
+  const Array m = solve(mT(l), p);
+  in_cts[0] = symmetrise(mT(solve(mT(l), mT(m))));
+}
+
+Array eigen_cotangent(const Array& w, const Array& v, const Array& dw, const Array& dv) {
+  const int64_t n = w.shape().back();
+  Array inner;
+  if (dv.valid()) {
+    const Array diff = subtract(expand_dims(w, {-2}), expand_dims(w, {-1}));  // w_j - w_i
+    const Array on_diag = eye(n, std::nullopt, 0, DType::bool_, w.device());
+    const Array f = where(on_diag, 0.0, true_divide(1.0, where(on_diag, 1.0, diff)));
+    inner = multiply(f, matmul(mT(v), dv));
+  }
+  if (dw.valid()) {
+    const Array d = multiply(expand_dims(dw, {-2}), eye(n, std::nullopt, 0, w.dtype(), w.device()));
+    inner = inner.valid() ? add(inner, d) : d;
+  }
+  return symmetrise(matmul(matmul(v, inner), mT(v)));
+}
+
+void eigh_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
+  if ((!out_cts[0].valid() && !out_cts[1].valid()) || !op.wants_cotangent(0)) return;
+  in_cts[0] = eigen_cotangent(op.outputs[0], op.outputs[1], out_cts[0], out_cts[1]);
+}
+
+void eigvalsh_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
+  if (!out_cts[0].valid() || !op.wants_cotangent(0)) return;
+  const auto [w, v] = eigh(op.inputs[0]);  // the eigenvectors, which eigvalsh did not keep
+  in_cts[0] = eigen_cotangent(w, v, out_cts[0], Array());
+}
+
+}  // namespace
+
+void register_linalg_decomp() {
+  set_vjp_rule(primitives::solve.info, solve_vjp);
+  set_vjp_rule(primitives::slogdet.info, slogdet_vjp);
+  set_vjp_rule(primitives::cholesky.info, cholesky_vjp);
+  set_vjp_rule(primitives::eigh.info, eigh_vjp);
+  set_vjp_rule(primitives::eigvalsh.info, eigvalsh_vjp);
+}
+
+}  // namespace loom::grad_rules
