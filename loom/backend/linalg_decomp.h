@@ -21,6 +21,16 @@ using CholeskyFn = void(const Array& a, const Array& l);
 /// whose columns are the eigenvectors.
 using EighFn = void(const Array& a, const Array& w, const Array& v);
 using EigvalshFn = void(const Array& a, const Array& w);
+/// a (B, m, n) -> s (B, k) descending, k = min(m, n), u (B, m, k or m) and vh (B, k or n, n):
+/// the reduced or full factors, as u's last axis says; a = u @ diag(s) @ vh.
+using SvdFn = void(const Array& a, const Array& u, const Array& s, const Array& vh);
+using SvdvalsFn = void(const Array& a, const Array& s);
+/// Householder QR in LAPACK's layout: at (B, n, m) is a.T (a column-major); h (B, n, m)
+/// receives geqrf's reflectors and R the same way, tau (B, k) their scales.
+using GeqrfFn = void(const Array& at, const Array& h, const Array& tau);
+/// q (B, c, m): Q's first c columns, column-major, from the reflectors h (B, c, m) (the
+/// first k columns are the reflectors; c may exceed n when the caller padded h) and tau.
+using OrgqrFn = void(const Array& h, const Array& tau, const Array& q);
 
 namespace cpu_backend {
 SolveFn solve;
@@ -28,6 +38,10 @@ SlogdetFn slogdet;
 CholeskyFn cholesky;
 EighFn eigh;
 EigvalshFn eigvalsh;
+SvdFn svd;
+SvdvalsFn svdvals;
+GeqrfFn geqrf;
+OrgqrFn orgqr;
 }  // namespace cpu_backend
 
 namespace gpu_backend {
@@ -36,6 +50,10 @@ SlogdetFn slogdet;
 CholeskyFn cholesky;
 EighFn eigh;
 EigvalshFn eigvalsh;
+SvdFn svd;
+SvdvalsFn svdvals;
+GeqrfFn geqrf;
+OrgqrFn orgqr;
 }  // namespace gpu_backend
 
 namespace primitives {
@@ -47,6 +65,10 @@ inline const Primitive<CholeskyFn> cholesky{{"cholesky", "linalg_decomp"}, cpu_b
 inline const Primitive<EighFn> eigh{{"eigh", "linalg_decomp"}, cpu_backend::eigh, gpu_backend::eigh};
 inline const Primitive<EigvalshFn> eigvalsh{{"eigvalsh", "linalg_decomp"}, cpu_backend::eigvalsh,
                                             gpu_backend::eigvalsh};
+inline const Primitive<SvdFn> svd{{"svd", "linalg_decomp"}, cpu_backend::svd, gpu_backend::svd};
+inline const Primitive<SvdvalsFn> svdvals{{"svdvals", "linalg_decomp"}, cpu_backend::svdvals, gpu_backend::svdvals};
+inline const Primitive<GeqrfFn> geqrf{{"geqrf", "linalg_decomp"}, cpu_backend::geqrf, gpu_backend::geqrf};
+inline const Primitive<OrgqrFn> orgqr{{"orgqr", "linalg_decomp"}, cpu_backend::orgqr, gpu_backend::orgqr};
 
 }  // namespace primitives
 }  // namespace loom

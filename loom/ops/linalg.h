@@ -11,6 +11,7 @@
 
 #include "loom/array/array.h"
 #include "loom/core/dtype.h"
+#include "loom/ops/reduce.h"
 
 namespace loom {
 
@@ -64,6 +65,31 @@ Array cholesky(const Array& a, bool upper = false);
 /// ('L') or upper ('U') triangle.
 std::pair<Array, Array> eigh(const Array& a, char uplo = 'L');
 Array eigvalsh(const Array& a, char uplo = 'L');
+struct SvdResult {
+  Array u, s, vh;
+};
+/// a = u @ diag(s) @ vh over the last two axes (m, n), s descending; full_matrices: u is
+/// (m, m) and vh (n, n), else (m, k) and (k, n), k = min(m, n).
+SvdResult svd(const Array& a, bool full_matrices = true);
+Array svdvals(const Array& a);
+/// numpy.linalg.qr: mode "reduced" (q (m, k), r (k, n)), "complete" (q (m, m), r (m, n)),
+/// "r" (r only, in .second), "raw" (LAPACK's h (n, m) and tau (k,)).
+std::pair<Array, Array> qr(const Array& a, const std::string& mode = "reduced");
+/// The pseudo-inverse through the SVD, singular values <= rcond * max(s) dropped
+/// (rcond unset: max(m, n) * eps, NumPy 2's rtol default).
+Array pinv(const Array& a, std::optional<double> rcond = std::nullopt);
+/// Singular values above tol, or else above rtol * max(s) (rtol unset: max(m, n) * eps); an
+/// array of fewer than 2 dimensions: 1 unless all zero.
+Array matrix_rank(const Array& a, std::optional<double> tol = std::nullopt, std::optional<double> rtol = std::nullopt);
+/// numpy.linalg.cond: p None/2/-2 from the singular values, else norm(x, p) * norm(inv(x), p)
+/// over the last two axes.
+Array cond(const Array& x, const linalg::NormOrd& p = {});
+struct LstsqResult {
+  Array x, residuals, rank, s;
+};
+/// numpy.linalg.lstsq through the SVD (as LAPACK's gelsd): x minimising |a x - b|, the
+/// squared residual norms (empty unless rank == n < m), the rank and the singular values.
+LstsqResult lstsq(const Array& a, const Array& b, std::optional<double> rcond = std::nullopt);
 
 /// "float32"/"highest" (default): float32 products are exact float32 on every device.
 /// "tf32"/"high": float32 products on the GPU may use TF32 tensor cores (10-bit mantissa

@@ -9,11 +9,12 @@
 #include "loom/dispatch/dispatch.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/elementwise.h"
+#include "loom/ops/linalg_decomp_common.h"
 #include "loom/ops/linalg.h"
 #include "loom/ops/shape_ops.h"
 
 namespace loom {
-namespace {
+namespace linalg_detail {
 
 DType compute_dtype(const char* op, DType t) {
   if (t == DType::float32 || t == DType::float64) return t;
@@ -22,24 +23,34 @@ DType compute_dtype(const char* op, DType t) {
   return DType::float64;  // bool and integers, as NumPy
 }
 
-// a as a contiguous (B, n, n) stack in the compute dtype, and its batch shape.
-Array square_stack(const char* op, const Array& a, Shape* batch) {
+Array matrix_stack(const char* op, const Array& a, Shape* batch, bool square) {
   if (a.ndim() < 2)
     throw_value_error(op, std::to_string(a.ndim()) + "-dimensional array given; the array must be at least "
                                                      "two-dimensional");
-  const int64_t n = a.shape()[a.ndim() - 1];
-  if (a.shape()[a.ndim() - 2] != n) throw_value_error(op, "last 2 dimensions of the array must be square");
+  const int64_t m = a.shape()[a.ndim() - 2], n = a.shape()[a.ndim() - 1];
+  if (square && m != n) throw_value_error(op, "last 2 dimensions of the array must be square");
   *batch = Shape(a.shape().begin(), a.shape().end() - 2);
   int64_t count = 1;
   for (int64_t d : *batch) count *= d;
   const DType t = compute_dtype(op, a.dtype());
-  return reshape((a.dtype() == t ? a : a.astype(t)).contiguous(), {count, n, n});
+  return reshape((a.dtype() == t ? a : a.astype(t)).contiguous(), {count, m, n});
 }
 
 Shape with(const Shape& batch, std::initializer_list<int64_t> tail) {
   Shape s = batch;
   s.insert(s.end(), tail);
   return s;
+}
+
+}  // namespace linalg_detail
+
+namespace {
+
+using linalg_detail::compute_dtype;
+using linalg_detail::with;
+
+Array square_stack(const char* op, const Array& a, Shape* batch) {
+  return linalg_detail::matrix_stack(op, a, batch, true);
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 //   slogdet:                 dA = ct_logabs * inv(A).T             (sign is piecewise constant)
 //   cholesky A = L L.T:      dA = sym(L^-T Phi(L.T dL) L^-1), Phi = lower triangle, halved diagonal
 //   eigh A = V diag(w) V.T:  dA = sym(V (diag(dw) + F o (V.T dV)) V.T), F_ij = 1 / (w_j - w_i), F_ii = 0
+//   svdvals A = U diag(s) Vh: dA = U diag(ds) Vh (the factors recomputed)
+// The full SVD and QR have no rule yet: differentiating through them raises, naming them.
 #include "loom/backend/linalg_decomp.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/elementwise.h"
@@ -76,9 +78,16 @@ void eigvalsh_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::ve
   in_cts[0] = eigen_cotangent(w, v, out_cts[0], Array());
 }
 
+void svdvals_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
+  if (!out_cts[0].valid() || !op.wants_cotangent(0)) return;
+  const SvdResult f = svd(op.inputs[0], false);
+  in_cts[0] = matmul(multiply(f.u, expand_dims(out_cts[0], {-2})), f.vh);
+}
+
 }  // namespace
 
 void register_linalg_decomp() {
+  set_vjp_rule(primitives::svdvals.info, svdvals_vjp);
   set_vjp_rule(primitives::solve.info, solve_vjp);
   set_vjp_rule(primitives::slogdet.info, slogdet_vjp);
   set_vjp_rule(primitives::cholesky.info, cholesky_vjp);

@@ -77,8 +77,7 @@ struct NormOrd {
 };
 
 /// numpy.linalg.norm: vector norms (ord None/2, 1, inf, -inf, 0, any p) and matrix norms
-/// (None/"fro", 1, -1, inf, -inf). Matrix ord 2, -2 and "nuc" need an SVD and raise
-/// UnsupportedError. Integer and bfloat16 inputs are computed in float64 (NumPy casts
+/// (None/"fro", 1, -1, inf, -inf, and 2, -2, "nuc" through the singular values). Integer and bfloat16 inputs are computed in float64 (NumPy casts
 /// non-inexact dtypes with astype(float)); float16/32/64 keep their dtype.
 Array norm(const Array& x, const NormOrd& ord = {}, const AxisArg& axis = std::nullopt,
            bool keepdims = false);

@@ -4,7 +4,9 @@
 #include <cstdio>
 
 #include "loom/core/error.h"
+#include "loom/ops/linalg.h"
 #include "loom/ops/reduce.h"
+#include "loom/ops/shape_ops.h"
 #include "loom/ops/reduce_common.h"
 
 namespace loom::linalg {
@@ -46,10 +48,12 @@ Array vector_norm(const Array& x, int k, const NormOrd& ord, bool keepdims) {
 Array matrix_norm(const Array& x, int row, int col, const NormOrd& ord, bool keepdims) {
   const int nd = x.ndim();
   Array r;
-  if (ord.kind == Kind::nuc || is_num(ord, 2) || is_num(ord, -2))
-    throw UnsupportedError("[norm] matrix norm ord=" + ord_str(ord) +
-                           " needs an SVD (singular values), which loom does not implement yet");
-  if (ord.kind == Kind::none || ord.kind == Kind::fro) {
+  if (ord.kind == Kind::nuc || is_num(ord, 2) || is_num(ord, -2)) {
+    // Through the singular values of each matrix (numpy.linalg.norm does the same).
+    const Array sv = svdvals(moveaxis(x, {row, col}, {-2, -1}));
+    const std::vector<int64_t> last{-1};
+    r = ord.kind == Kind::nuc ? sum(sv, last) : is_num(ord, 2) ? max(sv, last) : min(sv, last);
+  } else if (ord.kind == Kind::none || ord.kind == Kind::fro) {
     r = reduce_masked("norm", x, mask_of(nd, {row, col}), false, ReduceKind::norm_l2);
   } else if (is_num(ord, 1) || is_num(ord, -1) || is_num(ord, INFINITY) || is_num(ord, -INFINITY)) {
     // 1/-1: column sums of |x| (over rows), then their max/min; inf/-inf: row sums.

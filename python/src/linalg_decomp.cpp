@@ -22,10 +22,12 @@ LOOM_BINDING_FAMILY(linalg_decomp, 51) {
   nb::object namedtuple = nb::module_::import_("collections").attr("namedtuple");
   nb::object slogdet_result = namedtuple("SlogdetResult", nb::make_tuple("sign", "logabsdet"));
   nb::object eigh_result = namedtuple("EighResult", nb::make_tuple("eigenvalues", "eigenvectors"));
-  slogdet_result.attr("__module__") = "loom.linalg";
-  eigh_result.attr("__module__") = "loom.linalg";
-  la.attr("SlogdetResult") = slogdet_result;
-  la.attr("EighResult") = eigh_result;
+  nb::object svd_result = namedtuple("SVDResult", nb::make_tuple("U", "S", "Vh"));
+  nb::object qr_result = namedtuple("QRResult", nb::make_tuple("Q", "R"));
+  for (nb::object* t : {&slogdet_result, &eigh_result, &svd_result, &qr_result}) {
+    t->attr("__module__") = "loom.linalg";
+    la.attr(t->attr("__name__")) = *t;
+  }
   la.def(
       "solve",
       [](nb::handle a, nb::handle b) {
@@ -98,6 +100,98 @@ LOOM_BINDING_FAMILY(linalg_decomp, 51) {
         return eigvalsh(x, u);
       },
       nb::arg("a"), nb::arg("UPLO") = "L", "numpy.linalg.eigvalsh: the eigenvalues of eigh, ascending.");
+  la.def(
+      "svd",
+      [svd_result](nb::handle a, bool full_matrices, bool compute_uv, bool hermitian) -> nb::object {
+        const Array x = arg(a);
+        if (!compute_uv) {
+          Array s;
+          {
+            nb::gil_scoped_release release;
+            s = svdvals(x);
+          }
+          return nb::cast(s);
+        }
+        SvdResult r;
+        {
+          nb::gil_scoped_release release;
+          r = svd(x, full_matrices);
+        }
+        return svd_result(nb::cast(r.u), nb::cast(r.s), nb::cast(r.vh));
+      },
+      nb::arg("a"), nb::arg("full_matrices") = true, nb::arg("compute_uv") = true, nb::arg("hermitian") = false,
+      "numpy.linalg.svd: (U, S, Vh) with a = U @ diag(S) @ Vh, S descending, batched; S alone with "
+      "compute_uv=False. hermitian is accepted and ignored (the general SVD is used).");
+  la.def(
+      "svdvals",
+      [](nb::handle a) {
+        const Array x = arg(a);
+        nb::gil_scoped_release release;
+        return svdvals(x);
+      },
+      nb::arg("x"), "numpy.linalg.svdvals: the singular values, descending.");
+  la.def(
+      "qr",
+      [qr_result](nb::handle a, const std::string& mode) -> nb::object {
+        const Array x = arg(a);
+        std::pair<Array, Array> r;
+        {
+          nb::gil_scoped_release release;
+          r = qr(x, mode);
+        }
+        if (mode == "r") return nb::cast(r.second);
+        if (mode == "raw") return nb::make_tuple(r.first, r.second);
+        return qr_result(nb::cast(r.first), nb::cast(r.second));
+      },
+      nb::arg("a"), nb::arg("mode") = "reduced",
+      "numpy.linalg.qr: mode 'reduced' (Q (m, k), R (k, n)), 'complete' (Q (m, m), R (m, n)), 'r' "
+      "(R only) or 'raw' (LAPACK's h and tau), batched.");
+  la.def(
+      "pinv",
+      [](nb::handle a, nb::handle rcond, bool hermitian, nb::handle rtol) {
+        const Array x = arg(a);
+        std::optional<double> r;
+        if (!rcond.is_none()) r = nb::cast<double>(nb::float_(rcond));
+        if (!rtol.is_none()) r = nb::cast<double>(nb::float_(rtol));
+        nb::gil_scoped_release release;
+        return pinv(x, r);
+      },
+      nb::arg("a"), nb::arg("rcond").none() = nb::none(), nb::arg("hermitian") = false, nb::kw_only(),
+      nb::arg("rtol").none() = nb::none(),
+      "numpy.linalg.pinv through the SVD; singular values at or below rcond (or rtol) * max(s) are "
+      "dropped (default max(m, n) * eps).");
+  la.def(
+      "matrix_rank",
+      [](nb::handle a, nb::handle tol, bool hermitian, nb::handle rtol) {
+        const Array x = arg(a);
+        std::optional<double> t;
+        if (!tol.is_none()) t = nb::cast<double>(nb::float_(tol));
+        std::optional<double> rt;
+        if (!rtol.is_none()) rt = nb::cast<double>(nb::float_(rtol));
+        nb::gil_scoped_release release;
+        return matrix_rank(x, t, rt);
+      },
+      nb::arg("A"), nb::arg("tol").none() = nb::none(), nb::arg("hermitian") = false, nb::kw_only(),
+      nb::arg("rtol").none() = nb::none(),
+      "numpy.linalg.matrix_rank: the number of singular values above tol (default max(s) * max(m, n) * eps, "
+      "or rtol * max(s)).");
+  la.def(
+      "lstsq",
+      [](nb::handle a, nb::handle b, nb::handle rcond) {
+        const Array x = arg(a), y = arg(b);
+        std::optional<double> r;
+        if (!rcond.is_none()) r = nb::cast<double>(nb::float_(rcond));
+        LstsqResult res;
+        {
+          nb::gil_scoped_release release;
+          res = lstsq(x, y, r);
+        }
+        int64_t rank = 0;
+        res.rank.copy_to_host(&rank);
+        return nb::make_tuple(res.x, res.residuals, rank, res.s);
+      },
+      nb::arg("a"), nb::arg("b"), nb::arg("rcond").none() = nb::none(),
+      "numpy.linalg.lstsq through the SVD: (x, residuals, rank, s).");
 }
 
 }  // namespace loom::py

@@ -278,11 +278,22 @@ LOOM_BINDING_FAMILY(reduce, 30) {
   }
 
   nb::module_ linalg = m.def_submodule("linalg", "Linear algebra (numpy.linalg names).");
+  linalg.def(
+      "cond",
+      [](nb::handle x, nb::handle p) {
+        const Array a = to_array(x, std::nullopt);
+        const linalg::NormOrd o = to_ord(p);
+        nb::gil_scoped_release release;
+        return cond(a, o);
+      },
+      nb::arg("x"), nb::arg("p").none() = nb::none(),
+      "numpy.linalg.cond: the condition number (p None/2/-2 from the singular values, else "
+      "norm(x, p) * norm(inv(x), p)).");
   linalg.def("norm", &norm_py, nb::arg("x"), nb::arg("ord").none() = none, nb::arg("axis").none() = none,
              nb::arg("keepdims") = false,
              "norm(x, ord=None, axis=None, keepdims=False)\n\nnumpy.linalg.norm: vector norms (ord None/2, 1, "
-             "inf, -inf, 0, any p) over one axis, matrix norms (None/'fro', 1, -1, inf, -inf) over two. Matrix "
-             "ord 2, -2 and 'nuc' need an SVD and raise NotImplementedError. Integer and bfloat16 inputs are "
+             "inf, -inf, 0, any p) over one axis, matrix norms (None/'fro', 1, -1, inf, -inf, and 2, -2, 'nuc' "
+             "through the singular values) over two. Integer and bfloat16 inputs are "
              "computed in float64 (as NumPy's astype(float)). Returns a 0-d array for a full reduction.");
 }
 

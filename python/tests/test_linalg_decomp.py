@@ -198,3 +198,86 @@ def test_vmap_and_jit(dev, rng):
     np.testing.assert_allclose(loom.vmap(loom.linalg.inv)(loom.asarray(a)).numpy(), np.linalg.inv(a), rtol=1e-10)
     f = loom.jit(lambda m: loom.linalg.eigvalsh(m @ loom.swapaxes(m, -1, -2)))
     np.testing.assert_allclose(f(loom.asarray(a)).numpy(), np.linalg.eigvalsh(a @ np.swapaxes(a, -1, -2)), rtol=1e-9)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(4, 3), (3, 5), (2, 4, 4), (2, 3, 6, 2), (0, 3)])
+def test_svd_qr_and_what_is_built_on_them(dev, rng, dtype, shape):
+    a = rng.standard_normal(shape).astype(dtype)
+    la = loom.asarray(a, device=dev)
+    tol = TOL[dtype] * 10
+    k = min(shape[-2:])
+    for full in (True, False):
+        u, s, vh = loom.linalg.svd(la, full_matrices=full)
+        U, S, VH = np.linalg.svd(a, full_matrices=full)
+        assert (u.shape, s.shape, vh.shape) == (U.shape, S.shape, VH.shape)
+        np.testing.assert_allclose(s.numpy(), S, rtol=tol, atol=tol)
+        uk, vk = u.numpy()[..., :k], vh.numpy()[..., :k, :]
+        np.testing.assert_allclose((uk * s.numpy()[..., None, :]) @ vk, a, rtol=tol, atol=tol)
+        np.testing.assert_allclose(np.swapaxes(u.numpy(), -1, -2) @ u.numpy(), np.broadcast_to(
+            np.eye(u.shape[-1]), u.shape[:-2] + (u.shape[-1],) * 2), atol=tol)
+    np.testing.assert_allclose(loom.linalg.svd(la, compute_uv=False).numpy(), np.linalg.svd(a, compute_uv=False),
+                               rtol=tol, atol=tol)
+    np.testing.assert_allclose(loom.linalg.svdvals(la).numpy(), np.linalg.svd(a, compute_uv=False), rtol=tol, atol=tol)
+    for mode in ("reduced", "complete"):
+        q, r = loom.linalg.qr(la, mode=mode)
+        Q, R = np.linalg.qr(a, mode=mode)
+        assert (q.shape, r.shape) == (Q.shape, R.shape)
+        # Householder QR is unique up to the signs of Q's columns (R's rows), which LAPACK fixes.
+        np.testing.assert_allclose(np.abs(q.numpy()), np.abs(Q), rtol=tol, atol=tol)
+        np.testing.assert_allclose(r.numpy(), np.triu(r.numpy()), atol=0)
+        np.testing.assert_allclose(q.numpy() @ r.numpy(), a, rtol=tol, atol=tol)
+    np.testing.assert_allclose(np.abs(loom.linalg.qr(la, mode="r").numpy()), np.abs(np.linalg.qr(a, mode="r")),
+                               rtol=tol, atol=tol)
+    np.testing.assert_allclose(loom.linalg.pinv(la).numpy(), np.linalg.pinv(a), rtol=tol * 10, atol=tol * 10)
+    np.testing.assert_array_equal(loom.linalg.matrix_rank(la).numpy(), np.linalg.matrix_rank(a))
+
+
+def test_qr_raw_lstsq_rank_cond_and_matrix_norms(dev, rng):
+    a = rng.standard_normal((6, 3))
+    h, tau = loom.linalg.qr(loom.asarray(a, device=dev), mode="raw")
+    H, TAU = np.linalg.qr(a, mode="raw")
+    np.testing.assert_allclose(h.numpy(), H, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(tau.numpy(), TAU, rtol=1e-12)
+    for b in (rng.standard_normal(6), rng.standard_normal((6, 2))):
+        got, want = loom.linalg.lstsq(loom.asarray(a, device=dev), loom.asarray(b, device=dev)), np.linalg.lstsq(a, b)
+        np.testing.assert_allclose(got[0].numpy(), want[0], rtol=1e-10)
+        np.testing.assert_allclose(got[1].numpy(), want[1], rtol=1e-10)
+        assert got[2] == want[2]
+        np.testing.assert_allclose(got[3].numpy(), want[3], rtol=1e-12)
+    low_rank = rng.standard_normal((5, 2)) @ rng.standard_normal((2, 4))
+    assert int(loom.linalg.matrix_rank(loom.asarray(low_rank, device=dev)).numpy()) == 2
+    assert int(loom.linalg.matrix_rank(loom.asarray(low_rank, device=dev), tol=1e3).numpy()) == 0
+    got = loom.linalg.lstsq(loom.asarray(low_rank.T, device=dev), loom.asarray(np.ones(4), device=dev))
+    assert got[2] == 2 and got[1].shape == (0,)  # rank-deficient: no residuals, as NumPy
+    m = rng.standard_normal((3, 4, 4))
+    for p in [None, 2, -2, 1, -1, np.inf, -np.inf, "fro"]:
+        np.testing.assert_allclose(loom.linalg.cond(loom.asarray(m, device=dev), p).numpy(), np.linalg.cond(m, p),
+                                   rtol=1e-9)
+    for o in [2, -2, "nuc"]:
+        np.testing.assert_allclose(loom.linalg.norm(loom.asarray(m, device=dev), o, axis=(2, 0)).numpy(),
+                                   np.linalg.norm(m, o, axis=(2, 0)), rtol=1e-10)
+        np.testing.assert_allclose(loom.linalg.norm(loom.asarray(m, device=dev), o, axis=(1, 2), keepdims=True).numpy(),
+                                   np.linalg.norm(m, o, axis=(1, 2), keepdims=True), rtol=1e-10)
+    with pytest.raises(ValueError, match="Unrecognized mode"):
+        loom.linalg.qr(loom.asarray(a, device=dev), mode="full")
+    with pytest.raises(ValueError, match="Incompatible dimensions"):
+        loom.linalg.lstsq(loom.asarray(a, device=dev), loom.ones(5, device=dev))
+
+
+def test_singular_value_gradients_and_batching(dev, rng):
+    a = rng.standard_normal((5, 3))
+    e = rng.standard_normal((5, 3))
+    weights = np.array([1.0, -2.0, 0.5])
+    g = loom.grad(lambda A: loom.sum(loom.linalg.svdvals(A) * loom.asarray(weights)))(loom.asarray(a)).numpy()
+    fd = _central(lambda A: np.sum(np.linalg.svd(A, compute_uv=False) * weights), a, e)
+    np.testing.assert_allclose(np.sum(g * e), fd, rtol=1e-6)
+    g = loom.grad(lambda A: loom.linalg.norm(A, "nuc"))(loom.asarray(a)).numpy()
+    np.testing.assert_allclose(np.sum(g * e), _central(lambda A: np.linalg.norm(A, "nuc"), a, e), rtol=1e-6)
+    stack = rng.standard_normal((4, 5, 3))
+    np.testing.assert_allclose(loom.vmap(loom.linalg.svdvals)(loom.asarray(stack)).numpy(),
+                               np.linalg.svd(stack, compute_uv=False), rtol=1e-12)
+    np.testing.assert_allclose(loom.vmap(lambda m: loom.linalg.qr(m)[1])(loom.asarray(stack)).numpy(),
+                               np.stack([np.linalg.qr(m)[1] for m in stack]), rtol=1e-10, atol=1e-12)
+    with pytest.raises(NotImplementedError, match="no derivative rule for 'svd'"):
+        loom.grad(lambda A: loom.sum(loom.linalg.svd(A)[0]))(loom.asarray(a))

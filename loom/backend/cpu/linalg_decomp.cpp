@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "loom/backend/cpu/lapack_util.h"
 #include "loom/core/error.h"
 
 #ifdef LOOM_HAVE_LAPACK
@@ -15,32 +16,11 @@
 #endif
 
 namespace loom::cpu_backend {
-namespace {
 
-#ifdef LOOM_HAVE_LAPACK
-int checked_int(int64_t v, const char* op) {
-  if (v > INT32_MAX) throw UnsupportedError(std::string("[linalg.") + op + "] a dimension over 2^31-1");
-  return static_cast<int>(v);
-}
-
-[[noreturn]] void raise(const char* op, const std::string& what, int64_t batch, int64_t batches) {
-  throw LinAlgError("[linalg." + std::string(op) + "] " + what +
-                    (batches > 1 ? " (batch index " + std::to_string(batch) + ")" : ""));
-}
-
-template <class F>
-void for_float(DType t, F&& f) {
-  if (t == DType::float32) f(float{});
-  else f(double{});
-}
-
-#else
-[[noreturn]] void no_lapack(const char* op) {
-  throw UnsupportedError(std::string("[linalg.") + op + "] loom was built without LAPACK (install libopenblas-dev)");
-}
-#endif
-
-}  // namespace
+using lapack::checked_int;
+using lapack::for_float;
+using lapack::no_lapack;
+using lapack::raise;
 
 #ifdef LOOM_HAVE_LAPACK
 

@@ -17,5 +17,9 @@ void slogdet(const Array&, const Array&, const Array&) { not_yet("slogdet"); }
 void cholesky(const Array&, const Array&) { not_yet("cholesky"); }
 void eigh(const Array&, const Array&, const Array&) { not_yet("eigh"); }
 void eigvalsh(const Array&, const Array&) { not_yet("eigvalsh"); }
+void svd(const Array&, const Array&, const Array&, const Array&) { not_yet("svd"); }
+void svdvals(const Array&, const Array&) { not_yet("svdvals"); }
+void geqrf(const Array&, const Array&, const Array&) { not_yet("qr"); }
+void orgqr(const Array&, const Array&, const Array&) { not_yet("qr"); }
 
 }  // namespace loom::gpu_backend

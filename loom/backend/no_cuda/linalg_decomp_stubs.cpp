@@ -12,5 +12,11 @@ void slogdet(const Array&, const Array&, const Array&) {
 void cholesky(const Array&, const Array&) { throw UnsupportedError("[linalg.cholesky] loom was built without CUDA"); }
 void eigh(const Array&, const Array&, const Array&) { throw UnsupportedError("[linalg.eigh] loom was built without CUDA"); }
 void eigvalsh(const Array&, const Array&) { throw UnsupportedError("[linalg.eigvalsh] loom was built without CUDA"); }
+void svd(const Array&, const Array&, const Array&, const Array&) {
+  throw UnsupportedError("[linalg.svd] loom was built without CUDA");
+}
+void svdvals(const Array&, const Array&) { throw UnsupportedError("[linalg.svdvals] loom was built without CUDA"); }
+void geqrf(const Array&, const Array&, const Array&) { throw UnsupportedError("[linalg.qr] loom was built without CUDA"); }
+void orgqr(const Array&, const Array&, const Array&) { throw UnsupportedError("[linalg.qr] loom was built without CUDA"); }
 
 }  // namespace loom::gpu_backend

@@ -1,0 +1,166 @@
+// numpy.linalg's SVD and QR (backend/linalg_decomp.h's svd, svdvals, geqrf, orgqr) and the
+// functions NumPy builds on the SVD: pinv, matrix_rank, lstsq (as LAPACK's gelsd does).
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "loom/backend/linalg_decomp.h"
+#include "loom/core/error.h"
+#include "loom/dispatch/dispatch.h"
+#include "loom/ops/creation.h"
+#include "loom/ops/elementwise.h"
+#include "loom/ops/indexing.h"
+#include "loom/ops/linalg.h"
+#include "loom/ops/linalg_decomp_common.h"
+#include "loom/ops/reduce.h"
+#include "loom/ops/shape_ops.h"
+
+namespace loom {
+namespace {
+
+using linalg_detail::matrix_stack;
+using linalg_detail::with;
+
+double eps(DType t) {
+  return t == DType::float32 ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
+}
+
+Array mT(const Array& a) { return swapaxes(a, -1, -2); }
+
+// rows i, columns j of a (..., r, c) kept where i <= j: the upper triangle.
+Array upper_triangle(const Array& a) {
+  const int64_t r = a.shape()[a.ndim() - 2], c = a.shape()[a.ndim() - 1];
+  const Array row = expand_dims(arange(0, r, 1, DType::int64, a.device()), {1});
+  const Array col = expand_dims(arange(0, c, 1, DType::int64, a.device()), {0});
+  return where(less_equal(row, col), a, 0.0);
+}
+
+}  // namespace
+
+SvdResult svd(const Array& a, bool full_matrices) {
+  Shape batch;
+  const Array x = matrix_stack("svd", a, &batch, false);
+  const int64_t B = x.shape()[0], m = x.shape()[1], n = x.shape()[2], k = std::min(m, n);
+  const int64_t uc = full_matrices ? m : k, vr = full_matrices ? n : k;
+  Array u = empty({B, m, uc}, x.dtype(), x.device()), s = empty({B, k}, x.dtype(), x.device()),
+        vh = empty({B, vr, n}, x.dtype(), x.device());
+  if (k > 0 && B > 0) {
+    dispatch(primitives::svd, {x}, {u, s, vh}, x, u, s, vh);
+  } else if (B > 0) {  // no singular values: the full factors are identities
+    u = broadcast_to(eye(uc, m, 0, x.dtype(), x.device()), {B, m, uc}).copy();
+    vh = broadcast_to(eye(vr, n, 0, x.dtype(), x.device()), {B, vr, n}).copy();
+  }
+  return {reshape(u, with(batch, {m, uc})), reshape(s, with(batch, {k})), reshape(vh, with(batch, {vr, n}))};
+}
+
+Array svdvals(const Array& a) {
+  Shape batch;
+  const Array x = matrix_stack("svdvals", a, &batch, false);
+  const int64_t k = std::min(x.shape()[1], x.shape()[2]);
+  const Array s = empty({x.shape()[0], k}, x.dtype(), x.device());
+  if (s.size() > 0) dispatch(primitives::svdvals, {x}, {s}, x, s);
+  return reshape(s, with(batch, {k}));
+}
+
+std::pair<Array, Array> qr(const Array& a, const std::string& mode) {
+  const char* op = "qr";
+  if (mode != "reduced" && mode != "complete" && mode != "r" && mode != "raw")
+    throw_value_error(op, "Unrecognized mode '" + mode + "'");
+  Shape batch;
+  // LAPACK's column-major a is the row-major a.T.
+  const Array x = matrix_stack(op, a, &batch, false);
+  const int64_t B = x.shape()[0], m = x.shape()[1], n = x.shape()[2], k = std::min(m, n);
+  const Array at = mT(x).contiguous();
+  const Array h = empty({B, n, m}, x.dtype(), x.device()), tau = empty({B, k}, x.dtype(), x.device());
+  if (at.size() > 0) dispatch(primitives::geqrf, {at}, {h, tau}, at, h, tau);
+  if (mode == "raw") return {reshape(h, with(batch, {n, m})), reshape(tau, with(batch, {k}))};
+  const bool complete = mode == "complete";
+  const Array r_rows = getitem(mT(h), {Index(ellipsis), Index(Slice{0, complete ? m : k, std::nullopt}),
+                                       Index(Slice{})});
+  const Array r = reshape(upper_triangle(r_rows).contiguous(), with(batch, {complete ? m : k, n}));
+  if (mode == "r") return {Array(), r};
+  const int64_t c = complete ? m : k;  // Q's columns
+  Array hq;
+  if (n >= c) {
+    hq = getitem(h, {Index(Slice{}), Index(Slice{0, c, std::nullopt}), Index(Slice{})}).contiguous();
+  } else {  // complete with m > n: Q's extra columns come from reflectors padded with zeros
+    hq = zeros({B, c, m}, x.dtype(), x.device());
+    copyto(getitem(hq, {Index(Slice{}), Index(Slice{0, n, std::nullopt}), Index(Slice{})}), h);
+  }
+  const Array qt = empty(hq.shape(), x.dtype(), x.device());
+  if (qt.size() > 0) dispatch(primitives::orgqr, {hq, tau}, {qt}, hq, tau, qt);
+  return {reshape(mT(qt).contiguous(), with(batch, {m, c})), r};
+}
+
+Array pinv(const Array& a, std::optional<double> rcond) {
+  Shape batch;
+  const Array x = matrix_stack("pinv", a, &batch, false);
+  const int64_t m = x.shape()[1], n = x.shape()[2];
+  if (std::min(m, n) == 0) return zeros(with(batch, {n, m}), x.dtype(), x.device());
+  const auto [u, s, vh] = svd(reshape(x, a.shape()), false);
+  const double cut = rcond.value_or(static_cast<double>(std::max(m, n)) * eps(x.dtype()));
+  const Array cutoff = multiply(max(s, std::vector<int64_t>{-1}, true), cut);
+  const Array keep = greater(s, cutoff);
+  const Array s_inv = where(keep, true_divide(1.0, where(keep, s, 1.0)), 0.0);
+  return matmul(mT(vh), multiply(expand_dims(s_inv, {-1}), mT(u)));
+}
+
+Array matrix_rank(const Array& a, std::optional<double> tol, std::optional<double> rtol) {
+  if (a.ndim() < 2) return any(not_equal(a, 0)).astype(int64);
+  Shape batch;
+  const Array x = matrix_stack("matrix_rank", a, &batch, false);
+  const int64_t m = x.shape()[1], n = x.shape()[2];
+  const Array s = svdvals(reshape(x, a.shape()));
+  if (std::min(m, n) == 0) return zeros(batch, int64, x.device());
+  const double rel = rtol.value_or(static_cast<double>(std::max(m, n)) * eps(s.dtype()));
+  const Array t = tol ? full({}, *tol, s.dtype(), s.device()) : multiply(max(s, std::vector<int64_t>{-1}, true), rel);
+  return sum(greater(s, t), std::vector<int64_t>{-1}).astype(int64);
+}
+
+Array cond(const Array& x, const linalg::NormOrd& p) {
+  using Kind = linalg::NormOrd::Kind;
+  const bool by_svd = p.kind == Kind::none || (p.kind == Kind::number && std::abs(p.p) == 2);
+  if (by_svd) {
+    const Array s = svdvals(x);
+    const Array first = getitem(s, {Index(ellipsis), Index(int64_t{0})});
+    const Array last = getitem(s, {Index(ellipsis), Index(int64_t{-1})});
+    return p.kind == Kind::number && p.p < 0 ? true_divide(last, first) : true_divide(first, last);
+  }
+  Shape batch;
+  matrix_stack("cond", x, &batch, true);  // the checks: inv needs square matrices
+  const std::vector<int64_t> axes{-2, -1};
+  return multiply(linalg::norm(x, p, axes), linalg::norm(inv(x), p, axes));
+}
+
+LstsqResult lstsq(const Array& a, const Array& b, std::optional<double> rcond) {
+  const char* op = "lstsq";
+  if (a.ndim() != 2) throw_value_error(op, std::to_string(a.ndim()) + "-dimensional array given; a must be 2-dimensional");
+  if (b.ndim() != 1 && b.ndim() != 2) throw_value_error(op, "b must be 1- or 2-dimensional");
+  const int64_t m = a.shape()[0], n = a.shape()[1];
+  if (b.shape()[0] != m) throw_value_error(op, "Incompatible dimensions: a has " + std::to_string(m) + " rows, b " +
+                                                   std::to_string(b.shape()[0]));
+  const DType t = promote_types(linalg_detail::compute_dtype(op, a.dtype()), linalg_detail::compute_dtype(op, b.dtype()));
+  const Array A = a.astype(t), b2 = b.ndim() == 1 ? expand_dims(b.astype(t), {1}) : b.astype(t);
+  const int64_t k = std::min(m, n), nrhs = b2.shape()[1];
+  const auto [u, s, vh] = svd(A, false);
+  const double cut = rcond.value_or(static_cast<double>(std::max(m, n)) * eps(t));
+  Array rank = zeros({}, int64, A.device()), x = zeros({n, nrhs}, t, A.device());
+  if (k > 0) {
+    const Array keep = greater(s, multiply(max(s), cut));
+    rank = sum(keep).astype(int64);
+    const Array s_inv = where(keep, true_divide(1.0, where(keep, s, 1.0)), 0.0);
+    x = matmul(mT(vh), multiply(expand_dims(s_inv, {-1}), matmul(mT(u), b2)));
+  }
+  // NumPy: the residuals only when a has full column rank and more rows than columns.
+  Array residuals = empty({0}, t, A.device());
+  int64_t full_rank = 0;
+  if (k > 0) rank.copy_to_host(&full_rank);  // the residuals' shape depends on it, as in NumPy
+  if (m > n && full_rank == n) {
+    const Array diff = subtract(matmul(A, x), b2);
+    residuals = sum(multiply(diff, diff), std::vector<int64_t>{0});
+  }
+  if (b.ndim() == 1) x = reshape(x, {n});
+  return {x, residuals, rank, s};
+}
+
+}  // namespace loom
