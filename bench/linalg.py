@@ -1,5 +1,5 @@
-"""Linear algebra: loom next to NumPy on the CPU (the decompositions of issue 15 join as
-they land; today the symmetric products).
+"""Linear algebra: loom next to NumPy on the CPU: the symmetric products, and the
+decompositions at a tenth of issue 15's GPU sizes (the GPU rows join with cuSOLVER).
 
     make bench                     # with the other benchmarks
     python3 bench/linalg.py        # PYTHONPATH=python when loom is built in-tree
@@ -9,6 +9,9 @@ Cases (cpu(), against NumPy with its BLAS in the same run):
   x @ x.T and x.T @ x on 3000 x 3000 (1000 with --quick), float32 and float64: both run
   as a symmetric rank-k update (syrk, half the multiply-adds, one triangle mirrored), as
   NumPy does;  target loom >= 0.9x NumPy's speed.
+  solve 410 float32, cholesky 820 float32, svd 205 float32, eigh 410 float64, inv of a
+  batch of 1000 8 x 8 float32 (issue 15's GPU cases at a tenth of the size): LAPACK on
+  both sides; target >= 0.9x NumPy.
 Timings are the best of --reps runs (BLAS threads make medians noisy on 2 cores). A
 benchmark, never a test.
 """
@@ -49,6 +52,25 @@ def main():
             lt, nt = best_ms(mine, args.reps), best_ms(theirs, args.reps)
             rows.append((f"{name} {n}^2 {np.dtype(dtype).name}", "ms", f"{lt:.1f}", f"{nt:.1f}", f"{nt / lt:.2f}x",
                          "yes" if nt / lt >= 0.9 else "NO"))
+    rng = np.random.default_rng(1)
+
+    def spd(n, dtype):
+        a = rng.standard_normal((n, n))
+        return (a @ a.T + n * np.eye(n)).astype(dtype)
+    cases = [
+        ("solve 410^2 float32", np.linalg.solve, loom.linalg.solve,
+         (rng.standard_normal((410, 410)).astype(np.float32) + 410 * np.eye(410, dtype=np.float32),
+          rng.standard_normal((410, 1)).astype(np.float32))),
+        ("cholesky 820^2 float32", np.linalg.cholesky, loom.linalg.cholesky, (spd(820, np.float32),)),
+        ("svd 205^2 float32", np.linalg.svd, loom.linalg.svd, (rng.standard_normal((205, 205)).astype(np.float32),)),
+        ("eigh 410^2 float64", np.linalg.eigh, loom.linalg.eigh, (spd(410, np.float64),)),
+        ("inv 1000 x 8^2 float32", np.linalg.inv, loom.linalg.inv,
+         (rng.standard_normal((1000, 8, 8)).astype(np.float32) + 8 * np.eye(8, dtype=np.float32),)),
+    ]
+    for name, theirs, mine, args_np in cases:
+        args_loom = [loom.asarray(a, device=loom.cpu()) for a in args_np]
+        lt, nt = best_ms(lambda: mine(*args_loom), args.reps), best_ms(lambda: theirs(*args_np), args.reps)
+        rows.append((name, "ms", f"{lt:.2f}", f"{nt:.2f}", f"{nt / lt:.2f}x", "yes" if nt / lt >= 0.9 else "NO"))
     print(f"\nloom linear algebra on cpu() (BLAS: {loom._loom.build_info()['blas']})")
     print_rows(["case", "unit", "loom", "NumPy", "speed vs NumPy", ">= 0.9x"], rows)
 

@@ -47,7 +47,7 @@ SvdResult svd(const Array& a, bool full_matrices) {
   if (k > 0 && B > 0) {
     dispatch(primitives::svd, {x}, {u, s, vh}, x, u, s, vh);
   } else if (B > 0) {  // no singular values: the full factors are identities
-    u = broadcast_to(eye(uc, m, 0, x.dtype(), x.device()), {B, m, uc}).copy();
+    u = broadcast_to(eye(m, uc, 0, x.dtype(), x.device()), {B, m, uc}).copy();
     vh = broadcast_to(eye(vr, n, 0, x.dtype(), x.device()), {B, vr, n}).copy();
   }
   return {reshape(u, with(batch, {m, uc})), reshape(s, with(batch, {k})), reshape(vh, with(batch, {vr, n}))};
