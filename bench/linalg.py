@@ -12,7 +12,8 @@ Cases (cpu(), against NumPy with its BLAS in the same run):
   solve 410 float32, cholesky 820 float32, svd 205 float32, eigh 410 float64, inv of a
   batch of 1000 8 x 8 float32 (issue 15's GPU cases at a tenth of the size): LAPACK on
   both sides; target >= 0.9x NumPy.
-Timings are the best of --reps runs (BLAS threads make medians noisy on 2 cores). A
+Timings are the best of --reps runs, each library in a process of its own (BLAS threads
+make medians noisy on 2 cores). A
 benchmark, never a test.
 """
 import argparse
@@ -37,27 +38,20 @@ def best_ms(fn, reps):
     return min(out) * 1e3
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--reps", type=int, default=5)
-    args = ap.parse_args()
-    n = 1000 if args.quick else 3000
-    rows = []
-    for dtype in (np.float32, np.float64):
-        x = np.random.default_rng(0).standard_normal((n, n)).astype(dtype)
-        xl = loom.asarray(x, device=loom.cpu())
-        for name, mine, theirs in (("x @ x.T", lambda: xl @ xl.T, lambda: x @ x.T),
-                                   ("x.T @ x", lambda: xl.T @ xl, lambda: x.T @ x)):
-            lt, nt = best_ms(mine, args.reps), best_ms(theirs, args.reps)
-            rows.append((f"{name} {n}^2 {np.dtype(dtype).name}", "ms", f"{lt:.1f}", f"{nt:.1f}", f"{nt / lt:.2f}x",
-                         "yes" if nt / lt >= 0.9 else "NO"))
+def cases(n):
+    """(name, NumPy's function, loom's function, NumPy arguments) of every row."""
     rng = np.random.default_rng(1)
 
-    def spd(n, dtype):
-        a = rng.standard_normal((n, n))
-        return (a @ a.T + n * np.eye(n)).astype(dtype)
-    cases = [
+    def spd(k, dtype):
+        a = rng.standard_normal((k, k))
+        return (a @ a.T + k * np.eye(k)).astype(dtype)
+    out = []
+    for dtype in (np.float32, np.float64):
+        x = np.random.default_rng(0).standard_normal((n, n)).astype(dtype)
+        name = np.dtype(dtype).name
+        out.append((f"x @ x.T {n}^2 {name}", lambda x: x @ x.T, lambda x: x @ x.T, (x,)))
+        out.append((f"x.T @ x {n}^2 {name}", lambda x: x.T @ x, lambda x: x.T @ x, (x,)))
+    out += [
         ("solve 410^2 float32", np.linalg.solve, loom.linalg.solve,
          (rng.standard_normal((410, 410)).astype(np.float32) + 410 * np.eye(410, dtype=np.float32),
           rng.standard_normal((410, 1)).astype(np.float32))),
@@ -67,11 +61,43 @@ def main():
         ("inv 1000 x 8^2 float32", np.linalg.inv, loom.linalg.inv,
          (rng.standard_normal((1000, 8, 8)).astype(np.float32) + 8 * np.eye(8, dtype=np.float32),)),
     ]
-    for name, theirs, mine, args_np in cases:
-        args_loom = [loom.asarray(a, device=loom.cpu()) for a in args_np]
-        lt, nt = best_ms(lambda: mine(*args_loom), args.reps), best_ms(lambda: theirs(*args_np), args.reps)
+    return out
+
+
+def one_side(side, n, reps):
+    """Times one library's rows in this process and prints them as JSON."""
+    import json
+    times = {}
+    for name, theirs, mine, args_np in cases(n):
+        if side == "loom":
+            args = [loom.asarray(a, device=loom.cpu()) for a in args_np]
+            times[name] = best_ms(lambda: mine(*args), reps)
+        else:
+            times[name] = best_ms(lambda: theirs(*args_np), reps)
+    print(json.dumps(times))
+
+
+def main():
+    import json
+    import subprocess
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--side", choices=["loom", "numpy"], help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    n = 1000 if args.quick else 3000
+    if args.side:
+        return one_side(args.side, n, args.reps)
+    # Each library in a process of its own: two OpenBLAS instances in one process keep
+    # their threads spinning after each call and slow each other down on 2 cores.
+    base = [sys.executable, os.path.abspath(__file__), "--reps", str(args.reps)] + (["--quick"] if args.quick else [])
+    side = {s: json.loads(subprocess.run(base + ["--side", s], check=True, capture_output=True, text=True)
+                          .stdout.strip().splitlines()[-1]) for s in ("loom", "numpy")}
+    rows = []
+    for name in side["loom"]:
+        lt, nt = side["loom"][name], side["numpy"][name]
         rows.append((name, "ms", f"{lt:.2f}", f"{nt:.2f}", f"{nt / lt:.2f}x", "yes" if nt / lt >= 0.9 else "NO"))
-    print(f"\nloom linear algebra on cpu() (BLAS: {loom._loom.build_info()['blas']})")
+    print(f"\nloom linear algebra on cpu() (BLAS: {loom._loom.build_info()['blas']}; each library in its own process)")
     print_rows(["case", "unit", "loom", "NumPy", "speed vs NumPy", ">= 0.9x"], rows)
 
 
