@@ -78,12 +78,10 @@ void check_rank(const char* op, const char* what, int r, int world) {
                               std::to_string(r));
 }
 
-// Runs the store's exchange for call number g.calls and raises on every rank when the
-// signatures differ. A rank that never comes makes the others time out here, before any
-// transport is entered.
-void agree(Group& g, const char* op, const std::string& sig, bool check = true) {
-  const uint64_t call = g.calls++;
-  if (!check || !g.options.check_args || g.options.world_size == 1) return;
+// Exchanges `sig` for call number `call` through the store and raises on every rank when
+// the signatures differ. A rank that never comes makes the others time out here, before
+// any transport is entered.
+void exchange_and_compare(Group& g, const char* op, const std::string& sig, uint64_t call) {
   std::vector<std::string> all;
   try {
     all = g.store->exchange("call/" + std::to_string(call), g.options.rank, g.options.world_size, sig);
@@ -98,6 +96,14 @@ void agree(Group& g, const char* op, const std::string& sig, bool check = true) 
   if (!diff.str().empty())
     throw_value_error(op, "the ranks called different collectives (collective #" + std::to_string(call) +
                               "): rank 0: " + all[0] + diff.str());
+}
+
+// Every collective takes the next call number; the agreement is skipped where the group
+// or the call opted out of it.
+void agree(Group& g, const char* op, const std::string& sig, bool check = true) {
+  const uint64_t call = g.calls++;
+  if (!check || !g.options.check_args || g.options.world_size == 1) return;
+  exchange_and_compare(g, op, sig, call);
 }
 
 CollectiveBackend& transport(Group& g, const char* op, const Array& x, bool point_to_point = false) {
@@ -208,13 +214,8 @@ void barrier() {
   Group& g = group("barrier");
   if (is_tracing()) throw UnsupportedError("[barrier] cannot be traced (inside loom.jit, vmap or grad)");
   const uint64_t call = g.calls++;
-  if (g.options.world_size == 1) return;
-  try {
-    g.store->exchange("call/" + std::to_string(call), g.options.rank, g.options.world_size, "barrier");
-  } catch (const DistributedTimeoutError& e) {
-    throw DistributedTimeoutError("[barrier] collective #" + std::to_string(call) + ": " +
-                                  std::string(e.what()).substr(sizeof("[distributed]")));
-  }
+  // Always through the store (that is the barrier), compared like any collective's call.
+  if (g.options.world_size > 1) exchange_and_compare(g, "barrier", "barrier", call);
 }
 
 const Array& all_reduce(const Array& x, ReduceOp op, bool check) {

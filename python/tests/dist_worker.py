@@ -120,6 +120,11 @@ def case_errors(dev):
     expect_raises(ValueError, "float64", lambda: dist.broadcast(y))
     expect_raises(ValueError, "called different collectives",
                   lambda: dist.all_reduce(loom.ones(2, device=dev), op="sum" if r == 0 else "max"))
+    # A barrier against a collective: both sides raise.
+    if r == 0:
+        expect_raises(ValueError, "called different collectives", dist.barrier)
+    else:
+        expect_raises(ValueError, "called different collectives", lambda: dist.all_reduce(loom.ones(1, device=dev)))
     # Checked before any exchange, on each rank alone.
     expect_raises(ValueError, "contiguous", lambda: dist.all_reduce(loom.zeros((4, 4), device=dev)[:, ::2]))
     expect_raises(TypeError, "floating", lambda: dist.all_reduce(loom.zeros(3, dtype="int32", device=dev), op="avg"))
