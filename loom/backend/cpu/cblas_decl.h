@@ -2,16 +2,17 @@
 // build time (OpenBLAS, the reference BLAS and MKL all export these C symbols; the enums
 // are passed as int, which is their ABI).
 #pragma once
+#include "loom/backend/cpu/blas_symbol.h"
 
 extern "C" {
 void cblas_sgemm(int order, int trans_a, int trans_b, int m, int n, int k, float alpha,
-                 const float* a, int lda, const float* b, int ldb, float beta, float* c, int ldc);
+                 const float* a, int lda, const float* b, int ldb, float beta, float* c, int ldc) LOOM_BLAS_SYMBOL(cblas_sgemm);
 void cblas_dgemm(int order, int trans_a, int trans_b, int m, int n, int k, double alpha,
-                 const double* a, int lda, const double* b, int ldb, double beta, double* c, int ldc);
+                 const double* a, int lda, const double* b, int ldb, double beta, double* c, int ldc) LOOM_BLAS_SYMBOL(cblas_dgemm);
 void cblas_ssyrk(int order, int uplo, int trans, int n, int k, float alpha, const float* a, int lda, float beta,
-                 float* c, int ldc);
+                 float* c, int ldc) LOOM_BLAS_SYMBOL(cblas_ssyrk);
 void cblas_dsyrk(int order, int uplo, int trans, int n, int k, double alpha, const double* a, int lda, double beta,
-                 double* c, int ldc);
+                 double* c, int ldc) LOOM_BLAS_SYMBOL(cblas_dsyrk);
 }
 
 namespace loom::cpu_backend::cblas {

@@ -2,35 +2,36 @@
 // matrices, and one trailing length per character argument, which C implementations such
 // as OpenBLAS's ignore). Declared here so that no lapack.h is needed at build time.
 #pragma once
+#include "loom/backend/cpu/blas_symbol.h"
 #include <cstddef>
 
 extern "C" {
-void sgetrf_(const int* m, const int* n, float* a, const int* lda, int* ipiv, int* info);
-void dgetrf_(const int* m, const int* n, double* a, const int* lda, int* ipiv, int* info);
+void sgetrf_(const int* m, const int* n, float* a, const int* lda, int* ipiv, int* info) LOOM_BLAS_SYMBOL(sgetrf_);
+void dgetrf_(const int* m, const int* n, double* a, const int* lda, int* ipiv, int* info) LOOM_BLAS_SYMBOL(dgetrf_);
 void sgetrs_(const char* trans, const int* n, const int* nrhs, const float* a, const int* lda, const int* ipiv,
-             float* b, const int* ldb, int* info, size_t trans_len);
+             float* b, const int* ldb, int* info, size_t trans_len) LOOM_BLAS_SYMBOL(sgetrs_);
 void dgetrs_(const char* trans, const int* n, const int* nrhs, const double* a, const int* lda, const int* ipiv,
-             double* b, const int* ldb, int* info, size_t trans_len);
-void spotrf_(const char* uplo, const int* n, float* a, const int* lda, int* info, size_t uplo_len);
-void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info, size_t uplo_len);
+             double* b, const int* ldb, int* info, size_t trans_len) LOOM_BLAS_SYMBOL(dgetrs_);
+void spotrf_(const char* uplo, const int* n, float* a, const int* lda, int* info, size_t uplo_len) LOOM_BLAS_SYMBOL(spotrf_);
+void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info, size_t uplo_len) LOOM_BLAS_SYMBOL(dpotrf_);
 void ssyevd_(const char* jobz, const char* uplo, const int* n, float* a, const int* lda, float* w, float* work,
-             const int* lwork, int* iwork, const int* liwork, int* info, size_t jobz_len, size_t uplo_len);
+             const int* lwork, int* iwork, const int* liwork, int* info, size_t jobz_len, size_t uplo_len) LOOM_BLAS_SYMBOL(ssyevd_);
 void dsyevd_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda, double* w, double* work,
-             const int* lwork, int* iwork, const int* liwork, int* info, size_t jobz_len, size_t uplo_len);
+             const int* lwork, int* iwork, const int* liwork, int* info, size_t jobz_len, size_t uplo_len) LOOM_BLAS_SYMBOL(dsyevd_);
 void sgesdd_(const char* jobz, const int* m, const int* n, float* a, const int* lda, float* s, float* u,
              const int* ldu, float* vt, const int* ldvt, float* work, const int* lwork, int* iwork, int* info,
-             size_t jobz_len);
+             size_t jobz_len) LOOM_BLAS_SYMBOL(sgesdd_);
 void dgesdd_(const char* jobz, const int* m, const int* n, double* a, const int* lda, double* s, double* u,
              const int* ldu, double* vt, const int* ldvt, double* work, const int* lwork, int* iwork, int* info,
-             size_t jobz_len);
+             size_t jobz_len) LOOM_BLAS_SYMBOL(dgesdd_);
 void sgeqrf_(const int* m, const int* n, float* a, const int* lda, float* tau, float* work, const int* lwork,
-             int* info);
+             int* info) LOOM_BLAS_SYMBOL(sgeqrf_);
 void dgeqrf_(const int* m, const int* n, double* a, const int* lda, double* tau, double* work, const int* lwork,
-             int* info);
+             int* info) LOOM_BLAS_SYMBOL(dgeqrf_);
 void sorgqr_(const int* m, const int* n, const int* k, float* a, const int* lda, const float* tau, float* work,
-             const int* lwork, int* info);
+             const int* lwork, int* info) LOOM_BLAS_SYMBOL(sorgqr_);
 void dorgqr_(const int* m, const int* n, const int* k, double* a, const int* lda, const double* tau, double* work,
-             const int* lwork, int* info);
+             const int* lwork, int* info) LOOM_BLAS_SYMBOL(dorgqr_);
 }
 
 namespace loom::cpu_backend::lapack {
