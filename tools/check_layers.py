@@ -16,7 +16,7 @@ TOP = len(LAYERS)  # loom/*.h|cpp: the umbrella header and build info
 MAX_LINES = 500
 SOURCE_EXT = (".h", ".cpp", ".cuh", ".cu", ".py")
 # Built at build time, not in the tree.
-GENERATED = {"loom_embedded_kernels.h", "loom_emulator_header.h"}
+GENERATED = {"loom_embedded_kernels.h", "loom_emulator_header.h", "loom_blas_prefix.h"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
