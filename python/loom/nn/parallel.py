@@ -40,7 +40,12 @@ class DistributedDataParallel:
         return self.module(*args, **kwargs)
 
     def __getattr__(self, name):
-        return getattr(self.__dict__["module"], name)
+        # Only for names the wrapper lacks; before __init__ has set the module (copy, pickle
+        # probing attributes) there is nothing to delegate to.
+        module = self.__dict__.get("module")
+        if module is None:
+            raise AttributeError(name)
+        return getattr(module, name)
 
     def value_and_grad(self, fn):
         """Like nn.value_and_grad(self.module, fn), with the gradients averaged over the ranks.
