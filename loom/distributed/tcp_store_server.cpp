@@ -11,6 +11,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <list>
 #include <optional>
 
 #include "loom/core/error.h"
@@ -31,7 +32,9 @@ struct TcpStoreServer::State {
   std::mutex mu;
   std::condition_variable changed;
   std::unordered_map<std::string, std::string> kv;
-  std::unordered_map<std::string, Round> rounds;
+  // Per key, the rounds not yet served to every participant, oldest first: a participant
+  // that has its answer may come back with the same key before the others have theirs.
+  std::unordered_map<std::string, std::list<Round>> rounds;
   bool stopping = false;
   int open_connections = 0;
 };
@@ -152,13 +155,24 @@ void TcpStoreServer::serve(int fd) {
         }
         case wire::kExchange: {
           const int index = static_cast<int>(r.a), count = static_cast<int>(r.b);
-          Round& round = s.rounds[r.key];
-          if (round.values.empty()) round.values.resize(static_cast<size_t>(count));
-          if (count <= 0 || index < 0 || index >= count || static_cast<int>(round.values.size()) != count ||
-              round.values[index]) {
+          if (count <= 0 || index < 0 || index >= count) {
             status = wire::kBadRequest;
-            reply = "participant " + std::to_string(index) + " of " + std::to_string(count) +
-                    " does not fit the round (" + std::to_string(round.values.size()) + " participants)";
+            reply = "participant " + std::to_string(index) + " of " + std::to_string(count) + " is out of range";
+            break;
+          }
+          std::list<Round>& queue = s.rounds[r.key];
+          auto it = queue.begin();  // the oldest round this participant has not joined yet
+          while (it != queue.end() && it->values[index]) ++it;
+          if (it == queue.end()) {
+            queue.emplace_back();
+            it = std::prev(queue.end());
+            it->values.resize(static_cast<size_t>(count));
+          }
+          Round& round = *it;
+          if (static_cast<int>(round.values.size()) != count) {
+            status = wire::kBadRequest;
+            reply = "the round has " + std::to_string(round.values.size()) + " participants, this one says " +
+                    std::to_string(count);
             break;
           }
           round.values[index] = r.value;
@@ -180,7 +194,10 @@ void TcpStoreServer::serve(int fd) {
             reply.append(reinterpret_cast<const char*>(&n), 8);
             reply += *v;
           }
-          if (++round.served == count) s.rounds.erase(r.key);
+          if (++round.served == count) {
+            queue.erase(it);
+            if (queue.empty()) s.rounds.erase(r.key);
+          }
           break;
         }
         default:

@@ -33,11 +33,16 @@ TEST(TcpStore, ExchangeGathersEveryParticipant) {
   for (int i = 0; i < 3; ++i)
     ts.emplace_back([&, i] {
       TcpStore s("127.0.0.1", server.port(), false, 5s);
-      for (int round = 0; round < 2; ++round)  // a round is forgotten once served: the key can repeat
-        got[i] = s.exchange("r", i, 3, "value" + std::to_string(i * 10 + round));
+      // The key repeats: a participant served first comes back for the next round while the
+      // others still wait for their answers to this one.
+      for (int round = 0; round < 50; ++round) {
+        got[i] = s.exchange("r", i, 3, "value" + std::to_string(i * 100 + round));
+        for (int j = 0; j < 3; ++j)
+          if (got[i][j] != "value" + std::to_string(j * 100 + round)) got[i] = {"round mixed up"};
+      }
     });
   for (auto& t : ts) t.join();
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(got[i], (std::vector<std::string>{"value1", "value11", "value21"}));
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(got[i], (std::vector<std::string>{"value49", "value149", "value249"}));
 }
 
 TEST(TcpStore, TimeoutNamesTheMissingParticipants) {
