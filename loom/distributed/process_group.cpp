@@ -43,11 +43,16 @@ std::string shape_str(const Shape& s) {
   return out + (s.size() == 1 ? ",)" : ")");
 }
 
-// What every rank must agree on for one call: which collective, the device kind, the dtype,
-// the shape, and the call's own arguments (root, reduction).
+// An array as the agreement compares it: dtype, shape and device kind.
+std::string describe(const Array& x) {
+  return std::string(dtype_name(x.dtype())) + " " + shape_str(x.shape()) + " on " +
+         (x.device().is_cpu() ? "cpu()" : "a GPU");
+}
+
+// What every rank must agree on for one call: which collective, the array, and the call's
+// own arguments (root, reduction).
 std::string signature(const char* op, const Array& x, const std::string& extra) {
-  std::string s = std::string(op) + " of " + dtype_name(x.dtype()) + " " + shape_str(x.shape()) + " on " +
-                  (x.device().is_cpu() ? "cpu()" : "a GPU");
+  std::string s = std::string(op) + " of " + describe(x);
   return extra.empty() ? s : s + ", " + extra;
 }
 
@@ -299,7 +304,7 @@ void send(const Array& x, int dst) {
   if (dst == g.options.rank) throw_value_error("send", "dst is this rank; a rank cannot send to itself");
   const std::string id = std::to_string(g.options.rank) + "->" + std::to_string(dst) + "/" + std::to_string(g.sent[dst]++);
   if (g.options.check_args) {
-    g.store->set("p2p/" + id, signature("send", x, ""));
+    g.store->set("p2p/" + id, describe(x));
     std::string verdict;
     try {
       verdict = g.store->get("p2p-ok/" + id);
@@ -327,10 +332,10 @@ const Array& recv(const Array& out, int src) {
       throw DistributedTimeoutError("[recv] rank " + std::to_string(src) + " did not call send(dst=" +
                                     std::to_string(g.options.rank) + ") within the timeout");
     }
-    std::string mine = signature("send", out, "");
-    const std::string verdict = theirs == mine ? "ok" : "rank " + std::to_string(src) + " sends a " + theirs.substr(8) +
+    const std::string mine = describe(out);
+    const std::string verdict = theirs == mine ? "ok" : "rank " + std::to_string(src) + " sends a " + theirs +
                                                              " but rank " + std::to_string(g.options.rank) +
-                                                             " receives into a " + mine.substr(8);
+                                                             " receives into a " + mine;
     g.store->set("p2p-ok/" + id, verdict);
     if (verdict != "ok") throw_value_error("recv", verdict);
   }
