@@ -26,7 +26,24 @@ template <> struct loom_kind<float> { static constexpr int value = 2; };
 template <> struct loom_kind<double> { static constexpr int value = 2; };
 template <> struct loom_kind<loom_f16> { static constexpr int value = 3; };
 template <> struct loom_kind<loom_bf16> { static constexpr int value = 3; };
-enum { loom_int = 0, loom_boolean = 1, loom_float = 2, loom_half = 3 };
+
+// complex64 and complex128: two T's, real part first, laid out as NumPy's and as
+// std::complex / cuComplex (aligned to their size, as cuFloatComplex is). The arithmetic
+// and math of complex values are in loom_complex.cuh; here only what casts need.
+template <typename T> struct alignas(2 * sizeof(T)) loom_complex {
+  T re, im;
+  LOOM_DEV constexpr loom_complex() : re(T(0)), im(T(0)) {}
+  // From a real value (a real element widened, a Python scalar): imaginary part 0.
+  LOOM_DEV constexpr loom_complex(T r) : re(r), im(T(0)) {}  // NOLINT: implicit, as std::complex
+  LOOM_DEV constexpr loom_complex(T r, T i) : re(r), im(i) {}
+  template <typename U>
+  LOOM_DEV explicit constexpr loom_complex(const loom_complex<U>& o) : re(T(o.re)), im(T(o.im)) {}
+};
+typedef loom_complex<float> loom_complex64;
+typedef loom_complex<double> loom_complex128;
+template <> struct loom_kind<loom_complex64> { static constexpr int value = 4; };
+template <> struct loom_kind<loom_complex128> { static constexpr int value = 4; };
+enum { loom_int = 0, loom_boolean = 1, loom_float = 2, loom_half = 3, loom_cplx = 4 };
 
 // ---- bit casts ------------------------------------------------------------------
 LOOM_DEV unsigned loom_float_bits(float f) {
@@ -150,12 +167,21 @@ LOOM_DEV T loom_load(const T* p) {
   else return *p;
 }
 
-// loom_cast<D>(v): v is a value type (bool, an integer, float or double).
+// loom_cast<D>(v): v is a value type (bool, an integer, float, double or complex).
+// complex -> real keeps the real part (NumPy's cast, which warns); real -> complex has
+// imaginary part 0; complex -> bool is true unless both parts are 0.
 template <typename D, typename V>
 LOOM_DEV D loom_cast(V v) {
   constexpr int dk = loom_kind<D>::value, vk = loom_kind<V>::value;
   if constexpr (loom_same<D, V>::value) {
     return v;
+  } else if constexpr (vk == loom_cplx) {
+    if constexpr (dk == loom_cplx) return D(v);
+    else if constexpr (dk == loom_boolean) return v.re != 0 || v.im != 0;
+    else return loom_cast<D>(v.re);
+  } else if constexpr (dk == loom_cplx) {
+    typedef decltype(D().re) R;
+    return D(loom_cast<R>(v), R(0));
   } else if constexpr (dk == loom_boolean) {
     return v != V(0);
   } else if constexpr (vk == loom_boolean) {
