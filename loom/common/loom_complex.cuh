@@ -287,7 +287,7 @@ template <typename T> LOOM_DEV loom_complex<T> loom_sqrt(loom_complex<T> z) {
   }
   if (loom_isnan(x) || loom_isnan(y)) return loom_complex<T>(loom_cplx_nan<T>(), loom_cplx_nan<T>());
   if (x == T(0) && y == T(0)) return loom_complex<T>(T(0), y);
-  // t = sqrt((|x| + |z|) / 2), scaled by 1/16 or 2^(2p) (result by 4 or 2^-p) near the ends.
+  // t = sqrt((|x| + |z|) / 2), z scaled by 1/16 or 1/eps^2 (the result by 4 or eps) near the ends.
   T ax = loom_fabs(x), ay = loom_fabs(y), s = T(1);
   if (ax > K::max * T(0.25) || ay > K::max * T(0.25)) {
     ax *= T(0.0625), ay *= T(0.0625), s = T(4);

@@ -192,7 +192,7 @@ template <typename T> LC<T> sample(Rng& r, int kind) {
     const T on = part<T>(r, 1 + int(r.gen() % 2)), off = r.gen() % 3 ? part<T>(r, 0) : part<T>(r, 3);
     return r.gen() & 1 ? LC<T>(on, off) : LC<T>(off, on);
   }
-  const double d = std::pow(2.0, r.uniform(-digits - 4, -1)), t = r.uniform(-M_PI, M_PI);
+  const double d = std::pow(2.0, r.uniform(-digits - 4, -1)), t = r.uniform(-3.14159, 3.14159);
   if (kind == 5) {
     const double c = r.sign(), dx = d * std::cos(t), dy = d * std::sin(t);
     return r.gen() & 1 ? LC<T>(T(c + dx), T(dy)) : LC<T>(T(dx), T(c + dy));
