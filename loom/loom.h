@@ -10,6 +10,7 @@
 #include "loom/kernel/raw_module.h"
 #include "loom/kernel/reduction_kernel.h"
 #include "loom/runtime/memory.h"
+#include "loom/ops/complex.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/elementwise.h"
 #include "loom/ops/indexing.h"

@@ -13,6 +13,10 @@ struct PrimitiveInfo {
   /// False for ops that read device data back on the host mid-op (the size of unique's or
   /// nonzero's result, a bounds flag), which a tracer cannot record as one graph node.
   bool traceable = true;
+  /// True when the evals take complex64/complex128 operands. dispatch() raises a TypeError
+  /// naming the op for a complex operand of any other op, so an eval never meets a dtype
+  /// its loops do not have.
+  bool complex = false;
 };
 
 template <class Signature>

@@ -139,6 +139,9 @@ template <typename T> LOOM_DEV T loom_sign(T x) {
   else return x > T(0) ? T(1) : x < T(0) ? static_cast<T>(-1) : T(0);
 }
 
+// The conjugate of a real value is itself (loom_complex.cuh overloads it for complex).
+template <typename T> LOOM_DEV T loom_conj(T x) { return x; }
+
 template <typename T> LOOM_DEV T loom_negative(T x) {
   if constexpr (loom_kind<T>::value == loom_int) return static_cast<T>(T(0) - x);
   else return -x;
@@ -246,6 +249,13 @@ template <typename T> LOOM_DEV T loom_fmin(T a, T b) { return (a <= b || b != b)
 template <typename T> LOOM_DEV T loom_clip(T x, T lo, T hi) {
   const T t = x != x ? x : (x > lo ? x : lo);
   return t != t ? t : (t < hi ? t : hi);
+}
+
+// where's selection. Its condition is bool in generated kernels; the CPU loops widen it to
+// the loop's value type first, which for complex is a pair: true when either part is nonzero.
+template <typename C, typename T> LOOM_DEV T loom_where(C c, T a, T b) {
+  if constexpr (loom_kind<C>::value == loom_cplx) return (c.re != 0 || c.im != 0) ? a : b;
+  else return c ? a : b;
 }
 
 // ---- bits -----------------------------------------------------------------------------

@@ -1,15 +1,24 @@
-// NumPy's element casts between the 13 dtypes (the GPU kernels in
+// NumPy's element casts between the 15 dtypes (the GPU kernels in
 // backend/cuda/kernels follow the same rules). Out-of-range and NaN float -> integer
 // casts are undefined in NumPy too; here they give whatever the C cast gives.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
+#include "loom/common/loom_cast.cuh"
 #include "loom/core/convert.h"
 #include "loom/core/dtype.h"
 #include "loom/core/error.h"
 
 namespace loom {
+
+/// complex64 and complex128 elements: the device code's type (common/loom_cast.cuh), so
+/// the CPU backend and the GPU kernels share one layout and one set of functions.
+using complex64_t = ::loom_complex64;
+using complex128_t = ::loom_complex128;
+template <class T>
+constexpr bool is_complex_v = std::is_same_v<T, complex64_t> || std::is_same_v<T, complex128_t>;
 
 template <class T>
 constexpr bool is_f16 = std::is_same_v<T, half_bits> || std::is_same_v<T, bfloat16_bits>;
@@ -22,7 +31,17 @@ inline float f16_to_float(T x) {
 
 template <class D, class S>
 inline D cast(S x) {
-  if constexpr (is_f16<S>) {
+  if constexpr (std::is_same_v<D, S>) {
+    return x;
+  } else if constexpr (is_complex_v<S>) {
+    // NumPy's complex -> real cast keeps the real part; -> bool asks for any nonzero part.
+    if constexpr (is_complex_v<D>) return D(x);
+    else if constexpr (std::is_same_v<D, bool>) return x.re != 0 || x.im != 0;
+    else return cast<D>(x.re);
+  } else if constexpr (is_complex_v<D>) {
+    using R = decltype(D().re);
+    return D(cast<R>(x), R(0));
+  } else if constexpr (is_f16<S>) {
     return cast<D>(f16_to_float(x));
   } else if constexpr (std::is_same_v<D, half_bits>) {
     if constexpr (std::is_same_v<S, double>) return D{double_to_half(x)};
@@ -61,8 +80,21 @@ inline decltype(auto) dispatch_dtype(DType dt, F&& f) {
     case DType::bfloat16: return f(bfloat16_bits{});
     case DType::float32: return f(float{});
     case DType::float64: return f(double{});
+    case DType::complex64:
+    case DType::complex128:
+      break;
   }
-  throw_dtype_error("dispatch", "unknown dtype");
+  // Ops that take complex arrays opt in at the dispatch point (PrimitiveInfo::complex) and
+  // use dispatch_any_dtype; dispatch() rejects complex operands of the others first.
+  throw_dtype_error("dispatch", std::string(dtype_name(dt)) + " is not supported here");
+}
+
+/// dispatch_dtype over all 15 dtypes: complex64 -> complex64_t, complex128 -> complex128_t.
+template <class F>
+inline decltype(auto) dispatch_any_dtype(DType dt, F&& f) {
+  if (dt == DType::complex64) return f(complex64_t{});
+  if (dt == DType::complex128) return f(complex128_t{});
+  return dispatch_dtype(dt, std::forward<F>(f));
 }
 
 }  // namespace loom

@@ -28,6 +28,8 @@ constexpr DTypeInfo kInfo[kNumDTypes] = {
     {"bfloat16", "__nv_bfloat16", 2, DTypeKind::floating},
     {"float32", "float", 4, DTypeKind::floating},
     {"float64", "double", 8, DTypeKind::floating},
+    {"complex64", "loom_complex64", 8, DTypeKind::complex},
+    {"complex128", "loom_complex128", 16, DTypeKind::complex},
 };
 
 const DTypeInfo& info(DType dt) { return kInfo[static_cast<int>(dt)]; }
@@ -52,7 +54,9 @@ DType dtype_from_name(const std::string& name) {
       {"float16", float16}, {"f2", float16},      {"e", float16},      {"half", float16},
       {"bfloat16", bfloat16}, {"float32", float32}, {"f4", float32},   {"f", float32},
       {"float64", float64}, {"f8", float64},      {"d", float64},      {"float", float64},
-      {"double", float64},
+      {"double", float64},  {"complex64", complex64}, {"c8", complex64},  {"F", complex64},
+      {"complex128", complex128}, {"c16", complex128}, {"D", complex128}, {"complex", complex128},
+      {"cfloat", complex128}, {"cdouble", complex128}, {"csingle", complex64},
   };
   auto it = names.find(name);
   if (it == names.end()) throw_dtype_error("dtype", "unsupported dtype '" + name + "'");
@@ -64,6 +68,12 @@ DType promote_types(DType a, DType b) {
   const auto ka = dtype_kind(a), kb = dtype_kind(b);
   if (ka == DTypeKind::boolean) return b;
   if (kb == DTypeKind::boolean) return a;
+  if (ka == DTypeKind::complex || kb == DTypeKind::complex) {
+    // The complex type whose parts hold the real promotion of both parts' dtypes:
+    // complex64 with float64 or int64 is complex128, with float16 or int8 complex64.
+    const DType r = promote_types(real_dtype(a), real_dtype(b));
+    return r == float64 ? complex128 : complex64;
+  }
   const size_t sa = itemsize(a), sb = itemsize(b);
   if (ka == DTypeKind::floating && kb == DTypeKind::floating) {
     // float16 and bfloat16 meet in float32, as in ml_dtypes and JAX.

@@ -11,13 +11,14 @@
 namespace loom {
 
 void scalar_to_bytes(const Scalar& v, DType dt, void* dst) {
-  dispatch_dtype(dt, [&](auto tag) {
+  dispatch_any_dtype(dt, [&](auto tag) {
     using D = decltype(tag);
     D out;
     switch (v.kind) {
       case Scalar::Kind::boolean: out = cast<D>(v.b); break;
       case Scalar::Kind::int_: out = cast<D>(v.i); break;
       case Scalar::Kind::uint_: out = cast<D>(v.u); break;
+      case Scalar::Kind::complex_: out = cast<D>(complex128_t(v.f, v.im)); break;
       default: out = cast<D>(v.f); break;
     }
     std::memcpy(dst, &out, sizeof(D));
@@ -43,11 +44,13 @@ void check_fill_value(const char* op, const Scalar& v, DType dt) {
 }
 
 Scalar scalar_from_bytes(const void* src, DType dt) {
-  return dispatch_dtype(dt, [&](auto tag) -> Scalar {
+  return dispatch_any_dtype(dt, [&](auto tag) -> Scalar {
     using T = decltype(tag);
     T x;
     std::memcpy(&x, src, sizeof(T));
-    if constexpr (is_f16<T>) {
+    if constexpr (is_complex_v<T>) {
+      return Scalar::complex(static_cast<double>(x.re), static_cast<double>(x.im));
+    } else if constexpr (is_f16<T>) {
       return Scalar(static_cast<double>(f16_to_float(x)));
     } else if constexpr (std::is_same_v<T, bool>) {
       return Scalar(x);

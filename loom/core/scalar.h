@@ -6,17 +6,25 @@
 
 namespace loom {
 
-/// A Python-like scalar: bool, signed int, unsigned int or float. Converted to an
-/// array dtype with NumPy's cast rules (see convert.h).
+/// A Python-like scalar: bool, signed int, unsigned int, float or complex. Converted to an
+/// array dtype with NumPy's cast rules (see convert.h). A complex scalar keeps its real part
+/// in `f` and its imaginary part in `im`.
 struct Scalar {
-  enum class Kind : uint8_t { boolean, int_, uint_, float_ } kind = Kind::int_;
+  enum class Kind : uint8_t { boolean, int_, uint_, float_, complex_ } kind = Kind::int_;
   union {
     bool b;
     int64_t i;
     uint64_t u;
     double f;
   };
+  double im = 0;  // the imaginary part of a complex scalar
   Scalar() : i(0) {}
+  static Scalar complex(double re, double im) {
+    Scalar s(re);
+    s.kind = Kind::complex_;
+    s.im = im;
+    return s;
+  }
   Scalar(bool v) : kind(Kind::boolean), b(v) {}
   Scalar(int v) : kind(Kind::int_), i(v) {}
   Scalar(long v) : kind(Kind::int_), i(v) {}
@@ -27,6 +35,7 @@ struct Scalar {
   Scalar(float v) : kind(Kind::float_), f(v) {}
   Scalar(double v) : kind(Kind::float_), f(v) {}
 
+  /// The value as a double (a complex scalar's real part).
   double as_double() const {
     switch (kind) {
       case Kind::boolean: return b ? 1.0 : 0.0;
@@ -41,9 +50,11 @@ struct Scalar {
       case Kind::boolean: return bool_;
       case Kind::int_: return int64;
       case Kind::uint_: return uint64;
+      case Kind::complex_: return complex128;
       default: return float64;
     }
   }
+  bool is_complex() const { return kind == Kind::complex_; }
 };
 
 /// Writes `v` converted to `dt` into `dst` (itemsize(dt) bytes), NumPy cast rules.

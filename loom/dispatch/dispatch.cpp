@@ -65,6 +65,13 @@ const Device& call_device(const PrimitiveInfo& op, ArrayRefs inputs, ArrayRefs o
   return first->device();
 }
 
+void check_real_operands(const PrimitiveInfo& op, ArrayRefs inputs, ArrayRefs outputs) {
+  for (ArrayRefs list : {inputs, outputs})
+    for (const Array& a : list)
+      if (is_complex(a.dtype()))
+        throw_dtype_error(op.name, std::string("does not support ") + dtype_name(a.dtype()) + " arrays yet");
+}
+
 bool hooks_active() { return g_count.load(std::memory_order_relaxed) != 0; }
 
 void run_before(const OpEvent& e) {

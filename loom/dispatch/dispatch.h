@@ -72,6 +72,8 @@ namespace dispatch_detail {
 /// (DeviceMismatchError naming the op otherwise). `device` gives it for ops with no
 /// operand array (a user kernel launched on a stream, a fill of a fresh output).
 const Device& call_device(const PrimitiveInfo& op, ArrayRefs inputs, ArrayRefs outputs);
+/// DTypeError naming the op when an operand is complex and the op does not take complex.
+void check_real_operands(const PrimitiveInfo& op, ArrayRefs inputs, ArrayRefs outputs);
 bool hooks_active();
 void run_before(const OpEvent& e);
 void run_after(const OpEvent& e);
@@ -141,6 +143,7 @@ R trace_op(Tracer* t, const Primitive<R(A...)>& p, const Device& dev, ArrayRefs 
 template <class R, class... A, class... Args>
 R dispatch_on(const Primitive<R(A...)>& p, const Device& dev, ArrayRefs inputs, ArrayRefs outputs,
               Args&&... args) {
+  if (!p.info.complex) dispatch_detail::check_real_operands(p.info, inputs, outputs);
   auto eval = dev.is_cpu() ? p.cpu : p.gpu;
   if (!dispatch_detail::hooks_active()) return eval(std::forward<Args>(args)...);
   if (Tracer* t = current_tracer())

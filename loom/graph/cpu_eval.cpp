@@ -30,7 +30,7 @@ using namespace graph_cpu;
 constexpr int kMaxDims = 64;
 constexpr int kMaxOperands = 64;
 constexpr int64_t kGrain = 1 << 15;            // elements per parallel task
-constexpr int64_t kSlot = kEvalBlock * 8;      // bytes of one block buffer (8-byte dtypes)
+constexpr int64_t kSlot = kEvalBlock * 16;     // bytes of one block buffer (up to complex128)
 
 const NodeTable& node_table() {
   static const struct Table {
@@ -53,8 +53,8 @@ void cast_block(const char* src, char* dst, int64_t n) {
 
 CastFn cast_fn(DType s, DType d) {
   if (s == d) return nullptr;
-  return dispatch_dtype(s, [&](auto a) {
-    return dispatch_dtype(d, [&](auto b) -> CastFn { return &cast_block<decltype(a), decltype(b)>; });
+  return dispatch_any_dtype(s, [&](auto a) {
+    return dispatch_any_dtype(d, [&](auto b) -> CastFn { return &cast_block<decltype(a), decltype(b)>; });
   });
 }
 
@@ -288,7 +288,8 @@ struct Scratch {
   static constexpr int kExtra = 9;
   std::unique_ptr<uint64_t[]> mem;
   std::vector<const char*> val;  // per value: where its block is (a buffer or an array row)
-  explicit Scratch(const Plan& p) : mem(new uint64_t[(p.nvalues + kExtra) * kEvalBlock]()), val(p.nvalues) {
+  explicit Scratch(const Plan& p)
+      : mem(new uint64_t[(p.nvalues + kExtra) * kSlot / sizeof(uint64_t)]()), val(p.nvalues) {
     for (int i = 0; i < p.nin; ++i)
       if (p.operand[i] < 0) {  // param inputs: the scalar repeated once per task
         char* b = slot(i);

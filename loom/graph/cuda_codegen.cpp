@@ -11,7 +11,8 @@ constexpr const char* kDeviceQualifiers = "static __device__ __forceinline__";
 
 constexpr const char* kStorage[kNumDTypes] = {
     "unsigned char", "signed char", "short", "int", "long long", "unsigned char", "unsigned short",
-    "unsigned int", "unsigned long long", "loom_f16", "loom_bf16", "float", "double"};
+    "unsigned int", "unsigned long long", "loom_f16", "loom_bf16", "float", "double",
+    "loom_complex64", "loom_complex128"};
 
 const char* storage(DType d) { return storage_type(d); }
 
@@ -66,6 +67,18 @@ std::string out_ptr(const FusedGraph& g, size_t k) { return g.outputs.size() == 
 
 // Function computing the graph from raw input elements r0.. to the raw output (or, with
 // several outputs, into references w0..), declared with `qualifiers`.
+// Complex values need loom_complex.cuh (its arithmetic and math); other kernels skip its
+// parse time. An include guard makes a second include of it harmless.
+bool has_complex(const FusedGraph& g) {
+  for (const auto& in : g.inputs)
+    if (is_complex(in.dtype)) return true;
+  for (const auto& n : g.nodes)
+    if (is_complex(n.loop)) return true;
+  for (const auto& o : g.outputs)
+    if (is_complex(o.dtype)) return true;
+  return false;
+}
+
 void emit_compute(std::ostringstream& s, const FusedGraph& g, const char* fname = "loom_compute",
                   const char* qualifiers = kDeviceQualifiers) {
   const int nin = static_cast<int>(g.inputs.size());
@@ -113,6 +126,7 @@ const char* storage_type(DType d) { return kStorage[static_cast<int>(d)]; }
 std::string graph_function_source(const FusedGraph& g, const std::string& name, const char* qualifiers) {
   check(g);
   std::ostringstream s;
+  if (has_complex(g)) s << "#include \"loom_complex.cuh\"\n";
   emit_compute(s, g, name.c_str(), qualifiers);
   return s.str();
 }
@@ -127,6 +141,7 @@ std::string elementwise_source(const FusedGraph& g, const KernelConfig& cfg, con
   const std::string I = cfg.index32 ? "unsigned" : "unsigned long long";
   std::ostringstream s;
   s << "#include \"loom_elementwise.cuh\"\n";
+  if (has_complex(g)) s << "#include \"loom_complex.cuh\"\n";
   emit_compute(s, g);
   if (cfg.strided) {
     const std::string off = cfg.index32 ? "int" : "long long";

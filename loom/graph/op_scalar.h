@@ -8,7 +8,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "loom/common/loom_math.cuh"
+#include "loom/common/loom_complex.cuh"  // loom_math.cuh and the complex overloads
 #include "loom/core/cast.h"
 #include "loom/graph/op_table.h"
 
@@ -29,6 +29,8 @@ template <> struct storage<DType::float16> { using type = half_bits; };
 template <> struct storage<DType::bfloat16> { using type = bfloat16_bits; };
 template <> struct storage<DType::float32> { using type = float; };
 template <> struct storage<DType::float64> { using type = double; };
+template <> struct storage<DType::complex64> { using type = complex64_t; };
+template <> struct storage<DType::complex128> { using type = complex128_t; };
 
 /// The type a stored element computes in: float for the 16-bit floats. int64_t is `long`
 /// on LP64 but the device helpers are written for `long long`.
@@ -110,9 +112,10 @@ inline void fill_loop_table(Table& t) {
 }
 
 /// Whether `where` over storage S is a select of bits (widening is the identity: not
-/// float16 or bfloat16), which select_bits computes without a branch per element.
+/// float16 or bfloat16; at most 8 bytes, so not complex128), which select_bits computes
+/// without a branch per element.
 template <class S, class O>
-constexpr bool where_selects_bits = std::is_same_v<S, O> && sizeof(value_t<S>) == sizeof(S);
+constexpr bool where_selects_bits = std::is_same_v<S, O> && sizeof(value_t<S>) == sizeof(S) && sizeof(S) <= 8;
 
 /// out[i] = cond[i] ? x[i] : y[i] over contiguous n elements of S, by mask: random
 /// conditions would mispredict half the time. The condition is read as bytes and the

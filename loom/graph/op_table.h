@@ -22,6 +22,7 @@ enum class DTypeRule : uint8_t {
               // (u)int16 -> float32, wider -> float64 (sin, exp, sqrt, ...)
   divide,     // bool and ints -> float64 (true_divide)
   to_bool,    // loop = P, result bool (comparisons, logical ops, isnan)
+  modulus,    // as `same`, but a complex P gives its parts' dtype (absolute: |z| is real)
 };
 
 /// What an op is in the public API. `ufunc`: generated from this table as
@@ -32,12 +33,16 @@ enum class OpApi : uint8_t { ufunc, custom, internal };
 
 /// Bit i set: DType(i) is an allowed promoted input dtype.
 namespace dtype_mask {
-constexpr uint16_t all = 0x1fff;
+constexpr uint16_t all = 0x1fff;  // the 13 real dtypes
 constexpr uint16_t boolean = 0x0001;
 constexpr uint16_t ints = 0x01fe;
 constexpr uint16_t floats = 0x1e00;
+constexpr uint16_t complex = 0x6000;
 constexpr uint16_t no_bool = all & ~boolean;
 constexpr uint16_t int_bool = ints | boolean;
+// The same with complex64 and complex128, for the ops NumPy defines on complex numbers.
+constexpr uint16_t all_c = all | complex;
+constexpr uint16_t no_bool_c = no_bool | complex;
 }  // namespace dtype_mask
 
 // X(name, arity, allowed dtype mask, DTypeRule, C expression, OpApi, doc). `where` reads
@@ -45,69 +50,71 @@ constexpr uint16_t int_bool = ints | boolean;
 // `doc` says what the op computes, in the words of its public arguments (x, or x1 and x2
 // for ufuncs): it is the core of the Python docstring.
 #define LOOM_ELEMENTWISE_OPS(X)                                                                     \
-  X(add, 2, all, same, x0 + x1, ufunc, "x1 + x2")                                                   \
-  X(subtract, 2, no_bool, same, x0 - x1, ufunc, "x1 - x2")                                          \
-  X(multiply, 2, all, same, x0 * x1, ufunc, "x1 * x2")                                              \
-  X(divide, 2, all, divide, x0 / x1, ufunc, "x1 / x2 (true division; integers give float64)")       \
+  X(add, 2, all_c, same, x0 + x1, ufunc, "x1 + x2")                                                   \
+  X(subtract, 2, no_bool_c, same, x0 - x1, ufunc, "x1 - x2")                                          \
+  X(multiply, 2, all_c, same, x0 * x1, ufunc, "x1 * x2")                                              \
+  X(divide, 2, all_c, divide, x0 / x1, ufunc, "x1 / x2 (true division; integers give float64)")       \
   X(floor_divide, 2, all, bool_int8, loom_floor_divide(x0, x1), ufunc,                              \
     "x1 // x2, rounded toward -inf (integer division by zero gives 0)")                             \
   X(remainder, 2, all, bool_int8, loom_remainder(x0, x1), ufunc,                                    \
     "x1 % x2 with the sign of x2, as Python (integer modulo by zero gives 0)")                      \
-  X(power, 2, all, bool_int8, loom_power(x0, x1), ufunc,                                            \
+  X(power, 2, all_c, bool_int8, loom_power(x0, x1), ufunc,                                            \
     "x1 ** x2 (integers to negative integer powers raise ValueError)")                              \
-  X(negative, 1, no_bool, same, loom_negative(x0), ufunc, "-x")                                     \
-  X(positive, 1, no_bool, same, x0, ufunc, "+x")                                                    \
-  X(absolute, 1, all, same, loom_abs(x0), ufunc, "|x|")                                             \
-  X(sign, 1, no_bool, same, loom_sign(x0), ufunc, "-1, 0 or 1 by the sign of x (NaN stays NaN)")    \
-  X(sqrt, 1, all, floating, loom_sqrt(x0), ufunc, "sqrt(x)")                                        \
+  X(negative, 1, no_bool_c, same, loom_negative(x0), ufunc, "-x")                                     \
+  X(positive, 1, no_bool_c, same, x0, ufunc, "+x")                                                    \
+  X(absolute, 1, all_c, modulus, loom_abs(x0), ufunc, "|x|")                                             \
+  X(conjugate, 1, all_c, bool_int8, loom_conj(x0), ufunc,                                          \
+    "the complex conjugate of x (x itself when real; bool gives int8, as NumPy)")                  \
+  X(sign, 1, no_bool_c, same, loom_sign(x0), ufunc, "-1, 0 or 1 by the sign of x (NaN stays NaN)")    \
+  X(sqrt, 1, all_c, floating, loom_sqrt(x0), ufunc, "sqrt(x)")                                        \
   X(cbrt, 1, all, floating, loom_cbrt(x0), ufunc, "cbrt(x)")                                        \
-  X(square, 1, all, bool_int8, x0 * x0, ufunc, "x * x")                                             \
-  X(reciprocal, 1, all, bool_int8, loom_reciprocal(x0), ufunc, "1 / x in x's dtype")                \
-  X(exp, 1, all, floating, loom_exp(x0), ufunc, "exp(x)")                                           \
-  X(exp2, 1, all, floating, loom_exp2(x0), ufunc, "exp2(x)")                                        \
-  X(expm1, 1, all, floating, loom_expm1(x0), ufunc, "expm1(x)")                                     \
-  X(log, 1, all, floating, loom_log(x0), ufunc, "log(x)")                                           \
-  X(log2, 1, all, floating, loom_log2(x0), ufunc, "log2(x)")                                        \
-  X(log10, 1, all, floating, loom_log10(x0), ufunc, "log10(x)")                                     \
-  X(log1p, 1, all, floating, loom_log1p(x0), ufunc, "log1p(x)")                                     \
-  X(sin, 1, all, floating, loom_sin(x0), ufunc, "sin(x)")                                           \
-  X(cos, 1, all, floating, loom_cos(x0), ufunc, "cos(x)")                                           \
-  X(tan, 1, all, floating, loom_tan(x0), ufunc, "tan(x)")                                           \
-  X(arcsin, 1, all, floating, loom_arcsin(x0), ufunc, "arcsin(x)")                                  \
-  X(arccos, 1, all, floating, loom_arccos(x0), ufunc, "arccos(x)")                                  \
-  X(arctan, 1, all, floating, loom_arctan(x0), ufunc, "arctan(x)")                                  \
+  X(square, 1, all_c, bool_int8, x0 * x0, ufunc, "x * x")                                             \
+  X(reciprocal, 1, all_c, bool_int8, loom_reciprocal(x0), ufunc, "1 / x in x's dtype")                \
+  X(exp, 1, all_c, floating, loom_exp(x0), ufunc, "exp(x)")                                           \
+  X(exp2, 1, all_c, floating, loom_exp2(x0), ufunc, "exp2(x)")                                        \
+  X(expm1, 1, all_c, floating, loom_expm1(x0), ufunc, "expm1(x)")                                     \
+  X(log, 1, all_c, floating, loom_log(x0), ufunc, "log(x)")                                           \
+  X(log2, 1, all_c, floating, loom_log2(x0), ufunc, "log2(x)")                                        \
+  X(log10, 1, all_c, floating, loom_log10(x0), ufunc, "log10(x)")                                     \
+  X(log1p, 1, all_c, floating, loom_log1p(x0), ufunc, "log1p(x)")                                     \
+  X(sin, 1, all_c, floating, loom_sin(x0), ufunc, "sin(x)")                                           \
+  X(cos, 1, all_c, floating, loom_cos(x0), ufunc, "cos(x)")                                           \
+  X(tan, 1, all_c, floating, loom_tan(x0), ufunc, "tan(x)")                                           \
+  X(arcsin, 1, all_c, floating, loom_arcsin(x0), ufunc, "arcsin(x)")                                  \
+  X(arccos, 1, all_c, floating, loom_arccos(x0), ufunc, "arccos(x)")                                  \
+  X(arctan, 1, all_c, floating, loom_arctan(x0), ufunc, "arctan(x)")                                  \
   X(arctan2, 2, all, floating, loom_arctan2(x0, x1), ufunc,                                         \
     "the angle of the point (x2, x1), in (-pi, pi]")                                                \
-  X(sinh, 1, all, floating, loom_sinh(x0), ufunc, "sinh(x)")                                        \
-  X(cosh, 1, all, floating, loom_cosh(x0), ufunc, "cosh(x)")                                        \
-  X(tanh, 1, all, floating, loom_tanh(x0), ufunc, "tanh(x)")                                        \
-  X(arcsinh, 1, all, floating, loom_arcsinh(x0), ufunc, "arcsinh(x)")                               \
-  X(arccosh, 1, all, floating, loom_arccosh(x0), ufunc, "arccosh(x)")                               \
-  X(arctanh, 1, all, floating, loom_arctanh(x0), ufunc, "arctanh(x)")                               \
+  X(sinh, 1, all_c, floating, loom_sinh(x0), ufunc, "sinh(x)")                                        \
+  X(cosh, 1, all_c, floating, loom_cosh(x0), ufunc, "cosh(x)")                                        \
+  X(tanh, 1, all_c, floating, loom_tanh(x0), ufunc, "tanh(x)")                                        \
+  X(arcsinh, 1, all_c, floating, loom_arcsinh(x0), ufunc, "arcsinh(x)")                               \
+  X(arccosh, 1, all_c, floating, loom_arccosh(x0), ufunc, "arccosh(x)")                               \
+  X(arctanh, 1, all_c, floating, loom_arctanh(x0), ufunc, "arctanh(x)")                               \
   X(floor, 1, all, same, loom_floor(x0), ufunc, "the largest integer <= x")                         \
   X(ceil, 1, all, same, loom_ceil(x0), ufunc, "the smallest integer >= x")                          \
   X(trunc, 1, all, same, loom_trunc(x0), ufunc, "x rounded toward zero")                            \
-  X(rint, 1, all, floating, loom_rint(x0), ufunc,                                                   \
+  X(rint, 1, all_c, floating, loom_rint(x0), ufunc,                                                   \
     "x rounded to the nearest integer, halves to even")                                             \
-  X(clip, 3, all, same, loom_clip(x0, x1, x2), custom, "min(max(a, a_min), a_max); NaN propagates") \
-  X(maximum, 2, all, same, loom_maximum(x0, x1), ufunc, "the larger of x1 and x2; NaN propagates")  \
-  X(minimum, 2, all, same, loom_minimum(x0, x1), ufunc,                                             \
+  X(clip, 3, all_c, same, loom_clip(x0, x1, x2), custom, "min(max(a, a_min), a_max); NaN propagates") \
+  X(maximum, 2, all_c, same, loom_maximum(x0, x1), ufunc, "the larger of x1 and x2; NaN propagates")  \
+  X(minimum, 2, all_c, same, loom_minimum(x0, x1), ufunc,                                             \
     "the smaller of x1 and x2; NaN propagates")                                                     \
-  X(fmax, 2, all, same, loom_fmax(x0, x1), ufunc,                                                   \
+  X(fmax, 2, all_c, same, loom_fmax(x0, x1), ufunc,                                                   \
     "the larger of x1 and x2; NaN is ignored when the other is a number")                           \
-  X(fmin, 2, all, same, loom_fmin(x0, x1), ufunc,                                                   \
+  X(fmin, 2, all_c, same, loom_fmin(x0, x1), ufunc,                                                   \
     "the smaller of x1 and x2; NaN is ignored when the other is a number")                          \
-  X(where, 3, all, same, x0 ? x1 : x2, custom, "x where condition is true, else y")                 \
-  X(isnan, 1, all, to_bool, loom_isnan(x0), ufunc, "True where x is NaN")                           \
-  X(isinf, 1, all, to_bool, loom_isinf(x0), ufunc, "True where x is +inf or -inf")                  \
-  X(isfinite, 1, all, to_bool, loom_isfinite(x0), ufunc, "True where x is neither inf nor NaN")     \
-  X(logical_and, 2, all, to_bool, (x0 != 0) && (x1 != 0), ufunc,                                    \
+  X(where, 3, all_c, same, loom_where(x0, x1, x2), custom, "x where condition is true, else y")                 \
+  X(isnan, 1, all_c, to_bool, loom_isnan(x0), ufunc, "True where x is NaN")                           \
+  X(isinf, 1, all_c, to_bool, loom_isinf(x0), ufunc, "True where x is +inf or -inf")                  \
+  X(isfinite, 1, all_c, to_bool, loom_isfinite(x0), ufunc, "True where x is neither inf nor NaN")     \
+  X(logical_and, 2, all_c, to_bool, (x0 != 0) && (x1 != 0), ufunc,                                    \
     "x1 and x2 (truth values), as bool")                                                            \
-  X(logical_or, 2, all, to_bool, (x0 != 0) || (x1 != 0), ufunc,                                     \
+  X(logical_or, 2, all_c, to_bool, (x0 != 0) || (x1 != 0), ufunc,                                     \
     "x1 or x2 (truth values), as bool")                                                             \
-  X(logical_xor, 2, all, to_bool, (x0 != 0) != (x1 != 0), ufunc,                                    \
+  X(logical_xor, 2, all_c, to_bool, (x0 != 0) != (x1 != 0), ufunc,                                    \
     "truth values of x1 and x2 differ, as bool")                                                    \
-  X(logical_not, 1, all, to_bool, !(x0 != 0), ufunc, "not x, as bool")                              \
+  X(logical_not, 1, all_c, to_bool, !(x0 != 0), ufunc, "not x, as bool")                              \
   X(bitwise_and, 2, int_bool, same, x0 & x1, ufunc, "x1 & x2 (integers and bool)")                  \
   X(bitwise_or, 2, int_bool, same, x0 | x1, ufunc, "x1 | x2 (integers and bool)")                   \
   X(bitwise_xor, 2, int_bool, same, x0 ^ x1, ufunc, "x1 ^ x2 (integers and bool)")                  \
@@ -116,16 +123,16 @@ constexpr uint16_t int_bool = ints | boolean;
     "x1 << x2 (0 for shifts of the width or more)")                                                 \
   X(right_shift, 2, int_bool, bool_int8, loom_right_shift(x0, x1), ufunc,                           \
     "x1 >> x2 (arithmetic for signed integers)")                                                    \
-  X(equal, 2, all, to_bool, x0 == x1, ufunc, "x1 == x2")                                            \
-  X(not_equal, 2, all, to_bool, x0 != x1, ufunc, "x1 != x2")                                        \
-  X(less, 2, all, to_bool, x0 < x1, ufunc, "x1 < x2")                                               \
-  X(less_equal, 2, all, to_bool, x0 <= x1, ufunc, "x1 <= x2")                                       \
-  X(greater, 2, all, to_bool, x0 > x1, ufunc, "x1 > x2")                                            \
-  X(greater_equal, 2, all, to_bool, x0 >= x1, ufunc, "x1 >= x2")                                    \
+  X(equal, 2, all_c, to_bool, x0 == x1, ufunc, "x1 == x2")                                            \
+  X(not_equal, 2, all_c, to_bool, x0 != x1, ufunc, "x1 != x2")                                        \
+  X(less, 2, all_c, to_bool, x0 < x1, ufunc, "x1 < x2")                                               \
+  X(less_equal, 2, all_c, to_bool, x0 <= x1, ufunc, "x1 <= x2")                                       \
+  X(greater, 2, all_c, to_bool, x0 > x1, ufunc, "x1 > x2")                                            \
+  X(greater_equal, 2, all_c, to_bool, x0 >= x1, ufunc, "x1 >= x2")                                    \
   X(hypot, 2, all, floating, loom_hypot(x0, x1), ufunc, "sqrt(x1**2 + x2**2)")                      \
   X(copysign, 2, all, floating, loom_copysign(x0, x1), ufunc, "|x1| with the sign of x2")           \
   X(erf, 1, all, floating, loom_erf(x0), ufunc, "the error function (scipy.special.erf)")           \
-  X(copy, 1, all, same, x0, internal, "x cast to the output's dtype (copyto, astype)")
+  X(copy, 1, all_c, same, x0, internal, "x cast to the output's dtype (copyto, astype)")
 
 /// The ops, in table order.
 enum class OpId : uint8_t {
@@ -159,7 +166,8 @@ constexpr const OpInfo& op_info(OpId op) { return kOpTable[static_cast<int>(op)]
 #define LOOM_ELEMENTWISE_ALIASES(X) \
   X(true_divide, divide, 2)         \
   X(mod, remainder, 2)              \
-  X(abs, absolute, 1)
+  X(abs, absolute, 1)               \
+  X(conj, conjugate, 1)
 
 struct OpAlias {
   const char* name;
@@ -208,7 +216,7 @@ constexpr DType loop_dtype(DTypeRule rule, DType p) {
 
 /// The result dtype of a loop dtype.
 constexpr DType result_dtype(DTypeRule rule, DType loop) {
-  return rule == DTypeRule::to_bool ? DType::bool_ : loop;
+  return rule == DTypeRule::to_bool ? DType::bool_ : rule == DTypeRule::modulus ? real_dtype(loop) : loop;
 }
 
 /// True when `loop` is the loop dtype of some allowed input dtype of `op` (the CPU

@@ -163,6 +163,9 @@ const char* ctype(DType dt) {
     case DType::bfloat16: return "loom_bfloat16";
     case DType::float32: return "float";
     case DType::float64: return "double";
+    case DType::complex64:  // user kernels take real dtypes (kernel_launch is not complex)
+    case DType::complex128:
+      break;
   }
   return "?";
 }

@@ -84,6 +84,7 @@ bool can_cast_same_kind(DType from, DType to) {
       case DTypeKind::boolean: return 0;
       case DTypeKind::unsigned_int: return 1;
       case DTypeKind::signed_int: return 2;
+      case DTypeKind::complex: return 4;
       default: return 3;
     }
   };

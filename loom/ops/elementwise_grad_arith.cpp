@@ -59,6 +59,7 @@ bool arith_derivative(OpId op, Derivative* d) {
     case OpId::power: *d = binary(d_power); return true;
     case OpId::negative: *d = unary(d_negative); return true;
     case OpId::positive: *d = unary(d_add); return true;
+    case OpId::conjugate: *d = unary(d_add); return true;  // of a real value: the identity
     case OpId::copy: *d = unary(d_add); return true;  // a cast: identity, cast back
     case OpId::square: *d = unary(d_square); return true;
     case OpId::reciprocal: *d = unary(d_reciprocal); return true;

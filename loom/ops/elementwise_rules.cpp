@@ -14,6 +14,7 @@ int kind_rank(DType d) {
   switch (dtype_kind(d)) {
     case DTypeKind::boolean: return 0;
     case DTypeKind::floating: return 2;
+    case DTypeKind::complex: return 3;
     default: return 1;
   }
 }
@@ -22,8 +23,17 @@ int scalar_rank(const Scalar& s) {
   switch (s.kind) {
     case Scalar::Kind::boolean: return 0;
     case Scalar::Kind::float_: return 2;
+    case Scalar::Kind::complex_: return 3;
     default: return 1;
   }
+}
+
+// The dtype a weak scalar of a higher kind than the arrays' dtype `p` brings in (NumPy 2):
+// a float joins at float64 unless p is a float; a complex takes p's precision when p is a
+// float (float32 + 1j is complex64) and complex128 otherwise.
+DType weak_scalar_dtype(const Scalar& s, DType p) {
+  if (s.kind == Scalar::Kind::complex_) return is_floating(p) ? promote_types(p, complex64) : complex128;
+  return s.kind == Scalar::Kind::float_ ? float64 : s.natural_dtype();
 }
 
 bool is_int_scalar(const Scalar& s) { return s.kind == Scalar::Kind::int_ || s.kind == Scalar::Kind::uint_; }
@@ -97,7 +107,7 @@ DType resolve(OpId op, const Operand* ops, Scalar* scalars, int nin, std::option
     for (int i = first; i < nin; ++i) {
       const Scalar& s = scalars[i];
       if (ops[i].is_scalar && scalar_rank(s) > kind_rank(*p))
-        p = promote_types(*p, s.kind == Scalar::Kind::float_ ? float64 : s.natural_dtype());
+        p = promote_types(*p, weak_scalar_dtype(s, *p));
     }
     for (int i = first; i < nin; ++i) {
       Scalar& s = scalars[i];

@@ -70,6 +70,13 @@ std::vector<Array> backward(const autodiff::ForwardPass& fw, const std::vector<A
       }
     }
     if (!any) continue;
+    // A complex value between the arguments and the result would carry no cotangent (only
+    // real floats do), so the derivative through it would silently be zero: refuse instead.
+    for (const Array& in : op.inputs)
+      if (in.valid() && is_complex(in.dtype()) && fw.differentiable(in.buffer().get()))
+        throw UnsupportedError(std::string("[grad] '") + op.op->name + "' reads a " + dtype_name(in.dtype()) +
+                               " value that depends on the differentiated arguments: derivatives through complex "
+                               "numbers are not supported yet");
     const VjpRule rule = rules_of(*op.op).vjp;
     if (!rule)
       throw UnsupportedError(std::string("[grad] no derivative rule for '") + op.op->name + "' (" + op.op->family +

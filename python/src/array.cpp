@@ -18,6 +18,7 @@ nb::dlpack::dtype dlpack_dtype_for_numpy(DType dt) {
     case DTypeKind::boolean: return {static_cast<uint8_t>(nb::dlpack::dtype_code::Bool), 8, 1};
     case DTypeKind::signed_int: return {static_cast<uint8_t>(nb::dlpack::dtype_code::Int), bits, 1};
     case DTypeKind::unsigned_int: return {static_cast<uint8_t>(nb::dlpack::dtype_code::UInt), bits, 1};
+    case DTypeKind::complex: return {static_cast<uint8_t>(nb::dlpack::dtype_code::Complex), bits, 1};
     default:
       // NumPy has no bfloat16: export the bits as uint16, then view as ml_dtypes.bfloat16.
       if (dt == bfloat16) return {static_cast<uint8_t>(nb::dlpack::dtype_code::UInt), 16, 1};
@@ -37,6 +38,7 @@ nb::object scalar_to_python(const Scalar& s) {
     case Scalar::Kind::boolean: return nb::bool_(s.b);
     case Scalar::Kind::int_: return nb::steal(PyLong_FromLongLong(s.i));
     case Scalar::Kind::uint_: return nb::steal(PyLong_FromUnsignedLongLong(s.u));
+    case Scalar::Kind::complex_: return nb::steal(PyComplex_FromDoubles(s.f, s.im));
     default: return nb::float_(s.f);
   }
 }
@@ -55,7 +57,7 @@ nb::object item(const Array& a) {
     throw std::invalid_argument("can only convert an array of size 1 to a Python scalar (this one has shape " +
                                 shape_str(a.shape()) + ")");
   }
-  alignas(8) unsigned char buf[16];
+  alignas(16) unsigned char buf[16];
   {
     nb::gil_scoped_release release;
     a.copy_to_host(buf);

@@ -50,7 +50,8 @@ Array finish(const Array& a, std::optional<DType> dtype, const Device& target, s
 }
 
 bool is_python_number(nb::handle h) {
-  return PyLong_CheckExact(h.ptr()) || PyFloat_CheckExact(h.ptr()) || PyBool_Check(h.ptr());
+  return PyLong_CheckExact(h.ptr()) || PyFloat_CheckExact(h.ptr()) || PyBool_Check(h.ptr()) ||
+         PyComplex_CheckExact(h.ptr());
 }
 
 // Shape, dtype and home device of a *_like() prototype that is not a loom array.
@@ -142,7 +143,7 @@ Scalar to_scalar(nb::handle h) {
     raise_overflow("Python integer " + nb::cast<std::string>(nb::str(h)) + " does not fit in 64 bits");
   }
   if (PyFloat_Check(p)) return Scalar(PyFloat_AS_DOUBLE(p));
-  if (PyComplex_Check(p)) throw DTypeError("loom has no complex dtypes");
+  if (PyComplex_Check(p)) return Scalar::complex(PyComplex_RealAsDouble(p), PyComplex_ImagAsDouble(p));
   if (nb::isinstance<Array>(h)) return to_scalar(h.attr("item")());
   if (nb::hasattr(h, "dtype") && nb::hasattr(h, "item")) {  // NumPy scalars and 0-d arrays
     nb::object v = h.attr("item")();

@@ -1,4 +1,4 @@
-// dtypes: the 13 loom.<name> dtype objects, and the conversion of every spelling users
+// dtypes: the 15 loom.<name> dtype objects, and the conversion of every spelling users
 // pass as dtype= (loom dtypes, NumPy dtypes and scalar types, ml_dtypes.bfloat16,
 // strings, bool/int/float) to loom::DType.
 #include <string>
@@ -50,8 +50,12 @@ DType from_numpy_dtype(nb::handle d) {
   if (kind == "f") {
     switch (size) { case 2: return float16; case 4: return float32; case 8: return float64; }
   }
+  if (kind == "c") {
+    switch (size) { case 8: return complex64; case 16: return complex128; }
+  }
   throw DTypeError("loom does not support dtype " + nb::cast<std::string>(nb::str(d)) +
-                   " (supported: bool, int8-64, uint8-64, float16, bfloat16, float32, float64)");
+                   " (supported: bool, int8-64, uint8-64, float16, bfloat16, float32, float64, complex64, "
+                   "complex128)");
 }
 
 }  // namespace
@@ -77,6 +81,7 @@ DType to_dtype(nb::handle h) {
   if (p == reinterpret_cast<PyObject*>(&PyFloat_Type)) return float64;
   if (p == reinterpret_cast<PyObject*>(&PyBool_Type)) return bool_;
   if (p == reinterpret_cast<PyObject*>(&PyLong_Type)) return int64;
+  if (p == reinterpret_cast<PyObject*>(&PyComplex_Type)) return complex128;
   if (p == Py_None) throw DTypeError("dtype must not be None here");
   if (PyUnicode_Check(p)) {
     const std::string name = nb::cast<std::string>(h);
@@ -127,10 +132,11 @@ void init_dtype(nb::module_& m) {
                        case DTypeKind::boolean: return "b";
                        case DTypeKind::signed_int: return "i";
                        case DTypeKind::unsigned_int: return "u";
+                       case DTypeKind::complex: return "c";
                        default: return "f";
                      }
                    },
-                   "NumPy's kind character: 'b' bool, 'i' signed, 'u' unsigned, 'f' floating.")
+                   "NumPy's kind character: 'b' bool, 'i' signed, 'u' unsigned, 'f' floating, 'c' complex.")
       .def_prop_ro("dtype", [](const DTypeObj& d) { return numpy_dtype(d.value); },
                    "The equivalent numpy.dtype (ml_dtypes.bfloat16 for bfloat16); lets "
                    "np.dtype(loom.float32) and np.zeros(3, dtype=loom.float32) work.")
@@ -162,7 +168,7 @@ void init_dtype(nb::module_& m) {
 
   static const char* const attr_names[kNumDTypes] = {
       "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-      "float16", "bfloat16", "float32", "float64"};
+      "float16", "bfloat16", "float32", "float64", "complex64", "complex128"};
   for (int i = 0; i < kNumDTypes; ++i) {
     nb::object o = nb::cast(DTypeObj{static_cast<DType>(i)});
     m.attr(attr_names[i]) = o;

@@ -7,7 +7,9 @@
 namespace loom::py {
 namespace {
 
-bool is_weak_scalar(PyObject* p) { return PyBool_Check(p) || PyLong_Check(p) || PyFloat_Check(p); }
+bool is_weak_scalar(PyObject* p) {
+  return PyBool_Check(p) || PyLong_Check(p) || PyFloat_Check(p) || PyComplex_Check(p);
+}
 
 bool is_array_like(nb::handle h) {
   PyObject* p = h.ptr();
@@ -53,7 +55,6 @@ std::optional<Device> device_of(std::initializer_list<nb::handle> hs) {
 Operand to_operand(nb::handle h, const std::optional<Device>& dev, bool comparison) {
   if (nb::isinstance<Array>(h)) return Operand(nb::cast<const Array&>(h));
   if (is_weak_scalar(h.ptr())) return Operand(weak_scalar(h, comparison));
-  if (PyComplex_Check(h.ptr())) throw DTypeError("loom has no complex dtypes");
   return Operand(to_array(h, dev));
 }
 

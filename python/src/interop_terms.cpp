@@ -14,6 +14,7 @@ DLDataType to_dl_dtype(DType dt) {
     case DTypeKind::boolean: return {kDLBool, 8, 1};
     case DTypeKind::signed_int: return {kDLInt, bits, 1};
     case DTypeKind::unsigned_int: return {kDLUInt, bits, 1};
+    case DTypeKind::complex: return {kDLComplex, bits, 1};
     default: return {static_cast<uint8_t>(dt == bfloat16 ? kDLBfloat : kDLFloat), bits, 1};
   }
 }
@@ -35,6 +36,9 @@ DType from_dl_dtype(DLDataType t) {
         break;
       case kDLBfloat:
         if (t.bits == 16) return bfloat16;
+        break;
+      case kDLComplex:
+        switch (t.bits) { case 64: return complex64; case 128: return complex128; }
         break;
     }
   }
@@ -63,14 +67,15 @@ Device from_dl_device(int32_t type, int32_t id) {
 
 const char* typestr(DType dt) {
   static const char* const names[kNumDTypes] = {"|b1", "|i1", "<i2", "<i4", "<i8", "|u1", "<u2",
-                                                "<u4", "<u8", "<f2", "<V2", "<f4", "<f8"};
+                                                "<u4", "<u8", "<f2", "<V2", "<f4", "<f8", "<c8", "<c16"};
   return names[static_cast<int>(dt)];
 }
 
 DType from_typestr(const std::string& s) {
   for (int i = 0; i < kNumDTypes; ++i) {
     const char* t = typestr(static_cast<DType>(i));
-    if (s == t || (s.size() == 3 && (s[0] == '=' || s[0] == '<' || s[0] == '|') && s.substr(1) == t + 1)) {
+    const size_t len = std::char_traits<char>::length(t);
+    if (s == t || (s.size() == len && (s[0] == '=' || s[0] == '<' || s[0] == '|') && s.substr(1) == t + 1)) {
       return static_cast<DType>(i);
     }
   }

@@ -16,12 +16,12 @@
 
 namespace loom::py::kernel_signature {
 
-// NumPy scalar types loom has a dtype for, found by exact type: the 13 NumPy types up
-// front, others (numpy.longlong, ...) added when first seen.
+// NumPy scalar types loom has a real dtype for (kernels take no complex scalars), found by
+// exact type: the 13 NumPy types up front, others (numpy.longlong, ...) added when first seen.
 inline std::vector<std::pair<PyTypeObject*, DType>>& numpy_scalar_types() {
   static std::vector<std::pair<PyTypeObject*, DType>> types = [] {
     std::vector<std::pair<PyTypeObject*, DType>> t;
-    for (int i = 0; i < kNumDTypes; ++i) {
+    for (int i = 0; i < kNumRealDTypes; ++i) {
       const DType dt = static_cast<DType>(i);
       nb::object type = numpy_dtype(dt).attr("type");
       t.emplace_back(reinterpret_cast<PyTypeObject*>(type.release().ptr()), dt);  // kept for the process

@@ -41,6 +41,9 @@ DTYPES = [
     (loom.float32, np.dtype(np.float32)),
     (loom.float64, np.dtype(np.float64)),
 ]
+# The complex dtypes, kept apart: the ops that take them are listed where they are tested
+# (test_complex.py), while DTYPES parametrizes the tests of every op.
+COMPLEX_DTYPES = [(loom.complex64, np.dtype(np.complex64)), (loom.complex128, np.dtype(np.complex128))]
 DTYPE_NAMES = [d.name for d, _ in DTYPES]
 NP_DTYPES = {d.name: n for d, n in DTYPES}
 
@@ -49,6 +52,7 @@ RTOL = {"float16": 1e-3, "bfloat16": 1e-2, "float32": 1e-6, "float64": 1e-12}
 # Each float type's smallest subnormal: among subnormals one unit in the last place is this
 # absolute step, so a relative tolerance cannot compare them (2**-149.5 rounds to 2**-149,
 # where NumPy's float32 exp2 gives 0).
+COMPLEX_PART = {"complex64": "float32", "complex128": "float64"}
 SUBNORMAL = {"float16": 2.0**-24, "bfloat16": 2.0**-133, "float32": 2.0**-149, "float64": 2.0**-1074}
 
 
@@ -140,7 +144,13 @@ def assert_matches(actual, expected, *, dtype=None, device=None, exact=False, rt
         assert actual.device == device, f"device {actual.device} != {device}"
     got = np.asarray(actual)  # a host copy (a view for CPU arrays)
     name = actual.dtype.name
-    if name in RTOL:
+    if name in COMPLEX_PART:
+        # By modulus: |got - want| <= tol * |want| (a part near zero is not judged alone).
+        part = COMPLEX_PART[name]
+        tol = 0 if exact else (RTOL[part] if rtol is None else rtol)
+        np.testing.assert_allclose(got.astype(np.complex128), expected.astype(np.complex128),
+                                   rtol=tol, atol=0 if exact else SUBNORMAL[part], equal_nan=True)
+    elif name in RTOL:
         tol = 0 if exact else (RTOL[name] if rtol is None else rtol)
         np.testing.assert_allclose(got.astype(np.float64), expected.astype(np.float64),
                                    rtol=tol, atol=0 if exact else SUBNORMAL[name], equal_nan=True)

@@ -103,7 +103,7 @@ def test_dtype_spellings_resolve(name):
 
 
 def test_bad_dtypes():
-    for bad in (complex, np.complex64, "c8", "U3", object, "nonsense", 3):
+    for bad in ("U3", object, "nonsense", 3, np.clongdouble, "V8"):
         with pytest.raises(TypeError):
             loom.zeros(2, dtype=bad, device="cpu")
 

@@ -37,8 +37,8 @@ void convert_typed(const Array& src, D* out) {
 
 void convert(const Array& src, const Array& dst) {
   if (src.size() == 0) return;
-  dispatch_dtype(src.dtype(), [&](auto s) {
-    dispatch_dtype(dst.dtype(), [&](auto d) {
+  dispatch_any_dtype(src.dtype(), [&](auto s) {
+    dispatch_any_dtype(dst.dtype(), [&](auto d) {
       using S = decltype(s);
       using D = decltype(d);
       convert_typed<S, D>(src, static_cast<D*>(dst.data()));

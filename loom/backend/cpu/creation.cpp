@@ -8,7 +8,7 @@
 namespace loom::cpu_backend {
 
 void fill(const Array& out, const Scalar& value) {
-  alignas(8) unsigned char bytes[8];
+  alignas(16) unsigned char bytes[16];
   scalar_to_bytes(value, out.dtype(), bytes);
   const int64_t n = out.size();
   switch (out.itemsize()) {
@@ -25,10 +25,15 @@ void fill(const Array& out, const Scalar& value) {
       for (int64_t i = 0; i < n; ++i) p[i] = v;
       break;
     }
-    default: {
+    case 8: {
       uint64_t v; std::memcpy(&v, bytes, 8);
       auto* p = static_cast<uint64_t*>(out.data());
       for (int64_t i = 0; i < n; ++i) p[i] = v;
+      break;
+    }
+    default: {  // complex128
+      auto* p = static_cast<unsigned char*>(out.data());
+      for (int64_t i = 0; i < n; ++i) std::memcpy(p + 16 * i, bytes, 16);
     }
   }
 }

@@ -46,8 +46,8 @@ void cast_run(const char* src, int64_t sstep, char* dst, int64_t dstep, int64_t 
 }
 
 CastFn cast_fn(DType s, DType d) {
-  return dispatch_dtype(s, [&](auto a) {
-    return dispatch_dtype(d, [&](auto b) -> CastFn { return &cast_run<decltype(a), decltype(b)>; });
+  return dispatch_any_dtype(s, [&](auto a) {
+    return dispatch_any_dtype(d, [&](auto b) -> CastFn { return &cast_run<decltype(a), decltype(b)>; });
   });
 }
 
@@ -79,7 +79,7 @@ void run_row(const Plan& p, char* const* ptr, int64_t n) {
     p.fn(ptr, steps, n);
     return;
   }
-  alignas(16) char buf[kMaxOps][kChunk * 8];
+  alignas(16) char buf[kMaxOps][kChunk * 16];  // up to complex128 per element
   const int nin = p.nops - 1;
   for (int64_t off = 0; off < n; off += kChunk) {
     const int64_t m = std::min(kChunk, n - off);

@@ -59,8 +59,11 @@ void random_fill(const Array& out, int kind, int words, const loom_random_params
     case DType::bfloat16: return fill_float<loom_bf16>(out, kind, p);
     case DType::float32: return fill_float<float>(out, kind, p);
     case DType::float64: return fill_float<double>(out, kind, p);
+    case DType::complex64:  // random is not a complex primitive: dispatch() refuses these
+    case DType::complex128:
+      break;
   }
-  throw_dtype_error("random", "unknown dtype");
+  throw_dtype_error("random", std::string(dtype_name(out.dtype())) + " is not supported");
 }
 
 }  // namespace loom::cpu_backend

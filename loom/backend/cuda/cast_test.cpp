@@ -87,6 +87,8 @@ void with_device_type(DType dt, F&& f) {
     case DType::bfloat16: return f(loom_bf16{});
     case DType::float32: return f(0.0f);
     case DType::float64: return f(0.0);
+    case DType::complex64: return f(loom_complex64{});
+    case DType::complex128: return f(loom_complex128{});
   }
 }
 
@@ -109,9 +111,9 @@ TEST(CudaCastHost, AllPairsMatchCpuBackend) {
           }
         });
       });
-      dispatch_dtype(sdt, [&](auto stag) {
+      dispatch_any_dtype(sdt, [&](auto stag) {
         using S = decltype(stag);
-        dispatch_dtype(ddt, [&](auto dtag) {
+        dispatch_any_dtype(ddt, [&](auto dtag) {
           using D = decltype(dtag);
           for (int64_t i = 0; i < n; ++i) {
             S x;

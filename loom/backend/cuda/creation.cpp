@@ -32,7 +32,7 @@ void fill(const Array& out, const Scalar& value) {
   if (n == 0) return;
   const int dev = out.device().index;
   const size_t isz = out.itemsize();
-  unsigned char bytes[8] = {};
+  alignas(16) unsigned char bytes[16] = {};
   scalar_to_bytes(value, out.dtype(), bytes);
   bool uniform = true;
   for (size_t i = 1; i < isz; ++i) uniform = uniform && bytes[i] == bytes[0];

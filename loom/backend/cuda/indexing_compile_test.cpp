@@ -18,7 +18,7 @@ TEST_P(IndexCompile, GatherScatterProgram) {
 }
 
 TEST_P(IndexCompile, CombinePrograms) {
-  for (int t = 0; t < kNumDTypes; ++t) {
+  for (int t = 0; t < kNumRealDTypes; ++t) {
     const DType dt = static_cast<DType>(t);
     const Program& p = index_combine_program(dt);
     EXPECT_EQ(p.name_expressions().size(), 4u);

@@ -22,14 +22,14 @@ int nz_slot(DType dt) {
 struct Names {
   std::string offsets = "loom_index_offsets", scan = "loom_nonzero_scan";
   std::array<std::string, 4> gather, scatter;
-  std::array<std::string, kNumDTypes * 4> combine;
+  std::array<std::string, kNumRealDTypes * 4> combine;  // scatter-add & co.: real dtypes
   std::array<std::string, 7> nz_count, nz_write;
   Names() {
     for (int i = 0; i < 4; ++i) {
       gather[i] = std::string("loom_index_gather<") + kBits[i] + ">";
       scatter[i] = std::string("loom_index_scatter<") + kBits[i] + ">";
     }
-    for (int t = 0; t < kNumDTypes; ++t)
+    for (int t = 0; t < kNumRealDTypes; ++t)
       for (int m = 0; m < 4; ++m)
         combine[t * 4 + m] = std::string("loom_index_combine<") + device_type_name(static_cast<DType>(t)) + ", " +
                              std::to_string(m + 1) + ">";
@@ -60,7 +60,7 @@ const Program& index_program() {
 }
 
 const Program& index_combine_program(DType dt) {
-  static const std::array<Program, kNumDTypes> programs = [] {
+  static const std::array<Program, kNumRealDTypes> programs = [] {
     auto make = [](int t) {
       const Names& n = names();
       std::vector<std::string> exprs(n.combine.begin() + t * 4, n.combine.begin() + t * 4 + 4);
@@ -68,9 +68,9 @@ const Program& index_combine_program(DType dt) {
       return Program(std::string("loom_index_combine_") + dtype_name(static_cast<DType>(t)) + ".cu",
                      "#include \"loom_indexing.cuh\"\n", exprs, {"--fmad=false"});
     };
-    return std::array<Program, kNumDTypes>{make(0), make(1), make(2),  make(3),  make(4),
-                                           make(5), make(6), make(7),  make(8),  make(9),
-                                           make(10), make(11), make(12)};
+    return std::array<Program, kNumRealDTypes>{make(0), make(1), make(2),  make(3),  make(4),
+                                               make(5), make(6), make(7),  make(8),  make(9),
+                                               make(10), make(11), make(12)};
   }();
   return programs[static_cast<int>(dt)];
 }

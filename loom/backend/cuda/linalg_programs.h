@@ -11,7 +11,7 @@
 namespace loom::cuda {
 
 /// Whether the tiled kernel runs `dt`: every dtype but float16 and bfloat16.
-inline bool has_tiled_matmul(DType dt) { return dt != DType::float16 && dt != DType::bfloat16; }
+inline bool has_tiled_matmul(DType dt) { return dt != DType::float16 && dt != DType::bfloat16 && !is_complex(dt); }
 /// One small program per such dtype: "loom_matmul_tiled<T>".
 const Program& matmul_tiled_program(DType dt);
 const std::string& matmul_tiled_name(DType dt);

@@ -13,29 +13,36 @@ constexpr const char* kTypeNames[kNumDTypes] = {
     "bool",          "signed char",    "short",        "int",
     "long long",     "unsigned char",  "unsigned short", "unsigned int",
     "unsigned long long", "loom_f16",  "loom_bf16",    "float",
-    "double",
+    "double",        "loom_complex64", "loom_complex128",
 };
-constexpr const char* kBitsNames[4] = {"unsigned char", "unsigned short", "unsigned int",
-                                       "unsigned long long"};
+// Element-sized carriers for kernels that only move bytes; complex128 is the 16-byte one.
+constexpr int kSizeSlots = 5;
+constexpr const char* kBitsNames[kSizeSlots] = {"unsigned char", "unsigned short", "unsigned int",
+                                                "unsigned long long", "loom_complex128"};
 
-int size_slot(size_t itemsize) { return itemsize == 1 ? 0 : itemsize == 2 ? 1 : itemsize == 4 ? 2 : 3; }
+int size_slot(size_t itemsize) {
+  return itemsize == 1 ? 0 : itemsize == 2 ? 1 : itemsize == 4 ? 2 : itemsize == 8 ? 3 : 4;
+}
 
 std::string tmpl(const char* fn, const std::string& args) { return std::string(fn) + "<" + args + ">"; }
 
 // Every name expression of the built-in programs, built once.
 struct Names {
-  std::array<std::string, 4> fill, eye, gather;
+  std::array<std::string, kSizeSlots> fill, gather;
+  std::array<std::string, kSizeSlots - 1> eye;  // eye, arange and linspace: real dtypes only
   std::array<std::string, kNumDTypes> arange, linspace;
   std::array<std::string, kNumDTypes * kNumDTypes> convert, strided;
   Names() {
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < kSizeSlots; ++i) {
       fill[i] = tmpl("loom_fill", kBitsNames[i]);
-      eye[i] = tmpl("loom_eye", kBitsNames[i]);
       gather[i] = tmpl("loom_gather", kBitsNames[i]);
+      if (i < kSizeSlots - 1) eye[i] = tmpl("loom_eye", kBitsNames[i]);
     }
     for (int t = 0; t < kNumDTypes; ++t) {
-      arange[t] = tmpl("loom_arange", kTypeNames[t]);
-      linspace[t] = tmpl("loom_linspace", kTypeNames[t]);
+      if (!is_complex(static_cast<DType>(t))) {
+        arange[t] = tmpl("loom_arange", kTypeNames[t]);
+        linspace[t] = tmpl("loom_linspace", kTypeNames[t]);
+      }
       for (int d = 0; d < kNumDTypes; ++d) {
         const std::string pair = std::string(kTypeNames[t]) + ", " + kTypeNames[d];
         convert[t * kNumDTypes + d] = tmpl("loom_convert", pair);
@@ -62,8 +69,9 @@ const Program& creation_program() {
     const Names& n = names();
     std::vector<std::string> exprs(n.fill.begin(), n.fill.end());
     exprs.insert(exprs.end(), n.eye.begin(), n.eye.end());
-    exprs.insert(exprs.end(), n.arange.begin(), n.arange.end());
-    exprs.insert(exprs.end(), n.linspace.begin(), n.linspace.end());
+    for (const auto* list : {&n.arange, &n.linspace})
+      for (const std::string& e : *list)
+        if (!e.empty()) exprs.push_back(e);
     return Program("loom_creation.cu", "#include \"loom_creation.cuh\"\n", exprs, options());
   }();
   return p;
@@ -85,7 +93,7 @@ const Program& convert_program(DType src) {
     };
     return std::array<Program, kNumDTypes>{make(0), make(1), make(2),  make(3),  make(4),
                                            make(5), make(6), make(7),  make(8),  make(9),
-                                           make(10), make(11), make(12)};
+                                           make(10), make(11), make(12), make(13), make(14)};
   }();
   return programs[static_cast<int>(src)];
 }

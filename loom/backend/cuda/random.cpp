@@ -29,9 +29,9 @@ int slot(int kind, int words) {
 
 // Every kernel name, "" where the program has none.
 struct RandomNames {
-  std::array<std::array<std::string, kSlots>, kNumDTypes> names;
+  std::array<std::array<std::string, kSlots>, kNumRealDTypes> names;
   RandomNames() {
-    for (int t = 0; t < kNumDTypes; ++t) {
+    for (int t = 0; t < kNumRealDTypes; ++t) {
       const DType dt = static_cast<DType>(t);
       const std::string ty = device_type_name(dt);
       auto name = [&](int kind, int words) {
@@ -58,7 +58,7 @@ const RandomNames& random_names() {
 }  // namespace
 
 const Program& random_program(DType dt) {
-  static const std::array<Program, kNumDTypes> programs = [] {
+  static const std::array<Program, kNumRealDTypes> programs = [] {  // not complex primitives
     auto make = [](int t) {
       std::vector<std::string> exprs;
       for (const std::string& s : random_names().names[t])
@@ -67,16 +67,16 @@ const Program& random_program(DType dt) {
       return Program(std::string("loom_random_") + dtype_name(static_cast<DType>(t)) + ".cu",
                      "#include \"loom_philox.cuh\"\n", exprs, {"--fmad=false"});
     };
-    return std::array<Program, kNumDTypes>{make(0), make(1), make(2),  make(3),  make(4),
-                                           make(5), make(6), make(7),  make(8),  make(9),
-                                           make(10), make(11), make(12)};
+    return std::array<Program, kNumRealDTypes>{make(0), make(1), make(2),  make(3),  make(4),
+                                               make(5), make(6), make(7),  make(8),  make(9),
+                                               make(10), make(11), make(12)};
   }();
   return programs[static_cast<int>(dt)];
 }
 
 const std::string& random_kernel_name(DType dt, int kind, int words) {
   const int s = slot(kind, words);
-  if (s < 0 || random_names().names[static_cast<int>(dt)][s].empty())
+  if (s < 0 || is_complex(dt) || random_names().names[static_cast<int>(dt)][s].empty())
     throw_dtype_error("random", std::string("no GPU kernel for this draw into ") + dtype_name(dt));
   return random_names().names[static_cast<int>(dt)][s];
 }

@@ -19,7 +19,7 @@ namespace {
 class CudaRandomCompile : public ::testing::TestWithParam<int> {};
 
 TEST_P(CudaRandomCompile, EveryDtypeProgram) {
-  for (int t = 0; t < kNumDTypes; ++t) {
+  for (int t = 0; t < kNumRealDTypes; ++t) {
     const cuda::Program& p = cuda::random_program(static_cast<DType>(t));
     const cuda::CompiledProgram c = cuda::compile_program(p, GetParam());
     EXPECT_FALSE(c.is_ptx);
@@ -68,7 +68,7 @@ TEST(CudaRandom, SameBitsAsCpu) {
       expect_same(uniform(k, {n}, dt, -3.0, 5.5, gpu0), uniform(k, {n}, dt, -3.0, 5.5, cpu()), "uniform ab " + what);
       expect_same(normal(k, {n}, dt, gpu0), normal(k, {n}, dt, cpu()), "normal " + what);
     }
-    for (int t = 0; t < kNumDTypes; ++t) {
+    for (int t = 0; t < kNumRealDTypes; ++t) {
       const DType dt = static_cast<DType>(t);
       if (is_floating(dt)) continue;
       const std::string what = std::string(dtype_name(dt)) + " n=" + std::to_string(n);

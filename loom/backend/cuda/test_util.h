@@ -64,6 +64,16 @@ inline Bytes random_elements(DType dt, int64_t n, bool int_target = false) {
         break;
       }
       case DType::float64: std::memcpy(p, &v, 8); break;
+      case DType::complex64: {  // the real part as float32 above, the imaginary part in [-2, 2)
+        const float parts[2] = {static_cast<float>(v), static_cast<float>(unit(g))};
+        std::memcpy(p, parts, 8);
+        break;
+      }
+      case DType::complex128: {
+        const double parts[2] = {v, unit(g)};
+        std::memcpy(p, parts, 16);
+        break;
+      }
       default: std::memcpy(p, &bits, isz);  // integers: every bit pattern
     }
   }
@@ -76,6 +86,8 @@ inline bool is_nan_element(const unsigned char* p, DType dt) {
     case DType::bfloat16: { uint16_t h; std::memcpy(&h, p, 2); return std::isnan(bfloat16_to_float(h)); }
     case DType::float32: { float f; std::memcpy(&f, p, 4); return std::isnan(f); }
     case DType::float64: { double d; std::memcpy(&d, p, 8); return std::isnan(d); }
+    case DType::complex64: { float f[2]; std::memcpy(f, p, 8); return std::isnan(f[0]) || std::isnan(f[1]); }
+    case DType::complex128: { double d[2]; std::memcpy(d, p, 16); return std::isnan(d[0]) || std::isnan(d[1]); }
     default: return false;
   }
 }

@@ -42,12 +42,12 @@ std::vector<std::pair<FusedGraph, KernelConfig>> variants(OpId op, DType loop, b
 }
 
 // Many generated kernels in one NVRTC program: each in its own namespace (their helper
-// names repeat), the shared include once.
+// names repeat), the includes at the top (loom_complex.cuh's operators must be global).
 Program batch(const std::string& name, const std::vector<std::string>& sources, const std::vector<std::string>& names) {
-  std::string src = "#include \"loom_elementwise.cuh\"\n";
+  std::string src = "#include \"loom_elementwise.cuh\"\n#include \"loom_complex.cuh\"\n";
   for (size_t i = 0; i < sources.size(); ++i) {
     std::string s = sources[i];
-    s.erase(0, s.find('\n') + 1);  // the include line
+    while (s.rfind("#include", 0) == 0) s.erase(0, s.find('\n') + 1);  // the include lines
     src += "namespace k" + std::to_string(i) + " {\n" + s + "}\n";
   }
   std::vector<std::string> exprs;  // qualified, for NVRTC's lookup; lowered to the C names

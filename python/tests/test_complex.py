@@ -1,0 +1,258 @@
+"""complex64 and complex128: dtypes, promotion, conversion, casts, creation, the op table's
+complex ops (against NumPy on fresh random data and at infinities, NaNs and branch cuts),
+weak Python complex scalars, real/imag views, angle, jit fusion, and the clear TypeError of
+the ops that do not take complex arrays yet. On every device (GPU cases skip without one)."""
+import warnings
+
+import numpy as np
+import pytest
+
+import loom
+from conftest import COMPLEX_DTYPES, DTYPES, assert_matches, compare, random_array
+
+CNAMES = ["complex64", "complex128"]
+PART = {"complex64": np.float32, "complex128": np.float64}
+
+UNARY = ["negative", "positive", "absolute", "conjugate", "sign", "sqrt", "square", "reciprocal", "exp", "exp2",
+         "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh",
+         "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "rint", "isnan", "isinf", "isfinite", "logical_not"]
+BINARY = ["add", "subtract", "multiply", "divide", "power", "maximum", "minimum", "fmax", "fmin", "equal",
+          "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and", "logical_or", "logical_xor"]
+# NumPy defines these on real numbers only: loom refuses complex the same way (TypeError).
+REAL_ONLY = ["floor", "ceil", "trunc", "cbrt", "erf", "floor_divide", "remainder", "arctan2", "hypot", "copysign",
+             "bitwise_and", "invert", "left_shift"]
+# Within this many ulps (relative to the result's modulus) of NumPy's float64-based result.
+RTOL = {"complex64": 2e-6, "complex128": 4e-15}
+
+
+def crandom(rng, shape, name, scale=3.0):
+    part = PART[name]
+    re = rng.uniform(-scale, scale, size=shape).astype(part)
+    im = rng.uniform(-scale, scale, size=shape).astype(part)
+    return np.array(re + 1j * im, dtype=name)
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        yield
+
+
+def test_dtype_objects():
+    for (d, n) in COMPLEX_DTYPES:
+        assert d.name == n.name and d.itemsize == n.itemsize and d.kind == "c"
+        assert d == n and d == n.name and np.dtype(d) == n
+        assert loom.dtype(n.type) == d
+    assert loom.dtype(complex) == loom.complex128 and loom.dtype("c8") == loom.complex64
+    assert loom.dtype("complex") == loom.complex128
+
+
+def test_promotion_follows_numpy():
+    names = [d.name for d, _ in DTYPES if d.name != "bfloat16"] + CNAMES
+    for a in names:
+        for b in CNAMES:
+            want = np.promote_types(a, b)
+            assert loom.promote_types(a, b) == want, (a, b)
+            assert loom.promote_types(b, a) == want, (b, a)
+    assert loom.promote_types("bfloat16", "complex64") == loom.complex64
+    assert loom.promote_types("bfloat16", "complex128") == loom.complex128
+
+
+@pytest.mark.parametrize("name", CNAMES)
+def test_numpy_round_trip_and_item(device, rng, name):
+    x = crandom(rng, (4, 5), name)
+    a = loom.asarray(x, device=device)
+    assert a.dtype == name and a.device == device
+    np.testing.assert_array_equal(loom.asnumpy(a), x)
+    assert a[1, 2].item() == complex(x[1, 2]) and isinstance(a[1, 2].item(), complex)
+    np.testing.assert_array_equal(loom.asnumpy(a.T.copy()), x.T)
+    b = loom.asarray([[1 + 2j, 3], [0, -1j]], device=device)
+    assert b.dtype == loom.complex128
+    np.testing.assert_array_equal(loom.asnumpy(b), np.array([[1 + 2j, 3], [0, -1j]]))
+    assert "j" in repr(a)
+
+
+@pytest.mark.parametrize("name", CNAMES)
+def test_creation(device, name):
+    for fn, want in [(loom.zeros, np.zeros), (loom.ones, np.ones)]:
+        got = fn((3, 2), dtype=name, device=device)
+        assert_matches(got, want((3, 2), dtype=name), device=device, exact=True)
+    got = loom.full((2, 3), 1.5 - 2.25j, dtype=name, device=device)
+    assert_matches(got, np.full((2, 3), 1.5 - 2.25j, dtype=name), device=device, exact=True)
+    got = loom.full((5,), 2 + 1j, device=device)
+    assert got.dtype == loom.complex128
+    assert_matches(loom.empty((0, 3), dtype=name, device=device), np.empty((0, 3), dtype=name), device=device)
+
+
+def test_casts_both_ways(device, rng):
+    for src_l, src_n in DTYPES + COMPLEX_DTYPES:
+        x = random_array(rng, (7, 3), src_n) if src_n.kind != "c" else crandom(rng, (7, 3), src_n.name, 100)
+        a = loom.asarray(x, device=device)
+        for dst_l, dst_n in DTYPES + COMPLEX_DTYPES:
+            if src_n.kind != "c" and dst_n.kind != "c":
+                continue
+            if src_n.kind == "c" and dst_n.kind in "iu":
+                # NumPy's complex -> integer goes through the real part's float -> int cast,
+                # undefined beyond the range: compare in range only.
+                x2 = np.clip(x.real, 0, 100).astype(src_n)
+                got, want = loom.asarray(x2, device=device).astype(dst_l), x2.astype(dst_n)
+            else:
+                got, want = a.astype(dst_l), x.astype(dst_n)
+            assert_matches(got, want, device=device, exact=True)
+
+
+@pytest.mark.parametrize("name", CNAMES)
+@pytest.mark.parametrize("op", UNARY)
+def test_unary_ops_match_numpy(device, rng, name, op):
+    x = crandom(rng, (64, 9), name)
+    if op in ("exp", "exp2", "sinh", "cosh", "tan", "tanh"):
+        x = crandom(rng, (64, 9), name, 1.5)
+    compare(lambda m, a: getattr(m, op)(a), x, device=device, rtol=RTOL[name])
+    # A strided view reads the same values.
+    compare(lambda m, a: getattr(m, op)(a[::2, 1:]), x, device=device, rtol=RTOL[name])
+
+
+@pytest.mark.parametrize("name", CNAMES)
+@pytest.mark.parametrize("op", BINARY)
+def test_binary_ops_match_numpy(device, rng, name, op):
+    x, y = crandom(rng, (40, 7), name), crandom(rng, (40, 7), name)
+    if op in ("maximum", "minimum", "fmax", "fmin", "less", "less_equal", "greater", "greater_equal", "equal",
+              "not_equal"):
+        y[::3] = x[::3]  # equal elements and equal real parts exercise the tie rules
+        y[1::3] = x[1::3].real + 1j * y[1::3].imag
+    if op == "power":
+        x, y = crandom(rng, (40, 7), name, 2.0), crandom(rng, (40, 7), name, 2.0)
+        y[:, 0] = 2  # NumPy's exact small integer powers
+        y[:, 1] = -1
+    compare(lambda m, a, b: getattr(m, op)(a, b), x, y, device=device, rtol=RTOL[name] * 4)
+    compare(lambda m, a, b: getattr(m, op)(a, b[0]), x, y, device=device, rtol=RTOL[name] * 4)
+
+
+SPECIAL = [0.0, -0.0, 1.0, -1.0, 0.5, 2.0, np.inf, -np.inf, np.nan, 1e-30, 1e30]
+
+
+@pytest.mark.parametrize("name", CNAMES)
+@pytest.mark.parametrize("op", ["sqrt", "exp", "log", "log1p", "expm1", "sin", "cos", "tan", "sinh", "cosh", "tanh",
+                                "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "reciprocal",
+                                "absolute", "sign", "log10", "exp2"])
+def test_special_values_and_branch_cuts(device, name, op):
+    # Every pair of parts from SPECIAL: zeros of both signs (the sides of each branch cut),
+    # points on the cuts (real beyond +-1, imaginary beyond +-i), infinities and NaNs.
+    re, im = np.meshgrid(np.array(SPECIAL), np.array(SPECIAL))
+    x = np.empty(re.size, dtype=name)
+    x.real, x.imag = re.ravel(), im.ravel()  # keeps -0.0 (re + 1j * -0.0 would not)
+    if op == "log1p":
+        # NumPy computes log(1 + z), which loses a tiny z entirely (log1p(1e-30) is 0 there);
+        # loom keeps it: checked against the series below, the rest against NumPy here.
+        x = x[np.abs(x) > 1e-20]
+    want = getattr(np, op)(x)
+    got = loom.asnumpy(getattr(loom, op)(loom.asarray(x, device=device)))
+    assert got.dtype == want.dtype
+    parts = ("real", "imag") if want.dtype.kind == "c" else ("real",)
+    for part, other in zip(parts, reversed(parts)):
+        g, w = getattr(got, part).astype(np.float64), getattr(want, part).astype(np.float64)
+        ok = (np.isnan(g) & np.isnan(w)) | np.isclose(g, w, rtol=RTOL[name] * 8, atol=0)
+        if len(parts) == 2:
+            # C99 (Annex G) leaves the sign of an infinite part unspecified where the other
+            # part is NaN (csinh(inf + i inf) is +-inf + i NaN): any sign passes there.
+            o = getattr(got, other)
+            ok |= np.isinf(g) & np.isinf(w) & np.isnan(o)
+        assert ok.all(), (op, part, x[~ok], g[~ok], w[~ok])
+
+
+@pytest.mark.parametrize("name", CNAMES)
+def test_log1p_and_expm1_keep_tiny_arguments(device, name):
+    z = np.array([1e-30 + 1e-30j, -3e-25 + 2e-20j, 1e-12 - 1e-13j], dtype=name)
+    a = loom.asarray(z, device=device)
+    zz = z.astype(np.complex128)
+    # Two terms of the series are exact to double precision at these sizes.
+    assert_matches(loom.log1p(a), (zz - zz * zz / 2).astype(name), device=device, rtol=RTOL[name])
+    assert_matches(loom.expm1(a), (zz + zz * zz / 2).astype(name), device=device, rtol=RTOL[name])
+
+
+def test_weak_python_complex_scalars(device, rng):
+    for dt, want in [("float32", "complex64"), ("float16", "complex64"), ("float64", "complex128"),
+                     ("int32", "complex128"), ("bool", "complex128"), ("complex64", "complex64")]:
+        x = random_array(rng, (5,), dt)
+        a = loom.asarray(x, device=device)
+        got = a + (1 - 2j)
+        assert got.dtype == want, (dt, got.dtype)
+        assert_matches(got, x + (1 - 2j), device=device, rtol=1e-6)
+        assert (2j * a).dtype == want
+    z = loom.asarray(crandom(rng, (5,), "complex64"), device=device)
+    assert (z + 1.5).dtype == loom.complex64 and (z * 2).dtype == loom.complex64
+    assert (z == 1j).dtype == loom.bool_
+
+
+@pytest.mark.parametrize("name", CNAMES)
+def test_real_imag_views_and_assignment(device, rng, name):
+    x = crandom(rng, (6, 4), name)
+    a = loom.asarray(x.copy(), device=device)
+    assert_matches(a.real, x.real, device=device, exact=True)
+    assert_matches(loom.imag(a), x.imag, device=device, exact=True)
+    assert_matches(a.T.imag, x.T.imag, device=device, exact=True)
+    assert_matches(a[1::2, ::-1].real, x[1::2, ::-1].real, device=device, exact=True)
+    a.imag = 0.5
+    a.real[0] = 7
+    x.imag = 0.5
+    x.real[0] = 7
+    assert_matches(a, x, device=device, exact=True)
+    assert_matches(loom.conj(a), np.conj(x), device=device, exact=True)
+    assert_matches(a.conj(), x.conj(), device=device, exact=True)
+    compare(lambda m, v: m.angle(v), x, device=device, rtol=1e-6)
+    compare(lambda m, v: m.angle(v, deg=True), x, device=device, rtol=1e-6)
+    compare(lambda m, v: m.iscomplex(v), x, device=device)
+    compare(lambda m, v: m.isreal(v), x, device=device)
+    assert loom.iscomplexobj(a) and not loom.isrealobj(a)
+
+
+def test_parts_of_real_arrays(device, rng):
+    x = random_array(rng, (5,), "float32")
+    a = loom.asarray(x, device=device)
+    assert_matches(a.real, x, device=device, exact=True)
+    assert_matches(a.imag, np.zeros(5, np.float32), device=device, exact=True)
+    assert_matches(loom.conj(a), x, device=device, exact=True)
+    compare(lambda m, v: m.angle(v), x, device=device, rtol=1e-6)
+    compare(lambda m, v: m.angle(v), x.astype(np.int32), device=device, rtol=1e-12)
+    with pytest.raises(TypeError):
+        a.imag = 1.0
+
+
+@pytest.mark.parametrize("name", CNAMES)
+def test_jit_fuses_complex_expressions(device, rng, name):
+    x, y = crandom(rng, (33, 17), name, 1.0), crandom(rng, (33, 17), name, 1.0)
+    f = loom.jit(lambda a, b: loom.abs(loom.exp(a) * b - loom.conj(a)) + loom.sqrt(b).real)
+    want = np.abs(np.exp(x) * y - np.conj(x)) + np.sqrt(y).real
+    got = f(loom.asarray(x, device=device), loom.asarray(y, device=device))
+    assert_matches(got, want, device=device, rtol=RTOL[name] * 8)
+
+
+def test_ops_without_complex_raise_type_error_naming_the_op(device, rng):
+    z = loom.asarray(crandom(rng, (4, 4), "complex64"), device=device)
+    for op in REAL_ONLY:
+        fn = getattr(loom, op)
+        with pytest.raises(TypeError, match=op):
+            fn(z) if op in ("floor", "ceil", "trunc", "cbrt", "erf", "invert") else fn(z, z)
+    for call, name in [(lambda: loom.sort(z), "sort"), (lambda: z @ z, "matmul"), (lambda: loom.sum(z), "sum"),
+                       (lambda: loom.cumsum(z), "cumsum"), (lambda: loom.argmax(z), "argmax")]:
+        with pytest.raises(TypeError, match=name):
+            call()
+
+
+def test_grad_through_complex_values_raises(device, rng):
+    x = loom.asarray(random_array(rng, (3,), "float64"), device=device)
+    with pytest.raises(NotImplementedError, match="complex"):
+        loom.grad(lambda v: loom.sum(loom.abs(v * 1j)))(x)
+    with pytest.raises(TypeError):
+        loom.grad(lambda v: loom.sum(loom.abs(v)))(x.astype(loom.complex64))
+
+
+def test_dlpack_round_trip_on_cpu(rng):
+    x = crandom(rng, (3, 5), "complex128")
+    a = loom.asarray(x, device=loom.cpu())
+    np.testing.assert_array_equal(np.from_dlpack(a), x)
+    b = loom.from_dlpack(x)
+    assert b.dtype == loom.complex128
+    np.testing.assert_array_equal(loom.asnumpy(b), x)
