@@ -84,8 +84,10 @@ namespace primitives {
 // (the norms all come from linalg.norm). All are traceable: the result's size follows from
 // the shapes alone. std is var with ReduceParams::take_sqrt and has its own record.
 #define LOOM_REDUCE_PRIMITIVE(name) {{name, "reduce"}, cpu_backend::reduce, gpu_backend::reduce}
+// sum and prod also take complex arrays (mean of a complex array is their sum over a count).
+#define LOOM_REDUCE_PRIMITIVE_C(name) {{name, "reduce", true, true}, cpu_backend::reduce, gpu_backend::reduce}
 inline const Primitive<ReduceFn> reduce[] = {
-    LOOM_REDUCE_PRIMITIVE("sum"),    LOOM_REDUCE_PRIMITIVE("prod"),   LOOM_REDUCE_PRIMITIVE("min"),
+    LOOM_REDUCE_PRIMITIVE_C("sum"),  LOOM_REDUCE_PRIMITIVE_C("prod"), LOOM_REDUCE_PRIMITIVE("min"),
     LOOM_REDUCE_PRIMITIVE("max"),    LOOM_REDUCE_PRIMITIVE("any"),    LOOM_REDUCE_PRIMITIVE("all"),
     LOOM_REDUCE_PRIMITIVE("argmin"), LOOM_REDUCE_PRIMITIVE("argmax"), LOOM_REDUCE_PRIMITIVE("mean"),
     LOOM_REDUCE_PRIMITIVE("var"),    LOOM_REDUCE_PRIMITIVE("norm"),   LOOM_REDUCE_PRIMITIVE("norm"),
@@ -95,6 +97,7 @@ inline const Primitive<ReduceFn> reduce[] = {
 static_assert(sizeof(reduce) / sizeof(reduce[0]) == kNumReduceKinds, "one record per ReduceKind");
 inline const Primitive<ReduceFn> reduce_std = LOOM_REDUCE_PRIMITIVE("std");
 #undef LOOM_REDUCE_PRIMITIVE
+#undef LOOM_REDUCE_PRIMITIVE_C
 
 /// The record of `kind` run with `params`.
 inline const Primitive<ReduceFn>& reduce_of(ReduceKind kind, const ReduceParams& params) {

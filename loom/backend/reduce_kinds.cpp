@@ -26,6 +26,7 @@ DType reduce_acc_dtype(ReduceKind kind, DType in) {
       if (in == bool_) return int64;
       if (dtype_kind(in) == DTypeKind::signed_int) return int64;
       if (dtype_kind(in) == DTypeKind::unsigned_int) return uint64;
+      if (is_complex(in)) return in;  // NumPy sums complex64 in complex64
       return float_acc(in);
     case ReduceKind::min:
     case ReduceKind::max:
@@ -44,7 +45,7 @@ DType reduce_out_dtype(ReduceKind kind, DType in) {
   switch (kind) {
     case ReduceKind::sum:
     case ReduceKind::prod:
-      return is_floating(in) ? in : reduce_acc_dtype(kind, in);
+      return is_floating(in) || is_complex(in) ? in : reduce_acc_dtype(kind, in);
     case ReduceKind::min:
     case ReduceKind::max:
       return in;

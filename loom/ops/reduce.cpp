@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "loom/core/error.h"
+#include "loom/ops/elementwise.h"
 #include "loom/ops/reduce_common.h"
 
 namespace loom {
@@ -86,6 +87,11 @@ Array mean(const Array& a, const AxisArg& axis, bool keepdims, std::optional<DTy
            const std::optional<Array>& out) {
   ReduceParams params;
   params.divisor = static_cast<double>(reduced_count(a, reduced_mask(a, axis, "mean")));
+  if (is_complex(a.dtype()) && (!dtype || is_complex(*dtype))) {
+    // NumPy's complex mean: the sum in the complex dtype over the count.
+    const Array s = sum_like("mean", ReduceKind::sum, a, axis, keepdims, dtype, std::nullopt);
+    return finish_out("mean", divide(s, Operand(params.divisor)), out);
+  }
   return mean_like("mean", ReduceKind::mean, a, axis, keepdims, dtype, params, out);
 }
 

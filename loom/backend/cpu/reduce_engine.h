@@ -16,6 +16,7 @@
 
 #include "loom/array/array.h"
 #include "loom/common/loom_argmax.cuh"
+#include "loom/common/loom_complex.cuh"  // complex sum and prod
 #include "loom/core/cast.h"
 #include "loom/runtime/cpu/thread_pool.h"
 #include "loom/backend/reduce_kinds.h"
@@ -390,11 +391,11 @@ void run(const O& op, const In* x, Out* out, const ReduceGeometry& g) {
 }
 
 template <class T>
-constexpr bool is_float_storage = is_f16<T> || std::is_floating_point_v<T>;
-/// Accumulator of sum/prod (reduce_acc_dtype): int64, uint64, float or double.
+constexpr bool is_float_storage = is_f16<T> || std::is_floating_point_v<T> || is_complex_v<T>;
+/// Accumulator of sum/prod (reduce_acc_dtype): int64, uint64, float, double or the complex type itself.
 template <class T>
 using sum_acc_t = std::conditional_t<
-    std::is_same_v<T, double>, double,
+    is_complex_v<T> || std::is_same_v<T, double>, T,
     std::conditional_t<is_float_storage<T>, float,
                        std::conditional_t<std::is_unsigned_v<T> && !std::is_same_v<T, bool>, uint64_t, int64_t>>>;
 /// Accumulator of the float-valued kinds (mean, var, norms): float or double.

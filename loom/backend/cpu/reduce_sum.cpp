@@ -7,7 +7,7 @@ namespace loom::cpu_backend {
 using namespace reduce_detail;
 
 void reduce_sum_prod(const ReduceInput& in, const ReduceGeometry& g, ReduceKind kind, const Array& out) {
-  dispatch_dtype(in.dtype(), [&](auto in_tag) {
+  dispatch_any_dtype(in.dtype(), [&](auto in_tag) {
     using In = decltype(in_tag);
     using A = sum_acc_t<In>;
     using Out = std::conditional_t<is_float_storage<In>, In, A>;

@@ -57,7 +57,9 @@ std::string highest_of(DType dt) {
 }  // namespace
 
 std::string reduction_source(const ReductionSpec& s) {
-  std::string src = "#include \"loom_reduce.cuh\"\n" + s.preamble + "\nstruct loom_op {\n";
+  std::string src = "#include \"loom_reduce.cuh\"\n";
+  if (s.in_type.rfind("loom_complex", 0) == 0) src += "#include \"loom_complex.cuh\"\n";  // its + and *
+  src += s.preamble + "\nstruct loom_op {\n";
   src += "  typedef " + s.in_type + " in_t;\n  typedef " + s.acc_type + " acc_t;\n  typedef " + s.out_type + " out_t;\n";
   src += "  typedef " + s.params_type + " params_t;\n";
   src += std::string("  static constexpr bool fused = ") + (s.element_expr.empty() ? "false" : "true") + ";\n";

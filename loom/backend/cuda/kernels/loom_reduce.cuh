@@ -35,10 +35,12 @@ __device__ __forceinline__ T loom_scalar_bits(unsigned long long w) {
 template <bool C, typename A, typename B> struct loom_if { typedef A type; };
 template <typename A, typename B> struct loom_if<false, A, B> { typedef B type; };
 
-// Shuffles of any trivially copyable accumulator, one 32-bit word at a time.
+// Shuffles of any trivially copyable accumulator, one 32-bit word at a time. The union has
+// its own (empty) constructor: a member with a default constructor (loom_complex) would
+// delete the implicit one.
 template <typename T>
 __device__ __forceinline__ T loom_shfl_down(T v, int delta) {
-  union U { T t; unsigned w[(sizeof(T) + 3) / 4]; } u;
+  union U { T t; unsigned w[(sizeof(T) + 3) / 4]; __device__ U() {} } u;
   u.t = v;
 #pragma unroll
   for (int k = 0; k < (int)((sizeof(T) + 3) / 4); ++k) u.w[k] = __shfl_down_sync(0xffffffffu, u.w[k], delta);
@@ -46,7 +48,7 @@ __device__ __forceinline__ T loom_shfl_down(T v, int delta) {
 }
 template <typename T>
 __device__ __forceinline__ T loom_shfl_up(T v, int delta) {
-  union U { T t; unsigned w[(sizeof(T) + 3) / 4]; } u;
+  union U { T t; unsigned w[(sizeof(T) + 3) / 4]; __device__ U() {} } u;
   u.t = v;
 #pragma unroll
   for (int k = 0; k < (int)((sizeof(T) + 3) / 4); ++k) u.w[k] = __shfl_up_sync(0xffffffffu, u.w[k], delta);
