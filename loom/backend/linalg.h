@@ -13,8 +13,8 @@ namespace loom {
 
 /// out[i] = a[i] @ b[i] for a (B, m, k), b (B, k, n), out contiguous (B, m, n), all of one
 /// dtype, k >= 1. Integers wrap around, bool is or-of-ands, float16/bfloat16 accumulate in
-/// float32 (tensor cores on the GPU). float32 uses TF32 tensor cores on the GPU only when
-/// `allow_tf32`; the CPU ignores it.
+/// float32 (tensor cores on the GPU), complex64/complex128 through cgemm/zgemm. float32 uses
+/// TF32 tensor cores on the GPU only when `allow_tf32`; the CPU ignores it.
 using GemmFn = void(const Array& a, const Array& b, const Array& out, bool allow_tf32);
 
 namespace cpu_backend {
@@ -31,7 +31,7 @@ const char* cpu_blas_name();
 namespace primitives {
 
 // matmul, dot, vdot, inner, tensordot and einsum all run this one product.
-inline const Primitive<GemmFn> matmul{{"matmul", "linalg"}, cpu_backend::gemm, gpu_backend::gemm};
+inline const Primitive<GemmFn> matmul{{"matmul", "linalg", true, true}, cpu_backend::gemm, gpu_backend::gemm};
 
 }  // namespace primitives
 }  // namespace loom

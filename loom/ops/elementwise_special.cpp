@@ -4,6 +4,7 @@
 #include <string>
 
 #include "loom/core/error.h"
+#include "loom/ops/complex.h"
 #include "loom/ops/elementwise.h"
 
 namespace loom {
@@ -25,6 +26,14 @@ Array round(const Array& a, int decimals, const std::optional<Array>& out) {
     if (!out) return t.astype(a.dtype());
     copyto(*out, t);
     return *out;
+  }
+  if (is_complex(a.dtype())) {
+    // NumPy rounds the two parts as real arrays (a complex divide by 10^d would round
+    // differently): in place, through the real and imag views of the result.
+    Array t = out ? *out : a.copy();
+    if (out) copyto(t, a);
+    for (const Array& part : {real(t), imag(t)}) round(part, decimals, part);
+    return t;
   }
   if (a.dtype() == bool_ && decimals != 0)
     throw DTypeError("[round] Cannot cast ufunc 'multiply' output from float64 to bool with casting rule 'same_kind'");

@@ -8,6 +8,7 @@
 
 #include "loom/core/error.h"
 #include "loom/ops/creation.h"
+#include "loom/ops/elementwise.h"
 #include "loom/ops/linalg_internal.h"
 
 namespace loom {
@@ -117,7 +118,8 @@ Array vdot(const Array& a, const Array& b) {
   if (a.size() != b.size())
     throw_value_error("vdot", "vectors have different lengths (" + std::to_string(a.size()) +
                                   " and " + std::to_string(b.size()) + ")");
-  return matmul(ravel(a), ravel(b));
+  // NumPy's vdot conjugates its first argument.
+  return matmul(is_complex(a.dtype()) ? conjugate(ravel(a)) : ravel(a), ravel(b));
 }
 
 Array inner(const Array& a, const Array& b) {

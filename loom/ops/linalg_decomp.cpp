@@ -20,6 +20,8 @@ DType compute_dtype(const char* op, DType t) {
   if (t == DType::float32 || t == DType::float64) return t;
   if (t == DType::float16 || t == DType::bfloat16)
     throw_dtype_error(op, std::string("array type ") + dtype_name(t) + " is unsupported in linalg");
+  if (is_complex(t))  // never cast to float64 (that would drop the imaginary parts)
+    throw_dtype_error(op, std::string(dtype_name(t)) + " matrices are not supported by the decompositions yet");
   return DType::float64;  // bool and integers, as NumPy
 }
 

@@ -7,7 +7,7 @@
 
 namespace loom::linalg_detail {
 
-/// float32 and float64 stay; bool and integers compute in float64; 16-bit floats raise.
+/// float32 and float64 stay; bool and integers compute in float64; 16-bit floats and complex raise.
 DType compute_dtype(const char* op, DType t);
 /// a (..., m, n) as a contiguous (B, m, n) stack in the compute dtype; *batch gets "...".
 /// square: raise unless m == n.

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "loom/core/error.h"
+#include "loom/ops/elementwise.h"
 #include "loom/ops/linalg.h"
 #include "loom/ops/reduce.h"
 #include "loom/ops/shape_ops.h"
@@ -79,8 +80,15 @@ Array matrix_norm(const Array& x, int row, int col, const NormOrd& ord, bool kee
 Array norm(const Array& a, const NormOrd& ord, const AxisArg& axis, bool keepdims) {
   // NumPy: `if not issubclass(x.dtype.type, inexact): x = x.astype(float)`; ml_dtypes'
   // bfloat16 is not inexact to NumPy either.
-  const Array x = is_floating(a.dtype()) && a.dtype() != bfloat16 ? a : a.astype(float64);
+  // A complex array's norms are those of its moduli (NumPy takes abs first), but for the
+  // spectral and nuclear norms, which need a complex SVD.
+  const bool cplx = is_complex(a.dtype());
+  const Array x = cplx ? absolute(a) : is_floating(a.dtype()) && a.dtype() != bfloat16 ? a : a.astype(float64);
   const int nd = x.ndim();
+  const bool matrix = axis ? axis->size() == 2 : nd == 2;
+  if (cplx && matrix && (ord.kind == Kind::nuc || (ord.kind == Kind::number && std::fabs(ord.p) == 2)))
+    throw_dtype_error("norm", std::string("the spectral and nuclear norms of ") + dtype_name(a.dtype()) +
+                                  " matrices need a complex SVD, which is not supported yet");
   if (!axis) {
     if (ord.kind == Kind::none || (ord.kind == Kind::fro && nd == 2) || (is_num(ord, 2) && nd == 1)) {
       Array r = reduce_masked("norm", x, std::vector<bool>(nd, true), false, ReduceKind::norm_l2);

@@ -187,6 +187,14 @@ def test_weak_python_complex_scalars(device, rng):
 
 
 @pytest.mark.parametrize("name", CNAMES)
+def test_round_and_clip_match_numpy(device, rng, name):
+    x = crandom(rng, (50, 20), name, 5.0)
+    for d in [0, 1, 2, -1]:
+        compare(lambda m, a: m.round(a, d), x, device=device, exact=True)
+    compare(lambda m, a: m.clip(a, -1 + 1j, 2), x, device=device, exact=True)
+
+
+@pytest.mark.parametrize("name", CNAMES)
 def test_real_imag_views_and_assignment(device, rng, name):
     x = crandom(rng, (6, 4), name)
     a = loom.asarray(x.copy(), device=device)
@@ -246,13 +254,29 @@ def test_reductions_match_numpy(device, rng, name, fn):
     assert_matches(f(loom.asarray(x, device=device)), getattr(np, fn)(x * 2, axis=1) + 1, device=device, rtol=rtol)
 
 
+@pytest.mark.parametrize("name", CNAMES)
+def test_products_match_numpy(device, rng, name):
+    a, b = crandom(rng, (3, 20, 30), name, 1.0), crandom(rng, (3, 30, 10), name, 1.0)
+    rtol = RTOL[name] * 30
+    compare(lambda m, x, y: x @ y, a, b, device=device, rtol=rtol)
+    compare(lambda m, x, y: m.matmul(x[0].T, y[0].T.T), a, b, device=device, rtol=rtol)  # transposed layouts
+    compare(lambda m, x, y: x[:, :, ::2] @ y[:, ::2], a, b, device=device, rtol=rtol)  # strided: copied first
+    compare(lambda m, x, y: m.vdot(x[0], x[1]), a, b, device=device, rtol=rtol * 10)
+    compare(lambda m, x, y: m.dot(x[0, 0], y[0, :, 0]), a, b, device=device, rtol=rtol)
+    compare(lambda m, x, y: m.einsum("bij,bjk->bik", x, y), a, b, device=device, rtol=rtol)
+    r = random_array(rng, (30, 4), "float32")
+    compare(lambda m, x, y: x[0] @ y, a, r, device=device, rtol=rtol)  # real operand promoted
+    compare(lambda m, x, y: m.matmul(x[1], x[1].conj().T), a, b, device=device, rtol=rtol)
+
+
 def test_ops_without_complex_raise_type_error_naming_the_op(device, rng):
     z = loom.asarray(crandom(rng, (4, 4), "complex64"), device=device)
     for op in REAL_ONLY:
         fn = getattr(loom, op)
         with pytest.raises(TypeError, match=op):
             fn(z) if op in ("floor", "ceil", "trunc", "cbrt", "erf", "invert") else fn(z, z)
-    for call, name in [(lambda: loom.sort(z), "sort"), (lambda: z @ z, "matmul"), (lambda: loom.max(z), "max"),
+    for call, name in [(lambda: loom.sort(z), "sort"), (lambda: loom.linalg.solve(z, z), "solve"),
+                       (lambda: loom.max(z), "max"),
                        (lambda: loom.cumsum(z), "cumsum"), (lambda: loom.argmax(z), "argmax")]:
         with pytest.raises(TypeError, match=name):
             call()

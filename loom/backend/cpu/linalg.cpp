@@ -58,12 +58,14 @@ void gram(const T* a, int64_t ld, bool transposed, int64_t n, int64_t k, T* c) {
 template <class T>
 void blas_gemm(const Array& a, const Array& b, const Array& out) {
   const GemmOperand ga = gemm_operand(a), gb = gemm_operand(b);
-  if (is_gram(a, b, ga, gb)) {
-    const int64_t nb = out.shape()[0], n = out.shape()[1], k = a.shape()[2];
-    for (int64_t i = 0; i < nb; ++i)
-      gram<T>(static_cast<const T*>(a.data()) + i * ga.batch_stride, ga.ld, ga.transposed, n, k,
-              static_cast<T*>(out.data()) + i * n * n);
-    return;
+  if constexpr (!is_complex_v<T>) {  // x @ x.T of complex is no Hermitian update: plain gemm
+    if (is_gram(a, b, ga, gb)) {
+      const int64_t nb = out.shape()[0], n = out.shape()[1], k = a.shape()[2];
+      for (int64_t i = 0; i < nb; ++i)
+        gram<T>(static_cast<const T*>(a.data()) + i * ga.batch_stride, ga.ld, ga.transposed, n, k,
+                static_cast<T*>(out.data()) + i * n * n);
+      return;
+    }
   }
   const int64_t nb = out.shape()[0], m = out.shape()[1], n = out.shape()[2], k = a.shape()[2];
   const T* pa = static_cast<const T*>(a.data());
@@ -76,7 +78,14 @@ void blas_gemm(const Array& a, const Array& b, const Array& out) {
     const T* B = pb + i * gb.batch_stride;
     T* C = pc + i * m * n;
     const int mi = static_cast<int>(m), ni = static_cast<int>(n), ki = static_cast<int>(k);
-    if constexpr (std::is_same_v<T, float>)
+    const T one(1), zero(0);  // complex scalars go by pointer
+    if constexpr (std::is_same_v<T, complex64_t>)
+      cblas_cgemm(cblas::kRowMajor, ta, tb, mi, ni, ki, &one, A, static_cast<int>(ga.ld), B,
+                  static_cast<int>(gb.ld), &zero, C, ni);
+    else if constexpr (std::is_same_v<T, complex128_t>)
+      cblas_zgemm(cblas::kRowMajor, ta, tb, mi, ni, ki, &one, A, static_cast<int>(ga.ld), B,
+                  static_cast<int>(gb.ld), &zero, C, ni);
+    else if constexpr (std::is_same_v<T, float>)
       cblas_sgemm(cblas::kRowMajor, ta, tb, mi, ni, ki, 1.0f, A, static_cast<int>(ga.ld), B,
                   static_cast<int>(gb.ld), 0.0f, C, ni);
     else
@@ -127,6 +136,14 @@ void gemm(const Array& a, const Array& b, const Array& out, bool /*allow_tf32: n
     case DType::float64:
       if (!blas_fits(out, a.shape()[2])) break;
       blas_gemm<double>(a, b, out);
+      return;
+    case DType::complex64:
+      if (!blas_fits(out, a.shape()[2])) break;
+      blas_gemm<complex64_t>(a, b, out);
+      return;
+    case DType::complex128:
+      if (!blas_fits(out, a.shape()[2])) break;
+      blas_gemm<complex128_t>(a, b, out);
       return;
 #endif
     default:

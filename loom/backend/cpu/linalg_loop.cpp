@@ -1,6 +1,6 @@
 // loom's own matrix product loop: integers (wrapping, accumulated in unsigned 32/64-bit
-// arithmetic so that overflow is defined), bool (or of ands), and float32/float64 when the
-// build has no BLAS. Rows are spread over cores; each row is computed in blocks of columns
+// arithmetic so that overflow is defined), bool (or of ands), and float32/float64 and
+// complex when the build has no BLAS. Rows are spread over cores; each row is computed in blocks of columns
 // held in registers/L1 while the right operand's rows stream by (contiguous: vectorizes).
 #include <algorithm>
 #include <cstring>
@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "loom/common/loom_complex.cuh"  // complex products when the build has no BLAS
 #include "loom/core/cast.h"
 #include "loom/backend/cpu/linalg_loop.h"
 #include "loom/runtime/cpu/thread_pool.h"
@@ -23,6 +24,8 @@ struct AccOf {
 template <> struct AccOf<bool> { using type = uint8_t; };
 template <> struct AccOf<float> { using type = float; };
 template <> struct AccOf<double> { using type = double; };
+template <> struct AccOf<complex64_t> { using type = complex64_t; };
+template <> struct AccOf<complex128_t> { using type = complex128_t; };
 
 constexpr int64_t kColBlock = 256;
 
@@ -104,7 +107,7 @@ void gemm_loop(const Array& a, const Array& b, const Array& out) {
     default:
       break;
   }
-  dispatch_dtype(out.dtype(), [&](auto tag) {
+  dispatch_any_dtype(out.dtype(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (!is_f16<T>) loop_typed<T>(a, b, out);
   });

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <string>
 
+#include "loom/core/scalar.h"
 #include "loom/runtime/cuda/check.h"
 #include "loom/backend/cuda/linalg_programs.h"
 #include "loom/backend/cuda/programs.h"
@@ -84,6 +85,7 @@ void tiled_gemm(int dev, const Array& a, const Array& b, const Array& out, void*
 constexpr int64_t kTiledGemmMaxMacs = int64_t{1} << 24;
 
 bool use_tiled(const Array& a, const Array& out) {
+  if (is_complex(out.dtype())) return false;  // cuBLAS only
   if (!is_floating(out.dtype())) return true;
   if (!has_tiled_matmul(out.dtype())) return false;
   const int64_t k = a.shape()[2];  // divided, not multiplied: huge shapes must not overflow
@@ -93,16 +95,19 @@ bool use_tiled(const Array& a, const Array& out) {
 struct BlasTypes {
   cudaDataType data;
   cublasComputeType_t compute;
-  bool double_scalars;
+  DType scalar;  // the dtype of alpha and beta
 };
 
 BlasTypes blas_types(DType dt, bool allow_tf32) {
   switch (dt) {
-    case DType::float16: return {CUDA_R_16F, CUBLAS_COMPUTE_32F, false};
-    case DType::bfloat16: return {CUDA_R_16BF, CUBLAS_COMPUTE_32F, false};
+    case DType::float16: return {CUDA_R_16F, CUBLAS_COMPUTE_32F, float32};
+    case DType::bfloat16: return {CUDA_R_16BF, CUBLAS_COMPUTE_32F, float32};
     case DType::float32:
-      return {CUDA_R_32F, allow_tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, false};
-    case DType::float64: return {CUDA_R_64F, CUBLAS_COMPUTE_64F, true};
+      return {CUDA_R_32F, allow_tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, float32};
+    case DType::float64: return {CUDA_R_64F, CUBLAS_COMPUTE_64F, float64};
+    // Complex: cgemm/zgemm's own arithmetic (no TF32: NumPy's results, as for float32 by default).
+    case DType::complex64: return {CUDA_C_32F, CUBLAS_COMPUTE_32F, complex64};
+    case DType::complex128: return {CUDA_C_64F, CUBLAS_COMPUTE_64F, complex128};
     default: throw_dtype_error("matmul", "no cuBLAS type");
   }
 }
@@ -120,10 +125,11 @@ void blas_gemm(int dev, const Array& a, const Array& b, const Array& out, bool a
   check_int(n, "matrix dimensions");
   check_int(k, "matrix dimensions");
   const BlasTypes t = blas_types(out.dtype(), allow_tf32);
-  const float one_f = 1.0f, zero_f = 0.0f;
-  const double one_d = 1.0, zero_d = 0.0;
-  const void* alpha = t.double_scalars ? static_cast<const void*>(&one_d) : &one_f;
-  const void* beta = t.double_scalars ? static_cast<const void*>(&zero_d) : &zero_f;
+  alignas(16) unsigned char one[16], zero[16];  // alpha = 1, beta = 0 in the scalar dtype
+  scalar_to_bytes(Scalar(1), t.scalar, one);
+  scalar_to_bytes(Scalar(0), t.scalar, zero);
+  const void* alpha = one;
+  const void* beta = zero;
   // Row-major C = A @ B is column-major C^T = B^T @ A^T: B goes first, m and n swap, and a
   // transposed (column-major) operand becomes op 'T' on the same memory.
   const cublasOperation_t op_b = gb.transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
