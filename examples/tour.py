@@ -11,6 +11,7 @@ import numpy as np
 
 import loom
 from loom import cuda
+from tour_complex import complex_numbers
 from tour_transforms import transforms
 
 
@@ -469,6 +470,7 @@ def main():
     move_data(default)
     compute(default)
     numpy_ops(default)
+    complex_numbers(default, section, check)
     memory(default)
     timings(default)
     streams_and_events(default)
