@@ -187,6 +187,21 @@ def test_weak_python_complex_scalars(device, rng):
 
 
 @pytest.mark.parametrize("name", CNAMES)
+def test_indexing_gathers_and_scatters(device, rng, name):
+    x = crandom(rng, (30, 8), name)
+    idx = rng.integers(0, 30, size=12)
+    compare(lambda m, a, i: a[i], x, idx, device=device, exact=True)
+    compare(lambda m, a, i: a[i, ::-2], x, idx, device=device, exact=True)
+    compare(lambda m, a: a[a.real > 0], x, device=device, exact=True)
+
+    def set_rows(m, a, i):
+        a[i] = a[i] * 2j
+        a[3:5, 1] = 1 - 1j
+        return a
+    compare(set_rows, x, np.unique(idx), device=device, exact=True)
+
+
+@pytest.mark.parametrize("name", CNAMES)
 def test_round_and_clip_match_numpy(device, rng, name):
     x = crandom(rng, (50, 20), name, 5.0)
     for d in [0, 1, 2, -1]:
@@ -276,6 +291,7 @@ def test_ops_without_complex_raise_type_error_naming_the_op(device, rng):
         with pytest.raises(TypeError, match=op):
             fn(z) if op in ("floor", "ceil", "trunc", "cbrt", "erf", "invert") else fn(z, z)
     for call, name in [(lambda: loom.sort(z), "sort"), (lambda: loom.linalg.solve(z, z), "solve"),
+                       (lambda: z.at[loom.asarray([0, 1], device=device)].add(1j), "at"),
                        (lambda: loom.max(z), "max"),
                        (lambda: loom.cumsum(z), "cumsum"), (lambda: loom.argmax(z), "argmax")]:
         with pytest.raises(TypeError, match=name):

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "loom/common/loom_complex.cuh"  // scatter of complex elements
 #include "loom/core/cast.h"
 #include "loom/runtime/cpu/thread_pool.h"
 
@@ -146,7 +147,8 @@ void gather(const Array& src, const Array& offsets, const IndexLayout& l, const 
     case 1: gather_typed(s, off, l, static_cast<uint8_t*>(out.data()), n); break;
     case 2: gather_typed(s, off, l, static_cast<uint16_t*>(out.data()), n); break;
     case 4: gather_typed(s, off, l, static_cast<uint32_t*>(out.data()), n); break;
-    default: gather_typed(s, off, l, static_cast<uint64_t*>(out.data()), n); break;
+    case 8: gather_typed(s, off, l, static_cast<uint64_t*>(out.data()), n); break;
+    default: gather_typed(s, off, l, static_cast<complex128_t*>(out.data()), n); break;  // 16 bytes
   }
 }
 
@@ -154,7 +156,7 @@ void scatter(const Array& dst, const Array& offsets, const IndexLayout& l, const
              ScatterMode mode) {
   char* d = static_cast<char*>(dst.data());
   const int64_t* off = offsets.valid() ? static_cast<const int64_t*>(offsets.data()) : nullptr;
-  dispatch_dtype(dst.dtype(), [&](auto tag) {
+  dispatch_any_dtype(dst.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T* v = static_cast<const T*>(values.data());
     walk(l, 0, values.size(), [&](int64_t o, int64_t s, int64_t b) {

@@ -9,9 +9,13 @@
 namespace loom::cuda {
 namespace {
 
-constexpr const char* kBits[4] = {"unsigned char", "unsigned short", "unsigned int", "unsigned long long"};
+// Element carriers by size; the 16-byte one (complex128) only moves elements (gather, scatter).
+constexpr const char* kBits[5] = {"unsigned char", "unsigned short", "unsigned int", "unsigned long long",
+                                  "loom_complex128"};
 
-int size_slot(size_t itemsize) { return itemsize == 1 ? 0 : itemsize == 2 ? 1 : itemsize == 4 ? 2 : 3; }
+int size_slot(size_t itemsize) {
+  return itemsize == 1 ? 0 : itemsize == 2 ? 1 : itemsize == 4 ? 2 : itemsize == 8 ? 3 : 4;
+}
 
 // nonzero variants: (bits, float) for bool/ints of each size and the three float sizes.
 int nz_slot(DType dt) {
@@ -21,11 +25,11 @@ int nz_slot(DType dt) {
 
 struct Names {
   std::string offsets = "loom_index_offsets", scan = "loom_nonzero_scan";
-  std::array<std::string, 4> gather, scatter;
+  std::array<std::string, 5> gather, scatter;
   std::array<std::string, kNumRealDTypes * 4> combine;  // scatter-add & co.: real dtypes
   std::array<std::string, 7> nz_count, nz_write;
   Names() {
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < 5; ++i) {
       gather[i] = std::string("loom_index_gather<") + kBits[i] + ">";
       scatter[i] = std::string("loom_index_scatter<") + kBits[i] + ">";
     }
