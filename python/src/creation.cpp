@@ -94,6 +94,14 @@ DType arange_dtype(std::initializer_list<nb::handle> args) {
   return int64;
 }
 
+// A real bound or step of arange/linspace: their complex forms are not built yet, and the
+// real part alone would be a wrong answer.
+Scalar real_scalar(nb::handle h, const char* op) {
+  const Scalar s = to_scalar(h);
+  if (s.is_complex()) throw DTypeError(std::string("[") + op + "] complex arguments are not supported yet");
+  return s;
+}
+
 // numpy.linspace's dtype: np.result_type(start, stop, float(num)) (NEP 50: Python numbers
 // are weak, so float32 scalars give float32), which is float64 for Python numbers.
 DType linspace_dtype(nb::handle start, nb::handle stop) {
@@ -315,8 +323,9 @@ void init_creation(nb::module_& m) {
           first = zero;
           last = start;
         }
+        const Scalar a = real_scalar(first, "arange"), b = real_scalar(last, "arange"), c = real_scalar(inc, "arange");
         const DType dt = dtype.is_none() ? arange_dtype({first, last, inc}) : to_dtype(dtype);
-        return arange(to_scalar(first), to_scalar(last), to_scalar(inc), dt, to_optional_device(device));
+        return arange(a, b, c, dt, to_optional_device(device));
       },
       nb::arg("start"), nb::arg("stop").none() = nb::none(), nb::arg("step").none() = nb::none(),
       nb::arg("dtype").none() = nb::none(), nb::arg("device").none() = nb::none(),
@@ -326,8 +335,9 @@ void init_creation(nb::module_& m) {
       "linspace",
       [](nb::handle start, nb::handle stop, nb::handle num_h, bool endpoint, nb::handle dtype, nb::handle device) {
         const int64_t num = to_int_arg(num_h, "linspace", "num");
+        const double a = real_scalar(start, "linspace").as_double(), b = real_scalar(stop, "linspace").as_double();
         const DType dt = dtype.is_none() ? linspace_dtype(start, stop) : to_dtype(dtype);
-        return linspace(to_scalar(start).as_double(), to_scalar(stop).as_double(), num, endpoint, dt,
+        return linspace(a, b, num, endpoint, dt,
                         to_optional_device(device));
       },
       nb::arg("start"), nb::arg("stop"), nb::arg("num") = 50, nb::arg("endpoint") = true,

@@ -76,6 +76,8 @@ std::vector<Index> parse_index(nb::handle key, const Array& x) {
 // x's dtype, and an int that does not fit raises OverflowError, as NumPy 2 does.
 Array value_array(nb::handle v, const Array& x) {
   PyObject* p = v.ptr();
+  if (PyComplex_Check(p) && !is_complex(x.dtype()))  // as NumPy: no silent drop of the imaginary part
+    throw DTypeError(std::string("[setitem] cannot assign a Python complex to a ") + dtype_name(x.dtype()) + " array");
   if (PyBool_Check(p) || PyLong_Check(p) || PyFloat_Check(p)) {
     check_int_fits(v, x.dtype());
     if (PyFloat_Check(p) && !is_floating(x.dtype()) && x.dtype() != bool_) {

@@ -298,6 +298,18 @@ def test_ops_without_complex_raise_type_error_naming_the_op(device, rng):
             call()
 
 
+def test_complex_arguments_that_would_lose_their_imaginary_part_raise(device):
+    with pytest.raises(TypeError, match="linspace"):
+        loom.linspace(0, 1j, 3, device=device)
+    with pytest.raises(TypeError, match="arange"):
+        loom.arange(0, 3j, device=device)
+    x = loom.zeros(3, device=device)
+    with pytest.raises(TypeError):
+        x[0] = 1j
+    with pytest.raises(TypeError, match="eye"):
+        loom.eye(2, dtype=loom.complex64, device=device)
+
+
 def test_grad_through_complex_values_raises(device, rng):
     x = loom.asarray(random_array(rng, (3,), "float64"), device=device)
     with pytest.raises(NotImplementedError, match="complex"):
