@@ -224,6 +224,15 @@ Array uniform(const Key& k, const Shape& shape, DType dtype, double minval, doub
 }
 
 Array normal(const Key& k, const Shape& shape, DType dtype, std::optional<Device> device) {
+  if (is_complex(dtype)) {
+    // JAX's complex normal: real and imaginary parts independent N(0, 1/2), so E|z|^2 = 1;
+    // drawn as pairs of parts and viewed as complex elements (the same memory layout).
+    const DType part = real_dtype(dtype);
+    Shape pairs = shape;
+    pairs.push_back(2);
+    const Array p = run(normal_draw("normal", 0.0, std::sqrt(0.5), part), pairs, part, resolve(device), k);
+    return Array(p.buffer(), dtype, shape, contiguous_strides(shape, itemsize(dtype)), p.offset());
+  }
   return run(normal_draw("normal", 0.0, 1.0, dtype), shape, dtype, resolve(device), k);
 }
 

@@ -43,7 +43,7 @@ Key fold_in(const Key& key, uint64_t data);
 /// Uniform in [minval, maxval) (rounding may reach maxval for ranges other than [0, 1)).
 Array uniform(const Key& key, const Shape& shape, DType dtype = float32, double minval = 0.0,
               double maxval = 1.0, std::optional<Device> device = std::nullopt);
-/// Standard normal.
+/// Standard normal; complex64/complex128 as JAX draws them (each part N(0, 1/2)).
 Array normal(const Key& key, const Shape& shape, DType dtype = float32,
              std::optional<Device> device = std::nullopt);
 /// Integers in [minval, maxval) of an integer dtype (or bool); [minval, maxval] with

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "loom/core/error.h"
+#include "loom/ops/complex.h"
 #include "loom/ops/elementwise.h"
 #include "loom/ops/reduce_common.h"
 
@@ -56,6 +57,19 @@ Array var_like(const char* op, const Array& a, const AxisArg& axis, bool keepdim
   params.count = static_cast<double>(reduced_count(a, mask));
   params.divisor = std::max(params.count - ddof, 0.0);
   params.take_sqrt = take_sqrt;
+  if (is_complex(a.dtype()) && (!dtype || is_complex(*dtype))) {
+    // NumPy's complex var: the mean of |x - mean|^2, real (float32 for complex64), computed
+    // as the sums of the parts' squares over the divisor.
+    const Array x = dtype ? a.astype(*dtype) : a;
+    const Array m = divide(sum_like(op, ReduceKind::sum, x, axis, true, std::nullopt, std::nullopt),
+                           Operand(params.count));
+    const Array d = subtract(x, m), re = real(d), im = imag(d);
+    const Array sq = add(multiply(re, re), multiply(im, im));  // (d * conj(d)).real, as NumPy
+    Array r = divide(sum_like(op, ReduceKind::sum, sq, axis, keepdims, std::nullopt, std::nullopt),
+                     Operand(params.divisor));
+    if (take_sqrt) r = sqrt(r);
+    return finish_out(op, r, out);
+  }
   return mean_like(op, ReduceKind::var, a, axis, keepdims, dtype, params, out);
 }
 

@@ -253,6 +253,30 @@ def test_jit_fuses_complex_expressions(device, rng, name):
 
 
 @pytest.mark.parametrize("name", CNAMES)
+@pytest.mark.parametrize("fn", ["var", "std"])
+def test_var_and_std_are_real(device, rng, name, fn):
+    x = crandom(rng, (20, 30), name, 2.0)
+    rtol = RTOL[name] * 100
+    for axis in [None, 0, 1]:
+        compare(lambda m, a: getattr(m, fn)(a, axis=axis), x, device=device, rtol=rtol)
+    compare(lambda m, a: getattr(m, fn)(a, axis=1, ddof=1, keepdims=True), x, device=device, rtol=rtol)
+
+
+def test_complex_normal_draws(device):
+    k = loom.random.key(3)
+    for name in CNAMES:
+        z = loom.asnumpy(loom.random.normal(k, (200, 500), dtype=name, device=device))
+        assert z.dtype == name and z.shape == (200, 500)
+        # Each part N(0, 1/2): E|z|^2 = 1, the parts uncorrelated.
+        assert abs(np.mean(np.abs(z) ** 2) - 1) < 0.02
+        assert abs(np.var(z.real) - 0.5) < 0.01 and abs(np.var(z.imag) - 0.5) < 0.01
+        assert abs(np.mean(z.real * z.imag)) < 0.01
+    a = loom.random.normal(k, (4,), dtype="complex64", device=device)
+    np.testing.assert_array_equal(loom.asnumpy(a), loom.asnumpy(loom.random.normal(k, (4,), dtype="complex64",
+                                                                                    device=device)))
+
+
+@pytest.mark.parametrize("name", CNAMES)
 @pytest.mark.parametrize("fn", ["sum", "prod", "mean"])
 def test_reductions_match_numpy(device, rng, name, fn):
     x = crandom(rng, (37, 300), name, 1.0)
@@ -292,7 +316,7 @@ def test_ops_without_complex_raise_type_error_naming_the_op(device, rng):
             fn(z) if op in ("floor", "ceil", "trunc", "cbrt", "erf", "invert") else fn(z, z)
     for call, name in [(lambda: loom.sort(z), "sort"), (lambda: loom.linalg.solve(z, z), "solve"),
                        (lambda: z.at[loom.asarray([0, 1], device=device)].add(1j), "at"),
-                       (lambda: loom.max(z), "max"),
+                       (lambda: loom.max(z), "max"), (lambda: loom.random.normal(0, 1, (2,), dtype=z.dtype), "normal"),
                        (lambda: loom.cumsum(z), "cumsum"), (lambda: loom.argmax(z), "argmax")]:
         with pytest.raises(TypeError, match=name):
             call()
