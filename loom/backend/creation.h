@@ -57,7 +57,7 @@ inline const Primitive<FillFn> full{{"full", "creation", true, true}, cpu_backen
 inline const Primitive<ArangeFn> arange{{"arange", "creation"}, cpu_backend::arange, gpu_backend::arange};
 inline const Primitive<LinspaceFn> linspace{{"linspace", "creation"}, cpu_backend::linspace,
                                             gpu_backend::linspace};
-inline const Primitive<EyeFn> eye{{"eye", "creation"}, cpu_backend::eye, gpu_backend::eye};
+inline const Primitive<EyeFn> eye{{"eye", "creation", true, true}, cpu_backend::eye, gpu_backend::eye};
 // Its input is host memory, not an operand array: hooks see only the output.
 inline const Primitive<CopyFromHostFn> from_host{{"from_host", "creation", true, true}, cpu_backend::copy_from_host,
                                                  gpu_backend::copy_from_host};

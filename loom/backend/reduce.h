@@ -109,10 +109,10 @@ inline const Primitive<ReduceFn>& reduce_of(ReduceKind kind, const ReduceParams&
 inline const Primitive<FusedReduceFn> fused_reduce{{"fused_reduce", "reduce"}, cpu_backend::fused_reduce,
                                                    gpu_backend::fused_reduce};
 
-// One record per ScanKind, indexed by it.
+// One record per ScanKind, indexed by it; complex too (the sum/prod accumulators).
 inline const Primitive<ScanFn> scan[2] = {
-    {{"cumsum", "reduce"}, cpu_backend::scan, gpu_backend::scan},
-    {{"cumprod", "reduce"}, cpu_backend::scan, gpu_backend::scan},
+    {{"cumsum", "reduce", true, true}, cpu_backend::scan, gpu_backend::scan},
+    {{"cumprod", "reduce", true, true}, cpu_backend::scan, gpu_backend::scan},
 };
 
 }  // namespace primitives

@@ -79,7 +79,7 @@ void linspace(const Array& out, double start, double step, double stop, bool end
 void eye(const Array& out, int64_t k) {
   fill(out, Scalar(0));
   const int64_t rows = out.shape()[0], cols = out.shape()[1];
-  alignas(8) unsigned char one[8];
+  alignas(16) unsigned char one[16];
   scalar_to_bytes(Scalar(1), out.dtype(), one);
   char* base = static_cast<char*>(out.data());
   const size_t item = out.itemsize();

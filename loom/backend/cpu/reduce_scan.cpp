@@ -80,7 +80,7 @@ void scan_outer(const In* x, Out* y, int64_t outer, int64_t len, int64_t inner) 
 
 void scan(const Array& in, const ReduceGeometry& g, ScanKind kind, const Array& out) {
   if (in.size() == 0) return;
-  dispatch_dtype(in.dtype(), [&](auto in_tag) {
+  dispatch_any_dtype(in.dtype(), [&](auto in_tag) {
     using In = decltype(in_tag);
     using A = sum_acc_t<In>;
     using Out = std::conditional_t<is_float_storage<In>, In, A>;

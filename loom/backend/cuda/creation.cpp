@@ -79,7 +79,7 @@ void eye(const Array& out, int64_t k) {
   if (out.ndim() != 2) throw_value_error("eye", "output must be 2-d");
   const int64_t n = out.size();
   if (n == 0) return;
-  unsigned char one[8] = {};
+  alignas(16) unsigned char one[16] = {};
   scalar_to_bytes(Scalar(1), out.dtype(), one);
   void* ptr = out.data();
   long long rows = out.shape()[0], cols = out.shape()[1], diag = k;

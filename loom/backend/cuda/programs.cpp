@@ -28,15 +28,14 @@ std::string tmpl(const char* fn, const std::string& args) { return std::string(f
 
 // Every name expression of the built-in programs, built once.
 struct Names {
-  std::array<std::string, kSizeSlots> fill, gather;
-  std::array<std::string, kSizeSlots - 1> eye;  // eye, arange and linspace: real dtypes only
+  std::array<std::string, kSizeSlots> fill, eye, gather;  // arange and linspace: real dtypes only
   std::array<std::string, kNumDTypes> arange, linspace;
   std::array<std::string, kNumDTypes * kNumDTypes> convert, strided;
   Names() {
     for (int i = 0; i < kSizeSlots; ++i) {
       fill[i] = tmpl("loom_fill", kBitsNames[i]);
       gather[i] = tmpl("loom_gather", kBitsNames[i]);
-      if (i < kSizeSlots - 1) eye[i] = tmpl("loom_eye", kBitsNames[i]);
+      eye[i] = tmpl("loom_eye", kBitsNames[i]);
     }
     for (int t = 0; t < kNumDTypes; ++t) {
       if (!is_complex(static_cast<DType>(t))) {
