@@ -66,10 +66,10 @@ def test_solve_inv_det_slogdet(dev, rng, dtype, batch):
 def test_solve_broadcasts_batches_and_takes_vectors(dev, rng):
     a = well_conditioned(rng, (4, 1, 3, 3), "float64")
     b = rng.standard_normal((5, 3, 2))
-    np.testing.assert_allclose(loom.linalg.solve(loom.asarray(a), loom.asarray(b)).numpy(), np.linalg.solve(a, b),
+    np.testing.assert_allclose(loom.linalg.solve(loom.asarray(a, device=dev), loom.asarray(b, device=dev)).numpy(), np.linalg.solve(a, b),
                                rtol=1e-10)
     v = rng.standard_normal(3)
-    np.testing.assert_allclose(loom.linalg.solve(loom.asarray(a[0, 0]), loom.asarray(v)).numpy(),
+    np.testing.assert_allclose(loom.linalg.solve(loom.asarray(a[0, 0], device=dev), loom.asarray(v, device=dev)).numpy(),
                                np.linalg.solve(a[0, 0], v), rtol=1e-10)
 
 
@@ -165,7 +165,8 @@ def test_gradients_against_central_differences(dev, rng):
     e = rng.standard_normal((4, 4))
     es = (e + e.T) / 2
     W = rng.standard_normal((4, 4))
-    la = loom.asarray
+    def la(x):
+        return loom.asarray(x, device=dev)
 
     def check(loom_f, np_f, x, direction):
         g = loom.grad(loom_f)(la(x)).numpy()
@@ -194,10 +195,10 @@ def test_gradients_against_central_differences(dev, rng):
 
 def test_vmap_and_jit(dev, rng):
     a = well_conditioned(rng, (5, 3, 3), "float64")
-    np.testing.assert_allclose(loom.vmap(loom.linalg.det)(loom.asarray(a)).numpy(), np.linalg.det(a), rtol=1e-10)
-    np.testing.assert_allclose(loom.vmap(loom.linalg.inv)(loom.asarray(a)).numpy(), np.linalg.inv(a), rtol=1e-10)
+    np.testing.assert_allclose(loom.vmap(loom.linalg.det)(loom.asarray(a, device=dev)).numpy(), np.linalg.det(a), rtol=1e-10)
+    np.testing.assert_allclose(loom.vmap(loom.linalg.inv)(loom.asarray(a, device=dev)).numpy(), np.linalg.inv(a), rtol=1e-10)
     f = loom.jit(lambda m: loom.linalg.eigvalsh(m @ loom.swapaxes(m, -1, -2)))
-    np.testing.assert_allclose(f(loom.asarray(a)).numpy(), np.linalg.eigvalsh(a @ np.swapaxes(a, -1, -2)), rtol=1e-9)
+    np.testing.assert_allclose(f(loom.asarray(a, device=dev)).numpy(), np.linalg.eigvalsh(a @ np.swapaxes(a, -1, -2)), rtol=1e-9)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -269,15 +270,15 @@ def test_singular_value_gradients_and_batching(dev, rng):
     a = rng.standard_normal((5, 3))
     e = rng.standard_normal((5, 3))
     weights = np.array([1.0, -2.0, 0.5])
-    g = loom.grad(lambda A: loom.sum(loom.linalg.svdvals(A) * loom.asarray(weights)))(loom.asarray(a)).numpy()
+    g = loom.grad(lambda A: loom.sum(loom.linalg.svdvals(A) * loom.asarray(weights, device=dev)))(loom.asarray(a, device=dev)).numpy()
     fd = _central(lambda A: np.sum(np.linalg.svd(A, compute_uv=False) * weights), a, e)
     np.testing.assert_allclose(np.sum(g * e), fd, rtol=1e-6)
-    g = loom.grad(lambda A: loom.linalg.norm(A, "nuc"))(loom.asarray(a)).numpy()
+    g = loom.grad(lambda A: loom.linalg.norm(A, "nuc"))(loom.asarray(a, device=dev)).numpy()
     np.testing.assert_allclose(np.sum(g * e), _central(lambda A: np.linalg.norm(A, "nuc"), a, e), rtol=1e-6)
     stack = rng.standard_normal((4, 5, 3))
-    np.testing.assert_allclose(loom.vmap(loom.linalg.svdvals)(loom.asarray(stack)).numpy(),
+    np.testing.assert_allclose(loom.vmap(loom.linalg.svdvals)(loom.asarray(stack, device=dev)).numpy(),
                                np.linalg.svd(stack, compute_uv=False), rtol=1e-12)
-    np.testing.assert_allclose(loom.vmap(lambda m: loom.linalg.qr(m)[1])(loom.asarray(stack)).numpy(),
+    np.testing.assert_allclose(loom.vmap(lambda m: loom.linalg.qr(m)[1])(loom.asarray(stack, device=dev)).numpy(),
                                np.stack([np.linalg.qr(m)[1] for m in stack]), rtol=1e-10, atol=1e-12)
     with pytest.raises(NotImplementedError, match="no derivative rule for 'svd'"):
-        loom.grad(lambda A: loom.sum(loom.linalg.svd(A)[0]))(loom.asarray(a))
+        loom.grad(lambda A: loom.sum(loom.linalg.svd(A)[0]))(loom.asarray(a, device=dev))
