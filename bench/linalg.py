@@ -1,5 +1,5 @@
-"""Linear algebra: loom next to NumPy on the CPU: the symmetric products, and the
-decompositions at a tenth of issue 15's GPU sizes (the GPU rows join with cuSOLVER).
+"""Linear algebra: loom next to NumPy on the CPU (the symmetric products, and the
+decompositions at a tenth of issue 15's GPU sizes), and on a GPU next to CuPy and PyTorch.
 
     make bench                     # with the other benchmarks
     python3 bench/linalg.py        # PYTHONPATH=python when loom is built in-tree
@@ -13,8 +13,12 @@ Cases (cpu(), against NumPy with its BLAS in the same run):
   batch of 1000 8 x 8 float32 (issue 15's GPU cases at a tenth of the size): LAPACK on
   both sides; target >= 0.9x NumPy.
 Timings are the best of --reps runs, each library in a process of its own (BLAS threads
-make medians noisy on 2 cores). A
-benchmark, never a test.
+make medians noisy on 2 cores).
+
+Cases on gpu(0), when there is one (against CuPy and PyTorch in the same process, each
+timed to the end of its device work): solve 4096 float32 (one right-hand side), cholesky
+8192 float32, svd 2048 float32, eigh 4096 float64, inv of a batch of 10,000 8 x 8 float32;
+target loom >= 0.95x the best of them. A benchmark, never a test.
 """
 import argparse
 import os
@@ -80,6 +84,63 @@ def one_side(side, n, reps):
     print(json.dumps(times))
 
 
+def gpu_cases():
+    """(name, function name in each library's linalg, NumPy arguments) of every GPU row."""
+    rng = np.random.default_rng(2)
+
+    def spd(k, dtype):
+        a = rng.standard_normal((k, k)).astype(dtype)
+        return (a @ a.T + k * np.eye(k, dtype=dtype)).astype(dtype)
+
+    def well(shape):
+        return (rng.standard_normal(shape) + shape[-1] * np.eye(shape[-1])).astype(np.float32)
+    return [
+        ("solve 4096^2 float32", "solve", (well((4096, 4096)), rng.standard_normal((4096, 1)).astype(np.float32))),
+        ("cholesky 8192^2 float32", "cholesky", (spd(8192, np.float32),)),
+        ("svd 2048^2 float32", "svd", (rng.standard_normal((2048, 2048)).astype(np.float32),)),
+        ("eigh 4096^2 float64", "eigh", (spd(4096, np.float64),)),
+        ("inv 10000 x 8^2 float32", "inv", (well((10000, 8, 8)),)),
+    ]
+
+
+def gpu_peers():
+    """{name: (asarray, linalg namespace, synchronize)} of loom and the peers importable here."""
+    dev = loom.gpu(0)
+    peers = {"loom": (lambda x: loom.asarray(x, device=dev), loom.linalg, lambda: loom.synchronize(dev))}
+    try:
+        import cupy
+        cupy.cuda.runtime.getDeviceCount()
+        peers["CuPy"] = (cupy.asarray, cupy.linalg, cupy.cuda.Device().synchronize)
+    except Exception:  # noqa: BLE001 - not installed or no driver: the row says so
+        pass
+    try:
+        import torch
+        if torch.cuda.is_available():
+            peers["PyTorch"] = (lambda x: torch.from_numpy(x).cuda(), torch.linalg, torch.cuda.synchronize)
+    except ImportError:
+        pass
+    return peers
+
+
+def gpu_table(reps):
+    peers = gpu_peers()
+    names = [p for p in ("CuPy", "PyTorch") if p in peers]
+    rows = []
+    for name, fn, args_np in gpu_cases():
+        ms = {}
+        for peer, (asarray, linalg, sync) in peers.items():
+            args = [asarray(a) for a in args_np]
+            f = getattr(linalg, fn)
+            ms[peer] = best_ms(lambda: (f(*args), sync()), reps)
+            del args
+        best = min(ms[p] for p in names) if names else None
+        ratio = best / ms["loom"] if best else None
+        rows.append([name, "ms", f"{ms['loom']:.2f}"] + [f"{ms[p]:.2f}" for p in names] +
+                    ([f"{ratio:.2f}x", "yes" if ratio >= 0.95 else "NO"] if ratio else ["", ""]))
+    print(f"\nloom linear algebra on gpu(0) ({loom.gpu(0).name}), best of {reps} runs to the end of the device work")
+    print_rows(["case", "unit", "loom"] + names + ["speed vs best", ">= 0.95x"], rows)
+
+
 def main():
     import json
     import subprocess
@@ -105,6 +166,8 @@ def main():
         rows.append((name, "ms", f"{lt:.2f}", f"{nt:.2f}", f"{nt / lt:.2f}x", "yes" if nt / lt >= 0.9 else "NO"))
     print(f"\nloom linear algebra on cpu() (BLAS: {loom._loom.build_info()['blas']}; each library in its own process)")
     print_rows(["case", "unit", "loom", "NumPy", "speed vs NumPy", ">= 0.9x"], rows)
+    if loom.num_gpus() > 0:
+        gpu_table(args.reps)
 
 
 if __name__ == "__main__":

@@ -2,13 +2,24 @@
 // cholesky and eigh over stacks of square matrices. ops/linalg_decomp.cpp owns the rules and
 // hands the evals contiguous float32/float64 stacks; every eval loops over the leading
 // (batch) index and throws LinAlgError naming that index where a matrix cannot be handled.
-// CPU: LAPACK (backend/cpu/linalg_decomp.cpp); GPU: cuSOLVER is the next step
-// (backend/cuda/linalg_decomp.cpp raises UnsupportedError until then).
+// CPU: LAPACK (backend/cpu/linalg_decomp.cpp, linalg_svd_qr.cpp); GPU: cuSOLVER and
+// cuBLAS's batched LU (backend/cuda/linalg_decomp.cpp, linalg_svd_qr.cpp).
 #pragma once
+#include <cstdint>
+#include <string>
+
 #include "loom/array/array.h"
 #include "loom/backend/primitive.h"
+#include "loom/core/error.h"
 
 namespace loom {
+
+/// The LinAlgError of every device: "[linalg.<op>] <what> (batch index <b>)", the index
+/// only for a stack of more than one matrix.
+[[noreturn]] inline void raise_linalg_error(const char* op, const std::string& what, int64_t batch, int64_t batches) {
+  throw LinAlgError("[linalg." + std::string(op) + "] " + what +
+                    (batches > 1 ? " (batch index " + std::to_string(batch) + ")" : ""));
+}
 
 /// a (B, n, n), bt (B, k, n): the right-hand sides transposed (each row one system's b);
 /// xt (B, k, n) receives the solutions the same way: a[i] @ xt[i].T == bt[i].T.

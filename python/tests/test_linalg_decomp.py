@@ -1,8 +1,8 @@
 """numpy.linalg's decompositions in loom.linalg against NumPy on fresh random data: solve, inv,
 det, slogdet, cholesky (lower/upper), eigh/eigvalsh (UPLO), negative matrix_power; batched and
 not, float32/float64 and integer inputs; LinAlgError naming the batch index; the argument
-errors. cpu() runs them through LAPACK; on GPUs they raise NotImplementedError until the
-cuSOLVER slice lands."""
+errors. cpu() runs them through LAPACK, GPUs through cuSOLVER (and cuBLAS's batched LU for
+stacks of small matrices)."""
 import numpy as np
 import pytest
 
@@ -21,11 +21,7 @@ def _lapack_on_cpu():
 
 @pytest.fixture
 def dev(device):
-    if device != loom.cpu():
-        with pytest.raises(NotImplementedError, match=r"\[linalg.solve\] is not available on GPUs yet"):
-            loom.linalg.solve(loom.eye(2, device=device), loom.ones(2, device=device))
-        pytest.skip("GPU decompositions are the cuSOLVER slice (checked above that they raise)")
-    if not _lapack_on_cpu():
+    if device == loom.cpu() and not _lapack_on_cpu():
         pytest.skip("loom was built without LAPACK")
     return device
 
@@ -47,13 +43,14 @@ def spd(rng, shape, dtype):
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("batch", [(), (3,), (2, 2)])
-def test_solve_inv_det_slogdet(dev, rng, dtype, batch):
-    a = well_conditioned(rng, batch + (5, 5), dtype)
-    b = rng.standard_normal(batch + (5, 3)).astype(dtype)
+@pytest.mark.parametrize("n", [5, 40])  # on GPUs: one batched LU call for small stacks, cuSOLVER per matrix beyond 32
+def test_solve_inv_det_slogdet(dev, rng, dtype, batch, n):
+    a = well_conditioned(rng, batch + (n, n), dtype)
+    b = rng.standard_normal(batch + (n, 3)).astype(dtype)
     la, lb = loom.asarray(a, device=dev), loom.asarray(b, device=dev)
     tol = TOL[dtype]
     x = loom.linalg.solve(la, lb)
-    assert x.dtype == np.dtype(dtype) and x.shape == batch + (5, 3)
+    assert x.dtype == np.dtype(dtype) and x.shape == batch + (n, 3)
     np.testing.assert_allclose(x.numpy(), np.linalg.solve(a, b), rtol=tol, atol=tol)
     np.testing.assert_allclose(loom.linalg.inv(la).numpy(), np.linalg.inv(a), rtol=tol, atol=tol)
     np.testing.assert_allclose(loom.linalg.det(la).numpy(), np.linalg.det(a), rtol=tol)

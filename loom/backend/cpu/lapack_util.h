@@ -5,6 +5,7 @@
 #include <string>
 
 #include "loom/core/dtype.h"
+#include "loom/backend/linalg_decomp.h"
 #include "loom/core/error.h"
 
 namespace loom::cpu_backend::lapack {
@@ -15,8 +16,7 @@ inline int checked_int(int64_t v, const char* op) {
 }
 
 [[noreturn]] inline void raise(const char* op, const std::string& what, int64_t batch, int64_t batches) {
-  throw LinAlgError("[linalg." + std::string(op) + "] " + what +
-                    (batches > 1 ? " (batch index " + std::to_string(batch) + ")" : ""));
+  raise_linalg_error(op, what, batch, batches);
 }
 
 /// f(float{}) or f(double{}) by dtype (the op layer hands float32 or float64 only).

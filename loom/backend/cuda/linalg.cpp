@@ -138,11 +138,7 @@ void blas_gemm(int dev, const Array& a, const Array& b, const Array& out, bool a
   const int lda = static_cast<int>(gb.ld), ldb = static_cast<int>(ga.ld), ldc = static_cast<int>(n);
   const int64_t item = static_cast<int64_t>(out.itemsize());
 
-  DeviceBlas& d = blas(dev);
-  std::lock_guard<std::mutex> lock(d.mu);
-  if (!d.handle) LOOM_CUBLAS_CHECK(cublasCreate(&d.handle));
-  // Every call: a cached stream handle could name a destroyed and recreated stream.
-  LOOM_CUBLAS_CHECK(cublasSetStream(d.handle, static_cast<cudaStream_t>(stream)));
+  const BlasLock d = lock_blas(dev, stream);
   if (nb == 1) {
     LOOM_CUBLAS_CHECK(cublasGemmEx(d.handle, op_b, op_a, mi, ni, ki, alpha, b.data(), t.data, lda,
                                    a.data(), t.data, ldb, beta, out.data(), t.data, ldc, t.compute,
@@ -162,6 +158,17 @@ void blas_gemm(int dev, const Array& a, const Array& b, const Array& out, bool a
 }
 
 }  // namespace
+
+BlasLock lock_blas(int dev, void* stream) {
+  DeviceBlas& d = blas(dev);
+  BlasLock out{std::unique_lock<std::mutex>(d.mu), nullptr};
+  if (!d.handle) LOOM_CUBLAS_CHECK(cublasCreate(&d.handle));
+  // Every call: a cached stream handle could name a destroyed and recreated stream.
+  LOOM_CUBLAS_CHECK(cublasSetStream(d.handle, static_cast<cudaStream_t>(stream)));
+  out.handle = d.handle;
+  return out;
+}
+
 }  // namespace loom::cuda
 
 namespace loom::gpu_backend {

@@ -1,8 +1,9 @@
-// The NVRTC program of the tiled matrix product (kernels/loom_linalg.cuh) and the
-// cuBLAS checking macro of the linear algebra family.
+// The NVRTC program of the tiled matrix product (kernels/loom_linalg.cuh), the per-device
+// cuBLAS handle and the cuBLAS checking macro of the linear algebra family.
 #pragma once
 #include <cublas_v2.h>
 
+#include <mutex>
 #include <string>
 
 #include "loom/runtime/cuda/module_cache.h"
@@ -15,6 +16,14 @@ inline bool has_tiled_matmul(DType dt) { return dt != DType::float16 && dt != DT
 /// One small program per such dtype: "loom_matmul_tiled<T>".
 const Program& matmul_tiled_program(DType dt);
 const std::string& matmul_tiled_name(DType dt);
+
+/// The device's cuBLAS handle (one per device, made on first use) set to `stream`, held
+/// under its mutex for as long as the lock lives: set-stream and the calls stay atomic.
+struct BlasLock {
+  std::unique_lock<std::mutex> lock;
+  cublasHandle_t handle;
+};
+BlasLock lock_blas(int dev, void* stream);
 
 /// Raises loom::CudaError ("[cublas] <call> failed: CUBLAS_STATUS_...") or OutOfMemoryError.
 [[noreturn]] void raise_cublas_error(cublasStatus_t status, const char* call);

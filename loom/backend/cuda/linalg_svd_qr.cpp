@@ -1,0 +1,163 @@
+// GPU SVD (cuSOLVER's Xgesvd) and Householder QR (Xgeqrf, orgqr), one matrix of the stack at
+// a time. Column-major cuSOLVER sees a row-major A (m x n) as M = A.T (n x m).
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "loom/backend/cuda/linalg_solver.h"
+#include "loom/backend/linalg_decomp.h"
+#include "loom/core/error.h"
+
+namespace loom::gpu_backend {
+namespace {
+
+using cuda::SolverCall;
+
+int checked_int(int64_t v, const char* op) {
+  if (v > INT32_MAX) throw UnsupportedError(std::string("[linalg.") + op + "] a dimension over 2^31-1 on a GPU");
+  return static_cast<int>(v);
+}
+
+// gesvd takes only matrices with at least as many rows as columns.
+// - A wide or square (n >= m): M = A.T qualifies, and M = Um S VTm gives A = VTm.T S Um.T:
+//   cuSOLVER's U, read row-major, is A's vh, and its VT, read row-major, is A's u, so the
+//   factors are written straight into vh and u.
+// - A tall (m > n): A is transposed into its column-major form first; then U and VT read
+//   row-major are u.T and vh.T, transposed into place.
+void gesvd_stack(const char* op, const Array& a, const Array* u, const Array& s, const Array* vh) {
+  SolverCall c(a, u ? std::initializer_list<const Array*>{u, &s, vh} : std::initializer_list<const Array*>{&s});
+  const DType dt = a.dtype();
+  const int64_t batches = a.shape()[0], m = a.shape()[1], n = a.shape()[2], k = std::min(m, n);
+  const size_t item = a.itemsize();
+  const bool tall = m > n;
+  const int64_t rows = tall ? m : n, cols = tall ? n : m;  // of the matrix gesvd factors (rows >= cols = k)
+  const std::shared_ptr<Buffer> mat = c.scratch(a.nbytes());
+  if (tall) c.transpose(dt, a.data(), mat->data(), batches, m, n);
+  else c.copy(mat->data(), a.data(), a.nbytes());
+  // Full factors: the rows x rows left matrix; the right one is cols x cols = k x k either way.
+  const bool full = u && (tall ? u->shape()[2] == m : vh->shape()[1] == n) && rows != k;
+  const signed char jobu = !u ? 'N' : full ? 'A' : 'S', jobvt = !u ? 'N' : 'A';
+  const int64_t ucols = full ? rows : k;
+  // Where U (rows x ucols) and VT (k x k) land: straight in vh and u, or in scratch when tall.
+  std::shared_ptr<Buffer> u_tmp, vt_tmp;
+  void* u_base = nullptr;
+  void* vt_base = nullptr;
+  if (u && !tall) {
+    u_base = vh->data();
+    vt_base = u->data();
+  } else {
+    u_tmp = c.scratch(u ? static_cast<size_t>(batches * rows * ucols) * item : item);
+    vt_tmp = c.scratch(u ? static_cast<size_t>(batches * k * k) * item : item);
+    u_base = u_tmp->data();
+    vt_base = vt_tmp->data();
+  }
+  const int64_t u_stride = u ? rows * ucols : 0, vt_stride = u ? k * k : 0;
+  const int ldu = u ? checked_int(rows, op) : 1, ldvt = u ? checked_int(k, op) : 1;
+  const std::shared_ptr<Buffer> info = c.scratch(static_cast<size_t>(batches) * sizeof(int));
+  std::vector<char> host_work;  // cuSOLVER may read it until the work is done: kept to the end
+  {
+    const cuda::SolverLock h = cuda::lock_solver(c.dev, c.stream);
+    const cudaDataType t = cuda::solver_type(dt);
+    const int64_t r = checked_int(rows, op), q = checked_int(cols, op);
+    size_t dev_bytes = 0, host_bytes = 0;
+    LOOM_CUSOLVER_CHECK(cusolverDnXgesvd_bufferSize(h.handle, h.params, jobu, jobvt, r, q, t, mat->data(), r, t,
+                                                    s.data(), t, u_base, ldu, t, vt_base, ldvt, t, &dev_bytes,
+                                                    &host_bytes));
+    const std::shared_ptr<Buffer> work = c.scratch(dev_bytes);
+    host_work.resize(host_bytes + 1);
+    for (int64_t b = 0; b < batches; ++b)
+      LOOM_CUSOLVER_CHECK(cusolverDnXgesvd(
+          h.handle, h.params, jobu, jobvt, r, q, t, static_cast<char*>(mat->data()) + b * m * n * item, r, t,
+          static_cast<char*>(s.data()) + b * k * item, t, static_cast<char*>(u_base) + b * u_stride * item, ldu, t,
+          static_cast<char*>(vt_base) + b * vt_stride * item, ldvt, t, work->data(), dev_bytes, host_work.data(),
+          host_bytes, static_cast<int*>(info->data()) + b));
+  }
+  if (u && tall) {
+    c.transpose(dt, u_base, u->data(), batches, ucols, rows);  // U stored as (ucols, m) -> u (m, ucols)
+    c.transpose(dt, vt_base, vh->data(), batches, k, k);       // VT stored as VT.T -> vh
+  }
+  if (u) c.written({u, &s, vh});
+  else c.written({&s});
+  c.check_info(op, "SVD did not converge", static_cast<const int*>(info->data()), batches);
+}
+
+cusolverStatus_t orgqr_buffer(cusolverDnHandle_t h, int m, int n, int k, void* a, const void* tau, int* lwork,
+                              DType dt) {
+  if (dt == DType::float32)
+    return cusolverDnSorgqr_bufferSize(h, m, n, k, static_cast<float*>(a), m, static_cast<const float*>(tau), lwork);
+  return cusolverDnDorgqr_bufferSize(h, m, n, k, static_cast<double*>(a), m, static_cast<const double*>(tau), lwork);
+}
+
+cusolverStatus_t orgqr_call(cusolverDnHandle_t h, int m, int n, int k, void* a, const void* tau, void* work,
+                            int lwork, int* info, DType dt) {
+  if (dt == DType::float32)
+    return cusolverDnSorgqr(h, m, n, k, static_cast<float*>(a), m, static_cast<const float*>(tau),
+                            static_cast<float*>(work), lwork, info);
+  return cusolverDnDorgqr(h, m, n, k, static_cast<double*>(a), m, static_cast<const double*>(tau),
+                          static_cast<double*>(work), lwork, info);
+}
+
+}  // namespace
+
+void svd(const Array& a, const Array& u, const Array& s, const Array& vh) { gesvd_stack("svd", a, &u, s, &vh); }
+void svdvals(const Array& a, const Array& s) { gesvd_stack("svdvals", a, nullptr, s, nullptr); }
+
+// at (B, n, m) is column-major A (m x n): geqrf runs on it as it is.
+void geqrf(const Array& at, const Array& h, const Array& tau) {
+  SolverCall c(at, {&h, &tau});
+  const int64_t batches = at.shape()[0], n = at.shape()[1], m = at.shape()[2], k = std::min(m, n);
+  const size_t item = at.itemsize();
+  c.copy(h.data(), at.data(), at.nbytes());
+  if (k == 0) {
+    c.written({&h, &tau});
+    return;
+  }
+  const std::shared_ptr<Buffer> info = c.scratch(static_cast<size_t>(batches) * sizeof(int));
+  std::vector<char> host_work;
+  {
+    const cuda::SolverLock s = cuda::lock_solver(c.dev, c.stream);
+    const cudaDataType t = cuda::solver_type(at.dtype());
+    const int64_t mi = checked_int(m, "qr"), ni = checked_int(n, "qr");
+    size_t dev_bytes = 0, host_bytes = 0;
+    LOOM_CUSOLVER_CHECK(cusolverDnXgeqrf_bufferSize(s.handle, s.params, mi, ni, t, h.data(), mi, t, tau.data(), t,
+                                                    &dev_bytes, &host_bytes));
+    const std::shared_ptr<Buffer> work = c.scratch(dev_bytes);
+    host_work.resize(host_bytes + 1);
+    for (int64_t b = 0; b < batches; ++b)
+      LOOM_CUSOLVER_CHECK(cusolverDnXgeqrf(s.handle, s.params, mi, ni, t, static_cast<char*>(h.data()) + b * m * n * item,
+                                           mi, t, static_cast<char*>(tau.data()) + b * k * item, t, work->data(),
+                                           dev_bytes, host_work.data(), host_bytes,
+                                           static_cast<int*>(info->data()) + b));
+  }
+  c.written({&h, &tau});
+  c.check_info("qr", "QR factorization failed", static_cast<const int*>(info->data()), batches);
+}
+
+// q (B, c, m): Q's first c columns, column-major, from the reflectors in h and tau.
+void orgqr(const Array& h, const Array& tau, const Array& q) {
+  SolverCall c(h, {&tau, &q});
+  const DType dt = h.dtype();
+  const int64_t batches = h.shape()[0], cols = h.shape()[1], m = h.shape()[2], k = tau.shape()[1];
+  const size_t item = h.itemsize();
+  c.copy(q.data(), h.data(), h.nbytes());
+  if (cols == 0 || m == 0) {
+    c.written({&q});
+    return;
+  }
+  const int mi = checked_int(m, "qr"), ci = checked_int(cols, "qr"), ki = checked_int(k, "qr");
+  const std::shared_ptr<Buffer> info = c.scratch(static_cast<size_t>(batches) * sizeof(int));
+  {
+    const cuda::SolverLock s = cuda::lock_solver(c.dev, c.stream);
+    int lwork = 0;
+    LOOM_CUSOLVER_CHECK(orgqr_buffer(s.handle, mi, ci, ki, q.data(), tau.data(), &lwork, dt));
+    const std::shared_ptr<Buffer> work = c.scratch(static_cast<size_t>(std::max(lwork, 1)) * item);
+    for (int64_t b = 0; b < batches; ++b)
+      LOOM_CUSOLVER_CHECK(orgqr_call(s.handle, mi, ci, ki, static_cast<char*>(q.data()) + b * m * cols * item,
+                                     static_cast<const char*>(tau.data()) + b * k * item, work->data(), lwork,
+                                     static_cast<int*>(info->data()) + b, dt));
+  }
+  c.written({&q});
+  c.check_info("qr", "forming Q failed", static_cast<const int*>(info->data()), batches);
+}
+
+}  // namespace loom::gpu_backend
