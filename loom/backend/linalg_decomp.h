@@ -24,6 +24,8 @@ namespace loom {
 /// a (B, n, n), bt (B, k, n): the right-hand sides transposed (each row one system's b);
 /// xt (B, k, n) receives the solutions the same way: a[i] @ xt[i].T == bt[i].T.
 using SolveFn = void(const Array& a, const Array& bt, const Array& xt);
+/// a (B, n, n) -> out (B, n, n): the inverses (one LU each, no right-hand sides to build).
+using InvFn = void(const Array& a, const Array& out);
 /// a (B, n, n) -> sign (B,) and log|det| (B,); a singular matrix gives sign 0, -inf.
 using SlogdetFn = void(const Array& a, const Array& sign, const Array& logabs);
 /// a (B, n, n), its lower triangle read -> l (B, n, n) lower triangular, a = l @ l.T.
@@ -45,6 +47,7 @@ using OrgqrFn = void(const Array& h, const Array& tau, const Array& q);
 
 namespace cpu_backend {
 SolveFn solve;
+InvFn inv;
 SlogdetFn slogdet;
 CholeskyFn cholesky;
 EighFn eigh;
@@ -57,6 +60,7 @@ OrgqrFn orgqr;
 
 namespace gpu_backend {
 SolveFn solve;
+InvFn inv;
 SlogdetFn slogdet;
 CholeskyFn cholesky;
 EighFn eigh;
@@ -70,6 +74,7 @@ OrgqrFn orgqr;
 namespace primitives {
 
 inline const Primitive<SolveFn> solve{{"solve", "linalg_decomp"}, cpu_backend::solve, gpu_backend::solve};
+inline const Primitive<InvFn> inv{{"inv", "linalg_decomp"}, cpu_backend::inv, gpu_backend::inv};
 inline const Primitive<SlogdetFn> slogdet{{"slogdet", "linalg_decomp"}, cpu_backend::slogdet, gpu_backend::slogdet};
 inline const Primitive<CholeskyFn> cholesky{{"cholesky", "linalg_decomp"}, cpu_backend::cholesky,
                                             gpu_backend::cholesky};

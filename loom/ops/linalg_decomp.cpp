@@ -1,7 +1,7 @@
 // Rules of numpy.linalg's decompositions (backend/linalg_decomp.h): square-matrix checks,
 // NumPy's dtypes (integers and bool in float64, float32 kept, 16-bit floats refused), batch
-// broadcasting for solve, and the contiguous stacks (B, n, n) the evals take. inv and det
-// are compositions: solve against the identity, and sign * exp(log|det|).
+// broadcasting for solve, and the contiguous stacks (B, n, n) the evals take. det is a
+// composition: sign * exp(log|det|).
 #include <string>
 
 #include "loom/backend/linalg_decomp.h"
@@ -87,15 +87,9 @@ Array solve(const Array& a, const Array& b) {
 Array inv(const Array& a) {
   Shape batch;
   const Array s = square_stack("inv", a, &batch);
-  const int64_t n = s.shape()[1];
-  try {
-    return solve(reshape(s, a.shape()), eye(n, std::nullopt, 0, s.dtype(), s.device()));
-  } catch (const LinAlgError& e) {  // name the op the caller called
-    std::string msg = e.what();
-    const std::string from = "[linalg.solve]";
-    if (msg.rfind(from, 0) == 0) msg = "[linalg.inv]" + msg.substr(from.size());
-    throw LinAlgError(msg);
-  }
+  const Array out = empty(s.shape(), s.dtype(), s.device());
+  if (s.size() > 0) dispatch(primitives::inv, {s}, {out}, s, out);
+  return reshape(out, a.shape());
 }
 
 std::pair<Array, Array> slogdet(const Array& a) {

@@ -8,6 +8,7 @@ namespace loom::batch {
 void register_linalg_decomp() {
   using A = const Array&;
   set_batch_rule(primitives::solve.info, rows_rule<A, A, A>);
+  set_batch_rule(primitives::inv.info, rows_rule<A, A>);
   set_batch_rule(primitives::slogdet.info, rows_rule<A, A, A>);
   set_batch_rule(primitives::cholesky.info, rows_rule<A, A>);
   set_batch_rule(primitives::eigh.info, rows_rule<A, A, A>);

@@ -2,6 +2,7 @@
 // they nest. With A the matrices the primitive read (cholesky and eigh read one triangle;
 // their gradients are symmetrised, as JAX's and PyTorch's, for symmetric inputs):
 //   solve  A X = B:          dB = solve(A.T, G),  dA = -dB X.T     (the primitive holds B.T, X.T)
+//   inv   X = A^-1:          dA = -X.T G X.T
 //   slogdet:                 dA = ct_logabs * inv(A).T             (sign is piecewise constant)
 //   cholesky A = L L.T:      dA = sym(L^-T Phi(L.T dL) L^-1), Phi = lower triangle, halved diagonal
 //   eigh A = V diag(w) V.T:  dA = sym(V (diag(dw) + F o (V.T dV)) V.T), F_ij = 1 / (w_j - w_i), F_ii = 0
@@ -34,6 +35,12 @@ void solve_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vecto
   const Array db = solve(mT(a), mT(out_cts[0]));  // (B, n, k)
   if (op.wants_cotangent(1)) in_cts[1] = mT(db);
   if (op.wants_cotangent(0)) in_cts[0] = negative(matmul(db, xt));
+}
+
+void inv_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
+  if (!out_cts[0].valid() || !op.wants_cotangent(0)) return;
+  const Array xt = mT(op.outputs[0]);
+  in_cts[0] = negative(matmul(matmul(xt, out_cts[0]), xt));
 }
 
 void slogdet_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
@@ -89,6 +96,7 @@ void svdvals_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vec
 void register_linalg_decomp() {
   set_vjp_rule(primitives::svdvals.info, svdvals_vjp);
   set_vjp_rule(primitives::solve.info, solve_vjp);
+  set_vjp_rule(primitives::inv.info, inv_vjp);
   set_vjp_rule(primitives::slogdet.info, slogdet_vjp);
   set_vjp_rule(primitives::cholesky.info, cholesky_vjp);
   set_vjp_rule(primitives::eigh.info, eigh_vjp);

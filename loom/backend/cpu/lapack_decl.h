@@ -12,6 +12,10 @@ void sgetrs_(const char* trans, const int* n, const int* nrhs, const float* a, c
              float* b, const int* ldb, int* info, size_t trans_len) LOOM_BLAS_SYMBOL(sgetrs_);
 void dgetrs_(const char* trans, const int* n, const int* nrhs, const double* a, const int* lda, const int* ipiv,
              double* b, const int* ldb, int* info, size_t trans_len) LOOM_BLAS_SYMBOL(dgetrs_);
+void sgetri_(const int* n, float* a, const int* lda, const int* ipiv, float* work, const int* lwork, int* info)
+    LOOM_BLAS_SYMBOL(sgetri_);
+void dgetri_(const int* n, double* a, const int* lda, const int* ipiv, double* work, const int* lwork, int* info)
+    LOOM_BLAS_SYMBOL(dgetri_);
 void spotrf_(const char* uplo, const int* n, float* a, const int* lda, int* info, size_t uplo_len) LOOM_BLAS_SYMBOL(spotrf_);
 void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info, size_t uplo_len) LOOM_BLAS_SYMBOL(dpotrf_);
 void ssyevd_(const char* jobz, const char* uplo, const int* n, float* a, const int* lda, float* w, float* work,
@@ -44,6 +48,12 @@ inline void getrs(char trans, int n, int nrhs, const float* a, const int* ipiv, 
 }
 inline void getrs(char trans, int n, int nrhs, const double* a, const int* ipiv, double* b, int* info) {
   dgetrs_(&trans, &n, &nrhs, a, &n, ipiv, b, &n, info, 1);
+}
+inline void getri(int n, float* a, const int* ipiv, float* work, int lwork, int* info) {
+  sgetri_(&n, a, &n, ipiv, work, &lwork, info);
+}
+inline void getri(int n, double* a, const int* ipiv, double* work, int lwork, int* info) {
+  dgetri_(&n, a, &n, ipiv, work, &lwork, info);
 }
 inline void potrf(char uplo, int n, float* a, int* info) { spotrf_(&uplo, &n, a, &n, info, 1); }
 inline void potrf(char uplo, int n, double* a, int* info) { dpotrf_(&uplo, &n, a, &n, info, 1); }

@@ -45,6 +45,28 @@ void solve(const Array& a, const Array& bt, const Array& xt) {
   });
 }
 
+// inv(M) for M = A.T is inv(A).T, which read row-major is inv(A): getrf and getri on each
+// matrix in place write the inverse straight into out.
+void inv(const Array& a, const Array& out) {
+  for_float(a.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const int64_t batches = a.shape()[0];
+    const int n = checked_int(a.shape()[1], "inv");
+    std::vector<int> ipiv(static_cast<size_t>(n));
+    std::memcpy(out.data(), a.data(), a.nbytes());
+    T work_size = 0;
+    int info = 0;
+    lapack::getri(n, static_cast<T*>(out.data()), ipiv.data(), &work_size, -1, &info);
+    std::vector<T> work(static_cast<size_t>(work_size) + 1);
+    for (int64_t b = 0; b < batches; ++b) {
+      T* m = static_cast<T*>(out.data()) + b * n * n;
+      lapack::getrf(n, m, ipiv.data(), &info);
+      if (info > 0) raise("inv", "singular matrix", b, batches);
+      lapack::getri(n, m, ipiv.data(), work.data(), static_cast<int>(work.size()), &info);
+    }
+  });
+}
+
 // det(A) = det(A.T): the LU factors of M = A.T give it, with one sign flip per row swap.
 void slogdet(const Array& a, const Array& sign, const Array& logabs) {
   for_float(a.dtype(), [&](auto tag) {
@@ -133,6 +155,7 @@ void eigvalsh(const Array& a, const Array& w) { symmetric_eigen("eigvalsh", a, w
 #else
 
 void solve(const Array&, const Array&, const Array&) { no_lapack("solve"); }
+void inv(const Array&, const Array&) { no_lapack("inv"); }
 void slogdet(const Array&, const Array&, const Array&) { no_lapack("slogdet"); }
 void cholesky(const Array&, const Array&) { no_lapack("cholesky"); }
 void eigh(const Array&, const Array&, const Array&) { no_lapack("eigh"); }

@@ -4,6 +4,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -57,14 +58,15 @@ std::string kernel(const char* name, DType dt, const char* extra = "") {
 
 const Program& solver_program() {
   static const Program* p = [] {
-    std::vector<std::string> names;
+    std::vector<std::string> names{"loom_pointer_stack"};
     for (const char* t : {"float", "double"}) {
-      names.push_back(std::string("loom_transpose_stack<") + t + ">");
-      names.push_back(std::string("loom_zero_upper<") + t + ">");
+      names.push_back(std::string("loom_transpose_tiles<") + t + ", false>");
+      names.push_back(std::string("loom_transpose_tiles<") + t + ", true>");
+      names.push_back(std::string("loom_identity_stack<") + t + ">");
       names.push_back(std::string("loom_slogdet_lu<") + t + ", int>");
       names.push_back(std::string("loom_slogdet_lu<") + t + ", long long>");
     }
-    return new Program("loom_solver.cu", "#include \"loom_solver.cuh\"\n", names);
+    return new Program("loom_solver.cu", "#include \"loom_solver.cuh\"\n", names);  // never destroyed
   }();
   return *p;
 }
@@ -103,20 +105,23 @@ void SolverCall::copy(void* dst, const void* src, size_t nbytes) const {
 }
 
 std::shared_ptr<Buffer> SolverCall::pointers(void* base, int64_t count, int64_t stride_bytes) const {
-  std::vector<void*> host(static_cast<size_t>(count));
-  for (int64_t i = 0; i < count; ++i) host[i] = static_cast<char*>(base) + i * stride_bytes;
-  std::shared_ptr<Buffer> out = scratch(host.size() * sizeof(void*));
-  // From pageable memory the copy is staged before cudaMemcpyAsync returns, so `host` may go.
-  LOOM_CUDA_CHECK(cudaMemcpyAsync(out->data(), host.data(), host.size() * sizeof(void*), cudaMemcpyHostToDevice,
-                                  static_cast<cudaStream_t>(stream)));
+  std::shared_ptr<Buffer> out = scratch(static_cast<size_t>(count) * sizeof(void*));
+  void* dst = out->data();
+  long long stride = stride_bytes, n = count;
+  // A kernel rather than a host array: a copy from pageable memory would stall the host.
+  launch_elementwise(dev, solver_program(), "loom_pointer_stack", count, stream, {&base, &stride, &n, &dst});
   return out;
+}
+
+void SolverCall::download_info(const int* info, std::vector<int>& host) const {
+  LOOM_CUDA_CHECK(cudaMemcpyAsync(host.data(), info, host.size() * sizeof(int), cudaMemcpyDeviceToHost,
+                                  static_cast<cudaStream_t>(stream)));
+  LOOM_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)));
 }
 
 void SolverCall::check_info(const char* op, const char* what, const int* info, int64_t batches) const {
   std::vector<int> host(static_cast<size_t>(batches));
-  LOOM_CUDA_CHECK(cudaMemcpyAsync(host.data(), info, host.size() * sizeof(int), cudaMemcpyDeviceToHost,
-                                  static_cast<cudaStream_t>(stream)));
-  LOOM_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)));
+  download_info(info, host);
   for (int64_t b = 0; b < batches; ++b) {
     if (host[b] > 0) raise_linalg_error(op, what, b, batches);
     if (host[b] < 0)
@@ -125,18 +130,21 @@ void SolverCall::check_info(const char* op, const char* what, const int* info, i
   }
 }
 
-void SolverCall::transpose(DType dt, const void* src, void* dst, int64_t batches, int64_t rows,
-                           int64_t cols) const {
-  long long r = rows, c = cols, total = batches * rows * cols;
-  if (total == 0) return;
-  launch_elementwise(dev, solver_program(), kernel("loom_transpose_stack", dt), total, stream,
-                     {&src, &dst, &r, &c, &total});
+void SolverCall::transpose(DType dt, const void* src, void* dst, int64_t batches, int64_t rows, int64_t cols,
+                           bool tril) const {
+  long long r = rows, c = cols, b = batches;
+  const int64_t tiles = batches * ((rows + 31) / 32) * ((cols + 31) / 32);
+  if (tiles == 0) return;
+  const std::string name = kernel("loom_transpose_tiles", dt, tril ? ", true" : ", false");
+  const unsigned grid = static_cast<unsigned>(std::min<int64_t>(tiles, int64_t{multiprocessor_count(dev)} * 16));
+  void* args[] = {&src, &dst, &r, &c, &b};
+  launch(dev, get_function(dev, solver_program(), name), name.c_str(), grid, 256, 0, stream, args);
 }
 
-void SolverCall::zero_upper(DType dt, void* m, int64_t batches, int64_t n) const {
+void SolverCall::identity(DType dt, void* m, int64_t batches, int64_t n) const {
   long long nn = n, total = batches * n * n;
   if (total == 0) return;
-  launch_elementwise(dev, solver_program(), kernel("loom_zero_upper", dt), total, stream, {&m, &nn, &total});
+  launch_elementwise(dev, solver_program(), kernel("loom_identity_stack", dt), total, stream, {&m, &nn, &total});
 }
 
 void SolverCall::slogdet_from_lu(DType dt, const void* lu, const void* pivots, size_t pivot_bytes, void* sign,

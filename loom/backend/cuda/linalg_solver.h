@@ -47,16 +47,22 @@ struct SolverCall {
   /// Waits for the stream and raises LinAlgError(op, what, b) for the first b whose
   /// info[b] > 0; a negative info (a wrong argument: loom's bug) raises logic_error.
   void check_info(const char* op, const char* what, const int* info, int64_t batches) const;
+  /// Waits for the stream and copies the per-matrix info into `host` (its size: the count).
+  void download_info(const int* info, std::vector<int>& host) const;
 
   /// kernels/loom_solver.cuh on float32/float64 stacks (dtype of the arrays involved).
-  void transpose(DType dt, const void* src, void* dst, int64_t batches, int64_t rows, int64_t cols) const;
-  void zero_upper(DType dt, void* m, int64_t batches, int64_t n) const;
+  /// dst (batches, cols, rows) = src (batches, rows, cols) transposed; tril: and the part
+  /// above dst's diagonal zeroed.
+  void transpose(DType dt, const void* src, void* dst, int64_t batches, int64_t rows, int64_t cols,
+                 bool tril = false) const;
+  void identity(DType dt, void* m, int64_t batches, int64_t n) const;
   /// pivots: int32 (cuBLAS's batched LU) when pivot_bytes == 4, int64 (cuSOLVER's X API) when 8.
   void slogdet_from_lu(DType dt, const void* lu, const void* pivots, size_t pivot_bytes, void* sign, void* logabs,
                        int64_t batches, int64_t n) const;
 };
 
-/// kernels/loom_solver.cuh: transpose, zero_upper, slogdet_lu for float and double.
+/// kernels/loom_solver.cuh: the tiled transposes, identity and slogdet kernels for float and
+/// double, and the pointer-array kernel.
 const Program& solver_program();
 
 inline cudaDataType solver_type(DType dt) { return dt == DType::float32 ? CUDA_R_32F : CUDA_R_64F; }

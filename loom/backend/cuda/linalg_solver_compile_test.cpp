@@ -12,7 +12,7 @@ class SolverCompile : public ::testing::TestWithParam<int> {};
 
 TEST_P(SolverCompile, LayoutKernels) {
   const Program& p = solver_program();
-  EXPECT_EQ(p.name_expressions().size(), 8u);  // 4 kernels x float, double
+  EXPECT_EQ(p.name_expressions().size(), 11u);  // pointer stack, then 5 kernels x float, double
   expect_compiles(p, GetParam());
 }
 

@@ -1,5 +1,5 @@
-// GPU SVD (cuSOLVER's Xgesvd) and Householder QR (Xgeqrf, orgqr), one matrix of the stack at
-// a time. Column-major cuSOLVER sees a row-major A (m x n) as M = A.T (n x m).
+// GPU SVD (cuSOLVER's Jacobi gesvdj, falling back to Xgesvd) and Householder QR (Xgeqrf,
+// orgqr), one matrix of the stack at a time. Column-major cuSOLVER sees a row-major A (m x n) as M = A.T (n x m).
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -81,6 +81,91 @@ void gesvd_stack(const char* op, const Array& a, const Array* u, const Array& s,
   c.check_info(op, "SVD did not converge", static_cast<const int*>(info->data()), batches);
 }
 
+cusolverStatus_t gesvdj_buffer(cusolverDnHandle_t h, cusolverEigMode_t jobz, int econ, int m, int n, void* a,
+                               void* s, void* u, int ldu, void* v, int ldv, int* lwork, gesvdjInfo_t params, DType dt) {
+  if (dt == DType::float32)
+    return cusolverDnSgesvdj_bufferSize(h, jobz, econ, m, n, static_cast<float*>(a), m, static_cast<float*>(s),
+                                        static_cast<float*>(u), ldu, static_cast<float*>(v), ldv, lwork, params);
+  return cusolverDnDgesvdj_bufferSize(h, jobz, econ, m, n, static_cast<double*>(a), m, static_cast<double*>(s),
+                                      static_cast<double*>(u), ldu, static_cast<double*>(v), ldv, lwork, params);
+}
+
+cusolverStatus_t gesvdj_call(cusolverDnHandle_t h, cusolverEigMode_t jobz, int econ, int m, int n, void* a, void* s,
+                             void* u, int ldu, void* v, int ldv, void* work, int lwork, int* info, gesvdjInfo_t params,
+                             DType dt) {
+  if (dt == DType::float32)
+    return cusolverDnSgesvdj(h, jobz, econ, m, n, static_cast<float*>(a), m, static_cast<float*>(s),
+                             static_cast<float*>(u), ldu, static_cast<float*>(v), ldv, static_cast<float*>(work), lwork,
+                             info, params);
+  return cusolverDnDgesvdj(h, jobz, econ, m, n, static_cast<double*>(a), m, static_cast<double*>(s),
+                           static_cast<double*>(u), ldu, static_cast<double*>(v), ldv, static_cast<double*>(work),
+                           lwork, info, params);
+}
+
+struct GesvdjParams {
+  gesvdjInfo_t p = nullptr;
+  GesvdjParams() { LOOM_CUSOLVER_CHECK(cusolverDnCreateGesvdjInfo(&p)); }
+  ~GesvdjParams() { cusolverDnDestroyGesvdjInfo(p); }
+  GesvdjParams(const GesvdjParams&) = delete;
+  GesvdjParams& operator=(const GesvdjParams&) = delete;
+};
+
+// Jacobi SVD (gesvdj), PyTorch's default driver: 1.5x faster than gesvd at 2048^2 float32 on
+// an H200 (210 against 324 ms). It factors the column-major matrix with rows >= cols as
+// gesvd_stack does, into U S V.T, so exactly one factor needs a transpose either way:
+// - A wide or square: M = A.T = Um S Vm.T, A = Vm S Um.T: Um read row-major is vh; u = Vm.
+// - A tall (transposed into column-major first): A = U S V.T: V read row-major is vh; u = U.
+// Returns false, with the outputs unspecified, when a matrix did not converge.
+bool gesvdj_stack(const char* op, const Array& a, const Array* u, const Array& s, const Array* vh) {
+  SolverCall c(a, u ? std::initializer_list<const Array*>{u, &s, vh} : std::initializer_list<const Array*>{&s});
+  const DType dt = a.dtype();
+  const int64_t batches = a.shape()[0], m = a.shape()[1], n = a.shape()[2], k = std::min(m, n);
+  const size_t item = a.itemsize();
+  const bool tall = m > n;
+  const int64_t rows = tall ? m : n;  // of the matrix gesvdj factors; its columns are k
+  const std::shared_ptr<Buffer> mat = c.scratch(a.nbytes());
+  if (tall) c.transpose(dt, a.data(), mat->data(), batches, m, n);
+  else c.copy(mat->data(), a.data(), a.nbytes());
+  const bool full = u && (tall ? u->shape()[2] == m : vh->shape()[1] == n) && rows != k;
+  const int64_t ucols = full ? rows : k;
+  const std::shared_ptr<Buffer> tmp =
+      c.scratch(u ? static_cast<size_t>(batches * (tall ? rows * ucols : k * k)) * item : item);
+  void* left = !u ? tmp->data() : tall ? tmp->data() : vh->data();  // rows x ucols
+  void* right = !u ? tmp->data() : tall ? vh->data() : tmp->data();  // k x k
+  const std::shared_ptr<Buffer> info = c.scratch(static_cast<size_t>(batches) * sizeof(int));
+  const cusolverEigMode_t jobz = u ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+  const int r = checked_int(rows, op), q = checked_int(k, op), econ = full ? 0 : 1;
+  {
+    const cuda::SolverLock h = cuda::lock_solver(c.dev, c.stream);
+    const GesvdjParams params;
+    int lwork = 0;
+    LOOM_CUSOLVER_CHECK(gesvdj_buffer(h.handle, jobz, econ, r, q, mat->data(), s.data(), left, r, right, q, &lwork,
+                                      params.p, dt));
+    const std::shared_ptr<Buffer> work = c.scratch(static_cast<size_t>(std::max(lwork, 1)) * item);
+    const int64_t left_stride = u ? rows * ucols : 0, right_stride = u ? k * k : 0;
+    for (int64_t b = 0; b < batches; ++b)
+      LOOM_CUSOLVER_CHECK(gesvdj_call(h.handle, jobz, econ, r, q, static_cast<char*>(mat->data()) + b * m * n * item,
+                                      static_cast<char*>(s.data()) + b * k * item,
+                                      static_cast<char*>(left) + b * left_stride * item, r,
+                                      static_cast<char*>(right) + b * right_stride * item, q, work->data(), lwork,
+                                      static_cast<int*>(info->data()) + b, params.p, dt));
+  }
+  if (u && tall) c.transpose(dt, left, u->data(), batches, ucols, m);  // U stored as (ucols, m) -> u (m, ucols)
+  if (u && !tall) c.transpose(dt, right, u->data(), batches, k, k);    // Vm stored as Vm.T -> u
+  if (u) c.written({u, &s, vh});
+  else c.written({&s});
+  std::vector<int> host(static_cast<size_t>(batches));
+  c.download_info(static_cast<const int*>(info->data()), host);
+  for (int64_t b = 0; b < batches; ++b)
+    if (host[b] != 0) return false;  // k + 1: no convergence in the sweeps allowed
+  return true;
+}
+
+void svd_stack(const char* op, const Array& a, const Array* u, const Array& s, const Array* vh) {
+  // gesvd, slower but direct, for the rare matrix on which the Jacobi sweeps stall.
+  if (!gesvdj_stack(op, a, u, s, vh)) gesvd_stack(op, a, u, s, vh);
+}
+
 cusolverStatus_t orgqr_buffer(cusolverDnHandle_t h, int m, int n, int k, void* a, const void* tau, int* lwork,
                               DType dt) {
   if (dt == DType::float32)
@@ -99,8 +184,8 @@ cusolverStatus_t orgqr_call(cusolverDnHandle_t h, int m, int n, int k, void* a, 
 
 }  // namespace
 
-void svd(const Array& a, const Array& u, const Array& s, const Array& vh) { gesvd_stack("svd", a, &u, s, &vh); }
-void svdvals(const Array& a, const Array& s) { gesvd_stack("svdvals", a, nullptr, s, nullptr); }
+void svd(const Array& a, const Array& u, const Array& s, const Array& vh) { svd_stack("svd", a, &u, s, &vh); }
+void svdvals(const Array& a, const Array& s) { svd_stack("svdvals", a, nullptr, s, nullptr); }
 
 // at (B, n, m) is column-major A (m x n): geqrf runs on it as it is.
 void geqrf(const Array& at, const Array& h, const Array& tau) {

@@ -6,6 +6,7 @@
 namespace loom::gpu_backend {
 
 void solve(const Array&, const Array&, const Array&) { throw UnsupportedError("[linalg.solve] loom was built without CUDA"); }
+void inv(const Array&, const Array&) { throw UnsupportedError("[linalg.inv] loom was built without CUDA"); }
 void slogdet(const Array&, const Array&, const Array&) {
   throw UnsupportedError("[linalg.slogdet] loom was built without CUDA");
 }

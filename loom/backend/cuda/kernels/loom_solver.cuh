@@ -4,29 +4,48 @@
 // include path.
 #pragma once
 
-// dst (batch, cols, rows) = src (batch, rows, cols) transposed; `total` = batch*rows*cols.
-// One thread per destination element (coalesced writes; the reads stride, which is cheap
-// next to the factorization these serve).
-template <typename T>
-__global__ void loom_transpose_stack(const T* __restrict__ src, T* __restrict__ dst, long long rows, long long cols,
-                                     long long total) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
-       i += (long long)gridDim.x * blockDim.x) {
-    const long long per = rows * cols, b = i / per, rem = i - b * per;
-    const long long c = rem / rows, r = rem - c * rows;  // dst[b][c][r]
-    dst[i] = src[b * per + r * cols + c];
+// dst (batch, cols, rows) = src (batch, rows, cols) transposed, through 32 x 32 tiles in
+// shared memory so that reads and writes are both coalesced. Tril: also zero what lands
+// above dst's diagonal (a Cholesky factor's unused triangle). 256 threads: 32 columns x 8
+// rows of a tile, 4 elements each; blocks stride over (batch, tile row, tile column).
+template <typename T, bool Tril>
+__global__ void loom_transpose_tiles(const T* __restrict__ src, T* __restrict__ dst, long long rows, long long cols,
+                                     long long batches) {
+  __shared__ T tile[32][33];  // +1: no bank conflicts on the column reads
+  const int tx = threadIdx.x & 31, ty = threadIdx.x >> 5;
+  const long long tr = (rows + 31) / 32, tc = (cols + 31) / 32, per = tr * tc;
+  for (long long t = blockIdx.x; t < per * batches; t += gridDim.x) {
+    const long long b = t / per, rem = t - b * per, r0 = rem / tc * 32, c0 = rem % tc * 32;
+    const T* s = src + b * rows * cols;
+    T* d = dst + b * rows * cols;
+    for (int k = ty; k < 32; k += 8) {
+      const long long r = r0 + k, c = c0 + tx;
+      if (r < rows && c < cols) tile[k][tx] = s[r * cols + c];
+    }
+    __syncthreads();
+    for (int k = ty; k < 32; k += 8) {
+      const long long c = c0 + k, r = r0 + tx;  // d[c][r] = s[r][c]
+      if (r < rows && c < cols) d[c * rows + r] = (Tril && r > c) ? T(0) : tile[tx][k];
+    }
+    __syncthreads();
   }
 }
 
-// Zeroes the strict upper triangle of each row-major n x n matrix (what potrf leaves of the
-// input above a Cholesky factor L).
+// Each n x n matrix of the stack set to the identity (the right-hand sides of an inverse).
 template <typename T>
-__global__ void loom_zero_upper(T* m, long long n, long long total) {
+__global__ void loom_identity_stack(T* m, long long n, long long total) {
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
        i += (long long)gridDim.x * blockDim.x) {
-    const long long rem = i % (n * n), r = rem / n, c = rem - r * n;
-    if (c > r) m[i] = T(0);
+    const long long rem = i % (n * n);
+    m[i] = rem / n == rem % n ? T(1) : T(0);
   }
+}
+
+// out[i] = base + i * stride: the pointer arrays of cuBLAS's and cuSOLVER's batched calls.
+__global__ void loom_pointer_stack(char* base, long long stride, long long count, char** out) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < count;
+       i += (long long)gridDim.x * blockDim.x)
+    out[i] = base + i * stride;
 }
 
 // sign and log|det| of each matrix from its LU factors (getrf's, 1-based pivots P): the
