@@ -1,6 +1,7 @@
-// The decompositions family's contract (DESIGN.md §2): numpy.linalg's solve, slogdet,
-// cholesky and eigh over stacks of square matrices. ops/linalg_decomp.cpp owns the rules and
-// hands the evals contiguous float32/float64 stacks; every eval loops over the leading
+// The decompositions family's contract (DESIGN.md §2): numpy.linalg's solve, inv, slogdet,
+// cholesky, eigh, eig, svd and qr over stacks of matrices. ops/linalg_decomp.cpp owns the
+// rules and hands the evals contiguous float32/float64/complex64/complex128 stacks (the
+// real-valued results, eigh's w, svd's s and slogdet's log|det|, in the real dtype); every eval loops over the leading
 // (batch) index and throws LinAlgError naming that index where a matrix cannot be handled.
 // CPU: LAPACK (backend/cpu/linalg_decomp.cpp, linalg_svd_qr.cpp); GPU: cuSOLVER and
 // cuBLAS's batched LU (backend/cuda/linalg_decomp.cpp, linalg_svd_qr.cpp).
@@ -34,6 +35,10 @@ using CholeskyFn = void(const Array& a, const Array& l);
 /// whose columns are the eigenvectors.
 using EighFn = void(const Array& a, const Array& w, const Array& v);
 using EigvalshFn = void(const Array& a, const Array& w);
+/// a (B, n, n) of any of the four dtypes -> w (B, n) complex (LAPACK's order) and, for eig,
+/// v (B, n, n) complex whose columns are the unit-norm right eigenvectors.
+using EigFn = void(const Array& a, const Array& w, const Array& v);
+using EigvalsFn = void(const Array& a, const Array& w);
 /// a (B, m, n) -> s (B, k) descending, k = min(m, n), u (B, m, k or m) and vh (B, k or n, n):
 /// the reduced or full factors, as u's last axis says; a = u @ diag(s) @ vh.
 using SvdFn = void(const Array& a, const Array& u, const Array& s, const Array& vh);
@@ -52,6 +57,8 @@ SlogdetFn slogdet;
 CholeskyFn cholesky;
 EighFn eigh;
 EigvalshFn eigvalsh;
+EigFn eig;
+EigvalsFn eigvals;
 SvdFn svd;
 SvdvalsFn svdvals;
 GeqrfFn geqrf;
@@ -65,6 +72,8 @@ SlogdetFn slogdet;
 CholeskyFn cholesky;
 EighFn eigh;
 EigvalshFn eigvalsh;
+EigFn eig;
+EigvalsFn eigvals;
 SvdFn svd;
 SvdvalsFn svdvals;
 GeqrfFn geqrf;
@@ -73,18 +82,23 @@ OrgqrFn orgqr;
 
 namespace primitives {
 
-inline const Primitive<SolveFn> solve{{"solve", "linalg_decomp"}, cpu_backend::solve, gpu_backend::solve};
-inline const Primitive<InvFn> inv{{"inv", "linalg_decomp"}, cpu_backend::inv, gpu_backend::inv};
-inline const Primitive<SlogdetFn> slogdet{{"slogdet", "linalg_decomp"}, cpu_backend::slogdet, gpu_backend::slogdet};
-inline const Primitive<CholeskyFn> cholesky{{"cholesky", "linalg_decomp"}, cpu_backend::cholesky,
-                                            gpu_backend::cholesky};
-inline const Primitive<EighFn> eigh{{"eigh", "linalg_decomp"}, cpu_backend::eigh, gpu_backend::eigh};
-inline const Primitive<EigvalshFn> eigvalsh{{"eigvalsh", "linalg_decomp"}, cpu_backend::eigvalsh,
-                                            gpu_backend::eigvalsh};
-inline const Primitive<SvdFn> svd{{"svd", "linalg_decomp"}, cpu_backend::svd, gpu_backend::svd};
-inline const Primitive<SvdvalsFn> svdvals{{"svdvals", "linalg_decomp"}, cpu_backend::svdvals, gpu_backend::svdvals};
-inline const Primitive<GeqrfFn> geqrf{{"geqrf", "linalg_decomp"}, cpu_backend::geqrf, gpu_backend::geqrf};
-inline const Primitive<OrgqrFn> orgqr{{"orgqr", "linalg_decomp"}, cpu_backend::orgqr, gpu_backend::orgqr};
+// Every decomposition takes complex64/complex128 as well (the `true, true` flags: traceable,
+// complex).
+#define LOOM_DECOMP_PRIMITIVE(Fn, name, label) \
+  inline const Primitive<Fn> name{{label, "linalg_decomp", true, true}, cpu_backend::name, gpu_backend::name};
+LOOM_DECOMP_PRIMITIVE(SolveFn, solve, "solve")
+LOOM_DECOMP_PRIMITIVE(InvFn, inv, "inv")
+LOOM_DECOMP_PRIMITIVE(SlogdetFn, slogdet, "slogdet")
+LOOM_DECOMP_PRIMITIVE(CholeskyFn, cholesky, "cholesky")
+LOOM_DECOMP_PRIMITIVE(EighFn, eigh, "eigh")
+LOOM_DECOMP_PRIMITIVE(EigvalshFn, eigvalsh, "eigvalsh")
+LOOM_DECOMP_PRIMITIVE(EigFn, eig, "eig")
+LOOM_DECOMP_PRIMITIVE(EigvalsFn, eigvals, "eigvals")
+LOOM_DECOMP_PRIMITIVE(SvdFn, svd, "svd")
+LOOM_DECOMP_PRIMITIVE(SvdvalsFn, svdvals, "svdvals")
+LOOM_DECOMP_PRIMITIVE(GeqrfFn, geqrf, "geqrf")
+LOOM_DECOMP_PRIMITIVE(OrgqrFn, orgqr, "orgqr")
+#undef LOOM_DECOMP_PRIMITIVE
 
 }  // namespace primitives
 }  // namespace loom

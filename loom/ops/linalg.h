@@ -50,7 +50,8 @@ Array matrix_power(const Array& a, int64_t n);
 
 // numpy.linalg's decompositions (ops/linalg_decomp.cpp) over the last two axes, batched over
 // the others. Integer and bool inputs compute in float64, float32 stays float32; 16-bit
-// floats raise DTypeError, as in NumPy. A matrix that cannot be handled raises LinAlgError
+// floats raise DTypeError, as in NumPy; complex64/complex128 stay (real-valued results, such
+// as eigh's eigenvalues, svd's s and slogdet's log|det|, in the matching real dtype). A matrix that cannot be handled raises LinAlgError
 // naming the op and its batch index.
 /// x with a @ x == b; b is (..., n, k), or (n,) for one vector; batch axes broadcast.
 Array solve(const Array& a, const Array& b);
@@ -65,6 +66,11 @@ Array cholesky(const Array& a, bool upper = false);
 /// ('L') or upper ('U') triangle.
 std::pair<Array, Array> eigh(const Array& a, char uplo = 'L');
 Array eigvalsh(const Array& a, char uplo = 'L');
+/// Eigenvalues (LAPACK's order) and unit-norm right eigenvectors (columns) of general square
+/// matrices; complex results for every input dtype (NumPy returns real arrays when all
+/// eigenvalues of a real matrix are real).
+std::pair<Array, Array> eig(const Array& a);
+Array eigvals(const Array& a);
 struct SvdResult {
   Array u, s, vh;
 };

@@ -1,5 +1,6 @@
 // Rules of numpy.linalg's decompositions (backend/linalg_decomp.h): square-matrix checks,
-// NumPy's dtypes (integers and bool in float64, float32 kept, 16-bit floats refused), batch
+// NumPy's dtypes (integers and bool in float64, float32 and complex kept, 16-bit floats
+// refused), batch
 // broadcasting for solve, and the contiguous stacks (B, n, n) the evals take. det is a
 // composition: sign * exp(log|det|).
 #include <string>
@@ -17,12 +18,15 @@ namespace loom {
 namespace linalg_detail {
 
 DType compute_dtype(const char* op, DType t) {
-  if (t == DType::float32 || t == DType::float64) return t;
+  if (t == DType::float32 || t == DType::float64 || is_complex(t)) return t;
   if (t == DType::float16 || t == DType::bfloat16)
     throw_dtype_error(op, std::string("array type ") + dtype_name(t) + " is unsupported in linalg");
-  if (is_complex(t))  // never cast to float64 (that would drop the imaginary parts)
-    throw_dtype_error(op, std::string(dtype_name(t)) + " matrices are not supported by the decompositions yet");
   return DType::float64;  // bool and integers, as NumPy
+}
+
+Array conj_transpose(const Array& a) {
+  const Array t = swapaxes(a, -1, -2);
+  return is_complex(a.dtype()) ? conjugate(t) : t;
 }
 
 Array matrix_stack(const char* op, const Array& a, Shape* batch, bool square) {
@@ -96,7 +100,7 @@ std::pair<Array, Array> slogdet(const Array& a) {
   Shape batch;
   const Array s = square_stack("slogdet", a, &batch);
   const Array sign = empty({s.shape()[0]}, s.dtype(), s.device());
-  const Array logabs = empty({s.shape()[0]}, s.dtype(), s.device());
+  const Array logabs = empty({s.shape()[0]}, real_dtype(s.dtype()), s.device());  // real for complex a
   if (s.shape()[0] > 0) dispatch(primitives::slogdet, {s}, {sign, logabs}, s, sign, logabs);
   return {reshape(sign, batch), reshape(logabs, batch)};
 }
@@ -119,8 +123,8 @@ Array cholesky(const Array& a, bool upper) {
 namespace {
 Array eigen_input(const char* op, const Array& a, char uplo, Shape* batch) {
   if (uplo != 'L' && uplo != 'U') throw_value_error(op, "UPLO argument must be 'L' or 'U'");
-  // Reading the upper triangle of a is reading the lower one of a.T.
-  return square_stack(op, uplo == 'U' ? swapaxes(a, -1, -2) : a, batch);
+  // Reading the upper triangle of a is reading the lower one of a^H (a.T for real a).
+  return square_stack(op, uplo == 'U' ? linalg_detail::conj_transpose(a) : a, batch);
 }
 }  // namespace
 
@@ -128,7 +132,7 @@ std::pair<Array, Array> eigh(const Array& a, char uplo) {
   Shape batch;
   const Array s = eigen_input("eigh", a, uplo, &batch);
   const int64_t n = s.shape()[1];
-  const Array w = empty({s.shape()[0], n}, s.dtype(), s.device());
+  const Array w = empty({s.shape()[0], n}, real_dtype(s.dtype()), s.device());
   const Array v = empty(s.shape(), s.dtype(), s.device());
   if (s.size() > 0) dispatch(primitives::eigh, {s}, {w, v}, s, w, v);
   return {reshape(w, with(batch, {n})), reshape(v, a.shape())};
@@ -138,8 +142,34 @@ Array eigvalsh(const Array& a, char uplo) {
   Shape batch;
   const Array s = eigen_input("eigvalsh", a, uplo, &batch);
   const int64_t n = s.shape()[1];
-  const Array w = empty({s.shape()[0], n}, s.dtype(), s.device());
+  const Array w = empty({s.shape()[0], n}, real_dtype(s.dtype()), s.device());
   if (s.size() > 0) dispatch(primitives::eigvalsh, {s}, {w}, s, w);
+  return reshape(w, with(batch, {n}));
+}
+
+namespace {
+// eig's results are complex for every input (as in PyTorch, JAX and CuPy; NumPy returns real
+// arrays when every eigenvalue of a real matrix happens to be real, which would make the
+// dtype depend on the values and a GPU wait for them).
+DType eig_dtype(DType t) { return promote_types(t, DType::complex64); }
+}  // namespace
+
+std::pair<Array, Array> eig(const Array& a) {
+  Shape batch;
+  const Array s = square_stack("eig", a, &batch);
+  const int64_t n = s.shape()[1];
+  const Array w = empty({s.shape()[0], n}, eig_dtype(s.dtype()), s.device());
+  const Array v = empty(s.shape(), eig_dtype(s.dtype()), s.device());
+  if (s.size() > 0) dispatch(primitives::eig, {s}, {w, v}, s, w, v);
+  return {reshape(w, with(batch, {n})), reshape(v, a.shape())};
+}
+
+Array eigvals(const Array& a) {
+  Shape batch;
+  const Array s = square_stack("eigvals", a, &batch);
+  const int64_t n = s.shape()[1];
+  const Array w = empty({s.shape()[0], n}, eig_dtype(s.dtype()), s.device());
+  if (s.size() > 0) dispatch(primitives::eigvals, {s}, {w}, s, w);
   return reshape(w, with(batch, {n}));
 }
 

@@ -13,6 +13,8 @@ void register_linalg_decomp() {
   set_batch_rule(primitives::cholesky.info, rows_rule<A, A>);
   set_batch_rule(primitives::eigh.info, rows_rule<A, A, A>);
   set_batch_rule(primitives::eigvalsh.info, rows_rule<A, A>);
+  set_batch_rule(primitives::eig.info, rows_rule<A, A, A>);
+  set_batch_rule(primitives::eigvals.info, rows_rule<A, A>);
   set_batch_rule(primitives::svd.info, rows_rule<A, A, A, A>);
   set_batch_rule(primitives::svdvals.info, rows_rule<A, A>);
   set_batch_rule(primitives::geqrf.info, rows_rule<A, A, A>);

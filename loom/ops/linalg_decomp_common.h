@@ -7,8 +7,11 @@
 
 namespace loom::linalg_detail {
 
-/// float32 and float64 stay; bool and integers compute in float64; 16-bit floats and complex raise.
+/// float32, float64, complex64 and complex128 stay; bool and integers compute in float64;
+/// 16-bit floats raise.
 DType compute_dtype(const char* op, DType t);
+/// The conjugate transpose of the last two axes (the transpose for real a).
+Array conj_transpose(const Array& a);
 /// a (..., m, n) as a contiguous (B, m, n) stack in the compute dtype; *batch gets "...".
 /// square: raise unless m == n.
 Array matrix_stack(const char* op, const Array& a, Shape* batch, bool square);

@@ -22,10 +22,12 @@ using linalg_detail::matrix_stack;
 using linalg_detail::with;
 
 double eps(DType t) {
-  return t == DType::float32 ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
+  return real_dtype(t) == DType::float32 ? std::numeric_limits<float>::epsilon()
+                                         : std::numeric_limits<double>::epsilon();
 }
 
 Array mT(const Array& a) { return swapaxes(a, -1, -2); }
+Array mH(const Array& a) { return linalg_detail::conj_transpose(a); }
 
 // rows i, columns j of a (..., r, c) kept where i <= j: the upper triangle.
 Array upper_triangle(const Array& a) {
@@ -42,7 +44,7 @@ SvdResult svd(const Array& a, bool full_matrices) {
   const Array x = matrix_stack("svd", a, &batch, false);
   const int64_t B = x.shape()[0], m = x.shape()[1], n = x.shape()[2], k = std::min(m, n);
   const int64_t uc = full_matrices ? m : k, vr = full_matrices ? n : k;
-  Array u = empty({B, m, uc}, x.dtype(), x.device()), s = empty({B, k}, x.dtype(), x.device()),
+  Array u = empty({B, m, uc}, x.dtype(), x.device()), s = empty({B, k}, real_dtype(x.dtype()), x.device()),
         vh = empty({B, vr, n}, x.dtype(), x.device());
   if (k > 0 && B > 0) {
     dispatch(primitives::svd, {x}, {u, s, vh}, x, u, s, vh);
@@ -57,7 +59,7 @@ Array svdvals(const Array& a) {
   Shape batch;
   const Array x = matrix_stack("svdvals", a, &batch, false);
   const int64_t k = std::min(x.shape()[1], x.shape()[2]);
-  const Array s = empty({x.shape()[0], k}, x.dtype(), x.device());
+  const Array s = empty({x.shape()[0], k}, real_dtype(x.dtype()), x.device());
   if (s.size() > 0) dispatch(primitives::svdvals, {x}, {s}, x, s);
   return reshape(s, with(batch, {k}));
 }
@@ -102,7 +104,7 @@ Array pinv(const Array& a, std::optional<double> rcond) {
   const Array cutoff = multiply(max(s, std::vector<int64_t>{-1}, true), cut);
   const Array keep = greater(s, cutoff);
   const Array s_inv = where(keep, true_divide(1.0, where(keep, s, 1.0)), 0.0);
-  return matmul(mT(vh), multiply(expand_dims(s_inv, {-1}), mT(u)));
+  return matmul(mH(vh), multiply(expand_dims(s_inv, {-1}), mH(u)));
 }
 
 Array matrix_rank(const Array& a, std::optional<double> tol, std::optional<double> rtol) {
@@ -149,15 +151,16 @@ LstsqResult lstsq(const Array& a, const Array& b, std::optional<double> rcond) {
     const Array keep = greater(s, multiply(max(s), cut));
     rank = sum(keep).astype(int64);
     const Array s_inv = where(keep, true_divide(1.0, where(keep, s, 1.0)), 0.0);
-    x = matmul(mT(vh), multiply(expand_dims(s_inv, {-1}), matmul(mT(u), b2)));
+    x = matmul(mH(vh), multiply(expand_dims(s_inv, {-1}), matmul(mH(u), b2)));
   }
   // NumPy: the residuals only when a has full column rank and more rows than columns.
-  Array residuals = empty({0}, t, A.device());
+  Array residuals = empty({0}, real_dtype(t), A.device());
   int64_t full_rank = 0;
   if (k > 0) rank.copy_to_host(&full_rank);  // the residuals' shape depends on it, as in NumPy
   if (m > n && full_rank == n) {
     const Array diff = subtract(matmul(A, x), b2);
-    residuals = sum(multiply(diff, diff), std::vector<int64_t>{0});
+    const Array sq = is_complex(t) ? square(absolute(diff)) : multiply(diff, diff);
+    residuals = sum(sq, std::vector<int64_t>{0});
   }
   if (b.ndim() == 1) x = reshape(x, {n});
   return {x, residuals, rank, s};

@@ -22,9 +22,10 @@ LOOM_BINDING_FAMILY(linalg_decomp, 51) {
   nb::object namedtuple = nb::module_::import_("collections").attr("namedtuple");
   nb::object slogdet_result = namedtuple("SlogdetResult", nb::make_tuple("sign", "logabsdet"));
   nb::object eigh_result = namedtuple("EighResult", nb::make_tuple("eigenvalues", "eigenvectors"));
+  nb::object eig_result = namedtuple("EigResult", nb::make_tuple("eigenvalues", "eigenvectors"));
   nb::object svd_result = namedtuple("SVDResult", nb::make_tuple("U", "S", "Vh"));
   nb::object qr_result = namedtuple("QRResult", nb::make_tuple("Q", "R"));
-  for (nb::object* t : {&slogdet_result, &eigh_result, &svd_result, &qr_result}) {
+  for (nb::object* t : {&slogdet_result, &eigh_result, &eig_result, &svd_result, &qr_result}) {
     t->attr("__module__") = "loom.linalg";
     la.attr(t->attr("__name__")) = *t;
   }
@@ -100,6 +101,29 @@ LOOM_BINDING_FAMILY(linalg_decomp, 51) {
         return eigvalsh(x, u);
       },
       nb::arg("a"), nb::arg("UPLO") = "L", "numpy.linalg.eigvalsh: the eigenvalues of eigh, ascending.");
+  la.def(
+      "eig",
+      [eig_result](nb::handle a) {
+        const Array x = arg(a);
+        std::pair<Array, Array> r;
+        {
+          nb::gil_scoped_release release;
+          r = eig(x);
+        }
+        return eig_result(nb::cast(r.first), nb::cast(r.second));
+      },
+      nb::arg("a"),
+      "numpy.linalg.eig: eigenvalues and unit-norm right eigenvectors (columns) of general square "
+      "matrices. The results are complex for every input (NumPy returns real arrays when every "
+      "eigenvalue of a real matrix is real; here the dtype never depends on the values).");
+  la.def(
+      "eigvals",
+      [](nb::handle a) {
+        const Array x = arg(a);
+        nb::gil_scoped_release release;
+        return eigvals(x);
+      },
+      nb::arg("a"), "numpy.linalg.eigvals: the eigenvalues of eig, complex for every input.");
   la.def(
       "svd",
       [svd_result](nb::handle a, bool full_matrices, bool compute_uv, bool hermitian) -> nb::object {

@@ -18,7 +18,10 @@
 namespace loom::cpu_backend {
 
 using lapack::checked_int;
-using lapack::for_float;
+using lapack::conj_if;
+using lapack::for_type;
+using lapack::is_cplx_v;
+using lapack::real_t;
 using lapack::no_lapack;
 using lapack::raise;
 
@@ -28,7 +31,7 @@ using lapack::raise;
 // M.T (trans 'T'). The right-hand sides come transposed (bt: each row one b), which is the
 // column-major n x k matrix B LAPACK wants, and xt receives X the same way.
 void solve(const Array& a, const Array& bt, const Array& xt) {
-  for_float(a.dtype(), [&](auto tag) {
+  for_type(a.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const int64_t batches = a.shape()[0];
     const int n = checked_int(a.shape()[1], "solve"), k = checked_int(bt.shape()[1], "solve");
@@ -48,7 +51,7 @@ void solve(const Array& a, const Array& bt, const Array& xt) {
 // inv(M) for M = A.T is inv(A).T, which read row-major is inv(A): getrf and getri on each
 // matrix in place write the inverse straight into out.
 void inv(const Array& a, const Array& out) {
-  for_float(a.dtype(), [&](auto tag) {
+  for_type(a.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const int64_t batches = a.shape()[0];
     const int n = checked_int(a.shape()[1], "inv");
@@ -57,7 +60,7 @@ void inv(const Array& a, const Array& out) {
     T work_size = 0;
     int info = 0;
     lapack::getri(n, static_cast<T*>(out.data()), ipiv.data(), &work_size, -1, &info);
-    std::vector<T> work(static_cast<size_t>(work_size) + 1);
+    std::vector<T> work(static_cast<size_t>(std::real(work_size)) + 1);
     for (int64_t b = 0; b < batches; ++b) {
       T* m = static_cast<T*>(out.data()) + b * n * n;
       lapack::getrf(n, m, ipiv.data(), &info);
@@ -67,10 +70,12 @@ void inv(const Array& a, const Array& out) {
   });
 }
 
-// det(A) = det(A.T): the LU factors of M = A.T give it, with one sign flip per row swap.
+// det(A) = det(A.T): the LU factors of M = A.T give it, with one sign flip per row swap. A
+// complex determinant's sign is the unit d / |d| of the product (NumPy's), log|det| is real.
 void slogdet(const Array& a, const Array& sign, const Array& logabs) {
-  for_float(a.dtype(), [&](auto tag) {
+  for_type(a.dtype(), [&](auto tag) {
     using T = decltype(tag);
+    using R = real_t<T>;
     const int64_t batches = a.shape()[0];
     const int n = checked_int(a.shape()[1], "slogdet");
     std::vector<T> lu(static_cast<size_t>(n) * n);
@@ -79,20 +84,23 @@ void slogdet(const Array& a, const Array& sign, const Array& logabs) {
       std::memcpy(lu.data(), static_cast<const T*>(a.data()) + b * n * n, lu.size() * sizeof(T));
       int info = 0;
       if (n > 0) lapack::getrf(n, lu.data(), ipiv.data(), &info);
-      T s = 1, l = 0;
+      T s = 1;
+      R l = 0;
       if (info > 0) {  // an exact zero pivot: NumPy's (0, -inf), not an error
         s = 0;
         l = -INFINITY;
       } else {
         for (int i = 0; i < n; ++i) {
           const T d = lu[static_cast<size_t>(i) * n + i];
-          if (d < 0) s = -s;
+          const R m = std::abs(d);
+          if constexpr (is_cplx_v<T>) s *= d / m;
+          else if (d < 0) s = -s;
           if (ipiv[i] != i + 1) s = -s;
-          l += std::log(std::abs(d));
+          l += std::log(m);
         }
       }
       static_cast<T*>(sign.data())[b] = s;
-      static_cast<T*>(logabs.data())[b] = l;
+      static_cast<R*>(logabs.data())[b] = l;
     }
   });
 }
@@ -100,7 +108,7 @@ void slogdet(const Array& a, const Array& sign, const Array& logabs) {
 // The lower triangle of A row-major is the upper one of M = A.T; potrf('U') gives M = U.T U
 // in it, and U read row-major is L = U.T with A = L L.T. The other triangle is zeroed.
 void cholesky(const Array& a, const Array& l) {
-  for_float(a.dtype(), [&](auto tag) {
+  for_type(a.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const int64_t batches = a.shape()[0];
     const int n = checked_int(a.shape()[1], "cholesky");
@@ -118,30 +126,39 @@ void cholesky(const Array& a, const Array& l) {
 
 namespace {
 
-// syevd on M = A.T with 'U' reads A's lower triangle; the eigenvectors come back as M's
-// columns, which read row-major are rows: they are transposed into v's columns.
+// syevd (heevd) on M = A.T with 'U' reads A's lower triangle; the eigenvectors come back as
+// M's columns, which read row-major are rows: they are transposed into v's columns. For a
+// Hermitian A, M = A.T is conj(A), whose eigenvectors are the conjugates of A's.
 void symmetric_eigen(const char* op, const Array& a, const Array& w, const Array* v) {
-  for_float(a.dtype(), [&](auto tag) {
+  for_type(a.dtype(), [&](auto tag) {
     using T = decltype(tag);
+    using R = real_t<T>;
     const int64_t batches = a.shape()[0];
     const int n = checked_int(a.shape()[1], op);
     if (n == 0) return;
     const char jobz = v ? 'V' : 'N';
     std::vector<T> m(static_cast<size_t>(n) * n);
     T work_size = 0;
+    R rwork_size = 0;
     int iwork_size = 0, info = 0;
-    lapack::syevd(jobz, 'U', n, m.data(), static_cast<T*>(w.data()), &work_size, -1, &iwork_size, -1, &info);
-    std::vector<T> work(static_cast<size_t>(work_size) + 1);
+    R* wp = static_cast<R*>(w.data());
+    auto call = [&](T* mat, R* out, T* work, int lwork, R* rwork, int lrwork, int* iwork, int liwork) {
+      if constexpr (is_cplx_v<T>) lapack::heevd(jobz, 'U', n, mat, out, work, lwork, rwork, lrwork, iwork, liwork, &info);
+      else lapack::syevd(jobz, 'U', n, mat, out, work, lwork, iwork, liwork, &info);
+    };
+    call(m.data(), wp, &work_size, -1, &rwork_size, -1, &iwork_size, -1);
+    std::vector<T> work(static_cast<size_t>(std::real(work_size)) + 1);
+    std::vector<R> rwork(static_cast<size_t>(rwork_size) + 1);
     std::vector<int> iwork(static_cast<size_t>(iwork_size) + 1);
     for (int64_t b = 0; b < batches; ++b) {
       std::memcpy(m.data(), static_cast<const T*>(a.data()) + b * n * n, m.size() * sizeof(T));
-      lapack::syevd(jobz, 'U', n, m.data(), static_cast<T*>(w.data()) + b * n, work.data(),
-                    static_cast<int>(work.size()), iwork.data(), static_cast<int>(iwork.size()), &info);
+      call(m.data(), wp + b * n, work.data(), static_cast<int>(work.size()), rwork.data(),
+           static_cast<int>(rwork.size()), iwork.data(), static_cast<int>(iwork.size()));
       if (info > 0) raise(op, "eigenvalues did not converge", b, batches);
       if (v) {
         T* out = static_cast<T*>(v->data()) + b * n * n;
         for (int i = 0; i < n; ++i)
-          for (int j = 0; j < n; ++j) out[static_cast<size_t>(i) * n + j] = m[static_cast<size_t>(j) * n + i];
+          for (int j = 0; j < n; ++j) out[static_cast<size_t>(i) * n + j] = conj_if(m[static_cast<size_t>(j) * n + i]);
       }
     }
   });

@@ -5,6 +5,7 @@
 // reads cuSOLVER's per-matrix info once at the end (one sync) and raises LinAlgError naming
 // the batch index, as NumPy and every other loom device do.
 #include <cublas_v2.h>
+#include <cuComplex.h>
 
 #include <cstdint>
 #include <vector>
@@ -30,27 +31,50 @@ int checked_int(int64_t v, const char* op) {
 
 bool use_batched_lu(int64_t batches, int64_t n) { return batches > 1 && n <= kBatchedLuMaxN; }
 
+// cuBLAS's batched LU by element type (cuComplex and cuDoubleComplex share loom's layout).
 cublasStatus_t getrf_batched(cublasHandle_t h, int n, void* a, int* piv, int* info, int batches, DType dt) {
-  if (dt == DType::float32) return cublasSgetrfBatched(h, n, static_cast<float* const*>(a), n, piv, info, batches);
-  return cublasDgetrfBatched(h, n, static_cast<double* const*>(a), n, piv, info, batches);
+  switch (dt) {
+    case DType::float32: return cublasSgetrfBatched(h, n, static_cast<float* const*>(a), n, piv, info, batches);
+    case DType::float64: return cublasDgetrfBatched(h, n, static_cast<double* const*>(a), n, piv, info, batches);
+    case DType::complex64: return cublasCgetrfBatched(h, n, static_cast<cuComplex* const*>(a), n, piv, info, batches);
+    default: return cublasZgetrfBatched(h, n, static_cast<cuDoubleComplex* const*>(a), n, piv, info, batches);
+  }
 }
 
 cublasStatus_t getrs_batched(cublasHandle_t h, int n, int k, const void* a, const int* piv, void* b, int* info,
                              int batches, DType dt) {
-  if (dt == DType::float32)
-    return cublasSgetrsBatched(h, CUBLAS_OP_T, n, k, static_cast<const float* const*>(a), n, piv,
-                               static_cast<float* const*>(b), n, info, batches);
-  return cublasDgetrsBatched(h, CUBLAS_OP_T, n, k, static_cast<const double* const*>(a), n, piv,
-                             static_cast<double* const*>(b), n, info, batches);
+  switch (dt) {
+    case DType::float32:
+      return cublasSgetrsBatched(h, CUBLAS_OP_T, n, k, static_cast<const float* const*>(a), n, piv,
+                                 static_cast<float* const*>(b), n, info, batches);
+    case DType::float64:
+      return cublasDgetrsBatched(h, CUBLAS_OP_T, n, k, static_cast<const double* const*>(a), n, piv,
+                                 static_cast<double* const*>(b), n, info, batches);
+    case DType::complex64:
+      return cublasCgetrsBatched(h, CUBLAS_OP_T, n, k, static_cast<const cuComplex* const*>(a), n, piv,
+                                 static_cast<cuComplex* const*>(b), n, info, batches);
+    default:
+      return cublasZgetrsBatched(h, CUBLAS_OP_T, n, k, static_cast<const cuDoubleComplex* const*>(a), n, piv,
+                                 static_cast<cuDoubleComplex* const*>(b), n, info, batches);
+  }
 }
 
 cublasStatus_t getri_batched(cublasHandle_t h, int n, const void* a, const int* piv, void* c, int* info, int batches,
                              DType dt) {
-  if (dt == DType::float32)
-    return cublasSgetriBatched(h, n, static_cast<const float* const*>(a), n, piv, static_cast<float* const*>(c), n,
-                               info, batches);
-  return cublasDgetriBatched(h, n, static_cast<const double* const*>(a), n, piv, static_cast<double* const*>(c), n,
-                             info, batches);
+  switch (dt) {
+    case DType::float32:
+      return cublasSgetriBatched(h, n, static_cast<const float* const*>(a), n, piv, static_cast<float* const*>(c), n,
+                                 info, batches);
+    case DType::float64:
+      return cublasDgetriBatched(h, n, static_cast<const double* const*>(a), n, piv, static_cast<double* const*>(c),
+                                 n, info, batches);
+    case DType::complex64:
+      return cublasCgetriBatched(h, n, static_cast<const cuComplex* const*>(a), n, piv,
+                                 static_cast<cuComplex* const*>(c), n, info, batches);
+    default:
+      return cublasZgetriBatched(h, n, static_cast<const cuDoubleComplex* const*>(a), n, piv,
+                                 static_cast<cuDoubleComplex* const*>(c), n, info, batches);
+  }
 }
 
 // The LU factors of each matrix of `lu` (a copy of the input, factored in place) with their
@@ -63,7 +87,7 @@ struct LuFactors {
 
 LuFactors lu_factor(const SolverCall& c, const char* op, DType dt, void* lu, int64_t batches, int64_t n_) {
   const int n = checked_int(n_, op);
-  const size_t item = dt == DType::float32 ? 4 : 8;
+  const size_t item = itemsize(dt);
   LuFactors f;
   f.info = c.scratch(static_cast<size_t>(batches) * sizeof(int));
   if (use_batched_lu(batches, n)) {
@@ -208,30 +232,35 @@ void cholesky(const Array& a, const Array& l) {
 namespace {
 
 // syevd on M = A.T with 'U' reads A's lower triangle; the eigenvectors come back as M's
-// columns, which read row-major are rows: they are transposed into v's columns.
+// columns, which read row-major are rows: they are transposed into v's columns. A complex
+// Hermitian A has M = conj(A), whose eigenvectors are the conjugates of A's: it is
+// transposed into column-major form first and read through its lower triangle instead.
 void symmetric_eigen(const char* op, const Array& a, const Array& w, const Array* v) {
   SolverCall c(a, v ? std::initializer_list<const Array*>{&w, v} : std::initializer_list<const Array*>{&w});
   const DType dt = a.dtype();
   const int64_t batches = a.shape()[0], n = a.shape()[1];
   const int ni = checked_int(n, op);
-  const size_t item = a.itemsize();
+  const size_t item = a.itemsize(), witem = w.itemsize();
+  const bool cplx = is_complex(dt);
   const std::shared_ptr<Buffer> m = c.scratch(a.nbytes());
-  c.copy(m->data(), a.data(), a.nbytes());
+  if (cplx) c.transpose(dt, a.data(), m->data(), batches, n, n);
+  else c.copy(m->data(), a.data(), a.nbytes());
+  const cublasFillMode_t fill = cplx ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
   const std::shared_ptr<Buffer> info = c.scratch(static_cast<size_t>(batches) * sizeof(int));
   const cusolverEigMode_t jobz = v ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   std::vector<char> host_work;  // cuSOLVER may read it until the work is done: kept to the end
   {
     const cuda::SolverLock s = cuda::lock_solver(c.dev, c.stream);
-    const cudaDataType t = cuda::solver_type(dt);
+    const cudaDataType t = cuda::solver_type(dt), rt = cuda::solver_real_type(dt);
     size_t dev_bytes = 0, host_bytes = 0;
-    LOOM_CUSOLVER_CHECK(cusolverDnXsyevd_bufferSize(s.handle, s.params, jobz, CUBLAS_FILL_MODE_UPPER, ni, t, m->data(),
-                                                    ni, t, w.data(), t, &dev_bytes, &host_bytes));
+    LOOM_CUSOLVER_CHECK(cusolverDnXsyevd_bufferSize(s.handle, s.params, jobz, fill, ni, t, m->data(), ni, rt, w.data(),
+                                                    t, &dev_bytes, &host_bytes));
     const std::shared_ptr<Buffer> work = c.scratch(dev_bytes);
     host_work.resize(host_bytes + 1);
     for (int64_t b = 0; b < batches; ++b)
-      LOOM_CUSOLVER_CHECK(cusolverDnXsyevd(s.handle, s.params, jobz, CUBLAS_FILL_MODE_UPPER, ni, t,
-                                           static_cast<char*>(m->data()) + b * n * n * item, ni, t,
-                                           static_cast<char*>(w.data()) + b * n * item, t, work->data(), dev_bytes,
+      LOOM_CUSOLVER_CHECK(cusolverDnXsyevd(s.handle, s.params, jobz, fill, ni, t,
+                                           static_cast<char*>(m->data()) + b * n * n * item, ni, rt,
+                                           static_cast<char*>(w.data()) + b * n * witem, t, work->data(), dev_bytes,
                                            host_work.data(), host_bytes, static_cast<int*>(info->data()) + b));
   }
   if (v) c.transpose(dt, m->data(), v->data(), batches, n, n);

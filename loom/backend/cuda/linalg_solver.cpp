@@ -50,8 +50,19 @@ DeviceSolver& solver(int dev) {
   return all[dev];
 }
 
-std::string kernel(const char* name, DType dt, const char* extra = "") {
-  return std::string(name) + "<" + (dt == DType::float32 ? "float" : "double") + extra + ">";
+// The device element type of dt (kernels over whole elements) and of its real parts.
+const char* element_name(DType dt) {
+  switch (dt) {
+    case DType::float32: return "float";
+    case DType::float64: return "double";
+    case DType::complex64: return "loom_solver_c64";
+    default: return "loom_solver_c128";
+  }
+}
+const char* part_name(DType dt) { return real_dtype(dt) == DType::float32 ? "float" : "double"; }
+
+std::string kernel(const char* name, const char* type, const char* extra = "") {
+  return std::string(name) + "<" + type + extra + ">";
 }
 
 }  // namespace
@@ -59,12 +70,18 @@ std::string kernel(const char* name, DType dt, const char* extra = "") {
 const Program& solver_program() {
   static const Program* p = [] {
     std::vector<std::string> names{"loom_pointer_stack"};
-    for (const char* t : {"float", "double"}) {
+    for (const char* t : {"float", "double", "loom_solver_c64", "loom_solver_c128"}) {
       names.push_back(std::string("loom_transpose_tiles<") + t + ", false>");
       names.push_back(std::string("loom_transpose_tiles<") + t + ", true>");
       names.push_back(std::string("loom_identity_stack<") + t + ">");
-      names.push_back(std::string("loom_slogdet_lu<") + t + ", int>");
-      names.push_back(std::string("loom_slogdet_lu<") + t + ", long long>");
+    }
+    for (const char* r : {"float", "double"}) {
+      for (const char* pivot : {"int", "long long"}) {
+        names.push_back(std::string("loom_slogdet_lu<") + r + ", " + pivot + ">");
+        names.push_back(std::string("loom_slogdet_lu_complex<") + r + ", " + pivot + ">");
+      }
+      names.push_back(std::string("loom_conj_inplace<") + r + ">");
+      names.push_back(std::string("loom_eig_unpack<") + r + ">");
     }
     return new Program("loom_solver.cu", "#include \"loom_solver.cuh\"\n", names);  // never destroyed
   }();
@@ -135,7 +152,7 @@ void SolverCall::transpose(DType dt, const void* src, void* dst, int64_t batches
   long long r = rows, c = cols, b = batches;
   const int64_t tiles = batches * ((rows + 31) / 32) * ((cols + 31) / 32);
   if (tiles == 0) return;
-  const std::string name = kernel("loom_transpose_tiles", dt, tril ? ", true" : ", false");
+  const std::string name = kernel("loom_transpose_tiles", element_name(dt), tril ? ", true" : ", false");
   const unsigned grid = static_cast<unsigned>(std::min<int64_t>(tiles, int64_t{multiprocessor_count(dev)} * 16));
   void* args[] = {&src, &dst, &r, &c, &b};
   launch(dev, get_function(dev, solver_program(), name), name.c_str(), grid, 256, 0, stream, args);
@@ -144,14 +161,28 @@ void SolverCall::transpose(DType dt, const void* src, void* dst, int64_t batches
 void SolverCall::identity(DType dt, void* m, int64_t batches, int64_t n) const {
   long long nn = n, total = batches * n * n;
   if (total == 0) return;
-  launch_elementwise(dev, solver_program(), kernel("loom_identity_stack", dt), total, stream, {&m, &nn, &total});
+  launch_elementwise(dev, solver_program(), kernel("loom_identity_stack", element_name(dt)), total, stream, {&m, &nn, &total});
 }
 
 void SolverCall::slogdet_from_lu(DType dt, const void* lu, const void* pivots, size_t pivot_bytes, void* sign,
                                  void* logabs, int64_t batches, int64_t n) const {
   long long nn = n, b = batches;
-  launch_elementwise(dev, solver_program(), kernel("loom_slogdet_lu", dt, pivot_bytes == 4 ? ", int" : ", long long"),
+  const char* name = is_complex(dt) ? "loom_slogdet_lu_complex" : "loom_slogdet_lu";
+  launch_elementwise(dev, solver_program(), kernel(name, part_name(dt), pivot_bytes == 4 ? ", int" : ", long long"),
                      batches, stream, {&lu, &pivots, &sign, &logabs, &nn, &b});
+}
+
+void SolverCall::conj(DType dt, void* z, int64_t count) const {
+  long long c = count;
+  if (count == 0) return;
+  launch_elementwise(dev, solver_program(), kernel("loom_conj_inplace", part_name(dt)), count, stream, {&z, &c});
+}
+
+void SolverCall::eig_unpack(DType dt, const void* vr, const void* w, void* v, int64_t batches, int64_t n) const {
+  long long nn = n, total = batches * n * n;
+  if (total == 0) return;
+  launch_elementwise(dev, solver_program(), kernel("loom_eig_unpack", part_name(dt)), total, stream,
+                     {&vr, &w, &v, &nn, &total});
 }
 
 }  // namespace loom::cuda

@@ -59,13 +59,26 @@ struct SolverCall {
   /// pivots: int32 (cuBLAS's batched LU) when pivot_bytes == 4, int64 (cuSOLVER's X API) when 8.
   void slogdet_from_lu(DType dt, const void* lu, const void* pivots, size_t pivot_bytes, void* sign, void* logabs,
                        int64_t batches, int64_t n) const;
+  /// Conjugates `count` complex values of dtype dt in place.
+  void conj(DType dt, void* z, int64_t count) const;
+  /// A real geev's packed right eigenvectors vr (real dtype dt) into complex v, row-major.
+  void eig_unpack(DType dt, const void* vr, const void* w, void* v, int64_t batches, int64_t n) const;
 };
 
-/// kernels/loom_solver.cuh: the tiled transposes, identity and slogdet kernels for float and
-/// double, and the pointer-array kernel.
+/// kernels/loom_solver.cuh: the tiled transposes and identity for the four dtypes, slogdet,
+/// conjugation and eig's unpacking over float and double parts, and the pointer arrays.
 const Program& solver_program();
 
-inline cudaDataType solver_type(DType dt) { return dt == DType::float32 ? CUDA_R_32F : CUDA_R_64F; }
+inline cudaDataType solver_type(DType dt) {
+  switch (dt) {
+    case DType::float32: return CUDA_R_32F;
+    case DType::float64: return CUDA_R_64F;
+    case DType::complex64: return CUDA_C_32F;
+    default: return CUDA_C_64F;
+  }
+}
+/// The type of real-valued results (eigenvalues of Hermitian matrices, singular values).
+inline cudaDataType solver_real_type(DType dt) { return real_dtype(dt) == DType::float32 ? CUDA_R_32F : CUDA_R_64F; }
 
 }  // namespace loom::cuda
 

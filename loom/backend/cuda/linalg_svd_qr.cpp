@@ -1,5 +1,7 @@
 // GPU SVD (cuSOLVER's Jacobi gesvdj, falling back to Xgesvd) and Householder QR (Xgeqrf,
 // orgqr), one matrix of the stack at a time. Column-major cuSOLVER sees a row-major A (m x n) as M = A.T (n x m).
+#include <cuComplex.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -57,18 +59,18 @@ void gesvd_stack(const char* op, const Array& a, const Array* u, const Array& s,
   std::vector<char> host_work;  // cuSOLVER may read it until the work is done: kept to the end
   {
     const cuda::SolverLock h = cuda::lock_solver(c.dev, c.stream);
-    const cudaDataType t = cuda::solver_type(dt);
+    const cudaDataType t = cuda::solver_type(dt), rt = cuda::solver_real_type(dt);
     const int64_t r = checked_int(rows, op), q = checked_int(cols, op);
     size_t dev_bytes = 0, host_bytes = 0;
-    LOOM_CUSOLVER_CHECK(cusolverDnXgesvd_bufferSize(h.handle, h.params, jobu, jobvt, r, q, t, mat->data(), r, t,
+    LOOM_CUSOLVER_CHECK(cusolverDnXgesvd_bufferSize(h.handle, h.params, jobu, jobvt, r, q, t, mat->data(), r, rt,
                                                     s.data(), t, u_base, ldu, t, vt_base, ldvt, t, &dev_bytes,
                                                     &host_bytes));
     const std::shared_ptr<Buffer> work = c.scratch(dev_bytes);
     host_work.resize(host_bytes + 1);
     for (int64_t b = 0; b < batches; ++b)
       LOOM_CUSOLVER_CHECK(cusolverDnXgesvd(
-          h.handle, h.params, jobu, jobvt, r, q, t, static_cast<char*>(mat->data()) + b * m * n * item, r, t,
-          static_cast<char*>(s.data()) + b * k * item, t, static_cast<char*>(u_base) + b * u_stride * item, ldu, t,
+          h.handle, h.params, jobu, jobvt, r, q, t, static_cast<char*>(mat->data()) + b * m * n * item, r, rt,
+          static_cast<char*>(s.data()) + b * k * s.itemsize(), t, static_cast<char*>(u_base) + b * u_stride * item, ldu, t,
           static_cast<char*>(vt_base) + b * vt_stride * item, ldvt, t, work->data(), dev_bytes, host_work.data(),
           host_bytes, static_cast<int*>(info->data()) + b));
   }
@@ -81,25 +83,48 @@ void gesvd_stack(const char* op, const Array& a, const Array* u, const Array& s,
   c.check_info(op, "SVD did not converge", static_cast<const int*>(info->data()), batches);
 }
 
+// gesvdj by element type: work and the factors in the element type, S in its real type.
 cusolverStatus_t gesvdj_buffer(cusolverDnHandle_t h, cusolverEigMode_t jobz, int econ, int m, int n, void* a,
                                void* s, void* u, int ldu, void* v, int ldv, int* lwork, gesvdjInfo_t params, DType dt) {
-  if (dt == DType::float32)
-    return cusolverDnSgesvdj_bufferSize(h, jobz, econ, m, n, static_cast<float*>(a), m, static_cast<float*>(s),
-                                        static_cast<float*>(u), ldu, static_cast<float*>(v), ldv, lwork, params);
-  return cusolverDnDgesvdj_bufferSize(h, jobz, econ, m, n, static_cast<double*>(a), m, static_cast<double*>(s),
-                                      static_cast<double*>(u), ldu, static_cast<double*>(v), ldv, lwork, params);
+  switch (dt) {
+    case DType::float32:
+      return cusolverDnSgesvdj_bufferSize(h, jobz, econ, m, n, static_cast<float*>(a), m, static_cast<float*>(s),
+                                          static_cast<float*>(u), ldu, static_cast<float*>(v), ldv, lwork, params);
+    case DType::float64:
+      return cusolverDnDgesvdj_bufferSize(h, jobz, econ, m, n, static_cast<double*>(a), m, static_cast<double*>(s),
+                                          static_cast<double*>(u), ldu, static_cast<double*>(v), ldv, lwork, params);
+    case DType::complex64:
+      return cusolverDnCgesvdj_bufferSize(h, jobz, econ, m, n, static_cast<cuComplex*>(a), m, static_cast<float*>(s),
+                                          static_cast<cuComplex*>(u), ldu, static_cast<cuComplex*>(v), ldv, lwork,
+                                          params);
+    default:
+      return cusolverDnZgesvdj_bufferSize(h, jobz, econ, m, n, static_cast<cuDoubleComplex*>(a), m,
+                                          static_cast<double*>(s), static_cast<cuDoubleComplex*>(u), ldu,
+                                          static_cast<cuDoubleComplex*>(v), ldv, lwork, params);
+  }
 }
 
 cusolverStatus_t gesvdj_call(cusolverDnHandle_t h, cusolverEigMode_t jobz, int econ, int m, int n, void* a, void* s,
                              void* u, int ldu, void* v, int ldv, void* work, int lwork, int* info, gesvdjInfo_t params,
                              DType dt) {
-  if (dt == DType::float32)
-    return cusolverDnSgesvdj(h, jobz, econ, m, n, static_cast<float*>(a), m, static_cast<float*>(s),
-                             static_cast<float*>(u), ldu, static_cast<float*>(v), ldv, static_cast<float*>(work), lwork,
-                             info, params);
-  return cusolverDnDgesvdj(h, jobz, econ, m, n, static_cast<double*>(a), m, static_cast<double*>(s),
-                           static_cast<double*>(u), ldu, static_cast<double*>(v), ldv, static_cast<double*>(work),
-                           lwork, info, params);
+  switch (dt) {
+    case DType::float32:
+      return cusolverDnSgesvdj(h, jobz, econ, m, n, static_cast<float*>(a), m, static_cast<float*>(s),
+                               static_cast<float*>(u), ldu, static_cast<float*>(v), ldv, static_cast<float*>(work),
+                               lwork, info, params);
+    case DType::float64:
+      return cusolverDnDgesvdj(h, jobz, econ, m, n, static_cast<double*>(a), m, static_cast<double*>(s),
+                               static_cast<double*>(u), ldu, static_cast<double*>(v), ldv, static_cast<double*>(work),
+                               lwork, info, params);
+    case DType::complex64:
+      return cusolverDnCgesvdj(h, jobz, econ, m, n, static_cast<cuComplex*>(a), m, static_cast<float*>(s),
+                               static_cast<cuComplex*>(u), ldu, static_cast<cuComplex*>(v), ldv,
+                               static_cast<cuComplex*>(work), lwork, info, params);
+    default:
+      return cusolverDnZgesvdj(h, jobz, econ, m, n, static_cast<cuDoubleComplex*>(a), m, static_cast<double*>(s),
+                               static_cast<cuDoubleComplex*>(u), ldu, static_cast<cuDoubleComplex*>(v), ldv,
+                               static_cast<cuDoubleComplex*>(work), lwork, info, params);
+  }
 }
 
 struct GesvdjParams {
@@ -115,6 +140,7 @@ struct GesvdjParams {
 // gesvd_stack does, into U S V.T, so exactly one factor needs a transpose either way:
 // - A wide or square: M = A.T = Um S Vm.T, A = Vm S Um.T: Um read row-major is vh; u = Vm.
 // - A tall (transposed into column-major first): A = U S V.T: V read row-major is vh; u = U.
+// (Complex: .T is ^H in those factorizations, which conjugates u, or vh, once more.)
 // Returns false, with the outputs unspecified, when a matrix did not converge.
 bool gesvdj_stack(const char* op, const Array& a, const Array* u, const Array& s, const Array* vh) {
   SolverCall c(a, u ? std::initializer_list<const Array*>{u, &s, vh} : std::initializer_list<const Array*>{&s});
@@ -145,13 +171,15 @@ bool gesvdj_stack(const char* op, const Array& a, const Array* u, const Array& s
     const int64_t left_stride = u ? rows * ucols : 0, right_stride = u ? k * k : 0;
     for (int64_t b = 0; b < batches; ++b)
       LOOM_CUSOLVER_CHECK(gesvdj_call(h.handle, jobz, econ, r, q, static_cast<char*>(mat->data()) + b * m * n * item,
-                                      static_cast<char*>(s.data()) + b * k * item,
+                                      static_cast<char*>(s.data()) + b * k * s.itemsize(),
                                       static_cast<char*>(left) + b * left_stride * item, r,
                                       static_cast<char*>(right) + b * right_stride * item, q, work->data(), lwork,
                                       static_cast<int*>(info->data()) + b, params.p, dt));
   }
   if (u && tall) c.transpose(dt, left, u->data(), batches, ucols, m);  // U stored as (ucols, m) -> u (m, ucols)
   if (u && !tall) c.transpose(dt, right, u->data(), batches, k, k);    // Vm stored as Vm.T -> u
+  // Complex: A = conj(Vm) S Um.T (wide) and vh = V^H (tall) need the conjugates of the above.
+  if (u && is_complex(dt)) c.conj(dt, tall ? vh->data() : u->data(), tall ? vh->size() : u->size());
   if (u) c.written({u, &s, vh});
   else c.written({&s});
   std::vector<int> host(static_cast<size_t>(batches));
@@ -166,20 +194,41 @@ void svd_stack(const char* op, const Array& a, const Array* u, const Array& s, c
   if (!gesvdj_stack(op, a, u, s, vh)) gesvd_stack(op, a, u, s, vh);
 }
 
+// orgqr (ungqr for complex) by element type.
 cusolverStatus_t orgqr_buffer(cusolverDnHandle_t h, int m, int n, int k, void* a, const void* tau, int* lwork,
                               DType dt) {
-  if (dt == DType::float32)
-    return cusolverDnSorgqr_bufferSize(h, m, n, k, static_cast<float*>(a), m, static_cast<const float*>(tau), lwork);
-  return cusolverDnDorgqr_bufferSize(h, m, n, k, static_cast<double*>(a), m, static_cast<const double*>(tau), lwork);
+  switch (dt) {
+    case DType::float32:
+      return cusolverDnSorgqr_bufferSize(h, m, n, k, static_cast<float*>(a), m, static_cast<const float*>(tau), lwork);
+    case DType::float64:
+      return cusolverDnDorgqr_bufferSize(h, m, n, k, static_cast<double*>(a), m, static_cast<const double*>(tau),
+                                         lwork);
+    case DType::complex64:
+      return cusolverDnCungqr_bufferSize(h, m, n, k, static_cast<cuComplex*>(a), m,
+                                         static_cast<const cuComplex*>(tau), lwork);
+    default:
+      return cusolverDnZungqr_bufferSize(h, m, n, k, static_cast<cuDoubleComplex*>(a), m,
+                                         static_cast<const cuDoubleComplex*>(tau), lwork);
+  }
 }
 
 cusolverStatus_t orgqr_call(cusolverDnHandle_t h, int m, int n, int k, void* a, const void* tau, void* work,
                             int lwork, int* info, DType dt) {
-  if (dt == DType::float32)
-    return cusolverDnSorgqr(h, m, n, k, static_cast<float*>(a), m, static_cast<const float*>(tau),
-                            static_cast<float*>(work), lwork, info);
-  return cusolverDnDorgqr(h, m, n, k, static_cast<double*>(a), m, static_cast<const double*>(tau),
-                          static_cast<double*>(work), lwork, info);
+  switch (dt) {
+    case DType::float32:
+      return cusolverDnSorgqr(h, m, n, k, static_cast<float*>(a), m, static_cast<const float*>(tau),
+                              static_cast<float*>(work), lwork, info);
+    case DType::float64:
+      return cusolverDnDorgqr(h, m, n, k, static_cast<double*>(a), m, static_cast<const double*>(tau),
+                              static_cast<double*>(work), lwork, info);
+    case DType::complex64:
+      return cusolverDnCungqr(h, m, n, k, static_cast<cuComplex*>(a), m, static_cast<const cuComplex*>(tau),
+                              static_cast<cuComplex*>(work), lwork, info);
+    default:
+      return cusolverDnZungqr(h, m, n, k, static_cast<cuDoubleComplex*>(a), m,
+                              static_cast<const cuDoubleComplex*>(tau), static_cast<cuDoubleComplex*>(work), lwork,
+                              info);
+  }
 }
 
 }  // namespace

@@ -13,6 +13,8 @@ void slogdet(const Array&, const Array&, const Array&) {
 void cholesky(const Array&, const Array&) { throw UnsupportedError("[linalg.cholesky] loom was built without CUDA"); }
 void eigh(const Array&, const Array&, const Array&) { throw UnsupportedError("[linalg.eigh] loom was built without CUDA"); }
 void eigvalsh(const Array&, const Array&) { throw UnsupportedError("[linalg.eigvalsh] loom was built without CUDA"); }
+void eig(const Array&, const Array&, const Array&) { throw UnsupportedError("[linalg.eig] loom was built without CUDA"); }
+void eigvals(const Array&, const Array&) { throw UnsupportedError("[linalg.eigvals] loom was built without CUDA"); }
 void svd(const Array&, const Array&, const Array&, const Array&) {
   throw UnsupportedError("[linalg.svd] loom was built without CUDA");
 }
