@@ -10,7 +10,9 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "loom/backend/cpu/fft_plan.h"
 #include "loom/backend/fft_plan_cache.h"
