@@ -7,7 +7,8 @@
 #                  bench/kernels.py (CUDA C kernels: loom vs CuPy, Numba), bench/emulator.py
 #                  (CUDA C kernels on the CPU: loom's emulator vs plain C++, Numba's simulator),
 #                  bench/python_kernels.py (Python kernels: loom vs Numba, CuPy),
-#                  bench/transforms.py (jit, vmap, grad: loom vs JAX, PyTorch)
+#                  bench/transforms.py (jit, vmap, grad: loom vs JAX, PyTorch),
+#                  bench/fft.py (FFTs: loom vs NumPy on the CPU, CuPy and PyTorch on a GPU)
 #   make asan-test the CPU build and both test suites under AddressSanitizer and
 #                  UndefinedBehaviorSanitizer, in build-asan/ (slow; not part of CI)
 #   make gpu-memcheck  on the GPU machine: ctest and the GPU-heavy pytest files under
@@ -15,7 +16,7 @@
 #   make clean     build outputs; `make distclean` also drops .venv and .ccache
 SHELL := /bin/bash
 .DEFAULT_GOAL := test
-.PHONY: test demo build deps venv gpu-check gpu-build gpu-test gpu-memcheck asan-test bench gtest-src gloo-debs clean distclean
+.PHONY: test demo build deps venv gpu-check gpu-build gpu-test gpu-memcheck asan-test bench gtest-src deps-debs gloo-debs clean distclean
 
 JOBS ?= 2
 GPU_JOBS ?= 16
@@ -26,7 +27,7 @@ BUILD_DIR := build
 GPU_BUILD_DIR := build-gpu
 VENV := .venv
 VPY := $(VENV)/bin/python
-APT_PACKAGES := g++ cmake ninja-build ccache libgtest-dev libopenblas-dev libboost-context-dev libgloo-dev
+APT_PACKAGES := g++ cmake ninja-build ccache libgtest-dev libopenblas-dev libboost-context-dev libgloo-dev libfftw3-dev
 
 # ccache keeps its objects inside the checkout; BASEDIR makes paths relative, so a
 # cache copied to another checkout still hits.
@@ -90,10 +91,11 @@ GPU_GENERATOR = $(if $(shell command -v ninja 2>/dev/null),-G Ninja,)
 # Debian's googletest sources copied into .gtest/ (`make gtest-src`) serve a machine
 # that has no GoogleTest package.
 GPU_GTEST = $(if $(wildcard .gtest/CMakeLists.txt),-DLOOM_GTEST_SOURCE=$(CURDIR)/.gtest,)
-# Debian's Gloo and the libraries it loads, unpacked into .deps/ (`make gloo-debs`), give
-# cpu() collectives to a machine without the package; the GPU build and tests use them.
+# Debian's Gloo and FFTW and the libraries they load, unpacked into .deps/ (`make deps-debs`),
+# give cpu() collectives and FFTs to a machine without the packages; the GPU build and tests
+# use them.
 DEPS_LIBS = $(CURDIR)/.deps/usr/lib:$(CURDIR)/.deps/usr/lib/x86_64-linux-gnu:$(CURDIR)/.deps/lib/x86_64-linux-gnu
-GPU_ENV = $(if $(wildcard .deps/usr/include/gloo),LOOM_GLOO_ROOT=$(CURDIR)/.deps/usr LD_LIBRARY_PATH=$(DEPS_LIBS):$$LD_LIBRARY_PATH,)
+GPU_ENV = $(if $(wildcard .deps/usr/include/gloo .deps/usr/include/fftw3.h),LOOM_GLOO_ROOT=$(CURDIR)/.deps/usr LD_LIBRARY_PATH=$(DEPS_LIBS):$$LD_LIBRARY_PATH,)
 
 gpu-check:
 	@command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU' \
@@ -138,12 +140,15 @@ gtest-src:
 	rm -rf .gtest && cp -r /usr/src/googletest .gtest
 
 # Run where apt works (the packages need not be installed); carry .deps/ to the GPU machine.
-GLOO_DEBS := libgloo0 libgloo-dev libhiredis0.14 libibverbs1 libnl-3-200 libnl-route-3-200
-gloo-debs:
+# gloo-debs is the target's old name.
+DEPS_DEBS := libgloo0 libgloo-dev libhiredis0.14 libibverbs1 libnl-3-200 libnl-route-3-200 \
+  libfftw3-dev libfftw3-single3 libfftw3-double3
+deps-debs:
 	rm -rf .deps .deps-download && mkdir -p .deps .deps-download
-	cd .deps-download && apt-get download $(GLOO_DEBS)
+	cd .deps-download && apt-get download $(DEPS_DEBS)
 	for f in .deps-download/*.deb; do dpkg -x $$f .deps; done
 	rm -rf .deps-download
+gloo-debs: deps-debs
 
 # ---------------------------------------------------------------- sanitizers (not in CI)
 
@@ -181,7 +186,8 @@ bench:
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/kernels.py && PYTHONPATH=$(CURDIR)/python $$py bench/emulator.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/python_kernels.py && PYTHONPATH=$(CURDIR)/python $$py bench/transforms.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/nn.py \
-	  && PYTHONPATH=$(CURDIR)/python $$py bench/linalg.py && PYTHONPATH=$(CURDIR)/python $$py bench/distributed.py
+	  && PYTHONPATH=$(CURDIR)/python $$py bench/linalg.py && PYTHONPATH=$(CURDIR)/python $$py bench/fft.py \
+	  && PYTHONPATH=$(CURDIR)/python $$py bench/distributed.py
 
 clean:
 	rm -rf $(BUILD_DIR) $(GPU_BUILD_DIR) $(ASAN_BUILD_DIR) python/loom/_loom*.so .pytest_cache .hypothesis

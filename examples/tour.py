@@ -12,6 +12,7 @@ import numpy as np
 import loom
 from loom import cuda
 from tour_complex import complex_numbers
+from tour_fft import fourier_transforms
 from tour_transforms import transforms
 
 
@@ -471,6 +472,7 @@ def main():
     compute(default)
     numpy_ops(default)
     complex_numbers(default, section, check)
+    fourier_transforms(default, section, check)
     memory(default)
     timings(default)
     streams_and_events(default)

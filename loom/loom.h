@@ -13,6 +13,7 @@
 #include "loom/ops/complex.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/elementwise.h"
+#include "loom/ops/fft.h"
 #include "loom/ops/indexing.h"
 #include "loom/ops/linalg.h"
 #include "loom/ops/random.h"

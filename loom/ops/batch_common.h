@@ -94,5 +94,6 @@ void register_conv();
 void register_pool();
 void register_nn_loss();
 void register_linalg_decomp();
+void register_fft();
 
 }  // namespace loom::batch

@@ -23,6 +23,7 @@ void register_batch_rules() {
     batch::register_pool();
     batch::register_nn_loss();
     batch::register_linalg_decomp();
+    batch::register_fft();
   });
 }
 

@@ -1,0 +1,44 @@
+// The FFT family's contract (DESIGN.md §2): one-axis discrete Fourier transforms of a
+// contiguous array viewed as (outer, n, inner), transforming the middle axis, so that any
+// axis of any array is transformed without a transpose (a row of `inner` interleaved
+// transforms, `outer` times: FFTW's guru interface and cufftPlanMany take that layout).
+// ops/fft.cpp owns the rules: axes, n (padding/truncation), dtypes, the norm's scale, and
+// the multi-axis transforms as compositions of these. The evals are unnormalised:
+// forward sum x[j] e^{-2 pi i jk/n}, inverse with e^{+2 pi i jk/n}, no 1/n.
+// CPU: FFTW 3 (backend/cpu/fft.cpp); GPU: cuFFT (backend/cuda/fft.cpp).
+#pragma once
+#include "loom/array/array.h"
+#include "loom/backend/primitive.h"
+
+namespace loom {
+
+/// in, out: complex64 or complex128 (the same), both contiguous (outer, n, inner).
+using FftC2CFn = void(const Array& in, const Array& out, bool inverse);
+/// in: float32/float64 (outer, n, inner) -> out: the matching complex (outer, n/2 + 1, inner),
+/// the non-negative frequencies of the forward transform.
+using FftR2CFn = void(const Array& in, const Array& out);
+/// in: complex (outer, n/2 + 1, inner), a Hermitian half-spectrum -> out: the matching real
+/// (outer, n, inner), the unnormalised inverse; n is out.shape()[1]. `in` is overwritten
+/// (FFTW's and cuFFT's c2r both use it as scratch): ops/ hands it a private copy.
+using FftC2RFn = void(const Array& in, const Array& out);
+
+namespace cpu_backend {
+FftC2CFn fft_c2c;
+FftR2CFn fft_r2c;
+FftC2RFn fft_c2r;
+}  // namespace cpu_backend
+
+namespace gpu_backend {
+FftC2CFn fft_c2c;
+FftR2CFn fft_r2c;
+FftC2RFn fft_c2r;
+}  // namespace gpu_backend
+
+namespace primitives {
+
+inline const Primitive<FftC2CFn> fft_c2c{{"fft_c2c", "fft", true, true}, cpu_backend::fft_c2c, gpu_backend::fft_c2c};
+inline const Primitive<FftR2CFn> fft_r2c{{"fft_r2c", "fft", true, true}, cpu_backend::fft_r2c, gpu_backend::fft_r2c};
+inline const Primitive<FftC2RFn> fft_c2r{{"fft_c2r", "fft", true, true}, cpu_backend::fft_c2r, gpu_backend::fft_c2r};
+
+}  // namespace primitives
+}  // namespace loom
