@@ -1,6 +1,7 @@
 // GPU FFTs through cuFFT. An eval's (outer, n, inner) array is one cufftPlanMany layout:
 // inner == 1: `outer` contiguous transforms (stride 1, distance n), one call; inner > 1:
-// `inner` interleaved transforms (stride inner, distance 1), one call per outer row.
+// `inner` interleaved transforms (stride inner, distance 1), one call per outer row (real
+// transforms along such an axis go through a transposed copy, see transform()).
 // Plans are cached per device (key: type, n, strides, distances, batch), 16 of them,
 // least recently used dropped (CuPy's PlanCache). Each plan is made without a work area
 // (cufftSetAutoAllocation(0)); every call takes one from loom's stream-ordered pool, so
@@ -16,6 +17,7 @@
 #include <mutex>
 #include <string>
 
+#include "loom/backend/cuda/linalg_solver.h"
 #include "loom/backend/fft_plan_cache.h"
 #include "loom/core/error.h"
 #include "loom/runtime/cuda/check.h"
@@ -116,8 +118,37 @@ std::shared_ptr<Plan> make_plan(const PlanKey& k) {
   return p;
 }
 
-// Runs `exec(plan, in, out)` over (outer, n_in, inner) -> (outer, n_out, inner); n is the
-// logical length.
+// One transform's memory: (outer, n_in, inner) elements of in_item bytes at `in` ->
+// (outer, n_out, inner) of out_item bytes at `out`.
+struct Layout {
+  char* in;
+  char* out;
+  long long outer, n_in, n_out, inner, in_item, out_item;
+};
+
+// Runs `exec(plan, in, out)` over the layout on `stream`; n is the logical length.
+template <class Exec>
+void run_layout(int dev, void* stream, cufftType type, long long n, const Layout& l, Exec&& exec) {
+  const PlanKey key = l.inner == 1 ? PlanKey{type, n, 1, l.n_in, 1, l.n_out, l.outer}
+                                   : PlanKey{type, n, l.inner, 1, l.inner, 1, l.inner};
+  DevicePlans& d = plans(dev);
+  std::lock_guard<std::mutex> lock(d.mu);
+  const std::shared_ptr<Plan> plan = d.cache.get(key, [&] { return make_plan(key); });
+  const std::shared_ptr<Buffer> work =
+      plan->work_bytes ? gpu_runtime::allocate(dev, plan->work_bytes, stream) : nullptr;
+  // Every call: the plan is shared, and a cached stream handle could name a destroyed one.
+  LOOM_CUFFT_CHECK(cufftSetStream(plan->handle, static_cast<cudaStream_t>(stream)));
+  if (work) LOOM_CUFFT_CHECK(cufftSetWorkArea(plan->handle, work->data()));
+  const long long rows = l.inner == 1 ? 1 : l.outer;
+  const long long in_row = l.n_in * l.inner * l.in_item, out_row = l.n_out * l.inner * l.out_item;
+  for (long long r = 0; r < rows; ++r) exec(plan->handle, l.in + r * in_row, l.out + r * out_row);
+  if (work) work->set_last_stream(stream);  // back to the pool once this stream is past it
+}
+
+// Runs `exec` over (outer, n_in, inner) -> (outer, n_out, inner). cuFFT rejects some
+// interleaved real transforms at execution (CUFFT_INVALID_VALUE for an odd n with stride
+// `inner` > 1, seen with CUDA 13 on an H200), so real-to-complex and complex-to-real along
+// an inner axis move that axis last first (tiled transposes through scratch) and back.
 template <class Exec>
 void transform(cufftType type, long long n, const Array& in, const Array& out, Exec&& exec) {
   const long long outer = in.shape()[0], inner = in.shape()[2];
@@ -128,24 +159,22 @@ void transform(cufftType type, long long n, const Array& in, const Array& out, E
   gpu_runtime::wait_for_writer(in);
   gpu_runtime::wait_for_writer(out);
   void* stream = current_stream(dev);
-  const PlanKey key = inner == 1 ? PlanKey{type, n, 1, n_in, 1, n_out, outer}
-                                 : PlanKey{type, n, inner, 1, inner, 1, inner};
-  DevicePlans& d = plans(dev);
-  std::lock_guard<std::mutex> lock(d.mu);
-  const std::shared_ptr<Plan> plan = d.cache.get(key, [&] { return make_plan(key); });
-  const std::shared_ptr<Buffer> work =
-      plan->work_bytes ? gpu_runtime::allocate(dev, plan->work_bytes, stream) : nullptr;
-  // Every call: the plan is shared, and a cached stream handle could name a destroyed one.
-  LOOM_CUFFT_CHECK(cufftSetStream(plan->handle, static_cast<cudaStream_t>(stream)));
-  if (work) LOOM_CUFFT_CHECK(cufftSetWorkArea(plan->handle, work->data()));
-  char* ip = static_cast<char*>(in.data());
-  char* op = static_cast<char*>(out.data());
-  const long long rows = inner == 1 ? 1 : outer;
-  const long long in_row = n_in * inner * static_cast<long long>(in.itemsize());
-  const long long out_row = n_out * inner * static_cast<long long>(out.itemsize());
-  for (long long r = 0; r < rows; ++r) exec(plan->handle, ip + r * in_row, op + r * out_row);
-  if (work) work->set_last_stream(stream);  // back to the pool once this stream is past it
-  in.buffer()->set_last_stream(stream);     // c2r writes its input too
+  const long long in_item = static_cast<long long>(in.itemsize()), out_item = static_cast<long long>(out.itemsize());
+  const bool real = type == CUFFT_R2C || type == CUFFT_D2Z || type == CUFFT_C2R || type == CUFFT_Z2D;
+  if (real && inner > 1) {
+    const std::shared_ptr<Buffer> tin = gpu_runtime::allocate(dev, static_cast<size_t>(in.nbytes()), stream);
+    const std::shared_ptr<Buffer> tout = gpu_runtime::allocate(dev, static_cast<size_t>(out.nbytes()), stream);
+    transpose_stack(dev, stream, in.dtype(), in.data(), tin->data(), outer, n_in, inner);
+    const Layout l{static_cast<char*>(tin->data()), static_cast<char*>(tout->data()), outer * inner, n_in, n_out, 1,
+                   in_item, out_item};
+    run_layout(dev, stream, type, n, l, exec);
+    transpose_stack(dev, stream, out.dtype(), tout->data(), out.data(), outer, inner, n_out);
+  } else {
+    const Layout l{static_cast<char*>(in.data()), static_cast<char*>(out.data()), outer, n_in, n_out, inner,
+                   in_item, out_item};
+    run_layout(dev, stream, type, n, l, exec);
+  }
+  in.buffer()->set_last_stream(stream);  // c2r writes its input too
   out.buffer()->set_last_stream(stream);
 }
 

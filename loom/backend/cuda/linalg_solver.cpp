@@ -147,8 +147,8 @@ void SolverCall::check_info(const char* op, const char* what, const int* info, i
   }
 }
 
-void SolverCall::transpose(DType dt, const void* src, void* dst, int64_t batches, int64_t rows, int64_t cols,
-                           bool tril) const {
+void transpose_stack(int dev, void* stream, DType dt, const void* src, void* dst, int64_t batches, int64_t rows,
+                     int64_t cols, bool tril) {
   long long r = rows, c = cols, b = batches;
   const int64_t tiles = batches * ((rows + 31) / 32) * ((cols + 31) / 32);
   if (tiles == 0) return;
@@ -156,6 +156,11 @@ void SolverCall::transpose(DType dt, const void* src, void* dst, int64_t batches
   const unsigned grid = static_cast<unsigned>(std::min<int64_t>(tiles, int64_t{multiprocessor_count(dev)} * 16));
   void* args[] = {&src, &dst, &r, &c, &b};
   launch(dev, get_function(dev, solver_program(), name), name.c_str(), grid, 256, 0, stream, args);
+}
+
+void SolverCall::transpose(DType dt, const void* src, void* dst, int64_t batches, int64_t rows, int64_t cols,
+                           bool tril) const {
+  transpose_stack(dev, stream, dt, src, dst, batches, rows, cols, tril);
 }
 
 void SolverCall::identity(DType dt, void* m, int64_t batches, int64_t n) const {

@@ -65,6 +65,12 @@ struct SolverCall {
   void eig_unpack(DType dt, const void* vr, const void* w, void* v, int64_t batches, int64_t n) const;
 };
 
+/// dst (batches, cols, rows) = src (batches, rows, cols) transposed on `stream` (tiled, both
+/// sides coalesced), for float32, float64, complex64 and complex128; tril zeroes what lands
+/// above dst's diagonal.
+void transpose_stack(int dev, void* stream, DType dt, const void* src, void* dst, int64_t batches, int64_t rows,
+                     int64_t cols, bool tril = false);
+
 /// kernels/loom_solver.cuh: the tiled transposes and identity for the four dtypes, slogdet,
 /// conjugation and eig's unpacking over float and double parts, and the pointer arrays.
 const Program& solver_program();
