@@ -68,7 +68,8 @@ void move(const char* src, int64_t sstep, char* dst, int64_t dstep, int64_t n, s
     case 1: return move_n<1>(src, sstep, dst, dstep, n);
     case 2: return move_n<2>(src, sstep, dst, dstep, n);
     case 4: return move_n<4>(src, sstep, dst, dstep, n);
-    default: return move_n<8>(src, sstep, dst, dstep, n);
+    case 8: return move_n<8>(src, sstep, dst, dstep, n);
+    default: return move_n<16>(src, sstep, dst, dstep, n);
   }
 }
 
@@ -314,7 +315,8 @@ void gather(const char* src, const int32_t* idx, int64_t k, char* dst, size_t it
     case 1: return gather_n<1>(src, idx, k, dst);
     case 2: return gather_n<2>(src, idx, k, dst);
     case 4: return gather_n<4>(src, idx, k, dst);
-    default: return gather_n<8>(src, idx, k, dst);
+    case 8: return gather_n<8>(src, idx, k, dst);
+    default: return gather_n<16>(src, idx, k, dst);
   }
 }
 template <size_t N>
@@ -328,7 +330,8 @@ void scatter(const char* src, const int32_t* idx, int64_t k, char* dst, size_t i
     case 1: return scatter_n<1>(src, idx, k, dst);
     case 2: return scatter_n<2>(src, idx, k, dst);
     case 4: return scatter_n<4>(src, idx, k, dst);
-    default: return scatter_n<8>(src, idx, k, dst);
+    case 8: return scatter_n<8>(src, idx, k, dst);
+    default: return scatter_n<16>(src, idx, k, dst);
   }
 }
 

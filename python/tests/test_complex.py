@@ -265,6 +265,26 @@ def test_jit_fuses_complex_expressions(device, rng, name):
 
 
 @pytest.mark.parametrize("name", CNAMES)
+def test_jit_fused_groups_read_strided_complex_views_and_write_in_place(device, rng, name):
+    # Fused groups gather strided operands element by element (complex128's 16 bytes too),
+    # through lazy where branches as well.
+    x = crandom(rng, (6, 9), name, 1.0)
+
+    def inplace(a):
+        y = loom.flip(a, 1).copy()
+        loom.multiply(y, 0.5, out=y)
+        return y * 2
+
+    def strided(a):
+        v = a[:, ::-2]
+        return loom.where(v.real > 0, v * 2, loom.exp(v)) + 1
+    for fn, want in [(inplace, np.flip(x, 1) * 0.5 * 2),
+                     (strided, np.where(x[:, ::-2].real > 0, x[:, ::-2] * 2, np.exp(x[:, ::-2])) + 1)]:
+        got = loom.jit(fn)(loom.asarray(x, device=device))
+        assert_matches(got, want, device=device, rtol=RTOL[name] * 8)
+
+
+@pytest.mark.parametrize("name", CNAMES)
 def test_cumsum_cumprod_and_eye(device, rng, name):
     x = crandom(rng, (40, 70), name, 1.0)
     u = np.exp(1j * rng.uniform(-1, 1, size=x.shape)).astype(name)
