@@ -60,8 +60,9 @@ TEST(CudaFft, EveryLayoutMatchesCpu) {
         expect_gpu_matches_cpu(x, "fft " + what, [axis](const Array& a) { return fft::fft(a, std::nullopt, axis); });
         expect_gpu_matches_cpu(x, "ifft " + what, [axis](const Array& a) { return fft::ifft(a, std::nullopt, axis); });
         expect_gpu_matches_cpu(x, "rfft " + what, [axis](const Array& a) { return fft::rfft(a, std::nullopt, axis); });
-        expect_gpu_matches_cpu(x, "irfft " + what,
-                               [axis](const Array& a) { return fft::irfft(a, std::nullopt, axis); });
+        if (x.shape()[axis] > 1)  // irfft's default length 2 (m - 1) is 0 points for m = 1: NumPy's error
+          expect_gpu_matches_cpu(x, "irfft " + what,
+                                 [axis](const Array& a) { return fft::irfft(a, std::nullopt, axis); });
       }
     }
   }
