@@ -16,6 +16,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "loom/core/error.h"
 #include "loom/core/strided_rows.h"
@@ -62,15 +63,20 @@ template <size_t N>
 void move_n(const char* src, int64_t sstep, char* dst, int64_t dstep, int64_t n) {
   for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * dstep, src + i * sstep, N);
 }
+// f(std::integral_constant<size_t, N>{}) for elements of N = item bytes (1 to 16: complex128).
+template <class F>
+void by_item(size_t item, F&& f) {
+  switch (item) {
+    case 1: return f(std::integral_constant<size_t, 1>{});
+    case 2: return f(std::integral_constant<size_t, 2>{});
+    case 4: return f(std::integral_constant<size_t, 4>{});
+    case 8: return f(std::integral_constant<size_t, 8>{});
+    default: return f(std::integral_constant<size_t, 16>{});
+  }
+}
 // n elements of `item` bytes from src (step sstep) to dst (step dstep).
 void move(const char* src, int64_t sstep, char* dst, int64_t dstep, int64_t n, size_t item) {
-  switch (item) {
-    case 1: return move_n<1>(src, sstep, dst, dstep, n);
-    case 2: return move_n<2>(src, sstep, dst, dstep, n);
-    case 4: return move_n<4>(src, sstep, dst, dstep, n);
-    case 8: return move_n<8>(src, sstep, dst, dstep, n);
-    default: return move_n<16>(src, sstep, dst, dstep, n);
-  }
+  by_item(item, [&](auto N) { move_n<N>(src, sstep, dst, dstep, n); });
 }
 
 struct Arg {
@@ -311,13 +317,7 @@ void gather_n(const char* src, const int32_t* idx, int64_t k, char* dst) {
 }
 // dst[j] = src[idx[j]] for j < k, items of `item` bytes.
 void gather(const char* src, const int32_t* idx, int64_t k, char* dst, size_t item) {
-  switch (item) {
-    case 1: return gather_n<1>(src, idx, k, dst);
-    case 2: return gather_n<2>(src, idx, k, dst);
-    case 4: return gather_n<4>(src, idx, k, dst);
-    case 8: return gather_n<8>(src, idx, k, dst);
-    default: return gather_n<16>(src, idx, k, dst);
-  }
+  by_item(item, [&](auto N) { gather_n<N>(src, idx, k, dst); });
 }
 template <size_t N>
 void scatter_n(const char* __restrict src, const int32_t* __restrict idx, int64_t k, char* __restrict dst) {
@@ -326,13 +326,7 @@ void scatter_n(const char* __restrict src, const int32_t* __restrict idx, int64_
 // The inverse of gather: dst[idx[j]] = src[j] for j < k. Out of place: in place, each
 // load would wait on the store before it (they may alias).
 void scatter(const char* src, const int32_t* idx, int64_t k, char* dst, size_t item) {
-  switch (item) {
-    case 1: return scatter_n<1>(src, idx, k, dst);
-    case 2: return scatter_n<2>(src, idx, k, dst);
-    case 4: return scatter_n<4>(src, idx, k, dst);
-    case 8: return scatter_n<8>(src, idx, k, dst);
-    default: return scatter_n<16>(src, idx, k, dst);
-  }
+  by_item(item, [&](auto N) { scatter_n<N>(src, idx, k, dst); });
 }
 
 // Runs node k on m lanes. With `idx` (a lazy branch on k of the block's lanes), arguments
