@@ -40,9 +40,6 @@ template <class T> struct real_of<std::complex<T>> { using type = T; };
 template <class T> using real_t = typename real_of<T>::type;
 template <class T> constexpr bool is_cplx_v = !std::is_same_v<T, real_t<T>>;
 
-inline float conj_if(float v) { return v; }
-inline double conj_if(double v) { return v; }
-template <class T> std::complex<T> conj_if(std::complex<T> v) { return std::conj(v); }
 
 [[noreturn]] inline void no_lapack(const char* op) {
   throw UnsupportedError(std::string("[linalg.") + op + "] loom was built without LAPACK (install libopenblas-dev)");

@@ -18,7 +18,6 @@
 namespace loom::cpu_backend {
 
 using lapack::checked_int;
-using lapack::conj_if;
 using lapack::for_type;
 using lapack::is_cplx_v;
 using lapack::real_t;
@@ -126,9 +125,10 @@ void cholesky(const Array& a, const Array& l) {
 
 namespace {
 
-// syevd (heevd) on M = A.T with 'U' reads A's lower triangle; the eigenvectors come back as
-// M's columns, which read row-major are rows: they are transposed into v's columns. For a
-// Hermitian A, M = A.T is conj(A), whose eigenvectors are the conjugates of A's.
+// syevd (heevd) on A in column-major order (a transposed copy of its lower triangle) with
+// 'L', as NumPy's call: LAPACK's lower-triangle reduction runs faster here than the upper
+// one that reading a row-major A in place would need (410 float64 on 2 cores: 0.85x NumPy's
+// speed that way). The eigenvectors come back as columns, column-major: transposed into v.
 void symmetric_eigen(const char* op, const Array& a, const Array& w, const Array* v) {
   for_type(a.dtype(), [&](auto tag) {
     using T = decltype(tag);
@@ -143,22 +143,24 @@ void symmetric_eigen(const char* op, const Array& a, const Array& w, const Array
     int iwork_size = 0, info = 0;
     R* wp = static_cast<R*>(w.data());
     auto call = [&](T* mat, R* out, T* work, int lwork, R* rwork, int lrwork, int* iwork, int liwork) {
-      if constexpr (is_cplx_v<T>) lapack::heevd(jobz, 'U', n, mat, out, work, lwork, rwork, lrwork, iwork, liwork, &info);
-      else lapack::syevd(jobz, 'U', n, mat, out, work, lwork, iwork, liwork, &info);
+      if constexpr (is_cplx_v<T>) lapack::heevd(jobz, 'L', n, mat, out, work, lwork, rwork, lrwork, iwork, liwork, &info);
+      else lapack::syevd(jobz, 'L', n, mat, out, work, lwork, iwork, liwork, &info);
     };
     call(m.data(), wp, &work_size, -1, &rwork_size, -1, &iwork_size, -1);
     std::vector<T> work(static_cast<size_t>(std::real(work_size)) + 1);
     std::vector<R> rwork(static_cast<size_t>(rwork_size) + 1);
     std::vector<int> iwork(static_cast<size_t>(iwork_size) + 1);
     for (int64_t b = 0; b < batches; ++b) {
-      std::memcpy(m.data(), static_cast<const T*>(a.data()) + b * n * n, m.size() * sizeof(T));
+      const T* src = static_cast<const T*>(a.data()) + b * n * n;
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j <= i; ++j) m[static_cast<size_t>(j) * n + i] = src[static_cast<size_t>(i) * n + j];
       call(m.data(), wp + b * n, work.data(), static_cast<int>(work.size()), rwork.data(),
            static_cast<int>(rwork.size()), iwork.data(), static_cast<int>(iwork.size()));
       if (info > 0) raise(op, "eigenvalues did not converge", b, batches);
       if (v) {
         T* out = static_cast<T*>(v->data()) + b * n * n;
         for (int i = 0; i < n; ++i)
-          for (int j = 0; j < n; ++j) out[static_cast<size_t>(i) * n + j] = conj_if(m[static_cast<size_t>(j) * n + i]);
+          for (int j = 0; j < n; ++j) out[static_cast<size_t>(i) * n + j] = m[static_cast<size_t>(j) * n + i];
       }
     }
   });
