@@ -13,6 +13,7 @@ import loom
 from loom import cuda
 from tour_complex import complex_numbers
 from tour_fft import fourier_transforms
+from tour_linalg import decompositions
 from tour_transforms import transforms
 
 
@@ -473,6 +474,7 @@ def main():
     numpy_ops(default)
     complex_numbers(default, section, check)
     fourier_transforms(default, section, check)
+    decompositions(default, section, check)
     memory(default)
     timings(default)
     streams_and_events(default)

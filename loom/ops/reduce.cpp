@@ -12,6 +12,7 @@
 namespace loom {
 namespace {
 
+using reduce_impl::complex_extreme;
 using reduce_impl::finish_out;
 using reduce_impl::reduce_masked;
 using reduce_impl::reduced_mask;
@@ -82,6 +83,7 @@ Array arg(const char* op, ReduceKind kind, const Array& a, std::optional<int64_t
           const std::optional<Array>& out) {
   AxisArg axes;
   if (axis) axes = std::vector<int64_t>{*axis};
+  if (is_complex(a.dtype())) return complex_extreme(op, a, axes, keepdims, kind == ReduceKind::argmax, true, out);
   return plain(op, kind, a, axes, keepdims, out);
 }
 
@@ -120,10 +122,12 @@ Array std(const Array& a, const AxisArg& axis, bool keepdims, std::optional<DTyp
 }
 
 Array min(const Array& a, const AxisArg& axis, bool keepdims, const std::optional<Array>& out) {
+  if (is_complex(a.dtype())) return complex_extreme("min", a, axis, keepdims, false, false, out);
   return plain("min", ReduceKind::min, a, axis, keepdims, out);
 }
 
 Array max(const Array& a, const AxisArg& axis, bool keepdims, const std::optional<Array>& out) {
+  if (is_complex(a.dtype())) return complex_extreme("max", a, axis, keepdims, true, false, out);
   return plain("max", ReduceKind::max, a, axis, keepdims, out);
 }
 

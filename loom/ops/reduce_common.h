@@ -33,6 +33,11 @@ Array reshaped(const Array& contiguous, const Shape& shape);
 Array reduce_masked(const char* op, const Array& a, const std::vector<bool>& mask, bool keepdims,
                     ReduceKind kind, const ReduceParams& params = {});
 
+/// max/min (want_index false) or argmax/argmin of a complex array in NumPy's lexicographic
+/// order, the first NaN winning (ops/reduce_complex.cpp).
+Array complex_extreme(const char* op, const Array& a, const AxisArg& axis, bool keepdims, bool is_max,
+                      bool want_index, const std::optional<Array>& out);
+
 /// Writes `result` into `out` (shape must match exactly) and returns `out`; returns
 /// `result` when out is empty.
 Array finish_out(const char* op, const Array& result, const std::optional<Array>& out);

@@ -6,6 +6,7 @@
 #include "loom/core/error.h"
 #include "loom/dispatch/dispatch.h"
 #include "loom/ops/elementwise.h"
+#include "loom/ops/sorting_complex.h"
 
 namespace loom {
 namespace {
@@ -47,6 +48,10 @@ Array sort_along(const Array& a, int axis, bool indices) {
   if (a.size() == 0) return Array::allocate(a.shape(), out_dt, a.device());
   const bool last = axis == a.ndim() - 1;
   const Array src = last ? a : axis_to_last(a, axis);
+  if (is_complex(a.dtype())) {
+    const Array out = sorting_detail::complex_sort_last(src, indices);
+    return last ? out : last_to_axis(out, axis).contiguous();
+  }
   const Array out = Array::allocate(src.shape(), out_dt, a.device());
   dispatch(indices ? primitives::argsort : primitives::sort, {src}, {out}, src, out, indices);
   return last ? out : last_to_axis(out, axis).contiguous();
