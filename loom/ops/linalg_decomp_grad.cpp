@@ -7,8 +7,12 @@
 //   cholesky A = L L.T:      dA = sym(L^-T Phi(L.T dL) L^-1), Phi = lower triangle, halved diagonal
 //   eigh A = V diag(w) V.T:  dA = sym(V (diag(dw) + F o (V.T dV)) V.T), F_ij = 1 / (w_j - w_i), F_ii = 0
 //   svdvals A = U diag(s) Vh: dA = U diag(ds) Vh (the factors recomputed)
-// The full SVD and QR have no rule yet: differentiating through them raises, naming them.
+//   svd (reduced factors, distinct singular values; Townsend's formula, V = Vh.T):
+//     dA = U [(F o (U.T dU - dU.T U)) S + diag(ds) + S (F o (V.T dV - dV.T V))] Vh
+//          + (I - U U.T) dU S^-1 Vh + U S^-1 dV.T (I - V V.T),   F_ij = 1 / (s_j^2 - s_i^2), F_ii = 0
+// QR and eig have no rule yet: differentiating through them raises, naming them.
 #include "loom/backend/linalg_decomp.h"
+#include "loom/core/error.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/elementwise.h"
 #include "loom/ops/grad_rules.h"
@@ -91,9 +95,47 @@ void svdvals_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vec
   in_cts[0] = matmul(multiply(f.u, expand_dims(out_cts[0], {-2})), f.vh);
 }
 
+// The factors' gauge (a sign per singular pair) cancels in every function of them that is
+// well defined, which is what this formula differentiates.
+void svd_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
+  if (!op.wants_cotangent(0) || (!out_cts[0].valid() && !out_cts[1].valid() && !out_cts[2].valid())) return;
+  const Array &u = op.outputs[0], &s = op.outputs[1], &vh = op.outputs[2];
+  const int64_t k = s.shape().back(), m = u.shape()[1], n = vh.shape()[2];
+  if (u.shape()[2] != k || vh.shape()[1] != k)
+    throw UnsupportedError("[grad] svd: the extra columns of full_matrices=True factors of a non-square matrix have "
+                           "no derivative; use full_matrices=False");
+  const Array v = mT(vh);
+  const Array s_row = expand_dims(s, {-2}), s_col = expand_dims(s, {-1}), inv_s = true_divide(1.0, s);
+  Array inner = out_cts[1].valid() ? multiply(expand_dims(out_cts[1], {-2}), eye(k, std::nullopt, 0, s.dtype(), s.device()))
+                                   : zeros({u.shape()[0], k, k}, s.dtype(), s.device());
+  const Array s2 = multiply(s, s);
+  const Array diff = subtract(expand_dims(s2, {-2}), expand_dims(s2, {-1}));  // s_j^2 - s_i^2
+  const Array on_diag = eye(k, std::nullopt, 0, DType::bool_, s.device());
+  const Array f = where(on_diag, 0.0, true_divide(1.0, where(on_diag, 1.0, diff)));
+  Array grad;
+  if (out_cts[0].valid()) {
+    const Array& gu = out_cts[0];
+    const Array ut_gu = matmul(mT(u), gu);
+    inner = add(inner, multiply(multiply(f, subtract(ut_gu, mT(ut_gu))), s_row));
+    if (m > k) grad = matmul(multiply(subtract(gu, matmul(u, ut_gu)), expand_dims(inv_s, {-2})), vh);
+  }
+  if (out_cts[2].valid()) {
+    const Array gv = mT(out_cts[2]);
+    const Array vt_gv = matmul(vh, gv);
+    inner = add(inner, multiply(s_col, multiply(f, subtract(vt_gv, mT(vt_gv)))));
+    if (n > k) {
+      const Array t = matmul(u, multiply(expand_dims(inv_s, {-1}), mT(subtract(gv, matmul(v, vt_gv)))));
+      grad = grad.valid() ? add(grad, t) : t;
+    }
+  }
+  const Array core = matmul(matmul(u, inner), vh);
+  in_cts[0] = grad.valid() ? add(core, grad) : core;
+}
+
 }  // namespace
 
 void register_linalg_decomp() {
+  set_vjp_rule(primitives::svd.info, svd_vjp);
   set_vjp_rule(primitives::svdvals.info, svdvals_vjp);
   set_vjp_rule(primitives::solve.info, solve_vjp);
   set_vjp_rule(primitives::inv.info, inv_vjp);

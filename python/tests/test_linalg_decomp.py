@@ -277,5 +277,34 @@ def test_singular_value_gradients_and_batching(dev, rng):
                                np.linalg.svd(stack, compute_uv=False), rtol=1e-12)
     np.testing.assert_allclose(loom.vmap(lambda m: loom.linalg.qr(m)[1])(loom.asarray(stack, device=dev)).numpy(),
                                np.stack([np.linalg.qr(m)[1] for m in stack]), rtol=1e-10, atol=1e-12)
-    with pytest.raises(NotImplementedError, match="no derivative rule for 'svd'"):
+    with pytest.raises(NotImplementedError, match="full_matrices=False"):
         loom.grad(lambda A: loom.sum(loom.linalg.svd(A)[0]))(loom.asarray(a, device=dev))
+    with pytest.raises(NotImplementedError, match="no derivative rule for 'geqrf'"):
+        loom.grad(lambda A: loom.sum(loom.linalg.qr(A)[1]))(loom.asarray(a, device=dev))
+
+
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (4, 4)])
+def test_svd_factor_gradients_against_central_differences(dev, rng, shape):
+    """Functions of the reduced factors that do not depend on their signs: u diag(c) vh with
+    weights c other than s, the projectors u u.T and vh.T vh, and s."""
+    a = rng.standard_normal(shape)
+    k = min(shape)
+    c = rng.standard_normal(k)
+    w1, w2, w3 = rng.standard_normal(shape), rng.standard_normal((shape[0],) * 2), rng.standard_normal((shape[1],) * 2)
+    ws = rng.standard_normal(k)
+
+    def np_f(A):
+        u, s, vh = np.linalg.svd(A, full_matrices=False)
+        return (np.sum(w1 * ((u * c) @ vh)) + np.sum(w2 * (u @ u.T)) + np.sum(w3 * (vh.T @ vh))
+                + np.sum(ws * s))
+
+    def loom_f(A):
+        u, s, vh = loom.linalg.svd(A, full_matrices=False)
+        la = lambda x: loom.asarray(x, device=dev)  # noqa: E731
+        return (loom.sum(la(w1) * ((u * la(c)) @ vh)) + loom.sum(la(w2) * (u @ u.T)) + loom.sum(la(w3) * (vh.T @ vh))
+                + loom.sum(la(ws) * s))
+    e = rng.standard_normal(shape)
+    g = loom.grad(loom_f)(loom.asarray(a, device=dev)).numpy()
+    np.testing.assert_allclose(np.sum(g * e), _central(np_f, a, e), rtol=1e-5, atol=1e-7)
+    batched = loom.vmap(loom.grad(loom_f))(loom.asarray(np.stack([a, a]), device=dev)).numpy()
+    np.testing.assert_allclose(batched[1], g, rtol=1e-9, atol=1e-12)
