@@ -1,7 +1,8 @@
 // GPU solve, inv, slogdet, cholesky and eigh through cuSOLVER's 64-bit API, one matrix of the
-// stack at a time, and through cuBLAS's batched LU for stacks of small matrices (one launch
-// for all of them). cuSOLVER is column-major, so a row-major A is, to it, M = A.T; the calls
-// account for that as the CPU's LAPACK calls do (backend/cpu/linalg_decomp.cpp). Each eval
+// stack at a time, and for stacks of small matrices through one batched call for all of
+// them (cuBLAS's batched LU, cuSOLVER's potrfBatched and syevjBatched). cuSOLVER is
+// column-major, so a row-major A is, to it, M = A.T; the calls account for that as the CPU's
+// LAPACK calls do (backend/cpu/linalg_decomp.cpp). Each eval
 // reads cuSOLVER's per-matrix info once at the end (one sync) and raises LinAlgError naming
 // the batch index, as NumPy and every other loom device do.
 #include <cublas_v2.h>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "loom/backend/cuda/linalg_programs.h"
+#include "loom/backend/cuda/linalg_small_batched.h"
 #include "loom/backend/cuda/linalg_solver.h"
 #include "loom/backend/linalg_decomp.h"
 #include "loom/core/error.h"
@@ -211,7 +213,9 @@ void cholesky(const Array& a, const Array& l) {
   c.transpose(dt, a.data(), m->data(), batches, n, n);
   const std::shared_ptr<Buffer> info = c.scratch(static_cast<size_t>(batches) * sizeof(int));
   std::vector<char> host_work;  // cuSOLVER may read it until the work is done: kept to the end
-  {
+  if (cuda::small_batched(batches, n)) {
+    cuda::potrf_batched(c, dt, m->data(), batches, ni, static_cast<int*>(info->data()));
+  } else {
     const cuda::SolverLock s = cuda::lock_solver(c.dev, c.stream);
     const cudaDataType t = cuda::solver_type(dt);
     size_t dev_bytes = 0, host_bytes = 0;
@@ -249,7 +253,9 @@ void symmetric_eigen(const char* op, const Array& a, const Array& w, const Array
   const std::shared_ptr<Buffer> info = c.scratch(static_cast<size_t>(batches) * sizeof(int));
   const cusolverEigMode_t jobz = v ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   std::vector<char> host_work;  // cuSOLVER may read it until the work is done: kept to the end
-  {
+  if (cuda::small_batched(batches, n)) {
+    cuda::syevj_batched(c, dt, jobz, fill, m->data(), w.data(), batches, ni, static_cast<int*>(info->data()));
+  } else {
     const cuda::SolverLock s = cuda::lock_solver(c.dev, c.stream);
     const cudaDataType t = cuda::solver_type(dt), rt = cuda::solver_real_type(dt);
     size_t dev_bytes = 0, host_bytes = 0;
