@@ -92,14 +92,19 @@ def test_matmul_transposed_operands(device, rng, dtype):
     compare(exact_half(lambda xp, x, y: y @ y.T), a, b, device=device, rtol=tol)
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
 def test_gram_products_are_symmetric_rank_k_updates(device, rng, dtype):
     """x @ x.T and x.T @ x over one buffer run as syrk on a CPU (half the multiply-adds, the
-    other triangle mirrored): NumPy's values, exactly symmetric, batched and on offset views;
-    products that merely share memory stay general."""
-    x = rand(rng, (3, 70, 45), dtype)
+    other triangle mirrored; csyrk/zsyrk for complex x, whose x @ x.T is symmetric too):
+    NumPy's values, exactly symmetric, batched and on offset views; products that merely
+    share memory stay general."""
+    if dtype.startswith("complex"):
+        x = (rng.uniform(0.5, 1.5, (3, 70, 45)) + 1j * rng.uniform(-1, 1, (3, 70, 45))).astype(dtype)
+        tol = {"complex64": 1e-5, "complex128": 1e-13}[dtype] * 4 * math.sqrt(70)
+    else:
+        x = rand(rng, (3, 70, 45), dtype)
+        tol = rtol_for(dtype, 70)
     xl = loom.asarray(x, device=device)
-    tol = rtol_for(dtype, 70)
     for got, want in ((xl @ loom.swapaxes(xl, 1, 2), x @ np.swapaxes(x, 1, 2)),
                       (loom.swapaxes(xl, 1, 2) @ xl, np.swapaxes(x, 1, 2) @ x),
                       (xl[1, 2:] @ xl[1, 2:].T, x[1, 2:] @ x[1, 2:].T),

@@ -18,6 +18,10 @@ void cblas_ssyrk(int order, int uplo, int trans, int n, int k, float alpha, cons
                  float* c, int ldc) LOOM_BLAS_SYMBOL(cblas_ssyrk);
 void cblas_dsyrk(int order, int uplo, int trans, int n, int k, double alpha, const double* a, int lda, double beta,
                  double* c, int ldc) LOOM_BLAS_SYMBOL(cblas_dsyrk);
+void cblas_csyrk(int order, int uplo, int trans, int n, int k, const void* alpha, const void* a, int lda,
+                 const void* beta, void* c, int ldc) LOOM_BLAS_SYMBOL(cblas_csyrk);
+void cblas_zsyrk(int order, int uplo, int trans, int n, int k, const void* alpha, const void* a, int lda,
+                 const void* beta, void* c, int ldc) LOOM_BLAS_SYMBOL(cblas_zsyrk);
 }
 
 namespace loom::cpu_backend::cblas {

@@ -39,15 +39,21 @@ bool is_gram(const Array& a, const Array& b, const GemmOperand& ga, const GemmOp
 }
 
 // c (n x n, row-major) = a @ a^T (or a^T @ a when `transposed`): syrk fills the upper
-// triangle, which is then mirrored into the lower one.
+// triangle, which is then mirrored into the lower one. Complex a @ a^T is symmetric too
+// (not Hermitian: no conjugate), a csyrk/zsyrk as NumPy's.
 template <class T>
 void gram(const T* a, int64_t ld, bool transposed, int64_t n, int64_t k, T* c) {
   const int trans = transposed ? cblas::kTrans : cblas::kNoTrans;
   const int ni = static_cast<int>(n), ki = static_cast<int>(k), lda = static_cast<int>(ld);
+  const T one(1), zero(0);  // complex scalars go by pointer
   if constexpr (std::is_same_v<T, float>)
     cblas_ssyrk(cblas::kRowMajor, cblas::kUpper, trans, ni, ki, 1.0f, a, lda, 0.0f, c, ni);
-  else
+  else if constexpr (std::is_same_v<T, double>)
     cblas_dsyrk(cblas::kRowMajor, cblas::kUpper, trans, ni, ki, 1.0, a, lda, 0.0, c, ni);
+  else if constexpr (std::is_same_v<T, complex64_t>)
+    cblas_csyrk(cblas::kRowMajor, cblas::kUpper, trans, ni, ki, &one, a, lda, &zero, c, ni);
+  else
+    cblas_zsyrk(cblas::kRowMajor, cblas::kUpper, trans, ni, ki, &one, a, lda, &zero, c, ni);
   cpu_runtime::parallel_for(n, std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(n, 1)),
                             [&](int64_t lo, int64_t hi) {
                               for (int64_t i = lo; i < hi; ++i)
@@ -58,14 +64,12 @@ void gram(const T* a, int64_t ld, bool transposed, int64_t n, int64_t k, T* c) {
 template <class T>
 void blas_gemm(const Array& a, const Array& b, const Array& out) {
   const GemmOperand ga = gemm_operand(a), gb = gemm_operand(b);
-  if constexpr (!is_complex_v<T>) {  // x @ x.T of complex is no Hermitian update: plain gemm
-    if (is_gram(a, b, ga, gb)) {
-      const int64_t nb = out.shape()[0], n = out.shape()[1], k = a.shape()[2];
-      for (int64_t i = 0; i < nb; ++i)
-        gram<T>(static_cast<const T*>(a.data()) + i * ga.batch_stride, ga.ld, ga.transposed, n, k,
-                static_cast<T*>(out.data()) + i * n * n);
-      return;
-    }
+  if (is_gram(a, b, ga, gb)) {
+    const int64_t nb = out.shape()[0], n = out.shape()[1], k = a.shape()[2];
+    for (int64_t i = 0; i < nb; ++i)
+      gram<T>(static_cast<const T*>(a.data()) + i * ga.batch_stride, ga.ld, ga.transposed, n, k,
+              static_cast<T*>(out.data()) + i * n * n);
+    return;
   }
   const int64_t nb = out.shape()[0], m = out.shape()[1], n = out.shape()[2], k = a.shape()[2];
   const T* pa = static_cast<const T*>(a.data());
