@@ -21,6 +21,7 @@
 #include "loom/ops/shape_ops.h"
 #include "loom/ops/sorting.h"
 #include "loom/ops/stop_gradient.h"
+#include "loom/ops/triangles.h"
 #include "loom/core/scalar.h"
 #include "loom/core/shape.h"
 #include "loom/runtime/stream.h"

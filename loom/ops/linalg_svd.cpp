@@ -14,6 +14,7 @@
 #include "loom/ops/linalg_decomp_common.h"
 #include "loom/ops/reduce.h"
 #include "loom/ops/shape_ops.h"
+#include "loom/ops/triangles.h"
 
 namespace loom {
 namespace {
@@ -28,14 +29,6 @@ double eps(DType t) {
 
 Array mT(const Array& a) { return swapaxes(a, -1, -2); }
 Array mH(const Array& a) { return linalg_detail::conj_transpose(a); }
-
-// rows i, columns j of a (..., r, c) kept where i <= j: the upper triangle.
-Array upper_triangle(const Array& a) {
-  const int64_t r = a.shape()[a.ndim() - 2], c = a.shape()[a.ndim() - 1];
-  const Array row = expand_dims(arange(0, r, 1, DType::int64, a.device()), {1});
-  const Array col = expand_dims(arange(0, c, 1, DType::int64, a.device()), {0});
-  return where(less_equal(row, col), a, 0.0);
-}
 
 }  // namespace
 
@@ -79,7 +72,7 @@ std::pair<Array, Array> qr(const Array& a, const std::string& mode) {
   const bool complete = mode == "complete";
   const Array r_rows = getitem(mT(h), {Index(ellipsis), Index(Slice{0, complete ? m : k, std::nullopt}),
                                        Index(Slice{})});
-  const Array r = reshape(upper_triangle(r_rows).contiguous(), with(batch, {complete ? m : k, n}));
+  const Array r = reshape(triu(r_rows).contiguous(), with(batch, {complete ? m : k, n}));
   if (mode == "r") return {Array(), r};
   const int64_t c = complete ? m : k;  // Q's columns
   Array hq;
