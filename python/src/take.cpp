@@ -1,0 +1,108 @@
+// Bindings of numpy's take, take_along_axis, put_along_axis, roll (ops/take.h) and isclose,
+// allclose, array_equal, array_equiv (ops/comparisons.h).
+#include <nanobind/stl/string.h>
+
+#include "bindings.h"
+#include "loom/ops/comparisons.h"
+#include "loom/ops/elementwise.h"
+#include "loom/ops/take.h"
+
+namespace loom::py {
+namespace {
+
+std::optional<int64_t> optional_axis(nb::handle h, const char* op) {
+  if (h.is_none()) return std::nullopt;
+  return to_int_arg(h, op, "axis");
+}
+
+// Two operands on one device: a NumPy array or a scalar goes to the other's device.
+std::pair<Array, Array> pair_of(nb::handle a, nb::handle b) {
+  if (nb::isinstance<Array>(a)) {
+    const Array x = nb::cast<Array>(a);
+    return {x, to_array(b, x.device())};
+  }
+  const Array y = to_array(b, std::nullopt);
+  return {to_array(a, y.device()), y};
+}
+
+}  // namespace
+
+LOOM_BINDING_FAMILY(take, 32) {
+  m.def(
+      "take",
+      [](nb::handle a, nb::handle indices, nb::handle axis, nb::handle out, const std::string& mode) -> nb::object {
+        const Array x = to_array(a, std::nullopt);
+        const Array r = take(x, to_array(indices, x.device()), optional_axis(axis, "take"), mode);
+        const std::optional<Array> o = to_out_arg(out, "take");
+        if (!o) return nb::cast(r);
+        if (o->shape() != r.shape()) throw std::invalid_argument("[take] output array does not match result of take");
+        copyto(*o, r);
+        return nb::borrow(nb::isinstance<Array>(out) ? out : out[0]);  // out itself, as NumPy returns it
+      },
+      nb::arg("a"), nb::arg("indices"), nb::arg("axis").none() = nb::none(), nb::arg("out").none() = nb::none(),
+      nb::arg("mode") = "raise",
+      "numpy.take: the elements of a at integer indices along axis (the flattened a when None); mode "
+      "'raise', 'wrap' or 'clip'.");
+  m.def(
+      "take_along_axis",
+      [](nb::handle arr, nb::handle indices, nb::handle axis) {
+        const Array x = to_array(arr, std::nullopt);
+        return take_along_axis(x, to_array(indices, x.device()), optional_axis(axis, "take_along_axis"));
+      },
+      nb::arg("arr"), nb::arg("indices"), nb::arg("axis").none() = -1,
+      "numpy.take_along_axis: arr[..., indices[..., j, ...], ...] along axis (indices with arr's ndim).");
+  m.def(
+      "put_along_axis",
+      [](const Array& arr, nb::handle indices, nb::handle values, nb::handle axis) {
+        put_along_axis(arr, to_array(indices, arr.device()), to_array(values, arr.device()),
+                       optional_axis(axis, "put_along_axis"));
+      },
+      nb::arg("arr"), nb::arg("indices"), nb::arg("values"), nb::arg("axis").none(),
+      "numpy.put_along_axis: writes values into arr at indices along axis, in place.");
+  m.def(
+      "roll",
+      [](nb::handle a, nb::handle shift, nb::handle axis) {
+        std::vector<int64_t> shifts;
+        if (nb::isinstance<nb::sequence>(shift) && !nb::isinstance<nb::str>(shift)) {
+          for (nb::handle s : shift) shifts.push_back(to_int_arg(s, "roll", "shift"));
+        } else {
+          shifts.push_back(to_int_arg(shift, "roll", "shift"));
+        }
+        return roll(to_array(a, std::nullopt), shifts, to_axes(axis, "roll"));
+      },
+      nb::arg("a"), nb::arg("shift"), nb::arg("axis").none() = nb::none(),
+      "numpy.roll: elements shifted cyclically by shift along axis (the flattened array when None).");
+  m.def(
+      "isclose",
+      [](nb::handle a, nb::handle b, double rtol, double atol, bool equal_nan) {
+        auto [x, y] = pair_of(a, b);
+        return isclose(x, y, rtol, atol, equal_nan);
+      },
+      nb::arg("a"), nb::arg("b"), nb::arg("rtol") = 1e-05, nb::arg("atol") = 1e-08, nb::arg("equal_nan") = false,
+      "numpy.isclose: |a - b| <= atol + rtol * |b| elementwise.");
+  m.def(
+      "allclose",
+      [](nb::handle a, nb::handle b, double rtol, double atol, bool equal_nan) {
+        auto [x, y] = pair_of(a, b);
+        return allclose(x, y, rtol, atol, equal_nan);
+      },
+      nb::arg("a"), nb::arg("b"), nb::arg("rtol") = 1e-05, nb::arg("atol") = 1e-08, nb::arg("equal_nan") = false,
+      "numpy.allclose: whether every element is close (a Python bool; waits for the device).");
+  m.def(
+      "array_equal",
+      [](nb::handle a, nb::handle b, bool equal_nan) {
+        auto [x, y] = pair_of(a, b);
+        return array_equal(x, y, equal_nan);
+      },
+      nb::arg("a1"), nb::arg("a2"), nb::arg("equal_nan") = false,
+      "numpy.array_equal: same shape and elements (a Python bool; waits for the device).");
+  m.def(
+      "array_equiv",
+      [](nb::handle a, nb::handle b) {
+        auto [x, y] = pair_of(a, b);
+        return array_equiv(x, y);
+      },
+      nb::arg("a1"), nb::arg("a2"), "numpy.array_equiv: broadcastable and equal (a Python bool).");
+}
+
+}  // namespace loom::py
