@@ -1,8 +1,7 @@
 // Rules of numpy.linalg's decompositions (backend/linalg_decomp.h): square-matrix checks,
 // NumPy's dtypes (integers and bool in float64, float32 and complex kept, 16-bit floats
-// refused), batch
-// broadcasting for solve, and the contiguous stacks (B, n, n) the evals take. det is a
-// composition: sign * exp(log|det|).
+// refused), batch broadcasting for solve, and the contiguous stacks (B, n, n) the evals
+// take. det is a composition: sign * exp(log|det|).
 #include <string>
 
 #include "loom/backend/linalg_decomp.h"
