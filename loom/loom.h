@@ -16,6 +16,8 @@
 #include "loom/ops/fft.h"
 #include "loom/ops/indexing.h"
 #include "loom/ops/linalg.h"
+#include "loom/ops/nan_reduce.h"
+#include "loom/ops/numeric.h"
 #include "loom/ops/random.h"
 #include "loom/ops/reduce.h"
 #include "loom/ops/shape_ops.h"

@@ -1,0 +1,129 @@
+// Bindings of numpy's NaN-ignoring reductions (ops/nan_reduce.h) and of diff, ptp, average,
+// meshgrid and indices (ops/numeric.h).
+#include <nanobind/stl/string.h>
+
+#include <stdexcept>
+
+#include "bindings.h"
+#include "loom/ops/nan_reduce.h"
+#include "loom/ops/numeric.h"
+
+namespace loom::py {
+namespace {
+
+using SumLike = Array (*)(const Array&, const AxisArg&, bool, std::optional<DType>);
+using VarLike = Array (*)(const Array&, const AxisArg&, bool, std::optional<DType>, double);
+using MaxLike = Array (*)(const Array&, const AxisArg&, bool);
+using ArgLike = Array (*)(const Array&, std::optional<int64_t>, bool);
+
+std::optional<int64_t> one_axis(nb::handle h, const char* op) {
+  if (h.is_none()) return std::nullopt;
+  return to_int_arg(h, op, "axis");
+}
+
+nb::tuple to_tuple(const std::vector<Array>& xs) {
+  nb::list l;
+  for (const Array& x : xs) l.append(nb::cast(x));
+  return nb::tuple(l);
+}
+
+}  // namespace
+
+LOOM_BINDING_FAMILY(numpy_extras, 33) {
+  const nb::handle none = nb::none();
+  struct SumDef { const char* name; SumLike fn; const char* doc; };
+  for (const SumDef& d : {SumDef{"nansum", &nansum, "numpy.nansum: the sum with NaNs treated as zero."},
+                          SumDef{"nanprod", &nanprod, "numpy.nanprod: the product with NaNs treated as one."},
+                          SumDef{"nanmean", &nanmean, "numpy.nanmean: the mean of the non-NaN elements (NaN for none)."}}) {
+    SumLike fn = d.fn;
+    m.def(d.name, [fn, name = d.name](nb::handle a, nb::handle axis, nb::handle dtype, bool keepdims) {
+            return fn(to_array(a), to_axes(axis, name), keepdims, to_optional_dtype(dtype));
+          },
+          nb::arg("a"), nb::arg("axis").none() = none, nb::arg("dtype").none() = none, nb::arg("keepdims") = false,
+          d.doc);
+  }
+  struct VarDef { const char* name; VarLike fn; const char* doc; };
+  for (const VarDef& d : {VarDef{"nanvar", &nanvar, "numpy.nanvar: the variance of the non-NaN elements."},
+                          VarDef{"nanstd", &nanstd, "numpy.nanstd: the standard deviation of the non-NaN elements."}}) {
+    VarLike fn = d.fn;
+    m.def(d.name, [fn, name = d.name](nb::handle a, nb::handle axis, nb::handle dtype, double ddof, bool keepdims) {
+            return fn(to_array(a), to_axes(axis, name), keepdims, to_optional_dtype(dtype), ddof);
+          },
+          nb::arg("a"), nb::arg("axis").none() = none, nb::arg("dtype").none() = none, nb::arg("ddof") = 0.0,
+          nb::arg("keepdims") = false, d.doc);
+  }
+  struct MaxDef { const char* name; MaxLike fn; const char* doc; };
+  for (const MaxDef& d : {MaxDef{"nanmax", &nanmax, "numpy.nanmax: the maximum ignoring NaNs (NaN for a slice of NaNs)."},
+                          MaxDef{"nanmin", &nanmin, "numpy.nanmin: the minimum ignoring NaNs (NaN for a slice of NaNs)."},
+                          MaxDef{"ptp", &ptp, "numpy.ptp: max - min along axis."}}) {
+    MaxLike fn = d.fn;
+    m.def(d.name, [fn, name = d.name](nb::handle a, nb::handle axis, bool keepdims) {
+            return fn(to_array(a), to_axes(axis, name), keepdims);
+          },
+          nb::arg("a"), nb::arg("axis").none() = none, nb::arg("keepdims") = false, d.doc);
+  }
+  struct ArgDef { const char* name; ArgLike fn; const char* doc; };
+  for (const ArgDef& d : {ArgDef{"nanargmax", &nanargmax, "numpy.nanargmax: argmax ignoring NaNs."},
+                          ArgDef{"nanargmin", &nanargmin, "numpy.nanargmin: argmin ignoring NaNs."}}) {
+    ArgLike fn = d.fn;
+    m.def(d.name, [fn, name = d.name](nb::handle a, nb::handle axis, bool keepdims) {
+            return fn(to_array(a), one_axis(axis, name), keepdims);
+          },
+          nb::arg("a"), nb::arg("axis").none() = none, nb::kw_only(), nb::arg("keepdims") = false, d.doc);
+  }
+  m.def(
+      "diff",
+      [](nb::handle a, int64_t n, int64_t axis, nb::handle prepend, nb::handle append) {
+        const Array x = to_array(a);
+        std::optional<Array> pre, app;
+        if (!prepend.is_none()) pre = to_array(prepend, x.device());
+        if (!append.is_none()) app = to_array(append, x.device());
+        return diff(x, n, axis, pre, app);
+      },
+      nb::arg("a"), nb::arg("n") = 1, nb::arg("axis") = -1, nb::arg("prepend").none() = none,
+      nb::arg("append").none() = none, "numpy.diff: the n-th discrete difference along axis.");
+  m.def(
+      "average",
+      [](nb::handle a, nb::handle axis, nb::handle weights, bool returned, bool keepdims) -> nb::object {
+        const Array x = to_array(a);
+        std::optional<Array> w;
+        if (!weights.is_none()) w = to_array(weights, x.device());
+        std::pair<Array, Array> r;
+        try {
+          r = average(x, to_axes(axis, "average"), w, keepdims);
+        } catch (const std::domain_error& e) {  // NumPy's error type for weights summing to zero
+          PyErr_SetString(PyExc_ZeroDivisionError, e.what());
+          throw nb::python_error();
+        }
+        if (!returned) return nb::cast(r.first);
+        return nb::make_tuple(r.first, r.second);
+      },
+      nb::arg("a"), nb::arg("axis").none() = none, nb::arg("weights").none() = none, nb::arg("returned") = false,
+      nb::kw_only(), nb::arg("keepdims") = false,
+      "numpy.average: the (weighted) mean along axis; returned=True adds the sum of the weights.");
+  m.def(
+      "meshgrid",
+      [](nb::args xs, bool copy, bool sparse, const std::string& indexing) {
+        std::vector<Array> arrays;
+        std::optional<Device> device;
+        for (nb::handle x : xs) {
+          arrays.push_back(to_array(x, device));
+          device = arrays.back().device();
+        }
+        return to_tuple(meshgrid(arrays, copy, sparse, indexing));
+      },
+      nb::arg("xi"), nb::kw_only(), nb::arg("copy") = true, nb::arg("sparse") = false, nb::arg("indexing") = "xy",
+      "numpy.meshgrid: coordinate arrays from coordinate vectors ('xy' or 'ij' indexing).");
+  m.def(
+      "indices",
+      [](nb::handle dims, nb::handle dtype, bool sparse, nb::handle device) -> nb::object {
+        const std::vector<Array> r = indices(to_shape(dims), dtype.is_none() ? DType::int64 : to_dtype(dtype), sparse,
+                                             to_optional_device(device));
+        if (sparse) return to_tuple(r);
+        return nb::cast(r[0]);
+      },
+      nb::arg("dimensions"), nb::arg("dtype").none() = none, nb::arg("sparse") = false, nb::kw_only(),
+      nb::arg("device").none() = none, "numpy.indices: the index grids of an array of the given shape.");
+}
+
+}  // namespace loom::py
