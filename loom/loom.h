@@ -23,6 +23,7 @@
 #include "loom/ops/shape_ops.h"
 #include "loom/ops/sorting.h"
 #include "loom/ops/comparisons.h"
+#include "loom/ops/stacking.h"
 #include "loom/ops/stop_gradient.h"
 #include "loom/ops/take.h"
 #include "loom/ops/triangles.h"

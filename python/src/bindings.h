@@ -78,6 +78,11 @@ nb::object convert_to_array(nb::handle obj, std::optional<DType> dtype,
 /// An op argument as an Array: loom arrays as they are; NumPy arrays, lists and scalars
 /// converted like asarray() onto `device` (default: the default device).
 Array to_array(nb::handle h, std::optional<Device> device = std::nullopt);
+/// A sequence of array-likes as arrays on one device (the first loom array's); a loom array
+/// yields its rows, as NumPy iterates it (shape_ops.cpp).
+std::vector<Array> to_arrays(nb::handle seq);
+/// A Python list of the arrays.
+nb::object arrays_list(std::vector<Array> v);
 /// axis=None -> nullopt; an int -> {axis}; a tuple/list of ints -> those axes. Raises
 /// TypeError for other types (bools included, as NumPy) and AxisError for ints beyond
 /// 64 bits, naming `op`.

@@ -10,6 +10,41 @@
 #include "bindings.h"
 
 namespace loom::py {
+
+// A sequence of array-likes as arrays on one device: the first loom array's, so that lists
+// and NumPy inputs join it (loom arrays on other devices then raise DeviceMismatchError).
+std::vector<Array> to_arrays(nb::handle seq) {
+  std::vector<nb::handle> items;
+  nb::object keep;
+  if (nb::isinstance<Array>(seq)) {
+    // Iterating an array yields its rows, as NumPy does.
+    const Array& a = nb::cast<const Array&>(seq);
+    if (a.ndim() == 0) throw nb::type_error("iteration over a 0-d array");
+    std::vector<Array> rows;
+    for (const Array& r : split(a, a.shape()[0] == 0 ? 1 : a.shape()[0], 0))
+      rows.push_back(squeeze(r, std::vector<int64_t>{0}));
+    if (a.shape()[0] == 0) rows.clear();
+    return rows;
+  }
+  keep = nb::borrow(seq);
+  for (nb::handle h : keep) items.push_back(h);
+  std::optional<Device> dev;
+  for (nb::handle h : items)
+    if (nb::isinstance<Array>(h)) {
+      dev = nb::cast<const Array&>(h).device();
+      break;
+    }
+  std::vector<Array> out;
+  for (nb::handle h : items) out.push_back(to_array(h, dev));
+  return out;
+}
+
+nb::object arrays_list(std::vector<Array> v) {
+  nb::list l;
+  for (Array& a : v) l.append(nb::cast(std::move(a)));
+  return l;
+}
+
 namespace {
 
 int64_t to_int(nb::handle h, const char* what) {
@@ -66,45 +101,12 @@ std::vector<int64_t> to_int_vector(nb::handle h, const char* what) {
 
 DType optional_dtype_or(nb::handle h, DType fallback) { return h.is_none() ? fallback : to_dtype(h); }
 
-// A sequence of array-likes as arrays on one device: the first loom array's, so that lists
-// and NumPy inputs join it (loom arrays on other devices then raise DeviceMismatchError).
-std::vector<Array> to_arrays(nb::handle seq) {
-  std::vector<nb::handle> items;
-  nb::object keep;
-  if (nb::isinstance<Array>(seq)) {
-    // Iterating an array yields its rows, as NumPy does.
-    const Array& a = nb::cast<const Array&>(seq);
-    if (a.ndim() == 0) throw nb::type_error("iteration over a 0-d array");
-    std::vector<Array> rows;
-    for (const Array& r : split(a, a.shape()[0] == 0 ? 1 : a.shape()[0], 0))
-      rows.push_back(squeeze(r, std::vector<int64_t>{0}));
-    if (a.shape()[0] == 0) rows.clear();
-    return rows;
-  }
-  keep = nb::borrow(seq);
-  for (nb::handle h : keep) items.push_back(h);
-  std::optional<Device> dev;
-  for (nb::handle h : items)
-    if (nb::isinstance<Array>(h)) {
-      dev = nb::cast<const Array&>(h).device();
-      break;
-    }
-  std::vector<Array> out;
-  for (nb::handle h : items) out.push_back(to_array(h, dev));
-  return out;
-}
-
 nb::object shape_tuple(const Shape& s) {
   nb::list l;
   for (int64_t d : s) l.append(d);
   return nb::tuple(l);
 }
 
-nb::object arrays_list(std::vector<Array> v) {
-  nb::list l;
-  for (Array& a : v) l.append(nb::cast(std::move(a)));
-  return l;
-}
 
 // atleast_nd(*arys): one array for one input, else a tuple, as NumPy 2.
 template <Array (*F)(const Array&)>
