@@ -1,0 +1,66 @@
+// Bindings of numpy's quantile, percentile and median (ops/quantiles.h).
+#include <nanobind/stl/string.h>
+
+#include <stdexcept>
+
+#include "bindings.h"
+#include "loom/ops/quantiles.h"
+
+namespace loom::py {
+namespace {
+
+// q as host values and its shape (q may be a Python number, a sequence or an array; a loom
+// array is read back), scaled by 1 / scale (100 for percentiles).
+std::pair<std::vector<double>, Shape> host_q(nb::handle q, double scale) {
+  nb::object np = nb::borrow(numpy_module());
+  nb::object src = nb::isinstance<Array>(q) ? nb::cast(nb::cast<const Array&>(q).copy_to(loom::cpu())) : nb::borrow(q);
+  nb::object arr = np.attr("asarray")(src, "float64");
+  Shape shape;
+  for (nb::handle d : arr.attr("shape")) shape.push_back(nb::cast<int64_t>(d));
+  std::vector<double> v;
+  for (nb::handle x : arr.attr("ravel")().attr("tolist")()) v.push_back(nb::cast<double>(x) / scale);
+  return {v, shape};
+}
+
+nb::object quantile_py(const char* op, nb::handle a, nb::handle q, nb::handle axis, nb::handle out,
+                       const std::string& method, bool keepdims, double scale) {
+  if (!out.is_none()) throw std::invalid_argument(std::string("[") + op + "] out= is not supported");
+  auto [qs, shape] = host_q(q, scale);
+  for (double v : qs)
+    if (!(v >= 0.0 && v <= 1.0))
+      throw std::invalid_argument(std::string("[") + op + "] " +
+                                  (scale == 1 ? "Quantiles must be in the range [0, 1]" : "Percentiles must be in the range [0, 100]"));
+  return nb::cast(quantile(to_array(a), qs, shape, to_axes(axis, op), method, keepdims));
+}
+
+}  // namespace
+
+LOOM_BINDING_FAMILY(quantiles, 35) {
+  const nb::handle none = nb::none();
+  m.def(
+      "quantile",
+      [](nb::handle a, nb::handle q, nb::handle axis, nb::handle out, bool, const std::string& method, bool keepdims) {
+        return quantile_py("quantile", a, q, axis, out, method, keepdims, 1.0);
+      },
+      nb::arg("a"), nb::arg("q"), nb::arg("axis").none() = none, nb::arg("out").none() = none,
+      nb::arg("overwrite_input") = false, nb::arg("method") = "linear", nb::arg("keepdims") = false,
+      "numpy.quantile: the q-th quantiles along axis (methods linear, lower, higher, nearest, midpoint).");
+  m.def(
+      "percentile",
+      [](nb::handle a, nb::handle q, nb::handle axis, nb::handle out, bool, const std::string& method, bool keepdims) {
+        return quantile_py("percentile", a, q, axis, out, method, keepdims, 100.0);
+      },
+      nb::arg("a"), nb::arg("q"), nb::arg("axis").none() = none, nb::arg("out").none() = none,
+      nb::arg("overwrite_input") = false, nb::arg("method") = "linear", nb::arg("keepdims") = false,
+      "numpy.percentile: the q-th percentiles along axis (q in [0, 100]).");
+  m.def(
+      "median",
+      [](nb::handle a, nb::handle axis, nb::handle out, bool, bool keepdims) {
+        if (!out.is_none()) throw std::invalid_argument("[median] out= is not supported");
+        return median(to_array(a), to_axes(axis, "median"), keepdims);
+      },
+      nb::arg("a"), nb::arg("axis").none() = none, nb::arg("out").none() = none, nb::arg("overwrite_input") = false,
+      nb::arg("keepdims") = false, "numpy.median: the middle value along axis (the mean of the middle two).");
+}
+
+}  // namespace loom::py
