@@ -22,6 +22,7 @@
 #include "loom/ops/random.h"
 #include "loom/ops/reduce.h"
 #include "loom/ops/shape_ops.h"
+#include "loom/ops/sets_counts.h"
 #include "loom/ops/sorting.h"
 #include "loom/ops/comparisons.h"
 #include "loom/ops/stacking.h"

@@ -1,0 +1,174 @@
+// numpy's set routines, digitize, bincount, histogram, cov and corrcoef as compositions
+// (ops/sets_counts.h).
+#include "loom/ops/sets_counts.h"
+
+#include <cmath>
+#include <string>
+
+#include "loom/core/error.h"
+#include "loom/ops/complex.h"
+#include "loom/ops/creation.h"
+#include "loom/ops/elementwise.h"
+#include "loom/ops/indexing.h"
+#include "loom/ops/linalg.h"
+#include "loom/ops/reduce.h"
+#include "loom/ops/shape_ops.h"
+#include "loom/ops/sorting.h"
+#include "loom/ops/triangles.h"
+
+namespace loom {
+namespace {
+
+bool host_bool(const Array& flag) {
+  bool v = false;
+  flag.astype(DType::bool_).copy_to_host(&v);
+  return v;
+}
+
+Array sorted_unique(const Array& a) { return unique(a).values; }
+
+Array select(const Array& a, const Array& mask) { return getitem(a, {Index(mask)}); }
+
+}  // namespace
+
+Array isin(const Array& element, const Array& test_elements, bool invert) {
+  check_same_device("isin", element.device(), test_elements.device());
+  if (test_elements.size() == 0) return full(element.shape(), invert, DType::bool_, element.device());
+  const DType t = promote_types(element.dtype(), test_elements.dtype());
+  const Array table = sorted_unique(test_elements.astype(t)), e = element.astype(t);
+  const int64_t n = table.size();
+  const Array pos = clip(searchsorted(table, e, "left"), Operand(int64_t{0}), Operand(n - 1));
+  const Array found = equal(getitem(table, {Index(pos)}), e);
+  return invert ? logical_not(found) : found;
+}
+
+Array intersect1d(const Array& a, const Array& b) {
+  const Array u = sorted_unique(a);
+  return select(u, isin(u, b));
+}
+
+Array union1d(const Array& a, const Array& b) { return sorted_unique(concatenate({ravel(a), ravel(b)}, 0)); }
+
+Array setdiff1d(const Array& a, const Array& b, bool assume_unique) {
+  const Array u = assume_unique ? ravel(a) : sorted_unique(a);
+  return select(u, isin(u, b, true));
+}
+
+Array setxor1d(const Array& a, const Array& b) {
+  const Array aux = sort(concatenate({sorted_unique(a), sorted_unique(b)}, 0));
+  const int64_t n = aux.size();
+  if (n == 0) return aux;
+  // An element appears once (kept) when it differs from both neighbours.
+  const Array differs = not_equal(getitem(aux, {Index(Slice{1, std::nullopt, std::nullopt})}),
+                                  getitem(aux, {Index(Slice{std::nullopt, -1, std::nullopt})}));
+  const Array edge = full({1}, true, DType::bool_, aux.device());
+  const Array flag = concatenate({edge, differs, edge}, 0);
+  return select(aux, logical_and(getitem(flag, {Index(Slice{1, std::nullopt, std::nullopt})}),
+                                 getitem(flag, {Index(Slice{std::nullopt, -1, std::nullopt})})));
+}
+
+Array digitize(const Array& x, const Array& bins, bool right) {
+  check_same_device("digitize", x.device(), bins.device());
+  if (bins.ndim() != 1) throw_value_error("digitize", "bins must be 1-dimensional");
+  if (is_complex(x.dtype())) throw_dtype_error("digitize", "x may not be complex");
+  const std::string side = right ? "left" : "right";
+  if (bins.size() < 2) return searchsorted(bins, x, side);
+  const Array d = subtract(getitem(bins, {Index(Slice{1, std::nullopt, std::nullopt})}),
+                           getitem(bins, {Index(Slice{std::nullopt, -1, std::nullopt})}));
+  if (host_bool(all(greater_equal(d, 0)))) return searchsorted(bins, x, side);
+  if (!host_bool(all(less_equal(d, 0)))) throw_value_error("digitize", "bins must be monotonically increasing or decreasing");
+  // Decreasing bins: count from the end of the reversed (increasing) ones.
+  return subtract(int64_t{bins.size()}, searchsorted(flip(bins), x, side));
+}
+
+Array bincount(const Array& x, const std::optional<Array>& weights, int64_t minlength) {
+  if (x.ndim() != 1) throw_value_error("bincount", "object too deep for desired array");
+  if (!is_integer(x.dtype()) && x.dtype() != DType::bool_)
+    throw_dtype_error("bincount", "Cannot cast array data from " + std::string(dtype_name(x.dtype())) +
+                                      " to int64 according to the rule 'safe'");
+  if (minlength < 0) throw_value_error("bincount", "'minlength' must not be negative");
+  int64_t n = minlength;
+  if (x.size() > 0) {
+    int64_t lo = 0, hi = 0;
+    min(x).astype(DType::int64).copy_to_host(&lo);
+    if (lo < 0) throw_value_error("bincount", "'list' argument must have no negative elements");
+    max(x).astype(DType::int64).copy_to_host(&hi);
+    n = std::max(n, hi + 1);
+  }
+  const Index at(x.astype(DType::int64));
+  if (!weights) return at_update(zeros({n}, DType::int64, x.device()), {at}, ones({x.size()}, DType::int64, x.device()), AtOp::add);
+  check_same_device("bincount", x.device(), weights->device());
+  if (weights->shape() != x.shape()) throw_value_error("bincount", "The weights and list don't have the same length.");
+  const DType t = is_complex(weights->dtype()) ? DType::complex128 : DType::float64;  // numpy: double weights
+  return at_update(zeros({n}, t, x.device()), {at}, weights->astype(t), AtOp::add);
+}
+
+std::pair<Array, Array> histogram(const Array& a, int64_t bins, std::optional<std::pair<double, double>> range,
+                                  const std::optional<Array>& weights, bool density) {
+  if (bins < 1) throw_value_error("histogram", "`bins` must be positive, when an integer");
+  const Array x = ravel(a).astype(DType::float64);
+  double lo = 0, hi = 1;
+  if (range) {
+    std::tie(lo, hi) = *range;
+    if (lo > hi) throw_value_error("histogram", "max must be larger than min in range parameter.");
+  } else if (x.size() > 0) {
+    min(x).copy_to_host(&lo);
+    max(x).copy_to_host(&hi);
+  }
+  if (!std::isfinite(lo) || !std::isfinite(hi))
+    throw_value_error("histogram", "autodetected range of [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                                       "] is not finite");
+  if (lo == hi) {  // numpy widens an empty range by 0.5 on each side
+    lo -= 0.5;
+    hi += 0.5;
+  }
+  const Array edges = linspace(lo, hi, bins + 1, true, DType::float64, a.device());
+  // numpy's bin of x: floor((x - lo) / width), the right edge in the last bin; values
+  // outside [lo, hi] are dropped.
+  const Array inside = logical_and(greater_equal(x, lo), less_equal(x, hi));
+  Array bin = floor(multiply(subtract(x, lo), static_cast<double>(bins) / (hi - lo))).astype(DType::int64);
+  bin = clip(bin, Operand(int64_t{0}), Operand(bins - 1));
+  // Rounding can put a value one bin off its edges: numpy corrects against the edges too.
+  const Array left = getitem(edges, {Index(bin)}), right_edge = getitem(edges, {Index(add(bin, int64_t{1}))});
+  bin = subtract(bin, logical_and(less(x, left), greater(bin, int64_t{0})).astype(DType::int64));
+  bin = add(bin, logical_and(greater_equal(x, right_edge), less(bin, bins - 1)).astype(DType::int64));
+  Array w = weights ? ravel(*weights).astype(DType::float64) : ones({x.size()}, DType::float64, a.device());
+  w = where(inside, w, 0.0);
+  Array hist = at_update(zeros({bins}, DType::float64, a.device()), {Index(bin)}, w, AtOp::add);
+  if (density) {
+    const Array widths = subtract(getitem(edges, {Index(Slice{1, std::nullopt, std::nullopt})}),
+                                  getitem(edges, {Index(Slice{std::nullopt, -1, std::nullopt})}));
+    hist = true_divide(true_divide(hist, sum(hist)), widths);
+  } else if (!weights) {
+    hist = hist.astype(DType::int64);
+  }
+  return {hist, edges};
+}
+
+Array cov(const Array& m, const std::optional<Array>& y, bool rowvar, bool bias, std::optional<int64_t> ddof) {
+  if (m.ndim() > 2) throw_value_error("cov", "m has more than 2 dimensions");
+  const DType t = is_complex(m.dtype()) || (y && is_complex(y->dtype())) ? DType::complex128 : DType::float64;
+  auto vars = [rowvar, t](const Array& v) {
+    Array x = atleast_2d(v).astype(t);
+    return !rowvar && x.shape()[0] != 1 ? swapaxes(x, 0, 1) : x;
+  };
+  Array x = vars(m);
+  if (y) x = concatenate({x, vars(*y)}, 0);
+  const int64_t n = x.shape()[1];
+  const double fact = static_cast<double>(n - ddof.value_or(bias ? 0 : 1));
+  const Array centred = subtract(x, mean(x, std::vector<int64_t>{1}, true));
+  const Array xh = is_complex(t) ? conjugate(swapaxes(centred, 0, 1)) : swapaxes(centred, 0, 1);
+  Array c = true_divide(matmul(centred, xh), fact <= 0 ? 0.0 : fact);  // numpy: inf/nan (and a warning)
+  return squeeze(c);
+}
+
+Array corrcoef(const Array& x, const std::optional<Array>& y, bool rowvar) {
+  const Array c = cov(x, y, rowvar);
+  if (c.ndim() == 0) return true_divide(c, c);  // numpy: c / c (1, or nan)
+  const Array sd = sqrt(real(diag(c)));
+  Array r = true_divide(true_divide(c, expand_dims(sd, {1})), expand_dims(sd, {0}));
+  if (is_complex(r.dtype())) return r;  // numpy clips each part; left as computed here
+  return clip(r, Operand(-1.0), Operand(1.0));
+}
+
+}  // namespace loom

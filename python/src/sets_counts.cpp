@@ -1,0 +1,95 @@
+// Bindings of numpy's isin, intersect1d, union1d, setdiff1d, setxor1d, digitize, bincount,
+// histogram, cov and corrcoef (ops/sets_counts.h).
+#include <stdexcept>
+
+#include "bindings.h"
+#include "loom/ops/sets_counts.h"
+
+namespace loom::py {
+namespace {
+
+std::pair<Array, Array> pair_on_one_device(nb::handle a, nb::handle b) {
+  const Array x = to_array(a);
+  return {x, to_array(b, x.device())};
+}
+
+std::optional<Array> optional_array(nb::handle h, const Array& like) {
+  if (h.is_none()) return std::nullopt;
+  return to_array(h, like.device());
+}
+
+}  // namespace
+
+LOOM_BINDING_FAMILY(sets_counts, 36) {
+  const nb::handle none = nb::none();
+  m.def(
+      "isin",
+      [](nb::handle element, nb::handle test, bool, bool invert) {
+        auto [e, t] = pair_on_one_device(element, test);
+        return isin(e, t, invert);
+      },
+      nb::arg("element"), nb::arg("test_elements"), nb::arg("assume_unique") = false, nb::arg("invert") = false,
+      "numpy.isin: whether each element is in test_elements.");
+  m.def("intersect1d", [](nb::handle a, nb::handle b) { auto [x, y] = pair_on_one_device(a, b); return intersect1d(x, y); },
+        nb::arg("ar1"), nb::arg("ar2"), "numpy.intersect1d: the sorted unique values in both arrays.");
+  m.def("union1d", [](nb::handle a, nb::handle b) { auto [x, y] = pair_on_one_device(a, b); return union1d(x, y); },
+        nb::arg("ar1"), nb::arg("ar2"), "numpy.union1d: the sorted unique values in either array.");
+  m.def(
+      "setdiff1d",
+      [](nb::handle a, nb::handle b, bool assume_unique) {
+        auto [x, y] = pair_on_one_device(a, b);
+        return setdiff1d(x, y, assume_unique);
+      },
+      nb::arg("ar1"), nb::arg("ar2"), nb::arg("assume_unique") = false,
+      "numpy.setdiff1d: the sorted unique values of ar1 that are not in ar2.");
+  m.def("setxor1d", [](nb::handle a, nb::handle b) { auto [x, y] = pair_on_one_device(a, b); return setxor1d(x, y); },
+        nb::arg("ar1"), nb::arg("ar2"), "numpy.setxor1d: the sorted unique values in exactly one of the arrays.");
+  m.def(
+      "digitize",
+      [](nb::handle x, nb::handle bins, bool right) {
+        auto [a, b] = pair_on_one_device(x, bins);
+        return digitize(a, b, right);
+      },
+      nb::arg("x"), nb::arg("bins"), nb::arg("right") = false, "numpy.digitize: the bin index of each value.");
+  m.def(
+      "bincount",
+      [](nb::handle x, nb::handle weights, int64_t minlength) {
+        const Array a = to_array(x);
+        return bincount(a, optional_array(weights, a), minlength);
+      },
+      nb::arg("x"), nb::arg("weights").none() = none, nb::arg("minlength") = 0,
+      "numpy.bincount: occurrences (or summed weights) of each non-negative integer.");
+  m.def(
+      "histogram",
+      [](nb::handle a, nb::handle bins, nb::handle range, bool density, nb::handle weights) {
+        const Array x = to_array(a);
+        if (!PyLong_Check(bins.ptr())) throw std::invalid_argument("[histogram] only an integer number of bins is supported");
+        std::optional<std::pair<double, double>> r;
+        if (!range.is_none()) r = std::make_pair(nb::cast<double>(range[0]), nb::cast<double>(range[1]));
+        auto [hist, edges] = histogram(x, nb::cast<int64_t>(bins), r, optional_array(weights, x), density);
+        return nb::make_tuple(hist, edges);
+      },
+      nb::arg("a"), nb::arg("bins") = 10, nb::arg("range").none() = none, nb::arg("density") = false,
+      nb::arg("weights").none() = none,
+      "numpy.histogram with an integer number of equal bins: (counts, edges).");
+  m.def(
+      "cov",
+      [](nb::handle m_, nb::handle y, bool rowvar, bool bias, nb::handle ddof) {
+        const Array x = to_array(m_);
+        const std::optional<int64_t> d =
+            ddof.is_none() ? std::nullopt : std::optional<int64_t>(to_int_arg(ddof, "cov", "ddof"));
+        return cov(x, optional_array(y, x), rowvar, bias, d);
+      },
+      nb::arg("m"), nb::arg("y").none() = none, nb::arg("rowvar") = true, nb::arg("bias") = false,
+      nb::arg("ddof").none() = none, "numpy.cov: the covariance matrix of the variables (rows when rowvar).");
+  m.def(
+      "corrcoef",
+      [](nb::handle x, nb::handle y, bool rowvar) {
+        const Array a = to_array(x);
+        return corrcoef(a, optional_array(y, a), rowvar);
+      },
+      nb::arg("x"), nb::arg("y").none() = none, nb::arg("rowvar") = true,
+      "numpy.corrcoef: the correlation coefficients (cov normalised, clipped to [-1, 1]).");
+}
+
+}  // namespace loom::py
