@@ -21,11 +21,6 @@ def dev(device):
     return device
 
 
-@pytest.fixture
-def rng():
-    return np.random.default_rng()
-
-
 def crandn(rng, shape, dtype):
     return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
 

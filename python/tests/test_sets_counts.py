@@ -6,11 +6,6 @@ import pytest
 import loom
 
 
-@pytest.fixture
-def rng():
-    return np.random.default_rng()
-
-
 def L(x, device):
     return loom.asarray(x, device=device)
 

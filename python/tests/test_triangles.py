@@ -9,11 +9,6 @@ import loom
 KS = [-7, -2, -1, 0, 1, 3, 9]
 
 
-@pytest.fixture
-def rng():
-    return np.random.default_rng()
-
-
 @pytest.mark.parametrize("k", KS)
 def test_tri(device, k):
     for n, m in [(4, None), (3, 5), (5, 2), (0, 3)]:
