@@ -16,6 +16,7 @@
 #include "loom/ops/fft.h"
 #include "loom/ops/indexing.h"
 #include "loom/ops/linalg.h"
+#include "loom/ops/math_extras.h"
 #include "loom/ops/nan_reduce.h"
 #include "loom/ops/numeric.h"
 #include "loom/ops/quantiles.h"

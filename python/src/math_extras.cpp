@@ -1,0 +1,149 @@
+// Bindings of numpy's elementwise and sequence helpers (ops/math_extras.h).
+#include <cmath>
+
+#include "bindings.h"
+#include "loom/ops/math_extras.h"
+
+namespace loom::py {
+namespace {
+
+std::optional<Array> optional_on(nb::handle h, const Array& like) {
+  if (h.is_none()) return std::nullopt;
+  return to_array(h, like.device());
+}
+
+std::optional<int64_t> optional_int(nb::handle h, const char* op, const char* arg) {
+  if (h.is_none()) return std::nullopt;
+  return to_int_arg(h, op, arg);
+}
+
+std::optional<double> optional_double(nb::handle h) {
+  if (h.is_none()) return std::nullopt;
+  return nb::cast<double>(h);
+}
+
+}  // namespace
+
+LOOM_BINDING_FAMILY(math_extras, 37) {
+  const nb::handle none = nb::none();
+  using Unary = Array (*)(const Array&);
+  struct U { const char* name; Unary fn; const char* doc; };
+  for (const U& u : {U{"deg2rad", &deg2rad, "numpy.deg2rad: degrees to radians."},
+                     U{"radians", &deg2rad, "numpy.radians: degrees to radians."},
+                     U{"rad2deg", &rad2deg, "numpy.rad2deg: radians to degrees."},
+                     U{"degrees", &rad2deg, "numpy.degrees: radians to degrees."},
+                     U{"sinc", &sinc, "numpy.sinc: sin(pi x) / (pi x), 1 at 0."},
+                     U{"signbit", &signbit, "numpy.signbit: whether the sign bit is set."}}) {
+    Unary fn = u.fn;
+    m.def(u.name, [fn](nb::handle x) { return fn(to_array(x)); }, nb::arg("x"), u.doc);
+  }
+  using Binary = Array (*)(const Array&, const Array&);
+  struct B { const char* name; Binary fn; const char* doc; };
+  for (const B& b : {B{"heaviside", &heaviside, "numpy.heaviside: 0 below 0, x2 at 0, 1 above."},
+                     B{"logaddexp", &logaddexp, "numpy.logaddexp: log(exp(x1) + exp(x2)) without overflow."},
+                     B{"logaddexp2", &logaddexp2, "numpy.logaddexp2: log2(2**x1 + 2**x2) without overflow."}}) {
+    Binary fn = b.fn;
+    m.def(b.name, [fn](nb::handle x1, nb::handle x2) {
+            if (nb::isinstance<Array>(x1) || !nb::isinstance<Array>(x2)) {
+              const Array a = to_array(x1);
+              return fn(a, to_array(x2, a.device()));
+            }
+            const Array c = to_array(x2);
+            return fn(to_array(x1, c.device()), c);
+          },
+          nb::arg("x1"), nb::arg("x2"), b.doc);
+  }
+  m.def(
+      "nan_to_num",
+      [](nb::handle x, bool copy, double nan, nb::handle posinf, nb::handle neginf) {
+        if (!copy) throw std::invalid_argument("[nan_to_num] copy=False is not supported (a new array is returned)");
+        return nan_to_num(to_array(x), nan, optional_double(posinf), optional_double(neginf));
+      },
+      nb::arg("x"), nb::arg("copy") = true, nb::arg("nan") = 0.0, nb::arg("posinf").none() = none,
+      nb::arg("neginf").none() = none, "numpy.nan_to_num: NaN and infinities replaced by finite numbers.");
+  m.def(
+      "ediff1d",
+      [](nb::handle ary, nb::handle to_end, nb::handle to_begin) {
+        const Array a = to_array(ary);
+        return ediff1d(a, optional_on(to_end, a), optional_on(to_begin, a));
+      },
+      nb::arg("ary"), nb::arg("to_end").none() = none, nb::arg("to_begin").none() = none,
+      "numpy.ediff1d: the differences of the flattened array.");
+  m.def(
+      "trapezoid",
+      [](nb::handle y, nb::handle x, double dx, int64_t axis) {
+        const Array a = to_array(y);
+        return trapezoid(a, optional_on(x, a), dx, axis);
+      },
+      nb::arg("y"), nb::arg("x").none() = none, nb::arg("dx") = 1.0, nb::arg("axis") = -1,
+      "numpy.trapezoid: the integral by the trapezoidal rule along axis.");
+  m.def("nancumsum", [](nb::handle a, nb::handle axis) { return nancumsum(to_array(a), optional_int(axis, "nancumsum", "axis")); },
+        nb::arg("a"), nb::arg("axis").none() = none, "numpy.nancumsum: cumsum with NaNs as zero.");
+  m.def("nancumprod", [](nb::handle a, nb::handle axis) { return nancumprod(to_array(a), optional_int(axis, "nancumprod", "axis")); },
+        nb::arg("a"), nb::arg("axis").none() = none, "numpy.nancumprod: cumprod with NaNs as one.");
+  m.def(
+      "cumulative_sum",
+      [](nb::handle x, nb::handle axis, bool include_initial) {
+        return cumulative_sum(to_array(x), optional_int(axis, "cumulative_sum", "axis"), include_initial);
+      },
+      nb::arg("x"), nb::kw_only(), nb::arg("axis").none() = none, nb::arg("include_initial") = false,
+      "The Array API's cumulative_sum (include_initial prepends 0).");
+  m.def(
+      "cumulative_prod",
+      [](nb::handle x, nb::handle axis, bool include_initial) {
+        return cumulative_prod(to_array(x), optional_int(axis, "cumulative_prod", "axis"), include_initial);
+      },
+      nb::arg("x"), nb::kw_only(), nb::arg("axis").none() = none, nb::arg("include_initial") = false,
+      "The Array API's cumulative_prod (include_initial prepends 1).");
+  m.def(
+      "logspace",
+      [](double start, double stop, int64_t num, bool endpoint, double base, nb::handle dtype, nb::handle device) {
+        return logspace(start, stop, num, endpoint, base, to_optional_dtype(dtype), to_optional_device(device));
+      },
+      nb::arg("start"), nb::arg("stop"), nb::arg("num") = 50, nb::arg("endpoint") = true, nb::arg("base") = 10.0,
+      nb::arg("dtype").none() = none, nb::kw_only(), nb::arg("device").none() = none,
+      "numpy.logspace: base ** linspace(start, stop, num).");
+  m.def(
+      "geomspace",
+      [](double start, double stop, int64_t num, bool endpoint, nb::handle dtype, nb::handle device) {
+        return geomspace(start, stop, num, endpoint, to_optional_dtype(dtype), to_optional_device(device));
+      },
+      nb::arg("start"), nb::arg("stop"), nb::arg("num") = 50, nb::arg("endpoint") = true,
+      nb::arg("dtype").none() = none, nb::kw_only(), nb::arg("device").none() = none,
+      "numpy.geomspace: a geometric sequence from start to stop (real, one sign).");
+  m.def(
+      "vander",
+      [](nb::handle x, nb::handle n, bool increasing) {
+        return vander(to_array(x), optional_int(n, "vander", "N"), increasing);
+      },
+      nb::arg("x"), nb::arg("N").none() = none, nb::arg("increasing") = false,
+      "numpy.vander: the Vandermonde matrix of 1-d x.");
+  m.def(
+      "select",
+      [](nb::handle condlist, nb::handle choicelist, nb::handle fallback) {
+        const std::vector<Array> conds = to_arrays(condlist);
+        const std::optional<Device> dev = conds.empty() ? std::nullopt : std::optional<Device>(conds[0].device());
+        std::vector<Array> choices;
+        for (nb::handle c : choicelist) choices.push_back(to_array(c, dev));
+        return select(conds, choices, to_array(fallback, dev));
+      },
+      nb::arg("condlist"), nb::arg("choicelist"), nb::arg("default") = 0,
+      "numpy.select: the choice of the first true condition at each position, else default.");
+  m.def(
+      "extract",
+      [](nb::handle condition, nb::handle arr) {
+        const Array a = to_array(arr);
+        return extract(to_array(condition, a.device()), a);
+      },
+      nb::arg("condition"), nb::arg("arr"), "numpy.extract: the elements of arr where condition is non-zero.");
+  m.def(
+      "compress",
+      [](nb::handle condition, nb::handle a, nb::handle axis) {
+        const Array x = to_array(a);
+        return compress(to_array(condition, x.device()), x, optional_int(axis, "compress", "axis"));
+      },
+      nb::arg("condition"), nb::arg("a"), nb::arg("axis").none() = none,
+      "numpy.compress: the slices of a along axis where condition holds.");
+}
+
+}  // namespace loom::py
