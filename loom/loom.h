@@ -18,6 +18,7 @@
 #include "loom/ops/linalg.h"
 #include "loom/ops/math_extras.h"
 #include "loom/ops/nan_reduce.h"
+#include "loom/ops/ordering.h"
 #include "loom/ops/numeric.h"
 #include "loom/ops/quantiles.h"
 #include "loom/ops/random.h"

@@ -1,0 +1,54 @@
+"""numpy's lexsort, partition, argpartition and interp against NumPy on fresh random data,
+on every device, with the errors."""
+import numpy as np
+import pytest
+
+import loom
+
+
+def L(x, device):
+    return loom.asarray(x, device=device)
+
+
+def test_lexsort(device, rng):
+    a, b, c = rng.integers(0, 3, 40), rng.integers(0, 3, 40), rng.standard_normal(40)
+    np.testing.assert_array_equal(loom.lexsort([L(c, device), L(b, device), L(a, device)]).numpy(),
+                                  np.lexsort((c, b, a)))
+    k2 = rng.integers(0, 4, size=(2, 3, 5))
+    for axis in (-1, 0, 1):
+        np.testing.assert_array_equal(loom.lexsort([L(k2[0], device), L(k2[1], device)], axis=axis).numpy(),
+                                      np.lexsort((k2[0], k2[1]), axis=axis))
+    with pytest.raises(ValueError):
+        loom.lexsort([L(a, device), L(a[:3], device)])
+
+
+@pytest.mark.parametrize("kth", [0, 3, -1, [1, 4]])
+def test_partition_property(device, rng, kth):
+    x = rng.standard_normal((4, 9))
+    p = loom.partition(L(x, device), kth, axis=1).numpy()
+    ip = loom.argpartition(L(x, device), kth, axis=1).numpy()
+    for k in np.atleast_1d(kth):
+        kk = k % 9
+        want = np.partition(x, kth, axis=1)[:, kk]
+        np.testing.assert_array_equal(p[:, kk], want)
+        assert np.all(p[:, :kk] <= want[:, None]) and np.all(p[:, kk + 1:] >= want[:, None])
+        np.testing.assert_array_equal(np.take_along_axis(x, ip, axis=1)[:, kk], want)
+    with pytest.raises(ValueError, match="out of bounds"):
+        loom.partition(L(x, device), 9, axis=1)
+
+
+def test_interp(device, rng):
+    xp = np.sort(rng.uniform(0, 10, 12))
+    fp = rng.standard_normal(12)
+    x = np.concatenate([rng.uniform(-2, 12, 40), xp, [np.nan]])
+    np.testing.assert_allclose(loom.interp(L(x, device), L(xp, device), L(fp, device)).numpy(), np.interp(x, xp, fp),
+                               rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(loom.interp(L(x, device), L(xp, device), L(fp, device), left=-7.0, right=9.0).numpy(),
+                               np.interp(x, xp, fp, left=-7.0, right=9.0), rtol=1e-12, atol=1e-12)
+    fc = fp + 1j * rng.standard_normal(12)
+    np.testing.assert_allclose(loom.interp(L(x[:40], device), L(xp, device), L(fc, device)).numpy(),
+                               np.interp(x[:40], xp, fc), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(loom.interp(L(x[:5], device), L(xp[:1], device), L(fp[:1], device)).numpy(),
+                               np.interp(x[:5], xp[:1], fp[:1]))
+    with pytest.raises(ValueError, match="same length"):
+        loom.interp(L(x, device), L(xp, device), L(fp[:3], device))
