@@ -40,6 +40,21 @@ std::optional<bool> to_optional_bool_arg(nb::handle h, const char* op, const cha
   return to_bool_arg(h, op, arg);
 }
 
+std::optional<int64_t> to_optional_int_arg(nb::handle h, const char* op, const char* arg) {
+  if (h.is_none()) return std::nullopt;
+  return to_int_arg(h, op, arg);
+}
+
+std::optional<double> to_optional_float_arg(nb::handle h, const char* op, const char* arg) {
+  if (h.is_none()) return std::nullopt;
+  const double v = PyFloat_AsDouble(h.ptr());
+  if (v == -1.0 && PyErr_Occurred()) {
+    PyErr_Clear();
+    raise_arg_type(op, arg, "a number", h);
+  }
+  return v;
+}
+
 int64_t to_int_arg(nb::handle h, const char* op, const char* arg) {
   PyObject* p = h.ptr();
   if (!PyLong_Check(p)) {

@@ -78,6 +78,8 @@ nb::object convert_to_array(nb::handle obj, std::optional<DType> dtype,
 /// An op argument as an Array: loom arrays as they are; NumPy arrays, lists and scalars
 /// converted like asarray() onto `device` (default: the default device).
 Array to_array(nb::handle h, std::optional<Device> device = std::nullopt);
+/// None -> nullopt, else to_array() onto `device`.
+std::optional<Array> to_optional_array(nb::handle h, std::optional<Device> device);
 /// A sequence of array-likes as arrays on one device (the first loom array's); a loom array
 /// yields its rows, as NumPy iterates it (shape_ops.cpp).
 std::vector<Array> to_arrays(nb::handle seq);
@@ -97,6 +99,9 @@ bool to_bool_arg(nb::handle h, const char* op, const char* arg);
 std::optional<bool> to_optional_bool_arg(nb::handle h, const char* op, const char* arg);
 /// A Python int or any __index__ object (not a float).
 int64_t to_int_arg(nb::handle h, const char* op, const char* arg);
+/// None -> nullopt, else to_int_arg() / a float (any object with __float__).
+std::optional<int64_t> to_optional_int_arg(nb::handle h, const char* op, const char* arg);
+std::optional<double> to_optional_float_arg(nb::handle h, const char* op, const char* arg);
 std::string to_str_arg(nb::handle h, const char* op, const char* arg);
 /// hasattr() that lets exceptions other than AttributeError propagate (a failing
 /// __cuda_array_interface__ property must not look like a missing one).

@@ -43,6 +43,11 @@ Array to_array(nb::handle h, std::optional<Device> device) {
   return nb::cast<Array>(a);
 }
 
+std::optional<Array> to_optional_array(nb::handle h, std::optional<Device> device) {
+  if (h.is_none()) return std::nullopt;
+  return to_array(h, device);
+}
+
 namespace {
 
 // One axis: an int or __index__ object, never a bool (NumPy refuses axis=True too).

@@ -5,24 +5,6 @@
 #include "loom/ops/math_extras.h"
 
 namespace loom::py {
-namespace {
-
-std::optional<Array> optional_on(nb::handle h, const Array& like) {
-  if (h.is_none()) return std::nullopt;
-  return to_array(h, like.device());
-}
-
-std::optional<int64_t> optional_int(nb::handle h, const char* op, const char* arg) {
-  if (h.is_none()) return std::nullopt;
-  return to_int_arg(h, op, arg);
-}
-
-std::optional<double> optional_double(nb::handle h) {
-  if (h.is_none()) return std::nullopt;
-  return nb::cast<double>(h);
-}
-
-}  // namespace
 
 LOOM_BINDING_FAMILY(math_extras, 37) {
   const nb::handle none = nb::none();
@@ -57,7 +39,7 @@ LOOM_BINDING_FAMILY(math_extras, 37) {
       "nan_to_num",
       [](nb::handle x, bool copy, double nan, nb::handle posinf, nb::handle neginf) {
         if (!copy) throw std::invalid_argument("[nan_to_num] copy=False is not supported (a new array is returned)");
-        return nan_to_num(to_array(x), nan, optional_double(posinf), optional_double(neginf));
+        return nan_to_num(to_array(x), nan, to_optional_float_arg(posinf, "nan_to_num", "posinf"), to_optional_float_arg(neginf, "nan_to_num", "neginf"));
       },
       nb::arg("x"), nb::arg("copy") = true, nb::arg("nan") = 0.0, nb::arg("posinf").none() = none,
       nb::arg("neginf").none() = none, "numpy.nan_to_num: NaN and infinities replaced by finite numbers.");
@@ -65,7 +47,7 @@ LOOM_BINDING_FAMILY(math_extras, 37) {
       "ediff1d",
       [](nb::handle ary, nb::handle to_end, nb::handle to_begin) {
         const Array a = to_array(ary);
-        return ediff1d(a, optional_on(to_end, a), optional_on(to_begin, a));
+        return ediff1d(a, to_optional_array(to_end, a.device()), to_optional_array(to_begin, a.device()));
       },
       nb::arg("ary"), nb::arg("to_end").none() = none, nb::arg("to_begin").none() = none,
       "numpy.ediff1d: the differences of the flattened array.");
@@ -73,25 +55,25 @@ LOOM_BINDING_FAMILY(math_extras, 37) {
       "trapezoid",
       [](nb::handle y, nb::handle x, double dx, int64_t axis) {
         const Array a = to_array(y);
-        return trapezoid(a, optional_on(x, a), dx, axis);
+        return trapezoid(a, to_optional_array(x, a.device()), dx, axis);
       },
       nb::arg("y"), nb::arg("x").none() = none, nb::arg("dx") = 1.0, nb::arg("axis") = -1,
       "numpy.trapezoid: the integral by the trapezoidal rule along axis.");
-  m.def("nancumsum", [](nb::handle a, nb::handle axis) { return nancumsum(to_array(a), optional_int(axis, "nancumsum", "axis")); },
+  m.def("nancumsum", [](nb::handle a, nb::handle axis) { return nancumsum(to_array(a), to_optional_int_arg(axis, "nancumsum", "axis")); },
         nb::arg("a"), nb::arg("axis").none() = none, "numpy.nancumsum: cumsum with NaNs as zero.");
-  m.def("nancumprod", [](nb::handle a, nb::handle axis) { return nancumprod(to_array(a), optional_int(axis, "nancumprod", "axis")); },
+  m.def("nancumprod", [](nb::handle a, nb::handle axis) { return nancumprod(to_array(a), to_optional_int_arg(axis, "nancumprod", "axis")); },
         nb::arg("a"), nb::arg("axis").none() = none, "numpy.nancumprod: cumprod with NaNs as one.");
   m.def(
       "cumulative_sum",
       [](nb::handle x, nb::handle axis, bool include_initial) {
-        return cumulative_sum(to_array(x), optional_int(axis, "cumulative_sum", "axis"), include_initial);
+        return cumulative_sum(to_array(x), to_optional_int_arg(axis, "cumulative_sum", "axis"), include_initial);
       },
       nb::arg("x"), nb::kw_only(), nb::arg("axis").none() = none, nb::arg("include_initial") = false,
       "The Array API's cumulative_sum (include_initial prepends 0).");
   m.def(
       "cumulative_prod",
       [](nb::handle x, nb::handle axis, bool include_initial) {
-        return cumulative_prod(to_array(x), optional_int(axis, "cumulative_prod", "axis"), include_initial);
+        return cumulative_prod(to_array(x), to_optional_int_arg(axis, "cumulative_prod", "axis"), include_initial);
       },
       nb::arg("x"), nb::kw_only(), nb::arg("axis").none() = none, nb::arg("include_initial") = false,
       "The Array API's cumulative_prod (include_initial prepends 1).");
@@ -114,7 +96,7 @@ LOOM_BINDING_FAMILY(math_extras, 37) {
   m.def(
       "vander",
       [](nb::handle x, nb::handle n, bool increasing) {
-        return vander(to_array(x), optional_int(n, "vander", "N"), increasing);
+        return vander(to_array(x), to_optional_int_arg(n, "vander", "N"), increasing);
       },
       nb::arg("x"), nb::arg("N").none() = none, nb::arg("increasing") = false,
       "numpy.vander: the Vandermonde matrix of 1-d x.");
@@ -140,7 +122,7 @@ LOOM_BINDING_FAMILY(math_extras, 37) {
       "compress",
       [](nb::handle condition, nb::handle a, nb::handle axis) {
         const Array x = to_array(a);
-        return compress(to_array(condition, x.device()), x, optional_int(axis, "compress", "axis"));
+        return compress(to_array(condition, x.device()), x, to_optional_int_arg(axis, "compress", "axis"));
       },
       nb::arg("condition"), nb::arg("a"), nb::arg("axis").none() = none,
       "numpy.compress: the slices of a along axis where condition holds.");

@@ -16,11 +16,6 @@ using VarLike = Array (*)(const Array&, const AxisArg&, bool, std::optional<DTyp
 using MaxLike = Array (*)(const Array&, const AxisArg&, bool);
 using ArgLike = Array (*)(const Array&, std::optional<int64_t>, bool);
 
-std::optional<int64_t> one_axis(nb::handle h, const char* op) {
-  if (h.is_none()) return std::nullopt;
-  return to_int_arg(h, op, "axis");
-}
-
 nb::tuple to_tuple(const std::vector<Array>& xs) {
   nb::list l;
   for (const Array& x : xs) l.append(nb::cast(x));
@@ -67,7 +62,7 @@ LOOM_BINDING_FAMILY(numpy_extras, 33) {
                           ArgDef{"nanargmin", &nanargmin, "numpy.nanargmin: argmin ignoring NaNs."}}) {
     ArgLike fn = d.fn;
     m.def(d.name, [fn, name = d.name](nb::handle a, nb::handle axis, bool keepdims) {
-            return fn(to_array(a), one_axis(axis, name), keepdims);
+            return fn(to_array(a), to_optional_int_arg(axis, name, "axis"), keepdims);
           },
           nb::arg("a"), nb::arg("axis").none() = none, nb::kw_only(), nb::arg("keepdims") = false, d.doc);
   }
@@ -75,10 +70,7 @@ LOOM_BINDING_FAMILY(numpy_extras, 33) {
       "diff",
       [](nb::handle a, int64_t n, int64_t axis, nb::handle prepend, nb::handle append) {
         const Array x = to_array(a);
-        std::optional<Array> pre, app;
-        if (!prepend.is_none()) pre = to_array(prepend, x.device());
-        if (!append.is_none()) app = to_array(append, x.device());
-        return diff(x, n, axis, pre, app);
+        return diff(x, n, axis, to_optional_array(prepend, x.device()), to_optional_array(append, x.device()));
       },
       nb::arg("a"), nb::arg("n") = 1, nb::arg("axis") = -1, nb::arg("prepend").none() = none,
       nb::arg("append").none() = none, "numpy.diff: the n-th discrete difference along axis.");
@@ -86,8 +78,7 @@ LOOM_BINDING_FAMILY(numpy_extras, 33) {
       "average",
       [](nb::handle a, nb::handle axis, nb::handle weights, bool returned, bool keepdims) -> nb::object {
         const Array x = to_array(a);
-        std::optional<Array> w;
-        if (!weights.is_none()) w = to_array(weights, x.device());
+        const std::optional<Array> w = to_optional_array(weights, x.device());
         std::pair<Array, Array> r;
         try {
           r = average(x, to_axes(axis, "average"), w, keepdims);

@@ -12,11 +12,6 @@ std::vector<int64_t> kth_arg(nb::handle kth, const char* op) {
   return k;
 }
 
-std::optional<double> optional_double(nb::handle h) {
-  if (h.is_none()) return std::nullopt;
-  return nb::cast<double>(h);
-}
-
 }  // namespace
 
 LOOM_BINDING_FAMILY(ordering, 38) {
@@ -36,8 +31,8 @@ LOOM_BINDING_FAMILY(ordering, 38) {
       [](nb::handle x, nb::handle xp, nb::handle fp, nb::handle left, nb::handle right, nb::handle period) {
         if (!period.is_none()) throw std::invalid_argument("[interp] period= is not supported");
         const Array a = to_array(x);
-        return interp(a, to_array(xp, a.device()), to_array(fp, a.device()), optional_double(left),
-                      optional_double(right));
+        return interp(a, to_array(xp, a.device()), to_array(fp, a.device()), to_optional_float_arg(left, "interp", "left"),
+                      to_optional_float_arg(right, "interp", "right"));
       },
       nb::arg("x"), nb::arg("xp"), nb::arg("fp"), nb::arg("left").none() = none, nb::arg("right").none() = none,
       nb::arg("period").none() = none, "numpy.interp: piecewise-linear interpolation (xp increasing).");

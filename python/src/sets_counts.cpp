@@ -13,11 +13,6 @@ std::pair<Array, Array> pair_on_one_device(nb::handle a, nb::handle b) {
   return {x, to_array(b, x.device())};
 }
 
-std::optional<Array> optional_array(nb::handle h, const Array& like) {
-  if (h.is_none()) return std::nullopt;
-  return to_array(h, like.device());
-}
-
 }  // namespace
 
 LOOM_BINDING_FAMILY(sets_counts, 36) {
@@ -55,7 +50,7 @@ LOOM_BINDING_FAMILY(sets_counts, 36) {
       "bincount",
       [](nb::handle x, nb::handle weights, int64_t minlength) {
         const Array a = to_array(x);
-        return bincount(a, optional_array(weights, a), minlength);
+        return bincount(a, to_optional_array(weights, a.device()), minlength);
       },
       nb::arg("x"), nb::arg("weights").none() = none, nb::arg("minlength") = 0,
       "numpy.bincount: occurrences (or summed weights) of each non-negative integer.");
@@ -66,7 +61,7 @@ LOOM_BINDING_FAMILY(sets_counts, 36) {
         if (!PyLong_Check(bins.ptr())) throw std::invalid_argument("[histogram] only an integer number of bins is supported");
         std::optional<std::pair<double, double>> r;
         if (!range.is_none()) r = std::make_pair(nb::cast<double>(range[0]), nb::cast<double>(range[1]));
-        auto [hist, edges] = histogram(x, nb::cast<int64_t>(bins), r, optional_array(weights, x), density);
+        auto [hist, edges] = histogram(x, nb::cast<int64_t>(bins), r, to_optional_array(weights, x.device()), density);
         return nb::make_tuple(hist, edges);
       },
       nb::arg("a"), nb::arg("bins") = 10, nb::arg("range").none() = none, nb::arg("density") = false,
@@ -76,9 +71,7 @@ LOOM_BINDING_FAMILY(sets_counts, 36) {
       "cov",
       [](nb::handle m_, nb::handle y, bool rowvar, bool bias, nb::handle ddof) {
         const Array x = to_array(m_);
-        const std::optional<int64_t> d =
-            ddof.is_none() ? std::nullopt : std::optional<int64_t>(to_int_arg(ddof, "cov", "ddof"));
-        return cov(x, optional_array(y, x), rowvar, bias, d);
+        return cov(x, to_optional_array(y, x.device()), rowvar, bias, to_optional_int_arg(ddof, "cov", "ddof"));
       },
       nb::arg("m"), nb::arg("y").none() = none, nb::arg("rowvar") = true, nb::arg("bias") = false,
       nb::arg("ddof").none() = none, "numpy.cov: the covariance matrix of the variables (rows when rowvar).");
@@ -86,7 +79,7 @@ LOOM_BINDING_FAMILY(sets_counts, 36) {
       "corrcoef",
       [](nb::handle x, nb::handle y, bool rowvar) {
         const Array a = to_array(x);
-        return corrcoef(a, optional_array(y, a), rowvar);
+        return corrcoef(a, to_optional_array(y, a.device()), rowvar);
       },
       nb::arg("x"), nb::arg("y").none() = none, nb::arg("rowvar") = true,
       "numpy.corrcoef: the correlation coefficients (cov normalised, clipped to [-1, 1]).");

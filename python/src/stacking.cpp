@@ -38,9 +38,7 @@ LOOM_BINDING_FAMILY(stacking, 34) {
       "append",
       [](nb::handle arr, nb::handle values, nb::handle axis) {
         const Array a = to_array(arr);
-        const std::optional<int64_t> ax =
-            axis.is_none() ? std::nullopt : std::optional<int64_t>(to_int_arg(axis, "append", "axis"));
-        return append(a, to_array(values, a.device()), ax);
+        return append(a, to_array(values, a.device()), to_optional_int_arg(axis, "append", "axis"));
       },
       nb::arg("arr"), nb::arg("values"), nb::arg("axis").none() = none,
       "numpy.append: values joined to arr along axis (both flattened when None).");
@@ -71,9 +69,7 @@ LOOM_BINDING_FAMILY(stacking, 34) {
   m.def(
       "concat",
       [](nb::handle arrays, nb::handle axis) {
-        const std::optional<int64_t> ax =
-            axis.is_none() ? std::nullopt : std::optional<int64_t>(to_int_arg(axis, "concat", "axis"));
-        return concatenate(to_arrays(arrays), ax);
+        return concatenate(to_arrays(arrays), to_optional_int_arg(axis, "concat", "axis"));
       },
       nb::arg("arrays"), nb::kw_only(), nb::arg("axis").none() = 0, "The Array API's concat (numpy.concatenate).");
   m.def(

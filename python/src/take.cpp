@@ -10,11 +10,6 @@
 namespace loom::py {
 namespace {
 
-std::optional<int64_t> optional_axis(nb::handle h, const char* op) {
-  if (h.is_none()) return std::nullopt;
-  return to_int_arg(h, op, "axis");
-}
-
 // Two operands on one device: a NumPy array or a scalar goes to the other's device.
 std::pair<Array, Array> pair_of(nb::handle a, nb::handle b) {
   if (nb::isinstance<Array>(a)) {
@@ -32,7 +27,7 @@ LOOM_BINDING_FAMILY(take, 32) {
       "take",
       [](nb::handle a, nb::handle indices, nb::handle axis, nb::handle out, const std::string& mode) -> nb::object {
         const Array x = to_array(a, std::nullopt);
-        const Array r = take(x, to_array(indices, x.device()), optional_axis(axis, "take"), mode);
+        const Array r = take(x, to_array(indices, x.device()), to_optional_int_arg(axis, "take", "axis"), mode);
         const std::optional<Array> o = to_out_arg(out, "take");
         if (!o) return nb::cast(r);
         if (o->shape() != r.shape()) throw std::invalid_argument("[take] output array does not match result of take");
@@ -47,7 +42,7 @@ LOOM_BINDING_FAMILY(take, 32) {
       "take_along_axis",
       [](nb::handle arr, nb::handle indices, nb::handle axis) {
         const Array x = to_array(arr, std::nullopt);
-        return take_along_axis(x, to_array(indices, x.device()), optional_axis(axis, "take_along_axis"));
+        return take_along_axis(x, to_array(indices, x.device()), to_optional_int_arg(axis, "take_along_axis", "axis"));
       },
       nb::arg("arr"), nb::arg("indices"), nb::arg("axis").none() = -1,
       "numpy.take_along_axis: arr[..., indices[..., j, ...], ...] along axis (indices with arr's ndim).");
@@ -55,7 +50,7 @@ LOOM_BINDING_FAMILY(take, 32) {
       "put_along_axis",
       [](const Array& arr, nb::handle indices, nb::handle values, nb::handle axis) {
         put_along_axis(arr, to_array(indices, arr.device()), to_array(values, arr.device()),
-                       optional_axis(axis, "put_along_axis"));
+                       to_optional_int_arg(axis, "put_along_axis", "axis"));
       },
       nb::arg("arr"), nb::arg("indices"), nb::arg("values"), nb::arg("axis").none(),
       "numpy.put_along_axis: writes values into arr at indices along axis, in place.");

@@ -9,9 +9,8 @@ LOOM_BINDING_FAMILY(triangles, 31) {
       "tri",
       [](nb::handle n_h, nb::handle m_h, nb::handle k_h, nb::handle dtype, nb::handle device) {
         const int64_t n = to_int_arg(n_h, "tri", "N"), k = to_int_arg(k_h, "tri", "k");
-        const std::optional<int64_t> mm =
-            m_h.is_none() ? std::nullopt : std::optional<int64_t>(to_int_arg(m_h, "tri", "M"));
-        return tri(n, mm, k, dtype.is_none() ? float64 : to_dtype(dtype), to_optional_device(device));
+        return tri(n, to_optional_int_arg(m_h, "tri", "M"), k, dtype.is_none() ? float64 : to_dtype(dtype),
+                   to_optional_device(device));
       },
       nb::arg("N"), nb::arg("M").none() = nb::none(), nb::arg("k") = 0, nb::arg("dtype").none() = nb::none(),
       nb::kw_only(), nb::arg("device").none() = nb::none(),
