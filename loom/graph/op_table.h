@@ -161,13 +161,25 @@ constexpr int kNumOps = static_cast<int>(sizeof(kOpTable) / sizeof(kOpTable[0]))
 
 constexpr const OpInfo& op_info(OpId op) { return kOpTable[static_cast<int>(op)]; }
 
-// NumPy's other names of table ops, public as ufuncs too: X(alias, op, arity), where arity
+// NumPy's other names of table ops (the Array API's among them), public as ufuncs too: X(alias, op, arity), where arity
 // is the op's (checked below; the generated C++ declarations need it as a token).
 #define LOOM_ELEMENTWISE_ALIASES(X) \
   X(true_divide, divide, 2)         \
   X(mod, remainder, 2)              \
   X(abs, absolute, 1)               \
-  X(conj, conjugate, 1)
+  X(conj, conjugate, 1)             \
+  X(pow, power, 2)                  \
+  X(acos, arccos, 1)                \
+  X(acosh, arccosh, 1)              \
+  X(asin, arcsin, 1)                \
+  X(asinh, arcsinh, 1)              \
+  X(atan, arctan, 1)                \
+  X(atan2, arctan2, 2)              \
+  X(atanh, arctanh, 1)              \
+  X(bitwise_not, invert, 1)         \
+  X(bitwise_invert, invert, 1)      \
+  X(bitwise_left_shift, left_shift, 2) \
+  X(bitwise_right_shift, right_shift, 2)
 
 struct OpAlias {
   const char* name;
