@@ -275,3 +275,115 @@ template <typename T> LOOM_DEV T loom_right_shift(T a, T b) {
   if constexpr (loom_is_signed<T>::value) return a < 0 ? T(-1) : T(0);
   else return T(0);
 }
+
+// ---- NumPy's C-library ufuncs: fmod, gcd/lcm, nextafter, bitwise_count ------------------
+// C's fmod (truncated division, the sign of a). Integers: a % b, 0 for b == 0 (NumPy warns
+// and gives 0) and for b == -1 (whose quotient may overflow).
+template <typename T> LOOM_DEV T loom_fmod_c(T a, T b) {
+  if constexpr (loom_kind<T>::value == loom_float) {
+    return loom_fmod(a, b);
+  } else {
+    if (b == 0) return T(0);
+    if constexpr (loom_is_signed<T>::value) {
+      if (b == T(-1)) return T(0);
+    }
+    return static_cast<T>(a % b);
+  }
+}
+
+// |x| as the unsigned type (the most negative value maps to its magnitude, 2^(w-1)).
+template <typename T> LOOM_DEV unsigned long long loom_magnitude(T x) {
+  typedef typename loom_unsigned<T>::type U;
+  if constexpr (loom_is_signed<T>::value) {
+    if (x < 0) return static_cast<unsigned long long>(static_cast<U>(U(0) - static_cast<U>(x)));
+  }
+  return static_cast<unsigned long long>(static_cast<U>(x));
+}
+
+template <typename T> LOOM_DEV T loom_gcd(T a, T b) {
+  unsigned long long x = loom_magnitude(a), y = loom_magnitude(b);
+  while (y) {
+    const unsigned long long r = x % y;
+    x = y;
+    y = r;
+  }
+  return static_cast<T>(x);
+}
+// lcm(a, b) = |a| / gcd * |b|, 0 when either is 0; wraps like NumPy's on overflow.
+template <typename T> LOOM_DEV T loom_lcm(T a, T b) {
+  const unsigned long long x = loom_magnitude(a), y = loom_magnitude(b);
+  if (!x || !y) return T(0);
+  const unsigned long long g = loom_magnitude(loom_gcd(a, b));
+  return static_cast<T>(x / g * y);
+}
+
+LOOM_DEV float loom_nextafter(float x, float y) { return nextafterf(x, y); }
+LOOM_DEV double loom_nextafter(double x, double y) { return nextafter(x, y); }
+
+template <typename T> LOOM_DEV T loom_popcount(T x) {
+  const unsigned long long m = loom_magnitude(x);
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+  return static_cast<T>(__popcll(m));
+#else
+  return static_cast<T>(__builtin_popcountll(m));
+#endif
+}
+
+// ---- numpy.i0, ldexp, frexp ---------------------------------------------------------
+// The modified Bessel function I0 (even) by its power series sum (x^2/4)^k / (k!)^2 in
+// double: every term is positive, so the sum has no cancellation and its error stays within
+// a few ulps; the terms peak near k = |x| / 2, which bounds the loop (about 500 steps at the
+// largest finite result). Beyond 713.987 the result overflows (inf; NumPy's gives NaN at inf).
+// One function for every backend (libstdc++'s std::cyl_bessel_i throws for large x).
+LOOM_DEV double loom_i0(double x) {
+  if (x != x) return x;
+  const double a = x < 0 ? -x : x;
+  if (a > 713.987) return 1e308 * (a - 703.0);  // inf: a - 703 > 10
+  const double q = a * a * 0.25;
+  double term = 1.0, sum = 1.0;
+  for (int k = 1; k < 2000; ++k) {
+    term *= q / (static_cast<double>(k) * k);
+    sum += term;
+    if (term < sum * 1e-17) break;
+  }
+  return sum;
+}
+LOOM_DEV float loom_i0(float x) { return static_cast<float>(loom_i0(static_cast<double>(x))); }
+// I1 = I0' (odd), for i0's derivative: (x / 2) * sum (x^2/4)^k / (k! (k+1)!), the same way.
+LOOM_DEV double loom_i1(double x) {
+  if (x != x) return x;
+  const double a = x < 0 ? -x : x;
+  if (a > 713.987) return (x < 0 ? -1e308 : 1e308) * (a - 703.0);
+  const double q = a * a * 0.25;
+  double term = 1.0, sum = 1.0;
+  for (int k = 1; k < 2000; ++k) {
+    term *= q / (static_cast<double>(k) * (k + 1));
+    sum += term;
+    if (term < sum * 1e-17) break;
+  }
+  return x * 0.5 * sum;
+}
+LOOM_DEV float loom_i1(float x) { return static_cast<float>(loom_i1(static_cast<double>(x))); }
+
+// x * 2**e with e an integer value carried as a float; clamped to int's range (any
+// exponent beyond +-2200 already saturates a double to 0 or inf).
+template <typename T> LOOM_DEV T loom_ldexp(T x, T e) {
+  const int n = e != e ? 0 : e > T(2200) ? 2200 : e < T(-2200) ? -2200 : static_cast<int>(e);
+  if constexpr (loom_same<T, float>::value) return ldexpf(x, n);
+  else return ldexp(x, n);
+}
+
+// frexp's parts. Infinities and NaN keep themselves as mantissa with exponent 0 (NumPy).
+template <typename T> LOOM_DEV T loom_frexp_mantissa(T x) {
+  int e = 0;
+  if (!loom_isfinite(x)) return x;
+  if constexpr (loom_same<T, float>::value) return frexpf(x, &e);
+  else return frexp(x, &e);
+}
+template <typename T> LOOM_DEV T loom_frexp_exponent(T x) {
+  int e = 0;
+  if (!loom_isfinite(x)) return T(0);
+  if constexpr (loom_same<T, float>::value) frexpf(x, &e);
+  else frexp(x, &e);
+  return static_cast<T>(e);
+}

@@ -38,6 +38,9 @@ constexpr uint16_t boolean = 0x0001;
 constexpr uint16_t ints = 0x01fe;
 constexpr uint16_t floats = 0x1e00;
 constexpr uint16_t complex = 0x6000;
+// nextafter: the dtypes whose `floating` loop is float32 or float64. A 16-bit float loop
+// computes in float, where C's nextafter would step by a float's ulp, not the dtype's.
+constexpr uint16_t wide_float_loop = 0x19dc;
 constexpr uint16_t no_bool = all & ~boolean;
 constexpr uint16_t int_bool = ints | boolean;
 // The same with complex64 and complex128, for the ops NumPy defines on complex numbers.
@@ -132,6 +135,22 @@ constexpr uint16_t no_bool_c = no_bool | complex;
   X(hypot, 2, all, floating, loom_hypot(x0, x1), ufunc, "sqrt(x1**2 + x2**2)")                      \
   X(copysign, 2, all, floating, loom_copysign(x0, x1), ufunc, "|x1| with the sign of x2")           \
   X(erf, 1, all, floating, loom_erf(x0), ufunc, "the error function (scipy.special.erf)")           \
+  X(fabs, 1, all, floating, loom_fabs(x0), ufunc, "|x| as a float (no complex: use absolute)")      \
+  X(fmod, 2, all, bool_int8, loom_fmod_c(x0, x1), ufunc,                                            \
+    "C's fmod: x1 - trunc(x1 / x2) * x2, with the sign of x1 (integer fmod by zero gives 0)")       \
+  X(gcd, 2, ints, same, loom_gcd(x0, x1), ufunc, "the greatest common divisor of |x1| and |x2|")    \
+  X(lcm, 2, ints, same, loom_lcm(x0, x1), ufunc, "the least common multiple of |x1| and |x2|")      \
+  X(nextafter, 2, wide_float_loop, floating, loom_nextafter(x0, x1), ufunc,                         \
+    "the next float after x1 toward x2 (float32 and float64 loops; 16-bit floats raise)")           \
+  X(i0, 1, floats, same, loom_i0(x0), internal, "the modified Bessel function of order 0 (numpy.i0)") \
+  X(i1, 1, floats, same, loom_i1(x0), internal, "the modified Bessel function of order 1 (i0's derivative)") \
+  X(ldexp, 2, floats, same, loom_ldexp(x0, x1), internal,                                           \
+    "x1 * 2**x2 (x2 an integer, carried in x1's float dtype; numpy.ldexp)")                        \
+  X(frexp_mantissa, 1, floats, same, loom_frexp_mantissa(x0), internal,                             \
+    "the mantissa of numpy.frexp, in [0.5, 1) in magnitude")                                       \
+  X(frexp_exponent, 1, floats, same, loom_frexp_exponent(x0), internal,                             \
+    "the exponent of numpy.frexp, as a float value")                                                \
+  X(popcount, 1, int_bool, same, loom_popcount(x0), internal, "the number of 1 bits of |x|")        \
   X(copy, 1, all_c, same, x0, internal, "x cast to the output's dtype (copyto, astype)")
 
 /// The ops, in table order.

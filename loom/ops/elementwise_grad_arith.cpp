@@ -31,6 +31,30 @@ Array d_power(Ctx& c, int i, const Array& v) {
   return multiply(v, multiply(log(where(equal(x0, 0), 1, x0)), c.y()));
 }
 
+// C's fmod, x0 - trunc(x0 / x1) * x1 away from its jumps: 1, and -trunc(x0 / x1).
+Array d_fmod(Ctx& c, int i, const Array& v) {
+  if (i == 0) return v;
+  return negative(multiply(v, trunc(divide(c.x(0), c.x(1)))));
+}
+
+// |x|: sign(x), 0 at 0 (JAX's choice for abs).
+Array d_fabs(Ctx& c, int, const Array& v) { return multiply(v, sign(c.x(0))); }
+
+// ldexp (x0 * 2**x1, x1 an integer): 2**x1, and 0 for the exponent. frexp's mantissa
+// x * 2**-e: 2**-e (its exponent is piecewise constant: d_zero).
+Array ldexp_of(const Array& x, const Array& e) {
+  const Operand in[2] = {x, e};
+  return apply(OpId::ldexp, in, 2);
+}
+Array d_ldexp(Ctx& c, int i, const Array& v) { return i == 0 ? ldexp_of(v, c.x(1)) : Array(); }
+Array d_frexp_mantissa(Ctx& c, int, const Array& v) {
+  const Operand in[1] = {c.x(0)};
+  return ldexp_of(v, negative(apply(OpId::frexp_exponent, in, 1)));
+}
+
+// nextafter(x0, x1) moves x0 by one ulp: the identity in x0, nothing in x1.
+Array d_nextafter(Ctx&, int i, const Array& v) { return i == 0 ? v : Array(); }
+
 Array d_negative(Ctx&, int, const Array& v) { return negative(v); }
 Array d_square(Ctx& c, int, const Array& v) { return multiply(v, multiply(c.x(0), 2)); }
 Array d_reciprocal(Ctx& c, int, const Array& v) { return negative(multiply(v, square(c.y()))); }
@@ -56,6 +80,12 @@ bool arith_derivative(OpId op, Derivative* d) {
     case OpId::divide: *d = binary(d_divide); return true;
     case OpId::floor_divide: *d = binary(d_zero); return true;
     case OpId::remainder: *d = binary(d_remainder); return true;
+    case OpId::fmod: *d = binary(d_fmod); return true;
+    case OpId::fabs: *d = unary(d_fabs); return true;
+    case OpId::nextafter: *d = binary(d_nextafter); return true;
+    case OpId::ldexp: *d = binary(d_ldexp); return true;
+    case OpId::frexp_mantissa: *d = unary(d_frexp_mantissa); return true;
+    case OpId::frexp_exponent: *d = unary(d_zero); return true;
     case OpId::power: *d = binary(d_power); return true;
     case OpId::negative: *d = unary(d_negative); return true;
     case OpId::positive: *d = unary(d_add); return true;

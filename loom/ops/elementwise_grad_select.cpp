@@ -55,7 +55,7 @@ bool select_derivative(OpId op, Derivative* d) {
     case OpId::isnan: case OpId::isinf: case OpId::isfinite:
     case OpId::logical_and: case OpId::logical_or: case OpId::logical_xor: case OpId::logical_not:
     case OpId::bitwise_and: case OpId::bitwise_or: case OpId::bitwise_xor: case OpId::invert:
-    case OpId::left_shift: case OpId::right_shift:
+    case OpId::left_shift: case OpId::right_shift: case OpId::popcount: case OpId::gcd: case OpId::lcm:
     case OpId::equal: case OpId::not_equal: case OpId::less: case OpId::less_equal:
     case OpId::greater: case OpId::greater_equal:
       *d = none(); return true;

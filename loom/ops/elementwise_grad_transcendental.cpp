@@ -51,6 +51,19 @@ Array d_erf(Ctx& c, int, const Array& v) {
   return multiply(v, multiply(exp(negative(square(c.x(0)))), kTwoOverSqrtPi));
 }
 
+// The modified Bessel functions (internal rows behind numpy.i0): I0' = I1, and
+// I1' = I0 - I1 / x, which is 1/2 at 0.
+Array bessel(OpId op, const Array& x) {
+  const Operand in[1] = {x};
+  return apply(op, in, 1);
+}
+Array d_i0(Ctx& c, int, const Array& v) { return multiply(v, bessel(OpId::i1, c.x(0))); }
+Array d_i1(Ctx& c, int, const Array& v) {
+  const Array& x = c.x(0);
+  const Array zero = equal(x, 0);
+  return multiply(v, where(zero, 0.5, subtract(bessel(OpId::i0, x), divide(c.y(), where(zero, 1, x)))));
+}
+
 }  // namespace
 
 bool transcendental_derivative(OpId op, Derivative* d) {
@@ -76,6 +89,8 @@ bool transcendental_derivative(OpId op, Derivative* d) {
     case OpId::arccosh: *d = unary(d_arccosh); return true;
     case OpId::arctanh: *d = unary(d_arctanh); return true;
     case OpId::erf: *d = unary(d_erf); return true;
+    case OpId::i0: *d = unary(d_i0); return true;
+    case OpId::i1: *d = unary(d_i1); return true;
     default: return false;
   }
 }

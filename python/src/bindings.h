@@ -78,6 +78,9 @@ nb::object convert_to_array(nb::handle obj, std::optional<DType> dtype,
 /// An op argument as an Array: loom arrays as they are; NumPy arrays, lists and scalars
 /// converted like asarray() onto `device` (default: the default device).
 Array to_array(nb::handle h, std::optional<Device> device = std::nullopt);
+/// Two operands as arrays on one device: the loom array's (x1's when both are), the other
+/// converted onto it, so `f(numpy_array, x)` follows x as `f(x, numpy_array)` does.
+std::pair<Array, Array> to_array_pair(nb::handle x1, nb::handle x2);
 /// None -> nullopt, else to_array() onto `device`.
 std::optional<Array> to_optional_array(nb::handle h, std::optional<Device> device);
 /// A sequence of array-likes as arrays on one device (the first loom array's); a loom array

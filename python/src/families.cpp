@@ -43,6 +43,17 @@ Array to_array(nb::handle h, std::optional<Device> device) {
   return nb::cast<Array>(a);
 }
 
+std::pair<Array, Array> to_array_pair(nb::handle x1, nb::handle x2) {
+  if (nb::isinstance<Array>(x1) || !nb::isinstance<Array>(x2)) {
+    Array a = to_array(x1);
+    Array b = to_array(x2, a.device());
+    return {std::move(a), std::move(b)};
+  }
+  Array b = to_array(x2);
+  Array a = to_array(x1, b.device());
+  return {std::move(a), std::move(b)};
+}
+
 std::optional<Array> to_optional_array(nb::handle h, std::optional<Device> device) {
   if (h.is_none()) return std::nullopt;
   return to_array(h, device);

@@ -26,12 +26,8 @@ LOOM_BINDING_FAMILY(math_extras, 37) {
                      B{"logaddexp2", &logaddexp2, "numpy.logaddexp2: log2(2**x1 + 2**x2) without overflow."}}) {
     Binary fn = b.fn;
     m.def(b.name, [fn](nb::handle x1, nb::handle x2) {
-            if (nb::isinstance<Array>(x1) || !nb::isinstance<Array>(x2)) {
-              const Array a = to_array(x1);
-              return fn(a, to_array(x2, a.device()));
-            }
-            const Array c = to_array(x2);
-            return fn(to_array(x1, c.device()), c);
+            const auto [a, c] = to_array_pair(x1, x2);
+            return fn(a, c);
           },
           nb::arg("x1"), nb::arg("x2"), b.doc);
   }

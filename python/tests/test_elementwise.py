@@ -60,9 +60,16 @@ def tol(name, dtype):
     return base * (8 if name in TRANSCENDENTAL else 1)
 
 
+# Loops loom leaves out, where it raises TypeError instead: nextafter in a 16-bit float
+# (its loop computes in float, whose ulp is not the dtype's).
+MISSING_LOOPS = {"nextafter": {"float16", "bfloat16"}}
+
+
 def check(name, inputs, device, rtol=None):
     try:
         want = reference(name, *inputs)
+        if want.dtype.name in MISSING_LOOPS.get(name, ()) or (want.dtype == BF16 and "bfloat16" in MISSING_LOOPS.get(name, ())):
+            raise TypeError(f"loom has no {want.dtype} loop for {name}")
     except Exception as e:  # noqa: BLE001 - loom must raise the same type
         want_type = next(t for t in type(e).__mro__ if t.__module__ == "builtins")
         with pytest.raises(want_type):
