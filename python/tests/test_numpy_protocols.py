@@ -249,3 +249,11 @@ def test_lookup_is_by_name_at_call_time(device, rng, monkeypatch):
         _numpy_lookup.clear()
     with pytest.raises(TypeError, match="numpy.polyfit"):
         np.polyfit(x, x, 1)
+
+
+def test_numpy_calls_trace_under_the_transforms(device, rng):
+    # The protocols call loom's ops, so jit records them and grad differentiates them.
+    a = random_array(rng, (6,), np.float64, low=-2.0, high=2.0)
+    x = _loom(a, device)
+    assert_matches(loom.jit(lambda v: np.sin(v) * 2 + np.sum(v))(x), np.sin(a) * 2 + np.sum(a), device=device)
+    assert_matches(loom.grad(lambda v: np.sum(np.sin(v)))(x), np.cos(a), device=device)
