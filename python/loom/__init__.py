@@ -95,6 +95,8 @@ for _n, _v in list(globals().items()):
 # the Python function takes pytrees).
 from ._grad import grad, jvp, stop_gradient, value_and_grad, vjp  # noqa: E402
 from ._vmap import vmap  # noqa: E402
+# NumPy's __array_ufunc__ and __array_function__ on loom.ndarray: np.sin(x), np.mean(x) run loom's ops.
+from . import _numpy_protocols  # noqa: E402, F401
 
 Array = ndarray
 bool = bool_  # NumPy 2 spells it np.bool too
