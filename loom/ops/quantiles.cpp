@@ -9,8 +9,10 @@
 #include "loom/ops/creation.h"
 #include "loom/ops/elementwise.h"
 #include "loom/ops/indexing.h"
+#include "loom/ops/reduce.h"
 #include "loom/ops/shape_ops.h"
 #include "loom/ops/sorting.h"
+#include "loom/ops/take.h"
 
 namespace loom {
 namespace {
@@ -71,13 +73,72 @@ Array one_quantile(const Sorted& s, double q, const std::string& method, DType o
   return t >= 0.5 ? subtract(b, multiply(d, 1.0 - t)) : add(a, multiply(d, t));
 }
 
+void check_method(const char* op, const std::string& method) {
+  if (method != "linear" && method != "lower" && method != "higher" && method != "nearest" && method != "midpoint")
+    throw_value_error(op, "'" + method + "' is not a valid method. Use one of: linear, lower, higher, nearest, midpoint");
+}
+
+// One q among each slice's `count` numbers (NaNs sort last), with per-slice virtual
+// indices: the same rules as one_quantile, gathered with take_along_axis.
+Array one_nanquantile(const Sorted& s, const Array& count, double q, const std::string& method, DType out) {
+  const Array last = maximum(subtract(count, 1), 0);  // an all-NaN slice reads index 0
+  const Array v = multiply(last.astype(DType::float64), q);
+  const Array lo_f = floor(v), t = subtract(v, lo_f);
+  const Array lo = lo_f.astype(DType::int64), hi = minimum(add(lo, 1), last);
+  auto at = [&](const Array& i) {
+    return getitem(take_along_axis(s.s, expand_dims(i, {-1}), -1), {Index(ellipsis), Index(int64_t{0})});
+  };
+  if (method == "lower") return at(lo);
+  if (method == "higher") return at(where(greater(t, 0), hi, lo));
+  if (method == "nearest") return at(rint(v).astype(DType::int64));
+  const Array a = at(lo).astype(out), b = at(hi).astype(out);
+  const Array tt = t.astype(out);
+  if (method == "midpoint") return where(greater(t, 0), multiply(add(a, b), 0.5), a);
+  const Array d = subtract(b, a);
+  return where(greater_equal(t, 0.5), subtract(b, multiply(d, subtract(1.0, tt))), add(a, multiply(d, tt)));
+}
+
 }  // namespace
+
+Array nanquantile(const Array& a, const std::vector<double>& q, const Shape& q_shape, const AxisArg& axis,
+                  const std::string& method, bool keepdims) {
+  const char* op = "nanquantile";
+  check_method(op, method);
+  if (!is_floating(a.dtype())) {
+    if (is_complex(a.dtype())) throw_dtype_error(op, "a must be an array of real numbers");
+    return quantile(a, q, q_shape, axis, method, keepdims);
+  }
+  for (double v : q)
+    if (!(v >= 0.0 && v <= 1.0)) throw_value_error(op, "Quantiles must be in the range [0, 1]");
+  const Sorted s = sorted_last(op, a, axis);
+  Shape tail = keepdims ? s.keep_shape : s.kept;
+  std::vector<Array> parts;
+  if (s.n == 0) {  // NumPy: all-NaN (empty) slices give NaN, with a warning
+    for (size_t i = 0; i < q.size(); ++i) parts.push_back(full(tail, NAN, a.dtype(), a.device()));
+  } else {
+    const Array count = sum(logical_not(isnan(s.s)), std::vector<int64_t>{-1});
+    const Array empty = equal(count, 0);
+    for (double v : q) parts.push_back(reshape(where(empty, NAN, one_nanquantile(s, count, v, method, a.dtype())).astype(a.dtype()), tail));
+  }
+  if (q_shape.empty()) return parts[0];
+  Shape shape = q_shape;
+  shape.insert(shape.end(), tail.begin(), tail.end());
+  return reshape(stack(parts, 0), shape);
+}
+
+Array nanmedian(const Array& a, const AxisArg& axis, bool keepdims) {
+  if (!is_floating(a.dtype())) {
+    if (is_complex(a.dtype())) throw_dtype_error("nanmedian", "a must be an array of real numbers");
+    return median(a, axis, keepdims);
+  }
+  // The mean of the two middle numbers, (lo + hi) / 2 as median computes it: "midpoint".
+  return nanquantile(a, {0.5}, {}, axis, "midpoint", keepdims);
+}
 
 Array quantile(const Array& a, const std::vector<double>& q, const Shape& q_shape, const AxisArg& axis,
                const std::string& method, bool keepdims) {
   const char* op = "quantile";
-  if (method != "linear" && method != "lower" && method != "higher" && method != "nearest" && method != "midpoint")
-    throw_value_error(op, "'" + method + "' is not a valid method. Use one of: linear, lower, higher, nearest, midpoint");
+  check_method(op, method);
   for (double v : q)
     if (!(v >= 0.0 && v <= 1.0)) throw_value_error(op, "Quantiles must be in the range [0, 1]");
   if (is_complex(a.dtype())) throw_dtype_error(op, "a must be an array of real numbers");

@@ -1,4 +1,4 @@
-// numpy's quantile, percentile and median (ops/quantiles.cpp): a sort along the reduced
+// numpy's quantile, percentile and median and their nan* forms (ops/quantiles.cpp): a sort along the reduced
 // axes, then a gather of the order statistics each q needs, on every device.
 #pragma once
 #include <string>
@@ -16,5 +16,10 @@ Array quantile(const Array& a, const std::vector<double>& q, const Shape& q_shap
                const std::string& method = "linear", bool keepdims = false);
 /// The middle value (the mean of the two middle ones for an even count).
 Array median(const Array& a, const AxisArg& axis = std::nullopt, bool keepdims = false);
+/// quantile and median ignoring NaNs: each slice's order statistics among its numbers (an
+/// all-NaN slice gives NaN). Integer input has no NaN: quantile's result.
+Array nanquantile(const Array& a, const std::vector<double>& q, const Shape& q_shape,
+                  const AxisArg& axis = std::nullopt, const std::string& method = "linear", bool keepdims = false);
+Array nanmedian(const Array& a, const AxisArg& axis = std::nullopt, bool keepdims = false);
 
 }  // namespace loom

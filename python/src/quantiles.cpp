@@ -23,14 +23,26 @@ std::pair<std::vector<double>, Shape> host_q(nb::handle q, double scale) {
 }
 
 nb::object quantile_py(const char* op, nb::handle a, nb::handle q, nb::handle axis, nb::handle out,
-                       const std::string& method, bool keepdims, double scale) {
+                       const std::string& method, bool keepdims, double scale, bool ignore_nan = false) {
   if (!out.is_none()) throw std::invalid_argument(std::string("[") + op + "] out= is not supported");
   auto [qs, shape] = host_q(q, scale);
   for (double v : qs)
     if (!(v >= 0.0 && v <= 1.0))
       throw std::invalid_argument(std::string("[") + op + "] " +
                                   (scale == 1 ? "Quantiles must be in the range [0, 1]" : "Percentiles must be in the range [0, 100]"));
-  return nb::cast(quantile(to_array(a), qs, shape, to_axes(axis, op), method, keepdims));
+  auto fn = ignore_nan ? &nanquantile : &quantile;
+  Array r = fn(to_array(a), qs, shape, to_axes(axis, op), method, keepdims);
+  // NumPy: interpolated results promote with an array q's dtype (a Python float q is weak),
+  // so float32 data with q=[0.1, 0.9] gives float64.
+  const bool interpolated = method == "linear" || method == "midpoint";
+  const bool weak_q = PyFloat_Check(q.ptr()) || PyLong_Check(q.ptr());
+  if (interpolated && !weak_q && is_floating(r.dtype())) {
+    nb::object q_arr = nb::isinstance<Array>(q) ? nb::borrow(q) : nb::borrow(numpy_module()).attr("asarray")(q);
+    const DType qt = to_dtype(q_arr.attr("dtype"));
+    const DType t = promote_types(r.dtype(), is_floating(qt) ? qt : DType::float64);
+    if (t != r.dtype()) r = r.astype(t);
+  }
+  return nb::cast(r);
 }
 
 }  // namespace
@@ -53,6 +65,25 @@ LOOM_BINDING_FAMILY(quantiles, 35) {
       nb::arg("a"), nb::arg("q"), nb::arg("axis").none() = none, nb::arg("out").none() = none,
       nb::arg("overwrite_input") = false, nb::arg("method") = "linear", nb::arg("keepdims") = false,
       "numpy.percentile: the q-th percentiles along axis (q in [0, 100]).");
+  for (const bool pct : {false, true}) {
+    const char* name = pct ? "nanpercentile" : "nanquantile";
+    m.def(
+        name,
+        [name, pct](nb::handle a, nb::handle q, nb::handle axis, nb::handle out, bool, const std::string& method,
+                    bool keepdims) { return quantile_py(name, a, q, axis, out, method, keepdims, pct ? 100.0 : 1.0, true); },
+        nb::arg("a"), nb::arg("q"), nb::arg("axis").none() = none, nb::arg("out").none() = none,
+        nb::arg("overwrite_input") = false, nb::arg("method") = "linear", nb::arg("keepdims") = false,
+        pct ? "numpy.nanpercentile: percentile ignoring NaNs (an all-NaN slice gives NaN)."
+            : "numpy.nanquantile: quantile ignoring NaNs (an all-NaN slice gives NaN).");
+  }
+  m.def(
+      "nanmedian",
+      [](nb::handle a, nb::handle axis, nb::handle out, bool, bool keepdims) {
+        if (!out.is_none()) throw std::invalid_argument("[nanmedian] out= is not supported");
+        return nanmedian(to_array(a), to_axes(axis, "nanmedian"), keepdims);
+      },
+      nb::arg("a"), nb::arg("axis").none() = none, nb::arg("out").none() = none, nb::arg("overwrite_input") = false,
+      nb::arg("keepdims") = false, "numpy.nanmedian: the median ignoring NaNs (an all-NaN slice gives NaN).");
   m.def(
       "median",
       [](nb::handle a, nb::handle axis, nb::handle out, bool, bool keepdims) {

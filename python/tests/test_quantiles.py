@@ -56,3 +56,33 @@ def test_median(device, rng, shape, axis):
         np.testing.assert_array_equal(got.numpy(), want)
     xi = rng.integers(0, 9, size=shape)
     np.testing.assert_array_equal(loom.median(L(xi, device), axis=axis).numpy(), np.median(xi, axis=axis))
+
+
+@pytest.mark.parametrize("method", ["linear", "lower", "higher", "nearest", "midpoint"])
+@pytest.mark.parametrize("axis", [None, 1, (0, 2)])
+def test_nanquantile_nanpercentile_nanmedian(device, rng, method, axis):
+    import warnings
+    x = rng.standard_normal((4, 6, 5)).astype("float32")
+    x[rng.random(x.shape) < 0.3] = np.nan
+    x[1, :, 2] = np.nan  # an all-NaN slice along axis 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for q in (0.0, 0.5, [0.1, 0.77, 1.0]):
+            for keepdims in (False, True):
+                got = loom.nanquantile(L(x, device), q, axis=axis, method=method, keepdims=keepdims)
+                want = np.nanquantile(x, q, axis=axis, method=method, keepdims=keepdims)
+                assert got.shape == want.shape and got.dtype == want.dtype
+                np.testing.assert_allclose(got.numpy(), want, rtol=1e-6, atol=1e-7)
+        got = loom.nanpercentile(L(x, device), [5, 60], axis=axis, method=method)
+        np.testing.assert_allclose(got.numpy(), np.nanpercentile(x, [5, 60], axis=axis, method=method), rtol=1e-6)
+        for keepdims in (False, True):
+            got = loom.nanmedian(L(x, device), axis=axis, keepdims=keepdims)
+            want = np.nanmedian(x, axis=axis, keepdims=keepdims)
+            assert got.shape == want.shape and got.dtype == want.dtype
+            np.testing.assert_allclose(got.numpy(), want, rtol=1e-6)
+    xi = rng.integers(-9, 9, size=(3, 4))
+    np.testing.assert_allclose(loom.nanmedian(L(xi, device), axis=0).numpy(), np.nanmedian(xi, axis=0))
+    with pytest.raises(ValueError, match="nanquantile"):
+        loom.nanquantile(L(x, device), 1.5)
+    with pytest.raises(ValueError, match="nanpercentile"):
+        loom.nanpercentile(L(x, device), -1)
