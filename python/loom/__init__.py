@@ -97,6 +97,7 @@ from ._grad import grad, jvp, stop_gradient, value_and_grad, vjp  # noqa: E402
 from ._vmap import vmap  # noqa: E402
 # NumPy's __array_ufunc__ and __array_function__ on loom.ndarray: np.sin(x), np.mean(x) run loom's ops.
 from . import _numpy_protocols  # noqa: E402, F401
+from ._numpy_pyfuncs import *  # noqa: E402, F401, F403 - NumPy's object-level functions
 
 Array = ndarray
 bool = bool_  # NumPy 2 spells it np.bool too
