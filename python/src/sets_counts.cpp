@@ -2,7 +2,7 @@
 // histogram, cov and corrcoef (ops/sets_counts.h).
 #include <stdexcept>
 
-#include "bindings.h"
+#include "histogram_args.h"
 #include "loom/ops/sets_counts.h"
 
 namespace loom::py {
@@ -58,15 +58,21 @@ LOOM_BINDING_FAMILY(sets_counts, 36) {
       "histogram",
       [](nb::handle a, nb::handle bins, nb::handle range, bool density, nb::handle weights) {
         const Array x = to_array(a);
-        if (!PyLong_Check(bins.ptr())) throw std::invalid_argument("[histogram] only an integer number of bins is supported");
-        std::optional<std::pair<double, double>> r;
-        if (!range.is_none()) r = std::make_pair(nb::cast<double>(range[0]), nb::cast<double>(range[1]));
+        const std::optional<std::pair<double, double>> r = to_histogram_range(range, "histogram");
+        if (!PyLong_Check(bins.ptr())) {  // edges or an estimator's name (ops/histograms.h)
+          const HistogramBins b = to_histogram_bins(bins, x.device(), "histogram");
+          if (!b.edges && !weights.is_none())
+            throw nb::type_error("[histogram] Automated estimation of the number of bins is not supported for weighted data");
+          const Array e = histogram_bin_edges(x, b, r);
+          auto [hist, edges] = histogram_with_edges(x, e, to_optional_array(weights, x.device()), density);
+          return nb::make_tuple(hist, edges);
+        }
         auto [hist, edges] = histogram(x, nb::cast<int64_t>(bins), r, to_optional_array(weights, x.device()), density);
         return nb::make_tuple(hist, edges);
       },
       nb::arg("a"), nb::arg("bins") = 10, nb::arg("range").none() = none, nb::arg("density") = false,
       nb::arg("weights").none() = none,
-      "numpy.histogram with an integer number of equal bins: (counts, edges).");
+      "numpy.histogram: (counts, edges) over equal bins, given edges, or an estimator's bins.");
   m.def(
       "cov",
       [](nb::handle m_, nb::handle y, bool rowvar, bool bias, nb::handle ddof) {
