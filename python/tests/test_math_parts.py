@@ -56,7 +56,10 @@ def test_ldexp_and_i0(device, rng, dtype):
     with np.errstate(all="ignore"):
         same(loom.ldexp(L(x, device), L(e, device)), np.ldexp(x, e))
         same(loom.ldexp(L(x, device), 3), np.ldexp(x, 3))
-    y = np.concatenate([(rng.random(30) * 700 - 350), [0.0, -1e-3, 700.0]]).astype(dtype if dtype != "int8" else "float64")
+    # float32 stays below i0's overflow (near 88.7), where NumPy's float32 arithmetic
+    # overflows a little earlier than loom's double series rounded to float32.
+    top = 80.0 if dtype == "float32" else 700.0
+    y = np.concatenate([(rng.random(30) * 2 - 1) * top, [0.0, -1e-3, top]]).astype(dtype if dtype != "int8" else "float64")
     if dtype == "int8":
         y = rng.integers(-50, 50, size=20).astype("int8")
     got, want = loom.i0(L(y, device)).numpy(), np.i0(y)
