@@ -7,8 +7,12 @@
 namespace loom::py {
 namespace {
 
+// Python's bool, int, float and complex are weak (NEP 50); NumPy's scalars are not, though
+// numpy.float64 and numpy.complex128 subclass float and complex: those are 0-d arrays of
+// their dtype, as in NumPy 2 (float32_x * np.float64(2) is float64).
 bool is_weak_scalar(PyObject* p) {
-  return PyBool_Check(p) || PyLong_Check(p) || PyFloat_Check(p) || PyComplex_Check(p);
+  return PyBool_Check(p) || PyLong_Check(p) || PyFloat_CheckExact(p) || PyComplex_CheckExact(p) ||
+         ((PyFloat_Check(p) || PyComplex_Check(p)) && !PyObject_HasAttrString(p, "dtype"));
 }
 
 bool is_array_like(nb::handle h) {

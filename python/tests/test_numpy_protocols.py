@@ -258,3 +258,11 @@ def test_numpy_calls_trace_under_the_transforms(device, rng):
     x = _loom(a, device)
     assert_matches(loom.jit(lambda v: np.sin(v) * 2 + np.sum(v))(x), np.sin(a) * 2 + np.sum(a), device=device)
     assert_matches(loom.grad(lambda v: np.sum(np.sin(v)))(x), np.cos(a), device=device)
+
+
+def test_numpy_scalars_are_strong_as_in_numpy_2(device):
+    x = loom.asarray(np.ones(3, "float32"), device=device)
+    for scalar in (np.float64(2.0), np.complex128(1j), np.float32(2.0), 2.0, 2):
+        want = (np.ones(3, "float32") * scalar).dtype
+        assert (x * scalar).dtype.name == want.name, (type(scalar), want)
+        assert np.multiply(x, scalar).dtype.name == want.name
