@@ -66,11 +66,16 @@ Range slice_range(const char* op, const Slice& s, int64_t n) {
   throw std::out_of_range("[" + std::string(op) + "] arrays used as indices must be of integer (or boolean) type");
 }
 
-// ValueError naming op unless `values` broadcasts to `target`.
-void check_broadcasts(const char* op, const Array& values, const Shape& target) {
-  if (broadcast_shapes(values.shape(), target, op) != target)
+// values as written into a region of shape `target`: as NumPy's assignment, leading
+// length-1 axes beyond target's are dropped, and the rest must broadcast to it (ValueError
+// naming op).
+Array fitted(const char* op, const Array& values, const Shape& target) {
+  Shape s = values.shape();
+  while (s.size() > target.size() && s.front() == 1) s.erase(s.begin());
+  if (broadcast_shapes(s, target, op) != target)
     throw_value_error(op, "could not broadcast values of shape " + shape_str(values.shape()) + " into shape " +
                               shape_str(target));
+  return broadcast_to(reshape(values, s), target);
 }
 
 // One block of values before position `index` (NumPy's single-index path): values gets
@@ -89,8 +94,8 @@ Array insert_block(const AlongAxis& a, int64_t index, const Array& values, bool 
   if (scalar_obj) v = moveaxis(v, {0}, {a.axis});
   Shape target = a.x.shape();
   target[a.axis] = v.shape()[a.axis];
-  check_broadcasts("insert", v, target);
-  return concatenate({a.at(Slice{0, index, std::nullopt}), broadcast_to(v, target), a.at(Slice{index, std::nullopt, std::nullopt})},
+  return concatenate({a.at(Slice{0, index, std::nullopt}), fitted("insert", v, target),
+                      a.at(Slice{index, std::nullopt, std::nullopt})},
                      a.axis);
 }
 
@@ -105,7 +110,7 @@ Array insert_many(const AlongAxis& a, const Array& indices, const Array& values)
   const Array idx = where(less(indices, 0), add(indices, n), indices);
   Shape target = a.x.shape();
   target[a.axis] = numnew;
-  check_broadcasts("insert", values, target);
+  const Array v = fitted("insert", values, target);
   const Array order = argsort(idx);
   const Array sorted = getitem(idx, {Index(order)});
   Array placed = empty({numnew}, DType::int64, dev);
@@ -114,7 +119,7 @@ Array insert_many(const AlongAxis& a, const Array& indices, const Array& values)
   Shape out_shape = a.x.shape();
   out_shape[a.axis] += numnew;
   const AlongAxis out{empty(out_shape, a.x.dtype(), dev), a.axis};
-  setitem(out.x, out.index(placed), values);
+  setitem(out.x, out.index(placed), v);
   setitem(out.x, out.index(add(old_pos, searchsorted(sorted, old_pos, "right"))), a.x);
   return out.x;
 }
