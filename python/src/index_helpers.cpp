@@ -28,26 +28,32 @@ LOOM_BINDING_FAMILY(index_helpers, 39) {
   m.def(
       "diag_indices_from", [](nb::handle arr) { return arrays_tuple(diag_indices_from(to_array(arr))); }, nb::arg("arr"),
       "numpy.diag_indices_from: diag_indices of an array with at least 2 equal dimensions.");
-  m.def(
-      "tril_indices",
-      [](int64_t n, int64_t k, nb::handle m_, nb::handle device) {
-        return arrays_tuple(tril_indices(n, k, to_optional_int_arg(m_, "tril_indices", "m"), to_optional_device(device)));
-      },
-      nb::arg("n"), nb::arg("k") = 0, nb::arg("m").none() = none, nb::kw_only(), nb::arg("device").none() = none,
-      "numpy.tril_indices: (rows, cols) of the lower triangle of an n x m array at and below diagonal k.");
-  m.def(
-      "triu_indices",
-      [](int64_t n, int64_t k, nb::handle m_, nb::handle device) {
-        return arrays_tuple(triu_indices(n, k, to_optional_int_arg(m_, "triu_indices", "m"), to_optional_device(device)));
-      },
-      nb::arg("n"), nb::arg("k") = 0, nb::arg("m").none() = none, nb::kw_only(), nb::arg("device").none() = none,
-      "numpy.triu_indices: (rows, cols) of the upper triangle of an n x m array at and above diagonal k.");
-  m.def(
-      "tril_indices_from", [](nb::handle arr, int64_t k) { return arrays_tuple(tril_indices_from(to_array(arr), k)); },
-      nb::arg("arr"), nb::arg("k") = 0, "numpy.tril_indices_from: tril_indices of a 2-d array's shape.");
-  m.def(
-      "triu_indices_from", [](nb::handle arr, int64_t k) { return arrays_tuple(triu_indices_from(to_array(arr), k)); },
-      nb::arg("arr"), nb::arg("k") = 0, "numpy.triu_indices_from: triu_indices of a 2-d array's shape.");
+  using Triangle = std::vector<Array> (*)(int64_t, int64_t, std::optional<int64_t>, std::optional<Device>);
+  using TriangleFrom = std::vector<Array> (*)(const Array&, int64_t);
+  struct Form {
+    const char *name, *from_name, *doc, *from_doc;
+    Triangle fn;
+    TriangleFrom from;
+  };
+  for (const Form& f : {Form{"tril_indices", "tril_indices_from",
+                             "numpy.tril_indices: (rows, cols) of the lower triangle of an n x m array at and below diagonal k.",
+                             "numpy.tril_indices_from: tril_indices of a 2-d array's shape.", &tril_indices,
+                             &tril_indices_from},
+                        Form{"triu_indices", "triu_indices_from",
+                             "numpy.triu_indices: (rows, cols) of the upper triangle of an n x m array at and above diagonal k.",
+                             "numpy.triu_indices_from: triu_indices of a 2-d array's shape.", &triu_indices,
+                             &triu_indices_from}}) {
+    m.def(
+        f.name,
+        [f](int64_t n, int64_t k, nb::handle m_, nb::handle device) {
+          return arrays_tuple(f.fn(n, k, to_optional_int_arg(m_, f.name, "m"), to_optional_device(device)));
+        },
+        nb::arg("n"), nb::arg("k") = 0, nb::arg("m").none() = none, nb::kw_only(), nb::arg("device").none() = none,
+        f.doc);
+    m.def(
+        f.from_name, [f](nb::handle arr, int64_t k) { return arrays_tuple(f.from(to_array(arr), k)); }, nb::arg("arr"),
+        nb::arg("k") = 0, f.from_doc);
+  }
   m.def(
       "ravel_multi_index",
       [](nb::handle multi_index, nb::handle dims, nb::handle mode, nb::handle order) {

@@ -30,6 +30,13 @@ VIEWS = {
 }
 
 
+def base_and_mask(rng, dtype, view):
+    """A random (6, 5) array and a random mask of the shape of its view."""
+    base = random_array(rng, (6, 5), NP_DTYPES[dtype])
+    shape = VIEWS[view](base).shape
+    return base, shape, rng.random(shape) < 0.5
+
+
 @pytest.mark.parametrize("dtype", DTYPE_NAMES)
 @pytest.mark.parametrize("view", list(VIEWS))
 def test_fill_diagonal(device, rng, dtype, view):
@@ -61,9 +68,7 @@ def test_fill_diagonal_errors(device):
 @pytest.mark.parametrize("dtype", DTYPE_NAMES)
 @pytest.mark.parametrize("view", list(VIEWS))
 def test_place(device, rng, dtype, view):
-    base = random_array(rng, (6, 5), NP_DTYPES[dtype])
-    shape = VIEWS[view](base).shape
-    mask = rng.random(shape) < 0.5
+    base, shape, mask = base_and_mask(rng, dtype, view)
     vals = random_array(rng, (3,), NP_DTYPES[dtype])
     check_inplace(device, base, VIEWS[view], lambda xp, a: xp.place(a, mask, vals))
     # A flat mask of the same size, and a mask that is not bool (nonzero counts as true).
@@ -138,9 +143,7 @@ def test_put_errors(device):
 @pytest.mark.parametrize("dtype", DTYPE_NAMES)
 @pytest.mark.parametrize("view", list(VIEWS))
 def test_putmask(device, rng, dtype, view):
-    base = random_array(rng, (6, 5), NP_DTYPES[dtype])
-    shape = VIEWS[view](base).shape
-    mask = rng.random(shape) < 0.5
+    base, shape, mask = base_and_mask(rng, dtype, view)
     for nvals in (1, 4, int(np.prod(shape)), 50):  # values cycle by position, not by count
         values = random_array(rng, (nvals,), NP_DTYPES[dtype])
         check_inplace(device, base, VIEWS[view], lambda xp, a: xp.putmask(a, mask, values))
