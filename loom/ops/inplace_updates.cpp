@@ -21,7 +21,7 @@ using namespace index_detail;
 // mask as a bool array of a's shape; ValueError unless it has a's number of elements.
 Array mask_like(const char* op, const Array& a, const Array& mask) {
   check_same_device(op, a.device(), mask.device());
-  if (mask.size() != a.size()) throw_value_error(op, std::string(op) + ": mask and data must be the same size");
+  if (mask.size() != a.size()) throw_value_error(op, "mask and data must be the same size");
   const Array m = mask.dtype() == DType::bool_ ? mask : not_equal(mask, 0);
   return reshape(m, a.shape());
 }

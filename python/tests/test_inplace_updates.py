@@ -88,7 +88,7 @@ def test_place_errors(device):
     a = L(np.arange(6.0), device)
     with pytest.raises(ValueError, match=r"\[place\] Cannot insert from an empty array"):
         loom.place(a, np.ones(6, bool), [])
-    with pytest.raises(ValueError, match=r"\[place\] place: mask and data must be the same size"):
+    with pytest.raises(ValueError, match=r"\[place\] mask and data must be the same size"):
         loom.place(a, np.ones(3, bool), [1.0])
     with pytest.raises(TypeError):
         loom.place(np.arange(6.0), np.ones(6, bool), [1.0])
@@ -155,7 +155,7 @@ def test_putmask(device, rng, dtype, view):
 def test_putmask_0d_casts_and_errors(device, rng):
     check_inplace(device, np.array(rng.standard_normal()), lambda a: a, lambda xp, a: xp.putmask(a, True, 2.5))
     check_inplace(device, rng.integers(-9, 9, 6), lambda a: a, lambda xp, a: xp.putmask(a, a > 0, 2.7))
-    with pytest.raises(ValueError, match=r"\[putmask\] putmask: mask and data must be the same size"):
+    with pytest.raises(ValueError, match=r"\[putmask\] mask and data must be the same size"):
         loom.putmask(L(np.arange(6.0), device), np.ones(4, bool), 1.0)
     with pytest.raises(TypeError):
         loom.putmask(np.arange(6.0), np.ones(6, bool), 1.0)
