@@ -12,6 +12,7 @@
 #include "loom/ops/indexing.h"
 #include "loom/ops/reduce.h"
 #include "loom/ops/shape_ops.h"
+#include "loom/ops/sorting.h"
 
 namespace loom {
 namespace {
@@ -89,7 +90,21 @@ void put(const Array& a, const Array& ind, const Array& v, const std::string& mo
   } else {
     idx = apply_index_mode(op, idx, n, mode);
   }
-  set_flat(a, idx, cycled(v, idx.size()));
+  // NumPy writes in order, so of repeated positions the last value stays. A scatter's
+  // order is unspecified on a GPU: keep only each position's last occurrence (a stable
+  // sort groups the repeats in order; the last of each group survives).
+  const Array values = cycled(v, idx.size());
+  if (idx.size() > 1) {
+    const Array order = argsort(idx);
+    const Array sorted = getitem(idx, {Index(order)});
+    const Array last = concatenate({not_equal(getitem(sorted, {Index(Slice{std::nullopt, -1, std::nullopt})}),
+                                              getitem(sorted, {Index(Slice{1, std::nullopt, std::nullopt})})),
+                                    ones({1}, DType::bool_, a.device())}, 0);
+    const Array keep = getitem(order, {Index(last)});  // waits for the device: the count of distinct positions
+    set_flat(a, getitem(idx, {Index(keep)}), getitem(values, {Index(keep)}));
+    return;
+  }
+  set_flat(a, idx, values);
 }
 
 void putmask(const Array& a, const Array& mask, const Array& values) {
