@@ -103,6 +103,7 @@ LOOM_MATH2(hypot, hypot)
 LOOM_MATH2(copysign, copysign)
 LOOM_MATH2(fmod, fmod)
 LOOM_MATH2(pow_fp, pow)
+LOOM_MATH2(nextafter, nextafter)
 #undef LOOM_MATH2
 
 template <typename T> LOOM_DEV bool loom_isnan(T x) { return x != x; }

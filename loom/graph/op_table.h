@@ -40,6 +40,9 @@ constexpr uint16_t floats = 0x1e00;
 constexpr uint16_t complex = 0x6000;
 constexpr uint16_t no_bool = all & ~boolean;
 constexpr uint16_t int_bool = ints | boolean;
+// float32 and float64 alone: ops whose result depends on the storage format, which the
+// 16-bit floats do not compute in (they compute in float).
+constexpr uint16_t float32_64 = 0x1800;
 // The same with complex64 and complex128, for the ops NumPy defines on complex numbers.
 constexpr uint16_t all_c = all | complex;
 constexpr uint16_t no_bool_c = no_bool | complex;
@@ -132,6 +135,8 @@ constexpr uint16_t no_bool_c = no_bool | complex;
   X(hypot, 2, all, floating, loom_hypot(x0, x1), ufunc, "sqrt(x1**2 + x2**2)")                      \
   X(copysign, 2, all, floating, loom_copysign(x0, x1), ufunc, "|x1| with the sign of x2")           \
   X(erf, 1, all, floating, loom_erf(x0), ufunc, "the error function (scipy.special.erf)")           \
+  X(nextafter, 2, float32_64, same, loom_nextafter(x0, x1), ufunc,                                 \
+    "the next representable value after x1 towards x2 (float32 and float64)")                      \
   X(copy, 1, all_c, same, x0, internal, "x cast to the output's dtype (copyto, astype)")
 
 /// The ops, in table order.

@@ -1,5 +1,5 @@
-// Derivatives of the selecting ops (maximum, minimum, fmax, fmin, clip, where), of absolute
-// and copysign, and the ops without a derivative (see elementwise_grad.h). Choices at the
+// Derivatives of the selecting ops (maximum, minimum, fmax, fmin, clip, where), of absolute,
+// copysign and nextafter, and the ops without a derivative (see elementwise_grad.h). Choices at the
 // kinks follow JAX: absolute'(0) = sign(0) = 0; where both operands of maximum/minimum/
 // fmax/fmin equal the output (a tie) each gets half the cotangent, and an operand that is
 // not the output (NaN results included) gets none; clip is minimum(maximum(x, lo), hi).
@@ -38,6 +38,10 @@ Array d_copysign(Ctx& c, int i, const Array& v) {
   return multiply(v, multiply(sign(c.x(0)), copysign(1.0, c.x(1))));
 }
 
+// nextafter(x0, x1) is x0 moved by one unit in the last place: the identity in x0 (as a
+// rounding is), zero for the direction x1.
+Array d_nextafter(Ctx&, int i, const Array& v) { return i == 0 ? v : Array(); }
+
 Array d_zero(Ctx&, int, const Array&) { return Array(); }
 
 }  // namespace
@@ -50,6 +54,7 @@ bool select_derivative(OpId op, Derivative* d) {
     case OpId::where: *d = {d_where, 6, true}; return true;  // the condition gets none
     case OpId::absolute: *d = unary(d_absolute); return true;
     case OpId::copysign: *d = binary(d_copysign); return true;
+    case OpId::nextafter: *d = binary(d_nextafter); return true;
     case OpId::sign: *d = unary(d_zero); return true;
     // Boolean results and bit patterns: no derivative, no cotangent (JAX's float0).
     case OpId::isnan: case OpId::isinf: case OpId::isfinite:

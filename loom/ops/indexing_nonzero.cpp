@@ -6,7 +6,9 @@
 #include "loom/backend/indexing.h"
 #include "loom/core/error.h"
 #include "loom/dispatch/dispatch.h"
+#include "loom/ops/elementwise.h"
 #include "loom/ops/indexing.h"
+#include "loom/ops/reduce.h"
 
 namespace loom {
 namespace {
@@ -65,6 +67,10 @@ int64_t count_nonzero(const Array& a) {
   const Array c = a.contiguous();
   if (c.size() == 0) return 0;
   return read_total(dispatch(primitives::count_nonzero, {c}, {}, c));
+}
+
+Array count_nonzero(const Array& a, const std::optional<std::vector<int64_t>>& axis, bool keepdims) {
+  return sum(not_equal(a, 0), axis, keepdims, int64);
 }
 
 }  // namespace loom

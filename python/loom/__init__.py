@@ -96,6 +96,9 @@ for _n, _v in list(globals().items()):
 from ._grad import grad, jvp, stop_gradient, value_and_grad, vjp  # noqa: E402
 from ._vmap import vmap  # noqa: E402
 
+# The Python Array API standard: x.__array_namespace__() is this module (_array_api.py).
+from ._array_api import __array_api_version__, __array_namespace_info__, e, inf, nan, newaxis, pi  # noqa: E402
+
 Array = ndarray
 bool = bool_  # NumPy 2 spells it np.bool too
 

@@ -65,18 +65,22 @@ LOOM_BINDING_FAMILY(math_extras, 37) {
         nb::arg("a"), nb::arg("axis").none() = none, "numpy.nancumprod: cumprod with NaNs as one.");
   m.def(
       "cumulative_sum",
-      [](nb::handle x, nb::handle axis, bool include_initial) {
-        return cumulative_sum(to_array(x), to_optional_int_arg(axis, "cumulative_sum", "axis"), include_initial);
+      [](nb::handle x, nb::handle axis, nb::handle dtype, bool include_initial) {
+        return cumulative_sum(to_array(x), to_optional_int_arg(axis, "cumulative_sum", "axis"), include_initial,
+                              to_optional_dtype(dtype));
       },
-      nb::arg("x"), nb::kw_only(), nb::arg("axis").none() = none, nb::arg("include_initial") = false,
-      "The Array API's cumulative_sum (include_initial prepends 0).");
+      nb::arg("x"), nb::kw_only(), nb::arg("axis").none() = none, nb::arg("dtype").none() = none,
+      nb::arg("include_initial") = false,
+      "The Array API's cumulative_sum (include_initial prepends 0; dtype as cumsum's).");
   m.def(
       "cumulative_prod",
-      [](nb::handle x, nb::handle axis, bool include_initial) {
-        return cumulative_prod(to_array(x), to_optional_int_arg(axis, "cumulative_prod", "axis"), include_initial);
+      [](nb::handle x, nb::handle axis, nb::handle dtype, bool include_initial) {
+        return cumulative_prod(to_array(x), to_optional_int_arg(axis, "cumulative_prod", "axis"), include_initial,
+                               to_optional_dtype(dtype));
       },
-      nb::arg("x"), nb::kw_only(), nb::arg("axis").none() = none, nb::arg("include_initial") = false,
-      "The Array API's cumulative_prod (include_initial prepends 1).");
+      nb::arg("x"), nb::kw_only(), nb::arg("axis").none() = none, nb::arg("dtype").none() = none,
+      nb::arg("include_initial") = false,
+      "The Array API's cumulative_prod (include_initial prepends 1; dtype as cumprod's).");
   m.def(
       "logspace",
       [](double start, double stop, int64_t num, bool endpoint, double base, nb::handle dtype, nb::handle device) {
