@@ -27,9 +27,10 @@ fi
 python=${PYTHON:-python3}
 version=$(PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}" "$python" -c 'import loom; print(loom.__array_api_version__)')
 
-args=(-p no:cacheprovider -q --disable-warnings --max-examples="${MAX_EXAMPLES:-20}" -rfE)
+# --rootdir: test ids relative to the suite, which the xfails file is written in.
+args=(-p no:cacheprovider -q --disable-warnings --max-examples="${MAX_EXAMPLES:-20}" -rfE --rootdir="$suite")
 if [[ "${ARRAY_API_TESTS_XFAIL:-0}" == 1 ]]; then
-  args+=(--xfails-file "$here/array_api_xfails.txt")
+  args+=(--xfails-file="$here/array_api_xfails.txt")
 fi
 if [[ $# -eq 0 ]]; then
   set -- array_api_tests

@@ -20,9 +20,13 @@ int64_t read_total(const Array& starts) {
   return total;
 }
 
+// `a` as the evals take it: contiguous, and a complex array as its bool "nonzero" (either
+// part), since the counting kernels have real dtypes only.
+Array countable(const Array& a) { return is_complex(a.dtype()) ? not_equal(a, 0) : a.contiguous(); }
+
 // (ndim, count) int64 indices of the nonzero elements of `a` (ndim >= 1).
 Array nonzero_rows(const Array& a) {
-  const Array c = a.contiguous();
+  const Array c = countable(a);
   if (c.size() == 0) {
     const Array out = Array::allocate({c.ndim(), 0}, int64, c.device());
     dispatch(primitives::nonzero, {c}, {out}, c, Array(), out);
@@ -64,7 +68,7 @@ Array argwhere(const Array& a) {
 }
 
 int64_t count_nonzero(const Array& a) {
-  const Array c = a.contiguous();
+  const Array c = countable(a);
   if (c.size() == 0) return 0;
   return read_total(dispatch(primitives::count_nonzero, {c}, {}, c));
 }

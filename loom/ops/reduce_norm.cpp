@@ -79,7 +79,8 @@ Array matrix_norm_over(const Array& x, int row, int col, const NormOrd& ord, boo
 
 // NumPy: `if not issubclass(x.dtype.type, inexact): x = x.astype(float)`; ml_dtypes'
 // bfloat16 is not inexact to NumPy either. A complex array's norms are those of its moduli
-// (NumPy takes abs first), but for the spectral and nuclear norms, which need a complex SVD.
+// (NumPy takes abs first), but for the spectral and nuclear norms (norm() keeps the complex
+// matrices for those: their singular values).
 Array norm_input(const Array& a) {
   if (is_complex(a.dtype())) return absolute(a);
   return is_floating(a.dtype()) && a.dtype() != bfloat16 ? a : a.astype(float64);
@@ -106,13 +107,10 @@ Array matrix_norm(const Array& a, bool keepdims, const NormOrd& ord) {
 }
 
 Array norm(const Array& a, const NormOrd& ord, const AxisArg& axis, bool keepdims) {
-  const bool cplx = is_complex(a.dtype());
-  const Array x = norm_input(a);
-  const int nd = x.ndim();
+  const int nd = a.ndim();
   const bool matrix = axis ? axis->size() == 2 : nd == 2;
-  if (cplx && matrix && (ord.kind == Kind::nuc || (ord.kind == Kind::number && std::fabs(ord.p) == 2)))
-    throw_dtype_error("norm", std::string("the spectral and nuclear norms of ") + dtype_name(a.dtype()) +
-                                  " matrices need a complex SVD, which is not supported yet");
+  const bool spectral = matrix && (ord.kind == Kind::nuc || (ord.kind == Kind::number && std::fabs(ord.p) == 2));
+  const Array x = is_complex(a.dtype()) && spectral ? a : norm_input(a);
   if (!axis) {
     if (ord.kind == Kind::none || (ord.kind == Kind::fro && nd == 2) || (is_num(ord, 2) && nd == 1)) {
       Array r = reduce_masked("norm", x, std::vector<bool>(nd, true), false, ReduceKind::norm_l2);

@@ -6,6 +6,21 @@
 
 namespace loom::py {
 
+namespace {
+
+// A Python number beside an array is weak (NEP 50), as for the ufuncs these functions are in
+// NumPy: logaddexp(float32 array, 0) stays float32.
+Array operand_beside(nb::handle h, const Array& other) {
+  PyObject* p = h.ptr();
+  if (PyBool_Check(p) || PyLong_CheckExact(p) || PyFloat_CheckExact(p) || PyComplex_CheckExact(p)) {
+    const DType dt = result_type({other.dtype()}, {to_scalar(h)});
+    return nb::cast<Array>(convert_to_array(h, dt, other.device(), std::nullopt));
+  }
+  return to_array(h, other.device());
+}
+
+}  // namespace
+
 LOOM_BINDING_FAMILY(math_extras, 37) {
   const nb::handle none = nb::none();
   using Unary = Array (*)(const Array&);
@@ -28,10 +43,10 @@ LOOM_BINDING_FAMILY(math_extras, 37) {
     m.def(b.name, [fn](nb::handle x1, nb::handle x2) {
             if (nb::isinstance<Array>(x1) || !nb::isinstance<Array>(x2)) {
               const Array a = to_array(x1);
-              return fn(a, to_array(x2, a.device()));
+              return fn(a, operand_beside(x2, a));
             }
             const Array c = to_array(x2);
-            return fn(to_array(x1, c.device()), c);
+            return fn(operand_beside(x1, c), c);
           },
           nb::arg("x1"), nb::arg("x2"), b.doc);
   }

@@ -274,6 +274,9 @@ def test_vector_and_matrix_norm(device, rng):
     for ord in ("fro", 1, -1, np.inf, -np.inf, "nuc", 2, -2):
         compare(lambda xp, x: xp.linalg.matrix_norm(x, ord=ord), x, device=device, rtol=1e-4)
     compare(lambda xp, x: xp.linalg.matrix_norm(x, keepdims=True), x, device=device, rtol=1e-5)
+    c = random_array(rng, (2, 3, 3), "complex128") + 1j * random_array(rng, (2, 3, 3), "float64")
+    for ord in ("nuc", 2, -2, "fro", np.inf):  # the first three from the complex singular values
+        compare(lambda xp, c: xp.linalg.matrix_norm(c, ord=ord), c, device=device, rtol=1e-10)
     with pytest.raises(ValueError, match="vector_norm"):
         loom.linalg.vector_norm(loom.asarray(x, device=device), axis=(1, 1))
 
