@@ -100,6 +100,9 @@ Array pinv(const Array& a, const Array& rcond);
 /// Singular values above tol, or else above rtol * max(s) (rtol unset: max(m, n) * eps); an
 /// array of fewer than 2 dimensions: 1 unless all zero.
 Array matrix_rank(const Array& a, std::optional<double> tol = std::nullopt, std::optional<double> rtol = std::nullopt);
+/// The same with an array rtol (the Array API's): one relative tolerance per matrix,
+/// broadcast against the batch shape.
+Array matrix_rank(const Array& a, const Array& rtol);
 /// numpy.linalg.cond: p None/2/-2 from the singular values, else norm(x, p) * norm(inv(x), p)
 /// over the last two axes.
 Array cond(const Array& x, const linalg::NormOrd& p = {});

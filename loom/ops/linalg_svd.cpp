@@ -114,6 +114,17 @@ Array pinv(const Array& a, const Array& rcond) {
   return pinv_impl(a, std::nullopt, rcond);
 }
 
+Array matrix_rank(const Array& a, const Array& rtol) {
+  check_same_device("matrix_rank", a.device(), rtol.device());
+  if (a.ndim() < 2) return matrix_rank(a);
+  Shape batch;
+  const Array x = matrix_stack("matrix_rank", a, &batch, false);
+  const Array s = svdvals(reshape(x, a.shape()));
+  if (std::min(x.shape()[1], x.shape()[2]) == 0) return zeros(batch, int64, x.device());
+  const Array t = multiply(max(s, std::vector<int64_t>{-1}, true), expand_dims(rtol, {-1}));
+  return sum(greater(s, t), std::vector<int64_t>{-1}).astype(int64);
+}
+
 Array matrix_rank(const Array& a, std::optional<double> tol, std::optional<double> rtol) {
   if (a.ndim() < 2) return any(not_equal(a, 0)).astype(int64);
   Shape batch;

@@ -194,6 +194,12 @@ LOOM_BINDING_FAMILY(linalg_decomp, 51) {
       "matrix_rank",
       [](nb::handle a, nb::handle tol, bool hermitian, nb::handle rtol) {
         const Array x = arg(a);
+        if (tol.is_none() && (nb::isinstance<Array>(rtol) || nb::hasattr(rtol, "__array__"))) {
+          // An array rtol (the Array API's): one per matrix of the batch.
+          const Array r = to_array(rtol, x.device());
+          nb::gil_scoped_release release;
+          return matrix_rank(x, r);
+        }
         std::optional<double> t;
         if (!tol.is_none()) t = nb::cast<double>(nb::float_(tol));
         std::optional<double> rt;

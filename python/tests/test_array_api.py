@@ -329,10 +329,20 @@ def test_creation_and_fft_keywords(device):
             getattr(loom.fft, fn)(8, dtype=loom.int32, device=device)
 
 
-def test_pinv_with_array_rtol(device, rng):
+def test_pinv_and_matrix_rank_with_array_rtol(device, rng):
     a = random_array(rng, (3, 4, 4), "float64")
     rtol = np.array([1e-15, 0.3, 0.9])
     compare(lambda xp, a, r: xp.linalg.pinv(a, rtol=r), a, rtol, device=device, rtol=1e-9)
+    compare(lambda xp, a, r: xp.linalg.matrix_rank(a, rtol=r), a, rtol, device=device)
+    compare(lambda xp, a, r: xp.linalg.matrix_rank(a, rtol=r), a[:0], rtol[:0], device=device)
+
+
+def test_outer_products_are_exact(device, rng):
+    x, y = random_array(rng, (5,), "float64"), random_array(rng, (3,), "float64")
+    x[0], y[1] = 0.0, -2.0  # 0.0 * -2.0 is -0.0, which an accumulating GEMM would lose
+    got = loom.linalg.outer(loom.asarray(x, device=device), loom.asarray(y, device=device))
+    np.testing.assert_array_equal(np.signbit(got.numpy()), np.signbit(np.outer(x, y)))
+    compare(lambda xp, x, y: xp.outer(x, y), x, y, device=device, exact=True)
 
 
 def test_copy_keywords(device, rng):
