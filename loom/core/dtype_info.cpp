@@ -51,7 +51,8 @@ IntInfo iinfo(DType dt) {
     r.max = r.bits == 64 ? std::numeric_limits<uint64_t>::max() : (uint64_t{1} << r.bits) - 1;
   } else {
     r.min = r.bits == 64 ? std::numeric_limits<int64_t>::min() : -(int64_t{1} << (r.bits - 1));
-    r.max = r.bits == 64 ? static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) : (uint64_t{1} << (r.bits - 1)) - 1;
+    r.max = r.bits == 64 ? static_cast<uint64_t>(std::numeric_limits<int64_t>::max())
+                         : (uint64_t{1} << (r.bits - 1)) - 1;
   }
   return r;
 }

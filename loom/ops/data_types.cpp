@@ -8,7 +8,8 @@
 namespace loom {
 
 DType result_type(const std::vector<DType>& dtypes, const std::vector<Scalar>& scalars) {
-  if (dtypes.empty() && scalars.empty()) throw std::invalid_argument("[result_type] at least one array or dtype is required");
+  if (dtypes.empty() && scalars.empty())
+    throw std::invalid_argument("[result_type] at least one array or dtype is required");
   // NumPy promotes the highest kind first (complex, float, integer, bool), then the rest
   // into it: int8, uint8 and float16 give float16, where int8 + uint8 first would give
   // int16 and then float32. The order within a kind does not matter.

@@ -20,7 +20,9 @@ Array component(const Array& v, int64_t k) {
   return v.view(sh, st, v.offset() + k * v.strides().back());
 }
 
-std::string dim_str(const Array& a, int64_t axis) { return std::to_string(a.shape()[normalize_axis(axis, a.ndim(), "")]); }
+std::string dim_str(const Array& a, int64_t axis) {
+  return std::to_string(a.shape()[normalize_axis(axis, a.ndim(), "")]);
+}
 
 }  // namespace
 

@@ -67,7 +67,8 @@ Array rot90(const Array& a, int64_t k, int64_t axis0, int64_t axis1) {
 }
 
 Array matrix_transpose(const Array& a) {
-  if (a.ndim() < 2) throw_value_error("matrix_transpose", "x must be at least 2-dimensional (got " + std::to_string(a.ndim()) + ")");
+  if (a.ndim() < 2)
+    throw_value_error("matrix_transpose", "x must be at least 2-dimensional (got " + std::to_string(a.ndim()) + ")");
   return swapaxes(a, -1, -2);
 }
 

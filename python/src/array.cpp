@@ -153,9 +153,10 @@ void init_array(nb::module_& m, nb::class_<Array>& cls) {
           "to_device",
           [](nb::handle self, nb::handle device, nb::handle stream) {
             if (stream.is_none()) return move_to(self, device);
+            if (!nb::isinstance<Stream>(stream)) raise_arg_type("to_device", "stream", "a loom.Stream or None", stream);
             // The copy is enqueued on `stream` (a loom.Stream of the target device), as
             // `with stream:` would.
-            nb::object guard = nb::borrow(stream).attr("__enter__")();
+            stream.attr("__enter__")();
             nb::object r;
             try {
               r = move_to(self, device);

@@ -1,6 +1,7 @@
 // Linear algebra products: matmul dot vdot inner outer tensordot einsum vecdot matvec
-// vecmat, the matmul precision switch, and ndarray's @, @=, dot; loom.linalg's compositions. Non-loom arguments (NumPy arrays, lists,
-// scalars) are converted onto the device of the loom array among the operands.
+// vecmat, the matmul precision switch, ndarray's @, @=, dot, and loom.linalg's compositions.
+// Non-loom arguments (NumPy arrays, lists, scalars) are converted onto the device of the
+// loom array among the operands.
 #include <string>
 #include <vector>
 
@@ -175,11 +176,13 @@ LOOM_BINDING_FAMILY(linalg, 50) {
       nb::arg("x1"), nb::arg("x2"), nb::kw_only(), nb::arg("axis") = -1,
       "NumPy 2's and the Array API's vecdot: sum(conj(x1) * x2) over `axis` of each operand (equal sizes), "
       "the other axes broadcast; the promoted dtype.");
-  m.def("matvec", [](nb::handle x1, nb::handle x2) { return binary(x1, x2, [](auto& a, auto& b) { return matvec(a, b); }); },
+  m.def("matvec",
+        [](nb::handle x1, nb::handle x2) { return binary(x1, x2, [](auto& a, auto& b) { return matvec(a, b); }); },
         nb::arg("x1"), nb::arg("x2"),
         "NumPy 2.2's matvec: matrices x1 (..., m, n) times vectors x2 (..., n), giving (..., m); batch axes "
         "broadcast.");
-  m.def("vecmat", [](nb::handle x1, nb::handle x2) { return binary(x1, x2, [](auto& a, auto& b) { return vecmat(a, b); }); },
+  m.def("vecmat",
+        [](nb::handle x1, nb::handle x2) { return binary(x1, x2, [](auto& a, auto& b) { return vecmat(a, b); }); },
         nb::arg("x1"), nb::arg("x2"),
         "NumPy 2.2's vecmat: conjugated vectors x1 (..., n) times matrices x2 (..., n, m), giving (..., m); "
         "batch axes broadcast.");

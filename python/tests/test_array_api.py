@@ -187,6 +187,9 @@ def test_to_device_and_device_attribute(device, rng):
     assert back.device == loom.cpu()
     assert_matches(back, x_np, device=loom.cpu(), exact=True)
     assert_matches(back.to_device(device), x_np, device=device, exact=True)
+    assert_matches(back.to_device(device, stream=loom.Stream(device)), x_np, device=device, exact=True)
+    with pytest.raises(TypeError, match="to_device"):
+        x.to_device(device, stream=0)
     for dev in loom.devices():
         assert_matches(loom.zeros((2, 2), device=dev), np.zeros((2, 2)), device=dev)
         assert_matches(loom.asarray(x_np, device=dev), x_np, device=dev, exact=True)
