@@ -26,7 +26,9 @@ TakeRowsFn take_rows;
 
 namespace primitives {
 
-inline const Primitive<TakeRowsFn> repeat{{"repeat", "shape_ops"}, cpu_backend::take_rows, gpu_backend::take_rows};
+// Whole rows are moved as bytes, so complex rows are no different.
+inline const Primitive<TakeRowsFn> repeat{{"repeat", "shape_ops", true, /*complex=*/true}, cpu_backend::take_rows,
+                                          gpu_backend::take_rows};
 
 }  // namespace primitives
 }  // namespace loom

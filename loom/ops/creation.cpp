@@ -1,5 +1,6 @@
 #include "loom/ops/creation.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "loom/backend/creation.h"
@@ -114,6 +115,9 @@ Array eye(int64_t n, std::optional<int64_t> m, int64_t k, DType dtype, std::opti
   if (n < 0 || cols < 0) throw_value_error("eye", "negative dimensions are not allowed");
   Array out = Array::allocate({n, cols}, dtype, resolve(device));
   if (out.size() == 0) return out;
+  // A diagonal at or beyond either edge holds no element: clamped there, the evals'
+  // row + k cannot overflow for any k.
+  k = std::clamp(k, -n, cols);
   dispatch(primitives::eye, {}, {out}, out, k);
   return out;
 }

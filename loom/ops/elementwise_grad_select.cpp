@@ -1,5 +1,5 @@
-// Derivatives of the selecting ops (maximum, minimum, fmax, fmin, clip, where), of absolute
-// and copysign, and the ops without a derivative (see elementwise_grad.h). Choices at the
+// Derivatives of the selecting ops (maximum, minimum, fmax, fmin, clip, where), of absolute,
+// copysign, and the ops without a derivative (see elementwise_grad.h). Choices at the
 // kinks follow JAX: absolute'(0) = sign(0) = 0; where both operands of maximum/minimum/
 // fmax/fmin equal the output (a tie) each gets half the cotangent, and an operand that is
 // not the output (NaN results included) gets none; clip is minimum(maximum(x, lo), hi).

@@ -105,9 +105,7 @@ DType resolve(OpId op, const Operand* ops, Scalar* scalars, int nin, std::option
     }
   } else {
     for (int i = first; i < nin; ++i) {
-      const Scalar& s = scalars[i];
-      if (ops[i].is_scalar && scalar_rank(s) > kind_rank(*p))
-        p = promote_types(*p, weak_scalar_dtype(s, *p));
+      if (ops[i].is_scalar) p = join_weak_scalar(*p, scalars[i]);
     }
     for (int i = first; i < nin; ++i) {
       Scalar& s = scalars[i];
@@ -130,6 +128,10 @@ DType resolve(OpId op, const Operand* ops, Scalar* scalars, int nin, std::option
     throw DTypeError(std::string("[") + name + "] ufunc '" + name + "' not supported for the input types (" +
                      dtype_name(*p) + ")");
   return loop_dtype(info.rule, *p);
+}
+
+DType join_weak_scalar(DType p, const Scalar& s) {
+  return scalar_rank(s) > kind_rank(p) ? promote_types(p, weak_scalar_dtype(s, p)) : p;
 }
 
 }  // namespace loom::ew_rules

@@ -15,4 +15,9 @@ namespace loom::ew_rules {
 /// the array operands).
 DType resolve(OpId op, const Operand* ops, Scalar* scalars, int nin, std::optional<DType> dtype);
 
+/// The promoted array dtype `p` joined with a weak scalar (NEP 50): `p` itself when the
+/// scalar's kind is not higher than p's, else the dtype the scalar's kind brings in (a
+/// float: float64 for integer p; a complex: p's precision for float p). No range check.
+DType join_weak_scalar(DType p, const Scalar& s);
+
 }  // namespace loom::ew_rules

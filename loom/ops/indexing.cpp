@@ -143,7 +143,9 @@ Parsed parse(const Array& x, const std::vector<Index>& index, const char* op) {
           add_adv(i, 1, 0, d);
         } else {
           for (int k = 0; k < a.ndim(); ++k) {
-            if (a.shape()[k] != x.shape()[d + k]) {
+            // An empty boolean axis selects nothing whatever the length it stands for:
+            // NumPy accepts it against any length (x of shape (2, 1) takes a (0, 0) mask).
+            if (a.shape()[k] != x.shape()[d + k] && a.shape()[k] != 0) {
               index_error(op, "boolean index did not match indexed array along axis " + std::to_string(d + k) +
                                   "; size of axis is " + std::to_string(x.shape()[d + k]) +
                                   " but size of corresponding boolean axis is " + std::to_string(a.shape()[k]));

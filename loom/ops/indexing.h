@@ -84,5 +84,8 @@ Array flatnonzero(const Array& a);
 Array argwhere(const Array& a);
 /// np.count_nonzero(a) with axis=None.
 int64_t count_nonzero(const Array& a);
+/// np.count_nonzero over `axis` (nullopt: all axes), with the Array API's keepdims: the
+/// int64 counts as an array, computed on the device without a host read.
+Array count_nonzero(const Array& a, const std::optional<std::vector<int64_t>>& axis, bool keepdims);
 
 }  // namespace loom

@@ -6,7 +6,9 @@
 #include "loom/backend/indexing.h"
 #include "loom/core/error.h"
 #include "loom/dispatch/dispatch.h"
+#include "loom/ops/elementwise.h"
 #include "loom/ops/indexing.h"
+#include "loom/ops/reduce.h"
 
 namespace loom {
 namespace {
@@ -18,9 +20,13 @@ int64_t read_total(const Array& starts) {
   return total;
 }
 
+// `a` as the evals take it: contiguous, and a complex array as its bool "nonzero" (either
+// part), since the counting kernels have real dtypes only.
+Array countable(const Array& a) { return is_complex(a.dtype()) ? not_equal(a, 0) : a.contiguous(); }
+
 // (ndim, count) int64 indices of the nonzero elements of `a` (ndim >= 1).
 Array nonzero_rows(const Array& a) {
-  const Array c = a.contiguous();
+  const Array c = countable(a);
   if (c.size() == 0) {
     const Array out = Array::allocate({c.ndim(), 0}, int64, c.device());
     dispatch(primitives::nonzero, {c}, {out}, c, Array(), out);
@@ -62,9 +68,13 @@ Array argwhere(const Array& a) {
 }
 
 int64_t count_nonzero(const Array& a) {
-  const Array c = a.contiguous();
+  const Array c = countable(a);
   if (c.size() == 0) return 0;
   return read_total(dispatch(primitives::count_nonzero, {c}, {}, c));
+}
+
+Array count_nonzero(const Array& a, const std::optional<std::vector<int64_t>>& axis, bool keepdims) {
+  return sum(not_equal(a, 0), axis, keepdims, int64);
 }
 
 }  // namespace loom

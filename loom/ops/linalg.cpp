@@ -131,7 +131,9 @@ Array inner(const Array& a, const Array& b) {
 
 Array outer(const Array& a, const Array& b) {
   check_operands("outer", a, b);
-  return matmul(reshape(a, {a.size(), 1}), reshape(b, {1, b.size()}));
+  // A broadcast multiply, as NumPy's outer: each element is one exact product, where a
+  // GEMM's accumulation into zero would turn -0.0 into 0.0.
+  return multiply(reshape(a, {a.size(), 1}), reshape(b, {1, b.size()}));
 }
 
 Array tensordot(const Array& a, const Array& b, int64_t axes) {

@@ -37,6 +37,16 @@ Array tensordot(const Array& a, const Array& b, const std::vector<int64_t>& axes
 /// Operands are contracted left to right through batched matmuls.
 Array einsum(const std::string& subscripts, const std::vector<Array>& operands);
 
+/// NumPy 2's vecdot (the Array API's): sum(conj(a) * b) over `axis` of each operand (its
+/// sizes must agree), the other axes broadcast; the result has the promoted dtype.
+Array vecdot(const Array& a, const Array& b, int64_t axis = -1);
+/// NumPy 2.2's matvec: the matrices a (..., m, n) times the vectors b (..., n), (..., m);
+/// batch axes broadcast.
+Array matvec(const Array& a, const Array& b);
+/// NumPy 2.2's vecmat: the conjugated vectors a (..., n) times the matrices b (..., n, m),
+/// (..., m); batch axes broadcast.
+Array vecmat(const Array& a, const Array& b);
+
 /// NumPy's trace: the sums along diagonal(a, offset, axis1, axis2), in sum's dtype rules
 /// (or `dtype`).
 Array trace(const Array& a, int64_t offset = 0, int64_t axis1 = 0, int64_t axis2 = 1,
@@ -84,9 +94,15 @@ std::pair<Array, Array> qr(const Array& a, const std::string& mode = "reduced");
 /// The pseudo-inverse through the SVD, singular values <= rcond * max(s) dropped
 /// (rcond unset: max(m, n) * eps, NumPy 2's rtol default).
 Array pinv(const Array& a, std::optional<double> rcond = std::nullopt);
+/// The same with NumPy's array rcond (the Array API's rtol): one tolerance per matrix,
+/// broadcast against the batch shape.
+Array pinv(const Array& a, const Array& rcond);
 /// Singular values above tol, or else above rtol * max(s) (rtol unset: max(m, n) * eps); an
 /// array of fewer than 2 dimensions: 1 unless all zero.
 Array matrix_rank(const Array& a, std::optional<double> tol = std::nullopt, std::optional<double> rtol = std::nullopt);
+/// The same with an array rtol (the Array API's): one relative tolerance per matrix,
+/// broadcast against the batch shape.
+Array matrix_rank(const Array& a, const Array& rtol);
 /// numpy.linalg.cond: p None/2/-2 from the singular values, else norm(x, p) * norm(inv(x), p)
 /// over the last two axes.
 Array cond(const Array& x, const linalg::NormOrd& p = {});

@@ -1,5 +1,5 @@
 // The linear-algebra functions that are compositions of loom's ops (trace, cross,
-// matrix_power): no primitive of their own, so every device, dtype and transform that the
+// matrix_power, vecdot, matvec, vecmat): no primitive of their own, so every device, dtype and transform that the
 // ops reach reaches them too (their gradients are those of views, products and sums).
 #include <string>
 
@@ -20,7 +20,44 @@ Array component(const Array& v, int64_t k) {
   return v.view(sh, st, v.offset() + k * v.strides().back());
 }
 
+std::string dim_str(const Array& a, int64_t axis) {
+  return std::to_string(a.shape()[normalize_axis(axis, a.ndim(), "")]);
+}
+
 }  // namespace
+
+Array vecdot(const Array& a, const Array& b, int64_t axis) {
+  if (a.ndim() == 0 || b.ndim() == 0) throw_value_error("vecdot", "x1 and x2 must have at least one dimension");
+  const Array u = moveaxis(a, {axis}, {-1}), v = moveaxis(b, {axis}, {-1});
+  if (u.shape().back() != v.shape().back())
+    throw_value_error("vecdot", "x1 and x2 must have the same size along axis " + std::to_string(axis) + " (got " +
+                                    std::to_string(u.shape().back()) + " and " + std::to_string(v.shape().back()) + ")");
+  const DType dt = promote_types(a.dtype(), b.dtype());
+  const std::vector<int64_t> last{-1};
+  // bool: an or of ands (NumPy's bool dot), which a sum in bool would not give.
+  if (dt == bool_) return any(logical_and(u, v), last);
+  const Array uc = is_complex(u.dtype()) ? conjugate(u) : u;
+  return sum(multiply(uc, v), last, false, dt);
+}
+
+Array matvec(const Array& a, const Array& b) {
+  if (a.ndim() < 2 || b.ndim() < 1)
+    throw_value_error("matvec", "x1 must have at least two dimensions and x2 at least one");
+  if (a.shape().back() != b.shape().back())
+    throw_value_error("matvec", "x1's last axis (" + dim_str(a, -1) + ") and x2's (" + dim_str(b, -1) +
+                                    ") must have the same size");
+  return squeeze(matmul(a, expand_dims(b, {-1})), std::vector<int64_t>{-1});
+}
+
+Array vecmat(const Array& a, const Array& b) {
+  if (a.ndim() < 1 || b.ndim() < 2)
+    throw_value_error("vecmat", "x1 must have at least one dimension and x2 at least two");
+  if (a.shape().back() != b.shape()[b.ndim() - 2])
+    throw_value_error("vecmat", "x1's last axis (" + dim_str(a, -1) + ") and x2's second-to-last (" + dim_str(b, -2) +
+                                    ") must have the same size");
+  const Array ac = is_complex(a.dtype()) ? conjugate(a) : a;
+  return squeeze(matmul(expand_dims(ac, {-2}), b), std::vector<int64_t>{-2});
+}
 
 Array trace(const Array& a, int64_t offset, int64_t axis1, int64_t axis2, std::optional<DType> dtype) {
   return sum(diagonal(a, offset, axis1, axis2), std::vector<int64_t>{-1}, false, dtype);

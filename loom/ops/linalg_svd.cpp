@@ -87,17 +87,42 @@ std::pair<Array, Array> qr(const Array& a, const std::string& mode) {
   return {reshape(mT(qt).contiguous(), with(batch, {m, c})), r};
 }
 
-Array pinv(const Array& a, std::optional<double> rcond) {
+namespace {
+
+// pinv with the relative tolerance `rcond` (a number, or an array over the batch).
+Array pinv_impl(const Array& a, const std::optional<double>& rcond, const std::optional<Array>& rcond_array) {
   Shape batch;
   const Array x = matrix_stack("pinv", a, &batch, false);
   const int64_t m = x.shape()[1], n = x.shape()[2];
   if (std::min(m, n) == 0) return zeros(with(batch, {n, m}), x.dtype(), x.device());
   const auto [u, s, vh] = svd(reshape(x, a.shape()), false);
-  const double cut = rcond.value_or(static_cast<double>(std::max(m, n)) * eps(x.dtype()));
-  const Array cutoff = multiply(max(s, std::vector<int64_t>{-1}, true), cut);
+  const Array smax = max(s, std::vector<int64_t>{-1}, true);
+  // NumPy: cutoff = rcond[..., newaxis] * amax(s, axis=-1, keepdims=True).
+  const Array cutoff = rcond_array ? multiply(smax, expand_dims(*rcond_array, {-1}))
+                                   : multiply(smax, rcond.value_or(static_cast<double>(std::max(m, n)) * eps(x.dtype())));
   const Array keep = greater(s, cutoff);
   const Array s_inv = where(keep, true_divide(1.0, where(keep, s, 1.0)), 0.0);
   return matmul(mH(vh), multiply(expand_dims(s_inv, {-1}), mH(u)));
+}
+
+}  // namespace
+
+Array pinv(const Array& a, std::optional<double> rcond) { return pinv_impl(a, rcond, std::nullopt); }
+
+Array pinv(const Array& a, const Array& rcond) {
+  check_same_device("pinv", a.device(), rcond.device());
+  return pinv_impl(a, std::nullopt, rcond);
+}
+
+Array matrix_rank(const Array& a, const Array& rtol) {
+  check_same_device("matrix_rank", a.device(), rtol.device());
+  if (a.ndim() < 2) return matrix_rank(a);
+  Shape batch;
+  const Array x = matrix_stack("matrix_rank", a, &batch, false);
+  const Array s = svdvals(reshape(x, a.shape()));
+  if (std::min(x.shape()[1], x.shape()[2]) == 0) return zeros(batch, int64, x.device());
+  const Array t = multiply(max(s, std::vector<int64_t>{-1}, true), expand_dims(rtol, {-1}));
+  return sum(greater(s, t), std::vector<int64_t>{-1}).astype(int64);
 }
 
 Array matrix_rank(const Array& a, std::optional<double> tol, std::optional<double> rtol) {

@@ -37,12 +37,13 @@ Array replace_nonfinite(const Array& x, double nan, double posinf, double neginf
   return where(isnan(x), nan, where(greater(x, 0.0), where(isinf(x), posinf, x), where(isinf(x), neginf, x)));
 }
 
-Array scan_with_initial(const Array& x, std::optional<int64_t> axis, bool include_initial, bool product) {
+Array scan_with_initial(const Array& x, std::optional<int64_t> axis, bool include_initial, bool product,
+                        std::optional<DType> dtype) {
   if (!axis && x.ndim() > 1) throw_value_error(product ? "cumulative_prod" : "cumulative_sum",
                                                "axis must be specified for arrays of more than one dimension");
   const int64_t ax = axis.value_or(0);
-  Array r = product ? cumprod(x, x.ndim() == 0 ? std::nullopt : std::optional<int64_t>(ax))
-                    : cumsum(x, x.ndim() == 0 ? std::nullopt : std::optional<int64_t>(ax));
+  const std::optional<int64_t> scan_axis = x.ndim() == 0 ? std::nullopt : std::optional<int64_t>(ax);
+  Array r = product ? cumprod(x, scan_axis, dtype) : cumsum(x, scan_axis, dtype);
   if (!include_initial) return r;
   const int a = normalize_axis(ax, r.ndim(), "cumulative_sum");
   Shape s = r.shape();
@@ -131,11 +132,11 @@ Array nancumprod(const Array& a, std::optional<int64_t> axis) {
   return cumprod(inexact(a.dtype()) ? where(isnan(a), 1.0, a) : a, axis);
 }
 
-Array cumulative_sum(const Array& x, std::optional<int64_t> axis, bool include_initial) {
-  return scan_with_initial(x, axis, include_initial, false);
+Array cumulative_sum(const Array& x, std::optional<int64_t> axis, bool include_initial, std::optional<DType> dtype) {
+  return scan_with_initial(x, axis, include_initial, false, dtype);
 }
-Array cumulative_prod(const Array& x, std::optional<int64_t> axis, bool include_initial) {
-  return scan_with_initial(x, axis, include_initial, true);
+Array cumulative_prod(const Array& x, std::optional<int64_t> axis, bool include_initial, std::optional<DType> dtype) {
+  return scan_with_initial(x, axis, include_initial, true, dtype);
 }
 
 Array logspace(double start, double stop, int64_t num, bool endpoint, double base, std::optional<DType> dtype,

@@ -36,9 +36,11 @@ Array trapezoid(const Array& y, const std::optional<Array>& x = std::nullopt, do
 Array nancumsum(const Array& a, std::optional<int64_t> axis = std::nullopt);
 Array nancumprod(const Array& a, std::optional<int64_t> axis = std::nullopt);
 /// The Array API's cumulative_sum / cumulative_prod: axis required beyond 1-d;
-/// include_initial prepends the identity.
-Array cumulative_sum(const Array& x, std::optional<int64_t> axis = std::nullopt, bool include_initial = false);
-Array cumulative_prod(const Array& x, std::optional<int64_t> axis = std::nullopt, bool include_initial = false);
+/// include_initial prepends the identity; dtype as cumsum's.
+Array cumulative_sum(const Array& x, std::optional<int64_t> axis = std::nullopt, bool include_initial = false,
+                     std::optional<DType> dtype = std::nullopt);
+Array cumulative_prod(const Array& x, std::optional<int64_t> axis = std::nullopt, bool include_initial = false,
+                      std::optional<DType> dtype = std::nullopt);
 /// base ** linspace(start, stop, num); geomspace: the geometric sequence from start to stop
 /// (same sign, no zero), its ends exact.
 Array logspace(double start, double stop, int64_t num = 50, bool endpoint = true, double base = 10.0,

@@ -131,12 +131,14 @@ Array max(const Array& a, const AxisArg& axis, bool keepdims, const std::optiona
   return plain("max", ReduceKind::max, a, axis, keepdims, out);
 }
 
+// any/all read truth values only: a complex array reduces as its bool "nonzero" (either
+// part), the reduction kernels having real dtypes.
 Array any(const Array& a, const AxisArg& axis, bool keepdims, const std::optional<Array>& out) {
-  return plain("any", ReduceKind::any, a, axis, keepdims, out);
+  return plain("any", ReduceKind::any, is_complex(a.dtype()) ? not_equal(a, 0) : a, axis, keepdims, out);
 }
 
 Array all(const Array& a, const AxisArg& axis, bool keepdims, const std::optional<Array>& out) {
-  return plain("all", ReduceKind::all, a, axis, keepdims, out);
+  return plain("all", ReduceKind::all, is_complex(a.dtype()) ? not_equal(a, 0) : a, axis, keepdims, out);
 }
 
 Array argmin(const Array& a, std::optional<int64_t> axis, bool keepdims, const std::optional<Array>& out) {

@@ -1,5 +1,5 @@
 // Reductions (NumPy 2 semantics): sum prod mean var std min/amin max/amax argmin argmax
-// any all, the scans cumsum cumprod, and linalg::norm.
+// any all, the scans cumsum cumprod, and linalg::norm, vector_norm and matrix_norm.
 //
 // Shared conventions:
 //  - axis: nullopt reduces every axis; otherwise a list of axes (negative counts from the
@@ -81,6 +81,13 @@ struct NormOrd {
 /// non-inexact dtypes with astype(float)); float16/32/64 keep their dtype.
 Array norm(const Array& x, const NormOrd& ord = {}, const AxisArg& axis = std::nullopt,
            bool keepdims = false);
+/// The Array API's vector_norm: the vector norm `ord` (as norm's; default 2) over every
+/// axis in `axis` at once (nullopt: all of them), in norm's dtypes.
+Array vector_norm(const Array& x, const AxisArg& axis = std::nullopt, bool keepdims = false,
+                  const NormOrd& ord = {});
+/// The Array API's matrix_norm: norm's matrix norm `ord` (default Frobenius) of the
+/// matrices spanned by the last two axes.
+Array matrix_norm(const Array& x, bool keepdims = false, const NormOrd& ord = {});
 
 }  // namespace linalg
 }  // namespace loom

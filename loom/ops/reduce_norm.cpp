@@ -1,5 +1,6 @@
 // linalg::norm, following numpy.linalg.norm case by case (vector norms over one axis,
-// matrix norms over two) on the reduction kinds of the backends.
+// matrix norms over two) on the reduction kinds of the backends, and the Array API's
+// vector_norm (over any axes) and matrix_norm (over the last two).
 #include <cmath>
 #include <cstdio>
 
@@ -33,8 +34,9 @@ std::string ord_str(const NormOrd& o) {
   return buf;
 }
 
-Array vector_norm(const Array& x, int k, const NormOrd& ord, bool keepdims) {
-  const auto m = mask_of(x.ndim(), {k});
+// The vector norm over the axes of mask `m` (one axis for numpy.linalg.norm, any for the
+// Array API's vector_norm).
+Array vector_norm_over(const Array& x, const std::vector<bool>& m, const NormOrd& ord, bool keepdims) {
   if (ord.kind == Kind::none || is_num(ord, 2)) return reduce_masked("norm", x, m, keepdims, ReduceKind::norm_l2);
   if (ord.kind != Kind::number) throw_value_error("norm", "Invalid norm order '" + ord_str(ord) + "' for vectors");
   if (ord.p == INFINITY) return reduce_masked("norm", x, m, keepdims, ReduceKind::norm_max_abs);
@@ -46,7 +48,7 @@ Array vector_norm(const Array& x, int k, const NormOrd& ord, bool keepdims) {
   return reduce_masked("norm", x, m, keepdims, ReduceKind::norm_p, params);
 }
 
-Array matrix_norm(const Array& x, int row, int col, const NormOrd& ord, bool keepdims) {
+Array matrix_norm_over(const Array& x, int row, int col, const NormOrd& ord, bool keepdims) {
   const int nd = x.ndim();
   Array r;
   if (ord.kind == Kind::nuc || is_num(ord, 2) || is_num(ord, -2)) {
@@ -75,20 +77,40 @@ Array matrix_norm(const Array& x, int row, int col, const NormOrd& ord, bool kee
   return reshaped(r, shape);
 }
 
+// NumPy: `if not issubclass(x.dtype.type, inexact): x = x.astype(float)`; ml_dtypes'
+// bfloat16 is not inexact to NumPy either. A complex array's norms are those of its moduli
+// (NumPy takes abs first), but for the spectral and nuclear norms (norm() keeps the complex
+// matrices for those: their singular values).
+Array norm_input(const Array& a) {
+  if (is_complex(a.dtype())) return absolute(a);
+  return is_floating(a.dtype()) && a.dtype() != bfloat16 ? a : a.astype(float64);
+}
+
 }  // namespace
 
+Array vector_norm(const Array& a, const AxisArg& axis, bool keepdims, const NormOrd& ord) {
+  const Array x = norm_input(a);
+  std::vector<bool> m(x.ndim(), !axis);
+  if (axis) {
+    for (int64_t ax : *axis) {
+      const int d = normalize_axis(ax, x.ndim(), "vector_norm");
+      if (m[d]) throw_value_error("vector_norm", "duplicate value in 'axis'");
+      m[d] = true;
+    }
+  }
+  return vector_norm_over(x, m, ord, keepdims);
+}
+
+Array matrix_norm(const Array& a, bool keepdims, const NormOrd& ord) {
+  if (a.ndim() < 2) throw_value_error("matrix_norm", "x must have at least two dimensions (a stack of matrices)");
+  return norm(a, ord, std::vector<int64_t>{-2, -1}, keepdims);
+}
+
 Array norm(const Array& a, const NormOrd& ord, const AxisArg& axis, bool keepdims) {
-  // NumPy: `if not issubclass(x.dtype.type, inexact): x = x.astype(float)`; ml_dtypes'
-  // bfloat16 is not inexact to NumPy either.
-  // A complex array's norms are those of its moduli (NumPy takes abs first), but for the
-  // spectral and nuclear norms, which need a complex SVD.
-  const bool cplx = is_complex(a.dtype());
-  const Array x = cplx ? absolute(a) : is_floating(a.dtype()) && a.dtype() != bfloat16 ? a : a.astype(float64);
-  const int nd = x.ndim();
+  const int nd = a.ndim();
   const bool matrix = axis ? axis->size() == 2 : nd == 2;
-  if (cplx && matrix && (ord.kind == Kind::nuc || (ord.kind == Kind::number && std::fabs(ord.p) == 2)))
-    throw_dtype_error("norm", std::string("the spectral and nuclear norms of ") + dtype_name(a.dtype()) +
-                                  " matrices need a complex SVD, which is not supported yet");
+  const bool spectral = matrix && (ord.kind == Kind::nuc || (ord.kind == Kind::number && std::fabs(ord.p) == 2));
+  const Array x = is_complex(a.dtype()) && spectral ? a : norm_input(a);
   if (!axis) {
     if (ord.kind == Kind::none || (ord.kind == Kind::fro && nd == 2) || (is_num(ord, 2) && nd == 1)) {
       Array r = reduce_masked("norm", x, std::vector<bool>(nd, true), false, ReduceKind::norm_l2);
@@ -99,11 +121,11 @@ Array norm(const Array& a, const NormOrd& ord, const AxisArg& axis, bool keepdim
   if (axis) axes = *axis;
   else
     for (int d = 0; d < nd; ++d) axes.push_back(d);
-  if (axes.size() == 1) return vector_norm(x, normalize_axis(axes[0], nd, "norm"), ord, keepdims);
+  if (axes.size() == 1) return vector_norm_over(x, mask_of(nd, {normalize_axis(axes[0], nd, "norm")}), ord, keepdims);
   if (axes.size() == 2) {
     const int row = normalize_axis(axes[0], nd, "norm"), col = normalize_axis(axes[1], nd, "norm");
     if (row == col) throw_value_error("norm", "Duplicate axes given.");
-    return matrix_norm(x, row, col, ord, keepdims);
+    return matrix_norm_over(x, row, col, ord, keepdims);
   }
   throw_value_error("norm", "Improper number of dimensions to norm.");
 }

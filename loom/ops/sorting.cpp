@@ -6,6 +6,7 @@
 #include "loom/core/error.h"
 #include "loom/dispatch/dispatch.h"
 #include "loom/ops/elementwise.h"
+#include "loom/ops/shape_ops.h"
 #include "loom/ops/sorting_complex.h"
 
 namespace loom {
@@ -40,7 +41,7 @@ Array reshape_contiguous(const Array& a, const Shape& shape) {
   return a.view(shape, contiguous_strides(shape, a.itemsize()), a.offset());
 }
 
-Array flatten(const Array& a) { return reshape_contiguous(a.contiguous(), {a.size()}); }
+Array flattened(const Array& a) { return reshape_contiguous(a.contiguous(), {a.size()}); }
 
 // Sorted values or sorting indices of `a` along `axis` (normalized), in a's shape.
 Array sort_along(const Array& a, int axis, bool indices) {
@@ -57,18 +58,32 @@ Array sort_along(const Array& a, int axis, bool indices) {
   return last ? out : last_to_axis(out, axis).contiguous();
 }
 
-}  // namespace
-
-Array sort(const Array& a, std::optional<int64_t> axis) {
-  if (!axis) return sort_along(flatten(a), 0, false);
-  return sort_along(a, normalize_axis(*axis, a.ndim(), "sort"), false);
+// Descending order along `axis` from the stable ascending sort of the reversed array:
+// reversed again, equal elements are back in their first order (the values' reverse would
+// swap them), and index i of the reversed array is n - 1 - i of `a`.
+Array sort_descending(const Array& a, int axis, bool indices) {
+  const std::vector<int64_t> ax{axis};
+  const Array r = flip(sort_along(flip(a, ax), axis, indices), ax);
+  if (!indices) return r.contiguous();
+  return subtract(Scalar(static_cast<long long>(a.shape()[axis] - 1)), r);
 }
 
-Array argsort(const Array& a, std::optional<int64_t> axis) {
-  if (!axis) return sort_along(flatten(a), 0, true);
+Array sort_either(const Array& a, int axis, bool indices, bool descending) {
+  return descending ? sort_descending(a, axis, indices) : sort_along(a, axis, indices);
+}
+
+}  // namespace
+
+Array sort(const Array& a, std::optional<int64_t> axis, bool descending) {
+  if (!axis) return sort_either(flattened(a), 0, false, descending);
+  return sort_either(a, normalize_axis(*axis, a.ndim(), "sort"), false, descending);
+}
+
+Array argsort(const Array& a, std::optional<int64_t> axis, bool descending) {
+  if (!axis) return sort_either(flattened(a), 0, true, descending);
   // NumPy's argsort treats a 0-d array as 1-d (np.argsort(np.array(5)) is [0]).
   const Array x = a.ndim() == 0 ? reshape_contiguous(a.contiguous(), {1}) : a;
-  return sort_along(x, normalize_axis(*axis, x.ndim(), "argsort"), true);
+  return sort_either(x, normalize_axis(*axis, x.ndim(), "argsort"), true, descending);
 }
 
 void sort_inplace(const Array& a, int64_t axis) {
@@ -88,6 +103,8 @@ UniqueArrays unique(const Array& a, bool return_index, bool return_inverse, bool
     if (return_counts) r.counts = Array::allocate({0}, int64, a.device());
     return r;
   }
+  if (is_complex(a.dtype()))  // the unique evals have real keys: a composition over the complex sort
+    return sorting_detail::complex_unique(a, return_index, return_inverse, return_counts, equal_nan);
   r = dispatch(primitives::unique, {a}, {}, a, return_index, return_inverse, return_counts, equal_nan);
   // NumPy 2: with axis=None the inverse has the input's shape (np.take(values, inverse)).
   if (return_inverse) r.inverse = reshape_contiguous(r.inverse, a.shape());

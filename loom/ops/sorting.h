@@ -11,10 +11,12 @@ namespace loom {
 
 /// NumPy's sort: a sorted copy along `axis` (nullopt: of the flattened array). Stable.
 /// Every dtype; a 0-d array needs axis=nullopt (axis -1 raises AxisError, as NumPy).
-Array sort(const Array& a, std::optional<int64_t> axis = -1);
+/// `descending` (the Array API's): largest first, NaNs first.
+Array sort(const Array& a, std::optional<int64_t> axis = -1, bool descending = false);
 /// NumPy's argsort (kind='stable'): int64 indices that sort `a` along `axis`; equal
-/// elements keep their order. A 0-d array is treated as 1-d, as NumPy does.
-Array argsort(const Array& a, std::optional<int64_t> axis = -1);
+/// elements keep their order, also with `descending` (the Array API's). A 0-d array is
+/// treated as 1-d, as NumPy does.
+Array argsort(const Array& a, std::optional<int64_t> axis = -1, bool descending = false);
 /// ndarray.sort: sorts `a` in place along `axis`.
 void sort_inplace(const Array& a, int64_t axis = -1);
 

@@ -1,5 +1,5 @@
-// numpy's column_stack, dstack, hsplit, vsplit, dsplit, append, rot90, unstack and kron as
-// compositions (ops/stacking.h).
+// numpy's column_stack, dstack, hsplit, vsplit, dsplit, append, rot90, unstack, kron and
+// matrix_transpose as compositions (ops/stacking.h).
 #include "loom/ops/stacking.h"
 
 #include <string>
@@ -64,6 +64,12 @@ Array rot90(const Array& a, int64_t k, int64_t axis0, int64_t axis1) {
   // k = 1: flip along axis1, then swap the axes; k = 3: swap, then flip along axis1.
   if (k == 1) return swapaxes(flip(a, std::vector<int64_t>{a1}), a0, a1);
   return flip(swapaxes(a, a0, a1), std::vector<int64_t>{a1});
+}
+
+Array matrix_transpose(const Array& a) {
+  if (a.ndim() < 2)
+    throw_value_error("matrix_transpose", "x must be at least 2-dimensional (got " + std::to_string(a.ndim()) + ")");
+  return swapaxes(a, -1, -2);
 }
 
 std::vector<Array> unstack(const Array& a, int64_t axis) {

@@ -1,5 +1,6 @@
-// numpy's column_stack, dstack, hsplit, vsplit, dsplit, append, rot90, unstack and kron
-// (ops/stacking.cpp): compositions of views, concatenate and broadcasting multiplies.
+// numpy's column_stack, dstack, hsplit, vsplit, dsplit, append, rot90, unstack, kron and the
+// Array API's matrix_transpose (ops/stacking.cpp): compositions of views, concatenate and
+// broadcasting multiplies.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -27,6 +28,9 @@ Array append(const Array& arr, const Array& values, std::optional<int64_t> axis 
 Array rot90(const Array& a, int64_t k = 1, int64_t axis0 = 0, int64_t axis1 = 1);
 /// The views a[..., i, ...] along axis (the Array API's unstack).
 std::vector<Array> unstack(const Array& a, int64_t axis = 0);
+/// The last two axes swapped, a view (the Array API's matrix_transpose and x.mT);
+/// std::invalid_argument for fewer than 2 dimensions.
+Array matrix_transpose(const Array& a);
 /// The Kronecker product: blocks a[i, j] * b, over max(a.ndim, b.ndim) axes.
 Array kron(const Array& a, const Array& b);
 

@@ -99,6 +99,9 @@ from ._vmap import vmap  # noqa: E402
 from . import _numpy_protocols  # noqa: E402, F401
 from ._numpy_pyfuncs import *  # noqa: E402, F401, F403 - NumPy's object-level functions
 
+# The Python Array API standard: x.__array_namespace__() is this module (_array_api.py).
+from ._array_api import __array_api_version__, __array_namespace_info__, e, inf, nan, newaxis, pi  # noqa: E402
+
 Array = ndarray
 bool = bool_  # NumPy 2 spells it np.bool too
 

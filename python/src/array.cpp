@@ -65,6 +65,19 @@ nb::object item(const Array& a) {
   return scalar_to_python(scalar_from_bytes(buf, a.dtype()));
 }
 
+// x.to(device) and x.to_device(device): the same object when nothing moves.
+nb::object move_to(nb::handle self, nb::handle device) {
+  const Array& a = nb::cast<const Array&>(self);
+  const Device d = to_device(device);
+  if (d == a.device()) return nb::borrow(self);
+  Array out;
+  {
+    nb::gil_scoped_release release;
+    out = a.copy_to(d);
+  }
+  return nb::cast(std::move(out));
+}
+
 std::string repr(const Array& a) {
   if (is_abstract(a))  // as JAX prints its tracers
     return std::string("Traced<") + dtype_name(a.dtype()) + shape_str(a.shape()) + ", device=" + a.device().str() + ">";
@@ -133,20 +146,30 @@ void init_array(nb::module_& m, nb::class_<Array>& cls) {
                    "Bytes to step in each dimension (NumPy convention).")
       .def_prop_ro("device", [](const Array& a) { return a.device(); }, "The device the array lives on.")
       .def_prop_ro("T", &Array::transpose, "The array with its axes reversed (a view).")
+      .def_prop_ro("mT", [](const Array& a) { return matrix_transpose(a); },
+                   "The array with its last two axes swapped (a view; the Array API's matrix transpose).")
+      .def("to", &move_to, nb::arg("device"), "This same array when it already lives on `device`, else a copy there.")
       .def(
-          "to",
-          [](nb::handle self, nb::handle device) -> nb::object {
-            const Array& a = nb::cast<const Array&>(self);
-            const Device d = to_device(device);
-            if (d == a.device()) return nb::borrow(self);
-            Array out;
-            {
-              nb::gil_scoped_release release;
-              out = a.copy_to(d);
+          "to_device",
+          [](nb::handle self, nb::handle device, nb::handle stream) {
+            if (stream.is_none()) return move_to(self, device);
+            if (!nb::isinstance<Stream>(stream)) raise_arg_type("to_device", "stream", "a loom.Stream or None", stream);
+            // The copy is enqueued on `stream` (a loom.Stream of the target device), as
+            // `with stream:` would.
+            stream.attr("__enter__")();
+            nb::object r;
+            try {
+              r = move_to(self, device);
+            } catch (...) {
+              stream.attr("__exit__")(nb::none(), nb::none(), nb::none());
+              throw;
             }
-            return nb::cast(std::move(out));
+            stream.attr("__exit__")(nb::none(), nb::none(), nb::none());
+            return r;
           },
-          nb::arg("device"), "This same array when it already lives on `device`, else a copy there.")
+          nb::arg("device"), nb::kw_only(), nb::arg("stream").none() = nb::none(),
+          "The Array API's to_device: this same array when it already lives on `device`, else a copy there "
+          "(enqueued on `stream`, a loom.Stream, when given).")
       .def("copy_to", [](const Array& a, nb::handle device) {
              const Device d = to_device(device);
              nb::gil_scoped_release release;
@@ -237,10 +260,19 @@ void init_array(nb::module_& m, nb::class_<Array>& cls) {
              return nb::int_(item(a));
            },
            "int() of a size-1 array.")
+      .def("__complex__",
+           [](const Array& a) {
+             require_concrete(a, "complex", "use x.astype(loom.complex128) to stay an array");
+             nb::object v = item(a);
+             PyObject* c = PyObject_CallOneArg(reinterpret_cast<PyObject*>(&PyComplex_Type), v.ptr());
+             if (!c) throw nb::python_error();
+             return nb::steal(c);
+           },
+           "complex() of a size-1 array.")
       .def("__index__",
            [](const Array& a) {
              require_concrete(a, "index", "an index that decides a shape must be a static argument (static_argnums)");
-             if (is_floating(a.dtype())) {
+             if (!is_integer(a.dtype())) {  // bool too, as NumPy and the Array API
                throw nb::type_error("only integer scalar arrays can be converted to a scalar index");
              }
              return nb::int_(item(a));

@@ -346,7 +346,16 @@ void init_creation(nb::module_& m) {
   m.def(
       "eye",
       [](nb::handle n_h, nb::handle m_h, nb::handle k_h, nb::handle dtype, nb::handle device) {
-        const int64_t n = to_int_arg(n_h, "eye", "N"), k = to_int_arg(k_h, "eye", "k");
+        const int64_t n = to_int_arg(n_h, "eye", "N");
+        // Any diagonal beyond 64 bits is empty: saturate rather than refuse it.
+        int64_t k = 0;
+        int overflow = 0;
+        if (PyLong_Check(k_h.ptr())) {
+          k = PyLong_AsLongLongAndOverflow(k_h.ptr(), &overflow);
+          if (overflow) k = overflow > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+        } else {
+          k = to_int_arg(k_h, "eye", "k");
+        }
         const std::optional<int64_t> mm =
             m_h.is_none() ? std::nullopt : std::optional<int64_t>(to_int_arg(m_h, "eye", "M"));
         return eye(n, mm, k, dtype.is_none() ? float64 : to_dtype(dtype), to_optional_device(device));

@@ -68,8 +68,33 @@ nb::object round_impl(nb::handle a, nb::handle decimals_h, nb::handle out) {
   return nb::cast(std::move(r));
 }
 
-nb::object clip_impl(nb::handle a, nb::handle lo, nb::handle hi, nb::handle out) {
+// One bound given under either name: NumPy 2.1's a_min/a_max or min/max (the Array API's).
+nb::handle one_bound(nb::handle legacy, nb::handle named, const char* which) {
+  if (named.is_none()) return legacy;
+  if (!legacy.is_none())
+    throw std::invalid_argument(std::string("[clip] the ") + which + " bound was passed twice (a_" + which + " and " +
+                                which + ")");
+  return named;
+}
+
+nb::object clip_impl(nb::handle a, nb::handle lo, nb::handle hi, nb::handle out, nb::handle min_kw, nb::handle max_kw) {
+  lo = one_bound(lo, min_kw, "min");
+  hi = one_bound(hi, max_kw, "max");
   std::optional<Device> dev = device_of({a, lo, hi, out});
+  if (lo.is_none() && hi.is_none()) {
+    // No bound (NumPy 2.1, the Array API): the values unchanged, in a new array or `out`.
+    const Array x = to_array(a, dev);
+    const std::optional<Array> o = to_out_arg(out, "clip");
+    nb::gil_scoped_release release;
+    if (o) {
+      copyto(*o, x);
+      nb::gil_scoped_acquire acquire;
+      return nb::borrow(out);
+    }
+    Array r = x.copy();
+    nb::gil_scoped_acquire acquire;
+    return nb::cast(std::move(r));
+  }
   Operand x = to_operand(a, dev);
   std::optional<Operand> mn, mx;
   if (!lo.is_none()) mn = to_operand(lo, dev);
@@ -114,9 +139,11 @@ LOOM_BINDING_FAMILY(elementwise, 10) {
   m.def("around", &round_impl, nb::arg("a"), nb::arg("decimals") = 0, nb::arg("out").none() = nb::none(),
         "around(a, decimals=0, out=None): numpy.around, the same as round.");
   m.def("clip", &clip_impl, nb::arg("a"), nb::arg("a_min").none() = nb::none(), nb::arg("a_max").none() = nb::none(),
-        nb::arg("out").none() = nb::none(),
-        "clip(a, a_min=None, a_max=None, out=None)\n\nmin(max(a, a_min), a_max) elementwise, as "
-        "numpy.clip; either bound may be None. NaN propagates.");
+        nb::arg("out").none() = nb::none(), nb::kw_only(), nb::arg("min").none() = nb::none(),
+        nb::arg("max").none() = nb::none(),
+        "clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None)\n\nmin(max(a, a_min), a_max) "
+        "elementwise, as numpy.clip; min= and max= (NumPy 2.1's and the Array API's names) are the same bounds. "
+        "Either bound may be None; with neither, a copy. NaN propagates.");
   m.def(
       "where",
       [](nb::handle cond, nb::handle x, nb::handle y) {
@@ -147,7 +174,9 @@ LOOM_BINDING_FAMILY(elementwise, 10) {
             return round_impl(self, digits, nb::none());
           },
           nb::arg("ndigits").none() = nb::none(), "round(a, ndigits): loom.round(a, ndigits).");
-  cls.def("clip", [](nb::handle self, nb::handle lo, nb::handle hi, nb::handle out) { return clip_impl(self, lo, hi, out); },
+  cls.def("clip", [](nb::handle self, nb::handle lo, nb::handle hi, nb::handle out) {
+            return clip_impl(self, lo, hi, out, nb::none(), nb::none());
+          },
           nb::arg("min").none() = nb::none(), nb::arg("max").none() = nb::none(), nb::arg("out").none() = nb::none(),
           "a.clip(min=None, max=None, out=None): loom.clip(a, min, max, out).");
 }

@@ -13,6 +13,15 @@ namespace {
 using OneAxis = Array (*)(const Array&, std::optional<int64_t>, int64_t, const std::string&);
 using NAxes = Array (*)(const Array&, const fft::OptionalInts&, const fft::OptionalInts&, const std::string&);
 
+// The frequencies (computed in float64) in the Array API's dtype=, a real floating dtype.
+Array freq_in(const Array& f, nb::handle dtype, const char* op) {
+  const std::optional<DType> dt = to_optional_dtype(dtype);
+  if (!dt || *dt == f.dtype()) return f;
+  if (!is_floating(*dt))
+    throw DTypeError(std::string("[") + op + "] dtype must be a real floating-point dtype, not " + dtype_name(*dt));
+  return f.astype(*dt);
+}
+
 std::string norm_arg(nb::handle h, const char* op) { return h.is_none() ? "backward" : to_str_arg(h, op, "norm"); }
 
 // s: a sequence of ints; None entries mean the axis' length (NumPy's deprecated spelling of -1).
@@ -139,20 +148,24 @@ LOOM_BINDING_FAMILY(fft, 52) {
 
   f.def(
       "fftfreq",
-      [](nb::handle n, nb::handle d, nb::handle device) {
+      [](nb::handle n, nb::handle d, nb::handle device, nb::handle dtype) {
         const int64_t nn = to_int_arg(n, "fft.fftfreq", "n");
-        return fft::fftfreq(nn, spacing_arg(d, nn, "fft.fftfreq"), to_optional_device(device));
+        return freq_in(fft::fftfreq(nn, spacing_arg(d, nn, "fft.fftfreq"), to_optional_device(device)), dtype,
+                       "fft.fftfreq");
       },
-      nb::arg("n"), nb::arg("d") = 1.0, nb::arg("device") = nb::none(),
-      "numpy.fft.fftfreq: the sample frequencies [0, 1, ..., n//2 - 1 or so, -n//2, ..., -1] / (d * n), float64.");
+      nb::arg("n"), nb::arg("d") = 1.0, nb::arg("device") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
+      "numpy.fft.fftfreq: the sample frequencies [0, 1, ..., n//2 - 1 or so, -n//2, ..., -1] / (d * n), float64 "
+      "(or the real floating-point `dtype`, the Array API's).");
   f.def(
       "rfftfreq",
-      [](nb::handle n, nb::handle d, nb::handle device) {
+      [](nb::handle n, nb::handle d, nb::handle device, nb::handle dtype) {
         const int64_t nn = to_int_arg(n, "fft.rfftfreq", "n");
-        return fft::rfftfreq(nn, spacing_arg(d, nn, "fft.rfftfreq"), to_optional_device(device));
+        return freq_in(fft::rfftfreq(nn, spacing_arg(d, nn, "fft.rfftfreq"), to_optional_device(device)), dtype,
+                       "fft.rfftfreq");
       },
-      nb::arg("n"), nb::arg("d") = 1.0, nb::arg("device") = nb::none(),
-      "numpy.fft.rfftfreq: the n//2 + 1 non-negative sample frequencies of rfft, float64.");
+      nb::arg("n"), nb::arg("d") = 1.0, nb::arg("device") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
+      "numpy.fft.rfftfreq: the n//2 + 1 non-negative sample frequencies of rfft, float64 (or the real "
+      "floating-point `dtype`, the Array API's).");
   f.def(
       "fftshift",
       [](nb::handle x, nb::handle axes) {

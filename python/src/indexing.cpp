@@ -208,13 +208,15 @@ LOOM_BINDING_FAMILY(indexing, 30) {
       nb::arg("a"), "(count, ndim) int64 indices of the nonzero elements.");
   m.def(
       "count_nonzero",
-      [](nb::handle a, nb::handle axis) -> int64_t {
-        if (!axis.is_none()) throw UnsupportedError("[count_nonzero] only axis=None is supported");
+      [](nb::handle a, nb::handle axis, bool keepdims) {
         const Array x = to_array(a);
+        const auto ax = to_axes(axis, "count_nonzero");
         nb::gil_scoped_release release;
-        return count_nonzero(x);
+        return count_nonzero(x, ax, keepdims);
       },
-      nb::arg("a"), nb::arg("axis").none() = nb::none(), "Number of nonzero elements (axis=None).");
+      nb::arg("a"), nb::arg("axis").none() = nb::none(), nb::kw_only(), nb::arg("keepdims") = false,
+      "Number of nonzero elements over `axis` (None: all), as an int64 array (0-d for a full count, as loom's "
+      "other reductions; NumPy returns a Python int there, int(...) reads it).");
 }
 
 }  // namespace loom::py

@@ -1,6 +1,7 @@
-// Linear algebra products: matmul dot vdot inner outer tensordot einsum, the matmul
-// precision switch, and ndarray's @, @=, dot. Non-loom arguments (NumPy arrays, lists,
-// scalars) are converted onto the device of the loom array among the operands.
+// Linear algebra products: matmul dot vdot inner outer tensordot einsum vecdot matvec
+// vecmat, the matmul precision switch, ndarray's @, @=, dot, and loom.linalg's compositions.
+// Non-loom arguments (NumPy arrays, lists, scalars) are converted onto the device of the
+// loom array among the operands.
 #include <string>
 #include <vector>
 
@@ -114,6 +115,8 @@ void bind_composed(nb::module_& m) {
         });
       },
       nb::arg("x1"), nb::arg("x2"), "numpy.linalg.outer: the outer product of two 1-d arrays.");
+  // The Array API's linalg extension also holds these main-namespace functions.
+  for (const char* name : {"matmul", "tensordot", "matrix_transpose", "vecdot"}) la.attr(name) = m.attr(name);
   la.def(
       "matrix_power",
       [](nb::handle a, int64_t n) {
@@ -165,6 +168,24 @@ LOOM_BINDING_FAMILY(linalg, 50) {
       "Tensor dot product: axes=N sums a's last N axes with b's first N; axes=(axes_a, axes_b) "
       "sums the listed axes pairwise (each an int or a sequence of ints). The result has a's "
       "remaining axes, then b's.");
+  m.def(
+      "vecdot",
+      [](nb::handle x1, nb::handle x2, int64_t axis) {
+        return binary(x1, x2, [axis](auto& a, auto& b) { return vecdot(a, b, axis); });
+      },
+      nb::arg("x1"), nb::arg("x2"), nb::kw_only(), nb::arg("axis") = -1,
+      "NumPy 2's and the Array API's vecdot: sum(conj(x1) * x2) over `axis` of each operand (equal sizes), "
+      "the other axes broadcast; the promoted dtype.");
+  m.def("matvec",
+        [](nb::handle x1, nb::handle x2) { return binary(x1, x2, [](auto& a, auto& b) { return matvec(a, b); }); },
+        nb::arg("x1"), nb::arg("x2"),
+        "NumPy 2.2's matvec: matrices x1 (..., m, n) times vectors x2 (..., n), giving (..., m); batch axes "
+        "broadcast.");
+  m.def("vecmat",
+        [](nb::handle x1, nb::handle x2) { return binary(x1, x2, [](auto& a, auto& b) { return vecmat(a, b); }); },
+        nb::arg("x1"), nb::arg("x2"),
+        "NumPy 2.2's vecmat: conjugated vectors x1 (..., n) times matrices x2 (..., n, m), giving (..., m); "
+        "batch axes broadcast.");
   m.def(
       "einsum",
       [](const std::string& subscripts, nb::args operands) {

@@ -174,9 +174,15 @@ LOOM_BINDING_FAMILY(linalg_decomp, 51) {
       "pinv",
       [](nb::handle a, nb::handle rcond, bool hermitian, nb::handle rtol) {
         const Array x = arg(a);
+        const nb::handle tol = rtol.is_none() ? rcond : rtol;
+        if (nb::isinstance<Array>(tol) || nb::hasattr(tol, "__array__")) {
+          // NumPy's array tolerance: one per matrix of the batch.
+          const Array t = to_array(tol, x.device());
+          nb::gil_scoped_release release;
+          return pinv(x, t);
+        }
         std::optional<double> r;
-        if (!rcond.is_none()) r = nb::cast<double>(nb::float_(rcond));
-        if (!rtol.is_none()) r = nb::cast<double>(nb::float_(rtol));
+        if (!tol.is_none()) r = nb::cast<double>(nb::float_(tol));
         nb::gil_scoped_release release;
         return pinv(x, r);
       },
@@ -188,6 +194,12 @@ LOOM_BINDING_FAMILY(linalg_decomp, 51) {
       "matrix_rank",
       [](nb::handle a, nb::handle tol, bool hermitian, nb::handle rtol) {
         const Array x = arg(a);
+        if (tol.is_none() && (nb::isinstance<Array>(rtol) || nb::hasattr(rtol, "__array__"))) {
+          // An array rtol (the Array API's): one per matrix of the batch.
+          const Array r = to_array(rtol, x.device());
+          nb::gil_scoped_release release;
+          return matrix_rank(x, r);
+        }
         std::optional<double> t;
         if (!tol.is_none()) t = nb::cast<double>(nb::float_(tol));
         std::optional<double> rt;

@@ -6,6 +6,21 @@
 
 namespace loom::py {
 
+namespace {
+
+// A Python number beside an array is weak (NEP 50), as for the ufuncs these functions are in
+// NumPy: logaddexp(float32 array, 0) stays float32.
+Array operand_beside(nb::handle h, const Array& other) {
+  PyObject* p = h.ptr();
+  if (PyBool_Check(p) || PyLong_CheckExact(p) || PyFloat_CheckExact(p) || PyComplex_CheckExact(p)) {
+    const DType dt = result_type({other.dtype()}, {to_scalar(h)});
+    return nb::cast<Array>(convert_to_array(h, dt, other.device(), std::nullopt));
+  }
+  return to_array(h, other.device());
+}
+
+}  // namespace
+
 LOOM_BINDING_FAMILY(math_extras, 37) {
   const nb::handle none = nb::none();
   using Unary = Array (*)(const Array&);
@@ -26,8 +41,12 @@ LOOM_BINDING_FAMILY(math_extras, 37) {
                      B{"logaddexp2", &logaddexp2, "numpy.logaddexp2: log2(2**x1 + 2**x2) without overflow."}}) {
     Binary fn = b.fn;
     m.def(b.name, [fn](nb::handle x1, nb::handle x2) {
-            const auto [a, c] = to_array_pair(x1, x2);
-            return fn(a, c);
+            if (nb::isinstance<Array>(x1) || !nb::isinstance<Array>(x2)) {
+              const Array a = to_array(x1);
+              return fn(a, operand_beside(x2, a));
+            }
+            const Array c = to_array(x2);
+            return fn(operand_beside(x1, c), c);
           },
           nb::arg("x1"), nb::arg("x2"), b.doc);
   }
@@ -61,18 +80,22 @@ LOOM_BINDING_FAMILY(math_extras, 37) {
         nb::arg("a"), nb::arg("axis").none() = none, "numpy.nancumprod: cumprod with NaNs as one.");
   m.def(
       "cumulative_sum",
-      [](nb::handle x, nb::handle axis, bool include_initial) {
-        return cumulative_sum(to_array(x), to_optional_int_arg(axis, "cumulative_sum", "axis"), include_initial);
+      [](nb::handle x, nb::handle axis, nb::handle dtype, bool include_initial) {
+        return cumulative_sum(to_array(x), to_optional_int_arg(axis, "cumulative_sum", "axis"), include_initial,
+                              to_optional_dtype(dtype));
       },
-      nb::arg("x"), nb::kw_only(), nb::arg("axis").none() = none, nb::arg("include_initial") = false,
-      "The Array API's cumulative_sum (include_initial prepends 0).");
+      nb::arg("x"), nb::kw_only(), nb::arg("axis").none() = none, nb::arg("dtype").none() = none,
+      nb::arg("include_initial") = false,
+      "The Array API's cumulative_sum (include_initial prepends 0; dtype as cumsum's).");
   m.def(
       "cumulative_prod",
-      [](nb::handle x, nb::handle axis, bool include_initial) {
-        return cumulative_prod(to_array(x), to_optional_int_arg(axis, "cumulative_prod", "axis"), include_initial);
+      [](nb::handle x, nb::handle axis, nb::handle dtype, bool include_initial) {
+        return cumulative_prod(to_array(x), to_optional_int_arg(axis, "cumulative_prod", "axis"), include_initial,
+                               to_optional_dtype(dtype));
       },
-      nb::arg("x"), nb::kw_only(), nb::arg("axis").none() = none, nb::arg("include_initial") = false,
-      "The Array API's cumulative_prod (include_initial prepends 1).");
+      nb::arg("x"), nb::kw_only(), nb::arg("axis").none() = none, nb::arg("dtype").none() = none,
+      nb::arg("include_initial") = false,
+      "The Array API's cumulative_prod (include_initial prepends 1; dtype as cumprod's).");
   m.def(
       "logspace",
       [](double start, double stop, int64_t num, bool endpoint, double base, nb::handle dtype, nb::handle device) {

@@ -87,6 +87,14 @@ Array call_mean(const char* name, const Array& a, nb::handle axis, nb::handle dt
   return r;
 }
 
+// NumPy 2's ddof= or its Array API spelling correction= (one of them; None counts as 0).
+double ddof_arg(const char* name, nb::handle ddof, nb::handle correction) {
+  if (!ddof.is_none() && !correction.is_none())
+    throw std::invalid_argument(std::string("[") + name + "] ddof and correction can't be provided simultaneously.");
+  const auto v = to_optional_float_arg(ddof.is_none() ? correction : ddof, name, ddof.is_none() ? "correction" : "ddof");
+  return v.value_or(0.0);
+}
+
 Array call_var(const char* name, VarFn f, const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, double ddof,
                bool keepdims) {
   const AxisArg ax = to_axes(axis, name);
@@ -159,10 +167,12 @@ LOOM_BINDING_FAMILY(reduce, 30) {
       "mean(a, axis=None, dtype=None, out=None, keepdims=False)\n\nArithmetic mean; integers give "
       "float64, float16/bfloat16 accumulate in float32. An empty reduction gives nan and a RuntimeWarning.");
   static const std::string var_doc = doc(
-      "var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False)\n\nVariance with divisor N - ddof, "
-      "computed in two passes (mean, then squared deviations).");
+      "var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None)\n\nVariance with "
+      "divisor N - ddof (correction= is the Array API's name of ddof), computed in two passes (mean, then squared "
+      "deviations).");
   static const std::string std_doc = doc(
-      "std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False)\n\nStandard deviation: sqrt(var).");
+      "std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None)\n\nStandard "
+      "deviation: sqrt(var).");
   static const std::string min_doc = doc(
       "min(a, axis=None, out=None, keepdims=False)\n\nMinimum (NaN propagates); ValueError over an empty axis.");
   static const std::string max_doc = doc(
@@ -207,16 +217,20 @@ LOOM_BINDING_FAMILY(reduce, 30) {
   struct VarDef { const char* name; VarFn fn; const char* text; };
   for (const VarDef& d : {VarDef{"var", &loom::var, var_doc.c_str()}, VarDef{"std", &loom::std, std_doc.c_str()}}) {
     VarFn fn = d.fn;
-    m.def(d.name, [fn, name = d.name](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, double ddof, bool keepdims) {
-            return call_var(name, fn, to_array(a), axis, dtype, out, ddof, keepdims);
+    m.def(d.name, [fn, name = d.name](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, nb::handle ddof,
+                                      bool keepdims, nb::handle correction) {
+            return call_var(name, fn, to_array(a), axis, dtype, out, ddof_arg(name, ddof, correction), keepdims);
           },
           nb::arg("a"), nb::arg("axis").none() = none, nb::arg("dtype").none() = none,
-          nb::arg("out").none() = none, nb::arg("ddof") = 0.0, nb::arg("keepdims") = false, d.text);
-    cls.def(d.name, [fn, name = d.name](const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, double ddof, bool keepdims) {
-              return call_var(name, fn, a, axis, dtype, out, ddof, keepdims);
+          nb::arg("out").none() = none, nb::arg("ddof").none() = none, nb::arg("keepdims") = false, nb::kw_only(),
+          nb::arg("correction").none() = none, d.text);
+    cls.def(d.name, [fn, name = d.name](const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, nb::handle ddof,
+                                        bool keepdims, nb::handle correction) {
+              return call_var(name, fn, a, axis, dtype, out, ddof_arg(name, ddof, correction), keepdims);
             },
             nb::arg("axis").none() = none, nb::arg("dtype").none() = none, nb::arg("out").none() = none,
-            nb::arg("ddof") = 0.0, nb::arg("keepdims") = false, d.text);
+            nb::arg("ddof").none() = none, nb::arg("keepdims") = false, nb::kw_only(),
+            nb::arg("correction").none() = none, d.text);
   }
 
   struct PlainDef { const char* name; PlainFn fn; const char* text; bool method; };
@@ -289,6 +303,31 @@ LOOM_BINDING_FAMILY(reduce, 30) {
       nb::arg("x"), nb::arg("p").none() = nb::none(),
       "numpy.linalg.cond: the condition number (p None/2/-2 from the singular values, else "
       "norm(x, p) * norm(inv(x), p)).");
+  linalg.def(
+      "vector_norm",
+      [](nb::handle x, nb::handle axis, bool keepdims, nb::handle ord) {
+        const Array a = to_array(x);
+        const AxisArg ax = to_axes(axis, "vector_norm");
+        const linalg::NormOrd o = ord.is_none() ? linalg::NormOrd::number(2) : to_ord(ord);
+        if (o.kind != linalg::NormOrd::Kind::number)
+          throw std::invalid_argument("[vector_norm] ord must be a number (inf and -inf included)");
+        nb::gil_scoped_release release;
+        return linalg::vector_norm(a, ax, keepdims, o);
+      },
+      nb::arg("x"), nb::kw_only(), nb::arg("axis").none() = none, nb::arg("keepdims") = false, nb::arg("ord") = 2,
+      "The Array API's and NumPy 2's vector_norm: the vector norm `ord` (2, 1, inf, -inf, 0 or any p) over "
+      "every axis of `axis` at once (None: all of them). Complex arrays give real norms; integers float64.");
+  linalg.def(
+      "matrix_norm",
+      [](nb::handle x, bool keepdims, nb::handle ord) {
+        const Array a = to_array(x);
+        const linalg::NormOrd o = ord.is_none() ? linalg::NormOrd{linalg::NormOrd::Kind::fro} : to_ord(ord);
+        nb::gil_scoped_release release;
+        return linalg::matrix_norm(a, keepdims, o);
+      },
+      nb::arg("x"), nb::kw_only(), nb::arg("keepdims") = false, nb::arg("ord") = "fro",
+      "The Array API's and NumPy 2's matrix_norm: the matrix norm `ord` ('fro', 'nuc', 1, -1, 2, -2, inf, "
+      "-inf) of the matrices spanned by the last two axes.");
   linalg.def("norm", &norm_py, nb::arg("x"), nb::arg("ord").none() = none, nb::arg("axis").none() = none,
              nb::arg("keepdims") = false,
              "norm(x, ord=None, axis=None, keepdims=False)\n\nnumpy.linalg.norm: vector norms (ord None/2, 1, "

@@ -53,6 +53,35 @@ nb::object unique_py(nb::handle ar, bool return_index, bool return_inverse, bool
   return nb::tuple(out);
 }
 
+// The Array API's unique_*: NumPy 2's named tuples over unique(); every NaN is its own
+// value (equal_nan=False), as the standard says.
+nb::object unique_named(nb::handle x, const char* type_name, bool index, bool inverse, bool counts) {
+  // The types live as long as the interpreter (never released: teardown order cannot matter).
+  static nb::dict& types = *new nb::dict();
+  if (!types.contains(type_name)) {
+    nb::list fields;
+    fields.append("values");
+    if (index) fields.append("indices");
+    if (inverse) fields.append("inverse_indices");
+    if (counts) fields.append("counts");
+    nb::object t = nb::module_::import_("collections").attr("namedtuple")(type_name, fields);
+    t.attr("__module__") = "loom";
+    types[type_name] = t;
+  }
+  const Array a = to_array(x);
+  UniqueArrays r;
+  {
+    nb::gil_scoped_release release;
+    r = unique(a, index, inverse, counts, std::nullopt, /*equal_nan=*/false);
+  }
+  nb::list out;
+  out.append(nb::cast(r.values));
+  if (index) out.append(nb::cast(r.index));
+  if (inverse) out.append(nb::cast(r.inverse));
+  if (counts) out.append(nb::cast(r.counts));
+  return types[type_name](*out);
+}
+
 Array searchsorted_py(const Array& a, nb::handle v, const std::string& side, nb::handle sorter) {
   const Array va = to_array(v, a.device());
   std::optional<Array> s;
@@ -66,31 +95,37 @@ Array searchsorted_py(const Array& a, nb::handle v, const std::string& side, nb:
 LOOM_BINDING_FAMILY(sorting, 40) {
   m.def(
       "sort",
-      [](nb::handle a, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable) {
+      [](nb::handle a, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable, nb::handle descending) {
         check_sort_args(kind, order, stable);
+        const bool desc = to_bool_arg(descending, "sort", "descending");
         const Array x = to_array(a);
         const std::optional<int64_t> ax = to_sort_axis(axis);
         nb::gil_scoped_release release;
-        return sort(x, ax);
+        return sort(x, ax, desc);
       },
       nb::arg("a"), nb::arg("axis").none() = -1, nb::arg("kind").none() = nb::none(),
       nb::arg("order").none() = nb::none(), nb::kw_only(), nb::arg("stable").none() = nb::none(),
+      nb::arg("descending") = false,
       "Return a sorted copy of an array along `axis` (None: the flattened array).\n\n"
       "The sort is always stable (equal elements keep their order), whatever `kind` or\n"
-      "`stable` say; NaNs sort to the end and -0.0 equals 0.0, as in NumPy.");
+      "`stable` say; NaNs sort to the end and -0.0 equals 0.0, as in NumPy. descending=True\n"
+      "(the Array API's) sorts largest first, NaNs first.");
   m.def(
       "argsort",
-      [](nb::handle a, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable) {
+      [](nb::handle a, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable, nb::handle descending) {
         check_sort_args(kind, order, stable);
+        const bool desc = to_bool_arg(descending, "argsort", "descending");
         const Array x = to_array(a);
         const std::optional<int64_t> ax = to_sort_axis(axis);
         nb::gil_scoped_release release;
-        return argsort(x, ax);
+        return argsort(x, ax, desc);
       },
       nb::arg("a"), nb::arg("axis").none() = -1, nb::arg("kind").none() = nb::none(),
       nb::arg("order").none() = nb::none(), nb::kw_only(), nb::arg("stable").none() = nb::none(),
+      nb::arg("descending") = false,
       "Return the int64 indices that sort an array along `axis` (None: flattened).\n\n"
-      "Stable, as NumPy's kind='stable': equal elements keep their order; NaNs go last.");
+      "Stable, as NumPy's kind='stable': equal elements keep their order (with descending=True,\n"
+      "the Array API's, too: largest first); NaNs go last (first when descending).");
   m.def("unique", &unique_py, nb::arg("ar"), nb::arg("return_index") = false, nb::arg("return_inverse") = false,
         nb::arg("return_counts") = false, nb::arg("axis").none() = nb::none(), nb::kw_only(),
         nb::arg("equal_nan") = true,
@@ -100,6 +135,24 @@ LOOM_BINDING_FAMILY(sorting, 40) {
         "as a tuple. With equal_nan=True (NumPy 2's default) all NaNs count as one value.\n"
         "Only axis=None is supported (NotImplementedError otherwise). The GPU waits once\n"
         "for the number of unique values, as CuPy does.");
+  m.def("unique_all", [](nb::handle x) { return unique_named(x, "UniqueAllResult", true, true, true); }, nb::arg("x"),
+        "The Array API's unique_all: (values, indices, inverse_indices, counts) of the flattened array, a named "
+        "tuple. values are sorted; indices give each value's first occurrence; inverse_indices has x's shape; "
+        "every NaN is a distinct value.");
+  m.def("unique_counts", [](nb::handle x) { return unique_named(x, "UniqueCountsResult", false, false, true); },
+        nb::arg("x"), "The Array API's unique_counts: (values, counts), a named tuple (NaNs distinct).");
+  m.def("unique_inverse", [](nb::handle x) { return unique_named(x, "UniqueInverseResult", false, true, false); },
+        nb::arg("x"),
+        "The Array API's unique_inverse: (values, inverse_indices), a named tuple; inverse_indices has x's "
+        "shape and values[inverse_indices] is x (NaNs distinct).");
+  m.def(
+      "unique_values",
+      [](nb::handle x) {
+        const Array a = to_array(x);
+        nb::gil_scoped_release release;
+        return unique(a, false, false, false, std::nullopt, /*equal_nan=*/false).values;
+      },
+      nb::arg("x"), "The Array API's unique_values: the sorted unique values of the flattened array (NaNs distinct).");
   m.def(
       "searchsorted",
       [](nb::handle a, nb::handle v, const std::string& side, nb::handle sorter) {

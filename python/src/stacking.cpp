@@ -76,11 +76,7 @@ LOOM_BINDING_FAMILY(stacking, 34) {
       "permute_dims", [](nb::handle a, nb::handle axes) { return transpose(to_array(a), to_axes(axes, "permute_dims")); },
       nb::arg("x"), nb::arg("axes"), "The Array API's permute_dims (numpy.transpose).");
   m.def(
-      "matrix_transpose", [](nb::handle a) {
-        const Array x = to_array(a);
-        if (x.ndim() < 2) throw std::invalid_argument("[matrix_transpose] x must be at least 2-dimensional");
-        return swapaxes(x, -1, -2);
-      },
+      "matrix_transpose", [](nb::handle a) { return matrix_transpose(to_array(a)); },
       nb::arg("x"), "The Array API's matrix_transpose: the last two axes swapped (a view).");
 }
 

@@ -405,6 +405,20 @@ def test_products_match_numpy(device, rng, name):
     compare(lambda m, x, y: m.matmul(x[1], x[1].conj().T), a, b, device=device, rtol=rtol)
 
 
+def test_unique_nonzero_truth_and_repeat_of_complex(device, rng):
+    z = crandom(rng, (4, 6), "complex64", scale=2.0).round()  # rounded: repeated values
+    z[0, :3] = [0, 0j, complex(0, np.nan)]
+    z[1, :2] = [complex(np.nan, 1), complex(np.nan, 1)]
+    for equal_nan in (True, False):
+        compare(lambda xp, x: xp.unique(x, return_index=True, return_inverse=True, return_counts=True,
+                                        equal_nan=equal_nan), z, device=device)
+    compare(lambda xp, x: xp.nonzero(x), z, device=device)
+    compare(lambda xp, x: xp.count_nonzero(x, axis=1), z, device=device)
+    for name in ("any", "all"):
+        compare(lambda xp, x: getattr(xp, name)(x, axis=0), z, device=device)
+    compare(lambda xp, x: xp.repeat(x, [1, 0, 3, 2], axis=0), z, device=device)
+
+
 def test_ops_without_complex_raise_type_error_naming_the_op(device, rng):
     z = loom.asarray(crandom(rng, (4, 4), "complex64"), device=device)
     for op in REAL_ONLY:

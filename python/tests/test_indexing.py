@@ -109,6 +109,9 @@ def test_boolean_masks(device, rng):
     compare(lambda xp, x: x[True], a, device=device)
     compare(lambda xp, x: x[..., False], a, device=device)
     compare(lambda xp, x: x[np.True_, 1], a, device=device)
+    # An empty mask axis stands for any length, as in NumPy; another mismatch is an IndexError.
+    for m in (np.zeros((0, 0), bool), np.zeros((4, 0), bool), np.zeros((0,), bool), np.zeros((2, 5), bool)):
+        compare(lambda xp, x, m: x[m], a, m, device=device)
 
 
 def test_boolean_mask_of_strided_view(device, rng):

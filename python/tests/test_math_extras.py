@@ -37,6 +37,12 @@ def test_heaviside_and_logaddexp(device, rng):
     for name in ("logaddexp", "logaddexp2"):
         np.testing.assert_allclose(getattr(loom, name)(L(a, device), L(b, device)).numpy(), getattr(np, name)(a, b),
                                    rtol=1e-14)
+        # A Python number is weak, as for NumPy's ufuncs: float32 stays float32.
+        f = a.astype(np.float32)
+        for got, want in ((getattr(loom, name)(L(f, device), 0.5), getattr(np, name)(f, 0.5)),
+                          (getattr(loom, name)(2, L(f, device)), getattr(np, name)(2, f))):
+            assert got.dtype == want.dtype == np.float32
+            np.testing.assert_allclose(got.numpy(), want, rtol=1e-6)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex128", "int64"])
