@@ -49,49 +49,33 @@ nb::object quantile_py(const char* op, nb::handle a, nb::handle q, nb::handle ax
 
 LOOM_BINDING_FAMILY(quantiles, 35) {
   const nb::handle none = nb::none();
-  m.def(
-      "quantile",
-      [](nb::handle a, nb::handle q, nb::handle axis, nb::handle out, bool, const std::string& method, bool keepdims) {
-        return quantile_py("quantile", a, q, axis, out, method, keepdims, 1.0);
-      },
-      nb::arg("a"), nb::arg("q"), nb::arg("axis").none() = none, nb::arg("out").none() = none,
-      nb::arg("overwrite_input") = false, nb::arg("method") = "linear", nb::arg("keepdims") = false,
-      "numpy.quantile: the q-th quantiles along axis (methods linear, lower, higher, nearest, midpoint).");
-  m.def(
-      "percentile",
-      [](nb::handle a, nb::handle q, nb::handle axis, nb::handle out, bool, const std::string& method, bool keepdims) {
-        return quantile_py("percentile", a, q, axis, out, method, keepdims, 100.0);
-      },
-      nb::arg("a"), nb::arg("q"), nb::arg("axis").none() = none, nb::arg("out").none() = none,
-      nb::arg("overwrite_input") = false, nb::arg("method") = "linear", nb::arg("keepdims") = false,
-      "numpy.percentile: the q-th percentiles along axis (q in [0, 100]).");
-  for (const bool pct : {false, true}) {
-    const char* name = pct ? "nanpercentile" : "nanquantile";
+  // quantile, percentile and their nan* forms: one binding each from this table.
+  struct Q { const char* name; double scale; bool ignore_nan; const char* doc; };
+  for (const Q& q : {Q{"quantile", 1.0, false, "numpy.quantile: the q-th quantiles along axis (methods linear, lower, higher, nearest, midpoint)."},
+                     Q{"percentile", 100.0, false, "numpy.percentile: the q-th percentiles along axis (q in [0, 100])."},
+                     Q{"nanquantile", 1.0, true, "numpy.nanquantile: quantile ignoring NaNs (an all-NaN slice gives NaN)."},
+                     Q{"nanpercentile", 100.0, true, "numpy.nanpercentile: percentile ignoring NaNs (an all-NaN slice gives NaN)."}}) {
     m.def(
-        name,
-        [name, pct](nb::handle a, nb::handle q, nb::handle axis, nb::handle out, bool, const std::string& method,
-                    bool keepdims) { return quantile_py(name, a, q, axis, out, method, keepdims, pct ? 100.0 : 1.0, true); },
+        q.name,
+        [q](nb::handle a, nb::handle qs, nb::handle axis, nb::handle out, bool, const std::string& method, bool keepdims) {
+          return quantile_py(q.name, a, qs, axis, out, method, keepdims, q.scale, q.ignore_nan);
+        },
         nb::arg("a"), nb::arg("q"), nb::arg("axis").none() = none, nb::arg("out").none() = none,
-        nb::arg("overwrite_input") = false, nb::arg("method") = "linear", nb::arg("keepdims") = false,
-        pct ? "numpy.nanpercentile: percentile ignoring NaNs (an all-NaN slice gives NaN)."
-            : "numpy.nanquantile: quantile ignoring NaNs (an all-NaN slice gives NaN).");
+        nb::arg("overwrite_input") = false, nb::arg("method") = "linear", nb::arg("keepdims") = false, q.doc);
   }
-  m.def(
-      "nanmedian",
-      [](nb::handle a, nb::handle axis, nb::handle out, bool, bool keepdims) {
-        if (!out.is_none()) throw std::invalid_argument("[nanmedian] out= is not supported");
-        return nanmedian(to_array(a), to_axes(axis, "nanmedian"), keepdims);
-      },
-      nb::arg("a"), nb::arg("axis").none() = none, nb::arg("out").none() = none, nb::arg("overwrite_input") = false,
-      nb::arg("keepdims") = false, "numpy.nanmedian: the median ignoring NaNs (an all-NaN slice gives NaN).");
-  m.def(
-      "median",
-      [](nb::handle a, nb::handle axis, nb::handle out, bool, bool keepdims) {
-        if (!out.is_none()) throw std::invalid_argument("[median] out= is not supported");
-        return median(to_array(a), to_axes(axis, "median"), keepdims);
-      },
-      nb::arg("a"), nb::arg("axis").none() = none, nb::arg("out").none() = none, nb::arg("overwrite_input") = false,
-      nb::arg("keepdims") = false, "numpy.median: the middle value along axis (the mean of the middle two).");
+  using Median = Array (*)(const Array&, const AxisArg&, bool);
+  struct M { const char* name; Median fn; const char* doc; };
+  for (const M& md : {M{"median", &median, "numpy.median: the middle value along axis (the mean of the middle two)."},
+                      M{"nanmedian", &nanmedian, "numpy.nanmedian: the median ignoring NaNs (an all-NaN slice gives NaN)."}}) {
+    m.def(
+        md.name,
+        [md](nb::handle a, nb::handle axis, nb::handle out, bool, bool keepdims) {
+          if (!out.is_none()) throw std::invalid_argument(std::string("[") + md.name + "] out= is not supported");
+          return md.fn(to_array(a), to_axes(axis, md.name), keepdims);
+        },
+        nb::arg("a"), nb::arg("axis").none() = none, nb::arg("out").none() = none, nb::arg("overwrite_input") = false,
+        nb::arg("keepdims") = false, md.doc);
+  }
 }
 
 }  // namespace loom::py

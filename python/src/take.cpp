@@ -8,19 +8,6 @@
 #include "loom/ops/take.h"
 
 namespace loom::py {
-namespace {
-
-// Two operands on one device: a NumPy array or a scalar goes to the other's device.
-std::pair<Array, Array> pair_of(nb::handle a, nb::handle b) {
-  if (nb::isinstance<Array>(a)) {
-    const Array x = nb::cast<Array>(a);
-    return {x, to_array(b, x.device())};
-  }
-  const Array y = to_array(b, std::nullopt);
-  return {to_array(a, y.device()), y};
-}
-
-}  // namespace
 
 LOOM_BINDING_FAMILY(take, 32) {
   m.def(
@@ -70,7 +57,7 @@ LOOM_BINDING_FAMILY(take, 32) {
   m.def(
       "isclose",
       [](nb::handle a, nb::handle b, double rtol, double atol, bool equal_nan) {
-        auto [x, y] = pair_of(a, b);
+        auto [x, y] = to_array_pair(a, b);
         return isclose(x, y, rtol, atol, equal_nan);
       },
       nb::arg("a"), nb::arg("b"), nb::arg("rtol") = 1e-05, nb::arg("atol") = 1e-08, nb::arg("equal_nan") = false,
@@ -78,7 +65,7 @@ LOOM_BINDING_FAMILY(take, 32) {
   m.def(
       "allclose",
       [](nb::handle a, nb::handle b, double rtol, double atol, bool equal_nan) {
-        auto [x, y] = pair_of(a, b);
+        auto [x, y] = to_array_pair(a, b);
         return allclose(x, y, rtol, atol, equal_nan);
       },
       nb::arg("a"), nb::arg("b"), nb::arg("rtol") = 1e-05, nb::arg("atol") = 1e-08, nb::arg("equal_nan") = false,
@@ -86,7 +73,7 @@ LOOM_BINDING_FAMILY(take, 32) {
   m.def(
       "array_equal",
       [](nb::handle a, nb::handle b, bool equal_nan) {
-        auto [x, y] = pair_of(a, b);
+        auto [x, y] = to_array_pair(a, b);
         return array_equal(x, y, equal_nan);
       },
       nb::arg("a1"), nb::arg("a2"), nb::arg("equal_nan") = false,
@@ -94,7 +81,7 @@ LOOM_BINDING_FAMILY(take, 32) {
   m.def(
       "array_equiv",
       [](nb::handle a, nb::handle b) {
-        auto [x, y] = pair_of(a, b);
+        auto [x, y] = to_array_pair(a, b);
         return array_equiv(x, y);
       },
       nb::arg("a1"), nb::arg("a2"), "numpy.array_equiv: broadcastable and equal (a Python bool).");
