@@ -8,7 +8,9 @@ GPU section (when loom sees a GPU; peers that are missing or have no GPU show "n
   add of 2^27 float32 (GB/s: 3 arrays moved), sum of 2^27 float32 (GB/s), cos(x)**2 +
   sin(x)**2 on 1e7 float32, eager (ms), matmul 1000 and 8192 in float32 (exact: no TF32
   on any library) and bfloat16 (TFLOP/s), the per-call cost of a 1000-element add from
-  Python (us, launches queued back to back), and the first call of a never-seen
+  Python (us, launches queued back to back), median, percentile, histogram, bincount, take,
+  roll and pad on 2^24 elements against CuPy and PyTorch (ms; bench/ops_numpy_functions.py;
+  --functions runs only these), and the first call of a never-seen
   elementwise kernel in a fresh process with a cold and with a warm disk cache (ms).
 CPU section (always): loom on cpu() against NumPy: add and sum of 1e7 float32 (GB/s),
   matmul 1024 float32 (GFLOP/s).
@@ -25,6 +27,7 @@ import tempfile
 import numpy as np
 
 import loom
+import ops_numpy_functions
 from timing import timed
 
 NA = "n/a"
@@ -179,6 +182,7 @@ def run_gpu(args, table, notes):
         for dt in ("float32", "bfloat16"):
             each(f"matmul {n} {dt}", "TFLOP/s", True, mm_case(n, dt))
     each("add of 1000 float32, per call", "us", False, percall_case)
+    table.extend(ops_numpy_functions.rows(dev, reps, inner, timed, notes))
     first_call_rows(table, notes)
     return names
 
@@ -290,9 +294,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller sizes and fewer repetitions")
     ap.add_argument("--cpu-only", action="store_true", help="skip the GPU section")
+    ap.add_argument("--functions", action="store_true",
+                    help="only the GPU rows of median, percentile, histogram, bincount, take, roll, pad")
     args = ap.parse_args()
     table, notes = [], []
     print(f"loom {loom.__version__}; {loom.num_gpus()} GPU(s); numpy {np.__version__}")
+    if args.functions:
+        table.extend(ops_numpy_functions.rows(loom.gpu(0), 7, 10, timed, notes))
+        print_table(table, notes)
+        return
     if loom.num_gpus() and not args.cpu_only:
         print(f"GPU: {loom.gpu(0).name}")
         run_gpu(args, table, notes)
