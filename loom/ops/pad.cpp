@@ -93,6 +93,37 @@ Array ramp(const Array& edge, double end, int64_t width, int d, bool left) {
   return is_floating(edge.dtype()) ? r.astype(edge.dtype()) : floor(r).astype(edge.dtype());
 }
 
+// constant (and empty, filled with 0) mode in one pass over `a`: the result is allocated
+// once, `a` copied into its interior and each axis' two border slabs filled, axis by axis
+// over the whole extent of the others, so a corner takes the last axis' value, as NumPy's.
+// (Concatenating axis by axis would copy the growing array once per padded axis.)
+Array pad_constant(const Array& a, const PadPairs& pad_width, const PadOptions& o) {
+  const int nd = a.ndim();
+  Shape shape = a.shape();
+  std::vector<std::pair<int64_t, int64_t>> widths;
+  for (int d = 0; d < nd; ++d) {
+    const auto w = per_axis(pad_width, d, nd, "pad_width");
+    if (w.first < 0 || w.second < 0) throw_value_error("pad", "index can't contain negative values");
+    shape[static_cast<size_t>(d)] += w.first + w.second;
+    widths.push_back(w);
+  }
+  if (shape == a.shape()) return a.copy();
+  const Array out = empty(shape, a.dtype(), a.device());
+  std::vector<Index> interior;
+  for (int d = 0; d < nd; ++d)
+    interior.emplace_back(Slice{widths[static_cast<size_t>(d)].first, widths[static_cast<size_t>(d)].first + a.shape()[d],
+                                std::nullopt});
+  if (a.size() > 0) copyto(getitem(out, interior), a);
+  for (int d = 0; d < nd; ++d) {
+    const auto [before, after] = widths[static_cast<size_t>(d)];
+    const auto [cb, ca] = per_axis(o.constant_values, d, nd, "constant_values");
+    const int64_t n = shape[static_cast<size_t>(d)];
+    if (before > 0) copyto(along(out, d, 0, before), full({}, cb, a.dtype(), a.device()));
+    if (after > 0) copyto(along(out, d, n - after, n), full({}, ca, a.dtype(), a.device()));
+  }
+  return out;
+}
+
 }  // namespace
 
 Array pad(const Array& a, const PadPairs& pad_width, const std::string& mode, const PadOptions& o) {
@@ -104,6 +135,7 @@ Array pad(const Array& a, const PadPairs& pad_width, const std::string& mode, co
   if (o.reflect_type != "even" && o.reflect_type != "odd")
     throw_value_error(op, "reflect_type must be 'even' or 'odd', not '" + o.reflect_type + "'");
   const int nd = a.ndim();
+  if (mode == "constant" || mode == "empty") return pad_constant(a, pad_width, mode == "empty" ? PadOptions{} : o);
   Array y = a;
   for (int d = 0; d < nd; ++d) {
     const auto [before, after] = per_axis(pad_width, d, nd, "pad_width");
@@ -112,13 +144,7 @@ Array pad(const Array& a, const PadPairs& pad_width, const std::string& mode, co
     const int64_t n = y.shape()[static_cast<size_t>(d)];
     if (n == 0 && mode != "constant" && mode != "empty")
       throw_value_error(op, "can't extend empty axis " + std::to_string(d) + " using modes other than 'constant' or 'empty'");
-    if (mode == "constant" || mode == "empty") {
-      const auto [cb, ca] = mode == "empty" ? std::make_pair(0.0, 0.0) : per_axis(o.constant_values, d, nd, "constant_values");
-      Shape sb = y.shape(), sa = y.shape();
-      sb[static_cast<size_t>(d)] = before;
-      sa[static_cast<size_t>(d)] = after;
-      y = concatenate({full(sb, cb, y.dtype(), y.device()), y, full(sa, ca, y.dtype(), y.device())}, d);
-    } else if (mode == "edge") {
+    if (mode == "edge") {
       y = concatenate({with_shape_along(along(y, d, 0, 1), d, before), y, with_shape_along(along(y, d, n - 1, n), d, after)}, d);
     } else if (mode == "wrap") {
       // Index i of the padded axis reads (i - before) mod n.
