@@ -24,6 +24,11 @@ namespace loom {
 using IndexOffsetsFn = void(const IndexArrays& ix, const Array& out);
 /// out (contiguous, x's dtype) = the elements at src.data() + offsets[b] + walk(layout).
 using GatherFn = void(const Array& src, const Array& offsets, const IndexLayout& layout, const Array& out);
+/// out (contiguous, src's dtype, the index shape's size) = the element of src at
+/// sum_j wrap(idx_j[b]) * byte_strides[j] for each b, in one pass: the gather of a result that
+/// is the index shape alone. `bad` (int64 (1,), the indices' device) = the first
+/// out-of-bounds key as IndexOffsetsFn writes it, or -1; the reads are clamped meanwhile.
+using GatherIndexedFn = void(const Array& src, const IndexArrays& ix, const Array& out, const Array& bad);
 /// The elements of dst (a view) at offsets[b] + walk(layout) combined with `values`
 /// (contiguous, dst's dtype, the walk's size). `offsets` may be invalid (all zero). On the
 /// GPU, with mode set and repeated offsets, which write wins is unspecified.
@@ -41,6 +46,7 @@ using NonzeroFn = void(const Array& a, const Array& starts, const Array& out);
 namespace cpu_backend {
 IndexOffsetsFn index_offsets;
 GatherFn gather;
+GatherIndexedFn gather_indexed;
 ScatterFn scatter;
 NonzeroStartsFn nonzero_starts;
 NonzeroFn nonzero;
@@ -49,6 +55,7 @@ NonzeroFn nonzero;
 namespace gpu_backend {
 IndexOffsetsFn index_offsets;
 GatherFn gather;
+GatherIndexedFn gather_indexed;
 ScatterFn scatter;
 NonzeroStartsFn nonzero_starts;
 NonzeroFn nonzero;
@@ -69,6 +76,11 @@ inline const Primitive<IndexOffsetsFn> at_offsets{{"at", "indexing"}, cpu_backen
                                                   gpu_backend::index_offsets};
 inline const Primitive<GatherFn> getitem{{"getitem", "indexing", true, true}, cpu_backend::gather,
                                          gpu_backend::gather};
+// Eager getitem whose result is the index shape alone (take, x[i, j]): the bounds check and
+// the gather in one pass, its flag read back after it. Only outside tracing (ops/indexing.cpp):
+// a tracer records the split pair above, whose batching and derivative rules exist.
+inline const Primitive<GatherIndexedFn> getitem_indexed{{"getitem", "indexing", true, true},
+                                                        cpu_backend::gather_indexed, gpu_backend::gather_indexed};
 inline const Primitive<ScatterFn> setitem{{"setitem", "indexing", true, true}, cpu_backend::scatter,
                                           gpu_backend::scatter};
 inline const Primitive<ScatterFn> at{{"at", "indexing"}, cpu_backend::scatter, gpu_backend::scatter};

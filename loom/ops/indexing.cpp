@@ -234,6 +234,21 @@ Plan make_plan(const Parsed& p, const char* op) {
   return plan;
 }
 
+// Raises NumPy's IndexError when `bad` (int64 (1,)) holds the key j * nb + b of an
+// out-of-bounds index (index array j, position b); -1: every index in bounds.
+void throw_if_out_of_bounds(const Parsed& p, const Plan& plan, const Array& bad, const char* op) {
+  int64_t key = -1;
+  bad.copy_to_host(&key);
+  if (key < 0) return;
+  const int64_t n = plan.nb;
+  const int which = static_cast<int>(key / n);
+  const Array& idx = plan.ix.indices[which];
+  int64_t value = 0;
+  idx.view({1}, {8}, idx.offset() + (key % n) * 8).copy_to_host(&value);
+  index_error(op, "index " + std::to_string(value) + " is out of bounds for axis " + std::to_string(p.orig_axes[which]) +
+                      " with size " + std::to_string(plan.ix.dim_sizes[which]));
+}
+
 // The byte offsets of each index position; raises IndexError for an out-of-bounds index.
 // The device part (`offsets`, dispatched) leaves the first bad position in a word after
 // the offsets; the host part reads it (and the bad index) back here.
@@ -253,18 +268,26 @@ Array offsets_or_throw(const Parsed& p, const Plan& plan, const Primitive<IndexO
   // A traced function cannot raise on values: its out-of-bounds indices are clamped to the
   // axis, as in JAX (docs/TRANSFORMS.md).
   if (is_abstract(out)) return out.view({n}, {8}, out.offset());
-  int64_t bad = -1;
-  out.view({1}, {8}, out.offset() + n * 8).copy_to_host(&bad);
-  if (bad >= 0) {
-    const int which = static_cast<int>(bad / n);
-    const Array& idx = plan.ix.indices[which];
-    int64_t value = 0;
-    idx.view({1}, {8}, idx.offset() + (bad % n) * 8).copy_to_host(&value);
-    index_error(op, "index " + std::to_string(value) + " is out of bounds for axis " +
-                        std::to_string(p.orig_axes[which]) + " with size " +
-                        std::to_string(plan.ix.dim_sizes[which]));
-  }
+  throw_if_out_of_bounds(p, plan, out.view({1}, {8}, out.offset() + n * 8), op);
   return out.view({n}, {8}, out.offset());
+}
+
+// A getitem whose result is the index shape alone (take, x[i, j], take_along_axis): outside
+// tracing, the bounds check and the gather run as one pass (primitives::getitem_indexed),
+// without the offsets array in between; the flag is read back after it.
+bool index_shape_only(const Plan& plan) {
+  const IndexLayout& l = plan.layout;
+  return plan.nb > 0 && l.shape.size() == 1 && l.b_strides[0] == 1 && l.src_strides[0] == 0;
+}
+
+Array gather_in_one_pass(const Parsed& p, const Plan& plan, const char* op) {
+  Array out = Array::allocate(plan.result_shape, p.view.dtype(), p.view.device());
+  const Array bad = Array::allocate({1}, int64, p.view.device());
+  std::vector<ArrayRefs::Ref> in{p.view};
+  in.insert(in.end(), plan.ix.indices.begin(), plan.ix.indices.end());
+  dispatch(primitives::getitem_indexed, in, {out, bad}, p.view, plan.ix, out, bad);
+  throw_if_out_of_bounds(p, plan, bad, op);
+  return out;
 }
 
 // The walk of a plain strided view (no advanced index): every element once.
@@ -345,6 +368,7 @@ Array getitem(const Array& x, const std::vector<Index>& index) {
   const Parsed p = parse(x, index, op);
   if (!p.advanced()) return p.view;
   const Plan plan = make_plan(p, op);
+  if (!is_tracing() && index_shape_only(plan)) return gather_in_one_pass(p, plan, op);
   const Array off = offsets_or_throw(p, plan, primitives::getitem_offsets, op);
   Array out = Array::allocate(plan.result_shape, x.dtype(), x.device());
   if (out.size() == 0) return out;

@@ -102,6 +102,15 @@ from ._numpy_pyfuncs import *  # noqa: E402, F401, F403 - NumPy's object-level f
 # The Python Array API standard: x.__array_namespace__() is this module (_array_api.py).
 from ._array_api import __array_api_version__, __array_namespace_info__, e, inf, nan, newaxis, pi  # noqa: E402
 
+# Every bound function gets a signature inspect.signature reads (help(), IDEs, the Array API
+# suite): a builtin that forwards each call to it (_signatures.py).
+from . import _signatures  # noqa: E402
+
+_signatures.sign_namespace(globals(), __name__)
+for _v in list(globals().values()):
+    if isinstance(_v, _types.ModuleType) and getattr(_v, "__name__", "").startswith("loom._loom."):
+        _signatures.sign_namespace(_v.__dict__, f"{__name__}.{_v.__name__.rsplit('.', 1)[-1]}")
+
 Array = ndarray
 bool = bool_  # NumPy 2 spells it np.bool too
 

@@ -138,11 +138,16 @@ LOOM_BINDING_FAMILY(elementwise, 10) {
         "halves to even, as numpy.round. Integers keep their dtype.");
   m.def("around", &round_impl, nb::arg("a"), nb::arg("decimals") = 0, nb::arg("out").none() = nb::none(),
         "around(a, decimals=0, out=None): numpy.around, the same as round.");
-  m.def("clip", &clip_impl, nb::arg("a"), nb::arg("a_min").none() = nb::none(), nb::arg("a_max").none() = nb::none(),
-        nb::arg("out").none() = nb::none(), nb::kw_only(), nb::arg("min").none() = nb::none(),
-        nb::arg("max").none() = nb::none(),
-        "clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None)\n\nmin(max(a, a_min), a_max) "
-        "elementwise, as numpy.clip; min= and max= (NumPy 2.1's and the Array API's names) are the same bounds. "
+  // The positional bounds are named min and max (the Array API's names, which its signature
+  // check requires); NumPy's a_min= and a_max= are accepted as keywords for the same bounds.
+  m.def("clip", [](nb::handle a, nb::handle mn, nb::handle mx, nb::handle out, nb::handle a_min, nb::handle a_max) {
+          return clip_impl(a, a_min, a_max, out, mn, mx);
+        },
+        nb::arg("a"), nb::arg("min").none() = nb::none(), nb::arg("max").none() = nb::none(),
+        nb::arg("out").none() = nb::none(), nb::kw_only(), nb::arg("a_min").none() = nb::none(),
+        nb::arg("a_max").none() = nb::none(),
+        "clip(a, min=None, max=None, out=None, *, a_min=None, a_max=None)\n\nmin(max(a, min), max) "
+        "elementwise, as numpy.clip; a_min= and a_max= (NumPy's keyword names) are the same bounds. "
         "Either bound may be None; with neither, a copy. NaN propagates.");
   m.def(
       "where",

@@ -2,6 +2,7 @@
 functions, the data type functions, the array's standard attributes, unique_*, the
 keywords the standard adds (copy=, device=, descending=, correction=, ...), checked
 against NumPy 2 (whose main namespace follows the standard) on every device."""
+import inspect
 import math
 import operator
 
@@ -307,8 +308,10 @@ def test_clip_min_max_keywords(device, rng):
     compare(lambda xp, x: xp.clip(x, min=-0.5, max=0.5), x, device=device)
     compare(lambda xp, x: xp.clip(x, max=x[0]), x, device=device)
     compare(lambda xp, x: xp.clip(x), x, device=device)
+    compare(lambda xp, x: xp.clip(x, a_min=-0.5, a_max=0.25), x, device=device)  # NumPy's keyword names
     with pytest.raises(ValueError, match="clip"):
-        loom.clip(loom.asarray(x, device=device), 0.0, min=0.0)
+        loom.clip(loom.asarray(x, device=device), 0.0, a_min=0.0)
+    assert list(inspect.signature(loom.clip).parameters)[:3] == ["a", "min", "max"]  # the standard's names
 
 
 def test_nextafter(device, rng):

@@ -60,13 +60,10 @@ void check_aligned(const char* op, const Array& a) {
   }
 }
 
-}  // namespace
-
-void index_offsets(const IndexArrays& ix, const Array& out) {
+// The kernels' view of the index arrays; the current stream then follows their writers.
+IndexArgs index_args(const IndexArrays& ix) {
   const int k = static_cast<int>(ix.indices.size());
   if (k > kMaxDims) throw UnsupportedError("[getitem] more than 64 index arrays on the GPU");
-  const int dev = ix.indices[0].device().index;
-  cuda::activate(dev);
   IndexArgs args{};
   args.k = k;
   for (int j = 0; j < k; ++j) {
@@ -75,6 +72,15 @@ void index_offsets(const IndexArrays& ix, const Array& out) {
     args.stride[j] = ix.byte_strides[j];
     args.idx[j] = static_cast<const long long*>(ix.indices[j].data());
   }
+  return args;
+}
+
+}  // namespace
+
+void index_offsets(const IndexArrays& ix, const Array& out) {
+  const int dev = ix.indices[0].device().index;
+  cuda::activate(dev);
+  IndexArgs args = index_args(ix);
   void* stream = cuda::current_stream(dev);
   // n offsets, then the flag (~0: every index in bounds).
   const int64_t n = out.size() - 1;
@@ -104,6 +110,26 @@ void gather(const Array& src, const Array& offsets, const IndexLayout& l, const 
   cuda::launch_elementwise(dev, cuda::index_program(), cuda::index_gather_name(out.itemsize()), n, stream,
                            {&s, &off, &o, &n, const_cast<Layout*>(&layout)});
   out.buffer()->set_last_stream(stream);
+}
+
+void gather_indexed(const Array& src, const IndexArrays& ix, const Array& out, const Array& bad) {
+  check_aligned("getitem", src);
+  const int dev = out.device().index;
+  cuda::activate(dev);
+  IndexArgs args = index_args(ix);
+  gpu_runtime::wait_for_writer(src);
+  gpu_runtime::wait_for_writer(out);
+  gpu_runtime::wait_for_writer(bad);
+  void* stream = cuda::current_stream(dev);
+  const void* s = src.data();
+  void* o = out.data();
+  long long n = out.size();
+  unsigned long long* flag = static_cast<unsigned long long*>(bad.data());
+  LOOM_CUDA_CHECK(cudaMemsetAsync(flag, 0xff, 8, static_cast<cudaStream_t>(stream)));  // -1: none out of bounds
+  cuda::launch_elementwise(dev, cuda::index_program(), cuda::index_gather_direct_name(out.itemsize()), n, stream,
+                           {&s, &args, &o, &n, &flag});
+  out.buffer()->set_last_stream(stream);
+  bad.buffer()->set_last_stream(stream);
 }
 
 void scatter(const Array& dst, const Array& offsets, const IndexLayout& l, const Array& values,

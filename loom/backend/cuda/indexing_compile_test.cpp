@@ -13,7 +13,9 @@ class IndexCompile : public ::testing::TestWithParam<int> {};
 
 TEST_P(IndexCompile, GatherScatterProgram) {
   const Program& p = index_program();
-  EXPECT_EQ(p.name_expressions().size(), 11u);  // offsets, gather and scatter for 1, 2, 4, 8 and 16 bytes
+  // offsets; gather, one-pass gather and scatter for 1, 2, 4, 8 and 16 bytes
+  EXPECT_EQ(p.name_expressions().size(), 16u);
+  EXPECT_EQ(index_gather_direct_name(4), "loom_index_gather_direct<unsigned int>");
   expect_compiles(p, GetParam());
 }
 

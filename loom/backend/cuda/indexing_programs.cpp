@@ -25,12 +25,13 @@ int nz_slot(DType dt) {
 
 struct Names {
   std::string offsets = "loom_index_offsets", scan = "loom_nonzero_scan";
-  std::array<std::string, 5> gather, scatter;
+  std::array<std::string, 5> gather, gather_direct, scatter;
   std::array<std::string, kNumRealDTypes * 4> combine;  // scatter-add & co.: real dtypes
   std::array<std::string, 7> nz_count, nz_write;
   Names() {
     for (int i = 0; i < 5; ++i) {
       gather[i] = std::string("loom_index_gather<") + kBits[i] + ">";
+      gather_direct[i] = std::string("loom_index_gather_direct<") + kBits[i] + ">";
       scatter[i] = std::string("loom_index_scatter<") + kBits[i] + ">";
     }
     for (int t = 0; t < kNumRealDTypes; ++t)
@@ -57,6 +58,7 @@ const Program& index_program() {
     const Names& n = names();
     std::vector<std::string> exprs{n.offsets};
     exprs.insert(exprs.end(), n.gather.begin(), n.gather.end());
+    exprs.insert(exprs.end(), n.gather_direct.begin(), n.gather_direct.end());
     exprs.insert(exprs.end(), n.scatter.begin(), n.scatter.end());
     return Program("loom_index.cu", "#include \"loom_indexing.cuh\"\n", exprs);
   }();
@@ -92,6 +94,7 @@ const Program& nonzero_program() {
 
 const std::string& index_offsets_name() { return names().offsets; }
 const std::string& index_gather_name(size_t itemsize) { return names().gather[size_slot(itemsize)]; }
+const std::string& index_gather_direct_name(size_t itemsize) { return names().gather_direct[size_slot(itemsize)]; }
 const std::string& index_scatter_name(size_t itemsize) { return names().scatter[size_slot(itemsize)]; }
 const std::string& index_combine_name(DType dt, ScatterMode mode) {
   if (mode == ScatterMode::set) throw std::logic_error("[index] set has no combine kernel");

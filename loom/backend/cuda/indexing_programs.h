@@ -10,10 +10,12 @@
 
 namespace loom::cuda {
 
-/// loom_index_offsets, loom_index_gather<U> and loom_index_scatter<U> (U: unsigned of 1-8 bytes).
+/// loom_index_offsets, loom_index_gather<U>, loom_index_gather_direct<U> and
+/// loom_index_scatter<U> (U: unsigned of 1-8 bytes, or the 16-byte complex carrier).
 const Program& index_program();
 const std::string& index_offsets_name();
 const std::string& index_gather_name(size_t itemsize);
+const std::string& index_gather_direct_name(size_t itemsize);
 const std::string& index_scatter_name(size_t itemsize);
 
 /// loom_index_combine<T, OP> for dtype `dt` and the four combining modes.

@@ -13,6 +13,7 @@ namespace {
 
 void index_offsets(const IndexArrays&, const Array&) { no_cuda("getitem"); }
 void gather(const Array&, const Array&, const IndexLayout&, const Array&) { no_cuda("getitem"); }
+void gather_indexed(const Array&, const IndexArrays&, const Array&, const Array&) { no_cuda("getitem"); }
 void scatter(const Array&, const Array&, const IndexLayout&, const Array&, ScatterMode) {
   no_cuda("setitem");
 }

@@ -25,27 +25,39 @@ struct loom_index_layout {
   for (unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x; \
        i < static_cast<unsigned long long>(n); i += static_cast<unsigned long long>(gridDim.x) * blockDim.x)
 
-// offsets[b] = sum_j wrap(idx_j[b]) * stride_j. An out-of-bounds index is clamped to the
-// axis (as JAX's gathers do: what a traced function, which cannot raise, gets) and records
-// min(j * n + b) in *bad (initialised to ~0) for the host to raise.
+// sum_j wrap(idx_j[b]) * stride_j. An out-of-bounds index is clamped to the axis (as JAX's
+// gathers do: what a traced function, which cannot raise, gets) and records min(j * n + b)
+// in *bad (initialised to ~0) for the host to raise.
+LOOM_DEV long long loom_index_offset(const loom_index_args& args, unsigned long long b, long long n,
+                                     unsigned long long* __restrict__ bad) {
+  long long off = 0;
+#pragma unroll 1
+  for (int j = 0; j < args.k; ++j) {
+    long long v = args.idx[j][b];
+    const long long size = args.size[j];
+    if (v < 0) v += size;
+    if (v < 0 || v >= size) {
+      atomicMin(bad, static_cast<unsigned long long>(j) * static_cast<unsigned long long>(n) + b);
+      v = v < 0 ? 0 : size - 1;
+    }
+    off += v * args.stride[j];
+  }
+  return off;
+}
+
 __global__ void loom_index_offsets(const loom_index_args args, long long n, long long* __restrict__ offsets,
                                    unsigned long long* __restrict__ bad) {
 #pragma unroll 1
-  LOOM_GRID_STRIDE(b, n) {
-    long long off = 0;
+  LOOM_GRID_STRIDE(b, n) offsets[b] = loom_index_offset(args, b, n, bad);
+}
+
+// The gather of a result that is the index shape alone (take, x[i, j], take_along_axis):
+// each element's offset computed and read in one pass, with no offsets array in between.
+template <typename T>
+__global__ void loom_index_gather_direct(const char* __restrict__ src, const loom_index_args args,
+                                         T* __restrict__ out, long long n, unsigned long long* __restrict__ bad) {
 #pragma unroll 1
-    for (int j = 0; j < args.k; ++j) {
-      long long v = args.idx[j][b];
-      const long long size = args.size[j];
-      if (v < 0) v += size;
-      if (v < 0 || v >= size) {
-        atomicMin(bad, static_cast<unsigned long long>(j) * static_cast<unsigned long long>(n) + b);
-        v = v < 0 ? 0 : size - 1;
-      }
-      off += v * args.stride[j];
-    }
-    offsets[b] = off;
-  }
+  LOOM_GRID_STRIDE(b, n) out[b] = *reinterpret_cast<const T*>(src + loom_index_offset(args, b, n, bad));
 }
 
 // Position o of the walk -> byte offset in the indexed view (without offsets[b]) and b.

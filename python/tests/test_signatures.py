@@ -1,0 +1,49 @@
+"""Every bound function has a signature inspect.signature reads (python/loom/_signatures.py):
+help(), IDEs and the Array API suite's signature checks see the real parameters."""
+import inspect
+
+import numpy as np
+import pytest
+
+import loom
+
+
+def public_functions():
+    for mod in (loom, loom.linalg, loom.fft, loom.random):
+        for name in dir(mod):
+            f = getattr(mod, name)
+            if not name.startswith("_") and inspect.isbuiltin(f):
+                yield "loom" if mod is loom else "loom." + mod.__name__.rsplit(".", 1)[-1], name, f
+
+
+def test_every_bound_function_is_inspectable():
+    seen = 0
+    for mod, name, f in public_functions():
+        sig = inspect.signature(f)  # raises ValueError for a function it cannot read
+        assert f.__name__ == name and f.__module__ == mod, (mod, name, f.__module__)
+        assert "self" not in sig.parameters, name
+        seen += 1
+    assert seen > 300
+
+
+def test_signature_names_defaults_and_kinds():
+    s = inspect.signature(loom.sum)
+    assert list(s.parameters) == ["a", "axis", "dtype", "out", "keepdims"]
+    assert [p.default for p in s.parameters.values()][1:] == [None, None, None, False]
+    s = inspect.signature(loom.reshape)
+    assert s.parameters["copy"].kind is inspect.Parameter.KEYWORD_ONLY
+    assert inspect.signature(loom.linalg.solve).parameters.keys() == {"a", "b"}
+    assert repr(loom.sum) == "<built-in function sum>" and loom.sum.__doc__.startswith("sum(")
+
+
+def test_calls_go_through_unchanged(rng):
+    x = rng.standard_normal((3, 4)).astype("float32")
+    a = loom.asarray(x)
+    np.testing.assert_allclose(loom.sum(a, axis=1, keepdims=True).numpy(), x.sum(axis=1, keepdims=True), rtol=1e-6)
+    np.testing.assert_allclose(loom.sum(a, 0).numpy(), x.sum(0), rtol=1e-6)
+    with pytest.raises(TypeError, match="sum"):
+        loom.sum(a, no_such_argument=1)
+    with pytest.raises(ValueError):
+        loom.reshape(a, (5, 5))
+    # One function under two names (loom.matmul, loom.linalg.matmul) stays one object.
+    assert loom.linalg.matmul is loom.matmul
