@@ -20,7 +20,8 @@ def test_every_bound_function_is_inspectable():
     seen = 0
     for mod, name, f in public_functions():
         sig = inspect.signature(f)  # raises ValueError for a function it cannot read
-        assert f.__name__ == name and f.__module__ == mod, (mod, name, f.__module__)
+        # A function in two namespaces (loom.matmul, loom.linalg.matmul) names the first.
+        assert f.__name__ == name and (f.__module__ == mod or getattr(loom, name, None) is f), (mod, name)
         assert "self" not in sig.parameters, name
         seen += 1
     assert seen > 300
