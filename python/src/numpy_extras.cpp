@@ -16,11 +16,13 @@ using VarLike = Array (*)(const Array&, const AxisArg&, bool, std::optional<DTyp
 using MaxLike = Array (*)(const Array&, const AxisArg&, bool);
 using ArgLike = Array (*)(const Array&, std::optional<int64_t>, bool);
 
-nb::tuple to_tuple(const std::vector<Array>& xs) {
+nb::list to_list(const std::vector<Array>& xs) {
   nb::list l;
   for (const Array& x : xs) l.append(nb::cast(x));
-  return nb::tuple(l);
+  return l;
 }
+
+nb::tuple to_tuple(const std::vector<Array>& xs) { return nb::tuple(to_list(xs)); }
 
 }  // namespace
 
@@ -101,10 +103,11 @@ LOOM_BINDING_FAMILY(numpy_extras, 33) {
           arrays.push_back(to_array(x, device));
           device = arrays.back().device();
         }
-        return to_tuple(meshgrid(arrays, copy, sparse, indexing));
+        // A list, as the Array API standard (2024.12), CuPy and JAX return it (NumPy 2: a tuple).
+        return to_list(meshgrid(arrays, copy, sparse, indexing));
       },
       nb::arg("xi"), nb::kw_only(), nb::arg("copy") = true, nb::arg("sparse") = false, nb::arg("indexing") = "xy",
-      "numpy.meshgrid: coordinate arrays from coordinate vectors ('xy' or 'ij' indexing).");
+      "numpy.meshgrid: coordinate arrays from coordinate vectors ('xy' or 'ij' indexing), as a list.");
   m.def(
       "indices",
       [](nb::handle dims, nb::handle dtype, bool sparse, nb::handle device) -> nb::object {

@@ -145,6 +145,20 @@ def test_binary_ops_match_numpy(device, rng, name, op):
 SPECIAL = [0.0, -0.0, 1.0, -1.0, 0.5, 2.0, np.inf, -np.inf, np.nan, 1e-30, 1e30]
 
 
+def expm1_standard(x, numpy_result):
+    """NumPy's expm1 where it defines the value; the Array API standard's (C99's cexp(z) - 1)
+    where NumPy's formula makes a NaN: on the real axis and at x = +-inf with y not finite."""
+    want = numpy_result.copy()
+    axis = x.imag == 0
+    want.real[axis] = np.expm1(x.real[axis])
+    want.imag[axis] = x.imag[axis]
+    edge = np.isinf(x.real) & ~np.isfinite(x.imag)
+    want[edge & (x.real < 0)] = -1
+    want.real[edge & (x.real > 0)] = np.inf
+    want.imag[edge & (x.real > 0)] = np.nan
+    return want
+
+
 @pytest.mark.parametrize("name", CNAMES)
 @pytest.mark.parametrize("op", ["sqrt", "exp", "log", "log1p", "expm1", "sin", "cos", "tan", "sinh", "cosh", "tanh",
                                 "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "reciprocal",
@@ -160,6 +174,8 @@ def test_special_values_and_branch_cuts(device, name, op):
         # loom keeps it: checked against the series below, the rest against NumPy here.
         x = x[np.abs(x) > 1e-20]
     want = getattr(np, op)(x)
+    if op == "expm1":
+        want = expm1_standard(x, want)
     got = loom.asnumpy(getattr(loom, op)(loom.asarray(x, device=device)))
     assert got.dtype == want.dtype
     parts = ("real", "imag") if want.dtype.kind == "c" else ("real",)

@@ -48,3 +48,13 @@ def test_calls_go_through_unchanged(rng):
         loom.reshape(a, (5, 5))
     # One function under two names (loom.matmul, loom.linalg.matmul) stays one object.
     assert loom.linalg.matmul is loom.matmul
+
+
+def test_array_methods_with_keywords_are_inspectable():
+    x = loom.arange(3.0)
+    assert str(inspect.signature(x.to_device)) == "(device, /, *, stream=None)"
+    assert list(inspect.signature(x.__dlpack__).parameters) == ["stream", "max_version", "dl_device", "copy"]
+    assert x.to_device(loom.cpu()).device == loom.cpu()
+    np.testing.assert_array_equal(np.from_dlpack(x), [0.0, 1.0, 2.0])
+    with pytest.raises(TypeError):
+        x.to_device(loom.cpu(), None)  # stream is keyword-only, as the standard has it
