@@ -274,10 +274,11 @@ template <typename T> LOOM_DEV loom_complex<T> loom_exp2(loom_complex<T> z) {
 
 // NumPy's formula, exp(x) cos(y) - 1 = expm1(x) cos(y) - 2 sin^2(y/2), except where it makes
 // a NaN of a defined value: on the real axis (y = +-0: expm1(x) + y i, so expm1(+inf + 0i)
-// is +inf + 0i and expm1(NaN + 0i) is NaN + 0i) and for x = -inf or +inf with y not finite
-// (-1 + 0i, and +inf + NaN i), as C99's cexp(z) - 1 and the Array API standard give them.
+// is +inf + 0i and expm1(NaN + 0i) is NaN + 0i; + 0 makes expm1(-0) the +0 of cexp(-0) - 1)
+// and for x = -inf or +inf with y not finite (-1 + 0i, and +inf + NaN i), as C99's
+// cexp(z) - 1 and the Array API standard give them.
 template <typename T> LOOM_DEV loom_complex<T> loom_expm1(loom_complex<T> z) {
-  if (z.im == T(0)) return loom_complex<T>(loom_expm1(z.re), z.im);
+  if (z.im == T(0)) return loom_complex<T>(loom_expm1(z.re) + T(0), z.im);
   if (loom_isinf(z.re) && !loom_isfinite(z.im))
     return z.re < T(0) ? loom_complex<T>(T(-1), T(0)) : loom_complex<T>(z.re, z.im - z.im);  // inf - inf: NaN
   const T a = loom_sin(z.im / T(2));
