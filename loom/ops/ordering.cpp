@@ -49,11 +49,24 @@ Array argpartition(const Array& a, const std::vector<int64_t>& kth, int64_t axis
 }
 
 Array interp(const Array& x, const Array& xp, const Array& fp, std::optional<double> left,
-             std::optional<double> right) {
+             std::optional<double> right, std::optional<double> period) {
   check_same_device("interp", x.device(), xp.device());
   check_same_device("interp", x.device(), fp.device());
   if (xp.ndim() != 1 || fp.ndim() != 1) throw_value_error("interp", "xp and fp must be 1-d sequences");
   if (xp.size() != fp.size()) throw_value_error("interp", "fp and xp are not of the same length.");
+  if (period) {
+    // NumPy's periodic case: x and xp reduced modulo the period, the samples sorted and
+    // extended by one wrapped sample at each end, then the plain interpolation.
+    if (*period == 0) throw_value_error("interp", "period must be a non-zero value");
+    if (xp.size() == 0) throw_value_error("interp", "array of sample points is empty");
+    const double p = std::fabs(*period);
+    const Array xm = remainder(x.astype(DType::float64), p), xpm = remainder(xp.astype(DType::float64), p);
+    const Array order = argsort(xpm);
+    const Array xs = take(xpm, order), fs = take(fp, order);
+    const Index last(Slice{-1, std::nullopt, std::nullopt}), first(Slice{0, 1, std::nullopt});
+    return interp(xm, concatenate({subtract(getitem(xs, {last}), p), xs, add(getitem(xs, {first}), p)}),
+                  concatenate({getitem(fs, {last}), fs, getitem(fs, {first})}));
+  }
   if (xp.size() == 0) throw_value_error("interp", "array of sample points is empty");
   const int64_t n = xp.size();
   const DType t = is_complex(fp.dtype()) ? DType::complex128 : DType::float64;

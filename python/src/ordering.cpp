@@ -29,13 +29,12 @@ LOOM_BINDING_FAMILY(ordering, 38) {
   m.def(
       "interp",
       [](nb::handle x, nb::handle xp, nb::handle fp, nb::handle left, nb::handle right, nb::handle period) {
-        if (!period.is_none()) throw std::invalid_argument("[interp] period= is not supported");
         const Array a = to_array(x);
         return interp(a, to_array(xp, a.device()), to_array(fp, a.device()), to_optional_float_arg(left, "interp", "left"),
-                      to_optional_float_arg(right, "interp", "right"));
+                      to_optional_float_arg(right, "interp", "right"), to_optional_float_arg(period, "interp", "period"));
       },
       nb::arg("x"), nb::arg("xp"), nb::arg("fp"), nb::arg("left").none() = none, nb::arg("right").none() = none,
-      nb::arg("period").none() = none, "numpy.interp: piecewise-linear interpolation (xp increasing).");
+      nb::arg("period").none() = none, "numpy.interp: piecewise-linear interpolation (xp increasing; with period=, angles of that period).");
 }
 
 }  // namespace loom::py

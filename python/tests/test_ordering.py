@@ -52,3 +52,19 @@ def test_interp(device, rng):
                                np.interp(x[:5], xp[:1], fp[:1]))
     with pytest.raises(ValueError, match="same length"):
         loom.interp(L(x, device), L(xp, device), L(fp[:3], device))
+
+
+def test_interp_period(device, rng):
+    # Angles: samples in any order, some beyond one period; x anywhere; a negative period is
+    # its absolute value; complex fp; a period of 0 is NumPy's ValueError.
+    xp = rng.uniform(-200, 400, 9)
+    fp = rng.standard_normal(9)
+    x = np.concatenate([rng.uniform(-720, 720, 50), xp, [np.nan]])
+    for period in (360.0, -360.0, 7.5):
+        np.testing.assert_allclose(loom.interp(L(x, device), L(xp, device), L(fp, device), period=period).numpy(),
+                                   np.interp(x, xp, fp, period=period), rtol=1e-12, atol=1e-12)
+    fc = fp - 2j * fp[::-1]
+    np.testing.assert_allclose(loom.interp(L(x, device), L(xp, device), L(fc, device), period=360).numpy(),
+                               np.interp(x, xp, fc, period=360), rtol=1e-12, atol=1e-12)
+    with pytest.raises(ValueError, match="period"):
+        loom.interp(L(x, device), L(xp, device), L(fp, device), period=0)
