@@ -4,7 +4,6 @@ Lookups go by name when first needed, so a function the extension gains later is
 without an edit here; found ones are cached (a miss is not: it is the error path).
 """
 import inspect
-import re
 
 # What a caller passes when it means "every keyword" (a **kwargs parameter, or a
 # signature loom cannot read).
@@ -69,45 +68,13 @@ def find(path):
     return entry
 
 
-_PARAM_NAME = re.compile(r"\s*(\*{0,2})\s*([A-Za-z_]\w*)?")
-
-
 def _keywords(fn):
-    """The parameter names of a Python function or a nanobind one (from its signature
-    text, as inspect cannot read nanobind's); ANY when unknown or for **kwargs."""
-    sigs = getattr(fn, "__nb_signature__", None)
-    if sigs is None:
-        try:
-            params = inspect.signature(fn).parameters.values()
-        except (TypeError, ValueError):
-            return ANY
-        if any(p.kind is p.VAR_KEYWORD for p in params):
-            return ANY
-        return frozenset(p.name for p in params if p.kind is not p.VAR_POSITIONAL)
-    names = set()
-    for text, *_ in sigs:  # every overload
-        start, end = text.find("("), text.rfind(")")
-        if start < 0 or end < 0:
-            return ANY
-        for piece in _split_top_level(text[start + 1:end]):
-            stars, name = _PARAM_NAME.match(piece).groups()
-            if stars == "**":
-                return ANY
-            if name and not stars:
-                names.add(name)
-    return frozenset(names)
-
-
-def _split_top_level(params):
-    """Splits a parameter list at commas outside brackets (annotations hold some)."""
-    pieces, depth, start = [], 0, 0
-    for i, c in enumerate(params):
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif c == "," and depth == 0:
-            pieces.append(params[start:i])
-            start = i + 1
-    pieces.append(params[start:])
-    return [p for p in pieces if p.strip()]
+    """The parameter names of fn (every bound function has an inspectable signature:
+    _signatures.py); ANY when unknown or for **kwargs."""
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return ANY
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        return ANY
+    return frozenset(p.name for p in params if p.kind is not p.VAR_POSITIONAL)
