@@ -88,7 +88,8 @@ void bincount(const Array& x, const Array& weights, const Array& out) {
   if (weights.valid()) gpu_runtime::wait_for_writer(weights);
   gpu_runtime::wait_for_writer(out);
   void* stream = cuda::current_stream(dev);
-  LOOM_CUDA_CHECK(cudaMemsetAsync(out.data(), 0, out.nbytes(), static_cast<cudaStream_t>(stream)));
+  if (out.nbytes() > 0)
+    LOOM_CUDA_CHECK(cudaMemsetAsync(out.data(), 0, out.nbytes(), static_cast<cudaStream_t>(stream)));
   if (x.size() > 0 && out.size() > 0) {
     const int w = weight_mode(weights);
     const int64_t bins = out.size(), smem = bins * sum_bytes(w);
@@ -118,7 +119,8 @@ void histogram(const Array& x, const Array& edges, const Array& weights, const H
   if (weights.valid()) gpu_runtime::wait_for_writer(weights);
   gpu_runtime::wait_for_writer(out);
   void* stream = cuda::current_stream(dev);
-  if (!hp.bin_index) LOOM_CUDA_CHECK(cudaMemsetAsync(out.data(), 0, out.nbytes(), static_cast<cudaStream_t>(stream)));
+  if (!hp.bin_index && out.nbytes() > 0)
+    LOOM_CUDA_CHECK(cudaMemsetAsync(out.data(), 0, out.nbytes(), static_cast<cudaStream_t>(stream)));
   if (x.size() > 0) {
     const int w = hp.bin_index ? 3 : weight_mode(weights);
     const int64_t bins = hp.bins;
