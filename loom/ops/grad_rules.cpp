@@ -41,6 +41,7 @@ void register_grad_rules() {
   grad_rules::register_pool();
   grad_rules::register_nn_loss();
   grad_rules::register_linalg_decomp();
+  grad_rules::register_counting();
 }
 
 }  // namespace loom

@@ -5,8 +5,10 @@
 #include <cmath>
 #include <string>
 
+#include "loom/common/loom_cast.cuh"
 #include "loom/core/error.h"
 #include "loom/core/shape.h"
+#include "loom/ops/counting.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/elementwise.h"
 #include "loom/ops/indexing.h"
@@ -24,30 +26,18 @@ double host_value(const Array& a) {
   return v;
 }
 
-// NumPy's _get_outer_edges: the range, or the data's, widened by 0.5 when empty.
-std::pair<double, double> outer_edges(const Array& x, std::optional<std::pair<double, double>> range, const char* op) {
-  double lo = 0, hi = 1;
-  if (range) {
-    std::tie(lo, hi) = *range;
-    if (lo > hi) throw_value_error(op, "max must be larger than min in range parameter.");
-    if (!std::isfinite(lo) || !std::isfinite(hi))
-      throw_value_error(op, "supplied range of [" + std::to_string(lo) + ", " + std::to_string(hi) + "] is not finite");
-  } else if (x.size() > 0) {
-    lo = host_value(min(x));
-    hi = host_value(max(x));
-    if (!std::isfinite(lo) || !std::isfinite(hi))
-      throw_value_error(op, "autodetected range of [" + std::to_string(lo) + ", " + std::to_string(hi) + "] is not finite");
-  }
-  if (lo == hi) {
-    lo -= 0.5;
-    hi += 0.5;
-  }
-  return {lo, hi};
+// max - min as NumPy's ptp computes it, in the data's dtype `dt`.
+double ptp_in(DType dt, double hi, double lo) {
+  if (dt == DType::float16) return loom_f16_to_float(loom_double_to_f16(hi - lo));
+  if (dt == DType::float32) return static_cast<float>(hi - lo);
+  return hi - lo;
 }
 
-// NumPy's estimators: the bin width for the values x (within the range), 0 for "none".
-double estimator_width(const std::string& name, const Array& x, double lo, double hi) {
-  const double n = static_cast<double>(x.size()), ptp = x.size() ? host_value(max(x)) - host_value(min(x)) : 0.0;
+// NumPy's estimators: the bin width for the values x (within the range; float64, from
+// data of dtype dt), 0 for "none". The rest of NumPy's arithmetic is float64 here.
+double estimator_width(const std::string& name, const Array& x, DType dt) {
+  const double n = static_cast<double>(x.size());
+  const double ptp = x.size() ? ptp_in(dt, host_value(max(x)), host_value(min(x))) : 0.0;
   auto sturges = [&] { return ptp / (std::log2(n) + 1.0); };
   auto fd = [&] {
     const Array q = quantile(x, {0.75, 0.25}, {2});
@@ -75,30 +65,38 @@ double estimator_width(const std::string& name, const Array& x, double lo, doubl
                                            "doane, scott, rice, sturges, sqrt)");
 }
 
+// The edges of `bins` for the values `flat` (1-d): given edges as they are, else NumPy's
+// equal bins (ops/counting.h) in the bin type (histogram, histogram_bin_edges) or, for
+// histogramdd (`dd`: NumPy's linspace without a dtype), in linspace's own dtype.
 Array edges_of(const Array& flat, const HistogramBins& bins, std::optional<std::pair<double, double>> range,
-               const char* op) {
+               const char* op, bool dd) {
   if (bins.edges) {
     const Array& e = *bins.edges;
     if (e.ndim() != 1) throw_value_error(op, "`bins` must be 1d, when an array");
     if (e.size() >= 2 && host_value(any(less(getitem(e, {Index(Slice{1, std::nullopt, std::nullopt})}),
                                              getitem(e, {Index(Slice{std::nullopt, -1, std::nullopt})})))))
       throw_value_error(op, "`bins` must increase monotonically, when an array");
-    return e.astype(is_floating(e.dtype()) ? e.dtype() : DType::float64);
+    return e;  // NumPy: np.asarray(bins), its dtype kept
   }
-  const Array x = flat.astype(DType::float64);
-  const auto [lo, hi] = outer_edges(x, range, op);
+  Array x = flat.contiguous();
+  if (x.dtype() == DType::bool_) x = x.astype(DType::uint8);
+  else if (x.dtype() == DType::bfloat16) x = x.astype(DType::float32);
+  const UniformBins u = uniform_bins(x, range, op);
   int64_t count = 1;
   if (bins.count) {
     count = *bins.count;
     if (count < 1) throw_value_error(op, "`bins` must be positive, when an integer");
   } else if (x.size() > 0) {
-    const Array kept = range ? getitem(x, {Index(logical_and(greater_equal(x, lo), less_equal(x, hi)))}) : x;
-    const double width = kept.size() ? estimator_width(bins.estimator, kept, lo, hi) : 0.0;
-    count = width > 0 ? std::max<int64_t>(1, static_cast<int64_t>(std::ceil((hi - lo) / width))) : 1;
+    const Array xf = x.astype(DType::float64);
+    const Array kept =
+        range ? getitem(xf, {Index(logical_and(greater_equal(xf, u.first), less_equal(xf, u.last)))}) : xf;
+    double width = kept.size() ? estimator_width(bins.estimator, kept, x.dtype()) : 0.0;
+    if (width > 0 && width < 1 && !is_floating(flat.dtype())) width = 1;  // NumPy: integer data
+    count = width > 0 ? std::max<int64_t>(1, static_cast<int64_t>(std::ceil(u.denom / width))) : 1;
   } else {
-    estimator_width(bins.estimator, x, lo, hi);  // the name's check
+    estimator_width(bins.estimator, x, x.dtype());  // the name's check
   }
-  return linspace(lo, hi, count + 1, true, DType::float64, flat.device());
+  return uniform_edges(u, dd ? u.compute : u.bin_type, count, flat.device(), op);
 }
 
 // The bin of each value among the edges (the last bin closed), and whether it is inside.
@@ -114,7 +112,7 @@ std::pair<Array, Array> bin_index(const Array& x, const Array& edges) {
 }  // namespace
 
 Array histogram_bin_edges(const Array& a, const HistogramBins& bins, std::optional<std::pair<double, double>> range) {
-  return edges_of(ravel(a), bins, range, "histogram_bin_edges");
+  return edges_of(ravel(a), bins, range, "histogram_bin_edges", false);
 }
 
 std::pair<Array, Array> histogram_with_edges(const Array& a, const Array& edges, const std::optional<Array>& weights,
@@ -143,12 +141,12 @@ std::pair<Array, std::vector<Array>> histogramdd(const Array& sample, const std:
   Array flat = zeros({N}, DType::int64, sample.device());
   Array inside = ones({N}, DType::bool_, sample.device());
   for (int64_t d = 0; d < D; ++d) {
-    const Array col = getitem(sample, {Index(Slice{}), Index(d)}).astype(DType::float64);
+    const Array col = getitem(sample, {Index(Slice{}), Index(d)});
     const auto r = range.empty() ? std::nullopt : range[range.size() == 1 ? 0 : static_cast<size_t>(d)];
-    edges.push_back(edges_of(col, bins[bins.size() == 1 ? 0 : static_cast<size_t>(d)], r, op));
+    edges.push_back(edges_of(col, bins[bins.size() == 1 ? 0 : static_cast<size_t>(d)], r, op, true));
     const int64_t nb = edges.back().size() - 1;
     if (nb < 1) throw_value_error(op, "bins must have at least two edges");
-    auto [bin, in] = bin_index(col, edges.back().astype(DType::float64));
+    auto [bin, in] = bin_index(col.astype(DType::float64), edges.back().astype(DType::float64));
     flat = add(multiply(flat, nb), bin);  // row-major: the last dimension varies fastest
     inside = logical_and(inside, in);
     nbins.push_back(nb);
@@ -157,8 +155,8 @@ std::pair<Array, std::vector<Array>> histogramdd(const Array& sample, const std:
   Array w = weights ? weights->astype(DType::float64) : ones({N}, DType::float64, sample.device());
   w = where(inside, w, 0.0);
   Array hist = reshape(at_update(zeros({total}, DType::float64, sample.device()), {Index(flat)}, w, AtOp::add), nbins);
-  if (density) {
-    hist = divide(hist, sum(hist));
+  if (density) {  // NumPy: divided by each dimension's widths, then by the total
+    const Array total = sum(hist);
     for (int64_t d = 0; d < D; ++d) {  // divide by each dimension's widths, broadcast along it
       const Array& e = edges[static_cast<size_t>(d)];
       Shape s(static_cast<size_t>(D), 1);
@@ -167,6 +165,7 @@ std::pair<Array, std::vector<Array>> histogramdd(const Array& sample, const std:
                                     getitem(e, {Index(Slice{std::nullopt, -1, std::nullopt})}));
       hist = divide(hist, reshape(widths.astype(DType::float64), s));
     }
+    hist = divide(hist, total);
   }
   return {hist, edges};  // float64 counts, as NumPy's histogramdd
 }

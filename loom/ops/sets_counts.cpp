@@ -1,8 +1,7 @@
-// numpy's set routines, digitize, bincount, histogram, cov and corrcoef as compositions
-// (ops/sets_counts.h).
+// numpy's set routines, digitize, cov and corrcoef as compositions (ops/sets_counts.h);
+// bincount and histogram are the counting family's (ops/counting.cpp).
 #include "loom/ops/sets_counts.h"
 
-#include <cmath>
 #include <string>
 
 #include "loom/core/error.h"
@@ -79,70 +78,6 @@ Array digitize(const Array& x, const Array& bins, bool right) {
   if (!host_bool(all(less_equal(d, 0)))) throw_value_error("digitize", "bins must be monotonically increasing or decreasing");
   // Decreasing bins: count from the end of the reversed (increasing) ones.
   return subtract(int64_t{bins.size()}, searchsorted(flip(bins), x, side));
-}
-
-Array bincount(const Array& x, const std::optional<Array>& weights, int64_t minlength) {
-  if (x.ndim() != 1) throw_value_error("bincount", "object too deep for desired array");
-  if (!is_integer(x.dtype()) && x.dtype() != DType::bool_)
-    throw_dtype_error("bincount", "Cannot cast array data from " + std::string(dtype_name(x.dtype())) +
-                                      " to int64 according to the rule 'safe'");
-  if (minlength < 0) throw_value_error("bincount", "'minlength' must not be negative");
-  int64_t n = minlength;
-  if (x.size() > 0) {
-    int64_t lo = 0, hi = 0;
-    min(x).astype(DType::int64).copy_to_host(&lo);
-    if (lo < 0) throw_value_error("bincount", "'list' argument must have no negative elements");
-    max(x).astype(DType::int64).copy_to_host(&hi);
-    n = std::max(n, hi + 1);
-  }
-  const Index at(x.astype(DType::int64));
-  if (!weights) return at_update(zeros({n}, DType::int64, x.device()), {at}, ones({x.size()}, DType::int64, x.device()), AtOp::add);
-  check_same_device("bincount", x.device(), weights->device());
-  if (weights->shape() != x.shape()) throw_value_error("bincount", "The weights and list don't have the same length.");
-  const DType t = is_complex(weights->dtype()) ? DType::complex128 : DType::float64;  // numpy: double weights
-  return at_update(zeros({n}, t, x.device()), {at}, weights->astype(t), AtOp::add);
-}
-
-std::pair<Array, Array> histogram(const Array& a, int64_t bins, std::optional<std::pair<double, double>> range,
-                                  const std::optional<Array>& weights, bool density) {
-  if (bins < 1) throw_value_error("histogram", "`bins` must be positive, when an integer");
-  const Array x = ravel(a).astype(DType::float64);
-  double lo = 0, hi = 1;
-  if (range) {
-    std::tie(lo, hi) = *range;
-    if (lo > hi) throw_value_error("histogram", "max must be larger than min in range parameter.");
-  } else if (x.size() > 0) {
-    min(x).copy_to_host(&lo);
-    max(x).copy_to_host(&hi);
-  }
-  if (!std::isfinite(lo) || !std::isfinite(hi))
-    throw_value_error("histogram", "autodetected range of [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                                       "] is not finite");
-  if (lo == hi) {  // numpy widens an empty range by 0.5 on each side
-    lo -= 0.5;
-    hi += 0.5;
-  }
-  const Array edges = linspace(lo, hi, bins + 1, true, DType::float64, a.device());
-  // numpy's bin of x: floor((x - lo) / width), the right edge in the last bin; values
-  // outside [lo, hi] are dropped.
-  const Array inside = logical_and(greater_equal(x, lo), less_equal(x, hi));
-  Array bin = floor(multiply(subtract(x, lo), static_cast<double>(bins) / (hi - lo))).astype(DType::int64);
-  bin = clip(bin, Operand(int64_t{0}), Operand(bins - 1));
-  // Rounding can put a value one bin off its edges: numpy corrects against the edges too.
-  const Array left = getitem(edges, {Index(bin)}), right_edge = getitem(edges, {Index(add(bin, int64_t{1}))});
-  bin = subtract(bin, logical_and(less(x, left), greater(bin, int64_t{0})).astype(DType::int64));
-  bin = add(bin, logical_and(greater_equal(x, right_edge), less(bin, bins - 1)).astype(DType::int64));
-  Array w = weights ? ravel(*weights).astype(DType::float64) : ones({x.size()}, DType::float64, a.device());
-  w = where(inside, w, 0.0);
-  Array hist = at_update(zeros({bins}, DType::float64, a.device()), {Index(bin)}, w, AtOp::add);
-  if (density) {
-    const Array widths = subtract(getitem(edges, {Index(Slice{1, std::nullopt, std::nullopt})}),
-                                  getitem(edges, {Index(Slice{std::nullopt, -1, std::nullopt})}));
-    hist = true_divide(true_divide(hist, sum(hist)), widths);
-  } else if (!weights) {
-    hist = hist.astype(DType::int64);
-  }
-  return {hist, edges};
 }
 
 Array cov(const Array& m, const std::optional<Array>& y, bool rowvar, bool bias, std::optional<int64_t> ddof) {

@@ -1,11 +1,12 @@
 // numpy's isin and set routines (intersect1d, union1d, setdiff1d, setxor1d), digitize,
-// bincount, histogram, cov and corrcoef (ops/sets_counts.cpp): compositions of unique,
-// searchsorted, scatter-add and matmul, on every device.
+// cov and corrcoef (ops/sets_counts.cpp): compositions of unique, searchsorted and matmul,
+// on every device. bincount and histogram (ops/counting.h) are included for their callers.
 #pragma once
 #include <optional>
 #include <utility>
 
 #include "loom/array/array.h"
+#include "loom/ops/counting.h"
 
 namespace loom {
 
@@ -19,13 +20,6 @@ Array setxor1d(const Array& a, const Array& b);
 /// The index of the bin of each x among monotonic `bins` (right: bins closed on the
 /// right); ValueError for bins neither increasing nor decreasing (waits for the device).
 Array digitize(const Array& x, const Array& bins, bool right = false);
-/// Occurrences (or summed weights) of each value of non-negative 1-d integers x, at least
-/// minlength bins (waits for the device to learn max(x)).
-Array bincount(const Array& x, const std::optional<Array>& weights = std::nullopt, int64_t minlength = 0);
-/// Counts (or summed weights; density: normalised) of a's values in `bins` equal bins over
-/// [lo, hi] (a's range when unset), the last bin closed; returns (hist, edges).
-std::pair<Array, Array> histogram(const Array& a, int64_t bins = 10, std::optional<std::pair<double, double>> range = std::nullopt,
-                                  const std::optional<Array>& weights = std::nullopt, bool density = false);
 /// The covariance matrix of the variables (rows, or columns when !rowvar) of m and y,
 /// divisor N - ddof (ddof unset: 1, or 0 when bias); squeezed as numpy's.
 Array cov(const Array& m, const std::optional<Array>& y = std::nullopt, bool rowvar = true, bool bias = false,

@@ -64,6 +64,10 @@ LOOM_BINDING_FAMILY(sets_counts, 36) {
           if (!b.edges && !weights.is_none())
             throw nb::type_error("[histogram] Automated estimation of the number of bins is not supported for weighted data");
           const Array e = histogram_bin_edges(x, b, r);
+          if (!b.edges) {  // NumPy counts an estimator's equal bins as it does a number of bins
+            auto [hist, edges] = histogram(x, e.size() - 1, r, std::nullopt, density);
+            return nb::make_tuple(hist, edges);
+          }
           auto [hist, edges] = histogram_with_edges(x, e, to_optional_array(weights, x.device()), density);
           return nb::make_tuple(hist, edges);
         }

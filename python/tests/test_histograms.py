@@ -68,3 +68,36 @@ def test_histogram_errors(device):
         loom.histogramdd(L(np.ones((4, 2)), device), bins=(2, 3, 4))
     with pytest.raises(ValueError, match="histogram2d"):
         loom.histogram2d(x, L(np.ones(3), device))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int32", "uint8"])
+def test_equal_bin_edges_have_numpys_dtype_and_bits(device, rng, dtype):
+    """NumPy's bin type: the data's float dtype (float64 for integers); its linspace runs in
+    that dtype for the data's range and in float64 for a given range."""
+    if np.dtype(dtype).kind == "f":
+        x = (rng.standard_normal(300) * 5).astype(dtype)
+    else:
+        x = rng.integers(0, 200, 300).astype(dtype)
+    for bins in (7, "sturges", "fd"):
+        for r in (None, (-2.5, 3.25)):
+            e = loom.histogram_bin_edges(L(x, device), bins, range=r).numpy()
+            want = np.histogram_bin_edges(x, bins, range=r)
+            assert e.dtype == want.dtype
+            np.testing.assert_array_equal(e, want)
+            if isinstance(bins, str):  # an estimator's bins are counted as equal bins
+                h, he = loom.histogram(L(x, device), bins, range=r)
+                wh, _ = np.histogram(x, bins, range=r)
+                np.testing.assert_array_equal(h.numpy(), wh)
+                np.testing.assert_array_equal(he.numpy(), want)
+    # histogramdd: NumPy's linspace without a dtype (float32 edges from float32 data's range)
+    s = np.stack([x, x[::-1]], axis=1)
+    for r in (None, [(-2.0, 3.0), (0.0, 4.0)]):
+        h, e = loom.histogramdd(L(s, device), (4, 6), range=r)
+        wh, we = np.histogramdd(s, (4, 6), range=r)
+        np.testing.assert_array_equal(h.numpy(), wh)
+        for a, b in zip(e, we):
+            assert a.numpy().dtype == b.dtype
+            np.testing.assert_array_equal(a.numpy(), b)
+        hd, _ = loom.histogramdd(L(s, device), (4, 6), range=r, density=True)
+        with np.errstate(invalid="ignore"):  # every value outside the range: 0 / 0
+            np.testing.assert_allclose(hd.numpy(), np.histogramdd(s, (4, 6), range=r, density=True)[0], rtol=1e-12)
