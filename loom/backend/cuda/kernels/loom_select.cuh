@@ -34,23 +34,28 @@ struct loom_select_state {
 
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 
-// Inclusive prefix sum of v over the block (sh: blockDim.x entries); *total gets the
-// block's sum. Every thread of the block must call it; sh is free again on return.
+// Inclusive prefix sum of v over the block (blockDim.x a multiple of 32, at most 1024;
+// sh: 32 entries); *total gets the block's sum. Every thread of the block must call it;
+// sh is free again on return.
 __device__ __forceinline__ unsigned long long loom_block_scan(unsigned long long v, unsigned long long* sh,
                                                               unsigned long long* total) {
-  const unsigned t = threadIdx.x;
-  sh[t] = v;
-  __syncthreads();
-  for (unsigned off = 1; off < blockDim.x; off <<= 1) {
-    const unsigned long long add = t >= off ? sh[t - off] : 0ull;
-    __syncthreads();
-    sh[t] += add;
-    __syncthreads();
+  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+#pragma unroll
+  for (unsigned off = 1; off < 32; off <<= 1) {
+    const unsigned long long y = __shfl_up_sync(0xffffffffu, v, off);
+    if (lane >= off) v += y;
   }
-  const unsigned long long incl = sh[t];
-  *total = sh[blockDim.x - 1];
+  if (lane == 31) sh[warp] = v;  // each warp's sum
   __syncthreads();
-  return incl;
+  unsigned long long before = 0, all = 0;
+  for (unsigned w = 0; w < warps; ++w) {
+    const unsigned long long s = sh[w];
+    if (w < warp) before += s;
+    all += s;
+  }
+  *total = all;
+  __syncthreads();
+  return v + before;
 }
 
 // One block of >= LOOM_SELECT_MAX_RANKS threads. Ranks are clamped to [0, n).
@@ -131,37 +136,56 @@ __global__ void loom_select_hist(const typename loom_key_traits<T>::bits* __rest
 }
 
 // One block of LOOM_SELECT_BINS threads (thread d reads bin d). `shift`: the pass's digit.
+// Each group's histogram is scanned once; each of its ranks moves to the bucket holding it.
+// The ranks' state is staged in shared memory, so the one block waits on few global loads.
 __global__ void loom_select_scan(loom_select_state* st, unsigned long long* hist, int m, int shift) {
-  __shared__ unsigned long long sh[LOOM_SELECT_BINS];
+  __shared__ unsigned long long sh[32];
+  __shared__ unsigned long long prefix[LOOM_SELECT_MAX_RANKS], rem[LOOM_SELECT_MAX_RANKS],
+      next_rem[LOOM_SELECT_MAX_RANKS];  // rem[] stays as read: every thread tests it
+  __shared__ int group[LOOM_SELECT_MAX_RANKS];
   const int t = threadIdx.x;
-  for (int r = 0; r < m; ++r) {
-    const unsigned long long c = hist[st->group[r] * LOOM_SELECT_BINS + t];
-    const unsigned long long j = st->rem[r];  // read by all before the scan's barriers
+  const int groups = st->groups;
+  if (t < m) {
+    prefix[t] = st->prefix[t];
+    rem[t] = st->rem[t];
+    group[t] = st->group[t];
+  }
+  __syncthreads();
+  for (int g = 0; g < groups; ++g) {
+    const unsigned long long c = hist[g * LOOM_SELECT_BINS + t];
     unsigned long long total;
     const unsigned long long incl = loom_block_scan(c, sh, &total);
     const unsigned long long excl = incl - c;
-    if (excl <= j && j < incl) {  // exactly one thread: j < the group's count
-      st->prefix[r] |= static_cast<unsigned long long>(t) << shift;
-      st->rem[r] = j - excl;
+    for (int r = 0; r < m; ++r) {
+      const unsigned long long j = rem[r];
+      // exactly one thread per rank of the group: j < the group's count
+      if (group[r] == g && excl <= j && j < incl) {
+        prefix[r] |= static_cast<unsigned long long>(t) << shift;
+        next_rem[r] = j - excl;
+      }
     }
-    __syncthreads();
   }
+  __syncthreads();  // every rank found its bucket
   if (t == 0) {  // ranks with equal prefixes share a group (and a histogram)
-    int groups = 0;
+    unsigned long long gprefix[LOOM_SELECT_MAX_RANKS];
+    int count = 0;
     for (int r = 0; r < m; ++r) {
       int g = -1;
-      for (int q = 0; q < groups; ++q)
-        if (st->gprefix[q] == st->prefix[r]) {
+      for (int q = 0; q < count; ++q)
+        if (gprefix[q] == prefix[r]) {
           g = q;
           break;
         }
       if (g < 0) {
-        g = groups++;
-        st->gprefix[g] = st->prefix[r];
+        g = count++;
+        gprefix[g] = prefix[r];
+        st->gprefix[g] = prefix[r];
       }
       st->group[r] = g;
+      st->prefix[r] = prefix[r];
+      st->rem[r] = next_rem[r];
     }
-    st->groups = groups;
+    st->groups = count;
   }
   for (int i = t; i < m * LOOM_SELECT_BINS; i += blockDim.x) hist[i] = 0;  // every read is done
 }
@@ -220,7 +244,7 @@ __global__ void loom_select_resolve(const typename loom_key_traits<T>::bits* __r
                                     const loom_select_state* __restrict__ st, const unsigned long long* __restrict__ counts,
                                     int chunks, long long chunk, typename loom_key_traits<T>::bits* __restrict__ out) {
   typedef typename loom_key_traits<T>::bits U;
-  __shared__ unsigned long long sh[1024];
+  __shared__ unsigned long long sh[32];
   __shared__ long long found_chunk;
   __shared__ unsigned long long found_rank;
   const int r = blockIdx.x;
