@@ -57,6 +57,7 @@ TEST(CudaSelectHost, KeysGoBackToTheirElements) {
 TEST(CudaSelectHost, StateHoldsEveryRank) {
   EXPECT_EQ(LOOM_SELECT_MAX_RANKS, kMaxSelectRanks);
   EXPECT_EQ(LOOM_SELECT_BINS, 256);
+  EXPECT_EQ(sizeof(loom_select_state), 1032u);  // python/tests/test_select_emulated.py allocates it
 }
 
 class CudaSelectCompile : public ::testing::TestWithParam<int> {};
