@@ -1,4 +1,4 @@
-// The sorting family's contract (sort, argsort, unique, searchsorted): each eval's
+// The sorting family's contract (sort, argsort, unique, searchsorted, select_ranks): each eval's
 // signature, written once, and the records that ops/sorting.cpp dispatches (DESIGN.md §2).
 // CPU evals: backend/cpu/sorting.cpp (synchronous). GPU evals: backend/cuda/sorting.cpp
 // (CUB radix sorts + NVRTC kernels of kernels/loom_sorting.cuh), enqueued on the current
@@ -31,12 +31,21 @@ using CheckSorterFn = void(const Array& sorter, const Array& bad);
 /// in contiguous 1-d `a`, through `sorter` (contiguous int64, a's size, every index in
 /// range) when valid().
 using SearchsortedFn = void(const Array& a, const Array& v, const Array& sorter, bool right, const Array& out);
+/// The most ranks one select_ranks call takes (the GPU keeps a histogram per rank in shared memory).
+inline constexpr int kMaxSelectRanks = 32;
+/// `out` (contiguous 1-d, x's dtype, m = ranks.size() <= kMaxSelectRanks elements) =
+/// sort(x)[ranks], bit for bit (stable, NaN last: -0.0 and NaN payloads as the sort
+/// leaves them) without sorting. x: contiguous 1-d, real dtype, size > 0; ranks:
+/// contiguous int64 on x's device, each clamped to [0, size). CPU: std::nth_element on the
+/// keys; GPU: radix selection (kernels/loom_select.cuh), no host synchronisation.
+using SelectRanksFn = void(const Array& x, const Array& ranks, const Array& out);
 
 namespace cpu_backend {
 SortLastAxisFn sort_last_axis;
 UniqueFn unique;
 CheckSorterFn check_sorter;
 SearchsortedFn searchsorted;
+SelectRanksFn select_ranks;
 }  // namespace cpu_backend
 
 namespace gpu_backend {
@@ -44,6 +53,7 @@ SortLastAxisFn sort_last_axis;
 UniqueFn unique;
 CheckSorterFn check_sorter;
 SearchsortedFn searchsorted;
+SelectRanksFn select_ranks;
 }  // namespace gpu_backend
 
 namespace primitives {
@@ -64,6 +74,10 @@ inline const Primitive<CheckSorterFn> searchsorted_sorter{{"searchsorted", "sort
                                                           gpu_backend::check_sorter};
 inline const Primitive<SearchsortedFn> searchsorted{{"searchsorted", "sorting"}, cpu_backend::searchsorted,
                                                     gpu_backend::searchsorted};
+// Order statistics of one slice (quantile, median). It has no batching or derivative rule:
+// ops/quantiles.cpp takes the sort path while a tracer is installed.
+inline const Primitive<SelectRanksFn> select_ranks{{"select_ranks", "sorting"}, cpu_backend::select_ranks,
+                                                   gpu_backend::select_ranks};
 
 }  // namespace primitives
 }  // namespace loom

@@ -1,5 +1,6 @@
-// numpy's quantile, percentile and median and their nan* forms (ops/quantiles.cpp): a sort along the reduced
-// axes, then a gather of the order statistics each q needs, on every device.
+// numpy's quantile, percentile and median and their nan* forms (ops/quantiles.cpp): the order
+// statistics each q needs, selected (select_ranks) when the reduction leaves one slice, else
+// gathered from a sort along the reduced axes, on every device.
 #pragma once
 #include <string>
 #include <vector>

@@ -149,4 +149,18 @@ Array searchsorted(const Array& a, const Array& v, const std::string& side,
   return out;
 }
 
+Array select_ranks(const Array& a, const Array& ranks) {
+  const char* op = "select_ranks";
+  check_same_device(op, a.device(), ranks.device());
+  if (is_complex(a.dtype())) throw_dtype_error(op, "a must be an array of real numbers");
+  if (ranks.dtype() != int64 || ranks.ndim() != 1) throw_value_error(op, "ranks must be a 1-d int64 array");
+  if (ranks.size() > kMaxSelectRanks)
+    throw_value_error(op, "at most " + std::to_string(kMaxSelectRanks) + " ranks at a time");
+  if (a.size() == 0) throw_value_error(op, "a must not be empty");
+  const Array x = flattened(a), r = ranks.contiguous();
+  const Array out = Array::allocate({r.size()}, a.dtype(), a.device());
+  if (r.size() > 0) dispatch(primitives::select_ranks, {x, r}, {out}, x, r, out);
+  return out;
+}
+
 }  // namespace loom

@@ -34,4 +34,10 @@ UniqueArrays unique(const Array& a, bool return_index = false, bool return_inver
 Array searchsorted(const Array& a, const Array& v, const std::string& side = "left",
                    const std::optional<Array>& sorter = std::nullopt);
 
+/// sort(a, axis=None)[ranks] without sorting: the elements at 0-based `ranks` (1-d int64 on
+/// a's device, each in [0, a.size()), at most kMaxSelectRanks of them) of a's flattened
+/// stable ascending order, NaN last, bit for bit. a: real dtype, not empty. What
+/// quantile and median read for a single slice.
+Array select_ranks(const Array& a, const Array& ranks);
+
 }  // namespace loom

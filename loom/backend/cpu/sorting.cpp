@@ -1,11 +1,15 @@
-// CPU evals of sort/argsort, unique and searchsorted: every element becomes its
-// order-preserving key (sorting_keys.h), rows are sorted stably as (key, index) pairs
+// CPU evals of sort/argsort, unique, searchsorted and select_ranks: every element becomes
+// its order-preserving key (sorting_keys.h), rows are sorted stably as (key, index) pairs
 // (sorting_radix.h), and values are gathered by index so that -0.0 and NaN payloads come
-// out as they went in. Rows are spread over the thread pool.
+// out as they went in. Rows are spread over the thread pool. select_ranks partitions the
+// keys (std::nth_element) instead of sorting them.
 #include "loom/backend/sorting.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
+#include <numeric>
+#include <vector>
 
 #include "loom/core/cast.h"
 #include "loom/backend/cpu/sorting_keys.h"
@@ -169,6 +173,45 @@ void searchsorted_typed(const Array& a, const Array& v, const int64_t* sorter, b
   });
 }
 
+// out[r] = stable_sort(x)[ranks[r]]: the ranks in ascending order, each nth_element on the
+// keys right of the one before. A key that several elements share with other bit patterns
+// (+-0.0, the NaNs) gives back the element of that rank among its holders in index order,
+// as the stable sort does.
+template <class T>
+void select_typed(const storage_t<T>* x, int64_t n, const int64_t* ranks, int64_t m, storage_t<T>* out) {
+  using K = sort_key_t<T>;
+  std::vector<K> keys(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) keys[i] = elem_key<T>(x[i]);
+  std::vector<int64_t> rank(static_cast<size_t>(m)), order(static_cast<size_t>(m));
+  for (int64_t r = 0; r < m; ++r) rank[r] = std::clamp<int64_t>(ranks[r], 0, n - 1);
+  std::iota(order.begin(), order.end(), int64_t{0});
+  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return rank[a] < rank[b]; });
+  std::vector<K> found(static_cast<size_t>(m));
+  int64_t start = 0;  // keys[0, start) are the smallest `start` keys, in order where selected
+  for (int64_t r : order) {
+    if (rank[r] >= start) {
+      std::nth_element(keys.begin() + start, keys.begin() + rank[r], keys.end());
+      start = rank[r] + 1;
+    }
+    found[r] = keys[rank[r]];
+  }
+  const K zero_key = static_cast<K>(K(1) << (8 * sizeof(K) - 1)), nan_key = static_cast<K>(~K(0));
+  for (int64_t r = 0; r < m; ++r) {
+    const K k = found[r];
+    if (!key_has_nan<T> || (k != zero_key && k != nan_key)) {
+      out[r] = elem_from_key<T>(k);
+      continue;
+    }
+    int64_t j = rank[r];  // its rank among the holders of k: minus the smaller keys
+    for (int64_t i = 0; i < n; ++i) j -= elem_key<T>(x[i]) < k ? 1 : 0;
+    for (int64_t i = 0; i < n; ++i)
+      if (elem_key<T>(x[i]) == k && j-- == 0) {
+        out[r] = x[i];
+        break;
+      }
+  }
+}
+
 }  // namespace
 
 void sort_last_axis(const Array& src, const Array& out, bool indices) {
@@ -205,6 +248,15 @@ void searchsorted(const Array& a, const Array& v, const Array& sorter, bool righ
   const int64_t* s = sorter.valid() ? static_cast<const int64_t*>(sorter.data()) : nullptr;
   dispatch_dtype(a.dtype(), [&](auto t) {
     searchsorted_typed<decltype(t)>(a, v, s, right, static_cast<int64_t*>(out.data()));
+  });
+}
+
+void select_ranks(const Array& x, const Array& ranks, const Array& out) {
+  if (x.size() == 0) return;
+  dispatch_dtype(x.dtype(), [&](auto t) {
+    using T = decltype(t);
+    select_typed<T>(static_cast<const storage_t<T>*>(x.data()), x.size(), static_cast<const int64_t*>(ranks.data()),
+                    ranks.size(), static_cast<storage_t<T>*>(out.data()));
   });
 }
 

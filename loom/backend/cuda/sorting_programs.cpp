@@ -39,6 +39,13 @@ std::string unique_scatter_name(size_t bytes, bool index64) {
   return pair("loom_unique_scatter", bits_type(bytes), index_type(index64));
 }
 
+SelectNames select_names(DType dt) {
+  const std::string t = std::string("<") + device_type_name(dt) + ">";
+  return {"loom_select_init",          "loom_select_scan",
+          "loom_select_hist" + t,      "loom_select_finish" + t,
+          "loom_select_chunk_counts" + t, "loom_select_resolve" + t};
+}
+
 const Program& sort_dtype_program(DType dt) {
   static const std::array<Program, kNumRealDTypes> programs = [] {  // not complex primitives
     auto make = [](int t) {
@@ -80,6 +87,21 @@ const Program& unique_program(bool index64) {
     return std::array<Program, 2>{make(false), make(true)};
   }();
   return programs[index64 ? 1 : 0];
+}
+
+const Program& select_program(DType dt) {
+  static const std::array<Program, kNumRealDTypes> programs = [] {
+    auto make = [](int t) {
+      const DType d = static_cast<DType>(t);
+      const SelectNames n = select_names(d);
+      return Program(std::string("loom_select_") + dtype_name(d) + ".cu", "#include \"loom_select.cuh\"\n",
+                     {n.init, n.scan, n.hist, n.finish, n.chunk_counts, n.resolve});
+    };
+    return std::array<Program, kNumRealDTypes>{make(0), make(1), make(2),  make(3),  make(4),
+                                               make(5), make(6), make(7),  make(8),  make(9),
+                                               make(10), make(11), make(12)};
+  }();
+  return programs[static_cast<int>(dt)];
 }
 
 }  // namespace loom::cuda

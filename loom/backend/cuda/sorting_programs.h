@@ -17,6 +17,8 @@ const Program& sort_dtype_program(DType dt);
 const Program& sort_index_program(bool index64);
 /// unique's group flags, scatter and counts.
 const Program& unique_program(bool index64);
+/// select_ranks' radix selection (kernels/loom_select.cuh) for elements of `dt`.
+const Program& select_program(DType dt);
 
 /// Name expressions of the kernels (`bytes`: the element or key width, 1/2/4/8).
 std::string sort_keys_name(DType dt, bool index64);
@@ -28,5 +30,10 @@ std::string unique_flags_name(size_t bytes, bool index64);
 std::string unique_scatter_name(size_t bytes, bool index64);
 inline std::string unique_counts_name() { return "loom_unique_counts"; }
 inline std::string check_sorter_name() { return "loom_check_sorter"; }
+/// Name expressions of select_program(dt)'s kernels.
+struct SelectNames {
+  std::string init, scan, hist, finish, chunk_counts, resolve;
+};
+SelectNames select_names(DType dt);
 
 }  // namespace loom::cuda

@@ -15,5 +15,6 @@ void sort_last_axis(const Array&, const Array&, bool) { no_cuda("sort"); }
 UniqueArrays unique(const Array&, bool, bool, bool, bool) { no_cuda("unique"); }
 void check_sorter(const Array&, const Array&) { no_cuda("searchsorted"); }
 void searchsorted(const Array&, const Array&, const Array&, bool, const Array&) { no_cuda("searchsorted"); }
+void select_ranks(const Array&, const Array&, const Array&) { no_cuda("select_ranks"); }
 
 }  // namespace loom::gpu_backend

@@ -6,7 +6,7 @@
 #pragma once
 #include "loom_cast.cuh"
 
-// loom_key_traits<T>: `bits`, the unsigned type of T's width, and key(bits).
+// A float's key from its bits (`inf_bits`: +inf's).
 template <typename U>
 LOOM_DEV U loom_float_key(U u, U inf_bits) {
   const U sign = static_cast<U>(U(1) << (8 * sizeof(U) - 1));
@@ -19,26 +19,43 @@ template <typename U>
 LOOM_DEV U loom_signed_key(U u) {
   return static_cast<U>(u ^ static_cast<U>(U(1) << (8 * sizeof(U) - 1)));
 }
+// The inverse of loom_float_key, except that the NaN key gives `default_nan` and the zero
+// key +0.0 (sorting_keys.h's float_bits_from_key).
+template <typename U>
+LOOM_DEV U loom_float_bits(U k, U default_nan) {
+  const U sign = static_cast<U>(U(1) << (8 * sizeof(U) - 1));
+  if (k == static_cast<U>(~U(0))) return default_nan;
+  return (k & sign) ? static_cast<U>(k & static_cast<U>(~sign)) : static_cast<U>(~k);
+}
 
+// loom_key_traits<T>: `bits`, the unsigned type of T's width; key(bits); bits_of(key), the
+// element a key stands for (value_from_key of sorting_keys.h); `floating`: 1 when several
+// elements share a key (+-0.0, the NaNs).
 template <typename T> struct loom_key_traits;
-#define LOOM_KEY_TRAITS(T, U, EXPR)                              \
+#define LOOM_KEY_TRAITS(T, U, EXPR, INV, FLOATING)               \
   template <> struct loom_key_traits<T> {                        \
     typedef U bits;                                              \
+    enum { floating = FLOATING };                                \
     static LOOM_DEV U key(U b) { return EXPR; }                  \
+    static LOOM_DEV U bits_of(U k) { return INV; }               \
   };
-LOOM_KEY_TRAITS(bool, unsigned char, static_cast<unsigned char>(b != 0))
-LOOM_KEY_TRAITS(signed char, unsigned char, loom_signed_key(b))
-LOOM_KEY_TRAITS(short, unsigned short, loom_signed_key(b))
-LOOM_KEY_TRAITS(int, unsigned int, loom_signed_key(b))
-LOOM_KEY_TRAITS(long long, unsigned long long, loom_signed_key(b))
-LOOM_KEY_TRAITS(unsigned char, unsigned char, b)
-LOOM_KEY_TRAITS(unsigned short, unsigned short, b)
-LOOM_KEY_TRAITS(unsigned int, unsigned int, b)
-LOOM_KEY_TRAITS(unsigned long long, unsigned long long, b)
-LOOM_KEY_TRAITS(loom_f16, unsigned short, loom_float_key<unsigned short>(b, 0x7c00u))
-LOOM_KEY_TRAITS(loom_bf16, unsigned short, loom_float_key<unsigned short>(b, 0x7f80u))
-LOOM_KEY_TRAITS(float, unsigned int, loom_float_key<unsigned int>(b, 0x7f800000u))
-LOOM_KEY_TRAITS(double, unsigned long long, loom_float_key<unsigned long long>(b, 0x7ff0000000000000ull))
+LOOM_KEY_TRAITS(bool, unsigned char, static_cast<unsigned char>(b != 0), k, 0)
+LOOM_KEY_TRAITS(signed char, unsigned char, loom_signed_key(b), loom_signed_key(k), 0)
+LOOM_KEY_TRAITS(short, unsigned short, loom_signed_key(b), loom_signed_key(k), 0)
+LOOM_KEY_TRAITS(int, unsigned int, loom_signed_key(b), loom_signed_key(k), 0)
+LOOM_KEY_TRAITS(long long, unsigned long long, loom_signed_key(b), loom_signed_key(k), 0)
+LOOM_KEY_TRAITS(unsigned char, unsigned char, b, k, 0)
+LOOM_KEY_TRAITS(unsigned short, unsigned short, b, k, 0)
+LOOM_KEY_TRAITS(unsigned int, unsigned int, b, k, 0)
+LOOM_KEY_TRAITS(unsigned long long, unsigned long long, b, k, 0)
+LOOM_KEY_TRAITS(loom_f16, unsigned short, loom_float_key<unsigned short>(b, 0x7c00u),
+                loom_float_bits<unsigned short>(k, 0x7e00u), 1)
+LOOM_KEY_TRAITS(loom_bf16, unsigned short, loom_float_key<unsigned short>(b, 0x7f80u),
+                loom_float_bits<unsigned short>(k, 0x7fc0u), 1)
+LOOM_KEY_TRAITS(float, unsigned int, loom_float_key<unsigned int>(b, 0x7f800000u),
+                loom_float_bits<unsigned int>(k, 0x7fc00000u), 1)
+LOOM_KEY_TRAITS(double, unsigned long long, loom_float_key<unsigned long long>(b, 0x7ff0000000000000ull),
+                loom_float_bits<unsigned long long>(k, 0x7ff8000000000000ull), 1)
 #undef LOOM_KEY_TRAITS
 
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
