@@ -1,15 +1,11 @@
-// Arithmetic and math of complex64/complex128 values (loom_complex<T> of loom_cast.cuh), host
-// and device, with NumPy 2's results. NumPy computes +, -, *, /, reciprocal, sign, expm1, the
-// comparisons and small integer powers with formulas of its own (reproduced here operation for
-// operation, so that infinities, NaNs and overflows come out as in NumPy; expm1's formula is
-// left at a few special values where it makes a NaN of a defined value, see loom_expm1) and
-// takes the rest from glibc's C99 functions (csqrt, cexp, clog, casin, ...): their branch cuts,
-// signed zeros, infinities and NaNs (C99 Annex G, and glibc's choices where it leaves them
-// open) are glibc's here, the values come from careful formulas (Hull, Fairgrieve and Tang for
-// asin/acos, Kahan for tanh/atanh, a compensated |z|^2 for log|z|). Where NumPy's own formula
-// loses digits loom is exact instead: exp2 (NumPy: exp(z ln 2)), log1p (NumPy: log(hypot(1 +
-// x, y))) and sign of huge or subnormal z. One template per function over T in {float,
-// double}; complex64 computes in float, as NumPy's loops do.
+// Arithmetic and math of complex64/complex128 values (loom_complex<T> of loom_cast.cuh), host and
+// device, with NumPy 2's results: +, -, *, /, reciprocal, sign, expm1 (see loom_expm1), the
+// comparisons and small integer powers by NumPy's own formulas, operation for operation (so that
+// infinities, NaNs and overflows come out as NumPy's), the rest as glibc's C99 functions (csqrt,
+// cexp, clog, casin, ...: their branch cuts, signed zeros, infinities and NaNs, C99 Annex G and
+// glibc's choices), with careful formulas for the values (Hull, Fairgrieve and Tang for asin/acos,
+// Kahan for tanh/atanh, a compensated |z|^2 for log|z|). Exact where NumPy's formula loses digits:
+// exp2, log1p and sign of huge or subnormal z. Templates over T in {float, double}; complex64 in float.
 #pragma once
 #include "loom_math.cuh"
 
@@ -174,8 +170,7 @@ template <typename T> LOOM_DEV loom_complex<T> loom_sign(loom_complex<T> z) {
   return loom_complex<T>(x / h, y / h);
 }
 
-// NumPy's clip: max(x, lo) then min(., hi) in plain lexicographic order; NaN in x (or in the
-// bound it takes) propagates.
+// NumPy's clip: max(x, lo) then min(., hi) in lexicographic order; NaN in x (or the bound it takes) propagates.
 template <typename T> LOOM_DEV loom_complex<T> loom_clip(loom_complex<T> x, loom_complex<T> lo, loom_complex<T> hi) {
   const auto gt = [](loom_complex<T> a, loom_complex<T> b) { return a.re == b.re ? a.im > b.im : a.re > b.re; };
   const loom_complex<T> t = (loom_isnan(x) || gt(x, lo)) ? x : lo;
@@ -272,15 +267,12 @@ template <typename T> LOOM_DEV loom_complex<T> loom_exp2(loom_complex<T> z) {
   return loom_cplx_scaled_exp(x, c, s, true);
 }
 
-// NumPy's formula, exp(x) cos(y) - 1 = expm1(x) cos(y) - 2 sin^2(y/2), except where it makes
-// a NaN of a defined value: on the real axis (y = +-0: expm1(x) + y i, so expm1(+inf + 0i)
-// is +inf + 0i and expm1(NaN + 0i) is NaN + 0i; + 0 makes expm1(-0) the +0 of cexp(-0) - 1)
-// and for x = -inf or +inf with y not finite (-1 + 0i, and +inf + NaN i), as C99's
-// cexp(z) - 1 and the Array API standard give them.
+// NumPy's expm1(x) cos(y) - 2 sin^2(y/2) + i e^x sin y, but C99's cexp(z) - 1 where it makes a NaN of a
+// defined value: the real axis (expm1(x) + 0 + yi), x = +-inf with y not finite (-1 + 0i, inf + NaN i).
 template <typename T> LOOM_DEV loom_complex<T> loom_expm1(loom_complex<T> z) {
   if (z.im == T(0)) return loom_complex<T>(loom_expm1(z.re) + T(0), z.im);
   if (loom_isinf(z.re) && !loom_isfinite(z.im))
-    return z.re < T(0) ? loom_complex<T>(T(-1), T(0)) : loom_complex<T>(z.re, z.im - z.im);  // inf - inf: NaN
+    return z.re < T(0) ? loom_complex<T>(T(-1), T(0)) : loom_complex<T>(z.re, z.im - z.im);
   const T a = loom_sin(z.im / T(2));
   return loom_complex<T>(loom_expm1(z.re) * loom_cos(z.im) - T(2) * a * a, loom_exp(z.re) * loom_sin(z.im));
 }
