@@ -58,3 +58,9 @@ def test_array_methods_with_keywords_are_inspectable():
     np.testing.assert_array_equal(np.from_dlpack(x), [0.0, 1.0, 2.0])
     with pytest.raises(TypeError):
         x.to_device(loom.cpu(), None)  # stream is keyword-only, as the standard has it
+
+
+def test_functions_pickle_by_name():
+    import pickle
+    for f in (loom.sum, loom.linalg.solve, loom.fft.rfft):
+        assert pickle.loads(pickle.dumps(f)) is f
