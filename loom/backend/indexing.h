@@ -67,12 +67,13 @@ namespace primitives {
 // hence traceable: the eval leaves the first bad position on the device and ops/ reads
 // that word back (the one wait the GPU made before the split, at no extra cost).
 // Indexing only moves elements, so getitem and setitem take complex arrays (PrimitiveInfo::
-// complex); `at`'s combines (add, min, ...) are real-only for now.
+// complex). `at` takes them for add (two real additions per element: two atomicAdds on the
+// GPU); ops/indexing.cpp refuses complex multiply, min and max before dispatch.
 inline const Primitive<IndexOffsetsFn> getitem_offsets{{"getitem", "indexing", true, true},
                                                        cpu_backend::index_offsets, gpu_backend::index_offsets};
 inline const Primitive<IndexOffsetsFn> setitem_offsets{{"setitem", "indexing", true, true},
                                                        cpu_backend::index_offsets, gpu_backend::index_offsets};
-inline const Primitive<IndexOffsetsFn> at_offsets{{"at", "indexing"}, cpu_backend::index_offsets,
+inline const Primitive<IndexOffsetsFn> at_offsets{{"at", "indexing", true, true}, cpu_backend::index_offsets,
                                                   gpu_backend::index_offsets};
 inline const Primitive<GatherFn> getitem{{"getitem", "indexing", true, true}, cpu_backend::gather,
                                          gpu_backend::gather};
@@ -83,7 +84,7 @@ inline const Primitive<GatherIndexedFn> getitem_indexed{{"getitem", "indexing", 
                                                         cpu_backend::gather_indexed, gpu_backend::gather_indexed};
 inline const Primitive<ScatterFn> setitem{{"setitem", "indexing", true, true}, cpu_backend::scatter,
                                           gpu_backend::scatter};
-inline const Primitive<ScatterFn> at{{"at", "indexing"}, cpu_backend::scatter, gpu_backend::scatter};
+inline const Primitive<ScatterFn> at{{"at", "indexing", true, true}, cpu_backend::scatter, gpu_backend::scatter};
 // Split, hence traceable: nonzero is a count per chunk (device part), the read of its total
 // in ops/ (which sizes the result, as the GPU eval's own read did before), then the index
 // writes. count_nonzero is the count alone, whose total ops/ reads back.

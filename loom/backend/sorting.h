@@ -72,8 +72,9 @@ inline const Primitive<UniqueFn> unique{{"unique", "sorting", /*traceable=*/fals
 // back before the search (the same single wait as before the split).
 inline const Primitive<CheckSorterFn> searchsorted_sorter{{"searchsorted", "sorting"}, cpu_backend::check_sorter,
                                                           gpu_backend::check_sorter};
-inline const Primitive<SearchsortedFn> searchsorted{{"searchsorted", "sorting"}, cpu_backend::searchsorted,
-                                                    gpu_backend::searchsorted};
+// Takes complex arrays: NumPy's lexicographic sort order (NaN class, real, imaginary part).
+inline const Primitive<SearchsortedFn> searchsorted{{"searchsorted", "sorting", true, /*complex=*/true},
+                                                    cpu_backend::searchsorted, gpu_backend::searchsorted};
 // Order statistics of one slice (quantile, median). It has no batching or derivative rule:
 // ops/quantiles.cpp takes the sort path while a tracer is installed.
 inline const Primitive<SelectRanksFn> select_ranks{{"select_ranks", "sorting"}, cpu_backend::select_ranks,

@@ -281,6 +281,52 @@ def test_at_with_duplicates_matches_ufunc_at(device, rng, op, dtype):
     compare(at_op(op, idx), a, v, device=device, rtol=3e-2 if dtype in ("float16", "bfloat16") else None)
 
 
+def complex_values(rng, shape, dtype):
+    part = np.float32 if dtype == "complex64" else np.float64
+    z = np.empty(shape, dtype)
+    z.real = rng.uniform(-3, 3, size=shape).astype(part)
+    z.imag = rng.uniform(-3, 3, size=shape).astype(part)
+    return z
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_at_add_complex_matches_add_at(device, rng, dtype):
+    a = complex_values(rng, (6, 3), dtype)
+    idx = np.array([0, 5, 0, 2, 0, -1, 2])
+    v = complex_values(rng, (7, 3), dtype)
+    v[1, 0] = complex(np.nan, 1.0)  # NaN and infinities accumulate part by part
+    v[3, 1] = complex(2.0, np.inf)
+    tol = 1e-5 if dtype == "complex64" else 1e-12  # the GPU's atomics add in another order
+    compare(at_op("add", idx), a, v, device=device, rtol=tol)
+    compare(at_op("add", (idx, 1)), a, v[:, 1], device=device, rtol=tol)
+    compare(at_op("add", (slice(None), [2, 2])), a, np.complex64(1 - 2j), device=device, rtol=tol)  # broadcast
+    compare(at_op("add", [1, 1, 4]), a, 0.5, device=device, rtol=tol)  # a real value, cast
+    compare(at_op("set", [1, 1, 4]), a, 2j, device=device)
+    # np.add.at on a loom array goes through the same op, in place.
+    x = loom.asarray(a, device=device)
+    ref = a.copy()
+    np.add.at(ref, idx, v)
+    np.add.at(x, loom.asarray(idx, device=device), loom.asarray(v, device=device))
+    np.testing.assert_allclose(loom.asnumpy(x), ref, rtol=tol)
+
+
+@pytest.mark.parametrize("op", ["multiply", "min", "max"])
+def test_at_complex_multiply_min_max_raise_on_every_device(device, op):
+    x = loom.asarray(np.ones(4, np.complex128), device=device)
+    with pytest.raises(TypeError, match=rf"\[at\] {op} does not support complex128"):
+        getattr(x.at[loom.asarray([0, 1], device=device)], op)(1j)
+    with pytest.raises(TypeError, match=r"\[at\]"):
+        getattr(np, {"min": "minimum", "max": "maximum"}.get(op, op)).at(x, [0], 1j)
+
+
+def test_grad_through_complex_at_add_raises_as_elsewhere(device):
+    # loom's convention (docs/ARCHITECTURE.md §6): no derivatives through complex values.
+    z = loom.asarray(np.zeros(3, np.complex128), device=device)
+    with pytest.raises(NotImplementedError, match="complex"):
+        loom.grad(lambda v: loom.sum(loom.abs(z.at[loom.asarray([0, 0], device=device)].add(v * 1j))))(
+            loom.asarray(np.ones(2), device=device))
+
+
 def test_at_set_and_basic_index(device, rng):
     a = random_array(rng, (4, 5), "int16")
     compare(at_op("set", (slice(None), [1, 3])), a, np.int16(9), device=device)

@@ -235,6 +235,34 @@ def test_searchsorted_all_dtypes(device, rng, dtype, side):
     check(lambda m, x, w, s: m.searchsorted(x, w, side=side, sorter=s), a, v, order, device=device)
 
 
+def complex_sort_data(rng, n, dtype):
+    """Complex values with repeated values, ties in the real parts, NaN in the real part, the
+    imaginary part or both, infinities and signed zeros."""
+    part = np.float32 if dtype == "complex64" else np.float64
+    re = rng.integers(-3, 4, size=n).astype(part)  # few real parts: many ties
+    im = rng.integers(-3, 4, size=n).astype(part)
+    special = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0], part)
+    for x in (re, im):
+        hit = rng.random(n) < 0.25
+        x[hit] = special[rng.integers(0, len(special), size=hit.sum())]
+    z = np.empty(n, dtype)
+    z.real, z.imag = re, im  # not re + 1j * im: 1j * inf puts a NaN in the real part
+    return z
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_searchsorted_complex(device, rng, dtype, side):
+    a = complex_sort_data(rng, 80, dtype)
+    v = np.concatenate([a[rng.integers(0, 80, size=30)], complex_sort_data(rng, 30, dtype)]).reshape(6, 10)
+    check(lambda m, x, w: m.searchsorted(x, w, side=side), np.sort(a), v, device=device)
+    order = np.argsort(a, kind="stable")
+    check(lambda m, x, w, s: m.searchsorted(x, w, side=side, sorter=s), a, v, order, device=device)
+    # A real v is compared as complex (NumPy's promotion); a complex scalar.
+    check(lambda m, x, w: m.searchsorted(x, w, side=side), np.sort(a), np.array([0.0, np.nan, 2.0]), device=device)
+    compare(lambda m, x: m.searchsorted(x, complex(1, np.nan), side=side), np.sort(a), device=device, exact=True)
+
+
 def test_searchsorted_shapes_and_promotion(device, rng):
     a = np.sort(sort_data(rng, (40,), "float32"))
     compare(lambda m, x: m.searchsorted(x, 0.25), a, device=device)

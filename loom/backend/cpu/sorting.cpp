@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <tuple>
 #include <vector>
 
 #include "loom/core/cast.h"
@@ -150,6 +151,21 @@ UniqueArrays unique_typed(const Array& flat, bool want_index, bool want_inverse,
   return r;
 }
 
+// What searchsorted compares: the sort key; for complex values NumPy's order as a tuple
+// (NaN class: none, NaN imaginary part, NaN real part, both; then the real part's key, then
+// the imaginary part's), as kernels/loom_sorting.cuh's loom_cplx_key.
+template <class T>
+inline auto search_key(storage_t<T> x) {
+  if constexpr (is_complex_v<T>) {
+    using P = decltype(x.re);
+    using K = sort_key_t<P>;
+    const K re = sort_key(x.re), im = sort_key(x.im), nan = static_cast<K>(~K(0));
+    return std::tuple<int, K, K>((re == nan ? 2 : 0) + (im == nan ? 1 : 0), re, im);
+  } else {
+    return elem_key<T>(x);
+  }
+}
+
 template <class T>
 void searchsorted_typed(const Array& a, const Array& v, const int64_t* sorter, bool right,
                         int64_t* out) {
@@ -157,7 +173,7 @@ void searchsorted_typed(const Array& a, const Array& v, const int64_t* sorter, b
   const S* av = static_cast<const S*>(a.data());
   const S* vv = static_cast<const S*>(v.data());
   const int64_t n = a.size();
-  auto key = [](S x) { return elem_key<T>(x); };
+  auto key = [](S x) { return search_key<T>(x); };
   cpu_runtime::parallel_for(v.size(), 1 << 12, [&](int64_t b, int64_t e) {
     for (int64_t i = b; i < e; ++i) {
       const auto kv = key(vv[i]);
@@ -246,7 +262,7 @@ void check_sorter(const Array& sorter, const Array& bad) {
 
 void searchsorted(const Array& a, const Array& v, const Array& sorter, bool right, const Array& out) {
   const int64_t* s = sorter.valid() ? static_cast<const int64_t*>(sorter.data()) : nullptr;
-  dispatch_dtype(a.dtype(), [&](auto t) {
+  dispatch_any_dtype(a.dtype(), [&](auto t) {
     searchsorted_typed<decltype(t)>(a, v, s, right, static_cast<int64_t*>(out.data()));
   });
 }

@@ -20,11 +20,16 @@ TEST_P(IndexCompile, GatherScatterProgram) {
 }
 
 TEST_P(IndexCompile, CombinePrograms) {
-  for (int t = 0; t < kNumRealDTypes; ++t) {
+  for (int t = 0; t < kNumDTypes; ++t) {
     const DType dt = static_cast<DType>(t);
     const Program& p = index_combine_program(dt);
-    EXPECT_EQ(p.name_expressions().size(), 4u);
-    EXPECT_EQ(index_combine_name(dt, ScatterMode::max), p.name_expressions()[3]);
+    if (is_complex(dt)) {  // add alone: two real atomicAdds
+      EXPECT_EQ(p.name_expressions().size(), 1u);
+      EXPECT_EQ(index_combine_name(dt, ScatterMode::add), p.name_expressions()[0]);
+    } else {
+      EXPECT_EQ(p.name_expressions().size(), 4u);
+      EXPECT_EQ(index_combine_name(dt, ScatterMode::max), p.name_expressions()[3]);
+    }
     expect_compiles(p, GetParam());
   }
 }
@@ -44,6 +49,8 @@ TEST(IndexNames, NonzeroVariantsFollowSizeAndKind) {
   EXPECT_EQ(nonzero_write_name(float64), "loom_nonzero_write<unsigned long long, true>");
   EXPECT_EQ(index_gather_name(2), "loom_index_gather<unsigned short>");
   EXPECT_EQ(index_combine_name(float16, ScatterMode::add), "loom_index_combine<loom_f16, 1>");
+  EXPECT_EQ(index_combine_name(complex128, ScatterMode::add), "loom_index_combine<loom_complex128, 1>");
+  EXPECT_THROW(index_combine_name(complex64, ScatterMode::multiply), std::logic_error);
 }
 
 INSTANTIATE_TEST_SUITE_P(Archs, IndexCompile, ::testing::Values(80, 90),

@@ -26,7 +26,7 @@ int nz_slot(DType dt) {
 struct Names {
   std::string offsets = "loom_index_offsets", scan = "loom_nonzero_scan";
   std::array<std::string, 5> gather, gather_direct, scatter;
-  std::array<std::string, kNumRealDTypes * 4> combine;  // scatter-add & co.: real dtypes
+  std::array<std::string, kNumDTypes * 4> combine;  // scatter-add & co.; complex: add alone
   std::array<std::string, 7> nz_count, nz_write;
   Names() {
     for (int i = 0; i < 5; ++i) {
@@ -34,8 +34,8 @@ struct Names {
       gather_direct[i] = std::string("loom_index_gather_direct<") + kBits[i] + ">";
       scatter[i] = std::string("loom_index_scatter<") + kBits[i] + ">";
     }
-    for (int t = 0; t < kNumRealDTypes; ++t)
-      for (int m = 0; m < 4; ++m)
+    for (int t = 0; t < kNumDTypes; ++t)
+      for (int m = 0; m < (is_complex(static_cast<DType>(t)) ? 1 : 4); ++m)
         combine[t * 4 + m] = std::string("loom_index_combine<") + device_type_name(static_cast<DType>(t)) + ", " +
                              std::to_string(m + 1) + ">";
     for (int v = 0; v < 7; ++v) {
@@ -66,17 +66,18 @@ const Program& index_program() {
 }
 
 const Program& index_combine_program(DType dt) {
-  static const std::array<Program, kNumRealDTypes> programs = [] {
+  static const std::array<Program, kNumDTypes> programs = [] {
     auto make = [](int t) {
       const Names& n = names();
-      std::vector<std::string> exprs(n.combine.begin() + t * 4, n.combine.begin() + t * 4 + 4);
+      const int modes = is_complex(static_cast<DType>(t)) ? 1 : 4;  // complex: add (two real atomicAdds)
+      std::vector<std::string> exprs(n.combine.begin() + t * 4, n.combine.begin() + t * 4 + modes);
       // No FMA contraction and no fast math: float results match the CPU backend.
       return Program(std::string("loom_index_combine_") + dtype_name(static_cast<DType>(t)) + ".cu",
                      "#include \"loom_indexing.cuh\"\n", exprs, {"--fmad=false"});
     };
-    return std::array<Program, kNumRealDTypes>{make(0), make(1), make(2),  make(3),  make(4),
-                                               make(5), make(6), make(7),  make(8),  make(9),
-                                               make(10), make(11), make(12)};
+    return std::array<Program, kNumDTypes>{make(0), make(1),  make(2),  make(3),  make(4),
+                                           make(5), make(6),  make(7),  make(8),  make(9),
+                                           make(10), make(11), make(12), make(13), make(14)};
   }();
   return programs[static_cast<int>(dt)];
 }
@@ -98,6 +99,8 @@ const std::string& index_gather_direct_name(size_t itemsize) { return names().ga
 const std::string& index_scatter_name(size_t itemsize) { return names().scatter[size_slot(itemsize)]; }
 const std::string& index_combine_name(DType dt, ScatterMode mode) {
   if (mode == ScatterMode::set) throw std::logic_error("[index] set has no combine kernel");
+  if (is_complex(dt) && mode != ScatterMode::add)  // ops/indexing.cpp refuses these first
+    throw std::logic_error("[index] complex arrays have an add combine kernel only");
   return names().combine[static_cast<int>(dt) * 4 + static_cast<int>(mode) - 1];
 }
 const std::string& nonzero_count_name(DType dt) { return names().nz_count[nz_slot(dt)]; }

@@ -18,7 +18,7 @@ const std::string& index_gather_name(size_t itemsize);
 const std::string& index_gather_direct_name(size_t itemsize);
 const std::string& index_scatter_name(size_t itemsize);
 
-/// loom_index_combine<T, OP> for dtype `dt` and the four combining modes.
+/// loom_index_combine<T, OP> for dtype `dt` and the four combining modes (complex: add alone).
 const Program& index_combine_program(DType dt);
 const std::string& index_combine_name(DType dt, ScatterMode mode);
 

@@ -47,15 +47,17 @@ SelectNames select_names(DType dt) {
 }
 
 const Program& sort_dtype_program(DType dt) {
-  static const std::array<Program, kNumRealDTypes> programs = [] {  // not complex primitives
+  static const std::array<Program, kNumDTypes> programs = [] {
     auto make = [](int t) {
       const DType d = static_cast<DType>(t);
-      return Program(std::string("loom_sorting_") + dtype_name(d) + ".cu", "#include \"loom_sorting.cuh\"\n",
-                     {sort_keys_name(d, false), sort_keys_name(d, true), searchsorted_name(d)});
+      // Complex arrays are sorted by ops/sorting_complex.cpp's real passes: only searchsorted.
+      std::vector<std::string> exprs{searchsorted_name(d)};
+      if (!is_complex(d)) exprs = {sort_keys_name(d, false), sort_keys_name(d, true), searchsorted_name(d)};
+      return Program(std::string("loom_sorting_") + dtype_name(d) + ".cu", "#include \"loom_sorting.cuh\"\n", exprs);
     };
-    return std::array<Program, kNumRealDTypes>{make(0), make(1), make(2),  make(3),  make(4),
-                                               make(5), make(6), make(7),  make(8),  make(9),
-                                               make(10), make(11), make(12)};
+    return std::array<Program, kNumDTypes>{make(0), make(1),  make(2),  make(3),  make(4),
+                                           make(5), make(6),  make(7),  make(8),  make(9),
+                                           make(10), make(11), make(12), make(13), make(14)};
   }();
   return programs[static_cast<int>(dt)];
 }

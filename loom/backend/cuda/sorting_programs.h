@@ -10,7 +10,8 @@
 
 namespace loom::cuda {
 
-/// loom_sort_keys<T, unsigned int / unsigned long long> and loom_searchsorted<T> of `dt`.
+/// loom_sort_keys<T, unsigned int / unsigned long long> and loom_searchsorted<T> of `dt`
+/// (complex dtypes: loom_searchsorted alone).
 const Program& sort_dtype_program(DType dt);
 /// Row numbers, gathers, argsort indices and the sorter check, for uint32 (index64 false)
 /// or uint64 indices.

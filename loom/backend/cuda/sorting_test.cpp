@@ -53,6 +53,31 @@ TEST(CudaSortKeysHost, WidePatternsMatchCpu) {
   }
 }
 
+// NumPy's complex sort comparison (npysort_common.h's CDOUBLE_LT), written out.
+bool numpy_complex_less(double ar, double ai, double br, double bi) {
+  if (ar < br) return ai == ai || bi != bi;
+  if (ar > br) return bi != bi && ai == ai;
+  if (ar == br || (ar != ar && br != br)) return ai < bi || (bi != bi && ai == ai);
+  return br != br;
+}
+
+TEST(CudaSortKeysHost, ComplexSearchKeysFollowNumpyOrder) {
+  const double parts[] = {-INFINITY, -2.0, -0.0, 0.0, 1.5, INFINITY, std::nan(""), -std::nan("")};
+  typedef loom_search_traits<loom_complex64> S;
+  for (double ar : parts)
+    for (double ai : parts)
+      for (double br : parts)
+        for (double bi : parts) {
+          S::elem a, b;
+          const float f[4] = {static_cast<float>(ar), static_cast<float>(ai), static_cast<float>(br),
+                              static_cast<float>(bi)};
+          std::memcpy(&a, f, 8);
+          std::memcpy(&b, f + 2, 8);
+          ASSERT_EQ(S::key_of(a) < S::key_of(b), numpy_complex_less(ar, ai, br, bi))
+              << ar << "+" << ai << "j < " << br << "+" << bi << "j";
+        }
+}
+
 class CudaSortCompile : public ::testing::TestWithParam<int> {};
 
 void expect_compiles(const cuda::Program& p, int arch) {
@@ -66,7 +91,11 @@ void expect_compiles(const cuda::Program& p, int arch) {
 }
 
 TEST_P(CudaSortCompile, DtypePrograms) {
-  for (int t = 0; t < kNumRealDTypes; ++t) expect_compiles(cuda::sort_dtype_program(static_cast<DType>(t)), GetParam());
+  for (int t = 0; t < kNumDTypes; ++t) {
+    const cuda::Program& p = cuda::sort_dtype_program(static_cast<DType>(t));
+    EXPECT_EQ(p.name_expressions().size(), is_complex(static_cast<DType>(t)) ? 1u : 3u);  // complex: searchsorted
+    expect_compiles(p, GetParam());
+  }
 }
 TEST_P(CudaSortCompile, IndexPrograms) {
   expect_compiles(cuda::sort_index_program(false), GetParam());

@@ -186,6 +186,9 @@ LOOM_DEV void loom_atomic_combine(T* p, T val) {
     atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(val));
   } else if constexpr (OP == 1 && (loom_same<T, float>::value || loom_same<T, double>::value)) {
     atomicAdd(p, val);
+  } else if constexpr (OP == 1 && loom_kind<T>::value == loom_cplx) {  // part by part
+    atomicAdd(&p->re, val.re);
+    atomicAdd(&p->im, val.im);
   } else if constexpr (OP == 3 && (i32 || i64)) {
     atomicMin(p, val);
   } else if constexpr (OP == 4 && (i32 || i64)) {

@@ -58,6 +58,44 @@ LOOM_KEY_TRAITS(double, unsigned long long, loom_float_key<unsigned long long>(b
                 loom_float_bits<unsigned long long>(k, 0x7ff8000000000000ull), 1)
 #undef LOOM_KEY_TRAITS
 
+// NumPy's sort order of complex values as a key: the NaN class first (none, NaN imaginary
+// part only, NaN real part only, both: [R + Rj, R + nanj, nan + Rj, nan + nanj]), then the
+// real part's key, then the imaginary part's (a NaN part's key is the all-ones key, which no
+// other value has). U: the parts' key type.
+template <typename U> struct loom_cplx_key {
+  U re, im;
+  LOOM_DEV int nan_class() const {
+    return (re == static_cast<U>(~U(0)) ? 2 : 0) + (im == static_cast<U>(~U(0)) ? 1 : 0);
+  }
+};
+template <typename U>
+LOOM_DEV bool operator<(const loom_cplx_key<U>& a, const loom_cplx_key<U>& b) {
+  const int ca = a.nan_class(), cb = b.nan_class();
+  if (ca != cb) return ca < cb;
+  return a.re < b.re || (a.re == b.re && a.im < b.im);
+}
+// A complex element's bits (two parts of P's width), as the searchsorted kernel reads them.
+template <typename P> struct alignas(2 * sizeof(P)) loom_cplx_bits { P re, im; };
+
+// loom_search_traits<T>: `elem`, how searchsorted reads an element of T; `key`, what it
+// compares (operator<); key_of(elem).
+template <typename T> struct loom_search_traits {
+  typedef typename loom_key_traits<T>::bits elem;
+  typedef typename loom_key_traits<T>::bits key;
+  static LOOM_DEV key key_of(elem b) { return loom_key_traits<T>::key(b); }
+};
+template <typename T> struct loom_search_traits<loom_complex<T> > {
+  typedef typename loom_key_traits<T>::bits U;
+  typedef loom_cplx_bits<U> elem;
+  typedef loom_cplx_key<U> key;
+  static LOOM_DEV key key_of(elem b) {
+    key k;
+    k.re = loom_key_traits<T>::key(b.re);
+    k.im = loom_key_traits<T>::key(b.im);
+    return k;
+  }
+};
+
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 
 #define LOOM_GRID_LOOP(i, n)                                                                  \
@@ -79,17 +117,17 @@ __global__ void loom_sort_keys(const typename loom_key_traits<T>::bits* __restri
 
 // Insertion points of v[i] in a (sorted, or sorted through `sorter` when not null).
 template <typename T>
-__global__ void loom_searchsorted(const typename loom_key_traits<T>::bits* __restrict__ a, long long n,
+__global__ void loom_searchsorted(const typename loom_search_traits<T>::elem* __restrict__ a, long long n,
                                   const long long* __restrict__ sorter,
-                                  const typename loom_key_traits<T>::bits* __restrict__ v,
+                                  const typename loom_search_traits<T>::elem* __restrict__ v,
                                   long long* __restrict__ out, long long m, int right) {
-  typedef typename loom_key_traits<T>::bits U;
+  typedef loom_search_traits<T> S;
   LOOM_GRID_LOOP(i, m) {
-    const U kv = loom_key_traits<T>::key(v[i]);
+    const typename S::key kv = S::key_of(v[i]);
     long long lo = 0, hi = n;
     while (lo < hi) {
       const long long mid = lo + ((hi - lo) >> 1);
-      const U ka = loom_key_traits<T>::key(a[sorter ? sorter[mid] : mid]);
+      const typename S::key ka = S::key_of(a[sorter ? sorter[mid] : mid]);
       if (right ? !(kv < ka) : ka < kv) lo = mid + 1;
       else hi = mid;
     }
