@@ -17,7 +17,10 @@ def test_digits_example_reaches_97_percent(on_gpu):
     if on_gpu and loom.num_gpus() == 0:
         pytest.skip("no GPU")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "python"), os.environ.get("PYTHONPATH", "")]))
-    cmd = [sys.executable, os.path.join(ROOT, "examples", "nn_digits.py")] + (["--gpu"] if on_gpu else [])
+    # -X faulthandler and -u: a crash shows the Python stack and the epochs printed before it
+    # (a segfault with no output was seen twice on the GPU machine, cpu() case).
+    cmd = [sys.executable, "-X", "faulthandler", "-u", os.path.join(ROOT, "examples", "nn_digits.py")]
+    cmd += ["--gpu"] if on_gpu else []
     r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "test accuracy" in r.stdout and "epoch 20:" in r.stdout
