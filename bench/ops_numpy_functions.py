@@ -21,31 +21,27 @@ def inputs():
     return x, counts, idx
 
 
+def numpy_style_calls(xp):
+    """The seven calls in NumPy's spelling, which loom and CuPy share."""
+    return {
+        "median": lambda x: xp.median(x),
+        "percentile": lambda x: xp.percentile(x, 90.0),
+        "histogram": lambda x: xp.histogram(x, bins=BINS),
+        "bincount": lambda c: xp.bincount(c),
+        "take": lambda x, i: xp.take(x, i),
+        "roll": lambda x: xp.roll(x, 12345),
+        "pad": lambda m: xp.pad(m, PAD),
+    }
+
+
 def loom_calls(dev):
     import loom
-    put = lambda a: loom.asarray(a, device=dev)  # noqa: E731
-    return put, lambda: loom.synchronize(dev), {
-        "median": lambda x: loom.median(x),
-        "percentile": lambda x: loom.percentile(x, 90.0),
-        "histogram": lambda x: loom.histogram(x, bins=BINS),
-        "bincount": lambda c: loom.bincount(c),
-        "take": lambda x, i: loom.take(x, i),
-        "roll": lambda x: loom.roll(x, 12345),
-        "pad": lambda m: loom.pad(m, PAD),
-    }
+    return lambda a: loom.asarray(a, device=dev), lambda: loom.synchronize(dev), numpy_style_calls(loom)
 
 
 def cupy_calls():
     import cupy
-    return cupy.asarray, cupy.cuda.Device().synchronize, {
-        "median": lambda x: cupy.median(x),
-        "percentile": lambda x: cupy.percentile(x, 90.0),
-        "histogram": lambda x: cupy.histogram(x, bins=BINS),
-        "bincount": lambda c: cupy.bincount(c),
-        "take": lambda x, i: cupy.take(x, i),
-        "roll": lambda x: cupy.roll(x, 12345),
-        "pad": lambda m: cupy.pad(m, PAD),
-    }
+    return cupy.asarray, cupy.cuda.Device().synchronize, numpy_style_calls(cupy)
 
 
 def torch_calls():
