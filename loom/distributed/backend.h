@@ -4,6 +4,7 @@
 #pragma once
 #include <chrono>
 #include <memory>
+#include <vector>
 
 #include "loom/array/array.h"
 #include "loom/distributed/reduce_op.h"
@@ -19,6 +20,11 @@ class CollectiveBackend {
   /// nothing may wait for the others).
   virtual void shutdown(bool orderly) {}
   virtual void all_reduce(const Array& x, ReduceOp op) = 0;
+  /// Each of xs in place, as one call where the transport can (NCCL: one group, which
+  /// launches one kernel for all of them); xs do not overlap in memory.
+  virtual void all_reduce_coalesced(const std::vector<Array>& xs, ReduceOp op) {
+    for (const Array& x : xs) all_reduce(x, op);
+  }
   virtual void broadcast(const Array& x, int root) = 0;
   /// out: (world_size, *x.shape), contiguous.
   virtual void all_gather(const Array& x, const Array& out) = 0;

@@ -54,6 +54,12 @@ void barrier();
 /// (nn.DistributedDataParallel checks its parameters once, then averages gradients of
 /// those shapes every step).
 const Array& all_reduce(const Array& x, ReduceOp op = ReduceOp::sum, bool check = true);
+/// In place, each of xs as all_reduce would, in one collective call: xs on one device, none
+/// overlapping another in memory; the arrays may differ in dtype and shape, and the ranks
+/// must agree on the whole list. nn.DistributedDataParallel averages a bucket of gradients
+/// this way instead of packing them into one array first.
+const std::vector<Array>& all_reduce_coalesced(const std::vector<Array>& xs, ReduceOp op = ReduceOp::sum,
+                                               bool check = true);
 /// In place: every rank's x becomes root's x.
 const Array& broadcast(const Array& x, int root = 0);
 /// Every rank's x stacked: shape (world_size, *x.shape).

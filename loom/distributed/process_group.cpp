@@ -1,6 +1,7 @@
 // The process's group: init/finalize, the argument checks every collective shares, the
 // exchange of each collective's arguments through the store, and the choice of transport
 // by the array's device (docs/DISTRIBUTED.md §2-3).
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -231,6 +232,37 @@ const Array& all_reduce(const Array& x, ReduceOp op, bool check) {
   agree(g, "all_reduce", signature("all_reduce", x, std::string("op=") + reduce_op_name(op)), check);
   if (g.options.world_size > 1 && x.size() > 0) transport(g, "all_reduce", x).all_reduce(x, op);
   return x;
+}
+
+const std::vector<Array>& all_reduce_coalesced(const std::vector<Array>& xs, ReduceOp op, bool check) {
+  const char* name = "all_reduce_coalesced";
+  std::lock_guard<std::mutex> lock(g_mu);
+  Group& g = group(name);
+  std::string sig = std::string(name) + " op=" + reduce_op_name(op);
+  std::vector<std::pair<const char*, const char*>> spans;  // [begin, end) of each array's bytes
+  std::vector<Array> live;                                // the ones with elements, to send
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const Array& x = xs[i];
+    check_array(name, x);
+    check_reduction(name, x, op);
+    if (x.device() != xs[0].device())
+      throw DeviceMismatchError(std::string("[") + name + "] every array must be on one device: array 0 is on " +
+                                xs[0].device().str() + ", array " + std::to_string(i) + " on " + x.device().str());
+    sig += "; " + describe(x);
+    if (x.size() == 0) continue;
+    const char* p = static_cast<const char*>(x.data());
+    spans.emplace_back(p, p + x.nbytes());
+    live.push_back(x);
+  }
+  // In place, in one call: two arrays sharing bytes would both be written with sums that
+  // counted those bytes once each, a wrong answer with no error.
+  std::sort(spans.begin(), spans.end());
+  for (size_t i = 1; i < spans.size(); ++i)
+    if (spans[i].first < spans[i - 1].second)
+      throw_value_error(name, "two of the arrays overlap in memory; pass copies");
+  agree(g, name, sig, check);
+  if (g.options.world_size > 1 && !live.empty()) transport(g, name, live[0]).all_reduce_coalesced(live, op);
+  return xs;
 }
 
 const Array& broadcast(const Array& x, int root) {

@@ -24,7 +24,7 @@ DistributedTimeoutError = _loom.DistributedTimeoutError
 
 __all__ = [
     "init", "finalize", "is_initialized", "rank", "world_size", "local_rank", "barrier",
-    "all_reduce", "broadcast", "all_gather", "reduce_scatter", "all_to_all", "send", "recv",
+    "all_reduce", "all_reduce_coalesced", "broadcast", "all_gather", "reduce_scatter", "all_to_all", "send", "recv",
     "DistributedError", "DistributedTimeoutError", "DeviceGroup", "backends",
 ]
 
@@ -125,6 +125,15 @@ def all_reduce(x, op="sum", *, check=True):
     the arguments already (DistributedDataParallel checks its parameters once)."""
     _loom._dist_all_reduce(_array(x, "all_reduce"), str(op), bool(check))
     return x
+
+
+def all_reduce_coalesced(arrays, op="sum", *, check=True):
+    """In place, each of `arrays` as all_reduce would, in one collective call (on GPUs one
+    NCCL group: one launch for all of them). The arrays lie on one device and must not
+    overlap in memory; their dtypes and shapes may differ. Returns arrays."""
+    xs = [_array(x, "all_reduce_coalesced", f"arrays[{i}]") for i, x in enumerate(arrays)]
+    _loom._dist_all_reduce_coalesced(xs, str(op), bool(check))
+    return arrays
 
 
 def broadcast(x, root=0):

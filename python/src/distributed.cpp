@@ -54,6 +54,12 @@ LOOM_BINDING_FAMILY(distributed, 95) {
       },
       nb::arg("x"), nb::arg("op"), nb::arg("check") = true, release());
   m.def(
+      "_dist_all_reduce_coalesced",
+      [](const std::vector<Array>& xs, const std::string& op, bool check) {
+        ld::all_reduce_coalesced(xs, ld::reduce_op_from_name(op, "all_reduce_coalesced"), check);
+      },
+      nb::arg("xs"), nb::arg("op"), nb::arg("check") = true, release());
+  m.def(
       "_dist_broadcast", [](const Array& x, int root) { ld::broadcast(x, root); }, nb::arg("x"), nb::arg("root"),
       release());
   m.def("_dist_all_gather", &ld::all_gather, nb::arg("x"), release());

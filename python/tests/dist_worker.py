@@ -91,6 +91,24 @@ def case_collectives(dev):
         dist.recv(out, prv)
         dist.send(msg, nxt)
     assert (out.numpy() == prv).all(), out.numpy()
+    # all_reduce_coalesced: several dtypes and shapes (one an empty array, one a view into a
+    # bigger buffer) in one call, each as all_reduce would give it
+    for op in ("sum", "max", "avg"):
+        specs = [((7, 3), "float32"), ((0, 2), "float64"), ((11,), "float64"), ((2, 2, 2), "float16")]
+        if op != "avg":
+            specs.append(((5,), "int32"))
+        xs = [loom.asarray(data(r, shape, dtype, seed=3 + i), device=dev) for i, (shape, dtype) in enumerate(specs)]
+        base = loom.asarray(data(r, (6, 4), "float32", seed=9), device=dev)
+        xs.append(base[2:4])  # contiguous rows of a larger array: only they change
+        assert dist.all_reduce_coalesced(xs, op=op) is xs
+        for i, (shape, dtype) in enumerate(specs):
+            everyone = np.stack([data(k, shape, dtype, seed=3 + i) for k in range(w)]).astype("float64")
+            expect_close(xs[i], NP_REDUCE[op](everyone, axis=0), dtype, f"all_reduce_coalesced {op} {dtype}")
+        everyone = np.stack([data(k, (6, 4), "float32", seed=9) for k in range(w)]).astype("float64")
+        want = data(r, (6, 4), "float32", seed=9).astype("float64")
+        want[2:4] = NP_REDUCE[op](everyone[:, 2:4], axis=0)
+        expect_close(base, want, "float32", f"all_reduce_coalesced {op} of a view")
+    assert dist.all_reduce_coalesced([]) == []
     # empty and 0-d arrays
     e = loom.zeros((0, 3), device=dev)
     assert dist.all_reduce(e).shape == (0, 3)
@@ -133,6 +151,19 @@ def case_errors(dev):
     expect_raises(ValueError, "root must be a rank", lambda: dist.broadcast(loom.zeros(3, device=dev), root=w))
     expect_raises(ValueError, "divide by the world size", lambda: dist.reduce_scatter(loom.zeros(w + 1, device=dev)))
     expect_raises(ValueError, "cannot send to itself", lambda: dist.send(loom.zeros(1, device=dev), r))
+    big = loom.zeros(8, device=dev)
+    expect_raises(ValueError, "overlap in memory", lambda: dist.all_reduce_coalesced([big[:5], big[4:]]))
+    expect_raises(ValueError, "overlap in memory", lambda: dist.all_reduce_coalesced([big, big]))
+    expect_raises(ValueError, "contiguous", lambda: dist.all_reduce_coalesced([big, loom.zeros((4, 4), device=dev)[:, ::2]]))
+    expect_raises(TypeError, "floating", lambda: dist.all_reduce_coalesced([big, loom.zeros(3, dtype="int32", device=dev)],
+                                                                           op="avg"))
+    expect_raises(TypeError, "must be a loom array", lambda: dist.all_reduce_coalesced([big, np.zeros(3)]))
+    if dev.type != "cpu":
+        expect_raises(ValueError, "one device", lambda: dist.all_reduce_coalesced([big, loom.zeros(2)]))
+    # Mismatched lists: every rank raises, none hangs.
+    msg = expect_raises(ValueError, "called different collectives",
+                        lambda: dist.all_reduce_coalesced([loom.zeros(2 + (r == 0), device=dev), loom.zeros(3, device=dev)]))
+    assert "(3,)" in msg and "(2,)" in msg, msg
     expect_raises(TypeError, "must be a loom array", lambda: dist.all_reduce(np.zeros(3)))
     expect_raises(NotImplementedError, "cannot be traced",
                   lambda: loom.jit(lambda a: dist.all_reduce(a))(loom.zeros(2, device=dev)))

@@ -9,9 +9,10 @@ identical.
     opt.update(net.module, grads)
 
 The gradients are all-reduced in buckets of about `bucket_cap_mb` MiB, last layers first
-(the order the backward pass produces them): each bucket is concatenated into one array and
-averaged by one all_reduce (NCCL on GPUs, Gloo on cpu()), so a model of many small
-parameters costs a few collectives, not one per parameter. The all-reduces are enqueued on
+(the order the backward pass produces them): each bucket is averaged in place by one
+all_reduce_coalesced (on GPUs one NCCL group, which launches one kernel for the bucket; on
+cpu() Gloo, one call per array), so a model of many small parameters costs a few
+collectives, not one per parameter, and no copy into a bucket buffer and back. The all-reduces are enqueued on
 the device's stream right after the backward pass's kernels and run while the host goes on.
 """
 from .. import _loom
@@ -64,9 +65,9 @@ class DistributedDataParallel:
             return dict(grads)
         out = dict(grads)
         for bucket in self._buckets(grads):
-            flat = pack(grads, bucket)
-            dist.all_reduce(flat, op="avg", check=False)
-            out.update(unpack(flat, grads, bucket))
+            arrays = reducible([grads[n] for n in bucket])
+            dist.all_reduce_coalesced(arrays, op="avg", check=False)
+            out.update(zip(bucket, arrays))
         return out
 
     def _buckets(self, grads):
@@ -87,9 +88,31 @@ class DistributedDataParallel:
 
 
 
+def reducible(arrays):
+    """`arrays`, each fit to be averaged in place in one coalesced call: a gradient that is
+    not contiguous (a broadcast cotangent) or that is the same array as another one in the
+    list (a rule that passed one cotangent to two inputs) is replaced by a copy."""
+    out, seen = [], set()
+    for a in arrays:
+        if id(a) in seen or not c_contiguous(a):
+            a = a.copy()
+        seen.add(id(a))
+        out.append(a)
+    return out
+
+
+def c_contiguous(a):
+    step = a.itemsize
+    for n, st in zip(reversed(a.shape), reversed(a.strides)):
+        if n != 1 and st != step:
+            return False
+        step *= n
+    return True
+
+
 def pack(grads, names):
     """The gradients `names` of the dict `grads`, flattened into one new array (one
-    collective for many parameters)."""
+    collective for many parameters; Trainer(num_gpus=k) sums replicas' gradients this way)."""
     return _loom.concatenate([grads[n].reshape(-1) for n in names])
 
 
