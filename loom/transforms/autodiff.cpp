@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <mutex>
+#include <unordered_map>
 #include <string>
 
 #include "loom/core/error.h"
@@ -39,8 +40,80 @@ bool fresh_result(const std::vector<Array>& in_cts, size_t i, const TracedOp& op
   return true;
 }
 
-// The backward pass: cotangents of the results in, cotangents of the arguments out.
-std::vector<Array> backward(const autodiff::ForwardPass& fw, const std::vector<Array>& cts) {
+// Record k's derivative rule: its outputs' cotangents in, added into its inputs'.
+void apply_rule(const autodiff::ForwardPass& fw, size_t k, autodiff::Cotangents& store) {
+  const TracedOp& op = fw.graph().ops[k];
+  std::vector<Array> out_cts(op.outputs.size());
+  bool any = false;
+  for (size_t i = 0; i < op.outputs.size(); ++i) {
+    if (!carries(op.outputs[i])) continue;
+    out_cts[i] = store.read(op.outputs[i]);
+    if (!out_cts[i].valid()) continue;
+    any = true;
+    // The region held other values before this record: their cotangent starts at zero.
+    if (fw.overwrites(k, i)) {
+      out_cts[i] = out_cts[i].copy();
+      store.zero(op.outputs[i]);
+    }
+  }
+  if (!any) return;
+  // A complex value between the arguments and the result would carry no cotangent (only
+  // real floats do), so the derivative through it would silently be zero: refuse instead.
+  for (const Array& in : op.inputs)
+    if (in.valid() && is_complex(in.dtype()) && fw.differentiable(in.buffer().get()))
+      throw UnsupportedError(std::string("[grad] '") + op.op->name + "' reads a " + dtype_name(in.dtype()) +
+                             " value that depends on the differentiated arguments: derivatives through complex "
+                             "numbers are not supported yet");
+  const VjpRule rule = rules_of(*op.op).vjp;
+  if (!rule)
+    throw UnsupportedError(std::string("[grad] no derivative rule for '") + op.op->name + "' (" + op.op->family +
+                           " family): the function's result depends on it through a differentiable value; "
+                           "wrap its input in stop_gradient if no derivative should flow through it");
+  std::vector<Array> in_cts(op.inputs.size());
+  TracedOp bound = fw.bound(k);
+  for (size_t i = 0; i < op.inputs.size() && i < 64; ++i)
+    if (!carries(op.inputs[i]) || !fw.differentiable(op.inputs[i].buffer().get()))
+      bound.unwanted_cotangents |= uint64_t{1} << i;
+  rule(bound, out_cts, in_cts);
+  for (size_t i = 0; i < op.inputs.size(); ++i) {
+    const Array& in = op.inputs[i];
+    if (!in_cts[i].valid() || !carries(in) || !fw.differentiable(in.buffer().get())) continue;
+    if (in_cts[i].shape() != in.shape())
+      throw std::logic_error(std::string("[grad] the derivative rule of '") + op.op->name + "' gave shape " +
+                             shape_str(in_cts[i].shape()) + " for an input of shape " + shape_str(in.shape()));
+    store.accumulate(in, in_cts[i], fresh_result(in_cts, i, bound, out_cts, store));
+  }
+}
+
+// For each argument of the trace, the index of the first record that reads it: once the
+// backward pass has run that record's rule, the argument's cotangent is final. kNever for
+// an argument no record reads, or one a record writes into (its cotangent is then only
+// known at the end).
+constexpr size_t kNever = static_cast<size_t>(-1);
+
+std::vector<size_t> final_after(const TracedGraph& g) {
+  std::unordered_map<const Buffer*, size_t> arg_of;
+  for (size_t i = 0; i < g.inputs.size(); ++i) arg_of[g.inputs[i].buffer().get()] = i;
+  std::vector<size_t> first(g.inputs.size(), kNever);
+  std::vector<bool> written(g.inputs.size(), false);
+  for (size_t k = 0; k < g.ops.size(); ++k) {
+    for (const Array& a : g.ops[k].inputs) {
+      auto it = a.valid() ? arg_of.find(a.buffer().get()) : arg_of.end();
+      if (it != arg_of.end() && first[it->second] == kNever) first[it->second] = k;
+    }
+    for (const Array& a : g.ops[k].outputs) {
+      auto it = a.valid() ? arg_of.find(a.buffer().get()) : arg_of.end();
+      if (it != arg_of.end()) written[it->second] = true;
+    }
+  }
+  for (size_t i = 0; i < first.size(); ++i)
+    if (written[i]) first[i] = kNever;
+  return first;
+}
+
+// The backward pass: cotangents of the results in, cotangents of the arguments out. With
+// `ready`, each argument's cotangent is handed to it as soon as it is final.
+std::vector<Array> backward(const autodiff::ForwardPass& fw, const std::vector<Array>& cts, const GradReadyHook& ready) {
   const TracedGraph& g = fw.graph();
   if (cts.size() != g.outputs.size())
     throw_value_error("vjp", "the function has " + std::to_string(g.outputs.size()) + " outputs, got " +
@@ -54,55 +127,29 @@ std::vector<Array> backward(const autodiff::ForwardPass& fw, const std::vector<A
                                    ", but output " + std::to_string(i) + " has shape " + shape_str(o.shape()));
     store.accumulate(o, cts[i]);
   }
-  for (size_t k = g.ops.size(); k-- > 0;) {
-    const TracedOp& op = g.ops[k];
-    std::vector<Array> out_cts(op.outputs.size());
-    bool any = false;
-    for (size_t i = 0; i < op.outputs.size(); ++i) {
-      if (!carries(op.outputs[i])) continue;
-      out_cts[i] = store.read(op.outputs[i]);
-      if (!out_cts[i].valid()) continue;
-      any = true;
-      // The region held other values before this record: their cotangent starts at zero.
-      if (fw.overwrites(k, i)) {
-        out_cts[i] = out_cts[i].copy();
-        store.zero(op.outputs[i]);
-      }
-    }
-    if (!any) continue;
-    // A complex value between the arguments and the result would carry no cotangent (only
-    // real floats do), so the derivative through it would silently be zero: refuse instead.
-    for (const Array& in : op.inputs)
-      if (in.valid() && is_complex(in.dtype()) && fw.differentiable(in.buffer().get()))
-        throw UnsupportedError(std::string("[grad] '") + op.op->name + "' reads a " + dtype_name(in.dtype()) +
-                               " value that depends on the differentiated arguments: derivatives through complex "
-                               "numbers are not supported yet");
-    const VjpRule rule = rules_of(*op.op).vjp;
-    if (!rule)
-      throw UnsupportedError(std::string("[grad] no derivative rule for '") + op.op->name + "' (" + op.op->family +
-                             " family): the function's result depends on it through a differentiable value; "
-                             "wrap its input in stop_gradient if no derivative should flow through it");
-    std::vector<Array> in_cts(op.inputs.size());
-    TracedOp bound = fw.bound(k);
-    for (size_t i = 0; i < op.inputs.size() && i < 64; ++i)
-      if (!carries(op.inputs[i]) || !fw.differentiable(op.inputs[i].buffer().get()))
-        bound.unwanted_cotangents |= uint64_t{1} << i;
-    rule(bound, out_cts, in_cts);
-    for (size_t i = 0; i < op.inputs.size(); ++i) {
-      const Array& in = op.inputs[i];
-      if (!in_cts[i].valid() || !carries(in) || !fw.differentiable(in.buffer().get())) continue;
-      if (in_cts[i].shape() != in.shape())
-        throw std::logic_error(std::string("[grad] the derivative rule of '") + op.op->name + "' gave shape " +
-                               shape_str(in_cts[i].shape()) + " for an input of shape " + shape_str(in.shape()));
-      store.accumulate(in, in_cts[i], fresh_result(in_cts, i, bound, out_cts, store));
-    }
-  }
-  std::vector<Array> grads;
-  grads.reserve(g.inputs.size());
-  for (const Array& in : g.inputs) {
+  std::vector<Array> grads(g.inputs.size());
+  std::vector<bool> handed(g.inputs.size(), false);
+  auto finish = [&](size_t i) {
+    const Array& in = g.inputs[i];
     Array ct = carries(in) ? store.take(in) : Array();
-    grads.push_back(ct.valid() ? ct : zeros(in.shape(), in.dtype(), in.device()));
+    grads[i] = ct.valid() ? ct : zeros(in.shape(), in.dtype(), in.device());
+    handed[i] = true;
+    if (ready) ready(i, grads[i]);
+  };
+  std::vector<std::vector<size_t>> final_at;  // final_at[k]: the arguments final after record k
+  if (ready) {
+    final_at.resize(g.ops.size());
+    const std::vector<size_t> first = final_after(g);
+    for (size_t i = 0; i < first.size(); ++i)
+      if (first[i] != kNever) final_at[first[i]].push_back(i);
   }
+  for (size_t k = g.ops.size(); k-- > 0;) {
+    apply_rule(fw, k, store);
+    if (ready)
+      for (size_t i : final_at[k]) finish(i);
+  }
+  for (size_t i = 0; i < g.inputs.size(); ++i)
+    if (!handed[i]) finish(i);
   return grads;
 }
 
@@ -145,13 +192,21 @@ std::vector<Array> grad_seed(const std::vector<Array>& outs, const char* who) {
 
 }  // namespace
 
-std::pair<std::vector<Array>, ArrayFn> vjp(const ArrayFn& f, const std::vector<Array>& primals) {
+std::pair<std::vector<Array>, HookedPullback> vjp_with_hook(const ArrayFn& f, const std::vector<Array>& primals) {
   if (!f) throw_value_error("vjp", "the function is empty");
   ensure_rules();
   auto g = std::make_shared<const TracedGraph>(trace(f, specs_of(primals, "vjp")));
   auto fw = std::make_shared<const autodiff::ForwardPass>(g, primals);
-  ArrayFn pullback = [fw](const std::vector<Array>& cts) { return backward(*fw, cts); };
+  HookedPullback pullback = [fw](const std::vector<Array>& cts, const GradReadyHook& ready) {
+    return backward(*fw, cts, ready);
+  };
   return {fw->results(), std::move(pullback)};
+}
+
+std::pair<std::vector<Array>, ArrayFn> vjp(const ArrayFn& f, const std::vector<Array>& primals) {
+  auto [outs, hooked] = vjp_with_hook(f, primals);
+  ArrayFn pullback = [hooked = std::move(hooked)](const std::vector<Array>& cts) { return hooked(cts, {}); };
+  return {std::move(outs), std::move(pullback)};
 }
 
 std::pair<std::vector<Array>, std::vector<Array>> jvp(const ArrayFn& f, const std::vector<Array>& primals,

@@ -20,6 +20,18 @@ namespace loom {
 /// the primals (J^T ct). The returned function may be called any number of times.
 std::pair<std::vector<Array>, ArrayFn> vjp(const ArrayFn& f, const std::vector<Array>& primals);
 
+/// Called during a backward pass with an argument's index and its cotangent as soon as
+/// that cotangent is final (after the rule of the first record that reads the argument),
+/// while the rest of the backward pass is still to be enqueued. The array is the one the
+/// pullback returns for that argument, and nothing else in the pass refers to it: the
+/// callback may write into it (nn.DistributedDataParallel averages it over the ranks in
+/// place). Arguments last (the ones no record reads, or one writes into) come at the end.
+using GradReadyHook = std::function<void(size_t argument, const Array& cotangent)>;
+using HookedPullback = std::function<std::vector<Array>(const std::vector<Array>& cts, const GradReadyHook& ready)>;
+
+/// vjp whose pullback takes a GradReadyHook (which may be empty).
+std::pair<std::vector<Array>, HookedPullback> vjp_with_hook(const ArrayFn& f, const std::vector<Array>& primals);
+
 /// jvp(f, primals, tangents): f's outputs and their tangents J t (one tangent per primal,
 /// of its shape; an invalid Array for zero). Computed by transposing the vjp (which is
 /// linear in its cotangents), so it needs only the primitives' VjpRules.

@@ -125,6 +125,15 @@ def value_and_grad(fun, argnums=0, has_aux=False):
     """A function returning (fun(*args), the gradient of fun's scalar output with respect to
     the arguments argnums): a pytree like that argument, or a tuple of them when argnums is
     a tuple. With has_aux, fun returns (output, aux) and the value is (output, aux)."""
+    return value_and_grad_with_hook(fun, None, argnums, has_aux)
+
+
+def value_and_grad_with_hook(fun, ready, argnums=0, has_aux=False):
+    """value_and_grad, calling ready(i, g) during the backward pass as soon as the gradient g
+    of the i-th differentiated leaf (in tree_flatten's order of the argnums arguments) is
+    final; g is the array returned for that leaf, and ready may write into it. For
+    nn.DistributedDataParallel, which starts averaging a bucket of gradients while the rest
+    of the backward pass is still being enqueued. ready=None: plain value_and_grad."""
     if not callable(fun):
         raise TypeError(f"[grad] expected a function, not {type(fun).__name__}")
 
@@ -148,7 +157,7 @@ def value_and_grad(fun, argnums=0, has_aux=False):
         if not _is_float(y):
             raise TypeError(f"[grad] the function's output must be a float scalar, got {y.dtype}")
         seed = [_loom.ones((), dtype=y.dtype, device=y.device)] + [None] * (len(outs) - 1)
-        per_arg = tree_unflatten(flat.in_tree, pullback(seed))
+        per_arg = tree_unflatten(flat.in_tree, pullback(seed, ready))
         g = per_arg[0] if single else tuple(per_arg)
         value, aux = flat.split(outs)
         return ((value, aux) if has_aux else value), g

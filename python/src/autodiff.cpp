@@ -37,24 +37,33 @@ std::vector<Array> arrays(const std::vector<std::optional<Array>>& v) {
 
 // The pullback of one vjp call, callable from Python any number of times.
 struct Pullback {
-  ArrayFn fn;
+  HookedPullback fn;
 };
 
 }  // namespace
 
 LOOM_BINDING_FAMILY(autodiff, 91) {
   nb::class_<Pullback>(m, "_Pullback", "The cotangent map of one loom::vjp call (loom.vjp is the Python API).")
-      .def("__call__", [](const Pullback& p, const std::vector<std::optional<Array>>& cts) {
+      .def("__call__", [](const Pullback& p, const std::vector<std::optional<Array>>& cts, nb::object ready) {
         const std::vector<Array> in = arrays(cts);
+        GradReadyHook hook;
+        if (!ready.is_none()) {
+          hook = [&ready](size_t i, const Array& ct) {
+            nb::gil_scoped_acquire gil;
+            ready(i, ct);
+          };
+        }
         nb::gil_scoped_release release;  // the traced function is not called again, but rules may be
-        return p.fn(in);
-      }, nb::arg("cotangents"), "Cotangents of the outputs (None: zero) -> cotangents of the arguments.");
+        return p.fn(in, hook);
+      }, nb::arg("cotangents"), nb::arg("ready") = nb::none(),
+           "Cotangents of the outputs (None: zero) -> cotangents of the arguments. ready(i, ct), if given, "
+           "is called with argument i's cotangent as soon as the backward pass has finished it.");
   m.def("_vjp", [](nb::object fn, const std::vector<Array>& primals) {
     ArrayFn f = array_fn(std::move(fn));
-    std::pair<std::vector<Array>, ArrayFn> r;
+    std::pair<std::vector<Array>, HookedPullback> r;
     {
       nb::gil_scoped_release release;  // the trace callback takes it back
-      r = vjp(f, primals);
+      r = vjp_with_hook(f, primals);
     }
     return std::make_pair(std::move(r.first), Pullback{std::move(r.second)});
   }, nb::arg("fn"), nb::arg("primals"), "loom::vjp on a function of a list of arrays: (outputs, pullback).");

@@ -299,11 +299,17 @@ def value_and_grad(model, fn):
     X, y); the model passed may be `model` itself or one of the same structure. Buffers that
     the forward pass replaces (BatchNorm's running statistics in training mode) are written
     into the model passed."""
+    return value_and_grad_with_hook(model, fn, None)
+
+
+def value_and_grad_with_hook(model, fn, ready):
+    """value_and_grad that also calls ready(name, gradient) during the backward pass, as soon
+    as each parameter's gradient is final (see _grad.value_and_grad_with_hook); None: none."""
     if not isinstance(model, Module):
         raise TypeError(f"[nn.value_and_grad] expected a Module, got {type(model).__name__}")
     if not callable(fn):
         raise TypeError(f"[nn.value_and_grad] expected a function, got {type(fn).__name__}")
-    from .._grad import value_and_grad as _value_and_grad
+    from .._grad import value_and_grad_with_hook as _value_and_grad
 
     def value_and_grad_fn(m, *args, **kwargs):
         if not isinstance(m, Module):
@@ -316,7 +322,14 @@ def value_and_grad(model, fn):
         def loss_of(params, *a):
             copy = m._with_swapped({id(p): params[n] for n, p in named})
             return fn(copy, *a, **kwargs), dict(copy.named_buffers()) if has_buffers else {}
-        (value, new_buffers), grads = _value_and_grad(loss_of, has_aux=True)(dict(named), *args)
+        params = dict(named)
+        hook = None
+        if ready is not None:
+            names = sorted(params)  # the leaf order of tree_flatten on a dict of arrays
+
+            def hook(i, g):
+                ready(names[i], g)
+        (value, new_buffers), grads = _value_and_grad(loss_of, hook, has_aux=True)(params, *args)
         if new_buffers:
             m.update_parameters(new_buffers)  # buffers the forward pass updated (running statistics)
         return value, grads

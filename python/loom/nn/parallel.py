@@ -8,16 +8,17 @@ identical.
     loss, grads = net.value_and_grad(loss_fn)(net, X_shard, y_shard)   # grads: averaged
     opt.update(net.module, grads)
 
-The gradients are all-reduced in buckets of about `bucket_cap_mb` MiB, last layers first
-(the order the backward pass produces them): each bucket is averaged in place by one
-all_reduce_coalesced (on GPUs one NCCL group, which launches one kernel for the bucket; on
-cpu() Gloo, one call per array), so a model of many small parameters costs a few
+The gradients are all-reduced in buckets of about `bucket_cap_mb` MiB in the order the
+backward pass finishes them (last layers first): a bucket's average is enqueued as soon as
+its gradients are final, while the rest of the backward pass is still being enqueued, by one
+all_reduce_coalesced in place (on GPUs one NCCL group, which launches one kernel for the
+bucket; on cpu() Gloo, one call per array). A model of many small parameters costs a few
 collectives, not one per parameter, and no copy into a bucket buffer and back. The all-reduces are enqueued on
 the device's stream right after the backward pass's kernels and run while the host goes on.
 """
 from .. import _loom
 from .. import distributed as dist
-from .module import Module, value_and_grad
+from .module import Module, value_and_grad, value_and_grad_with_hook
 
 
 class DistributedDataParallel:
@@ -50,42 +51,55 @@ class DistributedDataParallel:
 
     def value_and_grad(self, fn):
         """Like nn.value_and_grad(self.module, fn), with the gradients averaged over the ranks.
-        The value (the loss) is this rank's own."""
-        local = value_and_grad(self.module, fn)
-
+        The value (the loss) is this rank's own. Each bucket's average starts during the
+        backward pass, as soon as the bucket's gradients are final."""
         def value_and_averaged_grad(model, *args, **kwargs):
             m = model.module if isinstance(model, DistributedDataParallel) else model
-            value, grads = local(m, *args, **kwargs)
-            return value, self.reduce_gradients(grads)
+            if dist.world_size() == 1:
+                return value_and_grad(self.module, fn)(m, *args, **kwargs)
+            buckets = _Buckets(self.bucket_bytes)
+            value, grads = value_and_grad_with_hook(self.module, fn, buckets.add)(m, *args, **kwargs)
+            buckets.flush()
+            return value, buckets.averaged(grads)
         return value_and_averaged_grad
 
     def reduce_gradients(self, grads):
-        """{name: gradient} averaged over the ranks, bucketed (see the module's docstring)."""
+        """{name: gradient} averaged over the ranks, in buckets of last parameters first, for
+        gradients computed some other way than value_and_grad (which averages as it goes)."""
         if dist.world_size() == 1:
             return dict(grads)
-        out = dict(grads)
-        for bucket in self._buckets(grads):
-            arrays = reducible([grads[n] for n in bucket])
-            dist.all_reduce_coalesced(arrays, op="avg", check=False)
-            out.update(zip(bucket, arrays))
-        return out
-
-    def _buckets(self, grads):
-        # Last parameters first; a bucket holds one dtype and device and about bucket_bytes.
-        buckets, current, size, key = [], [], 0, None
+        buckets = _Buckets(self.bucket_bytes)
         for name in reversed(list(grads)):
-            g = grads[name]
-            k = (g.dtype, g.device)
-            if current and (k != key or size + g.nbytes > self.bucket_bytes):
-                buckets.append(current)
-                current, size = [], 0
-            current.append(name)
-            size += g.nbytes
-            key = k
-        if current:
-            buckets.append(current)
-        return buckets
+            buckets.add(name, grads[name])
+        buckets.flush()
+        return buckets.averaged(grads)
 
+
+class _Buckets:
+    """Gradients in the order they become final, averaged in buckets of about `cap` bytes of
+    one device: each full bucket by one all_reduce_coalesced, enqueued at once. Every rank
+    runs the same backward pass, so every rank forms the same buckets."""
+
+    def __init__(self, cap):
+        self.cap, self.names, self.arrays, self.size, self.done = cap, [], [], 0, {}
+
+    def add(self, name, g):
+        if self.arrays and (g.device != self.arrays[0].device or self.size + g.nbytes > self.cap):
+            self.flush()
+        self.names.append(name)
+        self.arrays.append(g)
+        self.size += g.nbytes
+
+    def flush(self):
+        if not self.arrays:
+            return
+        arrays = reducible(self.arrays)
+        dist.all_reduce_coalesced(arrays, op="avg", check=False)
+        self.done.update(zip(self.names, arrays))
+        self.names, self.arrays, self.size = [], [], 0
+
+    def averaged(self, grads):
+        return {n: self.done.get(n, g) for n, g in grads.items()}
 
 
 def reducible(arrays):
