@@ -84,6 +84,43 @@ def test_data_parallel_on_gpus(where):
     assert p.returncode == 0, p.stdout + p.stderr
 
 
+def free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("where", where_params(2))
+@pytest.mark.parametrize("case", ["collectives", "ddp"])
+def test_two_launchers_as_two_machines(where, case):
+    """--nnodes 2: one launcher per "machine" (here both on the loopback, one process each;
+    on GPUs each machine sees one GPU of its own), one rendezvous at node 0's address."""
+    e = dict(os.environ, PYTHONPATH=PKG_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    e.pop("LOOM_DEVICE", None)
+    port = str(free_port())
+    procs = []
+    for node in (0, 1):
+        cmd = [sys.executable, "-m", "loom.launch", "--nnodes", "2", "--node-rank", str(node), "--nproc", "1",
+               "--master-addr", "127.0.0.1", "--master-port", port, "--grace", "2"]
+        env = dict(e)
+        if where == "cpu":
+            cmd.append("--no-bind")
+        else:
+            env["CUDA_VISIBLE_DEVICES"] = str(node)
+        procs.append(subprocess.Popen(cmd + [WORKER, case, where], env=env, stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, text=True))
+    outs = []
+    try:
+        for p in procs:
+            outs.append(p.communicate(timeout=120)[0])
+    finally:
+        for p in procs:
+            p.kill()
+    for node, (p, out) in enumerate(zip(procs, outs)):
+        assert p.returncode == 0, f"node {node}:\n{out}"
+
+
 @needs_gloo
 def test_example_trains_under_the_launcher():
     example = os.path.join(os.path.dirname(PKG_ROOT), "examples", "distributed_train.py")
