@@ -1,6 +1,8 @@
 # loom's commands.
 #   make test      install what is missing, build into build/, run ctest then pytest
 #   make demo      same setup, then run examples/tour.py
+#   make docs      the documentation site (Sphinx, docs/site/) into build/docs/html; warnings
+#                  are errors; `make test` builds it too
 #   make gpu-test  on a machine with an NVIDIA GPU, offline: system python3, build-gpu/,
 #                  every GPU test must run (LOOM_REQUIRE_GPU=1)
 #   make bench     bench/transfer.py, bench/ops.py (loom vs NumPy, PyTorch, CuPy, JAX) and
@@ -16,7 +18,7 @@
 #   make clean     build outputs; `make distclean` also drops .venv and .ccache
 SHELL := /bin/bash
 .DEFAULT_GOAL := test
-.PHONY: test demo build deps venv gpu-check gpu-build gpu-test gpu-memcheck asan-test bench gtest-src deps-debs gloo-debs clean distclean
+.PHONY: test demo docs build deps venv gpu-check gpu-build gpu-test gpu-memcheck asan-test bench gtest-src deps-debs gloo-debs clean distclean
 
 JOBS ?= 2
 GPU_JOBS ?= 16
@@ -43,12 +45,28 @@ endef
 
 # ---------------------------------------------------------------- CPU (dev, CI)
 
-test: build
+test: build docs
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 	@$(call run_pytest,$(VPY))
 
 demo: build
 	$(VPY) examples/tour.py
+
+# The site's tools go into their own folder (pinned in docs/site/requirements.txt, every
+# dependency listed, so --no-deps), not into the development venv; autodoc imports the built
+# package from python/. -E rereads every page: autodoc cannot tell that the extension changed.
+DOCS_DEPS := $(BUILD_DIR)/docs-deps
+DOCS_OUT := $(BUILD_DIR)/docs
+$(DOCS_DEPS)/.requirements: docs/site/requirements.txt | venv
+	@rm -rf $(DOCS_DEPS)
+	@echo "docs: installing docs/site/requirements.txt into $(DOCS_DEPS)"
+	@$(VPY) -m pip install -q --disable-pip-version-check --no-deps --target $(DOCS_DEPS) -r docs/site/requirements.txt
+	@cp docs/site/requirements.txt $@
+
+docs: build $(DOCS_DEPS)/.requirements
+	PYTHONPATH=$(CURDIR)/$(DOCS_DEPS):$(CURDIR)/python $(VPY) -m sphinx -E -W --keep-going -q -b html \
+	  -d $(DOCS_OUT)/doctrees docs/site $(DOCS_OUT)/html
+	@echo "docs: $(DOCS_OUT)/html/index.html"
 
 # Debian packages, installed only when missing, so a set-up machine never needs apt.
 deps:
