@@ -5,7 +5,9 @@ A page's ```python blocks run in order in one fresh process, as one program, on 
 default device (cpu() without a GPU). A block right after a `% norun: why` line (a MyST
 comment, invisible on the site) is shown but not run; one after `% requires: loom.name`
 runs only when loom has that name, else the rest of the page is skipped, naming it (pages
-that document names another branch brings).
+that document names another branch brings); one after `% file: name.py` is written to that
+file in the program's working folder before the program runs (a script that a later block
+starts, as under python -m loom.launch).
 """
 import importlib.util
 import os
@@ -23,12 +25,12 @@ SITE = ROOT / "docs" / "site"
 PAGES = sorted(p for p in SITE.rglob("*.md") if "_build" not in p.parts)
 
 _FENCE = re.compile(r"^(`{3,})\s*(\S*)\s*$")
-_MARK = re.compile(r"^%\s*(norun|requires)\s*:\s*(.*)$")
+_MARK = re.compile(r"^%\s*(norun|requires|file)\s*:\s*(.*)$")
 
 
 def code_blocks(text):
-    """(language, code, marks) for each fenced block of a Markdown page; marks maps "norun"
-    and "requires" to the text of the MyST comments right before the fence."""
+    """(language, code, marks) for each fenced block of a Markdown page; marks maps "norun",
+    "requires" and "file" to the text of the MyST comments right before the fence."""
     lines = text.splitlines()
     blocks, i, marks = [], 0, {}
     while i < len(lines):
@@ -64,9 +66,13 @@ def _has(dotted):
 
 
 def page_program(page):
-    """The page's runnable Python as one program, and the name whose absence cut it short."""
-    parts, missing = [], None
+    """The page's runnable Python as one program, the name whose absence cut it short, and
+    the files ({name: text}) the program expects beside it."""
+    parts, missing, files = [], None, {}
     for n, (lang, code, marks) in enumerate(code_blocks(page.read_text())):
+        if "file" in marks:
+            files[marks["file"]] = code
+            continue
         if lang != "python" or "norun" in marks:
             continue
         needed = [r.strip() for r in marks.get("requires", "").split(",") if r.strip()]
@@ -75,7 +81,7 @@ def page_program(page):
             missing = absent[0]
             break
         parts.append(f"# ---- block {n + 1}\n{code}")
-    return "\n".join(parts), missing
+    return "\n".join(parts), missing, files
 
 
 PAGES_WITH_CODE = [p for p in PAGES if any(b[0] == "python" for b in code_blocks(p.read_text()))]
@@ -83,7 +89,9 @@ PAGES_WITH_CODE = [p for p in PAGES if any(b[0] == "python" for b in code_blocks
 
 @pytest.mark.parametrize("page", PAGES_WITH_CODE, ids=[str(p.relative_to(SITE)) for p in PAGES_WITH_CODE])
 def test_page_examples_run(page, tmp_path):
-    program, missing = page_program(page)
+    program, missing, files = page_program(page)
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
     if program:
         script = tmp_path / "page.py"
         script.write_text(program)
@@ -111,10 +119,12 @@ def test_requires_cuts_the_page_at_a_missing_name(tmp_path):
     page = tmp_path / "p.md"
     page.write_text("```python\nx = 1\n```\n% requires: loom.no_such_name_here\n```python\ny\n```\n"
                     "```python\nz\n```\n")
-    program, missing = page_program(page)
+    program, missing, _ = page_program(page)
     assert "x = 1" in program and "y" not in program.split("block 1")[1] and missing == "loom.no_such_name_here"
     page.write_text("% requires: loom.linalg\n```python\nx = 2\n```\n")
-    assert page_program(page) == ("# ---- block 1\nx = 2\n", None)
+    assert page_program(page) == ("# ---- block 1\nx = 2\n", None, {})
+    page.write_text("% file: s.py\n```python\nimport sys\n```\n```python\nrun('s.py')\n```\n")
+    assert page_program(page) == ("# ---- block 2\nrun('s.py')\n", None, {"s.py": "import sys\n"})
 
 
 def test_every_page_is_in_a_toctree():
