@@ -10,7 +10,8 @@
 #                  (CUDA C kernels on the CPU: loom's emulator vs plain C++, Numba's simulator),
 #                  bench/python_kernels.py (Python kernels: loom vs Numba, CuPy),
 #                  bench/transforms.py (jit, vmap, grad: loom vs JAX, PyTorch),
-#                  bench/fft.py (FFTs: loom vs NumPy on the CPU, CuPy and PyTorch on a GPU)
+#                  bench/fft.py (FFTs: loom vs NumPy on the CPU, CuPy and PyTorch on a GPU);
+#                  every table also as JSON/CSV, and charts by bench/plots.py, under docs/site/benchmarks
 #   make asan-test the CPU build and both test suites under AddressSanitizer and
 #                  UndefinedBehaviorSanitizer, in build-asan/ (slow; not part of CI)
 #   make gpu-memcheck  on the GPU machine: ctest and the GPU-heavy pytest files under
@@ -196,16 +197,23 @@ asan-test: venv
 
 # ---------------------------------------------------------------- misc
 
-# The venv's python where there is one (dev machine), else python3 (GPU machine).
+# The venv's python where there is one (dev machine), else python3 (GPU machine). Every
+# table is also saved as data (bench/table.py) into BENCH_DATA; bench/plots.py then draws
+# the charts and the results page that docs/site/benchmarks.md shows (commit them after a
+# run on the GPU machine to publish its numbers).
+BENCH_DATA := docs/site/benchmarks/data
 bench:
 	@ls python/loom/_loom*.so >/dev/null 2>&1 \
 	  || { echo "bench: build loom first (make build, or make gpu-build on a GPU machine)" >&2; exit 1; }
-	@$(if $(GPU_ENV),export $(GPU_ENV);) py=python3; [ -x $(VPY) ] && py=$(VPY); PYTHONPATH=$(CURDIR)/python $$py bench/transfer.py && PYTHONPATH=$(CURDIR)/python $$py bench/ops.py \
+	@rm -rf $(BENCH_DATA)
+	@$(if $(GPU_ENV),export $(GPU_ENV);) export LOOM_BENCH_DATA=$(CURDIR)/$(BENCH_DATA); \
+	  py=python3; [ -x $(VPY) ] && py=$(VPY); PYTHONPATH=$(CURDIR)/python $$py bench/transfer.py && PYTHONPATH=$(CURDIR)/python $$py bench/ops.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/kernels.py && PYTHONPATH=$(CURDIR)/python $$py bench/emulator.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/python_kernels.py && PYTHONPATH=$(CURDIR)/python $$py bench/transforms.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/nn.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/linalg.py && PYTHONPATH=$(CURDIR)/python $$py bench/fft.py \
-	  && PYTHONPATH=$(CURDIR)/python $$py bench/distributed.py
+	  && PYTHONPATH=$(CURDIR)/python $$py bench/distributed.py \
+	  && $$py bench/plots.py
 
 clean:
 	rm -rf $(BUILD_DIR) $(GPU_BUILD_DIR) $(ASAN_BUILD_DIR) python/loom/_loom*.so .pytest_cache .hypothesis

@@ -28,10 +28,11 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "loom_api",
+    "loom_bench",
 ]
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 root_doc = "index"
-exclude_patterns = ["_build", "requirements.txt", "README.md"]
+exclude_patterns = ["_build", "requirements.txt", "README.md", "benchmarks/results.md", "benchmarks/data"]
 myst_enable_extensions = ["colon_fence"]
 myst_heading_anchors = 3
 
