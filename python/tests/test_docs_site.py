@@ -153,6 +153,12 @@ def test_api_reference_has_a_page_per_public_submodule():
 
 
 def _loom_api():
+    """docs/site/_ext/loom_api.py, which needs Sphinx: `make docs` installs it into
+    build/docs-deps, appended to sys.path so it never shadows the venv's packages."""
+    deps = ROOT / "build" / "docs-deps"
+    if deps.is_dir() and str(deps) not in sys.path:
+        sys.path.append(str(deps))
+    pytest.importorskip("sphinx", reason="Sphinx is not installed (make docs installs it into build/docs-deps)")
     spec = importlib.util.spec_from_file_location("loom_api", SITE / "_ext" / "loom_api.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -166,3 +172,13 @@ def test_plain_docstrings_become_text_not_markup():
     lines = ["Summary line.", "", "    example()", "Back at the margin.", "- item", "  continued"]
     assert api.plain_text_lines(lines) == ["Summary line.", "", "    example()", "", "Back at the margin.",
                                            "- item", "  continued"]
+
+
+def test_module_summary_lists_the_public_names():
+    api = _loom_api()
+    import loom.nn
+    assert api.resolve_module("loom.nn.losses") is loom.nn.losses
+    names = api.public_names(loom.linalg)
+    assert "solve" in names and "svd" in names and not any(n.startswith("_") for n in names)
+    assert api.public_names(loom.cuda, exclude=("TypingError",)).count("TypingError") == 0
+    assert "linalg" not in api.public_names(loom)          # submodules have pages of their own
