@@ -1,6 +1,8 @@
 # loom's commands.
 #   make test      install what is missing, build into build/, run ctest then pytest
 #   make demo      same setup, then run examples/tour.py
+#   make docs      the documentation site (Sphinx, docs/site/) into build/docs/html; warnings
+#                  are errors; `make test` builds it too
 #   make gpu-test  on a machine with an NVIDIA GPU, offline: system python3, build-gpu/,
 #                  every GPU test must run (LOOM_REQUIRE_GPU=1)
 #   make bench     bench/transfer.py, bench/ops.py (loom vs NumPy, PyTorch, CuPy, JAX) and
@@ -8,7 +10,8 @@
 #                  (CUDA C kernels on the CPU: loom's emulator vs plain C++, Numba's simulator),
 #                  bench/python_kernels.py (Python kernels: loom vs Numba, CuPy),
 #                  bench/transforms.py (jit, vmap, grad: loom vs JAX, PyTorch),
-#                  bench/fft.py (FFTs: loom vs NumPy on the CPU, CuPy and PyTorch on a GPU)
+#                  bench/fft.py (FFTs: loom vs NumPy on the CPU, CuPy and PyTorch on a GPU);
+#                  every table also as JSON/CSV, and charts by bench/plots.py, under docs/site/benchmarks
 #   make asan-test the CPU build and both test suites under AddressSanitizer and
 #                  UndefinedBehaviorSanitizer, in build-asan/ (slow; not part of CI)
 #   make gpu-memcheck  on the GPU machine: ctest and the GPU-heavy pytest files under
@@ -16,7 +19,7 @@
 #   make clean     build outputs; `make distclean` also drops .venv and .ccache
 SHELL := /bin/bash
 .DEFAULT_GOAL := test
-.PHONY: test demo build deps venv gpu-check gpu-build gpu-test gpu-memcheck asan-test bench gtest-src deps-debs gloo-debs clean distclean
+.PHONY: test demo docs build deps venv gpu-check gpu-build gpu-test gpu-memcheck asan-test bench gtest-src deps-debs gloo-debs clean distclean
 
 JOBS ?= 2
 GPU_JOBS ?= 16
@@ -43,12 +46,28 @@ endef
 
 # ---------------------------------------------------------------- CPU (dev, CI)
 
-test: build
+test: build docs
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 	@$(call run_pytest,$(VPY))
 
 demo: build
 	$(VPY) examples/tour.py
+
+# The site's tools go into their own folder (pinned in docs/site/requirements.txt, every
+# dependency listed, so --no-deps), not into the development venv; autodoc imports the built
+# package from python/. -E rereads every page: autodoc cannot tell that the extension changed.
+DOCS_DEPS := $(BUILD_DIR)/docs-deps
+DOCS_OUT := $(BUILD_DIR)/docs
+$(DOCS_DEPS)/.requirements: docs/site/requirements.txt | venv
+	@rm -rf $(DOCS_DEPS)
+	@echo "docs: installing docs/site/requirements.txt into $(DOCS_DEPS)"
+	@$(VPY) -m pip install -q --disable-pip-version-check --no-deps --target $(DOCS_DEPS) -r docs/site/requirements.txt
+	@cp docs/site/requirements.txt $@
+
+docs: build $(DOCS_DEPS)/.requirements
+	PYTHONPATH=$(CURDIR)/$(DOCS_DEPS):$(CURDIR)/python $(VPY) -m sphinx -E -W --keep-going -q -b html \
+	  -d $(DOCS_OUT)/doctrees docs/site $(DOCS_OUT)/html
+	@echo "docs: $(DOCS_OUT)/html/index.html"
 
 # Debian packages, installed only when missing, so a set-up machine never needs apt.
 deps:
@@ -178,16 +197,23 @@ asan-test: venv
 
 # ---------------------------------------------------------------- misc
 
-# The venv's python where there is one (dev machine), else python3 (GPU machine).
+# The venv's python where there is one (dev machine), else python3 (GPU machine). Every
+# table is also saved as data (bench/table.py) into BENCH_DATA; bench/plots.py then draws
+# the charts and the results page that docs/site/benchmarks.md shows (commit them after a
+# run on the GPU machine to publish its numbers).
+BENCH_DATA := docs/site/benchmarks/data
 bench:
 	@ls python/loom/_loom*.so >/dev/null 2>&1 \
 	  || { echo "bench: build loom first (make build, or make gpu-build on a GPU machine)" >&2; exit 1; }
-	@$(if $(GPU_ENV),export $(GPU_ENV);) py=python3; [ -x $(VPY) ] && py=$(VPY); PYTHONPATH=$(CURDIR)/python $$py bench/transfer.py && PYTHONPATH=$(CURDIR)/python $$py bench/ops.py \
+	@rm -rf $(BENCH_DATA)
+	@$(if $(GPU_ENV),export $(GPU_ENV);) export LOOM_BENCH_DATA=$(CURDIR)/$(BENCH_DATA); \
+	  py=python3; [ -x $(VPY) ] && py=$(VPY); PYTHONPATH=$(CURDIR)/python $$py bench/transfer.py && PYTHONPATH=$(CURDIR)/python $$py bench/ops.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/kernels.py && PYTHONPATH=$(CURDIR)/python $$py bench/emulator.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/python_kernels.py && PYTHONPATH=$(CURDIR)/python $$py bench/transforms.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/nn.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/linalg.py && PYTHONPATH=$(CURDIR)/python $$py bench/fft.py \
-	  && PYTHONPATH=$(CURDIR)/python $$py bench/distributed.py
+	  && PYTHONPATH=$(CURDIR)/python $$py bench/distributed.py \
+	  && $$py bench/plots.py
 
 clean:
 	rm -rf $(BUILD_DIR) $(GPU_BUILD_DIR) $(ASAN_BUILD_DIR) python/loom/_loom*.so .pytest_cache .hypothesis

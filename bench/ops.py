@@ -28,6 +28,7 @@ import numpy as np
 
 import loom
 import ops_numpy_functions
+from table import print_rows
 from timing import timed
 
 NA = "n/a"
@@ -281,11 +282,7 @@ def print_table(table, notes):
             best = max(peers) if higher else min(peers)
             ratio = f"{mine / best:.2f}x" if higher else f"{best / mine:.2f}x (time)"
         lines.append([label, unit] + [fmt(row.get(c)) for c in cols] + [ratio])
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *lines)]
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
-    print("  ".join("-" * w for w in widths))
-    for line in lines:
-        print("  ".join(str(x).ljust(w) for x, w in zip(line, widths)))
+    print_rows(header, lines, title="NumPy operations")
     for n in notes:
         print(f"note: {n}")
 

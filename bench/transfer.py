@@ -18,6 +18,7 @@ import timeit
 import numpy as np
 
 import loom
+from table import save_table
 
 NOTES = []
 ROWS = [  # key, label, moves bytes?
@@ -189,6 +190,7 @@ def main():
     print(f"{args.mib} MiB float32, bandwidth in GB/s (median of {reps}); "
           f"per-call cost in us (best of 5 x {max(1, args.calls // 5)} calls)")
     width = 32
+    data_rows = []
     print(f"{'':<{width}}" + "".join(f"{name:>10}" for name, _, _ in columns))
     for key, label, moves_bytes in ROWS:
         unit = "GB/s" if moves_bytes else "us"
@@ -197,6 +199,9 @@ def main():
             v = values.get(key)
             cells.append("n/a" if v is None else f"{v:.2f}")
         print(f"{label + ' [' + unit + ']':<{width}}" + "".join(f"{c:>10}" for c in cells))
+        data_rows.append([label, unit] + cells)
+    save_table(["case", "unit"] + [name for name, _, _ in columns], data_rows,
+               title=f"host <-> device copies, {args.mib} MiB float32")
     for name, _, why in columns:
         if why:
             print(f"{name}: n/a ({why})")
