@@ -7,6 +7,7 @@
 #include "loom/core/error.h"
 #include "loom/dispatch/rules.h"
 #include "loom/ops/creation.h"
+#include "loom/ops/grad_util.h"
 #include "loom/ops/transform_rules.h"
 #include "loom/transforms/autodiff_cotangents.h"
 #include "loom/transforms/autodiff_forward.h"
@@ -19,7 +20,21 @@ void ensure_rules() {
   std::call_once(once, register_grad_rules);
 }
 
-bool carries(const Array& a) { return a.valid() && is_floating(a.dtype()); }
+bool carries(const Array& a) { return a.valid() && has_tangent_space(a.dtype()); }
+
+// A rule's cotangent for input `in` in in's dtype: the real part where the rule worked in
+// complex for a real input (the adjoint convention, §6 of docs/TRANSFORMS.md), a complex
+// value with zero imaginary part the other way round.
+Array fit_dtype(const Array& ct, const Array& in) { return cast_to(ct, in.dtype()); }
+
+// Whether a complex value that carries a cotangent flows through record k.
+bool meets_complex(const autodiff::ForwardPass& fw, const TracedOp& op, const std::vector<Array>& out_cts) {
+  for (const Array& c : out_cts)
+    if (c.valid() && is_complex(c.dtype())) return true;
+  for (const Array& in : op.inputs)
+    if (in.valid() && is_complex(in.dtype()) && fw.differentiable(in.buffer().get())) return true;
+  return false;
+}
 
 // Whether the rule's result in_cts[i] is an array of its own: not one of the cotangents
 // (a rule may pass its output's cotangent through), not a value of the forward pass, and
@@ -52,7 +67,10 @@ std::vector<Array> backward(const autodiff::ForwardPass& fw, const std::vector<A
     if (cts[i].shape() != o.shape())
       throw_value_error("vjp", "cotangent " + std::to_string(i) + " has shape " + shape_str(cts[i].shape()) +
                                    ", but output " + std::to_string(i) + " has shape " + shape_str(o.shape()));
-    store.accumulate(o, cts[i]);
+    if (is_complex(cts[i].dtype()) && !is_complex(o.dtype()))
+      throw DTypeError("[vjp] cotangent " + std::to_string(i) + " is " + dtype_name(cts[i].dtype()) + ", but output " +
+                       std::to_string(i) + " is real (" + dtype_name(o.dtype()) + ")");
+    store.accumulate(o, cts[i].dtype() == o.dtype() ? cts[i] : cast_to(cts[i], o.dtype()));
   }
   for (size_t k = g.ops.size(); k-- > 0;) {
     const TracedOp& op = g.ops[k];
@@ -70,14 +88,13 @@ std::vector<Array> backward(const autodiff::ForwardPass& fw, const std::vector<A
       }
     }
     if (!any) continue;
-    // A complex value between the arguments and the result would carry no cotangent (only
-    // real floats do), so the derivative through it would silently be zero: refuse instead.
-    for (const Array& in : op.inputs)
-      if (in.valid() && is_complex(in.dtype()) && fw.differentiable(in.buffer().get()))
-        throw UnsupportedError(std::string("[grad] '") + op.op->name + "' reads a " + dtype_name(in.dtype()) +
-                               " value that depends on the differentiated arguments: derivatives through complex "
-                               "numbers are not supported yet");
-    const VjpRule rule = rules_of(*op.op).vjp;
+    const TransformRules rules = rules_of(*op.op);
+    const VjpRule rule = rules.vjp;
+    // A rule written for reals only would give a wrong derivative through complex values.
+    if (rule && !rules.vjp_complex && meets_complex(fw, op, out_cts))
+      throw UnsupportedError(std::string("[grad] the derivative rule of '") + op.op->name + "' (" + op.op->family +
+                             " family) does not support complex values, and a complex value that depends on the "
+                             "differentiated arguments flows through it");
     if (!rule)
       throw UnsupportedError(std::string("[grad] no derivative rule for '") + op.op->name + "' (" + op.op->family +
                              " family): the function's result depends on it through a differentiable value; "
@@ -94,6 +111,8 @@ std::vector<Array> backward(const autodiff::ForwardPass& fw, const std::vector<A
       if (in_cts[i].shape() != in.shape())
         throw std::logic_error(std::string("[grad] the derivative rule of '") + op.op->name + "' gave shape " +
                                shape_str(in_cts[i].shape()) + " for an input of shape " + shape_str(in.shape()));
+      if (in_cts[i].dtype() != in.dtype() && (is_complex(in_cts[i].dtype()) || is_complex(in.dtype())))
+        in_cts[i] = fit_dtype(in_cts[i], in);
       store.accumulate(in, in_cts[i], fresh_result(in_cts, i, bound, out_cts, store));
     }
   }
@@ -150,7 +169,16 @@ std::pair<std::vector<Array>, ArrayFn> vjp(const ArrayFn& f, const std::vector<A
   ensure_rules();
   auto g = std::make_shared<const TracedGraph>(trace(f, specs_of(primals, "vjp")));
   auto fw = std::make_shared<const autodiff::ForwardPass>(g, primals);
-  ArrayFn pullback = [fw](const std::vector<Array>& cts) { return backward(*fw, cts); };
+  // The backward pass holds complex cotangents in the adjoint convention (the bytes of a
+  // cotangent are dL/dx, dL/dy, so real() and imag() views need no rule); the caller's
+  // are JAX's, their conjugates (§6 of docs/TRANSFORMS.md).
+  ArrayFn pullback = [fw](const std::vector<Array>& cts) {
+    std::vector<Array> in(cts.size());
+    for (size_t i = 0; i < cts.size(); ++i) in[i] = cts[i].valid() ? conj(cts[i]) : cts[i];
+    std::vector<Array> out = backward(*fw, in);
+    for (Array& a : out) a = conj(a);
+    return out;
+  };
   return {fw->results(), std::move(pullback)};
 }
 
