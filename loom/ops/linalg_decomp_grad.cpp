@@ -1,16 +1,28 @@
-// Derivative rules of the decompositions (backend/linalg_decomp.h), in public ops so that
-// they nest. With A the matrices the primitive read (cholesky and eigh read one triangle;
-// their gradients are symmetrised, as JAX's and PyTorch's, for symmetric inputs):
-//   solve  A X = B:          dB = solve(A.T, G),  dA = -dB X.T     (the primitive holds B.T, X.T)
-//   inv   X = A^-1:          dA = -X.T G X.T
-//   slogdet:                 dA = ct_logabs * inv(A).T             (sign is piecewise constant)
-//   cholesky A = L L.T:      dA = sym(L^-T Phi(L.T dL) L^-1), Phi = lower triangle, halved diagonal
-//   eigh A = V diag(w) V.T:  dA = sym(V (diag(dw) + F o (V.T dV)) V.T), F_ij = 1 / (w_j - w_i), F_ii = 0
+// Derivative rules of the decompositions (backend/linalg_decomp.h, and qr_factors of
+// ops/linalg_qr.h), in public ops so that they nest. Real and complex matrices alike: the
+// backward pass holds cotangents in the adjoint convention (docs/TRANSFORMS.md §6), so
+// each formula is the real one with conjugate transposes (^H) for transposes. With A the
+// matrices the primitive read (cholesky and eigh read one triangle; their gradients are
+// made Hermitian, as JAX's and PyTorch's, for Hermitian inputs):
+//   solve  A X = B:          dB = solve(A^H, G),  dA = -dB X^H     (the primitive holds B.T, X.T)
+//   inv   X = A^-1:          dA = -X^H G X^H
+//   slogdet:                 dA = (g_logabs + i c) A^-H, c = -Im(conj(g_sign) sign) (0 for real A,
+//                            whose sign is piecewise constant)
+//   cholesky A = L L^H:      dA = herm(L^-H Phi(L^H dL) L^-1), Phi = lower triangle, halved diagonal
+//   eigh A = V diag(w) V^H:  dA = herm(V (diag(dw) + F o (V^H dV)) V^H), F_ij = 1 / (w_j - w_i), F_ii = 0
 //   svdvals A = U diag(s) Vh: dA = U diag(ds) Vh (the factors recomputed)
-//   svd (reduced factors, distinct singular values; Townsend's formula, V = Vh.T):
-//     dA = U [(F o (U.T dU - dU.T U)) S + diag(ds) + S (F o (V.T dV - dV.T V))] Vh
-//          + (I - U U.T) dU S^-1 Vh + U S^-1 dV.T (I - V V.T),   F_ij = 1 / (s_j^2 - s_i^2), F_ii = 0
-// QR and eig have no rule yet: differentiating through them raises, naming them.
+//   svd (reduced factors, distinct singular values; Townsend's formula, V = Vh^H):
+//     dA = U [(F o (U^H dU - dU^H U)) S + diag(ds) + S (F o (V^H dV - dV^H V)) + i Im diag(U^H dU) / S] Vh
+//          + (I - U U^H) dU S^-1 Vh + U S^-1 dV^H (I - V V^H),   F_ij = 1 / (s_j^2 - s_i^2), F_ii = 0
+//     (the imaginary diagonal term, Wan & Zhang's, is zero for real matrices)
+//   qr A = Q R (R's diagonal real), m >= n:  dA = (dQ + Q copyltu(M)) R^-H, M = R dR^H - dQ^H Q;
+//     wide (m < n) through its leading square block; complete mode of a tall matrix raises
+//   eig A V = V diag(w) (unit-norm V, distinct w; PyTorch's formula, E_ij = w_j - w_i):
+//     dA = V^-H (diag(dw) + offdiag((V^H dV - V^H V Re diag(V^H dV)) / conj(E))) V^H; eigvals
+//     recomputes V. Real A takes the real part. Repeated eigenvalues give inf/NaN.
+// Functions of eigenvectors, singular vectors and Q must be invariant to each vector's
+// phase (sign) for the derivative to exist; the rules do not check it (that would read
+// values back mid-trace).
 #include "loom/backend/linalg_decomp.h"
 #include "loom/core/error.h"
 #include "loom/ops/creation.h"
@@ -18,8 +30,11 @@
 #include "loom/ops/complex.h"
 #include "loom/ops/grad_rules.h"
 #include "loom/ops/grad_util.h"
+#include "loom/ops/indexing.h"
 #include "loom/ops/linalg.h"
+#include "loom/ops/linalg_qr.h"
 #include "loom/ops/shape_ops.h"
+#include "loom/ops/triangles.h"
 
 namespace loom::grad_rules {
 namespace {
@@ -152,9 +167,94 @@ void svd_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<
   in_cts[0] = grad.valid() ? add(core, grad) : core;
 }
 
+// QR, A = Q R with R's diagonal real (LAPACK's gauge), m >= n (Walter & Lehmann; PyTorch's
+// linalg_qr_backward): dA = (gQ + Q copyltu(M)) R^-H, M = R gR^H - gQ^H Q, where
+// copyltu(M) = tril(M, -1) + tril(M, -1)^H + Re diag(M) (Hermitian, from M's lower part).
+Array qr_tall_cotangent(const Array& q, const Array& r, const Array& gq, const Array& gr) {
+  const int64_t c = r.shape().back();  // R is square here
+  Array mm;
+  if (gr.valid()) mm = matmul(r, mH(gr));
+  if (gq.valid()) mm = mm.valid() ? subtract(mm, matmul(mH(gq), q)) : negative(matmul(mH(gq), q));
+  const Array low = tril(mm, -1);
+  const Array re_diag = multiply(expand_dims(real(diagonal(mm, 0, -2, -1)), {-2}),
+                                 eye(c, std::nullopt, 0, real_dtype(mm.dtype()), mm.device()));
+  Array b = matmul(q, add(add(low, mH(low)), re_diag));
+  if (gq.valid()) b = add(b, gq);
+  return mH(solve(r, mH(b)));  // b R^-H
+}
+
+void qr_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
+  const Array &gq = out_cts[0], &gr = out_cts[1];
+  if (!op.wants_cotangent(0) || (!gq.valid() && !gr.valid())) return;
+  const Array &x = op.inputs[0], &q = op.outputs[0], &r = op.outputs[1];
+  const int64_t m = x.shape()[1], n = x.shape()[2], c = q.shape()[2];
+  if (c > n)
+    throw UnsupportedError("[grad] qr: mode='complete' of a matrix with more rows than columns (" + std::to_string(m) +
+                           " x " + std::to_string(n) + ") has no derivative, as its last " + std::to_string(m - n) +
+                           " columns of Q are not unique; use mode='reduced'");
+  if (m >= n) {
+    in_cts[0] = qr_tall_cotangent(q, r, gq, gr);
+    return;
+  }
+  // Wide: A = [X | Y] with X = Q R_X square and R_Y = Q^H Y. Y's cotangent is Q gR_Y, and
+  // R_Y passes gQ' = gQ + Y gR_Y^H on to X's square factorisation.
+  const auto cols = [](const Array& a, int64_t lo, int64_t hi) {
+    return getitem(a, {Index(ellipsis), Index(Slice{lo, hi, std::nullopt})});
+  };
+  const Array rx = cols(r, 0, m);
+  Array gq_x = gq, gr_x, gy;
+  if (gr.valid()) {
+    gr_x = cols(gr, 0, m);
+    const Array gr_y = cols(gr, m, n);
+    const Array through_y = matmul(cols(x, m, n), mH(gr_y));
+    gq_x = gq.valid() ? add(gq, through_y) : through_y;
+    gy = matmul(q, gr_y);
+  }
+  const Array gx = qr_tall_cotangent(q, rx, gq_x, gr_x);
+  in_cts[0] = gy.valid() ? concatenate({gx, gy}, -1) : concatenate({gx, zeros_like(cols(x, m, n))}, -1);
+}
+
+// eig, A V = V diag(w), V's columns of unit norm, distinct eigenvalues (PyTorch's
+// linalg_eig_backward): with E_ij = w_j - w_i,
+//   dA = V^-H (diag(gw) + offdiag((V^H gV - V^H V Re diag(V^H gV)) / conj(E))) V^H,
+// the real part for a real A (the engine takes it). Repeated eigenvalues divide by zero:
+// inf or NaN, as PyTorch. Functions of V must not depend on each column's phase.
+Array eig_cotangent(const Array& w, const Array& v, const Array& gw, const Array& gv) {
+  const int64_t n = w.shape().back();
+  const Array on_diag = eye(n, std::nullopt, 0, DType::bool_, w.device());
+  const Array vh = mH(v);
+  Array inner;
+  if (gv.valid()) {
+    const Array vhgv = matmul(vh, gv);
+    const Array re_diag = real(diagonal(vhgv, 0, -2, -1));
+    const Array t = subtract(vhgv, matmul(vh, multiply(v, expand_dims(re_diag, {-2}))));
+    const Array e = conj(subtract(expand_dims(w, {-2}), expand_dims(w, {-1})));  // conj(w_j - w_i)
+    inner = where(on_diag, 0.0, true_divide(t, where(on_diag, 1.0, e)));
+  }
+  if (gw.valid()) {
+    const Array d = multiply(expand_dims(gw, {-2}), eye(n, std::nullopt, 0, w.dtype(), w.device()));
+    inner = inner.valid() ? add(inner, d) : d;
+  }
+  return solve(vh, matmul(inner, vh));
+}
+
+void eig_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
+  if ((!out_cts[0].valid() && !out_cts[1].valid()) || !op.wants_cotangent(0)) return;
+  in_cts[0] = eig_cotangent(op.outputs[0], op.outputs[1], out_cts[0], out_cts[1]);
+}
+
+void eigvals_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
+  if (!out_cts[0].valid() || !op.wants_cotangent(0)) return;
+  const auto [w, v] = eig(op.inputs[0]);  // the eigenvectors, which eigvals did not keep
+  in_cts[0] = eig_cotangent(w, v, out_cts[0], Array());
+}
+
 }  // namespace
 
 void register_linalg_decomp() {
+  set_complex_vjp_rule(primitives::qr_factors.info, qr_vjp);
+  set_complex_vjp_rule(primitives::eig.info, eig_vjp);
+  set_complex_vjp_rule(primitives::eigvals.info, eigvals_vjp);
   set_complex_vjp_rule(primitives::svd.info, svd_vjp);
   set_complex_vjp_rule(primitives::svdvals.info, svdvals_vjp);
   set_complex_vjp_rule(primitives::solve.info, solve_vjp);
