@@ -217,3 +217,21 @@ def test_argument_errors(rng):
         grad(lambda z: loom.sum(loom.abs(z)), holomorphic=True)(z)
     with pytest.raises(TypeError):
         vjp(lambda x: x * 2.0, carr(np.ones(3)))[1](z)
+
+
+def test_on_every_device(device, rng):
+    """The same rules on each device present (a GPU's generated conj/abs kernels, cuBLAS's
+    complex GEMM, complex reductions)."""
+    a, b = crandn(rng, (3, 4)), crandn(rng, (4, 2))
+    L = lambda x: loom.asarray(x, device=device)  # noqa: E731
+    f = lambda a, b: (sumsq(loom.exp(a * 0.3) @ b) + loom.sum(loom.abs(a)) + loom.real(loom.prod(b[0]))  # noqa: E731
+                      + loom.linalg.norm(loom.cumsum(a, axis=1)))
+    ga, gb = grad(f, argnums=(0, 1))(L(a), L(b))
+    assert ga.device == device
+    for i, g in enumerate((ga, gb)):
+        e = crandn(rng, (a, b)[i].shape)
+        h = 1e-6
+        lo, hi = [a, b], [a, b]
+        lo[i], hi[i] = (a, b)[i] - h * e, (a, b)[i] + h * e
+        want = (float(f(*map(L, hi)).numpy()) - float(f(*map(L, lo)).numpy())) / (2 * h)
+        np.testing.assert_allclose(np.real(np.sum(g.numpy() * e)), want, rtol=1e-6, atol=1e-6)
