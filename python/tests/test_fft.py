@@ -305,9 +305,9 @@ def test_vmap_batches_every_primitive(dev, rng):
 
 def test_grad_through_fft_raises_not_implemented(dev, rng):
     x = loom.asarray(signal(rng, (8,), "float64"), device=dev)
-    with pytest.raises(NotImplementedError, match="complex"):
+    with pytest.raises(NotImplementedError, match="no derivative rule"):
         loom.grad(lambda a: loom.sum(loom.abs(loom.fft.fft(a))))(x)
-    with pytest.raises(NotImplementedError, match="complex"):
+    with pytest.raises(NotImplementedError, match="no derivative rule"):
         loom.grad(lambda a: loom.sum(loom.fft.irfft(loom.fft.rfft(a), n=8)))(x)
 
 
