@@ -16,6 +16,13 @@ std::unordered_map<const PrimitiveInfo*, TransformRules>& registry() {
 void set_vjp_rule(const PrimitiveInfo& p, VjpRule rule) {
   std::lock_guard<std::mutex> lock(g_mu);
   registry()[&p].vjp = rule;
+  registry()[&p].vjp_complex = false;
+}
+
+void set_complex_vjp_rule(const PrimitiveInfo& p, VjpRule rule) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  registry()[&p].vjp = rule;
+  registry()[&p].vjp_complex = true;
 }
 
 void set_jvp_rule(const PrimitiveInfo& p, JvpRule rule) {

@@ -57,9 +57,15 @@ struct TransformRules {
   VjpRule vjp = nullptr;
   JvpRule jvp = nullptr;
   BatchRule batch = nullptr;
+  /// The vjp rule is written for complex values too (docs/TRANSFORMS.md §6, the adjoint
+  /// convention); reverse mode refuses a record whose rule is not when a complex value
+  /// that carries a cotangent flows through it.
+  bool vjp_complex = false;
 };
 
 void set_vjp_rule(const PrimitiveInfo& p, VjpRule rule);
+/// `rule`, declared correct for complex values as well as real ones.
+void set_complex_vjp_rule(const PrimitiveInfo& p, VjpRule rule);
 void set_jvp_rule(const PrimitiveInfo& p, JvpRule rule);
 void set_batch_rule(const PrimitiveInfo& p, BatchRule rule);
 /// The rules of `p` (null members where it has none).

@@ -4,6 +4,12 @@
 // - comparisons, logical and bitwise ops and isnan/isinf/isfinite have none;
 // - floor, ceil, trunc, rint, sign, floor_divide (zero almost everywhere) give zeros;
 // - a cotangent is summed over the axes broadcasting added and cast to its operand's dtype.
+// Complex values (docs/TRANSFORMS.md §6): the backward pass holds cotangents in the adjoint
+// convention (the cotangent of z = x + iy is dL/dx + i dL/dy), so the cotangent of a
+// holomorphic op's operand is ct * conj(f'(z)) = conj(f'(z) * conj(ct)), the derivative
+// below applied to conj(ct) and conjugated; conjugate and absolute have rules of their own,
+// and every other op raises UnsupportedError on complex values (maximum, sign, ...: not
+// differentiable there, or not written yet).
 // The values read are the record's arrays (rebound to the forward pass by the engine): its
 // inputs as dispatched, its output, and the weak scalars of its ElementwiseCall.
 #include "loom/ops/elementwise_grad.h"
@@ -11,6 +17,7 @@
 #include <array>
 #include <tuple>
 
+#include "loom/core/error.h"
 #include "loom/dispatch/rules.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/elementwise.h"
@@ -69,6 +76,49 @@ namespace {
 
 const ElementwiseCall& call_of(const TracedOp& op) { return std::get<0>(op.args_as<ElementwiseCall>()); }
 
+// The ops of the table that are holomorphic where they are differentiable (or, as where,
+// linear over the complex numbers in the operands that get a cotangent): their real
+// derivative formulas hold for complex values unchanged.
+bool holomorphic(OpId op) {
+  switch (op) {
+    case OpId::add: case OpId::subtract: case OpId::multiply: case OpId::divide: case OpId::power:
+    case OpId::negative: case OpId::positive: case OpId::copy: case OpId::square: case OpId::reciprocal:
+    case OpId::sqrt: case OpId::exp: case OpId::exp2: case OpId::expm1: case OpId::log: case OpId::log2:
+    case OpId::log10: case OpId::log1p: case OpId::sin: case OpId::cos: case OpId::tan: case OpId::arcsin:
+    case OpId::arccos: case OpId::arctan: case OpId::sinh: case OpId::cosh: case OpId::tanh:
+    case OpId::arcsinh: case OpId::arccosh: case OpId::arctanh: case OpId::where:
+      return true;
+    default: return false;
+  }
+}
+
+// z / |z|, and 0 at 0: the derivative of |z| as the cotangent direction (sign(x) for reals).
+Array unit_phase(const Array& z, const Array& magnitude) {
+  return divide(z, where(equal(magnitude, 0), 1, magnitude));
+}
+
+[[noreturn]] void refuse_complex(const ElementwiseCall& call, const char* mode) {
+  throw UnsupportedError(std::string("[") + mode + "] '" + op_info(call.op).name + "' of complex values has no " +
+                         "derivative rule (it is not holomorphic; loom differentiates the holomorphic ops, " +
+                         "conjugate and absolute on complex values)");
+}
+
+// The op's derivative at complex operand i applied to v, in `mode` (vjp: the adjoint
+// convention's ct * conj(f'), jvp: f' * t); `complex_input` says whether the operand itself is
+// complex (absolute's real output reads a complex operand).
+Array complex_apply(Ctx& ctx, const Derivative& d, int i, const Array& v, bool reverse) {
+  const OpId op = ctx.call().op;
+  if (op == OpId::conjugate) return conj(v);
+  if (op == OpId::absolute) {
+    const Array u = unit_phase(ctx.x(0), absolute(ctx.x(0)));
+    // d|z| = Re(conj(u) dz): the tangent Re(conj(u) t) (the engine casts to the real
+    // output), the cotangent u * ct for a real ct.
+    return reverse ? multiply(v, u) : multiply(v, conj(u));
+  }
+  if (!holomorphic(op)) refuse_complex(ctx.call(), reverse ? "grad" : "jvp");
+  return reverse ? conj(d.apply(ctx, i, conj(v))) : d.apply(ctx, i, v);
+}
+
 // Whether operand i (op.inputs[j]) gets a cotangent or carries a tangent.
 bool differentiable(const Derivative& d, const ElementwiseCall& call, int i, const Array& input) {
   return ((d.operands >> i) & 1u) && has_tangent_space(input.dtype());
@@ -87,7 +137,7 @@ void vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Arra
     const Array& input = op.inputs[static_cast<size_t>(j)];
     if (!differentiable(d, call, i, input)) continue;
     if (!ct.valid()) ct = cast_to(out_cts[0], call.loop);
-    const Array c = d.apply(ctx, i, ct);
+    const Array c = is_complex(call.loop) ? complex_apply(ctx, d, i, ct, true) : d.apply(ctx, i, ct);
     in_cts[static_cast<size_t>(j)] = c.valid() ? cotangent_for(c, input) : zero_cotangent(input);
   }
 }
@@ -106,7 +156,8 @@ void jvp(const TracedOp& op, const std::vector<Array>& in_tangents, std::vector<
     if (j < 0 || static_cast<size_t>(j) >= in_tangents.size()) continue;
     const Array& t = in_tangents[static_cast<size_t>(j)];
     if (!t.valid() || !differentiable(d, call, i, op.inputs[static_cast<size_t>(j)])) continue;
-    const Array c = d.apply(ctx, i, cast_to(t, call.loop));
+    const Array tl = cast_to(t, call.loop);
+    const Array c = is_complex(call.loop) ? complex_apply(ctx, d, i, tl, false) : d.apply(ctx, i, tl);
     if (!c.valid()) zero = true;
     else acc = acc.valid() ? add(acc, c) : c;
   }
@@ -124,10 +175,10 @@ void jvp(const TracedOp& op, const std::vector<Array>& in_tangents, std::vector<
 
 void register_elementwise_grad_rules() {
   for (int k = 0; k < kNumOps; ++k) {
-    set_vjp_rule(primitives::elementwise[k].info, ew_grad::vjp);
+    set_complex_vjp_rule(primitives::elementwise[k].info, ew_grad::vjp);
     set_jvp_rule(primitives::elementwise[k].info, ew_grad::jvp);
   }
-  set_vjp_rule(primitives::copyto_strided.info, ew_grad::vjp);
+  set_complex_vjp_rule(primitives::copyto_strided.info, ew_grad::vjp);
   set_jvp_rule(primitives::copyto_strided.info, ew_grad::jvp);
 }
 

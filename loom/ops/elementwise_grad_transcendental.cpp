@@ -40,9 +40,12 @@ Array d_sinh(Ctx& c, int, const Array& v) { return multiply(v, cosh(c.x(0))); }
 Array d_cosh(Ctx& c, int, const Array& v) { return multiply(v, sinh(c.x(0))); }
 Array d_tanh(Ctx& c, int, const Array& v) { return multiply(v, subtract(1, square(c.y()))); }
 Array d_arcsinh(Ctx& c, int, const Array& v) { return divide(v, sqrt(add(square(c.x(0)), 1))); }
-// 1 / sqrt((x - 1)(x + 1)): no cancellation in x**2 - 1 near x = 1.
+// 1 / sqrt((x - 1)(x + 1)): no cancellation in x**2 - 1 near x = 1. For complex x the
+// principal branch needs 1 / (sqrt(x - 1) sqrt(x + 1)) (the product's root flips sign
+// across the imaginary axis).
 Array d_arccosh(Ctx& c, int, const Array& v) {
   const Array& x = c.x(0);
+  if (is_complex(x.dtype())) return divide(v, multiply(sqrt(subtract(x, 1)), sqrt(add(x, 1))));
   return divide(v, sqrt(multiply(subtract(x, 1), add(x, 1))));
 }
 Array d_arctanh(Ctx& c, int, const Array& v) { return divide(v, subtract(1, square(c.x(0)))); }

@@ -42,6 +42,7 @@ void register_grad_rules() {
   grad_rules::register_nn_loss();
   grad_rules::register_linalg_decomp();
   grad_rules::register_counting();
+  grad_rules::register_fft();
 }
 
 }  // namespace loom

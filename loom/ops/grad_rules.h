@@ -20,6 +20,7 @@ void register_pool();      // pool_grad.cpp: max and average pooling
 void register_nn_loss();   // nn_loss_grad.cpp: the fused softmax cross-entropy
 void register_linalg_decomp();  // linalg_decomp_grad.cpp: solve, slogdet, cholesky, eigh
 void register_counting();  // counting_grad.cpp: bincount's and histogram's weights
+void register_fft();       // fft_grad.cpp: the three FFT primitives
 
 /// A VjpRule for a primitive whose inputs have no derivative (indices, fills, stop_gradient).
 void no_cotangent(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts);

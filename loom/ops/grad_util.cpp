@@ -35,8 +35,9 @@ Array sum_to_shape(const Array& ct, const Shape& shape) {
 
 Array cast_to(const Array& a, DType dtype) {
   if (a.dtype() == dtype) return a;
-  if (!is_floating(a.dtype()) || !is_floating(dtype)) return a.astype(dtype);
-  // Between floats, the op table's cast: its derivative rule is ours (ops/elementwise_grad.cpp),
+  if (is_complex(a.dtype()) && !is_complex(dtype)) return cast_to(real(a), dtype);  // a view
+  if (!has_tangent_space(a.dtype()) || !has_tangent_space(dtype)) return a.astype(dtype);
+  // Between floats (and into complex), the op table's cast: its derivative rule is ours (ops/elementwise_grad.cpp),
   // so a rule's casts differentiate again without the creation family's rules.
   UfuncArgs args;
   args.dtype = dtype;
@@ -47,6 +48,8 @@ Array cast_to(const Array& a, DType dtype) {
 Array cotangent_for(const Array& ct, const Array& like) {
   return cast_to(sum_to_shape(ct, like.shape()), like.dtype());
 }
+
+Array conj(const Array& a) { return is_complex(a.dtype()) ? conjugate(a) : a; }
 
 Array zero_cotangent(const Array& like) { return zeros(like.shape(), like.dtype(), like.device()); }
 

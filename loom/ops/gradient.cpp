@@ -73,7 +73,6 @@ std::vector<Array> gradient(const Array& f, const std::vector<GradientSpacing>& 
                             int edge_order) {
   const char* op = "gradient";
   if (edge_order != 1 && edge_order != 2) throw_value_error(op, "'edge_order' greater than 2 not supported");
-  if (is_complex(f.dtype())) throw_dtype_error(op, "complex input is not supported yet");
   std::vector<int> axes;
   if (axis)
     for (int64_t a : *axis) axes.push_back(normalize_axis(a, f.ndim(), op));
@@ -82,7 +81,8 @@ std::vector<Array> gradient(const Array& f, const std::vector<GradientSpacing>& 
   if (!spacing.empty() && spacing.size() != 1 && spacing.size() != axes.size())
     throw std::invalid_argument("[gradient] invalid number of arguments: " + std::to_string(spacing.size()) +
                                 " spacings for " + std::to_string(axes.size()) + " axes");
-  const Array g = f.astype(is_floating(f.dtype()) ? f.dtype() : DType::float64);
+  // Floats and complex values keep their dtype (NumPy's); integers and bool compute in float64.
+  const Array g = f.astype(is_floating(f.dtype()) || is_complex(f.dtype()) ? f.dtype() : DType::float64);
   std::vector<Array> out;
   for (size_t k = 0; k < axes.size(); ++k) {
     const int ax = axes[k];

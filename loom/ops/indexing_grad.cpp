@@ -11,7 +11,9 @@
 #include "loom/dispatch/dispatch.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/elementwise.h"
+#include "loom/core/error.h"
 #include "loom/ops/grad_rules.h"
+#include "loom/ops/grad_util.h"
 
 namespace loom::grad_rules {
 namespace {
@@ -52,7 +54,7 @@ void getitem_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vec
   const auto& args = op.args_as<const Array&, const Array&, const IndexLayout&, const Array&>();
   const IndexLayout& l = std::get<2>(args);
   const Array& src = op.inputs[0];
-  if (!out_cts[0].valid() || !is_floating(src.dtype())) return;
+  if (!out_cts[0].valid() || !has_tangent_space(src.dtype())) return;
   const Array d = zeros_laid_out_as(src);
   scatter(d, op.inputs[1], l, out_cts[0], ScatterMode::add);
   in_cts[0] = d;
@@ -78,11 +80,14 @@ void scatter_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vec
       break;
     case ScatterMode::add: dv = g; break;
     case ScatterMode::multiply:
-      dv = multiply(multiply(g, gather(old, offsets, l, values.shape())), other_factors(old, offsets, l, values));
-      scatter(dd, offsets, l, values, ScatterMode::multiply);
+      // Complex values: the adjoint convention multiplies by the conjugate factors.
+      dv = multiply(g, conj(multiply(gather(old, offsets, l, values.shape()), other_factors(old, offsets, l, values))));
+      scatter(dd, offsets, l, conj(values), ScatterMode::multiply);
       break;
     case ScatterMode::min:
     case ScatterMode::max:
+      if (is_complex(old.dtype()))
+        throw UnsupportedError("[grad] x.at[].min/max of complex values has no derivative rule");
       dv = multiply(g, equal(values, gather(now, offsets, l, values.shape())));
       dd = multiply(ct, equal(old, now));
       break;
@@ -94,11 +99,11 @@ void scatter_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vec
 }  // namespace
 
 void register_indexing() {
-  set_vjp_rule(primitives::getitem.info, getitem_vjp);
-  set_vjp_rule(primitives::setitem.info, scatter_vjp);
-  set_vjp_rule(primitives::at.info, scatter_vjp);
+  set_complex_vjp_rule(primitives::getitem.info, getitem_vjp);
+  set_complex_vjp_rule(primitives::setitem.info, scatter_vjp);
+  set_complex_vjp_rule(primitives::at.info, scatter_vjp);
   for (const auto* p : {&primitives::getitem_offsets, &primitives::setitem_offsets, &primitives::at_offsets})
-    set_vjp_rule(p->info, no_cotangent);
+    set_complex_vjp_rule(p->info, no_cotangent);
 }
 
 }  // namespace loom::grad_rules

@@ -2,6 +2,7 @@
 // matrices, so the examples' matrices are more matrices and one call does them all.
 #include "loom/backend/linalg_decomp.h"
 #include "loom/ops/batch_common.h"
+#include "loom/ops/linalg_qr.h"
 
 namespace loom::batch {
 
@@ -19,6 +20,7 @@ void register_linalg_decomp() {
   set_batch_rule(primitives::svdvals.info, rows_rule<A, A>);
   set_batch_rule(primitives::geqrf.info, rows_rule<A, A, A>);
   set_batch_rule(primitives::orgqr.info, rows_rule<A, A, A>);
+  set_batch_rule(primitives::qr_factors.info, rows_rule<A, A, A>);
 }
 
 }  // namespace loom::batch

@@ -1,4 +1,4 @@
-// numpy.linalg's SVD and QR (backend/linalg_decomp.h's svd, svdvals, geqrf, orgqr) and the
+// numpy.linalg's SVD (backend/linalg_decomp.h's svd, svdvals; QR is in linalg_qr.cpp) and the
 // functions NumPy builds on the SVD: pinv, matrix_rank, lstsq (as LAPACK's gelsd does).
 #include <cmath>
 #include <limits>
@@ -55,36 +55,6 @@ Array svdvals(const Array& a) {
   const Array s = empty({x.shape()[0], k}, real_dtype(x.dtype()), x.device());
   if (s.size() > 0) dispatch(primitives::svdvals, {x}, {s}, x, s);
   return reshape(s, with(batch, {k}));
-}
-
-std::pair<Array, Array> qr(const Array& a, const std::string& mode) {
-  const char* op = "qr";
-  if (mode != "reduced" && mode != "complete" && mode != "r" && mode != "raw")
-    throw_value_error(op, "Unrecognized mode '" + mode + "'");
-  Shape batch;
-  // LAPACK's column-major a is the row-major a.T.
-  const Array x = matrix_stack(op, a, &batch, false);
-  const int64_t B = x.shape()[0], m = x.shape()[1], n = x.shape()[2], k = std::min(m, n);
-  const Array at = mT(x).contiguous();
-  const Array h = empty({B, n, m}, x.dtype(), x.device()), tau = empty({B, k}, x.dtype(), x.device());
-  if (at.size() > 0) dispatch(primitives::geqrf, {at}, {h, tau}, at, h, tau);
-  if (mode == "raw") return {reshape(h, with(batch, {n, m})), reshape(tau, with(batch, {k}))};
-  const bool complete = mode == "complete";
-  const Array r_rows = getitem(mT(h), {Index(ellipsis), Index(Slice{0, complete ? m : k, std::nullopt}),
-                                       Index(Slice{})});
-  const Array r = reshape(triu(r_rows).contiguous(), with(batch, {complete ? m : k, n}));
-  if (mode == "r") return {Array(), r};
-  const int64_t c = complete ? m : k;  // Q's columns
-  Array hq;
-  if (n >= c) {
-    hq = getitem(h, {Index(Slice{}), Index(Slice{0, c, std::nullopt}), Index(Slice{})}).contiguous();
-  } else {  // complete with m > n: Q's extra columns come from reflectors padded with zeros
-    hq = zeros({B, c, m}, x.dtype(), x.device());
-    copyto(getitem(hq, {Index(Slice{}), Index(Slice{0, n, std::nullopt}), Index(Slice{})}), h);
-  }
-  const Array qt = empty(hq.shape(), x.dtype(), x.device());
-  if (qt.size() > 0) dispatch(primitives::orgqr, {hq, tau}, {qt}, hq, tau, qt);
-  return {reshape(mT(qt).contiguous(), with(batch, {m, c})), r};
 }
 
 namespace {

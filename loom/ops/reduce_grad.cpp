@@ -2,13 +2,17 @@
 // the view it read, dense in memory as [outer][len][inner] (backend/reduce.h); the axes
 // it reduced are those whose strides fall in the `len` block, and its output lists the
 // kept axes in the view's order, so the output reshaped with those axes kept as 1
-// broadcasts against the input.
+// broadcasts against the input. Complex inputs (the adjoint convention, docs/TRANSFORMS.md
+// §6): the products' rules multiply by conjugate factors, the norms' by z / |z| where the
+// real rules have sign(x); min, max and argmin/argmax of complex values raise.
 #include <vector>
 
 #include "loom/backend/reduce.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/elementwise.h"
+#include "loom/core/error.h"
 #include "loom/ops/grad_rules.h"
+#include "loom/ops/grad_util.h"
 #include "loom/ops/reduce.h"
 #include "loom/ops/shape_ops.h"
 
@@ -64,11 +68,16 @@ void reduce_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vect
   const Array ct = reshape(out_cts[0], r.keep_shape);
   const Array y = reshape(op.outputs[0], r.keep_shape);
   const DType dt = x.dtype();
+  const bool cplx = is_complex(dt);
+  if (cplx && (kind == ReduceKind::min || kind == ReduceKind::max))
+    throw UnsupportedError("[grad] min and max of complex values have no derivative rule");
+  // sign(x) of the real rules; x / |x| (0 at 0) for complex x.
+  auto phase = [&] { return cplx ? divide(x, where(equal(x, 0), 1, absolute(x))) : sign(x); };
   Array d;  // the cotangent before broadcasting to x's shape
   switch (kind) {
     case ReduceKind::sum: d = ct; break;
     case ReduceKind::mean: d = divide(ct, params.divisor); break;
-    case ReduceKind::prod: d = multiply(ct, prod_of_others(x, r)); break;
+    case ReduceKind::prod: d = multiply(ct, conj(prod_of_others(x, r))); break;
     case ReduceKind::min:
     case ReduceKind::max: d = share(ct, equal(x, y), r, dt); break;
     case ReduceKind::var: {
@@ -78,12 +87,12 @@ void reduce_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vect
       break;
     }
     case ReduceKind::norm_l2: d = multiply(ct, divide(x, y)); break;
-    case ReduceKind::norm_l1: d = multiply(ct, sign(x)); break;
+    case ReduceKind::norm_l1: d = multiply(ct, phase()); break;
     case ReduceKind::norm_max_abs:
-    case ReduceKind::norm_min_abs: d = multiply(share(ct, equal(absolute(x), y), r, dt), sign(x)); break;
+    case ReduceKind::norm_min_abs: d = multiply(share(ct, equal(absolute(x), y), r, real_dtype(dt)), phase()); break;
     case ReduceKind::norm_p: {
       const double p = params.p;
-      d = multiply(ct, multiply(sign(x), divide(power(absolute(x), p - 1), power(y, p - 1))));
+      d = multiply(ct, multiply(phase(), divide(power(absolute(x), p - 1), power(y, p - 1))));
       break;
     }
     default: return;  // norm_l0 (a count), any, all, argmin, argmax: no derivative
@@ -123,7 +132,9 @@ void scan_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector
   if (x.size() == 0 || !out_cts[0].valid()) return;
   const Shape s3{g.outer, g.len, g.inner};
   const Array ct = reshape(out_cts[0], s3);
-  const Array d = kind == ScanKind::prod ? cumprod_vjp(reshape(x, s3), reshape(op.outputs[0], s3), ct)
+  // The cumprod rule is linear in ct and a polynomial in x and y: conjugating those gives
+  // the adjoint convention's cotangent for complex values.
+  const Array d = kind == ScanKind::prod ? cumprod_vjp(conj(reshape(x, s3)), conj(reshape(op.outputs[0], s3)), ct)
                                          : suffix_sum(ct);
   in_cts[0] = reshape(d, x.shape());
 }
@@ -131,9 +142,9 @@ void scan_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector
 }  // namespace
 
 void register_reduce() {
-  for (const auto& p : primitives::reduce) set_vjp_rule(p.info, reduce_vjp);
-  set_vjp_rule(primitives::reduce_std.info, reduce_vjp);
-  for (const auto& p : primitives::scan) set_vjp_rule(p.info, scan_vjp);
+  for (const auto& p : primitives::reduce) set_complex_vjp_rule(p.info, reduce_vjp);
+  set_complex_vjp_rule(primitives::reduce_std.info, reduce_vjp);
+  for (const auto& p : primitives::scan) set_complex_vjp_rule(p.info, scan_vjp);
 }
 
 }  // namespace loom::grad_rules

@@ -4,7 +4,9 @@
 #include "loom/backend/sorting.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/elementwise.h"
+#include "loom/core/error.h"
 #include "loom/ops/grad_rules.h"
+#include "loom/ops/grad_util.h"
 #include "loom/ops/indexing.h"
 #include "loom/ops/shape_ops.h"
 #include "loom/ops/sorting.h"
@@ -14,7 +16,7 @@ namespace {
 
 void sort_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
   const Array& src = op.inputs[0];
-  if (!out_cts[0].valid() || !is_floating(src.dtype()) || src.size() == 0) return;
+  if (!out_cts[0].valid() || !has_tangent_space(src.dtype()) || src.size() == 0) return;
   const int64_t len = src.ndim() == 0 ? 1 : src.shape().back();
   const int64_t rows = src.size() / len;
   // Flat positions of the sorted elements in src (C order): row * len + perm.
@@ -28,6 +30,6 @@ void sort_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector
 
 }  // namespace
 
-void register_sorting() { set_vjp_rule(primitives::sort.info, sort_vjp); }
+void register_sorting() { set_complex_vjp_rule(primitives::sort.info, sort_vjp); }
 
 }  // namespace loom::grad_rules

@@ -8,6 +8,7 @@
 #include "loom/core/error.h"
 #include "loom/dispatch/rules.h"
 #include "loom/ops/creation.h"
+#include "loom/ops/grad_util.h"
 #include "loom/ops/transform_rules.h"
 #include "loom/transforms/autodiff_cotangents.h"
 #include "loom/transforms/autodiff_forward.h"
@@ -20,7 +21,21 @@ void ensure_rules() {
   std::call_once(once, register_grad_rules);
 }
 
-bool carries(const Array& a) { return a.valid() && is_floating(a.dtype()); }
+bool carries(const Array& a) { return a.valid() && has_tangent_space(a.dtype()); }
+
+// A rule's cotangent for input `in` in in's dtype: the real part where the rule worked in
+// complex for a real input (the adjoint convention, §6 of docs/TRANSFORMS.md), a complex
+// value with zero imaginary part the other way round.
+Array fit_dtype(const Array& ct, const Array& in) { return cast_to(ct, in.dtype()); }
+
+// Whether a complex value that carries a cotangent flows through record k.
+bool meets_complex(const autodiff::ForwardPass& fw, const TracedOp& op, const std::vector<Array>& out_cts) {
+  for (const Array& c : out_cts)
+    if (c.valid() && is_complex(c.dtype())) return true;
+  for (const Array& in : op.inputs)
+    if (in.valid() && is_complex(in.dtype()) && fw.differentiable(in.buffer().get())) return true;
+  return false;
+}
 
 // Whether the rule's result in_cts[i] is an array of its own: not one of the cotangents
 // (a rule may pass its output's cotangent through), not a value of the forward pass, and
@@ -57,14 +72,13 @@ void apply_rule(const autodiff::ForwardPass& fw, size_t k, autodiff::Cotangents&
     }
   }
   if (!any) return;
-  // A complex value between the arguments and the result would carry no cotangent (only
-  // real floats do), so the derivative through it would silently be zero: refuse instead.
-  for (const Array& in : op.inputs)
-    if (in.valid() && is_complex(in.dtype()) && fw.differentiable(in.buffer().get()))
-      throw UnsupportedError(std::string("[grad] '") + op.op->name + "' reads a " + dtype_name(in.dtype()) +
-                             " value that depends on the differentiated arguments: derivatives through complex "
-                             "numbers are not supported yet");
-  const VjpRule rule = rules_of(*op.op).vjp;
+  const TransformRules rules = rules_of(*op.op);
+  const VjpRule rule = rules.vjp;
+  // A rule written for reals only would give a wrong derivative through complex values.
+  if (rule && !rules.vjp_complex && meets_complex(fw, op, out_cts))
+    throw UnsupportedError(std::string("[grad] the derivative rule of '") + op.op->name + "' (" + op.op->family +
+                           " family) does not support complex values, and a complex value that depends on the "
+                           "differentiated arguments flows through it");
   if (!rule)
     throw UnsupportedError(std::string("[grad] no derivative rule for '") + op.op->name + "' (" + op.op->family +
                            " family): the function's result depends on it through a differentiable value; "
@@ -81,6 +95,8 @@ void apply_rule(const autodiff::ForwardPass& fw, size_t k, autodiff::Cotangents&
     if (in_cts[i].shape() != in.shape())
       throw std::logic_error(std::string("[grad] the derivative rule of '") + op.op->name + "' gave shape " +
                              shape_str(in_cts[i].shape()) + " for an input of shape " + shape_str(in.shape()));
+    if (in_cts[i].dtype() != in.dtype() && (is_complex(in_cts[i].dtype()) || is_complex(in.dtype())))
+      in_cts[i] = fit_dtype(in_cts[i], in);
     store.accumulate(in, in_cts[i], fresh_result(in_cts, i, bound, out_cts, store));
   }
 }
@@ -125,14 +141,18 @@ std::vector<Array> backward(const autodiff::ForwardPass& fw, const std::vector<A
     if (cts[i].shape() != o.shape())
       throw_value_error("vjp", "cotangent " + std::to_string(i) + " has shape " + shape_str(cts[i].shape()) +
                                    ", but output " + std::to_string(i) + " has shape " + shape_str(o.shape()));
-    store.accumulate(o, cts[i]);
+    if (is_complex(cts[i].dtype()) && !is_complex(o.dtype()))
+      throw DTypeError("[vjp] cotangent " + std::to_string(i) + " is " + dtype_name(cts[i].dtype()) + ", but output " +
+                       std::to_string(i) + " is real (" + dtype_name(o.dtype()) + ")");
+    store.accumulate(o, cts[i].dtype() == o.dtype() ? cts[i] : cast_to(cts[i], o.dtype()));
   }
   std::vector<Array> grads(g.inputs.size());
   std::vector<bool> handed(g.inputs.size(), false);
   auto finish = [&](size_t i) {
     const Array& in = g.inputs[i];
     Array ct = carries(in) ? store.take(in) : Array();
-    grads[i] = ct.valid() ? ct : zeros(in.shape(), in.dtype(), in.device());
+    // The caller's convention is JAX's, the conjugate of the pass's own (§6 of TRANSFORMS.md).
+    grads[i] = ct.valid() ? conj(ct) : zeros(in.shape(), in.dtype(), in.device());
     handed[i] = true;
     if (ready) ready(i, grads[i]);
   };
@@ -197,8 +217,14 @@ std::pair<std::vector<Array>, HookedPullback> vjp_with_hook(const ArrayFn& f, co
   ensure_rules();
   auto g = std::make_shared<const TracedGraph>(trace(f, specs_of(primals, "vjp")));
   auto fw = std::make_shared<const autodiff::ForwardPass>(g, primals);
+  // The backward pass holds complex cotangents in the adjoint convention (the bytes of a
+  // cotangent are dL/dx, dL/dy, so real() and imag() views need no rule); the caller's
+  // are JAX's, their conjugates (§6 of docs/TRANSFORMS.md): conjugated on the way in here,
+  // on the way out as each argument's cotangent is finished.
   HookedPullback pullback = [fw](const std::vector<Array>& cts, const GradReadyHook& ready) {
-    return backward(*fw, cts, ready);
+    std::vector<Array> in(cts.size());
+    for (size_t i = 0; i < cts.size(); ++i) in[i] = cts[i].valid() ? conj(cts[i]) : cts[i];
+    return backward(*fw, in, ready);
   };
   return {fw->results(), std::move(pullback)};
 }

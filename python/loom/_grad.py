@@ -23,6 +23,7 @@ __all__ = ["grad", "value_and_grad", "vjp", "jvp", "stop_gradient"]
 
 _ndarray = _loom.ndarray
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
+_COMPLEX = ("complex64", "complex128")
 
 
 def _as_array(x, who):
@@ -35,6 +36,10 @@ def _as_array(x, who):
 
 def _is_float(a):
     return str(a.dtype) in _FLOATS
+
+
+def _is_complex(a):
+    return str(a.dtype) in _COMPLEX
 
 
 class _Flat:
@@ -121,14 +126,17 @@ def jvp(fun, primals, tangents):
     return flat.split(outs)[0], tree_unflatten(flat.out_tree, t_outs)
 
 
-def value_and_grad(fun, argnums=0, has_aux=False):
+def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False):
     """A function returning (fun(*args), the gradient of fun's scalar output with respect to
     the arguments argnums): a pytree like that argument, or a tuple of them when argnums is
-    a tuple. With has_aux, fun returns (output, aux) and the value is (output, aux)."""
-    return value_and_grad_with_hook(fun, None, argnums, has_aux)
+    a tuple. With has_aux, fun returns (output, aux) and the value is (output, aux).
+
+    Complex arguments follow JAX: for a real output, the gradient at z = x + iy is
+    df/dx - i df/dy; with holomorphic=True (complex arguments, complex output) it is f'(z)."""
+    return value_and_grad_with_hook(fun, None, argnums, has_aux, holomorphic)
 
 
-def value_and_grad_with_hook(fun, ready, argnums=0, has_aux=False):
+def value_and_grad_with_hook(fun, ready, argnums=0, has_aux=False, holomorphic=False):
     """value_and_grad, calling ready(i, g) during the backward pass as soon as the gradient g
     of the i-th differentiated leaf (in tree_flatten's order of the argnums arguments) is
     final; g is the array returned for that leaf, and ready may write into it. For
@@ -142,9 +150,12 @@ def value_and_grad_with_hook(fun, ready, argnums=0, has_aux=False):
         f = fun if not kwargs else (lambda *a: fun(*a, **kwargs))
         flat = _Flat(f, args, nums, has_aux, "grad")
         for leaf in flat.leaves:
-            if not _is_float(leaf):
-                raise TypeError(f"[grad] requires float inputs for the arguments it differentiates (argnums "
-                                f"{argnums}), but got {leaf.dtype}; convert with astype, or leave that "
+            if holomorphic and not _is_complex(leaf):
+                raise TypeError(f"[grad] holomorphic=True requires complex inputs for the arguments it "
+                                f"differentiates (argnums {argnums}), but got {leaf.dtype}")
+            if not (_is_float(leaf) or _is_complex(leaf)):
+                raise TypeError(f"[grad] requires float or complex inputs for the arguments it differentiates "
+                                f"(argnums {argnums}), but got {leaf.dtype}; convert with astype, or leave that "
                                 "argument out of argnums")
         outs, pullback = _loom._vjp(flat, flat.leaves)
         if flat.n_out != 1 or flat.out_tree != tree_flatten(outs[0])[1]:
@@ -154,8 +165,11 @@ def value_and_grad_with_hook(fun, ready, argnums=0, has_aux=False):
         if tuple(y.shape) != ():
             raise TypeError(f"[grad] the function's output must be a scalar, got shape {tuple(y.shape)}; "
                             "use vjp for a non-scalar output, or reduce it (sum, mean)")
-        if not _is_float(y):
-            raise TypeError(f"[grad] the function's output must be a float scalar, got {y.dtype}")
+        if holomorphic and not _is_complex(y):
+            raise TypeError(f"[grad] holomorphic=True requires a complex output, got {y.dtype}")
+        if not holomorphic and not _is_float(y):
+            hint = "; for holomorphic differentiation pass holomorphic=True" if _is_complex(y) else ""
+            raise TypeError(f"[grad] the function's output must be a float scalar, got {y.dtype}{hint}")
         seed = [_loom.ones((), dtype=y.dtype, device=y.device)] + [None] * (len(outs) - 1)
         per_arg = tree_unflatten(flat.in_tree, pullback(seed, ready))
         g = per_arg[0] if single else tuple(per_arg)
@@ -165,11 +179,12 @@ def value_and_grad_with_hook(fun, ready, argnums=0, has_aux=False):
     return value_and_grad_f
 
 
-def grad(fun, argnums=0, has_aux=False):
+def grad(fun, argnums=0, has_aux=False, holomorphic=False):
     """The gradient of fun (which returns a float scalar) with respect to argument argnums
     (an int, or a tuple of them for a tuple of gradients). With has_aux, fun returns
-    (output, aux) and grad returns (gradient, aux)."""
-    vg = value_and_grad(fun, argnums, has_aux)
+    (output, aux) and grad returns (gradient, aux). Complex arguments and holomorphic=True
+    as value_and_grad."""
+    vg = value_and_grad(fun, argnums, has_aux, holomorphic)
 
     def grad_f(*args, **kwargs):
         value, g = vg(*args, **kwargs)

@@ -303,12 +303,13 @@ def test_vmap_batches_every_primitive(dev, rng):
     check(loom.vmap(loom.fft.ifft2, in_axes=2)(lz), np.moveaxis(np.fft.ifft2(z, axes=(0, 1)), 2, 0), points=30)
 
 
-def test_grad_through_fft_raises_not_implemented(dev, rng):
-    x = loom.asarray(signal(rng, (8,), "float64"), device=dev)
-    with pytest.raises(NotImplementedError, match="complex"):
-        loom.grad(lambda a: loom.sum(loom.abs(loom.fft.fft(a))))(x)
-    with pytest.raises(NotImplementedError, match="complex"):
-        loom.grad(lambda a: loom.sum(loom.fft.irfft(loom.fft.rfft(a), n=8)))(x)
+def test_grad_through_fft(dev, rng):
+    # Parseval: sum |fft(x)|^2 = n sum x^2, whose gradient is 2 n x (test_grad_fft.py has the rules).
+    x = signal(rng, (8,), "float64")
+    g = loom.grad(lambda a: loom.sum(loom.abs(loom.fft.fft(a)) ** 2))(loom.asarray(x, device=dev))
+    np.testing.assert_allclose(g.numpy(), 16 * x, rtol=1e-10)
+    g = loom.grad(lambda a: loom.sum(loom.fft.irfft(loom.fft.rfft(a), n=8) * a))(loom.asarray(x, device=dev))
+    np.testing.assert_allclose(g.numpy(), 2 * x, rtol=1e-10)
 
 
 def test_fft_ops_pass_the_dispatch_point(dev, rng):

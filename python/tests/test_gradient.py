@@ -31,6 +31,19 @@ def test_gradient_matches_numpy(device, rng, edge_order):
         np.testing.assert_allclose(g.numpy(), w, rtol=1e-10, atol=1e-12)
 
 
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_gradient_of_complex_values(device, rng, dtype):
+    f = (rng.standard_normal((5, 6)) + 1j * rng.standard_normal((5, 6))).astype(dtype)
+    x = np.cumsum(rng.random(6) + 0.1)
+    tol = 1e-5 if dtype == "complex64" else 1e-12
+    for args, kw in [((), {}), ((2.0, x), {"edge_order": 2}), ((x,), {"axis": 1})]:
+        got = loom.gradient(L(f, device), *[L(a, device) if isinstance(a, np.ndarray) else a for a in args], **kw)
+        want = np.gradient(f, *args, **kw)
+        for g, w in zip(got if isinstance(got, tuple) else (got,), want if isinstance(want, tuple) else (want,)):
+            assert str(g.dtype) == w.dtype.name
+            np.testing.assert_allclose(g.numpy(), w, rtol=tol, atol=tol)
+
+
 def test_gradient_dtypes_and_errors(device, rng):
     fi = rng.integers(-9, 9, 6)
     got = loom.gradient(L(fi, device))

@@ -319,12 +319,12 @@ def test_at_complex_multiply_min_max_raise_on_every_device(device, op):
         getattr(np, {"min": "minimum", "max": "maximum"}.get(op, op)).at(x, [0], 1j)
 
 
-def test_grad_through_complex_at_add_raises_as_elsewhere(device):
-    # loom's convention (docs/ARCHITECTURE.md §6): no derivatives through complex values.
+def test_grad_through_complex_at_add(device):
+    # Derivatives pass through complex values (docs/TRANSFORMS.md §6): |i (v0 + v1)| in v.
     z = loom.asarray(np.zeros(3, np.complex128), device=device)
-    with pytest.raises(NotImplementedError, match="complex"):
-        loom.grad(lambda v: loom.sum(loom.abs(z.at[loom.asarray([0, 0], device=device)].add(v * 1j))))(
-            loom.asarray(np.ones(2), device=device))
+    g = loom.grad(lambda v: loom.sum(loom.abs(z.at[loom.asarray([0, 0], device=device)].add(v * 1j))))(
+        loom.asarray(np.array([0.5, -2.0]), device=device))
+    np.testing.assert_allclose(g.numpy(), [-1.0, -1.0])
 
 
 def test_at_set_and_basic_index(device, rng):
