@@ -35,10 +35,10 @@ TEST(Profiler, CompileOutcomesAreMarkedAndNamedByTheirOp) {
   const auto compiles = of(stop_session(), Category::compile);
   ASSERT_EQ(compiles.size(), 3u);
   EXPECT_EQ(compiles[0].name, "nvrtc: my_op");
-  EXPECT_EQ(compiles[0].detail, "miss");
+  EXPECT_STREQ(compiles[0].detail, "miss");
   EXPECT_EQ(compiles[1].name, "nvrtc: (outside an op)");
-  EXPECT_EQ(compiles[1].detail, "memory hit");
-  EXPECT_EQ(compiles[2].detail, "failed");
+  EXPECT_STREQ(compiles[1].detail, "memory hit");
+  EXPECT_STREQ(compiles[2].detail, "failed");
   for (const Record& r : compiles) EXPECT_GE(r.dur_us, 0);
   // Off: the observer is gone, nothing is recorded.
   cache.get_or_compile("nvrtc", key, [] { return std::string("never"); });

@@ -201,6 +201,7 @@ void start() {
   s.running = true;
   ++s.generation;
   s.pending.clear();
+  s.pending.reserve(1 << 14);
   s.refs.clear();
   s.t0 = now_ns();
   set_compile_observer(&on_compile);
@@ -239,7 +240,7 @@ std::vector<Record> stop() {
   }
   for (const auto& [index, ref] : s.refs) give_event(s, Device{DeviceType::cuda, index}, ref.event);
   s.refs.clear();
-  s.pending.clear();
+  std::vector<Pending>().swap(s.pending);
   std::stable_sort(out.begin(), out.end(), [](const Record& a, const Record& b) { return a.start_us < b.start_us; });
   return out;
 }

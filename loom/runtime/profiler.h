@@ -30,7 +30,7 @@ struct Record {
   double start_us = 0;
   double dur_us = 0;       // 0 for instant events (allocations, frees)
   int64_t bytes = -1;      // allocation, free and copy sizes; -1 where none
-  std::string detail;      // kernel: the op family or "user"; compile: miss / memory hit / disk hit / failed
+  const char* detail = "";  // static text. kernel: the op family or "user"; compile: miss / memory hit / disk hit / failed
   int depth = 0;           // ranges: how many ranges enclose it on its thread
 };
 
@@ -52,7 +52,8 @@ std::vector<Record> stop();
 /// Device-timed work (an op, a kernel, a copy). `key` identifies the span to end_span (the
 /// caller's stack address): ends are matched by key, so a span whose end never came (its
 /// op threw) is dropped from its thread's stack at the next end below it. `stream` is the
-/// native stream the work is queued on (ignored on the CPU). No-ops while inactive.
+/// native stream the work is queued on (ignored on the CPU). `detail` must be static text.
+/// No-ops while inactive.
 void begin_span(const void* key, Category cat, const std::string& name, const char* detail, const Device& device,
                 void* stream, int64_t bytes = -1);
 void begin_span(const void* key, Category cat, const char* name, const char* detail, const Device& device,

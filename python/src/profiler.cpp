@@ -28,7 +28,7 @@ std::vector<EventTuple> stop_session() {
   out.reserve(records.size());
   for (profiler::Record& r : records)
     out.emplace_back(std::move(r.name), profiler::category_name(r.category), r.device.str(), r.stream, r.thread,
-                     r.start_us, r.dur_us, r.bytes, std::move(r.detail), r.depth);
+                     r.start_us, r.dur_us, r.bytes, std::string(r.detail), r.depth);
   return out;
 }
 
