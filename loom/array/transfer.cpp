@@ -17,8 +17,9 @@ void transfer(const Array& src, const Array& dst) {
                               "runs); move the arguments to their device before calling the function");
   if (dst.valid() && dst.buffer()->is_abstract())
     dst.buffer()->materialize(memory::allocate_concrete(dst.buffer()->nbytes(), dst.device()));
-  // The profiler times the copy on the GPU side's current stream, where the copy is queued.
-  const Device& gpu = src.device().is_cpu() ? dst.device() : src.device();
+  // The profiler times the copy on the stream it is queued on: the current stream of the
+  // GPU side, of the destination for a copy between GPUs (gpu_runtime::copy_peer).
+  const Device& gpu = dst.device().is_cpu() ? src.device() : dst.device();
   const char* name = src.device().is_cpu() ? "copy HtoD" : dst.device().is_cpu() ? "copy DtoH" : "copy DtoD";
   if (profiler::active())
     profiler::begin_span(&src, profiler::Category::copy, name, "transfer", gpu, Stream::current_native(gpu.index),
