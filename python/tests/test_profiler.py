@@ -155,7 +155,7 @@ def test_compile_of_a_fresh_kernel_is_a_miss(device, rng):
         z = k(x)
     np.testing.assert_allclose(np.asarray(z.to_device(loom.cpu())), xn * 3 + 1, rtol=1e-6)
     compiles = [e for e in p.events("compile") if "prof_fresh" in e.name]
-    assert len(compiles) == 1 and compiles[0].detail == "miss" and compiles[0].dur_us > 0
+    assert compiles and compiles[0].detail == "miss" and compiles[0].dur_us > 0
     launch = next(e for e in p.events("kernel") if e.name == "prof_fresh")
     assert launch.detail == "user"
     assert "Compiles: 1 compiled" in p.table()
@@ -227,7 +227,9 @@ def test_fused_jit_kernel_is_recorded(device, rng):
     with profiler.profile() as p:
         y = f(x)
     np.testing.assert_allclose(np.asarray(y.to_device(loom.cpu())), np.sin(xn) * 2 + 1, rtol=1e-5, atol=1e-6)
-    assert [e.name for e in p.events("kernel")] == ["fused"]
+    # One fused kernel (on a GPU, while its compile runs in the background, its ops may run
+    # one by one inside it).
+    assert [e.name for e in p.events("kernel")].count("fused") == 1
 
 
 @pytest.mark.gpu
