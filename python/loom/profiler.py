@@ -174,6 +174,7 @@ class profile:
         events = self._done("export_chrome_trace")
         pids = {"host": 0}
         trace, tracks = [], set()
+        stream_tids = {}  # (device, stream handle) -> 0 for the default stream, then 1, 2, ... as met
 
         def pid_of(device):
             if device not in pids:
@@ -189,7 +190,14 @@ class profile:
             if e.category in _TIMED:
                 pid = pid_of(e.device)
                 gpu = not e.device.startswith("cpu")
-                tid = e.stream if gpu else e.thread
+                if gpu:
+                    key = (e.device, e.stream)
+                    if key not in stream_tids:
+                        stream_tids[key] = 0 if e.stream == 0 else 1 + sum(
+                            k[0] == e.device and k[1] != 0 for k in stream_tids)
+                    tid = stream_tids[key]
+                else:
+                    tid = e.thread
                 label = (f"stream {e.stream:#x}" if e.stream else "default stream") if gpu else f"thread {tid}"
             else:
                 pid, tid, label = 0, e.thread, f"thread {e.thread}"

@@ -2,6 +2,7 @@
 allocations, on every device (GPU runs skip without one)."""
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -158,7 +159,7 @@ def test_compile_of_a_fresh_kernel_is_a_miss(device, rng):
     assert compiles and compiles[0].detail == "miss" and compiles[0].dur_us > 0
     launch = next(e for e in p.events("kernel") if e.name == "prof_fresh")
     assert launch.detail == "user"
-    assert "Compiles: 1 compiled" in p.table()
+    assert re.search(r"Compiles: [1-9][0-9]* compiled", p.table())
 
 
 def test_compile_cache_hits_are_marked(tmp_path):
