@@ -18,10 +18,20 @@ class OpTimer : public DispatchHook {
     void* stream = nullptr;
     if (e.device.is_gpu())
       stream = label && label->has_stream() ? label->stream() : Stream::current_native(e.device.index);
-    // Ops that only move data ("copy_to_host", "copy") are copies in the summary.
-    const Category cat = std::strncmp(e.op.name, "copy", 4) == 0 ? Category::copy : Category::kernel;
-    if (label) begin_span(&e, cat, label->name(), "user", e.device, stream);
-    else begin_span(&e, cat, e.op.name, e.op.family, e.device, stream);
+    // Ops that only move data ("copy", "copyto", "copy_to_host", "from_host") are copies in
+    // the summary, with their size: the written array's, or the read one's for a copy to
+    // memory the caller owns.
+    const bool copy = std::strncmp(e.op.name, "copy", 4) == 0 || std::strcmp(e.op.name, "from_host") == 0;
+    if (label) {
+      begin_span(&e, Category::kernel, label->name(), "user", e.device, stream);
+    } else if (copy) {
+      const int64_t bytes = !e.outputs.empty()  ? static_cast<int64_t>(e.outputs[0].nbytes())
+                            : !e.inputs.empty() ? static_cast<int64_t>(e.inputs[0].nbytes())
+                                                : -1;
+      begin_span(&e, Category::copy, e.op.name, e.op.family, e.device, stream, bytes);
+    } else {
+      begin_span(&e, Category::kernel, e.op.name, e.op.family, e.device, stream);
+    }
   }
   void after(const OpEvent& e) override { end_span(&e); }
 };

@@ -147,6 +147,15 @@ def test_allocations_carry_sizes(device):
     assert "Allocations: 2" in p.table()
 
 
+def test_host_data_uploads_are_copies_with_sizes(device, rng):
+    xn = rng.standard_normal(100).astype(np.float32)
+    with profiler.profile() as p:
+        x = loom.array(xn, device=device)
+    np.testing.assert_array_equal(np.asarray(x.to_device(loom.cpu())), xn)
+    assert [(e.name, e.bytes) for e in p.events("copy")] == [("from_host", 400)]
+    assert _rows(p)["from_host"].category == "copy"
+
+
 def test_compile_of_a_fresh_kernel_is_a_miss(device, rng):
     tag = uuid.uuid4().hex  # a source no cache has seen
     k = loom.ElementwiseKernel("float32 x", "float32 z", f"z = x * 3.0f + 1.0f; /* {tag} */", "prof_fresh")
