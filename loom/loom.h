@@ -11,6 +11,7 @@
 #include "loom/kernel/raw_module.h"
 #include "loom/kernel/reduction_kernel.h"
 #include "loom/runtime/memory.h"
+#include "loom/dispatch/profiling.h"
 #include "loom/ops/complex.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/data_types.h"

@@ -77,7 +77,27 @@ bool env_set(const char* name, const char** value = nullptr) {
   return v && *v;
 }
 
+std::atomic<CompileObserver> g_observer{nullptr};
+
+int64_t steady_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// Tells the observer, if one was set when the call began, how the call ended.
+struct ObserveCall {
+  std::string_view kind;
+  CompileObserver observer = g_observer.load(std::memory_order_relaxed);
+  int64_t start = observer ? steady_ns() : 0;
+  CompileOutcome outcome = CompileOutcome::failed;
+  ~ObserveCall() {
+    if (observer) observer(kind, outcome, start, steady_ns());
+  }
+};
+
 }  // namespace
+
+void set_compile_observer(CompileObserver observer) { g_observer.store(observer, std::memory_order_relaxed); }
 
 // ---- hashing ----------------------------------------------------------------------------
 
@@ -193,6 +213,7 @@ std::shared_ptr<const std::string> CompileCache::get_or_compile(std::string_view
                                                                 const Hash128& key,
                                                                 const Compile& compile,
                                                                 const Validate& validate) {
+  ObserveCall observe{kind};
   const Hash128 mem_key = KeyBuilder().add(kind).add(key).finish();
   std::shared_ptr<Entry> e;
   {
@@ -204,6 +225,7 @@ std::shared_ptr<const std::string> CompileCache::get_or_compile(std::string_view
   // Held across the compile: other callers of this key wait for it instead of compiling too.
   std::lock_guard<std::mutex> lock(e->mu);
   if (e->payload) {
+    observe.outcome = CompileOutcome::memory_hit;
     memory_hits_.fetch_add(1, std::memory_order_relaxed);
     return e->payload;
   }
@@ -215,6 +237,7 @@ std::shared_ptr<const std::string> CompileCache::get_or_compile(std::string_view
     if (r.payload) {
       read_ns_.fetch_add(elapsed_ns(t0), std::memory_order_relaxed);
       disk_hits_.fetch_add(1, std::memory_order_relaxed);
+      observe.outcome = CompileOutcome::disk_hit;
       return e->payload = std::move(r.payload);
     }
     may_store = r.may_store;
@@ -230,6 +253,7 @@ std::shared_ptr<const std::string> CompileCache::get_or_compile(std::string_view
     throw;
   }
   compile_ns_.fetch_add(elapsed_ns(t0), std::memory_order_relaxed);
+  observe.outcome = CompileOutcome::miss;
   auto p = std::make_shared<const std::string>(std::move(out));
   if (may_store) store_to_disk(kind, path, key, *p);
   return e->payload = std::move(p);

@@ -114,6 +114,15 @@ struct CompileCacheStats {
 /// cache is disabled or no folder can be named (no HOME).
 std::string compile_cache_dir();
 
+/// What a get_or_compile call found, as an observer sees it.
+enum class CompileOutcome : uint8_t { memory_hit, disk_hit, miss, failed };
+/// Told of every get_or_compile of any CompileCache, on the calling thread, with its
+/// steady_clock span in nanoseconds since the clock's epoch: the profiler
+/// (runtime/profiler.cpp), which sits above this layer, registers one while it records.
+using CompileObserver = void (*)(std::string_view kind, CompileOutcome outcome, int64_t start_ns, int64_t end_ns);
+/// Replaces the observer (nullptr: none). Costs get_or_compile one relaxed load while none is set.
+void set_compile_observer(CompileObserver observer);
+
 class CompileCache {
  public:
   /// The process-wide cache; its folder follows compile_cache_dir() at each disk access.

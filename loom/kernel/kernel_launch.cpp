@@ -8,6 +8,7 @@
 #include "loom/kernel/kernel_args.h"
 #include "loom/kernel/kernel_launch.h"
 #include "loom/kernel/raw_module.h"
+#include "loom/runtime/profiler.h"
 
 namespace loom {
 namespace {
@@ -53,6 +54,8 @@ void Kernel::launch(const LaunchConfig& cfg, const std::vector<KernelArg>& args)
                                " a user kernel cannot take arrays that are being traced (inside loom.jit, "
                                "vmap or grad); launch it outside the transformed function");
   const Device dev = launch_device(name_, cfg, args);
+  // The profiler names the launch by its kernel and times it on the launch's stream.
+  const profiler::OpLabel label(name_, cfg.stream ? cfg.stream->native() : nullptr, cfg.stream != nullptr);
   dispatch_on(kKernelLaunch, dev, {}, {}, *this, dev, cfg, args);
 }
 

@@ -2,11 +2,13 @@
 
 #include "loom/runtime/device_runtime.h"
 #include "loom/runtime/gpu_runtime.h"
+#include "loom/runtime/profiler.h"
 
 namespace loom {
 
 Buffer::~Buffer() {
   if (release_) {
+    if (profiler::active()) profiler::instant(profiler::Category::free, "free", device_, static_cast<int64_t>(nbytes_));
     release_(ctx_, *this);
   } else if (foreign_release_) {
     foreign_release_();
@@ -32,7 +34,7 @@ void Buffer::materialize(std::shared_ptr<Buffer> real) {
 
 std::shared_ptr<Buffer> allocate(size_t nbytes, const Device& device) {
   if (t_abstract) return Buffer::abstract(nbytes, device);
-  return device_runtime(device).allocate(device, nbytes);
+  return memory::allocate_concrete(nbytes, device);
 }
 
 namespace memory {
@@ -42,7 +44,9 @@ AllocationScope::~AllocationScope() { t_abstract = saved_; }
 bool allocating_abstract() { return t_abstract; }
 
 std::shared_ptr<Buffer> allocate_concrete(size_t nbytes, const Device& device) {
-  return device_runtime(device).allocate(device, nbytes);
+  auto b = device_runtime(device).allocate(device, nbytes);
+  if (profiler::active()) profiler::instant(profiler::Category::alloc, "alloc", device, static_cast<int64_t>(nbytes));
+  return b;
 }
 
 MemoryStats stats(const Device& device) { return device_runtime(device).memory_stats(device); }

@@ -10,6 +10,7 @@
 #include "bindings.h"
 #include "loom/runtime/cpu/thread_pool.h"
 #include "loom/runtime/gpu_runtime.h"
+#include "loom/runtime/profiler.h"
 
 namespace loom::py {
 namespace {
@@ -40,7 +41,10 @@ Array upload_async(nb::handle src, const Stream& stream) {
   if (static_cast<size_t>(view.len) != dst.nbytes())
     throw std::invalid_argument("[_upload_async] src has " + std::to_string(view.len) + " bytes, expected " +
                                 std::to_string(dst.nbytes()));
+  profiler::begin_span(&dst, profiler::Category::copy, "copy HtoD", "async", dst.device(), stream.native(),
+                       static_cast<int64_t>(dst.nbytes()));
   gpu_runtime::upload_async(view.buf, dst);
+  profiler::end_span(&dst);
   return dst;
 }
 
