@@ -62,6 +62,9 @@ def run(cmd, **kw):
 
 
 def build_wheel(out_dir, build_folder, defines=()):
+    # The GPU machine's python3 may lack the build backend (make gpu-test runs offline).
+    pytest.importorskip("scikit_build_core", reason="the wheel is built with scikit-build-core, not installed here")
+    pytest.importorskip("ensurepip", reason="python3 cannot make a venv here (Debian: python3-venv)")
     build_dir = os.path.join(ROOT, build_folder)
     compiler = main_build_compiler()
     reset_if_compiler_changed(build_dir, compiler)
