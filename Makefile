@@ -196,6 +196,8 @@ bench:
 
 clean:
 	rm -rf $(BUILD_DIR) $(GPU_BUILD_DIR) $(ASAN_BUILD_DIR) python/loom/_loom*.so .pytest_cache .hypothesis
+	@# test_packaging.py's builds (the wheels, the CMake package)
+	rm -rf build-wheel build-wheel-cpu build-cmake-package
 	find python examples bench -name __pycache__ -type d -prune -exec rm -rf {} +
 
 distclean: clean

@@ -7,17 +7,21 @@ temporary folder and fails when the checked-in stubs differ.
 
     python tools/gen_stubs.py [--output-dir DIR] [--import-path DIR]
 
-Two things are undone in this process before stubgen looks, so that the stubs carry the
-bound functions' typed signatures and docstrings:
+What stubgen writes depends on its version: nanobind is pinned in requirements-dev.txt, and
+test_stubs.py compares only under that version. Before stubgen looks, this process undoes
+what would hide the bound functions' typed signatures and docstrings:
 - `import loom` replaces every bound function by a builtin that inspect.signature can read
   (loom/_signatures.py). Those builtins have no types, and their __module__ ("loom",
   "loom.linalg") would make stubgen write `from loom.linalg import solve` into the stub of
   loom._loom.linalg. The bound functions are put back.
 - Names that load on first use (loom.nn, loom.cuda, ...) are loaded, so the package stub
   lists them.
-Three of stubgen's rules are bent: NumPy's public names that end in one underscore (bool_,
-ix_) and private classes that public signatures name are written, and the package stub
-imports what it re-exports from NumPy (AxisError, LinAlgError). tools/stub_patterns.txt adds what stubgen leaves out (see there).
+- The named tuples of loom.linalg get their real module, and the Python functions attached
+  to ndarray the names their modules hold them under.
+Three of stubgen's rules are bent (by wrapping StubGen.put and __init__): NumPy's public
+names that end in one underscore (bool_, ix_) and private classes that public signatures
+name are written, and the package stub imports what it re-exports from NumPy (AxisError,
+LinAlgError). tools/stub_patterns.txt adds what stubgen leaves out (see there).
 """
 import argparse
 import os
