@@ -60,7 +60,10 @@ def test_checked_in_stubs_match_the_extension(tmp_path):
 
 def test_every_public_name_of_loom_is_in_the_package_stub():
     names = stub_names(os.path.join(PACKAGE, "__init__.pyi"))
-    public = set(loom.__all__) | {n for n in dir(loom) if not n.startswith("_")}
+    # dir(loom) also holds the Python submodules other code has imported so far (loom.launch);
+    # a type checker finds those as files of the package, so only the others are required.
+    public = set(loom.__all__) | {n for n in dir(loom)
+                                  if not n.startswith("_") and not isinstance(getattr(loom, n), types.ModuleType)}
     missing = sorted(public - names - {"__version__"})
     assert not missing, f"loom names the stub lacks: {missing}"
 
