@@ -16,10 +16,11 @@
 #                  UndefinedBehaviorSanitizer, in build-asan/ (slow; not part of CI)
 #   make gpu-memcheck  on the GPU machine: ctest and the GPU-heavy pytest files under
 #                  compute-sanitizer --tool memcheck (log in build-gpu/memcheck.log)
+#   make stubs     rewrite the type stubs (python/loom/*.pyi) from the built extension
 #   make clean     build outputs; `make distclean` also drops .venv and .ccache
 SHELL := /bin/bash
 .DEFAULT_GOAL := test
-.PHONY: test demo docs build deps venv gpu-check gpu-build gpu-test gpu-memcheck asan-test bench gtest-src deps-debs gloo-debs clean distclean
+.PHONY: test demo docs build stubs deps venv gpu-check gpu-build gpu-test gpu-memcheck asan-test bench gtest-src deps-debs gloo-debs clean distclean
 
 JOBS ?= 2
 GPU_JOBS ?= 16
@@ -103,6 +104,10 @@ $(BUILD_DIR)/build.ninja: | venv
 
 build: venv $(BUILD_DIR)/build.ninja
 	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# nanobind's stubgen over the built extension (python/tests/test_stubs.py checks they match).
+stubs: build
+	$(VPY) tools/gen_stubs.py
 
 # ---------------------------------------------------------------- GPU machine (offline)
 
@@ -217,6 +222,8 @@ bench:
 
 clean:
 	rm -rf $(BUILD_DIR) $(GPU_BUILD_DIR) $(ASAN_BUILD_DIR) python/loom/_loom*.so .pytest_cache .hypothesis
+	@# test_packaging.py's builds (the wheels, the CMake package)
+	rm -rf build-wheel build-wheel-cpu build-cmake-package
 	find python examples bench -name __pycache__ -type d -prune -exec rm -rf {} +
 
 distclean: clean

@@ -1,0 +1,16 @@
+"""Device memory: statistics, cache and limits."""
+
+
+
+def stats(device: object | None = None) -> dict:
+    """
+    Allocator statistics of `device` (default device when None), in bytes: dict with in_use (live buffers), peak (highest in_use), cached (free blocks kept for reuse), limit (cap from set_limit, 0 = none) and total (device memory).
+    """
+
+def empty_cache(device: object | None = None) -> None:
+    """Returns cached, unused blocks to the device (every device when None)."""
+
+def set_limit(nbytes: int, device: object | None = None) -> None:
+    """
+    Caps the bytes loom may hold on `device` (default device when None); 0 removes the cap. Allocations beyond it raise loom.OutOfMemoryError.
+    """
