@@ -85,7 +85,9 @@ void give_back(void* block) noexcept {
   try {
     c.free.emplace(size, block);
     c.cached += size;
-    c.trim(0);
+    // cudaFreeHost waits for the device, which a graph capture on this thread forbids: the
+    // next take() trims instead.
+    if (!gpu_runtime::capturing()) c.trim(0);
   } catch (...) {
   }
 }

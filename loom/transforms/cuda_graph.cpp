@@ -34,6 +34,18 @@ CudaGraph::CudaGraph(const Device& device)
 
 CudaGraph::~CudaGraph() {
   abort_capture();
+  if (gpu_runtime::capturing()) {
+    // Dropped while this thread captures another graph (a garbage collection inside the
+    // captured function): waiting for its last replay or destroying its stream would break
+    // that capture, so the graph and its memory stay allocated for the process's life.
+    struct Leftover {
+      Stream stream, last;
+      std::vector<Array> inputs, outputs;
+      std::vector<std::shared_ptr<Buffer>> kept;
+    };
+    new Leftover{stream_, last_, std::move(inputs_), std::move(outputs_), std::move(kept_)};
+    return;
+  }
   try {
     // Replays are chained on last_ (a replay on another stream waits for the one before),
     // so once it is idle no kernel of the graph runs.

@@ -38,11 +38,14 @@ class CudaGraph:
         if not callable(fn):
             raise TypeError(f"[cuda_graph] fn must be callable, got {type(fn).__name__}")
         self._fn = fn
-        self._args = tuple(example_args)
-        self._array_pos = [i for i, a in enumerate(self._args) if isinstance(a, _loom.ndarray)]
+        example_args = tuple(example_args)
+        self._array_pos = [i for i, a in enumerate(example_args) if isinstance(a, _loom.ndarray)]
         if not self._array_pos:
             raise TypeError("[cuda_graph] needs at least one loom array argument (the graph's inputs)")
-        arrays = [self._args[i] for i in self._array_pos]
+        arrays = [example_args[i] for i in self._array_pos]
+        # The constants only: the graph copies the arrays, so it need not keep the examples.
+        self._args = tuple(None if isinstance(a, _loom.ndarray) else a for a in example_args)
+        self._is_array = [isinstance(a, _loom.ndarray) for a in example_args]
         self._specs = [(a.shape, a.dtype, a.device) for a in arrays]
         self.device = arrays[0].device
         for a in arrays[1:]:
@@ -96,7 +99,7 @@ class CudaGraph:
             raise TypeError(f"[cuda_graph] the graph was captured with {len(self._args)} arguments, got {len(args)}")
         arrays = []
         for i, (a, e) in enumerate(zip(args, self._args)):
-            if not isinstance(e, _loom.ndarray):
+            if not self._is_array[i]:
                 if not _same_constant(a, e):
                     raise ValueError(
                         f"[cuda_graph] argument {i} is not an array, so the graph baked in its captured value "

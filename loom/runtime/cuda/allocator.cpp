@@ -137,6 +137,7 @@ class DeviceAllocator {
   }
 
   void empty_cache() {
+    cuda::check_not_capturing("empty_cache", "freeing cached GPU memory (cudaFree waits for the device)");
     std::lock_guard<std::mutex> lock(mu_);
     if (!pending_.empty()) process_events();
     release_cached();
@@ -166,6 +167,7 @@ class DeviceAllocator {
   }
 
   void set_limit(size_t nbytes) {
+    cuda::check_not_capturing("set_limit", "changing the memory limit (it may free cached GPU memory)");
     std::lock_guard<std::mutex> lock(mu_);
     limit_ = nbytes;
     if (limit_ && reserved_ > limit_) release_cached();
