@@ -32,7 +32,7 @@ Array floats_on_gpu(const std::vector<float>& v) {
 }
 
 TEST(CudaGraph, NeedsAGpuDevice) {
-  EXPECT_THROW(CudaGraph(cpu()), std::invalid_argument);
+  EXPECT_THROW(CudaGraph g{cpu()}, std::invalid_argument);
 }
 
 TEST(CudaGraph, ReplaysWithNewInputs) {
