@@ -10,7 +10,8 @@
 #                  (CUDA C kernels on the CPU: loom's emulator vs plain C++, Numba's simulator),
 #                  bench/python_kernels.py (Python kernels: loom vs Numba, CuPy),
 #                  bench/transforms.py (jit, vmap, grad: loom vs JAX, PyTorch),
-#                  bench/fft.py (FFTs: loom vs NumPy on the CPU, CuPy and PyTorch on a GPU);
+#                  bench/fft.py (FFTs: loom vs NumPy on the CPU, CuPy and PyTorch on a GPU),
+#                  bench/graphs.py (20 small ops: eager vs loom.cuda_graph, PyTorch's and CuPy's graphs);
 #                  every table also as JSON/CSV, and charts by bench/plots.py, under docs/site/benchmarks
 #   make asan-test the CPU build and both test suites under AddressSanitizer and
 #                  UndefinedBehaviorSanitizer, in build-asan/ (slow; not part of CI)
@@ -217,7 +218,7 @@ bench:
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/python_kernels.py && PYTHONPATH=$(CURDIR)/python $$py bench/transforms.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/nn.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/linalg.py && PYTHONPATH=$(CURDIR)/python $$py bench/fft.py \
-	  && PYTHONPATH=$(CURDIR)/python $$py bench/distributed.py \
+	  && PYTHONPATH=$(CURDIR)/python $$py bench/distributed.py && PYTHONPATH=$(CURDIR)/python $$py bench/graphs.py \
 	  && $$py bench/plots.py
 
 clean:

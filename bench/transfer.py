@@ -4,7 +4,8 @@
     python3 bench/transfer.py --mib 64 --reps 10 --calls 20000
 
 Bandwidth: one float32 array of --mib MiB copied host -> device (pageable NumPy memory
-and page-locked memory) and back; median of --reps timed runs after a warm-up, in GB/s
+and page-locked memory) and back (loom's numpy() lands in its pinned host cache; the
+"no pinned cache" row turns it off); median of --reps timed runs after a warm-up, in GB/s
 (1e9 bytes/s). Per-call cost: creating a 1000-element float32 array on the device,
 best of 5 timeit runs of --calls // 5 calls each, in microseconds per call.
 Without a GPU it measures loom's cpu() device and says so; a peer that is not
@@ -24,6 +25,7 @@ NOTES = []
 ROWS = [  # key, label, moves bytes?
     ("h2d", "host -> device, pageable", True),
     ("d2h", "device -> host, pageable", True),
+    ("d2h_nocache", "  same, no pinned cache", True),
     ("h2d_pinned", "host -> device, pinned", True),
     ("d2h_pinned", "device -> host, pinned", True),
     ("empty", "empty(1000) float32 per call", False),
@@ -43,9 +45,19 @@ def loom_cases(dev, host):
         # Device -> existing page-locked buffer needs an out= form (CuPy's asnumpy has one).
         loom.asnumpy(x, out=pinned)
 
+    def d2h_nocache():
+        # numpy() into ordinary memory, as before the pinned cache (loom.memory's limit 0).
+        limit = loom.memory.pinned_cache_stats()["limit"]
+        loom.memory.set_pinned_cache_limit(0)
+        try:
+            return x.numpy()
+        finally:
+            loom.memory.set_pinned_cache_limit(limit)
+
     cases = {
         "h2d": lambda: upload(host, device=dev).block_until_ready(),
         "d2h": lambda: x.numpy(),
+        "d2h_nocache": d2h_nocache,
         "h2d_pinned": lambda: upload(pinned, device=dev).block_until_ready(),
         "d2h_pinned": d2h_pinned,
         "empty": ("empty((1000,), dtype=f32, device=dev)",
@@ -59,6 +71,7 @@ def loom_cases(dev, host):
     if not on_gpu:
         # .numpy() of a cpu() array is a view: time a real copy instead.
         cases["d2h"] = lambda: np.array(x)
+        del cases["d2h_nocache"]
         NOTES.append("loom on cpu(): loom.array(host) and np.array(x), which copy")
     return cases, lambda: loom.synchronize(dev)
 

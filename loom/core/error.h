@@ -106,6 +106,15 @@ class LinAlgError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Something a CUDA graph capture cannot record happened while one was being captured
+/// (loom.cuda_graph): a host read of GPU data (numpy(), item(), a bounds-check flag), a
+/// synchronize, a kernel compile, or a capture CUDA refused (Python: loom.GraphCaptureError,
+/// a RuntimeError). The capture is abandoned; nothing has run.
+class GraphCaptureError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 /// Throws std::invalid_argument("[op] msg").
 [[noreturn]] void throw_value_error(const char* op, const std::string& msg);
 [[noreturn]] void throw_dtype_error(const char* op, const std::string& msg);

@@ -36,6 +36,25 @@ void empty_cache(int device);
 void set_limit(int device, size_t nbytes);
 void* pinned_alloc(size_t nbytes);
 void pinned_free(void* ptr);
+/// cudaHostAlloc with PyCUDA's host_alloc_flags (kHostPortable, kHostDeviceMap,
+/// kHostWriteCombined: CUDA's cudaHostAlloc* values); free with pinned_free. Without a GPU,
+/// page-aligned ordinary memory stands in (as pinned_alloc).
+constexpr unsigned kHostPortable = 1, kHostDeviceMap = 2, kHostWriteCombined = 4;
+void* host_alloc(size_t nbytes, unsigned flags);
+/// Mapped (zero-copy) host memory: page-locked, mapped into every GPU's address space.
+/// `host` is the CPU's address, `device` the one kernels on GPU `device` use.
+struct MappedHost {
+  void* host = nullptr;
+  void* device = nullptr;
+};
+MappedHost mapped_alloc(int device, size_t nbytes);
+/// cudaMemcpyAsync(kind = default) on `stream` of GPU `device`, not waited for; the caller
+/// orders it (wait_for_writer) and keeps both sides alive until it is done.
+void memcpy_async(int device, void* dst, const void* src, size_t nbytes, void* stream);
+/// The blocks a CUDA graph captured on `stream` go back to the allocator's shared pool
+/// (the graph is gone and the device idle); unretire when a new capture reuses the handle.
+void retire_stream(int device, void* stream);
+void unretire_stream(int device, void* stream);
 /// The GPU a device pointer belongs to, or -1 for host memory (used for
 /// __cuda_array_interface__ and DLPack imports).
 int pointer_device(const void* ptr);
@@ -54,6 +73,22 @@ void event_synchronize(int device, void* event);
 bool event_query(int device, void* event);
 float event_elapsed_ms(int device, void* start, void* end);
 void stream_wait_event(int device, void* stream, void* event);
+
+// ---- CUDA graphs (runtime/cuda/graph.cpp) ---------------------------------------
+/// Starts capturing `stream` (a non-blocking stream of `device`, not the default one) in
+/// this thread. Until the capture ends, host reads, waits and module loads in this thread
+/// raise GraphCaptureError rather than invalidate it; the caching allocator keeps the
+/// blocks allocated on `stream` for the graph.
+void graph_capture_begin(int device, void* stream);
+/// Ends the capture and instantiates it: the executable graph (cudaGraphExec_t).
+void* graph_capture_end(int device, void* stream);
+/// Ends a capture that failed and drops it; nothing when this thread is not capturing
+/// `stream`. Never throws.
+void graph_capture_abort(int device, void* stream) noexcept;
+void graph_launch(int device, void* exec, void* stream);
+void graph_destroy(int device, void* exec);
+/// True while this thread captures a graph.
+bool capturing();
 
 // ---- copies: enqueue on the current stream of the array's device -----------------
 /// What a copy needs of an array: its buffer (for the stream ordering of Buffer::

@@ -14,6 +14,7 @@ from ._loom import (
     # errors
     CompileError,
     CudaError,
+    GraphCaptureError,
     DeviceMismatchError,
     KernelFaultError,
     OutOfMemoryError,
@@ -74,6 +75,7 @@ from ._loom import (
     __version__,
 )
 from . import memory
+from .cuda_graph import CudaGraph, cuda_graph
 from .pykernel.errors import KernelSyntaxError, TypingError, UnsupportedError
 from . import tree_util
 from .transforms import jit

@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "bindings.h"
+#include "loom/runtime/gpu_runtime.h"
+#include "loom/runtime/pinned_cache.h"
 
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
@@ -117,9 +119,17 @@ nb::object to_numpy(const Array& a, bool copy) {
     return host_ndarray(a.data(), a.dtype(), a.shape(), a.strides(), owner);
   }
   const size_t nbytes = a.nbytes();
-  void* p = std::malloc(nbytes > 0 ? nbytes : 1);
+  // From a GPU, large arrays land in page-locked memory from the pinned cache: the DMA
+  // writes it directly, at full speed (runtime/pinned_cache.h). Not while a graph is
+  // captured: the download then raises, before any allocation could upset the capture.
+  constexpr size_t kPinnedFrom = size_t{1} << 20;
+  void* p = nullptr;
+  if (a.device().is_gpu() && nbytes >= kPinnedFrom && !gpu_runtime::capturing()) p = pinned_cache::take(nbytes);
+  const bool pinned = p != nullptr;
+  if (!p) p = std::malloc(nbytes > 0 ? nbytes : 1);
   if (!p) throw std::bad_alloc();
-  nb::capsule owner(p, [](void* q) noexcept { std::free(q); });
+  nb::capsule owner = pinned ? nb::capsule(p, [](void* q) noexcept { pinned_cache::give_back(q); })
+                             : nb::capsule(p, [](void* q) noexcept { std::free(q); });
   {
     nb::gil_scoped_release release;
     a.copy_to_host(p);

@@ -18,6 +18,7 @@ PyObject* g_compile_error = nullptr;
 PyObject* g_kernel_fault = nullptr;
 PyObject* g_axis_error = nullptr;  // numpy.exceptions.AxisError
 PyObject* g_concretization = nullptr;
+PyObject* g_graph_capture = nullptr;
 PyObject* g_distributed = nullptr;
 PyObject* g_linalg_error = nullptr;  // numpy.linalg.LinAlgError
 PyObject* g_distributed_timeout = nullptr;
@@ -72,6 +73,8 @@ void translate(const std::exception_ptr& p, void*) {
     PyErr_SetString(PyExc_NotImplementedError, e.what());
   } catch (const ConcretizationError& e) {
     PyErr_SetString(g_concretization, e.what());
+  } catch (const GraphCaptureError& e) {
+    PyErr_SetString(g_graph_capture, e.what());
   } catch (const AxisError& e) {
     PyErr_SetString(g_axis_error, e.what());
   } catch (const std::out_of_range& e) {
@@ -90,6 +93,7 @@ void raise_for_testing(const std::string& kind, const std::string& msg) {
   if (kind == "CompileError") throw CompileError(msg, "line 1: error");
   if (kind == "UnsupportedError") throw UnsupportedError(msg);
   if (kind == "ConcretizationError") throw ConcretizationError(msg);
+  if (kind == "GraphCaptureError") throw GraphCaptureError(msg);
   if (kind == "KernelFaultError") throw KernelFaultError(msg);
   if (kind == "DistributedError") throw DistributedError(msg);
   if (kind == "LinAlgError") throw LinAlgError(msg);
@@ -145,6 +149,9 @@ void init_error(nb::module_& m) {
                                    "An operation needs the values of an array that is being traced (inside "
                                    "loom.jit, vmap or grad), which are not known until the function runs: "
                                    "a Python if, bool(), int(), float(), .item() or a NumPy conversion.");
+  g_graph_capture = new_exception(m, "GraphCaptureError", PyExc_RuntimeError,
+                                  "Something a CUDA graph cannot record ran while loom.cuda_graph was "
+                                  "capturing: a host read of GPU data, a synchronize, a kernel compile.");
   g_distributed = new_exception(m, "DistributedError", PyExc_RuntimeError,
                                 "A collective or the rendezvous failed: a peer died or closed its "
                                 "connection, a communicator was aborted, or the ranks called collectives "

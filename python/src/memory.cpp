@@ -1,6 +1,7 @@
 // loom.memory: allocator statistics, cache release and limits; pinned host arrays;
 // build information.
 #include "bindings.h"
+#include "loom/runtime/pinned_cache.h"
 
 #include <nanobind/stl/string.h>
 
@@ -45,6 +46,24 @@ void init_memory(nb::module_& m) {
       nb::arg("nbytes"), nb::arg("device") = nb::none(),
       "Caps the bytes loom may hold on `device` (default device when None); 0 removes the cap. "
       "Allocations beyond it raise loom.OutOfMemoryError.");
+
+  mem.def(
+      "pinned_cache_stats",
+      []() {
+        const pinned_cache::Stats s = pinned_cache::stats();
+        nb::dict out;
+        out["in_use"] = s.in_use;
+        out["cached"] = s.cached;
+        out["limit"] = s.limit;
+        return out;
+      },
+      "The page-locked host cache behind numpy() of GPU arrays, in bytes: dict with in_use (held by "
+      "NumPy arrays), cached (free blocks kept for reuse) and limit (in_use + cached never exceeds it).");
+  mem.def("empty_pinned_cache", []() { pinned_cache::empty(); },
+          "Frees the page-locked blocks the numpy() cache keeps for reuse (arrays holding blocks keep theirs).");
+  mem.def("set_pinned_cache_limit", [](size_t nbytes) { pinned_cache::set_limit(nbytes); }, nb::arg("nbytes"),
+          "Caps the page-locked memory of the numpy() cache (default 2 GiB); 0 turns it off, so numpy() of a "
+          "GPU array writes ordinary memory.");
 
   m.def(
       "empty_pinned",

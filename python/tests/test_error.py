@@ -10,6 +10,7 @@ MAPPING = [
     ("OutOfMemoryError", loom.OutOfMemoryError),
     ("CudaError", loom.CudaError),
     ("CompileError", loom.CompileError),
+    ("GraphCaptureError", loom.GraphCaptureError),
     ("UnsupportedError", NotImplementedError),
     ("invalid_argument", ValueError),
     ("out_of_range", IndexError),

@@ -4,6 +4,13 @@
 // when the rest is worth keeping and merged with free neighbours when freed. A block
 // is reused only on the stream it was allocated on; one last written on another stream
 // returns to the pool once an event recorded there has completed.
+//
+// CUDA graphs (runtime/cuda/graph.cpp) capture on a stream of their own, so the blocks a
+// capture allocates are keyed by that stream and no other work is handed them: they stay
+// the graph's until retire_stream() gives them back to the default stream's pool. While
+// this thread captures, nothing here may wait for or query the device (that would
+// invalidate the capture): new segments are cudaMalloc'ed in relaxed capture mode and
+// pending events are left for later.
 #include "loom/runtime/gpu_runtime.h"
 
 #include <cuda_runtime_api.h>
@@ -14,6 +21,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <set>
+#include <unordered_set>
 #include <string>
 #include <vector>
 
@@ -77,7 +85,7 @@ class DeviceAllocator {
     Block* block;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      if (!pending_.empty()) process_events();
+      if (!pending_.empty() && !cuda::capture_stream()) process_events();
       block = take_free(size, stream);
       if (!block) block = take_new(size, nbytes, stream);
       in_use_ += block->size;
@@ -129,12 +137,37 @@ class DeviceAllocator {
   }
 
   void empty_cache() {
+    cuda::check_not_capturing("empty_cache", "freeing cached GPU memory (cudaFree waits for the device)");
     std::lock_guard<std::mutex> lock(mu_);
     if (!pending_.empty()) process_events();
     release_cached();
   }
 
+  // The graph that captured on `stream` is gone and the device idle: its free blocks, and
+  // those its outputs free later, join the default stream's pool.
+  void retire_stream(void* stream) {
+    std::lock_guard<std::mutex> lock(mu_);
+    retired_.insert(stream);
+    for (Pool* pool : {&small_, &large_}) {
+      std::vector<Block*> moved;
+      for (Block* b : *pool)
+        if (b->stream == stream) moved.push_back(b);
+      for (Block* b : moved) {
+        pool->erase(b);
+        b->stream = nullptr;
+        pool->insert(b);
+      }
+    }
+  }
+
+  // A stream handle reused by a new capture is live again.
+  void unretire_stream(void* stream) {
+    std::lock_guard<std::mutex> lock(mu_);
+    retired_.erase(stream);
+  }
+
   void set_limit(size_t nbytes) {
+    cuda::check_not_capturing("set_limit", "changing the memory limit (it may free cached GPU memory)");
     std::lock_guard<std::mutex> lock(mu_);
     limit_ = nbytes;
     if (limit_ && reserved_ > limit_) release_cached();
@@ -171,7 +204,7 @@ class DeviceAllocator {
     const bool small = size < kSmallSize;
     const size_t seg = small ? kSmallSegment : round_up(size, kLargeRound);
     void* p = try_malloc(seg);
-    if (!p) {
+    if (!p && !cuda::capture_stream()) {  // freeing waits for the device: not while capturing
       sync_events();
       release_cached();
       p = try_malloc(seg);
@@ -188,7 +221,13 @@ class DeviceAllocator {
     if (limit_ && reserved_ + seg > limit_) return nullptr;
     activate(device_);
     void* p = nullptr;
+    // cudaMalloc is not a stream operation, so a capture in thread-local mode refuses it;
+    // relaxed mode lets it run unrecorded, and the segment then belongs to this pool.
+    cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    const bool capturing = cuda::capture_stream() != nullptr;
+    if (capturing) LOOM_CUDA_CHECK(cudaThreadExchangeStreamCaptureMode(&mode));
     const cudaError_t err = cudaMalloc(&p, seg);
+    if (capturing) LOOM_CUDA_CHECK(cudaThreadExchangeStreamCaptureMode(&mode));
     if (err == cudaErrorMemoryAllocation) {
       cudaGetLastError();  // not sticky: the device keeps working
       return nullptr;
@@ -211,6 +250,8 @@ class DeviceAllocator {
   // Into the pool, merged with free neighbours. Under mu_.
   void free_block(Block* b) {
     b->allocated = false;
+    // Only while the handle is dead: a new stream that reuses it keeps its blocks.
+    if (!retired_.empty() && retired_.count(b->stream) && stream_destroyed(b->stream)) b->stream = nullptr;
     Pool& pool = b->small ? small_ : large_;
     if (Block* p = b->prev; p && !p->allocated) {
       pool.erase(p);
@@ -293,6 +334,7 @@ class DeviceAllocator {
   Pool small_, large_;
   std::vector<std::pair<cudaEvent_t, Block*>> pending_;
   std::vector<cudaEvent_t> free_events_;
+  std::unordered_set<void*> retired_;  // capture streams of graphs that are gone
   size_t in_use_ = 0, peak_ = 0, reserved_ = 0, limit_ = 0, total_ = 0;
 };
 
@@ -334,6 +376,9 @@ MemoryStats memory_stats(int device) { return allocator(device).stats(); }
 void empty_cache(int device) { allocator(device).empty_cache(); }
 
 void set_limit(int device, size_t nbytes) { allocator(device).set_limit(nbytes); }
+
+void retire_stream(int device, void* stream) { allocator(device).retire_stream(stream); }
+void unretire_stream(int device, void* stream) { allocator(device).unretire_stream(stream); }
 
 void* pinned_alloc(size_t nbytes) {
   const size_t n = std::max<size_t>(nbytes, 1);

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <unordered_set>
 
+#include "loom/core/error.h"
 #include "loom/runtime/cuda/check.h"
 #include "loom/runtime/cuda/driver_api.h"
 #include "loom/runtime/device.h"
@@ -18,6 +19,7 @@ namespace loom::cuda {
 namespace {
 
 thread_local int t_device = -1;
+thread_local void* t_capture_stream = nullptr;
 
 struct Attributes {
   std::once_flag once;
@@ -98,6 +100,18 @@ bool stream_destroyed(void* stream) {
   if (!stream || !g_any_destroyed.load(std::memory_order_relaxed)) return false;
   std::lock_guard<std::mutex> lock(g_streams_mu);
   return destroyed_streams().count(stream) != 0;
+}
+
+void* capture_stream() { return t_capture_stream; }
+void set_capture_stream(void* stream) { t_capture_stream = stream; }
+
+void check_not_capturing(const char* op, const char* what) {
+  if (!t_capture_stream) return;
+  throw GraphCaptureError(std::string("[") + op + "] " + what +
+                          " cannot run while loom.cuda_graph is capturing: a CUDA graph records GPU work "
+                          "only (nothing runs during the capture, so there is no value to read or wait "
+                          "for). Move host reads, synchronizes and first-time kernel compiles out of the "
+                          "captured function");
 }
 
 unsigned grid_size(int device, int64_t n, unsigned block) {

@@ -26,6 +26,15 @@ void note_stream_destroyed(void* stream);
 void note_stream_created(void* stream);
 bool stream_destroyed(void* stream);
 
+/// The stream this thread is capturing into a CUDA graph (runtime/cuda/graph.cpp), or
+/// nullptr. Calls that cannot be captured check it and raise GraphCaptureError instead of
+/// invalidating the capture.
+void* capture_stream();
+void set_capture_stream(void* stream);
+/// Raises GraphCaptureError "[op] <what> cannot run while a CUDA graph is being captured"
+/// when this thread is capturing.
+void check_not_capturing(const char* op, const char* what);
+
 /// Blocks for a 1-d grid-stride launch over n elements.
 unsigned grid_size(int device, int64_t n, unsigned block);
 /// cuLaunchKernel on `stream`, remembering `name` as the device's last kernel.

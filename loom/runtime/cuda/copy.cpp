@@ -136,6 +136,13 @@ void wait_for_writer(BufferOf a) {
   void* last = a.buffer->last_stream();
   void* cur = cuda::current_stream(dev);
   if (last == cur || cuda::stream_destroyed(last)) return;
+  if (cur == cuda::capture_stream()) {
+    // Capturing (runtime/cuda/graph.cpp): the device was synchronized when the capture
+    // began, so no earlier writer is pending, and an event recorded outside the capture
+    // cannot be waited for inside it.
+    a.buffer->set_last_stream(cur);
+    return;
+  }
   cuda::activate(dev);
   cudaEvent_t ev;
   LOOM_CUDA_CHECK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
@@ -152,6 +159,7 @@ void wait_for_writer(BufferOf a) {
 void upload(const HostView& src, const GpuSpan& dst) {
   check_gpu("upload", dst);
   if (!dst.contiguous) throw_value_error("upload", "dst must be contiguous");
+  cuda::check_not_capturing("upload", "a copy from host memory to the GPU (loom.asarray of a NumPy array, an upload)");
   const int dev = dst.device;
   cuda::activate(dev);
   wait_for_writer(BufferOf{dst.buffer});
@@ -199,6 +207,8 @@ void upload_async(const void* src, const GpuSpan& dst) {
 
 void download(const GpuSpan& src, void* dst) {
   check_gpu("download", src);
+  cuda::check_not_capturing("download", "reading a GPU array on the host (numpy(), item(), bool(), a bounds-check "
+                            "flag, a data-dependent size)");
   const int dev = src.device;
   cuda::activate(dev);
   if (src.nbytes == 0) return;

@@ -99,6 +99,7 @@ std::string nvrtc_version() {
 }
 
 void synchronize(int index) {
+  cuda::check_not_capturing("synchronize", "waiting for the GPU");
   cuda::activate(index);
   // An event on the legacy default stream completes after the earlier work of every
   // blocking stream (loom's, but for non_blocking ones): wait for it interruptibly; what is
@@ -147,12 +148,14 @@ void stream_destroy(int device, void* stream) {
 
 void stream_synchronize(int device, void* stream) {
   if (cuda::stream_destroyed(stream)) return;  // its work finished when it was destroyed
+  cuda::check_not_capturing("Stream.synchronize", "waiting for a stream");
   cuda::activate(device);
   wait_interruptibly("Stream.synchronize",
                      [&] { return finished(cudaStreamQuery(native(stream)), "cudaStreamQuery(stream)"); });
 }
 
 bool stream_query(int device, void* stream) {
+  cuda::check_not_capturing("Stream.query", "querying a stream");
   cuda::activate(device);
   return finished(cudaStreamQuery(native(stream)), "cudaStreamQuery(stream)");
 }
@@ -176,12 +179,14 @@ void event_record(int device, void* event, void* stream) {
 }
 
 void event_synchronize(int device, void* event) {
+  cuda::check_not_capturing("Event.synchronize", "waiting for an event");
   cuda::activate(device);
   wait_interruptibly("Event.synchronize",
                      [&] { return finished(cudaEventQuery(native_event(event)), "cudaEventQuery(event)"); });
 }
 
 bool event_query(int device, void* event) {
+  cuda::check_not_capturing("Event.query", "querying an event");
   cuda::activate(device);
   return finished(cudaEventQuery(native_event(event)), "cudaEventQuery(event)");
 }

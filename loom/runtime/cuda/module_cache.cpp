@@ -251,6 +251,8 @@ ModuleSlot& loaded_slot(int device, const Program& p) {
   if (!slot->loaded.load(std::memory_order_acquire)) {
     std::lock_guard<std::mutex> lock(slot->mu);
     if (!slot->loaded.load()) {
+      // Loading a module is not a stream operation: a capture would be invalidated.
+      check_not_capturing("compile", "compiling and loading a kernel for the first time");
       activate(device);
       auto bin = compile_cached(p, compute_capability(device));
       const DriverApi& api = driver();

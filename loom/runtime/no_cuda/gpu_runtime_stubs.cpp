@@ -36,6 +36,19 @@ void* pinned_alloc(size_t nbytes) {
 }
 void pinned_free(void* ptr) { std::free(ptr); }
 // Without CUDA every pointer is host memory.
+void* host_alloc(size_t nbytes, unsigned) { return pinned_alloc(nbytes); }
+MappedHost mapped_alloc(int, size_t) { no_cuda("empty_mapped"); }
+void memcpy_async(int, void*, const void*, size_t, void*) { no_cuda("memcpy_async"); }
+void retire_stream(int, void*) {}
+void unretire_stream(int, void*) {}
+
+void graph_capture_begin(int, void*) { no_cuda("cuda_graph"); }
+void* graph_capture_end(int, void*) { no_cuda("cuda_graph"); }
+void graph_capture_abort(int, void*) noexcept {}
+void graph_launch(int, void*, void*) { no_cuda("cuda_graph"); }
+void graph_destroy(int, void*) {}
+bool capturing() { return false; }
+
 int pointer_device(const void*) { return -1; }
 
 void* stream_create(int, bool) { no_cuda("stream_create"); }
