@@ -120,7 +120,8 @@ bool = bool_  # NumPy 2 spells it np.bool too
 # transforms) loads on first use too: about 27 ms of `import loom` otherwise.
 _LAZY = {"cuda": ("loom.cuda", None), "vectorize": ("loom.pykernel.vectorize", "vectorize"),
          "guvectorize": ("loom.pykernel.vectorize", "guvectorize"), "nn": ("loom.nn", None),
-         "optim": ("loom.optim", None), "data": ("loom.data", None), "Trainer": ("loom.trainer", "Trainer")}
+         "optim": ("loom.optim", None), "data": ("loom.data", None), "Trainer": ("loom.trainer", "Trainer"),
+         "dashboard": ("loom.dashboard", None)}
 
 
 def __getattr__(name):

@@ -27,6 +27,24 @@ void init_memory(nb::module_& m) {
       "in_use (live buffers), peak (highest in_use), cached (free blocks kept for reuse), "
       "limit (cap from set_limit, 0 = none) and total (device memory).");
   mem.def(
+      "_stats_if_used",
+      [](nb::handle device) -> nb::object {
+        const Device d = to_device(device);
+        check_device_present(d);
+        const std::optional<MemoryStats> s = memory::stats_if_used(d);
+        if (!s) return nb::none();
+        nb::dict out;
+        out["in_use"] = s->in_use;
+        out["peak"] = s->peak;
+        out["cached"] = s->cached;
+        out["limit"] = s->limit;
+        out["total"] = s->total;
+        return out;
+      },
+      nb::arg("device"),
+      "stats(device), or None for a GPU this process has not allocated on: unlike stats() it "
+      "never creates the GPU's allocator and CUDA context (loom top and dashboard poll it).");
+  mem.def(
       "empty_cache",
       [](nb::handle device) {
         auto d = to_optional_device(device);
