@@ -199,7 +199,8 @@ def test_gpu_rows_match_nvidia_smi(gpu):
     for row in rows:
         idx, name, total_mib, temp, plimit, uuid = smi[row["nvml_index"]]
         assert row["name"] == name and row["uuid"] == uuid
-        assert row["memory_total"] // 2**20 == int(total_mib)
+        # nvidia-smi's MiB may be the _v2 query's total (less the driver's reservation).
+        assert abs(row["memory_total"] / 2**20 - int(total_mib)) <= 0.02 * int(total_mib)
         assert abs(row["temperature"] - int(temp)) <= 5
         if row["power_limit"] is not None and plimit not in ("[N/A]", "[Not Supported]"):
             assert row["power_limit"] == pytest.approx(float(plimit), abs=1)
