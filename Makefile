@@ -32,7 +32,8 @@ BUILD_DIR := build
 GPU_BUILD_DIR := build-gpu
 VENV := .venv
 VPY := $(VENV)/bin/python
-APT_PACKAGES := g++ cmake ninja-build ccache libgtest-dev libopenblas-dev libboost-context-dev libgloo-dev libfftw3-dev
+# chromium: python/tests/test_dashboard.py screenshots the dashboard in it (about 20 s to install).
+APT_PACKAGES := g++ cmake ninja-build ccache libgtest-dev libopenblas-dev libboost-context-dev libgloo-dev libfftw3-dev chromium
 
 # ccache keeps its objects inside the checkout; BASEDIR makes paths relative, so a
 # cache copied to another checkout still hits.

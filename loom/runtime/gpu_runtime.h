@@ -32,6 +32,9 @@ void synchronize(int index);
 /// From the device's caching allocator, ordered on `stream`.
 std::shared_ptr<Buffer> allocate(int device, size_t nbytes, void* stream);
 MemoryStats memory_stats(int device);
+/// memory_stats() when this process has allocated on `device` (its allocator exists); false
+/// otherwise, without creating the allocator or a CUDA context (monitors call it each second).
+bool memory_stats_if_used(int device, MemoryStats& out);
 void empty_cache(int device);
 void set_limit(int device, size_t nbytes);
 void* pinned_alloc(size_t nbytes);

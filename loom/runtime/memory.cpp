@@ -51,6 +51,13 @@ std::shared_ptr<Buffer> allocate_concrete(size_t nbytes, const Device& device) {
 
 MemoryStats stats(const Device& device) { return device_runtime(device).memory_stats(device); }
 
+std::optional<MemoryStats> stats_if_used(const Device& device) {
+  if (device.type != DeviceType::cuda) return stats(device);  // the host arena always exists
+  MemoryStats s;
+  if (!gpu_runtime::memory_stats_if_used(device.index, s)) return std::nullopt;
+  return s;
+}
+
 void empty_cache(std::optional<Device> device) {
   if (device) return device_runtime(*device).empty_cache(*device);
   for (const Device& d : devices()) device_runtime(d).empty_cache(d);

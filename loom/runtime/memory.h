@@ -105,6 +105,9 @@ struct MemoryStats {
 
 namespace memory {
 MemoryStats stats(const Device& device);
+/// stats() of a device this process has allocated on; nullopt for a GPU it never used, whose
+/// allocator (and CUDA context) this does not create. cpu() always has statistics.
+std::optional<MemoryStats> stats_if_used(const Device& device);
 /// Returns cached, unused blocks to the device (all devices when empty).
 void empty_cache(std::optional<Device> device = std::nullopt);
 /// Caps the bytes loom may hold on `device` (0 removes the cap).

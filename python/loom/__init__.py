@@ -123,7 +123,7 @@ bool = bool_  # NumPy 2 spells it np.bool too
 _LAZY = {"cuda": ("loom.cuda", None), "vectorize": ("loom.pykernel.vectorize", "vectorize"),
          "guvectorize": ("loom.pykernel.vectorize", "guvectorize"), "nn": ("loom.nn", None),
          "optim": ("loom.optim", None), "data": ("loom.data", None), "Trainer": ("loom.trainer", "Trainer"),
-         "profiler": ("loom.profiler", None)}
+         "profiler": ("loom.profiler", None), "dashboard": ("loom.dashboard", None)}
 
 
 def __getattr__(name):

@@ -1,4 +1,5 @@
-"""`python -m loom info`: devices, memory, driver/toolkit versions, cache location."""
+"""`python -m loom info`: devices, memory, driver/toolkit versions, cache location.
+`python -m loom top` (_top.py) and `python -m loom dashboard` (dashboard.py): live views."""
 import os
 import sys
 
@@ -75,7 +76,20 @@ def main(argv=None):
         except BrokenPipeError:  # `python -m loom info | head`
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    print("usage: python -m loom info", file=sys.stderr)
+    if argv[:1] == ["top"]:
+        from . import _top
+
+        try:
+            return _top.main(argv[1:])
+        except BrokenPipeError:  # `python -m loom top --once | head`
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
+    if argv[:1] == ["dashboard"]:
+        from . import dashboard
+
+        return dashboard.main(argv[1:])
+    print("usage: python -m loom {info | top [--once] [--json] [--interval S] | "
+          "dashboard [--host H] [--port P]}", file=sys.stderr)
     return 2
 
 

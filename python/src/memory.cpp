@@ -6,6 +6,19 @@
 #include <nanobind/stl/string.h>
 
 namespace loom::py {
+namespace {
+
+nb::dict stats_dict(const MemoryStats& s) {
+  nb::dict out;
+  out["in_use"] = s.in_use;
+  out["peak"] = s.peak;
+  out["cached"] = s.cached;
+  out["limit"] = s.limit;
+  out["total"] = s.total;
+  return out;
+}
+
+}  // namespace
 
 void init_memory(nb::module_& m) {
   nb::module_ mem = m.def_submodule("memory", "Device memory: statistics, cache and limits.");
@@ -15,18 +28,24 @@ void init_memory(nb::module_& m) {
         const Device d = device.is_none() ? default_device() : to_device(device);
         check_device_present(d);
         const MemoryStats s = memory::stats(d);
-        nb::dict out;
-        out["in_use"] = s.in_use;
-        out["peak"] = s.peak;
-        out["cached"] = s.cached;
-        out["limit"] = s.limit;
-        out["total"] = s.total;
-        return out;
+        return stats_dict(s);
       },
       nb::arg("device") = nb::none(),
       "Allocator statistics of `device` (default device when None), in bytes: dict with "
       "in_use (live buffers), peak (highest in_use), cached (free blocks kept for reuse), "
       "limit (cap from set_limit, 0 = none) and total (device memory).");
+  mem.def(
+      "_stats_if_used",
+      [](nb::handle device) -> nb::object {
+        const Device d = to_device(device);
+        check_device_present(d);
+        const std::optional<MemoryStats> s = memory::stats_if_used(d);
+        if (!s) return nb::none();
+        return stats_dict(*s);
+      },
+      nb::arg("device"),
+      "stats(device), or None for a GPU this process has not allocated on: unlike stats() it "
+      "never creates the GPU's allocator and CUDA context (loom top and dashboard poll it).");
   mem.def(
       "empty_cache",
       [](nb::handle device) {

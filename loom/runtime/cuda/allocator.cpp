@@ -344,8 +344,9 @@ void release_block(void* ctx, Buffer& self) {
 }
 
 // Created on first use and never destroyed: buffers may outlive static destruction.
+std::atomic<DeviceAllocator*> allocators[kMaxDevices] = {};
+
 DeviceAllocator& allocator(int device) {
-  static std::atomic<DeviceAllocator*> allocators[kMaxDevices] = {};
   static std::mutex mu;
   if (device < 0 || device >= device_count()) activate(device);  // throws: no such GPU
   DeviceAllocator* a = allocators[device].load(std::memory_order_acquire);
@@ -372,6 +373,14 @@ std::shared_ptr<Buffer> allocate(int device, size_t nbytes, void* stream) {
 }
 
 MemoryStats memory_stats(int device) { return allocator(device).stats(); }
+
+bool memory_stats_if_used(int device, MemoryStats& out) {
+  if (device < 0 || device >= cuda::kMaxDevices) return false;
+  cuda::DeviceAllocator* a = cuda::allocators[device].load(std::memory_order_acquire);
+  if (!a) return false;
+  out = a->stats();
+  return true;
+}
 
 void empty_cache(int device) { allocator(device).empty_cache(); }
 

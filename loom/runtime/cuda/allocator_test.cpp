@@ -125,6 +125,20 @@ TEST(CudaAllocator, LimitAndEmptyCache) {
   EXPECT_EQ(gb::memory_stats(0).cached, 0u);
 }
 
+// What loom top polls: the statistics of a used GPU, and none (no allocator made) otherwise.
+TEST(CudaAllocator, StatsIfUsed) {
+  MemoryStats s;
+  EXPECT_FALSE(gb::memory_stats_if_used(-1, s));
+  EXPECT_FALSE(gb::memory_stats_if_used(1 << 20, s));
+  LOOM_REQUIRE_GPU_OR_SKIP();
+  auto b = gb::allocate(0, 3 << 20, nullptr);
+  ASSERT_TRUE(gb::memory_stats_if_used(0, s));
+  const MemoryStats expected = gb::memory_stats(0);
+  EXPECT_EQ(s.in_use, expected.in_use);
+  EXPECT_EQ(s.cached, expected.cached);
+  EXPECT_GE(s.in_use, size_t{3} << 20);
+}
+
 TEST(CudaAllocator, BlockFreedAfterUseOnAnotherStreamWaitsForIt) {
   LOOM_REQUIRE_GPU_OR_SKIP();
   const MemoryStats before = gb::memory_stats(0);

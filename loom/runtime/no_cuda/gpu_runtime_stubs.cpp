@@ -24,6 +24,7 @@ void synchronize(int) { no_cuda("synchronize"); }
 
 std::shared_ptr<Buffer> allocate(int, size_t, void*) { no_cuda("allocate"); }
 MemoryStats memory_stats(int) { no_cuda("memory_stats"); }
+bool memory_stats_if_used(int, MemoryStats&) { return false; }
 void empty_cache(int) { no_cuda("empty_cache"); }
 void set_limit(int, size_t) { no_cuda("set_limit"); }
 
