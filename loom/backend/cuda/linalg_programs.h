@@ -26,6 +26,9 @@ struct BlasLock {
 };
 BlasLock lock_blas(int dev, void* stream);
 
+/// The kernel that fills the other triangle after ?syrk/?herk (kernels/loom_rank_k.cuh):
+/// loom_mirror_upper<T, parts, mode> for float and double parts.
+const Program& rank_k_program();
 /// Whether out = p @ p^T (or ^H) runs as rank-k updates, one cuBLAS call per matrix, rather
 /// than one batched GEMM: each matrix must do enough work (k: the inner dimension).
 bool rank_k_pays(const Array& p, const Array& out, int64_t k);

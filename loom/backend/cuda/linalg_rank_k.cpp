@@ -24,10 +24,6 @@
 #include "loom/runtime/gpu_runtime.h"
 
 namespace loom::cuda {
-namespace {
-
-// Below this many multiply-adds per matrix one batched GEMM beats a call per matrix.
-constexpr int64_t kRankKMinMacs = int64_t{1} << 24;
 
 const Program& rank_k_program() {
   static const Program* p = [] {
@@ -41,6 +37,11 @@ const Program& rank_k_program() {
   }();
   return *p;
 }
+
+namespace {
+
+// Below this many multiply-adds per matrix one batched GEMM beats a call per matrix.
+constexpr int64_t kRankKMinMacs = int64_t{1} << 24;
 
 void mirror(int dev, const Array& out, int mode, void* stream) {
   const bool dbl = out.dtype() == DType::float64 || out.dtype() == DType::complex128;
