@@ -29,6 +29,10 @@ BlasLock lock_blas(int dev, void* stream);
 /// The kernel that fills the other triangle after ?syrk/?herk (kernels/loom_rank_k.cuh):
 /// loom_mirror_upper<T, parts, mode> for float and double parts.
 const Program& rank_k_program();
+/// Fills the lower triangle of each n x n matrix of out (B, n, n) from its upper one, on
+/// `stream`: mode 0 symmetric, 1 Hermitian (the diagonal made real), 2 Hermitian from an
+/// upper triangle that holds the conjugate (which is conjugated too).
+void mirror_upper(int dev, const Array& out, int mode, void* stream);
 /// Whether out = p @ p^T (or ^H) runs as rank-k updates, one cuBLAS call per matrix, rather
 /// than one batched GEMM: each matrix must do enough work (k: the inner dimension).
 bool rank_k_pays(const Array& p, const Array& out, int64_t k);

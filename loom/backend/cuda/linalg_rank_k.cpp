@@ -43,7 +43,9 @@ namespace {
 // Below this many multiply-adds per matrix one batched GEMM beats a call per matrix.
 constexpr int64_t kRankKMinMacs = int64_t{1} << 24;
 
-void mirror(int dev, const Array& out, int mode, void* stream) {
+}  // namespace
+
+void mirror_upper(int dev, const Array& out, int mode, void* stream) {
   const bool dbl = out.dtype() == DType::float64 || out.dtype() == DType::complex128;
   const int parts = is_complex(out.dtype()) ? 2 : 1;
   const std::string name = std::string("loom_mirror_upper<") + (dbl ? "double" : "float") + ", " +
@@ -52,8 +54,6 @@ void mirror(int dev, const Array& out, int mode, void* stream) {
   long long n = out.shape()[1], batch = out.shape()[0];
   launch_elementwise(dev, rank_k_program(), name, batch * n * n, stream, {&c, &n, &batch});
 }
-
-}  // namespace
 
 bool rank_k_pays(const Array& p, const Array& out, int64_t k) {
   const int64_t n = out.shape()[1];
@@ -111,7 +111,7 @@ void rank_k_update(int dev, const Array& p, const Array& out, bool hermitian, bo
       }
     }
   }
-  mirror(dev, out, !hermitian ? 0 : (g.transposed ? 2 : 1), stream);
+  mirror_upper(dev, out, !hermitian ? 0 : (g.transposed ? 2 : 1), stream);
 }
 
 }  // namespace loom::cuda
@@ -122,17 +122,19 @@ void herk(const Array& p, const Array& q, const Array& out, bool adjoint_first) 
   if (out.size() == 0) return;
   const int64_t k = adjoint_first ? p.shape()[1] : p.shape()[2];
   if (!cuda::rank_k_pays(p, out, k)) {
-    // Many small matrices: one batched GEMM of the operands as matmul got them.
+    // Many small matrices: one batched GEMM of the operands as matmul got them, whose two
+    // triangles cuBLAS may sum apart: the upper one is mirrored, so the result is exactly
+    // Hermitian either way.
     if (adjoint_first) gemm(q, p, out, false);
     else gemm(p, q, out, false);
-    return;
   }
   const int dev = out.device().index;
   cuda::activate(dev);
   gpu_runtime::wait_for_writer(p);
   gpu_runtime::wait_for_writer(out);
   void* stream = cuda::current_stream(dev);
-  cuda::rank_k_update(dev, p, out, true, adjoint_first, stream);
+  if (cuda::rank_k_pays(p, out, k)) cuda::rank_k_update(dev, p, out, true, adjoint_first, stream);
+  else cuda::mirror_upper(dev, out, 1, stream);
   out.buffer()->set_last_stream(stream);
 }
 
