@@ -9,6 +9,9 @@ Cases (cpu(), against NumPy with its BLAS in the same run):
   x @ x.T and x.T @ x on 3000 x 3000 (1000 with --quick), float32 and float64: both run
   as a symmetric rank-k update (syrk, half the multiply-adds, one triangle mirrored), as
   NumPy does;  target loom >= 0.9x NumPy's speed.
+  x @ x.conj().T on 1500 x 1500 complex64 (750 with --quick), the conjugate taken in each
+  call: loom runs it as a Hermitian rank-k update (cherk: x.conj() remembers x), NumPy as
+  a cgemm with the conjugate it made.
   solve 410 float32, cholesky 820 float32, svd 205 float32, eigh 410 float64, inv of a
   batch of 1000 8 x 8 float32 (issue 15's GPU cases at a tenth of the size): LAPACK on
   both sides; target >= 0.9x NumPy.
@@ -17,8 +20,10 @@ make medians noisy on 2 cores).
 
 Cases on gpu(0), when there is one (against CuPy and PyTorch in the same process, each
 timed to the end of its device work): solve 4096 float32 (one right-hand side), cholesky
-8192 float32, svd 2048 float32, eigh 4096 float64, inv of a batch of 10,000 8 x 8 float32;
-target loom >= 0.95x the best of them. A benchmark, never a test.
+8192 float32, svd 2048 float32, eigh 4096 float64, inv of a batch of 10,000 8 x 8 float32,
+svd of a batch of 10,000 8 x 8 float32, x @ x.conj().T on 4096 x 4096 complex64 (PyTorch's
+conj is a lazy view, which its matmul reads with cuBLAS's op C); target loom >= 0.95x the
+best of them. A benchmark, never a test.
 """
 import argparse
 import os
@@ -55,6 +60,9 @@ def cases(n):
         name = np.dtype(dtype).name
         out.append((f"x @ x.T {n}^2 {name}", lambda x: x @ x.T, lambda x: x @ x.T, (x,)))
         out.append((f"x.T @ x {n}^2 {name}", lambda x: x.T @ x, lambda x: x.T @ x, (x,)))
+    h = n // 2
+    z = (rng.standard_normal((h, h)) + 1j * rng.standard_normal((h, h))).astype(np.complex64)
+    out.append((f"x @ x.conj().T {h}^2 complex64", lambda x: x @ x.conj().T, lambda x: x @ x.conj().T, (z,)))
     out += [
         ("solve 410^2 float32", np.linalg.solve, loom.linalg.solve,
          (rng.standard_normal((410, 410)).astype(np.float32) + 410 * np.eye(410, dtype=np.float32),
@@ -74,7 +82,9 @@ def one_side(side, n, reps):
     times = {}
     for name, theirs, mine, args_np in cases(n):
         if side == "loom":
-            args = [loom.asarray(a, device=loom.cpu()) for a in args_np]
+            # Copies: an array viewing NumPy's memory is one loom cannot track, whose
+            # conjugates are never reused (docs/ARCHITECTURE.md §13).
+            args = [loom.asarray(a, device=loom.cpu(), copy=True) for a in args_np]
             try:
                 times[name] = best_ms(lambda: mine(*args), reps)
             except NotImplementedError:  # a build without LAPACK (the GPU machine has no OpenBLAS)
@@ -85,7 +95,8 @@ def one_side(side, n, reps):
 
 
 def gpu_cases():
-    """(name, function name in each library's linalg, NumPy arguments) of every GPU row."""
+    """(name, function name in each library's linalg or a function of the arrays, NumPy
+    arguments) of every GPU row."""
     rng = np.random.default_rng(2)
 
     def spd(k, dtype):
@@ -100,6 +111,9 @@ def gpu_cases():
         ("svd 2048^2 float32", "svd", (rng.standard_normal((2048, 2048)).astype(np.float32),)),
         ("eigh 4096^2 float64", "eigh", (spd(4096, np.float64),)),
         ("inv 10000 x 8^2 float32", "inv", (well((10000, 8, 8)),)),
+        ("svd 10000 x 8^2 float32", "svd", (rng.standard_normal((10000, 8, 8)).astype(np.float32),)),
+        ("x @ x.conj().T 4096^2 complex64", lambda x: x @ x.conj().T,
+         ((rng.standard_normal((4096, 4096)) + 1j * rng.standard_normal((4096, 4096))).astype(np.complex64),)),
     ]
 
 
@@ -130,7 +144,7 @@ def gpu_table(reps):
         ms = {}
         for peer, (asarray, linalg, sync) in peers.items():
             args = [asarray(a) for a in args_np]
-            f = getattr(linalg, fn)
+            f = fn if callable(fn) else getattr(linalg, fn)
             ms[peer] = best_ms(lambda: (f(*args), sync()), reps)
             del args
         best = min(ms[p] for p in names) if names else None

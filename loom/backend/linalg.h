@@ -24,6 +24,20 @@ namespace gpu_backend {
 GemmFn gemm;
 }
 
+/// out[i] = p[i] @ p[i]^H, or p[i]^H @ p[i] when `adjoint_first`, for complex64/complex128 p
+/// (B, n, k) with a BLAS layout: the Hermitian rank-k update (?herk, the other triangle
+/// filled with the conjugate, the diagonal exactly real) that matmul runs for x @ x.conj().T
+/// and x.conj().T @ x. `q` is the other operand as matmul got it, which holds p^H: an eval
+/// may run the plain product (p @ q, or q @ p) where that is faster (many small matrices).
+using HermitianGemmFn = void(const Array& p, const Array& q, const Array& out, bool adjoint_first);
+
+namespace cpu_backend {
+HermitianGemmFn herk;
+}
+namespace gpu_backend {
+HermitianGemmFn herk;
+}
+
 /// The CPU's BLAS: "openblas", "blas" (the library CMake found) or "none" (loom's own
 /// loops). A build query of the CPU backend, not an eval.
 const char* cpu_blas_name();
@@ -32,6 +46,11 @@ namespace primitives {
 
 // matmul, dot, vdot, inner, tensordot and einsum all run this one product.
 inline const Primitive<GemmFn> matmul{{"matmul", "linalg", true, true}, cpu_backend::gemm, gpu_backend::gemm};
+// The same public op when one operand is the other's remembered conjugate (ops/buffer_origin.h).
+// ops/ takes this path only outside transformed functions; not traceable, so that a tracer
+// would run it on concrete operands rather than record a record that has no batch or VJP rule.
+inline const Primitive<HermitianGemmFn> matmul_hermitian{
+    {"matmul", "linalg", false, true}, cpu_backend::herk, gpu_backend::herk};
 
 }  // namespace primitives
 }  // namespace loom

@@ -48,4 +48,13 @@ inline GemmOperand gemm_operand(const Array& x) {
   return g;
 }
 
+/// Whether b (B, k, m) is a (B, m, k) transposed over the same memory, element for element,
+/// so that a @ b is symmetric (x @ x.T, x.T @ x): one operand row-major, the other the same
+/// memory read column-major.
+inline bool is_transpose_pair(const Array& a, const Array& b) {
+  if (a.data() != b.data() || a.shape()[1] != b.shape()[2] || a.shape()[2] != b.shape()[1]) return false;
+  const GemmOperand ga = gemm_operand(a), gb = gemm_operand(b);
+  return ga.ok && gb.ok && ga.transposed != gb.transposed && ga.ld == gb.ld && ga.batch_stride == gb.batch_stride;
+}
+
 }  // namespace loom

@@ -144,6 +144,9 @@ template <class R, class... A, class... Args>
 R dispatch_on(const Primitive<R(A...)>& p, const Device& dev, ArrayRefs inputs, ArrayRefs outputs,
               Args&&... args) {
   if (!p.info.complex) dispatch_detail::check_real_operands(p.info, inputs, outputs);
+  // Every write of loom's to an existing buffer comes through here (memory.h: writes()).
+  for (const Array& o : outputs)
+    if (o.valid()) o.buffer()->note_write();
   auto eval = dev.is_cpu() ? p.cpu : p.gpu;
   if (!dispatch_detail::hooks_active()) return eval(std::forward<Args>(args)...);
   if (Tracer* t = current_tracer())

@@ -49,6 +49,7 @@ void DeviceGroup::all_reduce(const std::vector<Array>& xs, ReduceOp op) {
   if (op == ReduceOp::avg && !is_floating(xs[0].dtype()))
     throw_dtype_error("all_reduce", std::string("op='avg' needs a floating dtype, got ") + dtype_name(xs[0].dtype()));
   if (xs.size() == 1 || xs[0].size() == 0) return;
+  for (const Array& x : xs) x.buffer()->note_write();  // NCCL writes them outside dispatch()
   if (comm_) return comm_->all_reduce(xs, op);
   // Through copies: combine on the first device, then copy the result back to each.
   const Device& home = devices_[0];
@@ -72,6 +73,7 @@ void DeviceGroup::broadcast(const std::vector<Array>& xs, int root) {
   if (root < 0 || root >= static_cast<int>(xs.size()))
     throw_value_error("broadcast", "root must be in [0, " + std::to_string(xs.size()) + "), got " + std::to_string(root));
   if (xs.size() == 1 || xs[0].size() == 0) return;
+  for (const Array& x : xs) x.buffer()->note_write();
   if (comm_) return comm_->broadcast(xs, root);
   for (size_t i = 0; i < xs.size(); ++i)
     if (static_cast<int>(i) != root) copyto(xs[i], xs[root].to(devices_[i]));

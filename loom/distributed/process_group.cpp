@@ -230,6 +230,7 @@ const Array& all_reduce(const Array& x, ReduceOp op, bool check) {
   check_array("all_reduce", x);
   check_reduction("all_reduce", x, op);
   agree(g, "all_reduce", signature("all_reduce", x, std::string("op=") + reduce_op_name(op)), check);
+  x.buffer()->note_write();  // written in place, outside dispatch()
   if (g.options.world_size > 1 && x.size() > 0) transport(g, "all_reduce", x).all_reduce(x, op);
   return x;
 }
@@ -271,6 +272,7 @@ const Array& broadcast(const Array& x, int root) {
   check_array("broadcast", x);
   check_rank("broadcast", "root", root, g.options.world_size);
   agree(g, "broadcast", signature("broadcast", x, "root=" + std::to_string(root)));
+  x.buffer()->note_write();  // written in place, outside dispatch()
   if (g.options.world_size > 1 && x.size() > 0) transport(g, "broadcast", x).broadcast(x, root);
   return x;
 }
@@ -353,6 +355,7 @@ const Array& recv(const Array& out, int src) {
   std::lock_guard<std::mutex> lock(g_mu);
   Group& g = group("recv");
   check_array("recv", out);
+  out.buffer()->note_write();  // written in place, outside dispatch()
   check_rank("recv", "src", src, g.options.world_size);
   if (src == g.options.rank) throw_value_error("recv", "src is this rank; a rank cannot receive from itself");
   const std::string id = std::to_string(src) + "->" + std::to_string(g.options.rank) + "/" + std::to_string(g.received[src]++);

@@ -54,6 +54,9 @@ void Kernel::launch(const LaunchConfig& cfg, const std::vector<KernelArg>& args)
                                " a user kernel cannot take arrays that are being traced (inside loom.jit, "
                                "vmap or grad); launch it outside the transformed function");
   const Device dev = launch_device(name_, cfg, args);
+  // The kernel may write any array it is given, which dispatch() cannot see (no operands).
+  for (const KernelArg& a : args)
+    if (a.kind() == KernelArg::Kind::array) a.array().buffer()->note_write();
   // The profiler names the launch by its kernel and times it on the launch's stream.
   const profiler::OpLabel label(name_, cfg.stream ? cfg.stream->native() : nullptr, cfg.stream != nullptr);
   dispatch_on(kKernelLaunch, dev, {}, {}, *this, dev, cfg, args);

@@ -9,6 +9,7 @@
 #include "loom/backend/elementwise.h"
 #include "loom/core/error.h"
 #include "loom/dispatch/dispatch.h"
+#include "loom/ops/buffer_origin.h"
 #include "loom/ops/elementwise_rules.h"
 #include "loom/ops/reduce.h"
 
@@ -199,6 +200,8 @@ Array apply(OpId op, const Operand* in, int nin, const UfuncArgs& args) {
   }
   call.out = args.out ? *args.out : Array::allocate(shape, res, dev ? *dev : default_device());
   run(call);
+  // A fresh conjugate remembers its source: matmul can then read x for x @ x.conj().T.
+  if (op == OpId::conjugate && !args.out && !in[0].is_scalar) remember_conjugate(in[0].array, call.out);
   return std::move(call.out);
 }
 

@@ -381,14 +381,6 @@ void setitem(const Array& x, const std::vector<Index>& index, const Array& value
 }
 
 Array at_update(const Array& x, const std::vector<Index>& index, const Array& value, AtOp op) {
-  // Complex add is two real additions (atomic on the GPU); multiply, min and max would need a
-  // compare-and-swap of the whole element, which complex128 (16 bytes) lacks: refused alike
-  // on every device.
-  if (is_complex(x.dtype()) && op != AtOp::set && op != AtOp::add) {
-    const char* name = op == AtOp::multiply ? "multiply" : op == AtOp::min ? "min" : "max";
-    throw_dtype_error("at", std::string(name) + " does not support " + dtype_name(x.dtype()) +
-                                " arrays yet (set and add do)");
-  }
   Array out = x.copy();
   update(out, index, value, static_cast<ScatterMode>(op), "at");
   return out;

@@ -9,6 +9,7 @@
 #include "loom/backend/linalg.h"
 #include "loom/core/error.h"
 #include "loom/dispatch/dispatch.h"
+#include "loom/ops/buffer_origin.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/linalg.h"
 #include "loom/ops/linalg_internal.h"
@@ -63,11 +64,33 @@ Array fit_operand(const Array& x) {
   return x.contiguous();
 }
 
+// x @ x.conj().T, x.conj().T @ x, and the same with the conjugate on the left (x.conj() @
+// x.T): one operand is a conjugate that still holds the other's memory transposed and
+// conjugated (ops/buffer_origin.h), so the product is Hermitian (a rank-k update of the plain
+// operand) for complex x, symmetric for real x (whose conj is a copy: the product then reads
+// x twice, and the backends see x @ x.T). Never inside a transformed function.
+bool conjugate_pair_gemm(const Array& a, const Array& b, const Array& out, bool tf32) {
+  if (is_tracing() || a.buffer() == b.buffer()) return false;
+  const bool complex = is_complex(out.dtype());
+  if (const auto bs = conjugate_source(b); bs && is_transpose_pair(a, *bs)) {
+    if (complex) dispatch(primitives::matmul_hermitian, {a, b}, {out}, a, b, out, false);
+    else dispatch(primitives::matmul, {a, *bs}, {out}, a, *bs, out, tf32);
+    return true;
+  }
+  if (const auto as = conjugate_source(a); as && is_transpose_pair(*as, b)) {
+    if (complex) dispatch(primitives::matmul_hermitian, {b, a}, {out}, b, a, out, true);
+    else dispatch(primitives::matmul, {*as, b}, {out}, *as, b, out, tf32);
+    return true;
+  }
+  return false;
+}
+
 // One 3-d problem: a (B, m, k), b (B, k, n), out contiguous (B, m, n).
 void gemm3(Array a, Array b, Array out) {
   const int64_t nb = out.shape()[0], m = out.shape()[1], n = out.shape()[2], k = a.shape()[2];
   a = fit_operand(a);
   b = fit_operand(b);
+  if (conjugate_pair_gemm(a, b, out, g_allow_tf32.load(std::memory_order_relaxed))) return;
   const GemmOperand ga = gemm_operand(a), gb = gemm_operand(b);
   // A right operand shared by the batch and row-major left matrices stacked at a fixed row
   // pitch make one tall GEMM (x @ W for x of shape (batch, seq, d)): fewer, larger calls.

@@ -1,11 +1,14 @@
 // Device memory: reference-counted buffers handed out by per-device allocators,
 // with the statistics and limits of loom.memory.
 #pragma once
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <memory>
 
+#include "loom/core/shape.h"
 #include "loom/runtime/device.h"
 
 namespace loom {
@@ -13,6 +16,25 @@ namespace loom {
 namespace memory {
 bool allocating_abstract();  // below: whether this thread is tracing
 }  // namespace memory
+
+class Buffer;
+
+/// What a buffer's contents were computed from, for an op that can read the source
+/// instead (matmul runs x @ x.conj().T as a Hermitian rank-k update on x). The buffer holds,
+/// C-contiguous from byte 0, an elementwise function of the source view (offset, shape,
+/// strides in bytes) of `source`; which function `kind` says. It describes the contents only
+/// while neither buffer has been written since: `source_writes` and `own_writes` are their
+/// write counts when it was made (Buffer::writes), and both must still be tracked.
+struct BufferOrigin {
+  enum class Kind { conjugate };
+  Kind kind;
+  std::weak_ptr<Buffer> source;
+  uint64_t source_writes;
+  uint64_t own_writes;
+  int64_t offset;
+  Shape shape;
+  Strides strides;
+};
 
 /// One allocation. Arrays view it through shared_ptr; when the last view dies the
 /// memory goes back to the allocator it came from (or its foreign owner is released).
@@ -28,7 +50,7 @@ class Buffer {
   /// the trace, as an upload would be.
   Buffer(void* ptr, size_t nbytes, Device device, std::function<void()> on_release)
       : ptr_(ptr), nbytes_(nbytes), device_(device), foreign_release_(std::move(on_release)),
-        trace_constant_(memory::allocating_abstract()) {}
+        trace_constant_(memory::allocating_abstract()), tracked_(false) {}
   ~Buffer();
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
@@ -58,6 +80,22 @@ class Buffer {
   void* alloc_stream() const { return alloc_stream_; }
   void set_alloc_stream(void* s) { alloc_stream_ = s; }
 
+  /// How many times loom has written this buffer: dispatch() counts each output operand, and
+  /// the writers outside it (user kernel launches, in-place collectives) count their arrays.
+  /// Only a change matters (a racing pair of writes may count once), so a plain load and
+  /// store suffice. A BufferOrigin compares it to tell whether its contents still hold.
+  uint64_t writes() const { return writes_.load(std::memory_order_relaxed); }
+  void note_write() { writes_.store(writes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
+  /// False once memory can be written behind loom's back: foreign memory (NumPy, DLPack,
+  /// __cuda_array_interface__ imports) from the start, an own buffer once its address is
+  /// exported (a NumPy view, DLPack, __cuda_array_interface__). Untracked buffers never take
+  /// part in a BufferOrigin.
+  bool tracked() const { return tracked_.load(std::memory_order_relaxed); }
+  void mark_untracked() { tracked_.store(false, std::memory_order_relaxed); }
+  /// Set once, by the op that made the buffer, before anyone else sees it.
+  const std::shared_ptr<const BufferOrigin>& origin() const { return origin_; }
+  void set_origin(std::shared_ptr<const BufferOrigin> o) { origin_ = std::move(o); }
+
  private:
   void* ptr_;
   size_t nbytes_;
@@ -69,6 +107,9 @@ class Buffer {
   void* alloc_stream_ = nullptr;
   bool abstract_ = false;
   bool trace_constant_ = false;
+  std::atomic<bool> tracked_{true};
+  std::atomic<uint64_t> writes_{0};
+  std::shared_ptr<const BufferOrigin> origin_;
   std::shared_ptr<Buffer> backing_;  // a materialized abstract buffer's memory
 };
 

@@ -84,7 +84,7 @@ std::string repr(const Array& a) {
   if (is_abstract(a))  // as JAX prints its tracers
     return std::string("Traced<") + dtype_name(a.dtype()) + shape_str(a.shape()) + ", device=" + a.device().str() + ">";
   nb::handle np = numpy_module();
-  nb::object host = to_numpy(a, false);
+  nb::object host = to_numpy(a, false, false);
   std::string body = nb::cast<std::string>(
       np.attr("array2string")(host, nb::arg("separator") = ", ", nb::arg("prefix") = "array("));
   std::string s = "array(" + body;
@@ -110,10 +110,11 @@ nb::object host_ndarray(void* data, DType dt, const Shape& shape, const Strides&
   return out;
 }
 
-nb::object to_numpy(const Array& a, bool copy) {
+nb::object to_numpy(const Array& a, bool copy, bool escapes) {
   require_concrete(a, "numpy", "NumPy conversions need values; return the array from the function instead");
   if (a.device().is_cpu() && !copy) {
     // A view: the capsule keeps a reference to the buffer.
+    if (escapes) a.buffer()->mark_untracked();
     auto* keep = new Array(a);
     nb::capsule owner(keep, [](void* p) noexcept { delete static_cast<Array*>(p); });
     return host_ndarray(a.data(), a.dtype(), a.shape(), a.strides(), owner);
@@ -208,7 +209,7 @@ void init_array(nb::module_& m, nb::class_<Array>& cls) {
       .def("item", &item, "The only element as a Python bool, int or float.")
       .def("tolist",
            [](const Array& a) {
-             nb::object h = to_numpy(a, false);
+             nb::object h = to_numpy(a, false, false);
              if (a.dtype() == bfloat16) h = h.attr("astype")(numpy_dtype(float32));
              return h.attr("tolist")();
            },
@@ -289,7 +290,7 @@ void init_array(nb::module_& m, nb::class_<Array>& cls) {
            },
            "operator.index() of an integer size-1 array.")
       .def("__repr__", &repr, "array([...], dtype=float32, device=gpu(0))")
-      .def("__str__", [](const Array& a) { return is_abstract(a) ? nb::str(repr(a).c_str()) : nb::str(to_numpy(a, false)); }, "The elements as NumPy prints them.");
+      .def("__str__", [](const Array& a) { return is_abstract(a) ? nb::str(repr(a).c_str()) : nb::str(to_numpy(a, false, false)); }, "The elements as NumPy prints them.");
   cls.attr("__array_priority__") = 100;
 }
 

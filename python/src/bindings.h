@@ -117,7 +117,10 @@ std::optional<Array> to_out_arg(nb::handle h, const char* op);
 nb::object host_ndarray(void* data, DType dt, const Shape& shape, const Strides& strides,
                         nb::handle owner);
 /// NumPy copy or view of an array: a view for CPU arrays unless `copy`, a copy otherwise.
-nb::object to_numpy(const Array& a, bool copy);
+/// `a` as a NumPy array: a view of a cpu() array unless `copy`. A view handed to the user
+/// (`escapes`) lets NumPy write the buffer behind loom's back: the buffer is then untracked
+/// (runtime/memory.h); a view only read here (repr) is not.
+nb::object to_numpy(const Array& a, bool copy, bool escapes = true);
 
 // ---- foreign memory (foreign.cpp, interop.cpp) ---------------------------------------
 /// Wraps memory owned elsewhere as an Array without copying. `elem0` is element 0;

@@ -65,6 +65,7 @@ nb::object make_capsule(const Array& a, bool versioned, bool copied) {
     delete ctx;
     throw_concretization("__dlpack__", "cannot export an array that is being traced");
   }
+  a.buffer()->mark_untracked();  // the consumer may write it
   void* data = a.data();
   if (!data && a.device().is_cpu()) data = &empty_data;  // some consumers reject NULL
   DLTensor t{data, to_dl_device(a.device()), nd, to_dl_dtype(a.dtype()), ctx->shape.data(),
@@ -157,6 +158,7 @@ nb::object cuda_array_interface(const Array& a) {
   nb::list descr;
   descr.append(nb::make_tuple("", typestr(a.dtype())));
   d["descr"] = descr;
+  a.buffer()->mark_untracked();  // the consumer may write it
   d["data"] = nb::make_tuple(reinterpret_cast<uintptr_t>(a.data()), false);
   if (a.is_contiguous()) {
     d["strides"] = nb::none();

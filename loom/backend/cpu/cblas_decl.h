@@ -22,11 +22,17 @@ void cblas_csyrk(int order, int uplo, int trans, int n, int k, const void* alpha
                  const void* beta, void* c, int ldc) LOOM_BLAS_SYMBOL(cblas_csyrk);
 void cblas_zsyrk(int order, int uplo, int trans, int n, int k, const void* alpha, const void* a, int lda,
                  const void* beta, void* c, int ldc) LOOM_BLAS_SYMBOL(cblas_zsyrk);
+// Hermitian rank-k updates: real alpha and beta.
+void cblas_cherk(int order, int uplo, int trans, int n, int k, float alpha, const void* a, int lda, float beta,
+                 void* c, int ldc) LOOM_BLAS_SYMBOL(cblas_cherk);
+void cblas_zherk(int order, int uplo, int trans, int n, int k, double alpha, const void* a, int lda, double beta,
+                 void* c, int ldc) LOOM_BLAS_SYMBOL(cblas_zherk);
 }
 
 namespace loom::cpu_backend::cblas {
 constexpr int kRowMajor = 101;
 constexpr int kNoTrans = 111;
 constexpr int kTrans = 112;
+constexpr int kConjTrans = 113;
 constexpr int kUpper = 121;
 }  // namespace loom::cpu_backend::cblas

@@ -78,6 +78,9 @@ void gather_typed(const char* src, const int64_t* off, const IndexLayout& l, U* 
 }
 
 template <class T>
+constexpr bool is_complex_v = std::is_same_v<T, complex64_t> || std::is_same_v<T, complex128_t>;
+
+template <class T>
 T combine(ScatterMode m, T a, T b) {
   if constexpr (std::is_same_v<T, bool>) {
     return (m == ScatterMode::add || m == ScatterMode::max) ? (a || b) : (a && b);
@@ -92,12 +95,15 @@ T combine(ScatterMode m, T a, T b) {
         if constexpr (std::is_integral_v<T>) return static_cast<T>(uint64_t(a) * uint64_t(b));
         else return a * b;
       case ScatterMode::min:
+        // Complex: np.minimum's lexicographic order (loom_complex.cuh), a NaN part winning.
+        if constexpr (is_complex_v<T>) return (a <= b || a != a) ? a : b;
         if constexpr (std::is_floating_point_v<T>) {
           if (a != a) return a;
           if (b != b) return b;
         }
         return b < a ? b : a;
       case ScatterMode::max:
+        if constexpr (is_complex_v<T>) return (a >= b || a != a) ? a : b;
         if constexpr (std::is_floating_point_v<T>) {
           if (a != a) return a;
           if (b != b) return b;

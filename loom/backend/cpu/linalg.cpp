@@ -31,13 +31,6 @@ bool blas_fits(const Array& out, int64_t k) {
   return out.shape()[1] <= INT_MAX && out.shape()[2] <= INT_MAX && k <= INT_MAX;
 }
 
-// Whether b is a's transpose over the same memory (x @ x.T, x.T @ x): then the product is
-// symmetric and one triangle of it is a rank-k update, half the multiply-adds (as NumPy does).
-bool is_gram(const Array& a, const Array& b, const GemmOperand& ga, const GemmOperand& gb) {
-  return a.data() == b.data() && ga.transposed != gb.transposed && ga.ld == gb.ld &&
-         ga.batch_stride == gb.batch_stride && a.shape()[1] == b.shape()[2];
-}
-
 // c (n x n, row-major) = a @ a^T (or a^T @ a when `transposed`): syrk fills the upper
 // triangle, which is then mirrored into the lower one. Complex a @ a^T is symmetric too
 // (not Hermitian: no conjugate), a csyrk/zsyrk as NumPy's.
@@ -61,10 +54,49 @@ void gram(const T* a, int64_t ld, bool transposed, int64_t n, int64_t k, T* c) {
                             });
 }
 
+// c (n x n, row-major) = p @ p^H (p^H @ p when `adjoint_first`), p (n x k or k x n) read
+// with its BLAS layout. cherk/zherk fill the upper triangle; the lower one is its conjugate.
+// A column-major p is handed over as the row-major matrix M = p^T, for which herk computes
+// conj(p @ p^H) = M^H M (and conj(p^H @ p) = M M^H): its triangle is then conjugated in the
+// same pass. The diagonal is made exactly real.
+template <class T>
+void hermitian(const T* p, const GemmOperand& g, bool adjoint_first, int64_t n, int64_t k, T* c) {
+  const int trans = g.transposed != adjoint_first ? cblas::kConjTrans : cblas::kNoTrans;
+  const int ni = static_cast<int>(n), ki = static_cast<int>(k), lda = static_cast<int>(g.ld);
+  if constexpr (std::is_same_v<T, complex64_t>)
+    cblas_cherk(cblas::kRowMajor, cblas::kUpper, trans, ni, ki, 1.0f, p, lda, 0.0f, c, ni);
+  else
+    cblas_zherk(cblas::kRowMajor, cblas::kUpper, trans, ni, ki, 1.0, p, lda, 0.0, c, ni);
+  const bool conj_upper = g.transposed;
+  cpu_runtime::parallel_for(n, std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(n, 1)),
+                            [&](int64_t lo, int64_t hi) {
+                              for (int64_t i = lo; i < hi; ++i) {
+                                for (int64_t j = 0; j < i; ++j) {
+                                  const T v = c[j * n + i];  // row j's upper element, this row's only
+                                  c[i * n + j] = conj_upper ? v : T(v.re, -v.im);
+                                  if (conj_upper) c[j * n + i] = T(v.re, -v.im);
+                                }
+                                c[i * n + i].im = 0;
+                              }
+                            });
+}
+
+template <class T>
+void blas_herk(const Array& p, const Array& out, bool adjoint_first) {
+  const GemmOperand g = gemm_operand(p);
+  const int64_t nb = out.shape()[0], n = out.shape()[1];
+  const int64_t k = adjoint_first ? p.shape()[1] : p.shape()[2];
+  for (int64_t i = 0; i < nb; ++i)
+    hermitian<T>(static_cast<const T*>(p.data()) + i * g.batch_stride, g, adjoint_first, n, k,
+                 static_cast<T*>(out.data()) + i * n * n);
+}
+
 template <class T>
 void blas_gemm(const Array& a, const Array& b, const Array& out) {
   const GemmOperand ga = gemm_operand(a), gb = gemm_operand(b);
-  if (is_gram(a, b, ga, gb)) {
+  // b is a's transpose over the same memory (x @ x.T, x.T @ x): the product is symmetric and
+  // one triangle of it is a rank-k update, half the multiply-adds (as NumPy does).
+  if (is_transpose_pair(a, b)) {
     const int64_t nb = out.shape()[0], n = out.shape()[1], k = a.shape()[2];
     for (int64_t i = 0; i < nb; ++i)
       gram<T>(static_cast<const T*>(a.data()) + i * ga.batch_stride, ga.ld, ga.transposed, n, k,
@@ -124,6 +156,20 @@ void half_gemm(const Array& a, const Array& b, const Array& out) {
 }
 
 }  // namespace
+
+void herk(const Array& p, const Array& q, const Array& out, bool adjoint_first) {
+  if (out.size() == 0) return;
+#ifdef LOOM_HAVE_CBLAS
+  const int64_t k = adjoint_first ? p.shape()[1] : p.shape()[2];
+  if (blas_fits(out, k) && gemm_operand(p).ld <= INT_MAX) {
+    if (out.dtype() == DType::complex64) return blas_herk<complex64_t>(p, out, adjoint_first);
+    if (out.dtype() == DType::complex128) return blas_herk<complex128_t>(p, out, adjoint_first);
+  }
+#endif
+  // No BLAS (or sizes past its int): the plain product of the operands as matmul got them.
+  if (adjoint_first) gemm(q, p, out, false);
+  else gemm(p, q, out, false);
+}
 
 void gemm(const Array& a, const Array& b, const Array& out, bool /*allow_tf32: no TF32 on a CPU*/) {
   if (out.size() == 0) return;

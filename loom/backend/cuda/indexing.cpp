@@ -3,12 +3,15 @@
 // atomic scatter-combines of x.at[...]. Kernels: kernels/loom_indexing.cuh.
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "loom/runtime/cuda/check.h"
 #include "loom/backend/cuda/indexing_programs.h"
 #include "loom/backend/cuda/programs.h"
+#include "loom/backend/cuda/sorting_cub.h"
 #include "loom/runtime/cuda/context.h"
 #include "loom/backend/creation.h"
 #include "loom/runtime/gpu_runtime.h"
@@ -73,6 +76,43 @@ IndexArgs index_args(const IndexArrays& ix) {
     args.idx[j] = static_cast<const long long*>(ix.indices[j].data());
   }
   return args;
+}
+
+void check_cub(int err, const char* call) {
+  if (err != cudaSuccess) cuda::raise_runtime_error(static_cast<cudaError_t>(err), call);
+}
+
+// The values' target offsets sorted (stable, so each element's values keep their order),
+// then one thread per run of equal targets folds them in: for complex128's multiply, min and
+// max, whose 16-byte elements no compare-and-swap covers.
+void combine_in_order(int dev, const Array& dst, const void* off, const Array& values, const Layout& layout,
+                      ScatterMode mode, void* stream) {
+  long long n = values.size();
+  const size_t bytes = static_cast<size_t>(n) * sizeof(unsigned long long);
+  std::shared_ptr<Buffer> keys[2], order[2];
+  for (int i = 0; i < 2; ++i) {
+    keys[i] = gpu_runtime::allocate(dev, bytes, stream);
+    order[i] = gpu_runtime::allocate(dev, bytes, stream);
+  }
+  void* k0 = keys[0]->data();
+  void* o0 = order[0]->data();
+  cuda::launch_elementwise(dev, cuda::index_program(), cuda::index_targets_name(), n, stream,
+                           {&off, &n, const_cast<Layout*>(&layout), &k0, &o0});
+  void* kb[2] = {keys[0]->data(), keys[1]->data()};
+  void* ob[2] = {order[0]->data(), order[1]->data()};
+  size_t temp_bytes = 0;
+  int ksel = 0, osel = 0;
+  check_cub(cuda::cub_sort_pairs_u64(8, nullptr, temp_bytes, kb, ob, n, 0, 64, stream, nullptr, nullptr),
+            "cub::DeviceRadixSort::SortPairs (size query)");
+  std::shared_ptr<Buffer> temp = gpu_runtime::allocate(dev, std::max<size_t>(temp_bytes, 1), stream);
+  check_cub(cuda::cub_sort_pairs_u64(8, temp->data(), temp_bytes, kb, ob, n, 0, 64, stream, &ksel, &osel),
+            "cub::DeviceRadixSort::SortPairs");
+  void* d = dst.data();
+  const void* ks = kb[ksel];
+  const void* os = ob[osel];
+  const void* v = values.data();
+  cuda::launch_elementwise(dev, cuda::index_combine_program(dst.dtype()), cuda::index_combine_name(dst.dtype(), mode),
+                           n, stream, {&d, &ks, &os, &v, &n});
 }
 
 }  // namespace
@@ -150,6 +190,8 @@ void scatter(const Array& dst, const Array& offsets, const IndexLayout& l, const
   if (mode == ScatterMode::set) {
     cuda::launch_elementwise(dev, cuda::index_program(), cuda::index_scatter_name(dst.itemsize()), n, stream,
                              {&d, &off, &v, &n, const_cast<Layout*>(&layout)});
+  } else if (dst.dtype() == DType::complex128 && mode != ScatterMode::add) {
+    combine_in_order(dev, dst, off, values, layout, mode, stream);
   } else {
     cuda::launch_elementwise(dev, cuda::index_combine_program(dst.dtype()), cuda::index_combine_name(dst.dtype(), mode),
                              n, stream, {&d, &off, &v, &n, const_cast<Layout*>(&layout)});

@@ -13,8 +13,8 @@ class IndexCompile : public ::testing::TestWithParam<int> {};
 
 TEST_P(IndexCompile, GatherScatterProgram) {
   const Program& p = index_program();
-  // offsets; gather, one-pass gather and scatter for 1, 2, 4, 8 and 16 bytes
-  EXPECT_EQ(p.name_expressions().size(), 16u);
+  // offsets; gather, one-pass gather and scatter for 1, 2, 4, 8 and 16 bytes; targets
+  EXPECT_EQ(p.name_expressions().size(), 17u);
   EXPECT_EQ(index_gather_direct_name(4), "loom_index_gather_direct<unsigned int>");
   expect_compiles(p, GetParam());
 }
@@ -23,13 +23,9 @@ TEST_P(IndexCompile, CombinePrograms) {
   for (int t = 0; t < kNumDTypes; ++t) {
     const DType dt = static_cast<DType>(t);
     const Program& p = index_combine_program(dt);
-    if (is_complex(dt)) {  // add alone: two real atomicAdds
-      EXPECT_EQ(p.name_expressions().size(), 1u);
-      EXPECT_EQ(index_combine_name(dt, ScatterMode::add), p.name_expressions()[0]);
-    } else {
-      EXPECT_EQ(p.name_expressions().size(), 4u);
-      EXPECT_EQ(index_combine_name(dt, ScatterMode::max), p.name_expressions()[3]);
-    }
+    EXPECT_EQ(p.name_expressions().size(), 4u);
+    EXPECT_EQ(index_combine_name(dt, ScatterMode::add), p.name_expressions()[0]);
+    EXPECT_EQ(index_combine_name(dt, ScatterMode::max), p.name_expressions()[3]);
     expect_compiles(p, GetParam());
   }
 }
@@ -50,7 +46,11 @@ TEST(IndexNames, NonzeroVariantsFollowSizeAndKind) {
   EXPECT_EQ(index_gather_name(2), "loom_index_gather<unsigned short>");
   EXPECT_EQ(index_combine_name(float16, ScatterMode::add), "loom_index_combine<loom_f16, 1>");
   EXPECT_EQ(index_combine_name(complex128, ScatterMode::add), "loom_index_combine<loom_complex128, 1>");
-  EXPECT_THROW(index_combine_name(complex64, ScatterMode::multiply), std::logic_error);
+  EXPECT_EQ(index_combine_name(complex64, ScatterMode::multiply), "loom_index_combine<loom_complex64, 2>");
+  // complex128's multiply, min and max fold sorted runs in order (no 16-byte atomics).
+  EXPECT_EQ(index_combine_name(complex128, ScatterMode::min), "loom_index_combine_runs<loom_complex128, 3>");
+  EXPECT_EQ(index_targets_name(), "loom_index_targets");
+  EXPECT_THROW(index_combine_name(complex64, ScatterMode::set), std::logic_error);
 }
 
 INSTANTIATE_TEST_SUITE_P(Archs, IndexCompile, ::testing::Values(80, 90),

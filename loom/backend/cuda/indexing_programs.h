@@ -18,9 +18,12 @@ const std::string& index_gather_name(size_t itemsize);
 const std::string& index_gather_direct_name(size_t itemsize);
 const std::string& index_scatter_name(size_t itemsize);
 
-/// loom_index_combine<T, OP> for dtype `dt` and the four combining modes (complex: add alone).
+/// loom_index_combine<T, OP> for dtype `dt` and the four combining modes; for complex128's
+/// multiply, min and max (no 16-byte atomics) loom_index_combine_runs<T, OP>, which folds the
+/// runs of equal targets after loom_index_targets (in index_program) and a sort.
 const Program& index_combine_program(DType dt);
 const std::string& index_combine_name(DType dt, ScatterMode mode);
+const std::string& index_targets_name();
 
 /// loom_nonzero_count/write<U, F> for each (itemsize, float) and loom_nonzero_scan.
 const Program& nonzero_program();

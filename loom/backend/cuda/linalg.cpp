@@ -1,7 +1,7 @@
 // GPU matrix products: cuBLAS for float16/bfloat16/float32/float64 (row-major through the
 // transposition trick, one strided-batched call per batch, transposed operands passed
 // with op 'T' instead of copies) and the tiled NVRTC kernel of linalg_tiled.cpp for the
-// integers, bool and small float32/float64 products.
+// integers, bool and small float32/float64 products; x @ x.T as a syrk (linalg_rank_k.cpp).
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
@@ -90,6 +90,15 @@ bool use_tiled(const Array& a, const Array& out) {
   if (!has_tiled_matmul(out.dtype())) return false;
   const int64_t k = a.shape()[2];  // divided, not multiplied: huge shapes must not overflow
   return k == 0 || out.size() <= kTiledGemmMaxMacs / k;
+}
+
+// x @ x.T, x.T @ x over one buffer: a syrk (half the multiply-adds) where the matrices are
+// large enough. TF32 products stay GEMMs (tensor cores), as do 16-bit floats (no syrk).
+bool symmetric(const Array& a, const Array& b, const Array& out, bool allow_tf32) {
+  const DType dt = out.dtype();
+  if (dt != DType::float32 && dt != DType::float64 && !is_complex(dt)) return false;
+  if (dt == DType::float32 && allow_tf32) return false;
+  return is_transpose_pair(a, b) && rank_k_pays(a, out, a.shape()[2]);
 }
 
 struct BlasTypes {
@@ -182,6 +191,7 @@ void gemm(const Array& a, const Array& b, const Array& out, bool allow_tf32) {
   gpu_runtime::wait_for_writer(out);
   void* stream = cuda::current_stream(dev);
   if (cuda::use_tiled(a, out)) cuda::tiled_gemm(dev, a, b, out, stream);
+  else if (cuda::symmetric(a, b, out, allow_tf32)) cuda::rank_k_update(dev, a, out, false, false, stream);
   else cuda::blas_gemm(dev, a, b, out, allow_tf32, stream);
   out.buffer()->set_last_stream(stream);
 }

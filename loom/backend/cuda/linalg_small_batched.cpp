@@ -25,6 +25,14 @@ struct SyevjParams {
   SyevjParams& operator=(const SyevjParams&) = delete;
 };
 
+struct GesvdjBatchedParams {
+  gesvdjInfo_t p = nullptr;
+  GesvdjBatchedParams() { LOOM_CUSOLVER_CHECK(cusolverDnCreateGesvdjInfo(&p)); }
+  ~GesvdjBatchedParams() { cusolverDnDestroyGesvdjInfo(p); }
+  GesvdjBatchedParams(const GesvdjBatchedParams&) = delete;
+  GesvdjBatchedParams& operator=(const GesvdjBatchedParams&) = delete;
+};
+
 }  // namespace
 
 void potrf_batched(const SolverCall& c, DType dt, void* m, int64_t batches, int n, int* info) {
@@ -96,6 +104,65 @@ void syevj_batched(const SolverCall& c, DType dt, cusolverEigMode_t jobz, cublas
       LOOM_CUSOLVER_CHECK(cusolverDnZheevjBatched(s.handle, jobz, fill, n, static_cast<cuDoubleComplex*>(m), n,
                                                   static_cast<double*>(w), static_cast<cuDoubleComplex*>(wk), lwork,
                                                   info, params.p, count));
+      break;
+  }
+}
+
+void gesvdj_batched(const SolverCall& c, DType dt, cusolverEigMode_t jobz, void* m, void* s, void* u, void* v,
+                    int64_t batches, int rows, int cols, int* info) {
+  const int count = batch_count(batches, "svd");
+  const SolverLock h = lock_solver(c.dev, c.stream);
+  const GesvdjBatchedParams params;  // defaults: tolerance of the dtype's eps, values sorted descending
+  const int r = rows, q = cols;
+  int lwork = 0;
+  switch (dt) {
+    case DType::float32:
+      LOOM_CUSOLVER_CHECK(cusolverDnSgesvdjBatched_bufferSize(h.handle, jobz, r, q, static_cast<float*>(m), r,
+                                                              static_cast<float*>(s), static_cast<float*>(u), r,
+                                                              static_cast<float*>(v), q, &lwork, params.p, count));
+      break;
+    case DType::float64:
+      LOOM_CUSOLVER_CHECK(cusolverDnDgesvdjBatched_bufferSize(h.handle, jobz, r, q, static_cast<double*>(m), r,
+                                                              static_cast<double*>(s), static_cast<double*>(u), r,
+                                                              static_cast<double*>(v), q, &lwork, params.p, count));
+      break;
+    case DType::complex64:
+      LOOM_CUSOLVER_CHECK(cusolverDnCgesvdjBatched_bufferSize(h.handle, jobz, r, q, static_cast<cuComplex*>(m), r,
+                                                              static_cast<float*>(s), static_cast<cuComplex*>(u), r,
+                                                              static_cast<cuComplex*>(v), q, &lwork, params.p, count));
+      break;
+    default:
+      LOOM_CUSOLVER_CHECK(cusolverDnZgesvdjBatched_bufferSize(
+          h.handle, jobz, r, q, static_cast<cuDoubleComplex*>(m), r, static_cast<double*>(s),
+          static_cast<cuDoubleComplex*>(u), r, static_cast<cuDoubleComplex*>(v), q, &lwork, params.p, count));
+      break;
+  }
+  const std::shared_ptr<Buffer> work = c.scratch(static_cast<size_t>(std::max(lwork, 1)) * itemsize(dt));
+  void* wk = work->data();
+  switch (dt) {
+    case DType::float32:
+      LOOM_CUSOLVER_CHECK(cusolverDnSgesvdjBatched(h.handle, jobz, r, q, static_cast<float*>(m), r,
+                                                   static_cast<float*>(s), static_cast<float*>(u), r,
+                                                   static_cast<float*>(v), q, static_cast<float*>(wk), lwork, info,
+                                                   params.p, count));
+      break;
+    case DType::float64:
+      LOOM_CUSOLVER_CHECK(cusolverDnDgesvdjBatched(h.handle, jobz, r, q, static_cast<double*>(m), r,
+                                                   static_cast<double*>(s), static_cast<double*>(u), r,
+                                                   static_cast<double*>(v), q, static_cast<double*>(wk), lwork, info,
+                                                   params.p, count));
+      break;
+    case DType::complex64:
+      LOOM_CUSOLVER_CHECK(cusolverDnCgesvdjBatched(h.handle, jobz, r, q, static_cast<cuComplex*>(m), r,
+                                                   static_cast<float*>(s), static_cast<cuComplex*>(u), r,
+                                                   static_cast<cuComplex*>(v), q, static_cast<cuComplex*>(wk), lwork,
+                                                   info, params.p, count));
+      break;
+    default:
+      LOOM_CUSOLVER_CHECK(cusolverDnZgesvdjBatched(h.handle, jobz, r, q, static_cast<cuDoubleComplex*>(m), r,
+                                                   static_cast<double*>(s), static_cast<cuDoubleComplex*>(u), r,
+                                                   static_cast<cuDoubleComplex*>(v), q,
+                                                   static_cast<cuDoubleComplex*>(wk), lwork, info, params.p, count));
       break;
   }
 }

@@ -1,6 +1,7 @@
-// Stacks of small matrices on GPUs: cuSOLVER's batched Cholesky (potrfBatched) and Jacobi
-// eigensolver (syevjBatched / heevjBatched) factor all of them in one call, where a call per
-// matrix would cost a launch sequence each (linalg_decomp.cpp picks them).
+// Stacks of small matrices on GPUs: cuSOLVER's batched Cholesky (potrfBatched), Jacobi
+// eigensolver (syevjBatched / heevjBatched) and Jacobi SVD (gesvdjBatched) factor all of them
+// in one call, where a call per matrix would cost a launch sequence each (linalg_decomp.cpp
+// and linalg_svd_qr.cpp pick them).
 #pragma once
 #include <cusolverDn.h>
 
@@ -22,5 +23,12 @@ void potrf_batched(const SolverCall& c, DType dt, void* m, int64_t batches, int 
 /// eigenvectors in place of each column-major matrix of m, reading its `fill` triangle.
 void syevj_batched(const SolverCall& c, DType dt, cusolverEigMode_t jobz, cublasFillMode_t fill, void* m, void* w,
                    int64_t batches, int n, int* info);
+
+/// SVD M = U S V^H of each column-major rows x cols matrix of the contiguous stack m (both
+/// at most 32; m is overwritten): s (batches x min(rows, cols), descending), and for jobz
+/// VECTOR the full U (rows x rows) and V (cols x cols, V itself, not V^H), column-major and
+/// packed. info per matrix as gesvdj's: > 0 when the sweeps did not converge.
+void gesvdj_batched(const SolverCall& c, DType dt, cusolverEigMode_t jobz, void* m, void* s, void* u, void* v,
+                    int64_t batches, int rows, int cols, int* info);
 
 }  // namespace loom::cuda

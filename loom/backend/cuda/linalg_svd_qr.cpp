@@ -1,14 +1,17 @@
-// GPU SVD (cuSOLVER's Jacobi gesvdj, falling back to Xgesvd) and Householder QR (Xgeqrf,
-// orgqr), one matrix of the stack at a time. Column-major cuSOLVER sees a row-major A (m x n) as M = A.T (n x m).
+// GPU SVD (cuSOLVER's Jacobi gesvdj, falling back to Xgesvd; gesvdjBatched for stacks of
+// matrices up to 32 x 32) and Householder QR (Xgeqrf, orgqr), one matrix of the stack at a time. Column-major cuSOLVER sees a row-major A (m x n) as M = A.T (n x m).
 #include <cuComplex.h>
+#include <cuda_runtime_api.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
+#include "loom/backend/cuda/linalg_small_batched.h"
 #include "loom/backend/cuda/linalg_solver.h"
 #include "loom/backend/linalg_decomp.h"
 #include "loom/core/error.h"
+#include "loom/runtime/cuda/check.h"
 
 namespace loom::gpu_backend {
 namespace {
@@ -189,7 +192,56 @@ bool gesvdj_stack(const char* op, const Array& a, const Array* u, const Array& s
   return true;
 }
 
+// Rows of `width` bytes at a pitch of `from` bytes, packed at a pitch of `to` (the leading
+// rows or columns of full factors, for economy ones).
+void copy_rows(const SolverCall& c, void* dst, size_t to, const void* src, size_t from, size_t width, int64_t rows) {
+  LOOM_CUDA_CHECK(cudaMemcpy2DAsync(dst, to, src, from, width, static_cast<size_t>(rows), cudaMemcpyDeviceToDevice,
+                                    static_cast<cudaStream_t>(c.stream)));
+}
+
+// A stack of matrices of at most 32 x 32: one gesvdjBatched call for all of them. It factors
+// the column-major M = A.T (n x m) as Um S Vm^H with full factors (it has no economy mode and
+// returns V, not V^H), so A = conj(Vm) S Um^T: Um (n x n), read row-major, is the full vh;
+// Vm (m x m), read row-major, is Vm^T, which a transpose (and for complex a conjugate) turn
+// into the full u. Economy factors are the leading rows of the full vh (wide A) or the
+// leading columns of the full u (tall A). Returns false when a matrix did not converge.
+bool gesvdj_batched_stack(const char* op, const Array& a, const Array* u, const Array& s, const Array* vh) {
+  SolverCall c(a, u ? std::initializer_list<const Array*>{u, &s, vh} : std::initializer_list<const Array*>{&s});
+  const DType dt = a.dtype();
+  const int64_t batches = a.shape()[0], m = a.shape()[1], n = a.shape()[2], k = std::min(m, n);
+  const size_t item = a.itemsize();
+  const std::shared_ptr<Buffer> mat = c.scratch(a.nbytes());  // overwritten by the sweeps
+  c.copy(mat->data(), a.data(), a.nbytes());
+  const bool vh_full = u && vh->shape()[1] == n, u_full = u && u->shape()[2] == m;
+  const std::shared_ptr<Buffer> left_tmp = vh_full ? nullptr : c.scratch(static_cast<size_t>(batches * n * n) * item);
+  const std::shared_ptr<Buffer> right = c.scratch(static_cast<size_t>(batches * m * m) * item);
+  void* left = vh_full ? vh->data() : left_tmp->data();
+  const std::shared_ptr<Buffer> info = c.scratch(static_cast<size_t>(batches) * sizeof(int));
+  const cusolverEigMode_t jobz = u ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+  cuda::gesvdj_batched(c, dt, jobz, mat->data(), s.data(), left, right->data(), batches, static_cast<int>(n),
+                       static_cast<int>(m), static_cast<int*>(info->data()));
+  if (u) {
+    if (!vh_full) copy_rows(c, vh->data(), k * n * item, left, n * n * item, k * n * item, batches);
+    const std::shared_ptr<Buffer> u_tmp = u_full ? nullptr : c.scratch(static_cast<size_t>(batches * m * m) * item);
+    void* uf = u_full ? u->data() : u_tmp->data();
+    c.transpose(dt, right->data(), uf, batches, m, m);
+    if (!u_full) copy_rows(c, u->data(), k * item, uf, m * item, k * item, batches * m);
+    if (is_complex(dt)) c.conj(dt, u->data(), u->size());
+    c.written({u, &s, vh});
+  } else {
+    c.written({&s});
+  }
+  std::vector<int> host(static_cast<size_t>(batches));
+  c.download_info(static_cast<const int*>(info->data()), host);
+  for (int64_t b = 0; b < batches; ++b)
+    if (host[b] != 0) return false;
+  return true;
+}
+
 void svd_stack(const char* op, const Array& a, const Array* u, const Array& s, const Array* vh) {
+  const int64_t batches = a.shape()[0], m = a.shape()[1], n = a.shape()[2];
+  if (cuda::small_batched(batches, std::max(m, n)) && std::min(m, n) > 0 && gesvdj_batched_stack(op, a, u, s, vh))
+    return;
   // gesvd, slower but direct, for the rare matrix on which the Jacobi sweeps stall.
   if (!gesvdj_stack(op, a, u, s, vh)) gesvd_stack(op, a, u, s, vh);
 }

@@ -9,4 +9,8 @@ void gemm(const Array&, const Array&, const Array&, bool) {
   throw UnsupportedError("[matmul] loom was built without CUDA");
 }
 
+void herk(const Array&, const Array&, const Array&, bool) {
+  throw UnsupportedError("[matmul] loom was built without CUDA");
+}
+
 }  // namespace loom::gpu_backend

@@ -110,6 +110,11 @@ LOOM_DEV V loom_combine_values(V a, V b) {
     } else {
       return OP == 1 ? a + b : a * b;
     }
+  } else if constexpr (loom_kind<V>::value == loom_cplx) {
+    // np.minimum/np.maximum: lexicographic (loom_complex.cuh's comparisons), a NaN in either
+    // part wins, the first one first.
+    if constexpr (OP == 3) return (a <= b || a != a) ? a : b;
+    else return (a >= b || a != a) ? a : b;
   } else {
     if constexpr (loom_kind<V>::value == loom_float) {  // NaN wins, as np.minimum/np.maximum
       if (a != a) return a;
@@ -125,16 +130,25 @@ LOOM_DEV T loom_combine_elements(T cur, T val) {
   return loom_cast<T>(loom_combine_values<OP>(loom_widen<T>(cur), loom_widen<T>(val)));
 }
 
+// The unions have a constructor of their own: an element type with one (loom_complex) would
+// otherwise delete theirs.
 template <typename U, typename T>
 LOOM_DEV U loom_to_bits(T t) {
-  union { T t; U u; } c;
-  c.u = 0;
+  union Bits {
+    T t;
+    U u;
+    LOOM_DEV Bits() : u(0) {}
+  } c;
   c.t = t;
   return c.u;
 }
 template <typename T, typename U>
 LOOM_DEV T loom_from_bits(U u) {
-  union { U u; T t; } c;
+  union Bits {
+    U u;
+    T t;
+    LOOM_DEV Bits() : u(0) {}
+  } c;
   c.u = u;
   return c.t;
 }
@@ -206,5 +220,34 @@ __global__ void loom_index_combine(char* __restrict__ dst, const long long* __re
     long long s, b;
     loom_index_walk(o, l, s, b);
     loom_atomic_combine<T, OP>(reinterpret_cast<T*>(dst + (offsets ? offsets[b] : 0) + s), values[o]);
+  }
+}
+
+// ---- combine in order: complex128 multiply/min/max, which no compare-and-swap covers (16
+// bytes). keys[o] = the byte offset of value o's element, order[o] = o; once sorted by key
+// (stable), the values of one element form a run in their own order, which one thread
+// folds in sequence, as NumPy's unbuffered ufunc.at does: deterministic, repeats and all.
+__global__ void loom_index_targets(const long long* __restrict__ offsets, long long n, const loom_index_layout l,
+                                   unsigned long long* __restrict__ keys, unsigned long long* __restrict__ order) {
+  LOOM_GRID_STRIDE(o, n) {
+    long long s, b;
+    loom_index_walk(o, l, s, b);
+    keys[o] = static_cast<unsigned long long>((offsets ? offsets[b] : 0) + s);  // a negative one wraps back
+    order[o] = o;
+  }
+}
+
+template <typename T, int OP>
+__global__ void loom_index_combine_runs(char* __restrict__ dst, const unsigned long long* __restrict__ keys,
+                                        const unsigned long long* __restrict__ order, const T* __restrict__ values,
+                                        long long n) {
+  LOOM_GRID_STRIDE(i, n) {
+    const unsigned long long key = keys[i];
+    if (i > 0 && keys[i - 1] == key) continue;  // not the first of its run
+    T* p = reinterpret_cast<T*>(dst + static_cast<long long>(key));
+    T acc = *p;
+    for (unsigned long long j = i; j < static_cast<unsigned long long>(n) && keys[j] == key; ++j)
+      acc = loom_combine_elements<T, OP>(acc, values[order[j]]);
+    *p = acc;
   }
 }
