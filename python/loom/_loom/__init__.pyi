@@ -9,6 +9,7 @@ from loom import (
     DeviceMismatchError as DeviceMismatchError,
     DistributedError as DistributedError,
     DistributedTimeoutError as DistributedTimeoutError,
+    GraphCaptureError as GraphCaptureError,
     KernelFaultError as KernelFaultError,
     OutOfMemoryError as OutOfMemoryError
 )
@@ -798,6 +799,12 @@ class ndarray:
 
     def repeat(self, repeats: object, axis: object | None = None) -> ndarray:
         """See loom.repeat."""
+
+    @property
+    def host(self) -> object:
+        """
+        A NumPy view (no copy) of an array in mapped host memory (loom.empty_mapped) or on cpu(); ValueError for other GPU arrays (numpy() copies those).
+        """
 
 def from_dlpack(x: object, *, device: object | None = None, copy: object | None = None) -> object:
     """
@@ -2846,6 +2853,11 @@ class _KernelLauncher:
     @property
     def dispatcher(self) -> object: ...
 
+def empty_mapped(shape: object, dtype: object | None = None, device: object | None = None) -> ndarray:
+    """
+    An uninitialised array on `device` (the default device when None) in mapped, page-locked host memory (cudaHostAllocMapped): kernels and ops on the GPU read and write the host memory directly, and `.host` is a NumPy view of it (no copy). Read `.host` after the GPU work that writes it has finished (loom.synchronize() or an event). On cpu() an ordinary array.
+    """
+
 class ElementwiseKernel:
     """
     ElementwiseKernel(in_params, out_params, operation, name='kernel', reduce_dims=True, preamble='',
@@ -2988,8 +3000,47 @@ class _Jit:
 class _Pullback:
     """The cotangent map of one loom::vjp call (loom.vjp is the Python API)."""
 
-    def __call__(self, cotangents: Sequence[ndarray | None]) -> list[ndarray]:
-        """Cotangents of the outputs (None: zero) -> cotangents of the arguments."""
+    def __call__(self, cotangents: Sequence[ndarray | None], ready: object | None = None) -> list[ndarray]:
+        """
+        Cotangents of the outputs (None: zero) -> cotangents of the arguments. ready(i, ct), if given, is called with argument i's cotangent as soon as the backward pass has finished it.
+        """
+
+class _CudaGraph:
+    """
+    A CUDA graph being captured or replayed; use loom.cuda_graph, which drives it.
+    """
+
+    def __init__(self, device: Device) -> None: ...
+
+    @property
+    def device(self) -> Device: ...
+
+    @property
+    def stream(self) -> Stream:
+        """The graph's capture stream (the warm-up call runs on it)."""
+
+    def add_input(self, example: ndarray) -> ndarray:
+        """A new buffer of the graph holding a copy of `example`."""
+
+    def begin_capture(self) -> None: ...
+
+    def end_capture(self, outputs: Sequence[ndarray]) -> None: ...
+
+    def abort_capture(self) -> None: ...
+
+    @property
+    def captured(self) -> bool: ...
+
+    def replay(self, args: Sequence[ndarray]) -> None:
+        """
+        Copies `args` into the graph's inputs and launches it on the current stream.
+        """
+
+    @property
+    def inputs(self) -> list[ndarray]: ...
+
+    @property
+    def outputs(self) -> list[ndarray]: ...
 
 class _DeviceGroup:
     def __init__(self, arg: list, /) -> None: ...

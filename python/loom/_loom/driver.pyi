@@ -42,3 +42,32 @@ def memcpy_dtoh(dst: object, src: DeviceAllocation) -> None:
     """
     Copies the allocation `src` into the writeable C-contiguous host buffer `dst`; returns when done.
     """
+
+class host_alloc_flags:
+    """
+    cudaHostAlloc flags for pagelocked_empty(mem_flags=...), combined with |.
+    """
+
+    PORTABLE: int = 1
+
+    DEVICEMAP: int = 2
+
+    WRITECOMBINED: int = 4
+
+def pagelocked_empty(shape: object, dtype: object | None = None, order: str = 'C', mem_flags: int = 0) -> object:
+    """
+    A NumPy array (uninitialised) in page-locked host memory from cudaHostAlloc(mem_flags), freed when the array dies; order 'C' or 'F'. Without a GPU, ordinary page-aligned memory.
+    """
+
+def pagelocked_zeros(shape: object, dtype: object | None = None, order: str = 'C', mem_flags: int = 0) -> object:
+    """pagelocked_empty, filled with zeros."""
+
+def memcpy_htod_async(dest: object, src: object, stream: object | None = None) -> None:
+    """
+    Copies the host buffer `src` into `dest` (a DeviceAllocation or contiguous loom array) on `stream` (a loom.Stream; the current one when None) without waiting. Keep `src` alive and unchanged until the stream has passed the copy; from page-locked memory the host does not wait at all.
+    """
+
+def memcpy_dtoh_async(dest: object, src: object, stream: object | None = None) -> None:
+    """
+    Copies `src` (a DeviceAllocation or contiguous loom array) into the writeable host buffer `dest` on `stream` without waiting: read `dest` after stream.synchronize() (page-locked `dest` for a truly asynchronous copy).
+    """
