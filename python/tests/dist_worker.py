@@ -159,7 +159,7 @@ def case_errors(dev):
                                                                            op="avg"))
     expect_raises(TypeError, "must be a loom array", lambda: dist.all_reduce_coalesced([big, np.zeros(3)]))
     if dev.type != "cpu":
-        expect_raises(ValueError, "one device", lambda: dist.all_reduce_coalesced([big, loom.zeros(2)]))
+        expect_raises(ValueError, "one device", lambda: dist.all_reduce_coalesced([big, loom.zeros(2, device=loom.cpu())]))
     # Mismatched lists: every rank raises, none hangs.
     msg = expect_raises(ValueError, "called different collectives",
                         lambda: dist.all_reduce_coalesced([loom.zeros(2 + (r == 0), device=dev), loom.zeros(3, device=dev)]))

@@ -148,7 +148,7 @@ def test_start_and_stop_in_process():
         time.sleep(0.2)
         h = get_json(dash.url + "history")
         assert len(h["samples"]) == 3  # history= bounds what is kept
-        x = loom.ones(1 << 18)  # the dashboard's pool is this process's
+        x = loom.ones(1 << 18, device=loom.cpu())  # devices[0] is cpu(); the dashboard's pool is this process's
         time.sleep(0.2)
         pool = get_json(dash.url + "data")["devices"][0]["pool"]
         assert pool["in_use"] >= x.nbytes

@@ -158,7 +158,8 @@ def _loom_api():
     deps = ROOT / "build" / "docs-deps"
     if deps.is_dir() and str(deps) not in sys.path:
         sys.path.append(str(deps))
-    pytest.importorskip("sphinx", reason="Sphinx is not installed (make docs installs it into build/docs-deps)")
+    for name in ("sphinx", "docutils"):  # a Python may carry one without the other
+        pytest.importorskip(name, reason=f"{name} is not installed (make docs installs Sphinx into build/docs-deps)")
     spec = importlib.util.spec_from_file_location("loom_api", SITE / "_ext" / "loom_api.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)

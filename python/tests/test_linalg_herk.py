@@ -133,7 +133,8 @@ def _writes(xp):
         x.real[1] = 0.25
 
     def copyto(x, c):
-        xp.copyto(x, xp.ones(x.shape, dtype=x.dtype) * 0.5j)
+        ones = xp.ones(x.shape, dtype=x.dtype) if xp is np else xp.ones(x.shape, dtype=x.dtype, device=x.device)
+        xp.copyto(x, ones * 0.5j)
 
     def out_kw(x, c):
         xp.multiply(x, 2, out=x)

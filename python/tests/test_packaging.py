@@ -65,6 +65,7 @@ def build_wheel(out_dir, build_folder, defines=()):
     # The GPU machine's python3 may lack the build backend (make gpu-test runs offline).
     pytest.importorskip("scikit_build_core", reason="the wheel is built with scikit-build-core, not installed here")
     pytest.importorskip("ensurepip", reason="python3 cannot make a venv here (Debian: python3-venv)")
+    dependencies_reachable_or_skip(out_dir)
     build_dir = os.path.join(ROOT, build_folder)
     compiler = main_build_compiler()
     reset_if_compiler_changed(build_dir, compiler)
@@ -76,6 +77,25 @@ def build_wheel(out_dir, build_folder, defines=()):
     wheels = [f for f in os.listdir(out_dir) if f.startswith("loom-") and f.endswith(".whl")]
     assert len(wheels) == 1, wheels
     return os.path.join(out_dir, wheels[0])
+
+
+def dependencies_reachable_or_skip(scratch):
+    """Skips before any build (minutes) where the fresh venv could not be filled: the running
+    Python lacks one of the wheel's dependencies (whose version the venv pins), or there is
+    no LOOM_WHEELHOUSE and pip cannot fetch one (an offline machine, like the GPU machine)."""
+    for d in ("numpy", "ml_dtypes", "scipy-openblas32"):
+        try:
+            importlib.metadata.version(d)
+        except importlib.metadata.PackageNotFoundError:
+            pytest.skip(f"the running Python lacks {d}, which the fresh venv installs at the same version")
+    if os.environ.get("LOOM_WHEELHOUSE"):
+        return
+    r = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--disable-pip-version-check", "--no-deps",
+                        "--retries", "0", "--timeout", "10", "-d", os.path.join(scratch, "probe"),
+                        f"ml_dtypes=={importlib.metadata.version('ml_dtypes')}"], capture_output=True, text=True)
+    if r.returncode != 0:
+        pytest.skip("pip cannot fetch the fresh venv's dependencies here (no network?): set LOOM_WHEELHOUSE to a "
+                    "folder of their wheels")
 
 
 def fresh_venv(tmp_path, wheel):

@@ -122,7 +122,7 @@ def _meminfo_total():
 
 @pytest.mark.skipif(not os.path.exists("/proc/stat"), reason="needs Linux's /proc")
 def test_cpu_row_against_proc_and_loom_allocator():
-    x = loom.ones((3, 1 << 17), dtype=loom.float64)  # 3 MiB in loom's host memory
+    x = loom.ones((3, 1 << 17), dtype=loom.float64, device=loom.cpu())  # 3 MiB in loom's host memory
     mon = _monitor.Monitor(warmup=0.05)
     cpu = mon.sample()["devices"][0]
     expected = loom.memory.stats(loom.cpu())
@@ -136,7 +136,7 @@ def test_cpu_row_against_proc_and_loom_allocator():
 
 
 def test_stats_if_used_matches_stats_on_cpu():
-    y = loom.zeros(12345)
+    y = loom.zeros(12345, device=loom.cpu())
     s, t = loom._loom.memory._stats_if_used(loom.cpu()), loom.memory.stats(loom.cpu())
     assert s == t and s["in_use"] >= y.nbytes
 
