@@ -11,25 +11,6 @@ import loom
 from loom._grad import grad
 
 
-def _lapack_on_cpu():
-    try:
-        loom.linalg.det(loom.ones((1, 1), device=loom.cpu()))
-        return True
-    except NotImplementedError:
-        return False
-
-
-@pytest.fixture
-def dev(device):
-    if device == loom.cpu() and not _lapack_on_cpu():
-        pytest.skip("loom was built without LAPACK")
-    return device
-
-
-@pytest.fixture
-def rng():
-    return np.random.default_rng()
-
 
 def crandn(rng, shape):
     return rng.standard_normal(shape) + 1j * rng.standard_normal(shape)

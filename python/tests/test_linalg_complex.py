@@ -11,16 +11,6 @@ CTYPES = ["complex64", "complex128"]
 TOL = {"complex64": 3e-4, "complex128": 1e-10, "float32": 3e-4, "float64": 1e-10}
 
 
-@pytest.fixture
-def dev(device):
-    if device == loom.cpu():
-        try:
-            loom.linalg.det(loom.ones((1, 1), device=device))
-        except NotImplementedError:
-            pytest.skip("loom was built without LAPACK")
-    return device
-
-
 def crandn(rng, shape, dtype):
     return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
 
