@@ -40,10 +40,6 @@ def check_real_valued(f, args, rng, tol=1e-6):
             np.testing.assert_allclose(np.real(np.sum(g * e)), want, rtol=tol, atol=tol)
 
 
-@pytest.fixture
-def rng():
-    return np.random.default_rng()
-
 
 def sumsq(z):
     return loom.sum(loom.real(z * loom.conj(z)))

@@ -9,10 +9,6 @@ import loom
 from loom._grad import grad
 
 
-@pytest.fixture
-def rng():
-    return np.random.default_rng()
-
 
 def randn(rng, shape, cplx):
     x = rng.standard_normal(shape)
