@@ -149,8 +149,14 @@ def test_start_and_stop_in_process():
         h = get_json(dash.url + "history")
         assert len(h["samples"]) == 3  # history= bounds what is kept
         x = loom.ones(1 << 18, device=loom.cpu())  # devices[0] is cpu(); the dashboard's pool is this process's
-        time.sleep(0.2)
-        pool = get_json(dash.url + "data")["devices"][0]["pool"]
+        # /data serves the latest sample, and a sample of a busy GPU host (NVML's process
+        # queries) can take longer than the interval: wait for one taken after x exists.
+        deadline = time.time() + 20
+        while True:
+            pool = get_json(dash.url + "data")["devices"][0]["pool"]
+            if pool["in_use"] >= x.nbytes or time.time() > deadline:
+                break
+            time.sleep(0.05)
         assert pool["in_use"] >= x.nbytes
     finally:
         dash.stop()
