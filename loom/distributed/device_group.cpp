@@ -46,11 +46,14 @@ void DeviceGroup::check(const char* op, const std::vector<Array>& xs) const {
 
 void DeviceGroup::all_reduce(const std::vector<Array>& xs, ReduceOp op) {
   check("all_reduce", xs);
-  if (op == ReduceOp::avg && !is_floating(xs[0].dtype()))
-    throw_dtype_error("all_reduce", std::string("op='avg' needs a floating dtype, got ") + dtype_name(xs[0].dtype()));
+  check_reduction_dtype("all_reduce", xs[0].dtype(), op);
   if (xs.size() == 1 || xs[0].size() == 0) return;
   for (const Array& x : xs) x.buffer()->note_write();  // NCCL writes them outside dispatch()
-  if (comm_) return comm_->all_reduce(xs, op);
+  if (comm_) {
+    std::vector<Array> parts;
+    for (const Array& x : xs) parts.push_back(as_reals_if_complex(x));
+    return comm_->all_reduce(parts, op);
+  }
   // Through copies: combine on the first device, then copy the result back to each.
   const Device& home = devices_[0];
   Array total = xs[0].copy();

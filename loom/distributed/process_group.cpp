@@ -68,12 +68,7 @@ void check_array(const char* op, const Array& x) {
 
 void check_reduction(const char* op, const Array& x, ReduceOp r) {
   const DType t = x.dtype();
-  if (r == ReduceOp::avg && !is_floating(t))
-    throw_dtype_error(op, std::string("op='avg' needs a floating dtype, got ") + dtype_name(t) +
-                              " (use 'sum' and divide)");
-  if (t == DType::bool_ && r != ReduceOp::min && r != ReduceOp::max)
-    throw_dtype_error(op, std::string("a bool array reduces with 'min' (and) or 'max' (or), not '") +
-                              reduce_op_name(r) + "'");
+  check_reduction_dtype(op, t, r);
   if (x.device().is_gpu() && (t == DType::int16 || t == DType::uint16))
     throw_dtype_error(op, std::string("NCCL has no ") + dtype_name(t) + " reductions; cast to int32 first");
 }
@@ -231,7 +226,7 @@ const Array& all_reduce(const Array& x, ReduceOp op, bool check) {
   check_reduction("all_reduce", x, op);
   agree(g, "all_reduce", signature("all_reduce", x, std::string("op=") + reduce_op_name(op)), check);
   x.buffer()->note_write();  // written in place, outside dispatch()
-  if (g.options.world_size > 1 && x.size() > 0) transport(g, "all_reduce", x).all_reduce(x, op);
+  if (g.options.world_size > 1 && x.size() > 0) transport(g, "all_reduce", x).all_reduce(as_reals_if_complex(x), op);
   return x;
 }
 
@@ -253,7 +248,7 @@ const std::vector<Array>& all_reduce_coalesced(const std::vector<Array>& xs, Red
     if (x.size() == 0) continue;
     const char* p = static_cast<const char*>(x.data());
     spans.emplace_back(p, p + x.nbytes());
-    live.push_back(x);
+    live.push_back(as_reals_if_complex(x));
   }
   // In place, in one call: two arrays sharing bytes would both be written with sums that
   // counted those bytes once each, a wrong answer with no error.
@@ -262,6 +257,7 @@ const std::vector<Array>& all_reduce_coalesced(const std::vector<Array>& xs, Red
     if (spans[i].first < spans[i - 1].second)
       throw_value_error(name, "two of the arrays overlap in memory; pass copies");
   agree(g, name, sig, check);
+  for (const Array& x : live) x.buffer()->note_write();  // written in place, outside dispatch()
   if (g.options.world_size > 1 && !live.empty()) transport(g, name, live[0]).all_reduce_coalesced(live, op);
   return xs;
 }
@@ -311,7 +307,7 @@ Array reduce_scatter(const Array& x, ReduceOp op) {
   agree(g, "reduce_scatter", signature("reduce_scatter", x, std::string("op=") + reduce_op_name(op)));
   if (out.size() == 0) return out;
   if (g.options.world_size == 1) copyto(out, x);
-  else transport(g, "reduce_scatter", x).reduce_scatter(x, out, op);
+  else transport(g, "reduce_scatter", x).reduce_scatter(as_reals_if_complex(x), as_reals_if_complex(out), op);
   return out;
 }
 

@@ -24,4 +24,25 @@ const char* reduce_op_name(ReduceOp r) {
   return "?";
 }
 
+void check_reduction_dtype(const char* op, DType t, ReduceOp r) {
+  if (is_complex(t)) {
+    if (r != ReduceOp::sum && r != ReduceOp::avg)
+      throw_dtype_error(op, std::string(dtype_name(t)) + " arrays reduce with 'sum' or 'avg' only, not '" +
+                                reduce_op_name(r) + "' (complex numbers have no order, and NCCL no complex product)");
+    return;
+  }
+  if (r == ReduceOp::avg && !is_floating(t))
+    throw_dtype_error(op, std::string("op='avg' needs a floating dtype, got ") + dtype_name(t) +
+                              " (use 'sum' and divide)");
+  if (t == DType::bool_ && r != ReduceOp::min && r != ReduceOp::max)
+    throw_dtype_error(op, std::string("a bool array reduces with 'min' (and) or 'max' (or), not '") +
+                              reduce_op_name(r) + "'");
+}
+
+Array as_reals_if_complex(const Array& x) {
+  if (!is_complex(x.dtype())) return x;
+  const DType part = real_dtype(x.dtype());
+  return Array(x.buffer(), part, Shape{2 * x.size()}, Strides{static_cast<int64_t>(itemsize(part))}, x.offset());
+}
+
 }  // namespace loom::distributed

@@ -109,6 +109,34 @@ def case_collectives(dev):
         want[2:4] = NP_REDUCE[op](everyone[:, 2:4], axis=0)
         expect_close(base, want, "float32", f"all_reduce_coalesced {op} of a view")
     assert dist.all_reduce_coalesced([]) == []
+    # Complex arrays: sum and avg, as the reductions of their real and imaginary parts
+    # (neither NCCL nor Gloo has complex types).
+    for dtype in ("complex64", "complex128"):
+        def cdata(k, shape=(5, 3)):
+            return (data(k, shape, "float64", seed=7) + 1j * data(k, shape, "float64", seed=8)).astype(dtype)
+        everyone = np.stack([cdata(k) for k in range(w)]).astype("complex128")
+        tol = 1e-5 if dtype == "complex64" else 1e-12
+        for op in ("sum", "avg"):
+            x = loom.asarray(cdata(r), device=dev).copy()
+            dist.all_reduce(x, op=op)
+            np.testing.assert_allclose(x.numpy(), NP_REDUCE[op](everyone, axis=0), rtol=tol, err_msg=f"{op} {dtype}")
+        xs = [loom.asarray(cdata(r), device=dev).copy(), loom.asarray(data(r, (4,), "float32", seed=2), device=dev)]
+        dist.all_reduce_coalesced(xs, op="avg")
+        np.testing.assert_allclose(xs[0].numpy(), everyone.mean(axis=0), rtol=tol, err_msg=f"coalesced {dtype}")
+        stacked = loom.asarray(np.concatenate([cdata(r)] * w), device=dev)
+        got = dist.reduce_scatter(stacked, op="sum")
+        np.testing.assert_allclose(got.numpy(), everyone.sum(axis=0), rtol=tol, err_msg=f"reduce_scatter {dtype}")
+    # An array written in place by a collective forgets where it came from: y = x.conj()
+    # remembers x (so x @ y.T runs as a Hermitian rank-k update, ARCHITECTURE.md §13), and
+    # after the sum x @ y.T must read y's new values.
+    xn = (data(0, (4, 3), "float64", seed=5) + 1j * data(0, (4, 3), "float64", seed=6)).astype("complex64")
+    xc = loom.asarray(xn, device=dev).copy()  # loom's own memory (an asarray view of NumPy's is never trusted)
+    want = w * (xn.astype("complex128") @ xn.conj().T.astype("complex128"))
+    for reduce in (dist.all_reduce, lambda y: dist.all_reduce_coalesced([y])):
+        y = xc.conj()
+        reduce(y)
+        np.testing.assert_allclose((xc @ y.T).numpy(), want, rtol=1e-5,
+                                   err_msg="x @ y.T after y = x.conj() was all-reduced in place")
     # empty and 0-d arrays
     e = loom.zeros((0, 3), device=dev)
     assert dist.all_reduce(e).shape == (0, 3)
@@ -146,6 +174,8 @@ def case_errors(dev):
     # Checked before any exchange, on each rank alone.
     expect_raises(ValueError, "contiguous", lambda: dist.all_reduce(loom.zeros((4, 4), device=dev)[:, ::2]))
     expect_raises(TypeError, "floating", lambda: dist.all_reduce(loom.zeros(3, dtype="int32", device=dev), op="avg"))
+    expect_raises(TypeError, "'sum' or 'avg' only, not 'max'",
+                  lambda: dist.all_reduce(loom.zeros(3, dtype="complex64", device=dev), op="max"))
     expect_raises(TypeError, "'min' (and)", lambda: dist.all_reduce(loom.zeros(3, dtype="bool", device=dev)))
     expect_raises(ValueError, "op must be", lambda: dist.all_reduce(loom.zeros(3, device=dev), op="median"))
     expect_raises(ValueError, "root must be a rank", lambda: dist.broadcast(loom.zeros(3, device=dev), root=w))

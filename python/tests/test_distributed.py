@@ -189,6 +189,12 @@ def test_device_group_reduces_and_broadcasts_across_devices(where):
         for x, d in zip(xs, devs):
             assert x.device == d
             np.testing.assert_allclose(x.numpy(), want.astype(dtype), rtol=1e-6)
+    # Complex: sum and avg (NCCL reduces the real and imaginary parts).
+    data = [(rng.random((3, 2)) + 1j * rng.random((3, 2))).astype("complex64") for _ in devs]
+    xs = [loom.asarray(a, device=d).copy() for a, d in zip(data, devs)]
+    g.all_reduce(xs, op="avg")
+    for x in xs:
+        np.testing.assert_allclose(x.numpy(), np.mean(np.stack(data), axis=0), rtol=1e-6)
     xs = [loom.asarray(np.full(5, i, dtype="float32"), device=d) for i, d in enumerate(devs)]
     g.broadcast(xs, root=1)
     assert all((x.numpy() == 1).all() for x in xs)
@@ -203,6 +209,8 @@ def test_device_group_errors():
         g.all_reduce([loom.ones(2, device=c), loom.ones(3, device=c)])
     with pytest.raises(TypeError, match="floating"):
         g.all_reduce([loom.ones(2, dtype="int32", device=c)] * 2, op="avg")
+    with pytest.raises(TypeError, match="'sum' or 'avg' only"):
+        g.all_reduce([loom.ones(2, dtype="complex64", device=c)] * 2, op="prod")
     with pytest.raises(ValueError, match="root must be"):
         g.broadcast([loom.ones(2, device=c)] * 2, root=2)
     with pytest.raises(ValueError, match="at least one device"):
