@@ -51,6 +51,10 @@ struct MappedHost {
   void* device = nullptr;
 };
 MappedHost mapped_alloc(int device, size_t nbytes);
+/// The address kernels use for `host`, memory from host_alloc with kHostDeviceMap
+/// (cudaHostGetDevicePointer). UnsupportedError without a GPU, where host_alloc's memory is
+/// ordinary memory that no kernel can reach.
+void* mapped_device_pointer(void* host);
 /// cudaMemcpyAsync(kind = default) on `stream` of GPU `device`, not waited for; the caller
 /// orders it (wait_for_writer) and keeps both sides alive until it is done.
 void memcpy_async(int device, void* dst, const void* src, size_t nbytes, void* stream);

@@ -1,5 +1,6 @@
 // loom.driver's host half, as PyCUDA's: pagelocked_empty / pagelocked_zeros (and *_like) with
-// host_alloc_flags, and memcpy_htod_async / memcpy_dtoh_async on a loom.Stream.
+// host_alloc_flags, whose arrays' .base is a HostAllocation (get_device_pointer for DEVICEMAP
+// memory), and memcpy_htod_async / memcpy_dtoh_async on a loom.Stream.
 #include <cstring>
 #include <string>
 
@@ -12,6 +13,37 @@
 namespace loom::py {
 namespace {
 
+// The owner of a pagelocked_* array's memory (the array's .base), as PyCUDA's: frees it when
+// the last array over it dies, and gives kernels the address of DEVICEMAP memory.
+struct HostAllocation {
+  void* ptr;
+  size_t nbytes;
+  unsigned flags;
+  HostAllocation(void* p, size_t n, unsigned f) : ptr(p), nbytes(n), flags(f) {}
+  HostAllocation(const HostAllocation&) = delete;
+  HostAllocation& operator=(const HostAllocation&) = delete;
+  ~HostAllocation() {
+    try {
+      gpu_runtime::pinned_free(ptr);
+    } catch (...) {  // a destructor must not throw; a failed free leaks
+    }
+  }
+  uintptr_t device_pointer() const {
+    if (!(flags & gpu_runtime::kHostDeviceMap))
+      throw std::invalid_argument("[get_device_pointer] the memory was allocated without host_alloc_flags.DEVICEMAP, "
+                                  "so no GPU can address it; pass mem_flags=host_alloc_flags.DEVICEMAP");
+    return reinterpret_cast<uintptr_t>(gpu_runtime::mapped_device_pointer(ptr));
+  }
+};
+
+// The buffer protocol, so that NumPy arrays over the memory keep this object as their .base.
+int host_allocation_getbuffer(PyObject* self, Py_buffer* view, int flags) {
+  HostAllocation* h = nb::inst_ptr<HostAllocation>(self);
+  return PyBuffer_FillInfo(view, self, h->ptr, static_cast<Py_ssize_t>(h->nbytes), 0, flags);
+}
+PyType_Slot host_allocation_slots[] = {{Py_bf_getbuffer, reinterpret_cast<void*>(host_allocation_getbuffer)},
+                                       {0, nullptr}};
+
 nb::object pagelocked(nb::handle shape, nb::handle dtype, const std::string& order, unsigned flags, bool zero,
                       const char* op) {
   if (order != "C" && order != "F")
@@ -21,13 +53,9 @@ nb::object pagelocked(nb::handle shape, nb::handle dtype, const std::string& ord
   const size_t isz = itemsize(dt);
   const size_t nbytes = static_cast<size_t>(shape_size(sh, op)) * isz;
   void* p = gpu_runtime::host_alloc(nbytes, flags);
-  nb::capsule owner(p, [](void* q) noexcept {
-    try {
-      gpu_runtime::pinned_free(q);
-    } catch (...) {
-    }
-  });
+  nb::object owner = nb::cast(new HostAllocation(p, nbytes, flags), nb::rv_policy::take_ownership);
   if (zero) std::memset(p, 0, nbytes);
+  nb::list dims, steps;
   Strides st = contiguous_strides(sh, isz);
   if (order == "F") {  // first axis fastest
     int64_t stride = static_cast<int64_t>(isz);
@@ -36,7 +64,20 @@ nb::object pagelocked(nb::handle shape, nb::handle dtype, const std::string& ord
       stride *= sh[i];
     }
   }
-  return host_ndarray(p, dt, sh, st, owner);
+  for (size_t i = 0; i < sh.size(); ++i) {
+    dims.append(sh[i]);
+    steps.append(st[i]);
+  }
+  return numpy_module().attr("ndarray")(nb::tuple(dims), numpy_dtype(dt), owner, 0, nb::tuple(steps));
+}
+
+// pagelocked_empty_like / _zeros_like: the shape and dtype of `array` (anything NumPy
+// takes), in its order where it is Fortran-ordered only, else C (NumPy's empty_like).
+nb::object pagelocked_like(nb::handle array, unsigned flags, bool zero, const char* op) {
+  nb::object a = numpy_module().attr("asarray")(array);
+  nb::object f = a.attr("flags");
+  const bool fortran = !nb::cast<bool>(f.attr("c_contiguous")) && nb::cast<bool>(f.attr("f_contiguous"));
+  return pagelocked(a.attr("shape"), a.attr("dtype"), fortran ? "F" : "C", flags, zero, op);
 }
 
 // The device address, device and bytes of `dest`/`src` of an async copy: a DeviceAllocation
@@ -101,6 +142,15 @@ LOOM_BINDING_FAMILY(driver_host, 59) {
   drv.attr("host_alloc_flags") =
       nb::module_::import_("builtins").attr("type")("host_alloc_flags", nb::make_tuple(), flags);
 
+  nb::class_<HostAllocation>(drv, "HostAllocation", nb::type_slots(host_allocation_slots),
+                             "Page-locked host memory from pagelocked_empty / pagelocked_zeros: the .base of "
+                             "their arrays, freed when the last of them dies.")
+      .def("get_device_pointer", &HostAllocation::device_pointer,
+           "The address kernels on a GPU use for this memory (an int, e.g. passed as np.intp); the memory must "
+           "have been allocated with host_alloc_flags.DEVICEMAP.")
+      .def_ro("nbytes", &HostAllocation::nbytes, "Bytes allocated.")
+      .def_ro("flags", &HostAllocation::flags, "The host_alloc_flags it was allocated with.");
+
   const char* empty_doc =
       "A NumPy array (uninitialised) in page-locked host memory from cudaHostAlloc(mem_flags), freed when "
       "the array dies; order 'C' or 'F'. Without a GPU, ordinary page-aligned memory.";
@@ -116,6 +166,18 @@ LOOM_BINDING_FAMILY(driver_host, 59) {
           },
           nb::arg("shape"), nb::arg("dtype") = nb::none(), nb::arg("order") = "C", nb::arg("mem_flags") = 0,
           "pagelocked_empty, filled with zeros.");
+  drv.def("pagelocked_empty_like",
+          [](nb::handle array, unsigned mem_flags) {
+            return pagelocked_like(array, mem_flags, false, "pagelocked_empty_like");
+          },
+          nb::arg("array"), nb::arg("mem_flags") = 0,
+          "pagelocked_empty with the shape and dtype of `array` (Fortran order when `array` is only "
+          "Fortran-contiguous).");
+  drv.def("pagelocked_zeros_like",
+          [](nb::handle array, unsigned mem_flags) {
+            return pagelocked_like(array, mem_flags, true, "pagelocked_zeros_like");
+          },
+          nb::arg("array"), nb::arg("mem_flags") = 0, "pagelocked_empty_like, filled with zeros.");
   drv.def("memcpy_htod_async",
           [](nb::handle dest, nb::handle src, nb::handle stream) {
             copy_async(device_side(dest, "memcpy_htod_async"), src, true, stream, "memcpy_htod_async");

@@ -30,6 +30,57 @@ def test_pagelocked_empty(flags, order, rng):
     assert z.dtype == np.int64 and not z.any()
 
 
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("dtype", ["float32", "int16", "complex128", "bfloat16"])
+def test_pagelocked_like(order, dtype, rng):
+    like = np.asarray(rng.standard_normal((4, 6)), order=order).astype(dtype, order=order)
+    for fn, zero in ((drv.pagelocked_empty_like, False), (drv.pagelocked_zeros_like, True)):
+        a = fn(like, mem_flags=FLAGS.PORTABLE)
+        assert a.shape == like.shape and a.dtype == like.dtype
+        assert a.flags.c_contiguous if order == "C" else a.flags.f_contiguous
+        assert isinstance(a.base, drv.HostAllocation)
+        assert a.base.nbytes == like.nbytes and a.base.flags == FLAGS.PORTABLE
+        if zero:
+            assert not np.ascontiguousarray(a).view(np.uint8).any()
+        a[...] = like
+        np.testing.assert_array_equal(a, like)
+    # Not contiguous, or not even a NumPy array: NumPy's shape and dtype, in C order.
+    b = drv.pagelocked_empty_like(like[:, ::2])
+    assert b.shape == (4, 3) and b.flags.c_contiguous
+    assert drv.pagelocked_zeros_like([[1, 2, 3]]).shape == (1, 3)
+
+
+def test_device_pointer_needs_devicemap():
+    a = drv.pagelocked_empty(8, np.float32)
+    with pytest.raises(ValueError, match=r"\[get_device_pointer\] .* without host_alloc_flags.DEVICEMAP"):
+        a.base.get_device_pointer()
+    m = drv.pagelocked_empty(8, np.float32, mem_flags=FLAGS.DEVICEMAP)
+    if loom.num_gpus() == 0:
+        with pytest.raises(NotImplementedError, match="get_device_pointer"):  # DESIGN.md §5
+            m.base.get_device_pointer()
+
+
+WRITE = r'''
+extern "C" __global__ void write_index(float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = 3.0f * i - 1.0f;
+}
+'''
+
+
+def test_kernel_writes_devicemap_memory_through_its_device_pointer(gpu):
+    # PyCUDA's zero-copy recipe: the array's .base hands the kernel an address.
+    n = 777
+    a = drv.pagelocked_zeros(n, np.float32, mem_flags=FLAGS.DEVICEMAP | FLAGS.PORTABLE)
+    ptr = a.base.get_device_pointer()
+    assert isinstance(ptr, int) and ptr != 0
+    with gpu:
+        k = loom.RawKernel(WRITE, "write_index")
+        k(((n + 127) // 128,), (128,), (np.intp(ptr), np.int32(n)))
+    loom.synchronize(gpu)
+    np.testing.assert_array_equal(a, 3.0 * np.arange(n, dtype=np.float32) - 1)
+
+
 def test_pagelocked_errors():
     with pytest.raises(ValueError, match=r"\[pagelocked_empty\] mem_flags"):
         drv.pagelocked_empty(4, np.float32, mem_flags=8)

@@ -36,12 +36,23 @@ MappedHost mapped_alloc(int device, size_t nbytes) {
     throw UnsupportedError("[empty_mapped] gpu(" + std::to_string(device) + ") cannot map host memory");
   MappedHost m;
   m.host = host_alloc(nbytes, kHostPortable | kHostDeviceMap);
-  const cudaError_t err = cudaHostGetDevicePointer(&m.device, m.host, 0);
-  if (err != cudaSuccess) {
+  try {
+    m.device = mapped_device_pointer(m.host);
+  } catch (...) {
     cudaFreeHost(m.host);
-    cuda::raise_runtime_error(err, "cudaHostGetDevicePointer(&device_ptr, host_ptr, 0)");
+    throw;
   }
   return m;
+}
+
+void* mapped_device_pointer(void* host) {
+  if (cuda::device_count() == 0)
+    throw UnsupportedError("[get_device_pointer] no GPU: page-locked memory is ordinary host memory here, "
+                           "which no kernel can reach");
+  void* d = nullptr;
+  const cudaError_t err = cudaHostGetDevicePointer(&d, host, 0);
+  if (err != cudaSuccess) cuda::raise_runtime_error(err, "cudaHostGetDevicePointer(&device_ptr, host_ptr, 0)");
+  return d;
 }
 
 void memcpy_async(int device, void* dst, const void* src, size_t nbytes, void* stream) {

@@ -54,6 +54,24 @@ class host_alloc_flags:
 
     WRITECOMBINED: int = 4
 
+class HostAllocation:
+    """
+    Page-locked host memory from pagelocked_empty / pagelocked_zeros: the .base of their arrays, freed when the last of them dies.
+    """
+
+    def get_device_pointer(self) -> int:
+        """
+        The address kernels on a GPU use for this memory (an int, e.g. passed as np.intp); the memory must have been allocated with host_alloc_flags.DEVICEMAP.
+        """
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes allocated."""
+
+    @property
+    def flags(self) -> int:
+        """The host_alloc_flags it was allocated with."""
+
 def pagelocked_empty(shape: object, dtype: object | None = None, order: str = 'C', mem_flags: int = 0) -> object:
     """
     A NumPy array (uninitialised) in page-locked host memory from cudaHostAlloc(mem_flags), freed when the array dies; order 'C' or 'F'. Without a GPU, ordinary page-aligned memory.
@@ -61,6 +79,14 @@ def pagelocked_empty(shape: object, dtype: object | None = None, order: str = 'C
 
 def pagelocked_zeros(shape: object, dtype: object | None = None, order: str = 'C', mem_flags: int = 0) -> object:
     """pagelocked_empty, filled with zeros."""
+
+def pagelocked_empty_like(array: object, mem_flags: int = 0) -> object:
+    """
+    pagelocked_empty with the shape and dtype of `array` (Fortran order when `array` is only Fortran-contiguous).
+    """
+
+def pagelocked_zeros_like(array: object, mem_flags: int = 0) -> object:
+    """pagelocked_empty_like, filled with zeros."""
 
 def memcpy_htod_async(dest: object, src: object, stream: object | None = None) -> None:
     """
