@@ -18,10 +18,10 @@ what would hide the bound functions' typed signatures and docstrings:
   lists them.
 - The named tuples of loom.linalg get their real module, and the Python functions attached
   to ndarray the names their modules hold them under.
-Three of stubgen's rules are bent (by wrapping StubGen.put and __init__): NumPy's public
+Four of stubgen's rules are bent (by wrapping StubGen.put and __init__): NumPy's public
 names that end in one underscore (bool_, ix_) and private classes that public signatures
-name are written, and the package stub imports what it re-exports from NumPy (AxisError,
-LinAlgError). tools/stub_patterns.txt adds what stubgen leaves out (see there).
+name are written, the package stub imports what it re-exports from NumPy (AxisError,
+LinAlgError), and slot wrappers that exist under some Pythons only are left out. tools/stub_patterns.txt adds what stubgen leaves out (see there).
 """
 import argparse
 import os
@@ -70,6 +70,12 @@ def importable_methods(loom):
                 fn.__name__ = next((n for n, v in vars(home).items() if v is fn), fn.__name__)
 
 
+# Slot wrappers that only some Pythons put in a class's __dict__: 3.12 (PEP 688) gives every
+# type with the buffer protocol (loom.driver.HostAllocation) __buffer__ and __release_buffer__,
+# which stubgen writes as methods. Left out, the stubs are the same under every Python.
+PYTHON_VERSION_SLOTS = ("__buffer__", "__release_buffer__")
+
+
 def numpy_style_names(stub_gen):
     """Makes stub_gen (nanobind's StubGen) write the public names that end in one underscore
     (bool_, ix_), which it takes for private ones, the private classes of a module (their
@@ -78,6 +84,8 @@ def numpy_style_names(stub_gen):
     put, init = stub_gen.put, stub_gen.__init__
 
     def put_numpy_style(self, value, name=None, parent=None):
+        if name in PYTHON_VERSION_SLOTS:
+            return
         public = bool(name) and name[0] != "_" and name.endswith("_") and not name.endswith("__")
         # A private class of the extension that public signatures name (ndarray.at's _AtHelper).
         public |= isinstance(value, type) and value.__module__ == self.module.__name__

@@ -146,7 +146,7 @@ LOOM_BINDING_FAMILY(driver_host, 59) {
                              "Page-locked host memory from pagelocked_empty / pagelocked_zeros: the .base of "
                              "their arrays, freed when the last of them dies.")
       .def("get_device_pointer", &HostAllocation::device_pointer,
-           "The address kernels on a GPU use for this memory (an int, e.g. passed as np.intp); the memory must "
+           "The address kernels on a GPU use for this memory (an int; a kernel takes it as ctypes.c_void_p(address)); the memory must "
            "have been allocated with host_alloc_flags.DEVICEMAP.")
       .def_ro("nbytes", &HostAllocation::nbytes, "Bytes allocated.")
       .def_ro("flags", &HostAllocation::flags, "The host_alloc_flags it was allocated with.");

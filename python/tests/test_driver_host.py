@@ -1,6 +1,7 @@
 """loom.driver's host half (PyCUDA's pagelocked_empty/zeros, host_alloc_flags,
 memcpy_htod_async/memcpy_dtoh_async) and loom.autoinit. Without a GPU, page-locked arrays
 are ordinary memory and the copies run on cpu(); the GPU cases run with one."""
+import ctypes
 import importlib
 
 import numpy as np
@@ -76,7 +77,9 @@ def test_kernel_writes_devicemap_memory_through_its_device_pointer(gpu):
     assert isinstance(ptr, int) and ptr != 0
     with gpu:
         k = loom.RawKernel(WRITE, "write_index")
-        k(((n + 127) // 128,), (128,), (np.intp(ptr), np.int32(n)))
+        # A raw address for a pointer parameter is a ctypes.c_void_p (PyCUDA's np.intp is an
+        # integer to loom's typed launches, which refuse it for a pointer).
+        k(((n + 127) // 128,), (128,), (ctypes.c_void_p(ptr), np.int32(n)))
     loom.synchronize(gpu)
     np.testing.assert_array_equal(a, 3.0 * np.arange(n, dtype=np.float32) - 1)
 

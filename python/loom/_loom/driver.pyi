@@ -61,7 +61,7 @@ class HostAllocation:
 
     def get_device_pointer(self) -> int:
         """
-        The address kernels on a GPU use for this memory (an int, e.g. passed as np.intp); the memory must have been allocated with host_alloc_flags.DEVICEMAP.
+        The address kernels on a GPU use for this memory (an int; a kernel takes it as ctypes.c_void_p(address)); the memory must have been allocated with host_alloc_flags.DEVICEMAP.
         """
 
     @property
