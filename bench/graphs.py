@@ -5,7 +5,8 @@
 Per call of a function of 20 elementwise ops on two float32 vectors of --n elements, in
 microseconds (median of --rounds rounds of --inner calls, every contender in turn per
 round): loom eager, loom.cuda_graph replay (its arguments copied into the graph's inputs),
-PyTorch eager and torch.cuda.CUDAGraph replay, CuPy eager and a CuPy stream-captured graph,
+loom.jit of the function and a graph of that (the fused kernels captured), PyTorch eager
+and torch.cuda.CUDAGraph replay, CuPy eager and a CuPy stream-captured graph,
 where installed and a GPU is present ("n/a" otherwise). The goal: a loom replay costs at
 most 1/4 of loom eager. Without a GPU, loom's rows run on cpu(), where cuda_graph calls the
 function eagerly. This is a benchmark, never a test.
@@ -34,7 +35,17 @@ def loom_cases(dev, n):
     f = lambda a, b: chain(loom.sin, a, b)  # noqa: E731
     g = loom.cuda_graph(f, x, y)
     sync = lambda: loom.synchronize(dev)  # noqa: E731
-    return {"loom eager": (lambda: f(x, y), sync), "loom cuda_graph": (lambda: g(x, y), sync)}
+    cases = {"loom eager": (lambda: f(x, y), sync), "loom cuda_graph": (lambda: g(x, y), sync)}
+    # The same function fused by loom.jit first, then captured: the graph holds the fused
+    # kernels (as torch.compile's mode="reduce-overhead" fuses, then uses CUDA graphs).
+    try:
+        fj = loom.jit(f)
+        gj = loom.cuda_graph(fj, x, y)
+        cases["loom jit"] = (lambda: fj(x, y), sync)
+        cases["loom cuda_graph(jit)"] = (lambda: gj(x, y), sync)
+    except Exception as e:  # reported, not fatal: the other rows still mean something
+        print(f"n/a: loom cuda_graph(jit) ({type(e).__name__}: {e})")
+    return cases
 
 
 def torch_cases(n):

@@ -48,6 +48,20 @@ def test_cpu_runs_the_function_each_call(rng):
         _check(g(x2, y2), x2, y2)
 
 
+def test_graph_of_a_jitted_function(device, rng):
+    # loom.jit fuses the 20 ops into a few kernels, and the graph captures those: the
+    # replay then launches a handful of kernels, not 20 (torch.compile's reduce-overhead).
+    x, y = _rand(rng, (500,), device), _rand(rng, (500,), device)
+    f = loom.jit(chain20)
+    g = loom.cuda_graph(f, x, y)
+    for _ in range(3):
+        x2, y2 = _rand(rng, (500,), device), _rand(rng, (500,), device)
+        outs = g(x2, y2)
+        _check(outs, x2, y2)
+        for a, b in zip(outs, f(x2, y2)):
+            np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+
 def test_argument_errors(rng):
     dev = loom.cpu()
     x, y = _rand(rng, (8,), dev), _rand(rng, (8,), dev)
