@@ -42,8 +42,11 @@ void pinned_free(void* ptr);
 /// cudaHostAlloc with PyCUDA's host_alloc_flags (kHostPortable, kHostDeviceMap,
 /// kHostWriteCombined: CUDA's cudaHostAlloc* values); free with pinned_free. Without a GPU,
 /// page-aligned ordinary memory stands in (as pinned_alloc).
+/// Both builds check the flags first, so a wrong value raises with and without CUDA alike.
 constexpr unsigned kHostPortable = 1, kHostDeviceMap = 2, kHostWriteCombined = 4;
 void* host_alloc(size_t nbytes, unsigned flags);
+/// ValueError naming pagelocked_empty unless `flags` combines the three above.
+void check_host_alloc_flags(unsigned flags);
 /// Mapped (zero-copy) host memory: page-locked, mapped into every GPU's address space.
 /// `host` is the CPU's address, `device` the one kernels on GPU `device` use.
 struct MappedHost {

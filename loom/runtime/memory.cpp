@@ -1,5 +1,8 @@
 #include "loom/runtime/memory.h"
 
+#include <string>
+
+#include "loom/core/error.h"
 #include "loom/runtime/device_runtime.h"
 #include "loom/runtime/gpu_runtime.h"
 #include "loom/runtime/profiler.h"
@@ -73,5 +76,12 @@ void set_limit(size_t nbytes, std::optional<Device> device) {
 // Both backends fall back to page-aligned ordinary memory when there is no GPU.
 void* pinned_alloc(size_t nbytes) { return gpu_runtime::pinned_alloc(nbytes); }
 void pinned_free(void* ptr) { gpu_runtime::pinned_free(ptr); }
+
+// Here, built with and without CUDA, so that both builds refuse the same flags.
+void gpu_runtime::check_host_alloc_flags(unsigned flags) {
+  if (flags & ~(kHostPortable | kHostDeviceMap | kHostWriteCombined))
+    throw_value_error("pagelocked_empty", "mem_flags must combine host_alloc_flags.PORTABLE, DEVICEMAP and "
+                                          "WRITECOMBINED, got " + std::to_string(flags));
+}
 
 }  // namespace loom

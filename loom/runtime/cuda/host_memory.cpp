@@ -13,9 +13,7 @@
 namespace loom::gpu_runtime {
 
 void* host_alloc(size_t nbytes, unsigned flags) {
-  if (flags & ~(kHostPortable | kHostDeviceMap | kHostWriteCombined))
-    throw_value_error("pagelocked_empty", "mem_flags must combine host_alloc_flags.PORTABLE, DEVICEMAP and "
-                                          "WRITECOMBINED, got " + std::to_string(flags));
+  check_host_alloc_flags(flags);
   if (cuda::device_count() == 0) return pinned_alloc(nbytes);  // ordinary memory stands in
   void* p = nullptr;
   const cudaError_t err = cudaHostAlloc(&p, std::max<size_t>(nbytes, 1), flags);

@@ -37,7 +37,10 @@ void* pinned_alloc(size_t nbytes) {
 }
 void pinned_free(void* ptr) { std::free(ptr); }
 // Without CUDA every pointer is host memory.
-void* host_alloc(size_t nbytes, unsigned) { return pinned_alloc(nbytes); }
+void* host_alloc(size_t nbytes, unsigned flags) {
+  check_host_alloc_flags(flags);
+  return pinned_alloc(nbytes);
+}
 void* mapped_device_pointer(void*) {
   throw UnsupportedError("[get_device_pointer] loom was built without CUDA: page-locked memory is ordinary host "
                          "memory here, which no kernel can reach");
