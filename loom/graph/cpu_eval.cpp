@@ -22,6 +22,7 @@
 #include "loom/core/strided_rows.h"
 #include "loom/graph/cpu_compiled.h"
 #include "loom/graph/cpu_eval_loops.h"
+#include "loom/graph/cpu_eval_scratch.h"
 #include "loom/runtime/cpu/thread_pool.h"
 
 namespace loom {
@@ -31,7 +32,7 @@ using namespace graph_cpu;
 constexpr int kMaxDims = 64;
 constexpr int kMaxOperands = 64;
 constexpr int64_t kGrain = 1 << 15;            // elements per parallel task
-constexpr int64_t kSlot = kEvalBlock * 16;     // bytes of one block buffer (up to complex128)
+constexpr int64_t kMaxItem = 16;               // bytes of the widest item (complex128)
 
 const NodeTable& node_table() {
   static const struct Table {
@@ -287,23 +288,26 @@ Plan make_plan(const FusedGraph& g, const std::vector<GraphArg>& args, const std
   return p;
 }
 
-// One task's block buffers: one per value, then three for cast arguments, three for
-// gathered arguments, and for a lazy branch one for its lane indices, one for its result
-// and one for its where's condition cast to bool. Zeroed once, so a branch no lane takes
-// is still initialised memory where `where` reads it.
+// One task's block buffers (in the thread's memory, cpu_eval_scratch.h, each the size of a
+// block of the task's elements): one per value, three for cast and three for gathered
+// arguments, and for a lazy branch its lane indices, result and where's condition as bool.
+// Zeroed first, so a branch no lane takes is initialised memory where `where` reads it.
 struct Scratch {
   static constexpr int kExtra = 9;
-  std::unique_ptr<uint64_t[]> mem;
+  int64_t slot_bytes;
+  ThreadScratch buf;
   std::vector<const char*> val;  // per value: where its block is (a buffer or an array row)
-  explicit Scratch(const Plan& p)
-      : mem(new uint64_t[(p.nvalues + kExtra) * kSlot / sizeof(uint64_t)]()), val(p.nvalues) {
+  Scratch(const Plan& p, int64_t elements)
+      : slot_bytes((std::min(kEvalBlock, elements) * kMaxItem + 63) / 64 * 64),
+        buf(static_cast<size_t>((p.nvalues + kExtra) * slot_bytes)), val(p.nvalues) {
+    const int64_t block = std::min(kEvalBlock, elements);
     for (int i = 0; i < p.nin; ++i)
       if (p.operand[i] < 0) {  // param inputs: the scalar repeated once per task
         char* b = slot(i);
-        for (int64_t e = 0; e < kEvalBlock; ++e) std::memcpy(b + e * p.item[i], p.params[i].data(), p.item[i]);
+        for (int64_t e = 0; e < block; ++e) std::memcpy(b + e * p.item[i], p.params[i].data(), p.item[i]);
       }
   }
-  char* slot(int k) { return reinterpret_cast<char*>(mem.get()) + k * kSlot; }
+  char* slot(int k) { return buf.data() + k * slot_bytes; }
   char* cast_slot(const Plan& p, int j) { return slot(p.nvalues + j); }
   char* gather_slot(const Plan& p, int j) { return slot(p.nvalues + 3 + j); }
   int32_t* lanes(const Plan& p) { return reinterpret_cast<int32_t*>(slot(p.nvalues + 6)); }
@@ -451,7 +455,7 @@ void run_block(const Plan& p, Scratch& s, char* const* ptr, const int64_t* step,
 
 // Elements [begin, end) of the collapsed iteration space, in C order, block by block.
 void run_range(const Plan& p, int64_t begin, int64_t end) {
-  Scratch s(p);
+  Scratch s(p, end - begin);
   int64_t step[kMaxOperands];
   for (int o = 0; o < p.nops; ++o) step[o] = p.strides[o][p.nd - 1];
   for_each_row_piece<kMaxOperands, kMaxDims>(
