@@ -239,6 +239,23 @@ def skip_cpu_kernels(device):
     runs them now, so it skips nothing; kept for tests written against it."""
 
 
+def randn(rng, shape, cplx):
+    """Standard normal values of `shape`, complex (both parts normal) when cplx."""
+    x = rng.standard_normal(shape)
+    return x + 1j * rng.standard_normal(shape) if cplx else x
+
+
+def check_directional_grad(device, f, x, e, tol=1e-6, h=1e-6):
+    """loom's grad(f)(x) on `device` against the central difference of f (eager, real
+    scalar valued) along e: Re(sum(g * e)) = d/dt f(x + t e) at 0."""
+    from loom._grad import grad
+    L = lambda a: loom.asarray(a, device=device)  # noqa: E731
+    g = grad(f)(L(x)).numpy()
+    assert g.dtype == x.dtype
+    want = (float(f(L(x + h * e)).numpy()) - float(f(L(x - h * e)).numpy())) / (2 * h)
+    np.testing.assert_allclose(np.real(np.sum(g * e)), want, rtol=tol, atol=tol)
+
+
 def central_differences(f, x, h=1e-6):
     """The gradient of the scalar f at x (a NumPy float64 array) by central differences."""
     g = np.zeros_like(x)

@@ -6,23 +6,14 @@ import numpy as np
 import pytest
 
 import loom
+from conftest import check_directional_grad, randn
 from loom._grad import grad
 
 
-
-def randn(rng, shape, cplx):
-    x = rng.standard_normal(shape)
-    return x + 1j * rng.standard_normal(shape) if cplx else x
-
-
 def check(device, f, x, rng, tol=1e-6, h=1e-6):
-    L = lambda a: loom.asarray(a, device=device)  # noqa: E731
-    g = grad(f)(L(x)).numpy()
-    assert g.dtype == x.dtype
+    """grad(f)(x) against central differences along two random directions."""
     for _ in range(2):
-        e = randn(rng, x.shape, np.iscomplexobj(x))
-        want = (float(f(L(x + h * e)).numpy()) - float(f(L(x - h * e)).numpy())) / (2 * h)
-        np.testing.assert_allclose(np.real(np.sum(g * e)), want, rtol=tol, atol=tol)
+        check_directional_grad(device, f, x, randn(rng, x.shape, np.iscomplexobj(x)), tol, h)
 
 
 def weights(rng, shape, device):

@@ -7,22 +7,9 @@ import numpy as np
 import pytest
 
 import loom
+from conftest import check_directional_grad as check
+from conftest import randn
 from loom._grad import grad
-
-
-
-def randn(rng, shape, cplx):
-    x = rng.standard_normal(shape)
-    return x + 1j * rng.standard_normal(shape) if cplx else x
-
-
-def check(dev, f, x, e, tol=1e-6, h=1e-6):
-    """grad(f)(x) against the central difference of f (eager) along e."""
-    L = lambda a: loom.asarray(a, device=dev)  # noqa: E731
-    g = grad(f)(L(x)).numpy()
-    assert g.dtype == x.dtype
-    want = (float(f(L(x + h * e)).numpy()) - float(f(L(x - h * e)).numpy())) / (2 * h)
-    np.testing.assert_allclose(np.real(np.sum(g * e)), want, rtol=tol, atol=tol)
 
 
 @pytest.mark.parametrize("cplx", [False, True], ids=["real", "complex"])
