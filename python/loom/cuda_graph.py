@@ -65,12 +65,19 @@ class CudaGraph:
         # temporaries the capture will reuse. It runs on copies of the inputs: the same
         # layouts, so the same kernels, and a function that writes its arguments does not
         # write the graph's inputs twice.
-        with g.stream:
-            warm = list(self._args)
-            for i, s in zip(self._array_pos, statics):
-                warm[i] = s.copy()
-            self._fn(*warm)
-            del warm
+        # Compiles happen in the warm-up itself, not on the background worker: a jitted
+        # function whose fused kernel is still compiling runs node by node (TRANSFORMS.md
+        # §4), and the graph would keep those many kernels for good.
+        background = _loom._set_background_compiles(False)
+        try:
+            with g.stream:
+                warm = list(self._args)
+                for i, s in zip(self._array_pos, statics):
+                    warm[i] = s.copy()
+                self._fn(*warm)
+                del warm
+        finally:
+            _loom._set_background_compiles(background)
         call = list(self._args)
         for i, s in zip(self._array_pos, statics):
             call[i] = s

@@ -62,6 +62,29 @@ def test_graph_of_a_jitted_function(device, rng):
             np.testing.assert_array_equal(a.numpy(), b.numpy())
 
 
+def test_graph_of_a_jitted_function_holds_its_fused_kernel(device, rng):
+    # A fused kernel this process has never seen, after the function ran eagerly (so every
+    # node's eager kernel is loaded): jit's first call would run the group node by node
+    # while the kernel compiles in the background. The capture's warm-up must compile it
+    # instead, or the graph keeps the unfused kernels for good.
+    ops = [lambda z, x: loom.sin(z) + x, lambda z, x: z * x, lambda z, x: loom.cos(z) - x,
+           lambda z, x: z * 0.5 + x]
+    picks = [int(b) for b in np.base_repr(int(rng.integers(4**10, 4**12)), 4)]
+
+    def f(x, y):
+        z = x * y
+        for k in picks:
+            z = ops[k](z, y)
+        return z
+
+    x, y = _rand(rng, (300,), device), _rand(rng, (300,), device)
+    eager = f(x, y).numpy()
+    before = loom._loom._cpu_loop_stats()["gpu_fused_runs_unfused"]
+    g = loom.cuda_graph(loom.jit(f), x, y)
+    assert loom._loom._cpu_loop_stats()["gpu_fused_runs_unfused"] == before
+    np.testing.assert_allclose(g(x, y).numpy(), eager, rtol=1e-5, atol=1e-5)
+
+
 def test_argument_errors(rng):
     dev = loom.cpu()
     x, y = _rand(rng, (8,), dev), _rand(rng, (8,), dev)

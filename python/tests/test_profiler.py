@@ -56,7 +56,9 @@ def test_table_has_each_kernel_with_its_calls(device, rng):
     for name in ("add", "matmul", "prof_axpy", copy_name):
         assert any(line.startswith(name + " ") for line in text.splitlines()), text
     # Sorted by total time: the first row is the longest.
-    first = text.splitlines()[3].split()[0]
+    # Names may hold a space ("copy DtoH"): take the longest name the line starts with.
+    line = text.splitlines()[3]
+    first = max((n for n in rows if line.startswith(n + " ")), key=len)
     assert rows[first].total_us == max(r.total_us for r in rows.values())
 
 
@@ -163,7 +165,7 @@ def test_compile_of_a_fresh_kernel_is_a_miss(device, rng):
     x = loom.asarray(xn, device=device)
     with profiler.profile() as p:
         z = k(x)
-    np.testing.assert_allclose(np.asarray(z.to_device(loom.cpu())), xn * 3 + 1, rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(z.to_device(loom.cpu())), xn * 3 + 1, rtol=1e-6, atol=1e-6)  # an fma
     compiles = [e for e in p.events("compile") if "prof_fresh" in e.name]
     assert compiles and compiles[0].detail == "miss" and compiles[0].dur_us > 0
     launch = next(e for e in p.events("kernel") if e.name == "prof_fresh")
