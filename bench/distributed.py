@@ -4,7 +4,8 @@ One process: a 1 GiB gpu(0) -> gpu(1) copy (peer to peer), and two GPUs multiply
 matrices at once against one. Then, under `python -m loom.launch --nproc 2` (this script
 starts it): all_reduce of 1 GiB (bus bandwidth, as nccl-tests count it: 2(n-1)/n x bytes /
 time), and data-parallel training of the MLP 784-512-512-10 (Adam) with DDP on 2 GPUs
-against one GPU, in samples per second at the same batch per GPU.
+against one GPU, in samples per second at the same batch per GPU, loom's and PyTorch's
+(the last column: loom's samples per second on 2 GPUs against PyTorch's).
 
     python3 bench/distributed.py [--quick]
 
@@ -77,7 +78,6 @@ def ranks(reps, quick):
     import torch.distributed as tdist
 
     import loom.distributed as dist
-    from loom import nn, optim
     dist.init()
     r, w = dist.rank(), dist.world_size()
     dev = loom.gpu(dist.local_rank())
@@ -94,48 +94,87 @@ def ranks(reps, quick):
                  f"{bus / t_torch / 1e9:.0f}", f"{t_torch / t_loom:.2f}x"])
     del x, tx
 
-    # Data parallel: the same batch per GPU, one GPU alone (rank 0) against two.
-    steps = 10 if quick else 30
+    rows += data_parallel_rows(r, w, dev, torch, reps, 10 if quick else 30)
+    if r == 0:
+        print_rows(["case (2 processes)", "loom", "PyTorch", "loom vs PyTorch"], rows)
+    tdist.destroy_process_group()
+    dist.finalize()
 
-    def mlp():
+
+def data_parallel_rows(r, w, dev, torch, reps, steps):
+    """The MLP 784-512-512-10 (Adam) trained on one GPU (rank 0 alone; the others wait at a
+    barrier) and with DDP on every GPU, loom's and PyTorch's, at the same batch per GPU.
+    Rounds alternate the four, so a drift of the shared host (clock speed, a neighbour's
+    load) reaches each alike. Small batches are bound by the host's time per step (about
+    0.6 to 1.2 ms on the lent machines, which varies within minutes); the largest is bound
+    by the GPUs, as data-parallel training is meant to be."""
+    import loom.distributed as dist
+    import torch.nn.functional as F
+    from loom import nn, optim
+    from torch.nn.parallel import DistributedDataParallel as TorchDDP
+    rows = []
+
+    def loom_mlp():
         return nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(),
                              nn.Linear(512, 10)).to(dev)
+
+    def torch_mlp():
+        tn = torch.nn
+        return tn.Sequential(tn.Linear(784, 512), tn.ReLU(), tn.Linear(512, 512), tn.ReLU(),
+                             tn.Linear(512, 10)).cuda()
 
     def loss_fn(m, xb, yb):
         return nn.losses.cross_entropy(m(xb), yb)
 
-    for batch in (256, 2048):
+    for batch in (256, 2048, 16384):
         rng = np.random.default_rng(r)
-        X = loom.asarray(rng.standard_normal((batch, 784)).astype("float32"), device=dev)
-        y = loom.asarray(rng.integers(0, 10, batch), device=dev)
+        xn = rng.standard_normal((batch, 784)).astype("float32")
+        yn = rng.integers(0, 10, batch)
+        X, y = loom.asarray(xn, device=dev), loom.asarray(yn, device=dev)
+        tX, ty = torch.from_numpy(xn).cuda(), torch.from_numpy(yn).cuda()
 
-        def train(net, vg, opt):
+        def loom_train(net, vg, opt):
             def run():
                 for _ in range(steps):
                     _, g = vg(net, X, y)
                     opt.update(net.module if hasattr(net, "module") else net, g)
             return run
-        # Rounds alternate one GPU (rank 0 alone; the others wait at a barrier) and both:
-        # a drift of the shared host (clock speed, a neighbour's load) then reaches both sides.
-        net1, ddp = mlp(), nn.DistributedDataParallel(mlp())
-        one = train(net1, nn.value_and_grad(net1, loss_fn), optim.Adam(learning_rate=1e-3))
-        two = train(ddp, ddp.value_and_grad(loss_fn), optim.Adam(learning_rate=1e-3))
-        t1s, t2s = [], []
+
+        def torch_train(net):
+            opt = torch.optim.Adam(net.parameters(), lr=1e-3)
+
+            def run():
+                for _ in range(steps):
+                    opt.zero_grad(set_to_none=True)
+                    F.cross_entropy(net(tX), ty).backward()
+                    opt.step()
+            return run
+        net1, ddp = loom_mlp(), nn.DistributedDataParallel(loom_mlp())
+        sides = {
+            "loom": (loom_train(net1, nn.value_and_grad(net1, loss_fn), optim.Adam(learning_rate=1e-3)),
+                     loom_train(ddp, ddp.value_and_grad(loss_fn), optim.Adam(learning_rate=1e-3)),
+                     dev.synchronize),
+            "torch": (torch_train(torch_mlp()), torch_train(TorchDDP(torch_mlp(), device_ids=[dev.index])),
+                      torch.cuda.synchronize),
+        }
+        times = {k: ([], []) for k in sides}
         for _ in range(reps + 1):  # the first round warms up
-            if r == 0:
-                t1s.append(median_time(one, dev.synchronize, 1))
-            dist.barrier()
-            t2s.append(median_time(two, dev.synchronize, 1))
-            dist.barrier()
-        sps1 = batch * steps / float(np.median(t1s[1:])) if r == 0 else None
-        sps2 = w * batch * steps / float(np.median(t2s[1:]))
+            for k, (one, two, sync) in sides.items():
+                if r == 0:
+                    times[k][0].append(median_time(one, sync, 1))
+                dist.barrier()
+                times[k][1].append(median_time(two, sync, 1))
+                dist.barrier()
         if r == 0:
-            rows.append([f"DDP MLP (Adam), batch {batch}/GPU: 2 GPUs vs 1 (samples/s)",
-                         f"{sps2 / sps1:.3f}x ({sps2:,.0f} vs {sps1:,.0f})", "", ""])
-    if r == 0:
-        print_rows(["case (2 processes)", "loom", "PyTorch", "loom vs PyTorch"], rows)
-    tdist.destroy_process_group()
-    dist.finalize()
+            cells, sps2 = [], {}
+            for k, (t1s, t2s) in times.items():
+                sps1 = batch * steps / float(np.median(t1s[1:]))
+                sps2[k] = w * batch * steps / float(np.median(t2s[1:]))
+                cells.append(f"{sps2[k] / sps1:.3f}x ({sps2[k]:,.0f} vs {sps1:,.0f})")
+            rows.append([f"DDP MLP (Adam), batch {batch}/GPU: 2 GPUs vs 1 (samples/s)", *cells,
+                         f"{sps2['loom'] / sps2['torch']:.2f}x"])
+        del sides, net1, ddp, X, y, tX, ty
+    return rows
 
 
 def main():

@@ -69,6 +69,7 @@ class NcclBackend final : public CollectiveBackend {
   ~NcclBackend() override {
     shutdown(false);
     for (auto& p : pending_) cudaEventDestroy(p.event);
+    for (cudaEvent_t ev : free_events_) cudaEventDestroy(ev);
   }
 
   const char* name() const override { return "nccl"; }
@@ -147,13 +148,24 @@ class NcclBackend final : public CollectiveBackend {
     void* stream = cuda::current_stream(dev_);
     nccl::check(a_, call(stream), op, op);
     for (const Array* a : arrays) a->buffer()->set_last_stream(stream);
-    cudaEvent_t ev;
-    if (cudaEventCreateWithFlags(&ev, cudaEventDisableTiming) != cudaSuccess ||
+    // This runs once per bucket of every training step: the events are reused, and the
+    // watchdog is woken only out of its idle wait (it polls every 10 ms while calls are
+    // pending, far finer than any timeout), not by every call.
+    cudaEvent_t ev = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!free_events_.empty()) {
+        ev = free_events_.back();
+        free_events_.pop_back();
+      }
+    }
+    if ((!ev && cudaEventCreateWithFlags(&ev, cudaEventDisableTiming) != cudaSuccess) ||
         cudaEventRecord(ev, static_cast<cudaStream_t>(stream)) != cudaSuccess)
       throw CudaError(std::string("[") + op + "] cudaEventRecord after the NCCL call failed");
     std::lock_guard<std::mutex> lock(mu_);
+    const bool was_idle = pending_.empty();
     pending_.push_back({ev, Clock::now() + timeout_, op});
-    wake_.notify_all();
+    if (was_idle) wake_.notify_all();
   }
 
   void watch() {
@@ -165,7 +177,7 @@ class NcclBackend final : public CollectiveBackend {
         Pending& p = pending_.front();
         const cudaError_t q = cudaEventQuery(p.event);
         if (q == cudaSuccess) {
-          cudaEventDestroy(p.event);
+          free_events_.push_back(p.event);
           pending_.pop_front();
           continue;
         }
@@ -198,6 +210,7 @@ class NcclBackend final : public CollectiveBackend {
   std::mutex mu_;
   std::condition_variable wake_;
   std::deque<Pending> pending_;
+  std::vector<cudaEvent_t> free_events_;  // recorded before and completed: reused by run()
   std::string aborted_;
   bool stopping_ = false;
   std::thread watchdog_;
