@@ -1,6 +1,6 @@
 """Where data-parallel training's time goes, per rank: a diagnostic beside bench/distributed.py.
 
-    python3 bench/distributed_breakdown.py [--batch 256] [--steps 30] [--rounds 5]
+    python3 bench/distributed_breakdown.py [--batch 256] [--steps 30] [--rounds 5] [--own-gpu-only]
 
 Starts itself under `python -m loom.launch --nproc 2` (GPUs when the machine has 2, else
 cpu() over Gloo) and trains the MLP 784-512-512-10 (Adam) of bench/distributed.py. For each
@@ -25,6 +25,11 @@ import time
 
 import numpy as np
 
+# --own-gpu-only: each rank sees only its own GPU (set before loom touches CUDA), so no
+# process can hold a context on the other rank's GPU.
+if "--ranks" in sys.argv and os.environ.get("LOOM_BREAKDOWN_OWN_GPU") == "1":
+    os.environ["CUDA_VISIBLE_DEVICES"] = os.environ["LOCAL_RANK"]
+    os.environ["LOOM_DEVICE"] = "gpu(0)"
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import loom  # noqa: E402
 from table import print_rows  # noqa: E402
@@ -44,7 +49,8 @@ def ranks(args):
     from loom import nn, optim
     dist.init()
     r, w = dist.rank(), dist.world_size()
-    dev = loom.gpu(dist.local_rank()) if loom.num_gpus() >= w else loom.cpu()
+    own = os.environ.get("LOOM_BREAKDOWN_OWN_GPU") == "1"
+    dev = loom.gpu(0 if own else dist.local_rank()) if loom.num_gpus() >= (1 if own else w) else loom.cpu()
 
     def loss_fn(m, xb, yb):
         return nn.losses.cross_entropy(m(xb), yb)
@@ -113,12 +119,20 @@ def ranks(args):
             dev.synchronize()
             in_loop.extend(s.elapsed_time(e) / 1e3 for s, e in pairs)  # elapsed_time: ms
 
+    if r == 0 and dev.type != "cpu":  # which processes hold a context on which GPU, mid-run
+        try:
+            apps = subprocess.run(["nvidia-smi", "--query-compute-apps=pid,gpu_bus_id,used_memory",
+                                   "--format=csv,noheader"], capture_output=True, text=True, timeout=20).stdout
+            print("processes on the GPUs (pid, bus, memory):\n" + apps.strip(), flush=True)
+        except (OSError, subprocess.SubprocessError) as e:
+            print(f"nvidia-smi: {e}")
     mine = [p_host, p_total, d_host, d_total, statistics.median(alone[5:]),
-            statistics.median(in_loop) if in_loop else float("nan")]
+            statistics.median(in_loop) if in_loop else float("nan"), os.getpid()]
     everyone = dist.all_gather(loom.asarray(np.array(mine), device=dev)).numpy()
     if r == 0:
         rows = [[f"rank {k} ({dev.type})", f"{ms(v[0])} / {ms(v[1])}", f"{ms(v[2])} / {ms(v[3])}", ms(v[4]),
                  "n/a" if np.isnan(v[5]) else ms(v[5])] for k, v in enumerate(everyone)]
+        print(f"pids: {[int(v[6]) for v in everyone]}" + (" (each rank sees only its own GPU)" if own else ""))
         print(f"MLP 784-512-512-10 (Adam), batch {args.batch} per rank, ms per step "
               f"(medians of {args.rounds} rounds of {args.steps} steps)")
         print_rows(["rank", "plain host / total", "DDP host / total", "all-reduce alone", "all-reduce in loop"],
@@ -131,10 +145,14 @@ def main():
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--steps", type=int, default=30)
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--own-gpu-only", action="store_true",
+                    help="each rank sees only its own GPU (CUDA_VISIBLE_DEVICES), to compare")
     ap.add_argument("--ranks", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.ranks:
         return ranks(args)
+    if args.own_gpu_only:
+        os.environ["LOOM_BREAKDOWN_OWN_GPU"] = "1"
     cmd = [sys.executable, "-m", "loom.launch", "--nproc", "2"]
     if loom.num_gpus() < 2:
         cmd.append("--no-bind")
