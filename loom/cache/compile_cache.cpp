@@ -1,3 +1,5 @@
+// The format and the trust rules are in compile_cache.h; every file loom writes follows the
+// rules of docs/ARCHITECTURE.md §14.
 #include "loom/cache/compile_cache.h"
 
 #include <pwd.h>

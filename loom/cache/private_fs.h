@@ -2,6 +2,7 @@
 // precompiled header) live in folders only their owner can write, and are trusted only when
 // this user owns them and no one else can write them, as ccache's and Python's __pycache__
 // caches are: anyone who could plant or patch such a file could run code in loom's process.
+// The rules, and every place loom writes a file: docs/ARCHITECTURE.md §14.
 #pragma once
 #include <sys/stat.h>
 

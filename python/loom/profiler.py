@@ -13,6 +13,8 @@ loom's own trace.
 """
 import contextlib as _contextlib
 import json as _json
+import os as _os
+import secrets as _secrets
 from typing import NamedTuple as _NamedTuple
 
 from . import _loom
@@ -166,9 +168,12 @@ class profile:
     def export_chrome_trace(self, path):
         """Writes a Chrome trace-event JSON file (Perfetto, chrome://tracing): one process per
         device with one track per stream (cpu(): per thread), one "host" process with a track
-        per thread for ranges, compiles, allocations and frees."""
-        with open(path, "w") as f:
-            _json.dump(self._chrome_trace(), f)
+        per thread for ranges, compiles, allocations and frees.
+
+        The file is written beside `path` under a fresh name and renamed onto it: a file or a
+        symbolic link already at `path` is replaced, never written through (the rules of
+        docs/ARCHITECTURE.md, "Files loom writes")."""
+        _write_replacing(path, _json.dumps(self._chrome_trace()))
 
     def _chrome_trace(self):
         events = self._done("export_chrome_trace")
@@ -252,3 +257,19 @@ def _fmt_bytes(n):
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.2f} {unit}"
         n /= 1024
 
+
+
+def _write_replacing(path, text):
+    # O_EXCL|O_NOFOLLOW on a fresh name: nothing planted at that name (a link into another
+    # user's files) is opened; the mode is the user's umask's, as for any output file.
+    path = _os.fspath(path)
+    tmp = _os.path.join(_os.path.dirname(_os.path.abspath(path)),
+                        f".{_os.path.basename(path)}.{_secrets.token_hex(8)}.tmp")
+    fd = _os.open(tmp, _os.O_WRONLY | _os.O_CREAT | _os.O_EXCL | _os.O_NOFOLLOW | _os.O_CLOEXEC, 0o666)
+    try:
+        with _os.fdopen(fd, "w") as f:
+            f.write(text)
+        _os.replace(tmp, path)
+    except BaseException:
+        _os.unlink(tmp)
+        raise

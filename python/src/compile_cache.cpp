@@ -1,5 +1,8 @@
 // Private hooks on the compile cache (loom/cache/compile_cache.h) for `python -m loom info`,
-// tests and benchmarks: where it lives, its counters, and a compile that needs no GPU.
+// tests and benchmarks: where it lives, its counters, and a compile that needs no GPU; and
+// the lookup through which Python code (the Python-kernel translator) keeps its own
+// artefacts in the one cache, with its checks, instead of writing files of its own.
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -28,12 +31,65 @@ nb::dict stats_dict() {
   return d;
 }
 
+// Thrown through CompileCache::get_or_compile when a Python callback raised; the Python
+// exception itself waits outside, to be rethrown once the GIL is held again.
+struct PythonCallbackFailed {};
+
+// get_or_compile with Python callables. The GIL is released for the lookup (another thread
+// may be compiling this key and waiting for the GIL inside its own callback) and taken back
+// inside each callback.
+nb::bytes get_or_compile_py(const std::string& kind, nb::bytes key, nb::callable compile,
+                            std::optional<nb::callable> validate) {
+  if (kind.empty() || kind.find('/') != std::string::npos || kind[0] == '.')
+    throw std::invalid_argument("[compile cache] kind must be a plain folder name, not '" + kind + "'");
+  const Hash128 k = KeyBuilder().add(std::string_view(key.c_str(), key.size())).finish();
+  std::optional<nb::python_error> failure;
+  auto call_python = [&failure](auto&& body) {
+    nb::gil_scoped_acquire acquire;
+    try {
+      return body();
+    } catch (nb::python_error& e) {
+      failure.emplace(std::move(e));
+      throw PythonCallbackFailed{};
+    }
+  };
+  CompileCache::Compile compile_cb = [&] {
+    return call_python([&] {
+      nb::object out = compile();
+      if (!nb::isinstance<nb::bytes>(out))
+        throw nb::type_error("[compile cache] the compile callback must return bytes");
+      nb::bytes b = nb::borrow<nb::bytes>(out);
+      return std::string(b.c_str(), b.size());
+    });
+  };
+  CompileCache::Validate validate_cb;
+  if (validate)
+    validate_cb = [&](std::string_view payload) {
+      return call_python([&] { return nb::cast<bool>((*validate)(nb::bytes(payload.data(), payload.size()))); });
+    };
+  std::shared_ptr<const std::string> payload;
+  try {
+    nb::gil_scoped_release release;
+    payload = CompileCache::global().get_or_compile(kind, k, compile_cb, validate_cb);
+  } catch (const PythonCallbackFailed&) {
+    throw std::move(*failure);
+  }
+  return nb::bytes(payload->data(), payload->size());
+}
+
 }  // namespace
 
 LOOM_BINDING_FAMILY(compile_cache, 90) {
   m.def("_compile_cache_dir", [] { return compile_cache_dir(); },
         "The folder of the on-disk compile cache now ($LOOM_CACHE_DIR, else "
         "$XDG_CACHE_HOME/loom, else ~/.cache/loom); '' when LOOM_DISABLE_DISK_CACHE=1.");
+  m.def("_compile_cache_get_or_compile", &get_or_compile_py, nb::arg("kind"), nb::arg("key"),
+        nb::arg("compile"), nb::arg("validate") = nb::none(),
+        "The payload (bytes) the process-wide compile cache holds under (kind, key): from memory, "
+        "else from a trusted disk entry in the folder `kind`, else `compile()` (which returns "
+        "bytes), kept and written owner-only. `key` (bytes) must hash everything the payload "
+        "depends on. `validate(payload) -> bool` may reject a disk payload it cannot decode "
+        "(a bad entry, rebuilt). An exception of `compile` propagates and nothing is cached.");
   m.def("_compile_cache_stats", &stats_dict,
         "Counters of the process-wide compile cache: memory_hits, disk_hits, misses, "
         "failed_compiles, disk_writes, disk_write_errors, bad_entries, foreign, compile_seconds, "

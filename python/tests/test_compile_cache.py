@@ -267,3 +267,62 @@ def test_host_entry_of_another_user_is_never_read_nor_overwritten(host_cache):
     d = rerun(c)
     assert d["disk_hits"] == 0 and d["foreign"] == 1 and d["disk_writes"] == 0, d
     assert path.read_bytes() == before and os.stat(path).st_uid == 65534
+
+
+# The lookup Python code keeps its artefacts through (the Python-kernel translations).
+def test_python_lookup_compiles_once_and_keeps_failures_out(tmp_path, monkeypatch):
+    monkeypatch.setenv("LOOM_CACHE_DIR", str(tmp_path))
+    key = uuid.uuid4().bytes
+    calls = []
+
+    def compile():
+        calls.append(1)
+        return b"payload \xff"
+
+    assert _loom._compile_cache_get_or_compile("pytest", key, compile) == b"payload \xff"
+    assert _loom._compile_cache_get_or_compile("pytest", key, compile) == b"payload \xff"
+    assert len(calls) == 1
+    _loom._compile_cache_clear_memory()
+    assert _loom._compile_cache_get_or_compile("pytest", key, compile) == b"payload \xff"  # from disk
+    assert len(calls) == 1
+    # A validator that refuses the disk payload: a bad entry, rebuilt.
+    _loom._compile_cache_clear_memory()
+    s0 = _loom._compile_cache_stats()
+    assert _loom._compile_cache_get_or_compile("pytest", key, compile, lambda p: False) == b"payload \xff"
+    assert len(calls) == 2 and _loom._compile_cache_stats()["bad_entries"] == s0["bad_entries"] + 1
+
+    other = uuid.uuid4().bytes
+
+    def fails():
+        raise KeyError("no translation")
+
+    for _ in range(2):
+        with pytest.raises(KeyError, match="no translation"):
+            _loom._compile_cache_get_or_compile("pytest", other, fails)
+    with pytest.raises(TypeError, match="must return bytes"):
+        _loom._compile_cache_get_or_compile("pytest", other, lambda: "text")
+    assert len(_entries(tmp_path / "pytest")) == 1
+    with pytest.raises(ValueError, match="kind"):
+        _loom._compile_cache_get_or_compile("../escape", key, compile)
+
+
+def test_python_lookup_from_threads_waits_for_one_compile(tmp_path, monkeypatch):
+    # Each thread releases the GIL while it waits for the key another thread is compiling
+    # (under the GIL, in its callback): a deadlock here would hang the test.
+    import threading
+    import time
+    monkeypatch.setenv("LOOM_CACHE_DIR", str(tmp_path))
+    key, calls, results = uuid.uuid4().bytes, [], []
+
+    def compile():
+        calls.append(1)
+        time.sleep(0.2)
+        return b"once"
+
+    threads = [threading.Thread(target=lambda: results.append(
+        _loom._compile_cache_get_or_compile("pytest", key, compile))) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert results == [b"once"] * 4 and len(calls) == 1

@@ -110,6 +110,22 @@ def test_chrome_trace_parses_with_names_and_categories(device, rng, tmp_path):
     assert {(e["pid"], e["tid"]) for e in complete} <= named
 
 
+def test_chrome_trace_replaces_a_symbolic_link_instead_of_writing_through_it(rng, tmp_path):
+    # In a shared folder someone may leave trace.json as a link to a file of the user's;
+    # the export must not overwrite that file.
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    path = tmp_path / "trace.json"
+    path.symlink_to(victim)
+    with profiler.profile() as p:
+        loom.add(loom.asarray(rng.standard_normal(64), device=loom.cpu()), 1.0)
+    p.export_chrome_trace(path)
+    assert victim.read_text() == "keep me"
+    assert not path.is_symlink()
+    assert any(e["name"] == "add" for e in json.loads(path.read_text())["traceEvents"])
+    assert [f.name for f in tmp_path.iterdir() if f.name.endswith(".tmp")] == []
+
+
 def test_ranges_nest_and_decorate(rng):
     # On cpu(), where an op runs inside the host's range: a GPU kernel's device timestamps
     # may fall after the range that queued it has ended.

@@ -109,7 +109,8 @@ std::string precompiled_header(const std::string& cxx, const std::string& identi
   const std::string folder = cache + "/host-pch";
   std::lock_guard<std::mutex> lock(mu);
   if (discards >= kMaxDiscards) return "";
-  // A folder someone else could write: its files are never used, nothing is built there.
+  // A folder someone else could write: its files are never used, nothing is built there
+  // (docs/ARCHITECTURE.md §14).
   if (!cache_fs::make_private_dir(cache) || !cache_fs::make_private_dir(folder)) return "";
   Checked& c = checked()[folder + "/" + prefix];
   struct stat st;

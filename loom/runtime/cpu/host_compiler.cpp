@@ -64,6 +64,7 @@ void write_file(const std::string& path, const std::string& text) {
   if (!f) throw std::runtime_error("[host compiler] cannot write " + path);
 }
 
+// mkdtemp's folder is 0700 and fresh, so nothing in it was planted (docs/ARCHITECTURE.md §14).
 TempDir::TempDir() {
   const char* t = getenv("TMPDIR");
   std::string tmpl = std::string(t && *t ? t : "/tmp") + "/loom-cxx-XXXXXX";

@@ -50,7 +50,7 @@ LoadedLibrary::LoadedLibrary(std::string_view elf, const std::string& label) {
   }
   if (!handle_) {
     // No memfd (or a kernel that refuses to map one executable, vm.memfd_noexec): a private
-    // temp file, kept until the library is unloaded.
+    // temp file, kept until the library is unloaded (docs/ARCHITECTURE.md §14).
     std::string tmpl = temp_root() + "/loom-lib-XXXXXX";
     if (::mkdtemp(tmpl.data())) {
       dir_ = tmpl;

@@ -1,23 +1,23 @@
-"""The translation cache: generated source on disk, keyed by what the translation reads,
-so a fresh process launches a known kernel without parsing Python source.
+"""The translation's key, so a fresh process launches a known kernel without parsing
+Python source: the generated source is kept in the one compile cache (kind "pykernel"), with
+its entry format, its checksum over the key and its owner and permission checks
+(docs/ARCHITECTURE.md, "Files loom writes"); this module writes no file itself.
 
 The key hashes the function's code object (bytecode, constants, names, file and first
 line), the values of the globals and closure variables it names (numbers, tuples,
 NumPy arrays by content, modules by name, device functions by their own key,
-recursively), the argument types, the options and loom's version. Entries live beside the
-compile cache ($LOOM_CACHE_DIR/pykernel), one file each, written to a temporary file and
-renamed; an unreadable entry is a miss. The compile cache then finds the compiled code.
+recursively), the argument types, the options, the translator's prelude and loom's
+version. The compile cache then finds the compiled code under a key of its own.
 """
 import hashlib
-import os
-import threading
 import types as pytypes
 
 import numpy as np
 
 from .. import _loom
 
-_MAGIC = b"loom-pykernel-1\n"
+# Changes whenever what a translation produces changes in a way the key does not see.
+_KEY_VERSION = b"loom-pykernel-2\n"
 
 
 def _code_bytes(code, h):
@@ -78,48 +78,30 @@ def function_key(func, h, seen=None):
 
 
 def key(func, argtypes, extra):
-    h = hashlib.blake2b(digest_size=20)
-    h.update(_MAGIC)
+    """The translation's key (bytes): everything `translate_kernel` reads."""
+    h = hashlib.blake2b(digest_size=32)
+    h.update(_KEY_VERSION)
     h.update(_loom.__version__.encode())
     from .compiler import prelude
     h.update(prelude().encode())
     function_key(func, h)
     h.update(repr((tuple(argtypes), extra)).encode())
-    return h.hexdigest()
+    return h.digest()
 
 
-def _directory():
-    return os.path.join(_loom._compile_cache_dir(), "pykernel")
-
-
-def load(k):
+def _decodes(payload):
     try:
-        with open(os.path.join(_directory(), k), "rb") as f:
-            data = f.read()
-    except OSError:
-        return None
-    if not data.startswith(_MAGIC):
-        return None
-    body = data[len(_MAGIC):]
-    digest, _, text = body.partition(b"\n")
-    if hashlib.blake2b(text, digest_size=16).hexdigest().encode() != digest:
-        return None
-    try:
-        name, _, source = text.decode().partition("\n")
+        name, sep, _ = payload.decode().partition("\n")
     except UnicodeDecodeError:
-        return None
+        return False
+    return bool(sep) and name.isidentifier()
+
+
+def translation(k, translate):
+    """(source, kernel name) for key `k`: from the compile cache, else `translate()`."""
+    def compile():
+        source, name = translate()
+        return (name + "\n" + source).encode()
+    payload = _loom._compile_cache_get_or_compile("pykernel", k, compile, _decodes)
+    name, _, source = payload.decode().partition("\n")
     return source, name
-
-
-def store(k, source, name):
-    d = _directory()
-    try:
-        os.makedirs(d, exist_ok=True)
-        text = (name + "\n" + source).encode()
-        tmp = os.path.join(d, f".{k}.{os.getpid()}.{threading.get_ident()}.tmp")
-        with open(tmp, "wb") as f:
-            f.write(_MAGIC + hashlib.blake2b(text, digest_size=16).hexdigest().encode() + b"\n" + text)
-        os.replace(tmp, os.path.join(d, k))
-    except OSError:
-        pass  # a read-only or full disk only costs a translation next time
-

@@ -112,12 +112,8 @@ class CUDADispatcher(_loom._KernelDispatcher):
     def _compile(self, key, argtypes):
         from .. import RawModule
         k = cache.key(self.py_func, argtypes, (self.debug, self._options()))
-        hit = cache.load(k)
-        if hit is None:
-            source, name = translate_kernel(self.py_func, argtypes, self.source(), debug=self.debug)
-            cache.store(k, source, name)
-        else:
-            source, name = hit
+        source, name = cache.translation(
+            k, lambda: translate_kernel(self.py_func, argtypes, self.source(), debug=self.debug))
         module = RawModule(source, options=self._options())
         try:
             kernel = module.get_function(name)
