@@ -11,7 +11,6 @@
 
 #include "loom/array/array.h"
 #include "loom/array/rebind.h"
-#include "loom/backend/primitive.h"
 
 namespace loom {
 
@@ -57,13 +56,4 @@ std::string conv_library(int device);
 /// A build query, not an eval (backend/conv_query.cpp).
 std::string conv_backend(const Device& device);
 
-namespace primitives {
-
-inline const Primitive<Conv2dFn> conv2d{{"conv2d", "conv"}, cpu_backend::conv2d, gpu_backend::conv2d};
-inline const Primitive<Conv2dInputGradFn> conv2d_input_grad{
-    {"conv2d_input_grad", "conv"}, cpu_backend::conv2d_input_grad, gpu_backend::conv2d_input_grad};
-inline const Primitive<Conv2dWeightGradFn> conv2d_weight_grad{
-    {"conv2d_weight_grad", "conv"}, cpu_backend::conv2d_weight_grad, gpu_backend::conv2d_weight_grad};
-
-}  // namespace primitives
 }  // namespace loom

@@ -10,7 +10,6 @@
 
 #include "loom/array/array.h"
 #include "loom/array/rebind.h"
-#include "loom/backend/primitive.h"
 
 namespace loom {
 
@@ -54,15 +53,4 @@ BincountFn bincount;
 HistogramFn histogram;
 }  // namespace gpu_backend
 
-namespace primitives {
-
-// The range read of bincount and histogram: one pass for both values, one host read.
-inline const Primitive<MinMaxFn> minmax{{"minmax", "counting"}, cpu_backend::minmax, gpu_backend::minmax};
-// Complex operands: complex128 weights and sums.
-inline const Primitive<BincountFn> bincount{{"bincount", "counting", true, true}, cpu_backend::bincount,
-                                            gpu_backend::bincount};
-inline const Primitive<HistogramFn> histogram{{"histogram", "counting", true, true}, cpu_backend::histogram,
-                                              gpu_backend::histogram};
-
-}  // namespace primitives
 }  // namespace loom

@@ -9,7 +9,6 @@
 #include <cstdint>
 
 #include "loom/array/array.h"
-#include "loom/backend/primitive.h"
 #include "loom/core/scalar.h"
 
 namespace loom {
@@ -49,34 +48,4 @@ ConvertFn convert;
 CopyFromHostFn copy_from_host;
 }  // namespace gpu_backend
 
-namespace primitives {
-
-// The fourth field (PrimitiveInfo::complex) is true where the evals take complex arrays.
-// zeros, ones, full and their _like forms all fill through full().
-inline const Primitive<FillFn> full{{"full", "creation", true, true}, cpu_backend::fill, gpu_backend::fill};
-inline const Primitive<ArangeFn> arange{{"arange", "creation"}, cpu_backend::arange, gpu_backend::arange};
-inline const Primitive<LinspaceFn> linspace{{"linspace", "creation"}, cpu_backend::linspace,
-                                            gpu_backend::linspace};
-inline const Primitive<EyeFn> eye{{"eye", "creation", true, true}, cpu_backend::eye, gpu_backend::eye};
-// Its input is host memory, not an operand array: hooks see only the output.
-inline const Primitive<CopyFromHostFn> from_host{{"from_host", "creation", true, true}, cpu_backend::copy_from_host,
-                                                 gpu_backend::copy_from_host};
-
-// One eval, convert, under the names of the ops that call it, so that hooks see the op
-// the user called. Copies between devices are no primitive: they are runtime transfers
-// (array/transfer.h).
-inline const Primitive<ConvertFn> astype{{"astype", "creation", true, true}, cpu_backend::convert, gpu_backend::convert};
-inline const Primitive<ConvertFn> copy{{"copy", "creation", true, true}, cpu_backend::convert, gpu_backend::convert};
-inline const Primitive<ConvertFn> copyto{{"copyto", "creation", true, true}, cpu_backend::convert, gpu_backend::convert};
-// stop_gradient (ops/stop_gradient.h) while tracing: an identity copy that grad does not
-// differentiate through.
-inline const Primitive<ConvertFn> stop_gradient{{"stop_gradient", "creation", true, true}, cpu_backend::convert,
-                                                gpu_backend::convert};
-// copy_to_host of a CPU array converts into the caller's memory wrapped as a CPU array (a
-// GPU array's is a download, a transfer). Not traceable: it hands data to the host, which
-// a traced function cannot do with values it does not have yet.
-inline const Primitive<ConvertFn> copy_to_host{{"copy_to_host", "creation", false, true}, cpu_backend::convert,
-                                               gpu_backend::convert};
-
-}  // namespace primitives
 }  // namespace loom

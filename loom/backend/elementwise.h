@@ -12,7 +12,6 @@
 
 #include "loom/array/array.h"
 #include "loom/array/rebind.h"
-#include "loom/backend/primitive.h"
 #include "loom/core/scalar.h"
 #include "loom/graph/fused_graph.h"
 #include "loom/graph/op_table.h"
@@ -76,30 +75,4 @@ FusedFn fused;
 uint64_t fused_runs_unfused();
 }
 
-namespace primitives {
-
-// One record per op-table entry, indexed by OpId and named as the table names the op. Each
-// takes complex operands (PrimitiveInfo::complex): the table's dtype masks say which ops do
-// (true_divide and mod run as divide and remainder; `copy` is the table's internal cast).
-// Every one is traceable. power's check that integers are not raised to negative
-// integers, which needs the exponents' values, is split in ops/elementwise.cpp into a
-// device part (the dispatched ops less and any) and a host part (one bool read back
-// before power is dispatched), so the power record itself never reads device data.
-inline const Primitive<ElementwiseFn> elementwise[kNumOps] = {
-#define LOOM_EW_PRIMITIVE(name, arity, mask, rule, expr, ...) \
-  {{#name, "elementwise", true, true}, cpu_backend::elementwise, gpu_backend::elementwise},
-    LOOM_ELEMENTWISE_OPS(LOOM_EW_PRIMITIVE)
-#undef LOOM_EW_PRIMITIVE
-};
-
-// copyto into a strided view runs the table's `copy` op; hooks see the op the user called.
-inline const Primitive<ElementwiseFn> copyto_strided{{"copyto", "elementwise", true, true}, cpu_backend::elementwise,
-                                                     gpu_backend::elementwise};
-
-// A fused group made by loom.jit's compiler. It is never recorded by a tracer: under an
-// enclosing trace jit replays the raw traced ops instead (transforms/jit.cpp), so it
-// needs no derivative or batching rules.
-inline const Primitive<FusedFn> fused{{"fused", "elementwise", true, true}, cpu_backend::fused, gpu_backend::fused};
-
-}  // namespace primitives
 }  // namespace loom

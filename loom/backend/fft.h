@@ -8,7 +8,6 @@
 // CPU: FFTW 3 (backend/cpu/fft.cpp); GPU: cuFFT (backend/cuda/fft.cpp).
 #pragma once
 #include "loom/array/array.h"
-#include "loom/backend/primitive.h"
 
 namespace loom {
 
@@ -34,11 +33,4 @@ FftR2CFn fft_r2c;
 FftC2RFn fft_c2r;
 }  // namespace gpu_backend
 
-namespace primitives {
-
-inline const Primitive<FftC2CFn> fft_c2c{{"fft_c2c", "fft", true, true}, cpu_backend::fft_c2c, gpu_backend::fft_c2c};
-inline const Primitive<FftR2CFn> fft_r2c{{"fft_r2c", "fft", true, true}, cpu_backend::fft_r2c, gpu_backend::fft_r2c};
-inline const Primitive<FftC2RFn> fft_c2r{{"fft_c2r", "fft", true, true}, cpu_backend::fft_c2r, gpu_backend::fft_c2r};
-
-}  // namespace primitives
 }  // namespace loom

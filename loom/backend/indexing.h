@@ -13,7 +13,6 @@
 
 #include "loom/array/array.h"
 #include "loom/backend/indexing_plan.h"
-#include "loom/backend/primitive.h"
 
 namespace loom {
 
@@ -61,38 +60,4 @@ NonzeroStartsFn nonzero_starts;
 NonzeroFn nonzero;
 }  // namespace gpu_backend
 
-namespace primitives {
-
-// The offsets (and the bounds word) of an advanced index, one record per public op. Split,
-// hence traceable: the eval leaves the first bad position on the device and ops/ reads
-// that word back (the one wait the GPU made before the split, at no extra cost).
-// Indexing only moves elements, so getitem and setitem take complex arrays (PrimitiveInfo::
-// complex). `at` takes them for add (two real additions per element: two atomicAdds on the
-// GPU); ops/indexing.cpp refuses complex multiply, min and max before dispatch.
-inline const Primitive<IndexOffsetsFn> getitem_offsets{{"getitem", "indexing", true, true},
-                                                       cpu_backend::index_offsets, gpu_backend::index_offsets};
-inline const Primitive<IndexOffsetsFn> setitem_offsets{{"setitem", "indexing", true, true},
-                                                       cpu_backend::index_offsets, gpu_backend::index_offsets};
-inline const Primitive<IndexOffsetsFn> at_offsets{{"at", "indexing", true, true}, cpu_backend::index_offsets,
-                                                  gpu_backend::index_offsets};
-inline const Primitive<GatherFn> getitem{{"getitem", "indexing", true, true}, cpu_backend::gather,
-                                         gpu_backend::gather};
-// Eager getitem whose result is the index shape alone (take, x[i, j]): the bounds check and
-// the gather in one pass, its flag read back after it. Only outside tracing (ops/indexing.cpp):
-// a tracer records the split pair above, whose batching and derivative rules exist.
-inline const Primitive<GatherIndexedFn> getitem_indexed{{"getitem", "indexing", true, true},
-                                                        cpu_backend::gather_indexed, gpu_backend::gather_indexed};
-inline const Primitive<ScatterFn> setitem{{"setitem", "indexing", true, true}, cpu_backend::scatter,
-                                          gpu_backend::scatter};
-inline const Primitive<ScatterFn> at{{"at", "indexing", true, true}, cpu_backend::scatter, gpu_backend::scatter};
-// Split, hence traceable: nonzero is a count per chunk (device part), the read of its total
-// in ops/ (which sizes the result, as the GPU eval's own read did before), then the index
-// writes. count_nonzero is the count alone, whose total ops/ reads back.
-inline const Primitive<NonzeroStartsFn> nonzero_count{{"nonzero", "indexing"}, cpu_backend::nonzero_starts,
-                                                      gpu_backend::nonzero_starts};
-inline const Primitive<NonzeroFn> nonzero{{"nonzero", "indexing"}, cpu_backend::nonzero, gpu_backend::nonzero};
-inline const Primitive<NonzeroStartsFn> count_nonzero{{"count_nonzero", "indexing"}, cpu_backend::nonzero_starts,
-                                                      gpu_backend::nonzero_starts};
-
-}  // namespace primitives
 }  // namespace loom

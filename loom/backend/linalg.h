@@ -7,7 +7,6 @@
 // backend/no_cuda/linalg_stubs.cpp.
 #pragma once
 #include "loom/array/array.h"
-#include "loom/backend/primitive.h"
 
 namespace loom {
 
@@ -42,15 +41,4 @@ HermitianGemmFn herk;
 /// loops). A build query of the CPU backend, not an eval.
 const char* cpu_blas_name();
 
-namespace primitives {
-
-// matmul, dot, vdot, inner, tensordot and einsum all run this one product.
-inline const Primitive<GemmFn> matmul{{"matmul", "linalg", true, true}, cpu_backend::gemm, gpu_backend::gemm};
-// The same public op when one operand is the other's remembered conjugate (ops/buffer_origin.h).
-// ops/ takes this path only outside transformed functions; not traceable, so that a tracer
-// would run it on concrete operands rather than record a record that has no batch or VJP rule.
-inline const Primitive<HermitianGemmFn> matmul_hermitian{
-    {"matmul", "linalg", false, true}, cpu_backend::herk, gpu_backend::herk};
-
-}  // namespace primitives
 }  // namespace loom

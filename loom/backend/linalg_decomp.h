@@ -10,7 +10,6 @@
 #include <string>
 
 #include "loom/array/array.h"
-#include "loom/backend/primitive.h"
 #include "loom/core/error.h"
 
 namespace loom {
@@ -80,25 +79,4 @@ GeqrfFn geqrf;
 OrgqrFn orgqr;
 }  // namespace gpu_backend
 
-namespace primitives {
-
-// Every decomposition takes complex64/complex128 as well (the `true, true` flags: traceable,
-// complex).
-#define LOOM_DECOMP_PRIMITIVE(Fn, name, label) \
-  inline const Primitive<Fn> name{{label, "linalg_decomp", true, true}, cpu_backend::name, gpu_backend::name};
-LOOM_DECOMP_PRIMITIVE(SolveFn, solve, "solve")
-LOOM_DECOMP_PRIMITIVE(InvFn, inv, "inv")
-LOOM_DECOMP_PRIMITIVE(SlogdetFn, slogdet, "slogdet")
-LOOM_DECOMP_PRIMITIVE(CholeskyFn, cholesky, "cholesky")
-LOOM_DECOMP_PRIMITIVE(EighFn, eigh, "eigh")
-LOOM_DECOMP_PRIMITIVE(EigvalshFn, eigvalsh, "eigvalsh")
-LOOM_DECOMP_PRIMITIVE(EigFn, eig, "eig")
-LOOM_DECOMP_PRIMITIVE(EigvalsFn, eigvals, "eigvals")
-LOOM_DECOMP_PRIMITIVE(SvdFn, svd, "svd")
-LOOM_DECOMP_PRIMITIVE(SvdvalsFn, svdvals, "svdvals")
-LOOM_DECOMP_PRIMITIVE(GeqrfFn, geqrf, "geqrf")
-LOOM_DECOMP_PRIMITIVE(OrgqrFn, orgqr, "orgqr")
-#undef LOOM_DECOMP_PRIMITIVE
-
-}  // namespace primitives
 }  // namespace loom

@@ -5,7 +5,6 @@
 // kernels/loom_loss.cuh); stub in backend/no_cuda/nn_loss_stubs.cpp.
 #pragma once
 #include "loom/array/array.h"
-#include "loom/backend/primitive.h"
 
 namespace loom {
 
@@ -27,12 +26,4 @@ CrossEntropyFn cross_entropy;
 CrossEntropyGradFn cross_entropy_grad;
 }  // namespace gpu_backend
 
-namespace primitives {
-
-inline const Primitive<CrossEntropyFn> cross_entropy{{"cross_entropy", "nn_loss"}, cpu_backend::cross_entropy,
-                                                     gpu_backend::cross_entropy};
-inline const Primitive<CrossEntropyGradFn> cross_entropy_grad{
-    {"cross_entropy_grad", "nn_loss"}, cpu_backend::cross_entropy_grad, gpu_backend::cross_entropy_grad};
-
-}  // namespace primitives
 }  // namespace loom

@@ -8,7 +8,6 @@
 
 #include "loom/array/array.h"
 #include "loom/array/rebind.h"
-#include "loom/backend/primitive.h"
 
 namespace loom {
 
@@ -49,16 +48,4 @@ AvgPool2dFn avg_pool2d;
 AvgPool2dGradFn avg_pool2d_grad;
 }  // namespace gpu_backend
 
-namespace primitives {
-
-inline const Primitive<MaxPool2dFn> max_pool2d{{"max_pool2d", "pool"}, cpu_backend::max_pool2d,
-                                               gpu_backend::max_pool2d};
-inline const Primitive<MaxPool2dGradFn> max_pool2d_grad{{"max_pool2d_grad", "pool"}, cpu_backend::max_pool2d_grad,
-                                                        gpu_backend::max_pool2d_grad};
-inline const Primitive<AvgPool2dFn> avg_pool2d{{"avg_pool2d", "pool"}, cpu_backend::avg_pool2d,
-                                               gpu_backend::avg_pool2d};
-inline const Primitive<AvgPool2dGradFn> avg_pool2d_grad{{"avg_pool2d_grad", "pool"}, cpu_backend::avg_pool2d_grad,
-                                                        gpu_backend::avg_pool2d_grad};
-
-}  // namespace primitives
 }  // namespace loom

@@ -7,7 +7,6 @@
 #pragma once
 #include "loom/array/array.h"
 #include "loom/array/rebind.h"
-#include "loom/backend/primitive.h"
 #include "loom/common/loom_philox.cuh"
 
 namespace loom {
@@ -27,20 +26,4 @@ namespace gpu_backend {
 RandomFillFn random_fill;
 }
 
-namespace primitives {
-
-// One record per draw kind, indexed by it (loom_rng_uniform, ...), named by the public op
-// of that kind (rand draws uniform, randn normal). The generator's state is an argument,
-// so a draw is a pure function of its arguments and traceable.
-inline const Primitive<RandomFillFn> random[] = {
-    {{"uniform", "random"}, cpu_backend::random_fill, gpu_backend::random_fill},
-    {{"normal", "random"}, cpu_backend::random_fill, gpu_backend::random_fill},
-    {{"randint", "random"}, cpu_backend::random_fill, gpu_backend::random_fill},
-    {{"bernoulli", "random"}, cpu_backend::random_fill, gpu_backend::random_fill},
-};
-static_assert(loom_rng_uniform == 0 && loom_rng_normal == 1 && loom_rng_randint == 2 && loom_rng_bernoulli == 3 &&
-                  sizeof(random) / sizeof(random[0]) == 4,
-              "one record per draw kind, in kind order");
-
-}  // namespace primitives
 }  // namespace loom

@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "loom/array/array.h"
-#include "loom/backend/primitive.h"
 #include "loom/backend/reduce_kinds.h"
 #include "loom/core/scalar.h"
 #include "loom/graph/fused_graph.h"
@@ -78,42 +77,4 @@ ScanFn scan;
 FusedReduceFn fused_reduce;
 }  // namespace gpu_backend
 
-namespace primitives {
-
-// One record per ReduceKind, indexed by it, named by the public op that runs that kind
-// (the norms all come from linalg.norm). All are traceable: the result's size follows from
-// the shapes alone. std is var with ReduceParams::take_sqrt and has its own record.
-#define LOOM_REDUCE_PRIMITIVE(name) {{name, "reduce"}, cpu_backend::reduce, gpu_backend::reduce}
-// sum and prod also take complex arrays (mean of a complex array is their sum over a count).
-#define LOOM_REDUCE_PRIMITIVE_C(name) {{name, "reduce", true, true}, cpu_backend::reduce, gpu_backend::reduce}
-inline const Primitive<ReduceFn> reduce[] = {
-    LOOM_REDUCE_PRIMITIVE_C("sum"),  LOOM_REDUCE_PRIMITIVE_C("prod"), LOOM_REDUCE_PRIMITIVE("min"),
-    LOOM_REDUCE_PRIMITIVE("max"),    LOOM_REDUCE_PRIMITIVE("any"),    LOOM_REDUCE_PRIMITIVE("all"),
-    LOOM_REDUCE_PRIMITIVE("argmin"), LOOM_REDUCE_PRIMITIVE("argmax"), LOOM_REDUCE_PRIMITIVE("mean"),
-    LOOM_REDUCE_PRIMITIVE("var"),    LOOM_REDUCE_PRIMITIVE("norm"),   LOOM_REDUCE_PRIMITIVE("norm"),
-    LOOM_REDUCE_PRIMITIVE("norm"),   LOOM_REDUCE_PRIMITIVE("norm"),   LOOM_REDUCE_PRIMITIVE("norm"),
-    LOOM_REDUCE_PRIMITIVE("norm"),
-};
-static_assert(sizeof(reduce) / sizeof(reduce[0]) == kNumReduceKinds, "one record per ReduceKind");
-inline const Primitive<ReduceFn> reduce_std = LOOM_REDUCE_PRIMITIVE("std");
-#undef LOOM_REDUCE_PRIMITIVE
-#undef LOOM_REDUCE_PRIMITIVE_C
-
-/// The record of `kind` run with `params`.
-inline const Primitive<ReduceFn>& reduce_of(ReduceKind kind, const ReduceParams& params) {
-  return kind == ReduceKind::var && params.take_sqrt ? reduce_std : reduce[static_cast<int>(kind)];
-}
-
-// A reduction fused with its prologue/epilogue by loom.jit's compiler. Never recorded by a
-// tracer (jit replays the raw traced ops under an enclosing trace), so it has no rules.
-inline const Primitive<FusedReduceFn> fused_reduce{{"fused_reduce", "reduce"}, cpu_backend::fused_reduce,
-                                                   gpu_backend::fused_reduce};
-
-// One record per ScanKind, indexed by it; complex too (the sum/prod accumulators).
-inline const Primitive<ScanFn> scan[2] = {
-    {{"cumsum", "reduce", true, true}, cpu_backend::scan, gpu_backend::scan},
-    {{"cumprod", "reduce", true, true}, cpu_backend::scan, gpu_backend::scan},
-};
-
-}  // namespace primitives
 }  // namespace loom

@@ -6,7 +6,6 @@
 #include <cstdint>
 
 #include "loom/array/array.h"
-#include "loom/backend/primitive.h"
 
 namespace loom {
 
@@ -24,11 +23,4 @@ namespace gpu_backend {
 TakeRowsFn take_rows;
 }  // namespace gpu_backend
 
-namespace primitives {
-
-// Whole rows are moved as bytes, so complex rows are no different.
-inline const Primitive<TakeRowsFn> repeat{{"repeat", "shape_ops", true, /*complex=*/true}, cpu_backend::take_rows,
-                                          gpu_backend::take_rows};
-
-}  // namespace primitives
 }  // namespace loom

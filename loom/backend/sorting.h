@@ -1,11 +1,10 @@
 // The sorting family's contract (sort, argsort, unique, searchsorted, select_ranks): each eval's
-// signature, written once, and the records that ops/sorting.cpp dispatches (DESIGN.md §2).
+// signature, written once, for the records of ops/sorting_primitives.h (DESIGN.md §2).
 // CPU evals: backend/cpu/sorting.cpp (synchronous). GPU evals: backend/cuda/sorting.cpp
 // (CUB radix sorts + NVRTC kernels of kernels/loom_sorting.cuh), enqueued on the current
 // stream of the arrays' device; stubs: backend/no_cuda/sorting_stubs.cpp.
 #pragma once
 #include "loom/array/array.h"
-#include "loom/backend/primitive.h"
 
 namespace loom {
 
@@ -56,29 +55,4 @@ SearchsortedFn searchsorted;
 SelectRanksFn select_ranks;
 }  // namespace gpu_backend
 
-namespace primitives {
-
-inline const Primitive<SortLastAxisFn> sort{{"sort", "sorting"}, cpu_backend::sort_last_axis,
-                                            gpu_backend::sort_last_axis};
-inline const Primitive<SortLastAxisFn> argsort{{"argsort", "sorting"}, cpu_backend::sort_last_axis,
-                                               gpu_backend::sort_last_axis};
-// Not traceable: the number of unique values sizes every output, and the GPU eval reads it
-// back between its sort and its scatter. Splitting it would carry the sorted keys, the
-// permutation and the group numbers (each backend's own layout) across the dispatch point
-// for an op whose result shape depends on the data anyway.
-inline const Primitive<UniqueFn> unique{{"unique", "sorting", /*traceable=*/false}, cpu_backend::unique,
-                                        gpu_backend::unique};
-// searchsorted with a sorter: the check is a device part of its own, whose flag ops/ reads
-// back before the search (the same single wait as before the split).
-inline const Primitive<CheckSorterFn> searchsorted_sorter{{"searchsorted", "sorting"}, cpu_backend::check_sorter,
-                                                          gpu_backend::check_sorter};
-// Takes complex arrays: NumPy's lexicographic sort order (NaN class, real, imaginary part).
-inline const Primitive<SearchsortedFn> searchsorted{{"searchsorted", "sorting", true, /*complex=*/true},
-                                                    cpu_backend::searchsorted, gpu_backend::searchsorted};
-// Order statistics of one slice (quantile, median). It has no batching or derivative rule:
-// ops/quantiles.cpp takes the sort path while a tracer is installed.
-inline const Primitive<SelectRanksFn> select_ranks{{"select_ranks", "sorting"}, cpu_backend::select_ranks,
-                                                   gpu_backend::select_ranks};
-
-}  // namespace primitives
 }  // namespace loom

@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "loom/array/array.h"
-#include "loom/backend/primitive.h"
+#include "loom/dispatch/primitive.h"
 #include "loom/dispatch/trace.h"
 
 namespace loom {

@@ -1,45 +1,7 @@
+// BatchMap (dispatch/rules.h).
 #include "loom/dispatch/rules.h"
 
-#include <mutex>
-
 namespace loom {
-namespace {
-
-std::mutex g_mu;
-std::unordered_map<const PrimitiveInfo*, TransformRules>& registry() {
-  static std::unordered_map<const PrimitiveInfo*, TransformRules> r;
-  return r;
-}
-
-}  // namespace
-
-void set_vjp_rule(const PrimitiveInfo& p, VjpRule rule) {
-  std::lock_guard<std::mutex> lock(g_mu);
-  registry()[&p].vjp = rule;
-  registry()[&p].vjp_complex = false;
-}
-
-void set_complex_vjp_rule(const PrimitiveInfo& p, VjpRule rule) {
-  std::lock_guard<std::mutex> lock(g_mu);
-  registry()[&p].vjp = rule;
-  registry()[&p].vjp_complex = true;
-}
-
-void set_jvp_rule(const PrimitiveInfo& p, JvpRule rule) {
-  std::lock_guard<std::mutex> lock(g_mu);
-  registry()[&p].jvp = rule;
-}
-
-void set_batch_rule(const PrimitiveInfo& p, BatchRule rule) {
-  std::lock_guard<std::mutex> lock(g_mu);
-  registry()[&p].batch = rule;
-}
-
-TransformRules rules_of(const PrimitiveInfo& p) {
-  std::lock_guard<std::mutex> lock(g_mu);
-  auto it = registry().find(&p);
-  return it == registry().end() ? TransformRules{} : it->second;
-}
 
 Array BatchMap::batched(const Array& v) const {
   Shape shape{size};

@@ -1,8 +1,7 @@
-// The transform rules of the primitives (docs/TRANSFORMS.md): how each recorded op is
-// differentiated (vjp, jvp) and batched (vmap). They are written in ops/ beside the op's
-// shape and dtype rules, in terms of public ops (so that they are traced, batched and
-// differentiated again when transforms nest), and registered here by primitive record.
-// A primitive without a rule makes the transform raise UnsupportedError naming it.
+// What the transform rules of the primitives (dispatch/primitive.h: VjpRule, BatchRule)
+// work with besides the recorded op (docs/TRANSFORMS.md). The rules themselves sit in each
+// primitive's row (ops/<family>_primitives.cpp), written in terms of public ops so that
+// they are traced, batched and differentiated again when transforms nest.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -10,23 +9,10 @@
 #include <vector>
 
 #include "loom/array/rebind.h"
-#include "loom/backend/primitive.h"
+#include "loom/dispatch/primitive.h"
 #include "loom/dispatch/trace.h"
 
 namespace loom {
-
-/// Reverse mode. `op` is the recorded op with its arrays rebound to the forward pass's
-/// values (inputs and outputs readable). `out_cts[i]` is the cotangent of op.outputs[i]
-/// (shape and dtype of that view), or an invalid Array where it is zero. The rule sets
-/// `in_cts[i]` (pre-sized to op.inputs.size(), all invalid) to the cotangent of
-/// op.inputs[i] with that view's shape, or leaves it invalid for none (integers, indices).
-/// The engine accumulates them into the inputs' buffers, summing over broadcast axes.
-using VjpRule = void (*)(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts);
-
-/// Forward mode, the same way round: `in_tangents` aligned with op.inputs (invalid: zero),
-/// sets `out_tangents` aligned with op.outputs.
-using JvpRule = void (*)(const TracedOp& op, const std::vector<Array>& in_tangents,
-                         std::vector<Array>& out_tangents);
 
 /// What stands for an abstract buffer under vmap: `size` examples laid out `batch_stride`
 /// bytes apart from `offset_delta` in `buffer` (stride 0: one example shared by all).
@@ -48,27 +34,5 @@ struct BatchMap {
   /// The plain map of example `b`, to run a recorded op once per example.
   BufferMap example(int64_t b) const;
 };
-
-/// Batching: runs `op` (recorded on one example) for all examples of `m` at once, writing
-/// the batched views of its outputs.
-using BatchRule = void (*)(const TracedOp& op, const BatchMap& m);
-
-struct TransformRules {
-  VjpRule vjp = nullptr;
-  JvpRule jvp = nullptr;
-  BatchRule batch = nullptr;
-  /// The vjp rule is written for complex values too (docs/TRANSFORMS.md §6, the adjoint
-  /// convention); reverse mode refuses a record whose rule is not when a complex value
-  /// that carries a cotangent flows through it.
-  bool vjp_complex = false;
-};
-
-void set_vjp_rule(const PrimitiveInfo& p, VjpRule rule);
-/// `rule`, declared correct for complex values as well as real ones.
-void set_complex_vjp_rule(const PrimitiveInfo& p, VjpRule rule);
-void set_jvp_rule(const PrimitiveInfo& p, JvpRule rule);
-void set_batch_rule(const PrimitiveInfo& p, BatchRule rule);
-/// The rules of `p` (null members where it has none).
-TransformRules rules_of(const PrimitiveInfo& p);
 
 }  // namespace loom

@@ -23,7 +23,7 @@
 
 #include "loom/array/array.h"
 #include "loom/array/rebind.h"
-#include "loom/backend/primitive.h"
+#include "loom/dispatch/primitive.h"
 #include "loom/core/error.h"
 
 namespace loom {

@@ -5,7 +5,7 @@
 #pragma once
 #include <vector>
 
-#include "loom/backend/primitive.h"
+#include "loom/dispatch/primitive.h"
 #include "loom/kernel/raw_module.h"
 
 namespace loom {
@@ -27,6 +27,9 @@ KernelLaunchEval launch_kernel;
 
 /// Traceable: it writes its array arguments in place and reads no device data back.
 inline constexpr Primitive<KernelLaunchEval> kKernelLaunch{
-    {"kernel_launch", "kernel"}, &cpu_emulator::launch_kernel, &kernel_cuda::launch_kernel};
+    PrimitiveInfo{"kernel_launch", "kernel"}
+        .no_vjp_because("loom does not know the derivative of a user's kernel")
+        .no_batch_because("a user's kernel indexes its own arrays: vmap runs it once per example"),
+    &cpu_emulator::launch_kernel, &kernel_cuda::launch_kernel};
 
 }  // namespace loom

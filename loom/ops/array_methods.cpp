@@ -2,7 +2,7 @@
 // live with the ops (not in array/) because they reach the backends.
 #include "loom/array/array.h"
 #include "loom/array/transfer.h"
-#include "loom/backend/creation.h"
+#include "loom/ops/creation_primitives.h"
 #include "loom/dispatch/dispatch.h"
 
 namespace loom {

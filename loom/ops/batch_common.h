@@ -1,4 +1,4 @@
-// What the batching rules (ops/*_batch.cpp, dispatch/rules.h BatchRule) share: the loop
+// What the batching rules (in ops/<family>_primitives.cpp; dispatch/primitive.h BatchRule) share: the loop
 // over examples that is always correct, and the ways a rule re-dispatches a record on
 // batched views, so that under an enclosing trace the batched op is recorded there.
 #pragma once
@@ -80,20 +80,5 @@ void rows_rule(const TracedOp& op, const BatchMap& m) {
   if (!ok) return per_example(op, m);
   std::apply([&](auto&... a) { redispatch<void, P...>(op, in, out, a...); }, args);
 }
-
-/// Each family's registration (ops/<family>_batch.cpp), called by register_batch_rules().
-void register_elementwise();
-void register_creation();
-void register_linalg();
-void register_reduce();
-void register_shape_ops();
-void register_sorting();
-void register_indexing();
-void register_random();
-void register_conv();
-void register_pool();
-void register_nn_loss();
-void register_linalg_decomp();
-void register_fft();
 
 }  // namespace loom::batch

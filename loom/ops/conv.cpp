@@ -8,6 +8,7 @@
 #include "loom/dispatch/dispatch.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/linalg.h"
+#include "loom/ops/conv_primitives.h"
 
 namespace loom {
 namespace {

@@ -17,7 +17,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "loom/backend/counting.h"
+#include "loom/ops/counting_primitives.h"
 #include "loom/common/loom_histogram.cuh"
 #include "loom/core/error.h"
 #include "loom/dispatch/dispatch.h"

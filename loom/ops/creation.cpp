@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "loom/backend/creation.h"
+#include "loom/ops/creation_primitives.h"
 #include "loom/core/error.h"
 #include "loom/dispatch/dispatch.h"
 

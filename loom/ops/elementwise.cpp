@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "loom/backend/elementwise.h"
+#include "loom/ops/elementwise_primitives.h"
 #include "loom/core/error.h"
 #include "loom/dispatch/dispatch.h"
 #include "loom/ops/buffer_origin.h"

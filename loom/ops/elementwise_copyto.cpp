@@ -1,7 +1,7 @@
 // copyto: assignment with broadcasting and casting into any strided view, on the
 // elementwise engine (the op table's internal `copy` op).
-#include "loom/backend/creation.h"
-#include "loom/backend/elementwise.h"
+#include "loom/ops/creation_primitives.h"
+#include "loom/ops/elementwise_primitives.h"
 #include "loom/core/error.h"
 #include "loom/dispatch/dispatch.h"
 #include "loom/ops/elementwise.h"

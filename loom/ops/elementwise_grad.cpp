@@ -1,4 +1,5 @@
-// Reverse- and forward-mode rules of the op table's ops (dispatch/rules.h), from each op's
+// The reverse-mode rule of the op table's ops (ew_grad::vjp, the rule of each elementwise
+// row in ops/elementwise_primitives.cpp), from each op's
 // partial derivatives (elementwise_grad_*.cpp). Conventions, as JAX:
 // - integer and bool operands get no cotangent, nor do ops computed in an integer loop;
 // - comparisons, logical and bitwise ops and isnan/isinf/isfinite have none;
@@ -23,7 +24,6 @@
 #include "loom/ops/elementwise.h"
 #include "loom/ops/grad_util.h"
 #include "loom/ops/shape_ops.h"
-#include "loom/ops/transform_rules.h"
 
 namespace loom {
 namespace ew_grad {
@@ -124,6 +124,8 @@ bool differentiable(const Derivative& d, const ElementwiseCall& call, int i, con
   return ((d.operands >> i) & 1u) && has_tangent_space(input.dtype());
 }
 
+}  // namespace
+
 void vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
   if (out_cts.empty() || !out_cts[0].valid()) return;
   const ElementwiseCall& call = call_of(op);
@@ -142,44 +144,6 @@ void vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Arra
   }
 }
 
-void jvp(const TracedOp& op, const std::vector<Array>& in_tangents, std::vector<Array>& out_tangents) {
-  if (out_tangents.size() < op.outputs.size()) out_tangents.resize(op.outputs.size());
-  const ElementwiseCall& call = call_of(op);
-  const Derivative& d = derivative(call.op);
-  const Array& out = op.outputs[0];
-  if (!d.apply || !has_tangent_space(call.loop) || !has_tangent_space(out.dtype())) return;
-  Ctx ctx(op, call);
-  Array acc;
-  bool zero = false;  // some tangent met a derivative that is zero
-  for (int i = 0; i < call.nin; ++i) {
-    const int j = ctx.input_index(i);
-    if (j < 0 || static_cast<size_t>(j) >= in_tangents.size()) continue;
-    const Array& t = in_tangents[static_cast<size_t>(j)];
-    if (!t.valid() || !differentiable(d, call, i, op.inputs[static_cast<size_t>(j)])) continue;
-    const Array tl = cast_to(t, call.loop);
-    const Array c = is_complex(call.loop) ? complex_apply(ctx, d, i, tl, false) : d.apply(ctx, i, tl);
-    if (!c.valid()) zero = true;
-    else acc = acc.valid() ? add(acc, c) : c;
-  }
-  if (!acc.valid()) {
-    if (zero) out_tangents[0] = zero_cotangent(out);
-    return;
-  }
-  acc = cast_to(acc, out.dtype());
-  // Tangents of operands smaller than the output broadcast to it (a view).
-  out_tangents[0] = acc.shape() == out.shape() ? acc : broadcast_to(acc, out.shape());
-}
-
-}  // namespace
 }  // namespace ew_grad
-
-void register_elementwise_grad_rules() {
-  for (int k = 0; k < kNumOps; ++k) {
-    set_complex_vjp_rule(primitives::elementwise[k].info, ew_grad::vjp);
-    set_jvp_rule(primitives::elementwise[k].info, ew_grad::jvp);
-  }
-  set_complex_vjp_rule(primitives::copyto_strided.info, ew_grad::vjp);
-  set_jvp_rule(primitives::copyto_strided.info, ew_grad::jvp);
-}
 
 }  // namespace loom

@@ -1,9 +1,10 @@
-// The op table's derivatives (internal to ops/elementwise_grad*.cpp and their test).
-// Elementwise partial derivatives are diagonal, so one function per op serves both modes:
-// it applies d out / d operand_i to `v` elementwise — the cotangent of the output in
-// reverse mode, the tangent of operand i in forward mode (J^T = J).
+// The op table's derivatives (internal to ops/elementwise_grad*.cpp, the elementwise rows
+// and their test). Elementwise partial derivatives are diagonal, so one function per op
+// applies d out / d operand_i to `v` elementwise: the cotangent of the output in reverse
+// mode, and would serve a tangent of operand i in forward mode as well (J^T = J).
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "loom/array/array.h"
 #include "loom/backend/elementwise.h"
@@ -42,6 +43,9 @@ struct Derivative {
   uint8_t operands = 0;     // bit i: operand i gets a cotangent (where's condition does not)
   bool known = false;       // the op is classified (the test checks that every op is)
 };
+
+/// The VjpRule of every op-table record (dispatch/primitive.h).
+void vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts);
 
 /// The derivative of `op` (known == false only for an op missing from the files below).
 const Derivative& derivative(OpId op);

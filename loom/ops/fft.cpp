@@ -7,7 +7,7 @@
 #include <cmath>
 #include <string>
 
-#include "loom/backend/fft.h"
+#include "loom/ops/fft_primitives.h"
 #include "loom/core/error.h"
 #include "loom/dispatch/dispatch.h"
 #include "loom/ops/creation.h"

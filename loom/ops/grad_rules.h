@@ -1,27 +1,18 @@
-// The derivative rules of the families outside the op table (ops/<family>_grad.cpp), each
-// registered by its family's function; register_grad_rules (ops/transform_rules.h) calls
-// them all. Shared helpers of those rules are here too.
+// What the derivative rules (in ops/<family>_primitives.cpp; dispatch/primitive.h VjpRule)
+// share.
 #pragma once
 #include <vector>
 
 #include "loom/array/array.h"
 #include "loom/dispatch/rules.h"
+#include "loom/dispatch/trace.h"
 
 namespace loom::grad_rules {
 
-void register_reduce();    // reduce_grad.cpp: reductions, norms, scans
-void register_linalg();    // linalg_grad.cpp: matmul
-void register_creation();  // creation_grad.cpp: conversions, stop_gradient, fills
-void register_indexing();  // indexing_grad.cpp: getitem, setitem, at
-void register_shape();     // shape_grad.cpp: repeat
-void register_sorting();   // sorting_grad.cpp: sort
-void register_conv();      // conv_grad.cpp: conv2d and its gradients
-void register_pool();      // pool_grad.cpp: max and average pooling
-void register_nn_loss();   // nn_loss_grad.cpp: the fused softmax cross-entropy
-void register_linalg_decomp();  // linalg_decomp_grad.cpp: solve, slogdet, cholesky, eigh
-void register_counting();  // counting_grad.cpp: bincount's and histogram's weights
-void register_fft();       // fft_grad.cpp: the three FFT primitives
-
+/// A VjpRule for an identity of values (conversions, copies): the cotangent passes through,
+/// cast back by the engine to the input's dtype (a complex one to a real input as its real
+/// part); a broadcast source is summed by the engine.
+void pass_through(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts);
 /// A VjpRule for a primitive whose inputs have no derivative (indices, fills, stop_gradient).
 void no_cotangent(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts);
 

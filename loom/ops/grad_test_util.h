@@ -1,6 +1,6 @@
 // Test helper for derivative rules without the autodiff engine: a one-op function traced on
 // cpu(), its record run on concrete arrays and made concrete (arrays and eval arguments
-// rebound), so that its VjpRule/JvpRule can be called as the engine would call them.
+// rebound), so that its VjpRule can be called as the engine would call them.
 #pragma once
 #include <gtest/gtest.h>
 
@@ -49,20 +49,11 @@ inline TracedOp concrete_op(const ArrayFn& f, const std::vector<Array>& args) {
 
 /// The rule's input cotangents for output cotangent `ct`.
 inline std::vector<Array> vjp(const TracedOp& op, const Array& ct) {
-  const VjpRule rule = rules_of(*op.op).vjp;
+  const VjpRule rule = op.op->vjp;
   EXPECT_NE(rule, nullptr) << op.op->name;
   std::vector<Array> in_cts(op.inputs.size());
   if (rule) rule(op, {ct}, in_cts);
   return in_cts;
-}
-
-/// The rule's output tangent for input tangents `t` (aligned with op.inputs).
-inline Array jvp(const TracedOp& op, const std::vector<Array>& t) {
-  const JvpRule rule = rules_of(*op.op).jvp;
-  EXPECT_NE(rule, nullptr) << op.op->name;
-  std::vector<Array> out(op.outputs.size());
-  if (rule) rule(op, t, out);
-  return out.empty() ? Array() : out[0];
 }
 
 }  // namespace loom::grad_test

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "loom/backend/indexing.h"
+#include "loom/ops/indexing_primitives.h"
 #include "loom/core/error.h"
 #include "loom/dispatch/dispatch.h"
 #include "loom/ops/creation.h"

@@ -3,7 +3,7 @@
 // result), and the backends write the indices as one (ndim, count) int64 array.
 #include <string>
 
-#include "loom/backend/indexing.h"
+#include "loom/ops/indexing_primitives.h"
 #include "loom/core/error.h"
 #include "loom/dispatch/dispatch.h"
 #include "loom/ops/elementwise.h"

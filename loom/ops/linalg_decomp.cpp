@@ -4,7 +4,7 @@
 // take. det is a composition: sign * exp(log|det|).
 #include <string>
 
-#include "loom/backend/linalg_decomp.h"
+#include "loom/ops/linalg_decomp_primitives.h"
 #include "loom/core/error.h"
 #include "loom/dispatch/dispatch.h"
 #include "loom/ops/creation.h"

@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "loom/backend/linalg_gemm_layout.h"
-#include "loom/backend/linalg.h"
+#include "loom/ops/linalg_primitives.h"
 #include "loom/core/error.h"
 #include "loom/dispatch/dispatch.h"
 #include "loom/ops/buffer_origin.h"

@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "loom/backend/linalg_decomp.h"
+#include "loom/ops/linalg_decomp_primitives.h"
 #include "loom/core/error.h"
 #include "loom/dispatch/dispatch.h"
 #include "loom/dispatch/trace.h"

@@ -2,10 +2,10 @@
 // qr runs LAPACK's two steps, geqrf then orgqr (backend/linalg_decomp.h); a derivative rule
 // on the Householder reflectors they pass between them would be impractical, so while a
 // tracer is installed qr records this primitive instead, whose rule (ops/linalg_decomp_grad.cpp)
-// works on Q and R, and whose eval runs those same two steps: the same result bits.
+// works on Q and R, and whose eval runs those same two steps: the same result bits. Its
+// record is primitives::qr_factors (ops/linalg_decomp_primitives.h).
 #pragma once
 #include "loom/array/array.h"
-#include "loom/backend/primitive.h"
 
 namespace loom {
 
@@ -14,9 +14,5 @@ namespace loom {
 using QrFn = void(const Array& a, const Array& q, const Array& r);
 /// The eval of both backends: geqrf and orgqr dispatched on a's device.
 void qr_factors_eval(const Array& a, const Array& q, const Array& r);
-
-namespace primitives {
-inline const Primitive<QrFn> qr_factors{{"qr", "linalg_decomp", true, true}, qr_factors_eval, qr_factors_eval};
-}  // namespace primitives
 
 }  // namespace loom

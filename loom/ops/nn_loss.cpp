@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "loom/backend/nn_loss.h"
+#include "loom/ops/nn_loss_primitives.h"
 #include "loom/core/error.h"
 #include "loom/dispatch/dispatch.h"
 #include "loom/ops/creation.h"

@@ -7,6 +7,7 @@
 #include "loom/core/error.h"
 #include "loom/dispatch/dispatch.h"
 #include "loom/ops/creation.h"
+#include "loom/ops/pool_primitives.h"
 
 namespace loom {
 namespace {

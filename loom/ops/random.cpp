@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "loom/backend/random.h"
+#include "loom/ops/random_primitives.h"
 #include "loom/core/error.h"
 #include "loom/dispatch/dispatch.h"
 #include "loom/ops/creation.h"

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "loom/backend/reduce.h"
+#include "loom/ops/reduce_primitives.h"
 #include "loom/core/error.h"
 #include "loom/dispatch/dispatch.h"
 #include "loom/ops/elementwise.h"

@@ -1,5 +1,5 @@
 // cumsum and cumprod: inclusive scans along one axis, or over the flattened array.
-#include "loom/backend/reduce.h"
+#include "loom/ops/reduce_primitives.h"
 #include "loom/core/error.h"
 #include "loom/dispatch/dispatch.h"
 #include "loom/ops/reduce.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "loom/backend/shape_ops.h"
+#include "loom/ops/shape_ops_primitives.h"
 #include "loom/core/error.h"
 #include "loom/dispatch/dispatch.h"
 #include "loom/ops/creation.h"

@@ -2,7 +2,7 @@
 // lives in backend/cpu/sorting*.cpp and backend/cuda/sorting.cpp.
 #include "loom/ops/sorting.h"
 
-#include "loom/backend/sorting.h"
+#include "loom/ops/sorting_primitives.h"
 #include "loom/core/error.h"
 #include "loom/dispatch/dispatch.h"
 #include "loom/ops/elementwise.h"

@@ -1,6 +1,6 @@
 #include "loom/ops/stop_gradient.h"
 
-#include "loom/backend/creation.h"
+#include "loom/ops/creation_primitives.h"
 #include "loom/dispatch/dispatch.h"
 
 namespace loom {

@@ -1,7 +1,6 @@
 #include "loom/transforms/autodiff.h"
 
 #include <memory>
-#include <mutex>
 #include <unordered_map>
 #include <string>
 
@@ -9,17 +8,11 @@
 #include "loom/dispatch/rules.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/grad_util.h"
-#include "loom/ops/transform_rules.h"
 #include "loom/transforms/autodiff_cotangents.h"
 #include "loom/transforms/autodiff_forward.h"
 
 namespace loom {
 namespace {
-
-void ensure_rules() {
-  static std::once_flag once;
-  std::call_once(once, register_grad_rules);
-}
 
 bool carries(const Array& a) { return a.valid() && has_tangent_space(a.dtype()); }
 
@@ -72,16 +65,16 @@ void apply_rule(const autodiff::ForwardPass& fw, size_t k, autodiff::Cotangents&
     }
   }
   if (!any) return;
-  const TransformRules rules = rules_of(*op.op);
-  const VjpRule rule = rules.vjp;
+  const VjpRule rule = op.op->vjp;
   // A rule written for reals only would give a wrong derivative through complex values.
-  if (rule && !rules.vjp_complex && meets_complex(fw, op, out_cts))
+  if (rule && !op.op->vjp_complex && meets_complex(fw, op, out_cts))
     throw UnsupportedError(std::string("[grad] the derivative rule of '") + op.op->name + "' (" + op.op->family +
                            " family) does not support complex values, and a complex value that depends on the "
                            "differentiated arguments flows through it");
   if (!rule)
     throw UnsupportedError(std::string("[grad] no derivative rule for '") + op.op->name + "' (" + op.op->family +
-                           " family): the function's result depends on it through a differentiable value; "
+                           " family" + (op.op->no_vjp ? std::string(": ") + op.op->no_vjp : std::string()) +
+                           "): the function's result depends on it through a differentiable value; "
                            "wrap its input in stop_gradient if no derivative should flow through it");
   std::vector<Array> in_cts(op.inputs.size());
   TracedOp bound = fw.bound(k);
@@ -214,7 +207,6 @@ std::vector<Array> grad_seed(const std::vector<Array>& outs, const char* who) {
 
 std::pair<std::vector<Array>, HookedPullback> vjp_with_hook(const ArrayFn& f, const std::vector<Array>& primals) {
   if (!f) throw_value_error("vjp", "the function is empty");
-  ensure_rules();
   auto g = std::make_shared<const TracedGraph>(trace(f, specs_of(primals, "vjp")));
   auto fw = std::make_shared<const autodiff::ForwardPass>(g, primals);
   // The backward pass holds complex cotangents in the adjoint convention (the bytes of a

@@ -6,6 +6,8 @@
 #include "loom/dispatch/dispatch.h"
 #include "loom/transforms/compile_fuse.h"
 #include "loom/transforms/compile_reduce.h"
+#include "loom/ops/elementwise_primitives.h"
+#include "loom/ops/reduce_primitives.h"
 
 namespace loom {
 namespace {

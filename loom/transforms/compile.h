@@ -19,8 +19,8 @@
 #include <memory>
 #include <vector>
 
-#include "loom/backend/elementwise.h"
-#include "loom/backend/reduce.h"
+#include "loom/ops/elementwise_primitives.h"
+#include "loom/ops/reduce_primitives.h"
 #include "loom/transforms/graph.h"
 
 namespace loom {

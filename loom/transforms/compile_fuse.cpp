@@ -188,11 +188,7 @@ bool build_fused_group(const TracedGraph& g, const std::vector<size_t>& members,
   return true;
 }
 
-bool is_elementwise_record(const TracedOp& op) {
-  const void* r = op.record;
-  return r >= static_cast<const void*>(&primitives::elementwise[0]) &&
-         r < static_cast<const void*>(&primitives::elementwise[kNumOps]);
-}
+bool is_elementwise_record(const TracedOp& op) { return op.op->fusion == Fusion::elementwise; }
 
 std::vector<FusedGroup> find_fused_groups(const TracedGraph& g, const std::vector<bool>& live) {
   std::vector<std::vector<size_t>> groups = Grouper(g, live).run();

@@ -16,7 +16,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "loom/backend/elementwise.h"
+#include "loom/ops/elementwise_primitives.h"
 #include "loom/transforms/graph.h"
 
 namespace loom {

@@ -237,10 +237,7 @@ bool is_reduce_record(const TracedOp& op) {
   // A complex reduction runs as its own op: the fused reduction kernels are real-only.
   for (const Array& a : op.inputs)
     if (is_complex(a.dtype())) return false;
-  const void* r = op.record;
-  return (r >= static_cast<const void*>(&primitives::reduce[0]) &&
-          r < static_cast<const void*>(&primitives::reduce[kNumReduceKinds])) ||
-         r == static_cast<const void*>(&primitives::reduce_std);
+  return op.op->fusion == Fusion::reduction;
 }
 
 std::vector<ReduceFusion> find_reduce_fusions(const TracedGraph& g, const std::vector<bool>& live,

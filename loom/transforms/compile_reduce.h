@@ -20,7 +20,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "loom/backend/reduce.h"
+#include "loom/ops/reduce_primitives.h"
 #include "loom/transforms/compile_fuse.h"
 #include "loom/transforms/graph.h"
 

@@ -10,7 +10,6 @@
 #include "loom/ops/batch_common.h"
 #include "loom/ops/elementwise.h"
 #include "loom/ops/shape_ops.h"
-#include "loom/ops/transform_rules.h"
 
 namespace loom {
 namespace {
@@ -130,7 +129,7 @@ std::vector<Array> run_vmap(const ArrayFn& f, std::vector<std::optional<int>> ax
   for (const Array& a : g.outputs) add(a);
 
   // An op that touches no batched buffer runs once; the others through their batching rule,
-  // or once per example where the primitive has none (batch_rules.cpp lists them).
+  // or once per example where the primitive has none (its row says why: PrimitiveInfo::no_batch).
   const BufferMap example0 = m.example(0);
   for (const TracedOp& op : g.ops) {
     bool any = false;
@@ -140,7 +139,7 @@ std::vector<Array> run_vmap(const ArrayFn& f, std::vector<std::optional<int>> ax
       op.run(op, example0);
       continue;
     }
-    if (BatchRule rule = rules_of(*op.op).batch) rule(op, m);
+    if (BatchRule rule = op.op->batch) rule(op, m);
     else batch::per_example(op, m);
   }
 
@@ -178,7 +177,6 @@ ArrayFn vmap_deferred_out_axes(ArrayFn f, std::vector<std::optional<int>> in_axe
              std::optional<int64_t> axis_size) {
   if (!f) throw_value_error("vmap", "the function is empty");
   if (!out_axes_of) throw_value_error("vmap", "the out_axes function is empty");
-  register_batch_rules();
   return [f = std::move(f), in_axes = std::move(in_axes), out_axes_of = std::move(out_axes_of),
           axis_size](const std::vector<Array>& args) { return run_vmap(f, in_axes, out_axes_of, axis_size, args); };
 }
