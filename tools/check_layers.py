@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """Checks that loom's layering holds (DESIGN.md §1): no file includes a higher layer, no
 code outside a cuda/ folder includes one inside it, ops reach backends only through
-dispatch(), and no source file passes 500 lines. Prints each violation; exit status 1 if any.
+dispatch(), and no source file passes 500 lines; the Python package's subpackages keep their
+order and hide no import cycle in a function (check_layers_python.py, which holds the order).
+Prints each violation; exit status 1 if any.
 
 Run from anywhere: python3 tools/check_layers.py. python/tests/test_layering.py runs it."""
 import os
 import re
 import sys
+
+import check_layers_python
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -86,9 +90,20 @@ def layer_name(i):
     return LAYERS[i] if i < TOP else "top"
 
 
-# ops/ and the user-kernel front (kernel/*.cpp) reach an eval only through dispatch().
+# ops/ and the user-kernel front (kernel/*.cpp) reach an eval only through dispatch(); a
+# primitive's row (ops/<family>_primitives.cpp) is where its evals are named.
 BACKEND_NAME = re.compile(r"\b(cpu_backend|gpu_backend)::")
 DEVICE_KIND = re.compile(r"\.is_(cpu|gpu)\(\)")
+
+
+def rows_block_start(rel, lines):
+    """The first line of a family's rows (ops/<family>_primitives.cpp ends with them, in the last
+    `namespace loom {` block): the one place that names a primitive's evals. 1 + len(lines)
+    (no such block) for every other file."""
+    if not re.match(r"loom/ops/[a-z_]+_primitives\.cpp$", rel):
+        return len(lines) + 1
+    starts = [n for n, line in enumerate(lines, 1) if line == "namespace loom {"]
+    return starts[-1] if starts else len(lines) + 1
 
 
 def check_dispatch_only(files):
@@ -98,9 +113,11 @@ def check_dispatch_only(files):
             continue
         if not (rel.startswith("loom/ops/") or re.match(r"loom/kernel/[^/]+$", rel)):
             continue
-        for n, line in enumerate(open(os.path.join(ROOT, rel), encoding="utf-8"), 1):
+        lines = open(os.path.join(ROOT, rel), encoding="utf-8").read().split("\n")
+        rows_from = rows_block_start(rel, lines)
+        for n, line in enumerate(lines, 1):
             code = line.split("//", 1)[0]
-            if BACKEND_NAME.search(code):
+            if BACKEND_NAME.search(code) and n < rows_from:
                 errors.append(f"{rel}:{n}: calls a backend directly instead of through dispatch()")
             if DEVICE_KIND.search(code):
                 errors.append(f"{rel}:{n}: chooses by device kind; dispatch() does that")
@@ -124,6 +141,7 @@ def main():
     python_files = [f for f in tracked_files("python") if "/_loom" not in f and "__pycache__" not in f]
     errors = check_includes(loom_files) + check_dispatch_only(loom_files)
     errors += check_lengths(loom_files + python_files + tracked_files("bench") + tracked_files("examples"))
+    errors += check_layers_python.check(ROOT)
     for e in errors:
         print(e)
     print(f"check_layers: {len(errors)} problem(s)")

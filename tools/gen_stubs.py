@@ -11,7 +11,7 @@ What stubgen writes depends on its version: nanobind is pinned in requirements-d
 test_stubs.py compares only under that version. Before stubgen looks, this process undoes
 what would hide the bound functions' typed signatures and docstrings:
 - `import loom` replaces every bound function by a builtin that inspect.signature can read
-  (loom/_signatures.py). Those builtins have no types, and their __module__ ("loom",
+  (loom/_numpy/signatures.py). Those builtins have no types, and their __module__ ("loom",
   "loom.linalg") would make stubgen write `from loom.linalg import solve` into the stub of
   loom._loom.linalg. The bound functions are put back.
 - Names that load on first use (loom.nn, loom.cuda, ...) are loaded, so the package stub
@@ -34,7 +34,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def unsign(loom):
     """Puts the bound functions back in place of _signatures' builtins, in loom and in the
     extension's submodules."""
-    from loom import _signatures
+    from loom._numpy import signatures as _signatures
 
     original = {wrapper: fn for fn, wrapper in _signatures._wrapped.items()}
     namespaces = [vars(loom)] + [vars(m) for m in vars(loom._loom).values()
@@ -59,7 +59,7 @@ def home_result_types(loom):
 
 def importable_methods(loom):
     """Python functions that loom's modules attach to the extension's classes
-    (ndarray.__dlpack__ is loom._array_api._dlpack renamed): stubgen imports each by its
+    (ndarray.__dlpack__ is loom._numpy.array_api._dlpack renamed): stubgen imports each by its
     __name__, so that name is made the one its module holds it under."""
     for cls in vars(loom._loom).values():
         if not isinstance(cls, type):

@@ -75,12 +75,10 @@ from ._loom import (
     __version__,
 )
 from . import memory
-from .cuda_graph import CudaGraph, cuda_graph
 from .pykernel.errors import KernelSyntaxError, TypingError, UnsupportedError
-from . import tree_util
-from .transforms import jit
-from .tree_util import (register_pytree_node, register_pytree_node_class, tree_flatten, tree_leaves, tree_map,
-                        tree_structure, tree_unflatten)
+from .transforms import CudaGraph, cuda_graph, jit, tree_util
+from .transforms.tree_util import (register_pytree_node, register_pytree_node_class, tree_flatten, tree_leaves,
+                                   tree_map, tree_structure, tree_unflatten)
 
 # Every public name of the extension is re-exported, so that op families added in
 # python/src need no edit here (explicit imports above document the core).
@@ -95,18 +93,17 @@ for _n, _v in list(globals().items()):
 
 # The transforms (after the extension's names: stop_gradient is bound there as the op, and
 # the Python function takes pytrees).
-from ._grad import grad, jvp, stop_gradient, value_and_grad, vjp  # noqa: E402
-from ._vmap import vmap  # noqa: E402
+from .transforms import grad, jvp, stop_gradient, value_and_grad, vjp, vmap  # noqa: E402
 # NumPy's __array_ufunc__ and __array_function__ on loom.ndarray: np.sin(x), np.mean(x) run loom's ops.
-from . import _numpy_protocols  # noqa: E402, F401
-from ._numpy_pyfuncs import *  # noqa: E402, F401, F403 - NumPy's object-level functions
+from ._numpy import protocols as _numpy_protocols  # noqa: E402, F401
+from ._numpy.pyfuncs import *  # noqa: E402, F401, F403 - NumPy's object-level functions
 
-# The Python Array API standard: x.__array_namespace__() is this module (_array_api.py).
-from ._array_api import __array_api_version__, __array_namespace_info__, e, inf, nan, newaxis, pi  # noqa: E402
+# The Python Array API standard: x.__array_namespace__() is this module (_numpy/array_api.py).
+from ._numpy.array_api import __array_api_version__, __array_namespace_info__, e, inf, nan, newaxis, pi  # noqa: E402
 
 # Every bound function gets a signature inspect.signature reads (help(), IDEs, the Array API
-# suite): a builtin that forwards each call to it (_signatures.py).
-from . import _signatures  # noqa: E402
+# suite): a builtin that forwards each call to it (_numpy/signatures.py).
+from ._numpy import signatures as _signatures  # noqa: E402
 
 _signatures.sign_namespace(globals(), __name__)
 for _v in list(globals().values()):
@@ -122,8 +119,14 @@ bool = bool_  # NumPy 2 spells it np.bool too
 # transforms) loads on first use too: about 27 ms of `import loom` otherwise.
 _LAZY = {"cuda": ("loom.cuda", None), "vectorize": ("loom.pykernel.vectorize", "vectorize"),
          "guvectorize": ("loom.pykernel.vectorize", "guvectorize"), "nn": ("loom.nn", None),
-         "optim": ("loom.optim", None), "data": ("loom.data", None), "Trainer": ("loom.trainer", "Trainer"),
-         "profiler": ("loom.profiler", None), "dashboard": ("loom.dashboard", None)}
+         "optim": ("loom.optim", None), "data": ("loom.train.data", None), "Trainer": ("loom.train.trainer", "Trainer"),
+         "profiler": ("loom.monitor.profiler", None), "dashboard": ("loom.monitor.dashboard", None)}
+
+# Public module paths whose code moved into a subpackage (loom.profiler is loom/monitor/profiler.py):
+# `import loom.profiler` and `python -m loom.launch` find them through this table.
+from . import _public_paths  # noqa: E402
+
+_public_paths.install()
 
 
 def __getattr__(name):

@@ -12,27 +12,13 @@ from numpy.linalg import LinAlgError as LinAlgError
 from loom import (
     _loom,
     cuda as cuda,
-    dashboard as dashboard,
-    data as data,
     distributed as distributed,
+    monitor as monitor,
     nn as nn,
-    nn_losses as nn_losses,
     optim as optim,
-    profiler as profiler,
     pykernel as pykernel,
-    trainer as trainer,
-    transforms as transforms,
-    tree_util as tree_util
-)
-from loom._array_api import (
-    __array_namespace_info__ as __array_namespace_info__
-)
-from loom._grad import (
-    grad as grad,
-    jvp as jvp,
-    stop_gradient as stop_gradient,
-    value_and_grad as value_and_grad,
-    vjp as vjp
+    train as train,
+    transforms as transforms
 )
 from loom._loom import (
     Device as Device,
@@ -399,7 +385,10 @@ from loom._loom import (
     zeros as zeros,
     zeros_like as zeros_like
 )
-from loom._numpy_pyfuncs import (
+from loom._numpy.array_api import (
+    __array_namespace_info__ as __array_namespace_info__
+)
+from loom._numpy.pyfuncs import (
     apply_along_axis as apply_along_axis,
     apply_over_axes as apply_over_axes,
     asanyarray as asanyarray,
@@ -428,11 +417,7 @@ from loom._numpy_pyfuncs import (
     sort_complex as sort_complex,
     typename as typename
 )
-from loom._vmap import vmap as vmap
-from loom.cuda_graph import (
-    CudaGraph as CudaGraph,
-    cuda_graph as cuda_graph
-)
+from loom.monitor import dashboard as dashboard, profiler as profiler
 from loom.pykernel.errors import (
     TypingError as TypingError,
     UnsupportedError as KernelSyntaxError,
@@ -442,9 +427,23 @@ from loom.pykernel.vectorize import (
     guvectorize as guvectorize,
     vectorize as vectorize
 )
-from loom.trainer import Trainer as Trainer
-from loom.transforms import jit as jit
-from loom.tree_util import (
+from loom.train import data as data
+from loom.train.trainer import Trainer as Trainer
+from loom.transforms import tree_util as tree_util
+from loom.transforms._cuda_graph import (
+    CudaGraph as CudaGraph,
+    cuda_graph as cuda_graph
+)
+from loom.transforms._grad import (
+    grad as grad,
+    jvp as jvp,
+    stop_gradient as stop_gradient,
+    value_and_grad as value_and_grad,
+    vjp as vjp
+)
+from loom.transforms._jit import jit as jit
+from loom.transforms._vmap import vmap as vmap
+from loom.transforms.tree_util import (
     register_pytree_node as register_pytree_node,
     register_pytree_node_class as register_pytree_node_class,
     tree_flatten as tree_flatten,

@@ -1,5 +1,5 @@
 """`python -m loom info`: devices, memory, driver/toolkit versions, cache location.
-`python -m loom top` (_top.py) and `python -m loom dashboard` (dashboard.py): live views."""
+`python -m loom top` (monitor/_top.py) and `python -m loom dashboard` (monitor/dashboard.py): live views."""
 import os
 import sys
 
@@ -77,7 +77,7 @@ def main(argv=None):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     if argv[:1] == ["top"]:
-        from . import _top
+        from .monitor import _top
 
         try:
             return _top.main(argv[1:])
@@ -85,7 +85,7 @@ def main(argv=None):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return 0
     if argv[:1] == ["dashboard"]:
-        from . import dashboard
+        from .monitor import dashboard
 
         return dashboard.main(argv[1:])
     print("usage: python -m loom {info | top [--once] [--json] [--interval S] | "

@@ -1,5 +1,5 @@
-"""A stand-in for libnvidia-ml.so.1 with random values, for the tests of loom/_nvml.py and
-loom/_monitor.py: each function has NVML's C signature and writes through the ctypes
+"""A stand-in for libnvidia-ml.so.1 with random values, for the tests of loom/monitor/_nvml.py and
+loom/monitor/_sampler.py: each function has NVML's C signature and writes through the ctypes
 pointers it gets, as the library does."""
 import ctypes
 

@@ -1,4 +1,4 @@
-"""loom._dist_env.discover(): each launcher's variables, their precedence, defaults, and the
+"""loom.distributed._env.discover(): each launcher's variables, their precedence, defaults, and the
 errors for environments that cannot be right. Every test passes its own env dict: nothing
 here reads or changes the environment of the test run."""
 import dataclasses
@@ -6,7 +6,7 @@ import warnings
 
 import pytest
 
-from loom._dist_env import (DistEnv, discover, expand_nodelist, first_host,
+from loom.distributed._env import (DistEnv, discover, expand_nodelist, first_host,
                             parse_tasks_per_node)
 
 TORCHRUN = {"RANK": "5", "WORLD_SIZE": "8", "LOCAL_RANK": "1", "LOCAL_WORLD_SIZE": "4",

@@ -1,4 +1,4 @@
-"""loom._grad (grad, value_and_grad, vjp, jvp, stop_gradient) on cpu(): each primitive
+"""loom.transforms._grad (grad, value_and_grad, vjp, jvp, stop_gradient) on cpu(): each primitive
 family's gradient against central finite differences in float64 on fresh random data,
 jvp against the vjp transposed, compositions with grad and jit, pytrees, has_aux,
 argnums, integer inputs and the errors."""
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import loom
-from loom._grad import grad, jvp, stop_gradient, value_and_grad, vjp
+from loom.transforms._grad import grad, jvp, stop_gradient, value_and_grad, vjp
 
 
 def arr(x):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import loom
-from loom._grad import grad, jvp, value_and_grad, vjp
+from loom.transforms._grad import grad, jvp, value_and_grad, vjp
 
 
 def carr(x, device=None):

@@ -7,7 +7,7 @@ import pytest
 
 import loom
 from conftest import check_directional_grad, randn
-from loom._grad import grad
+from loom.transforms._grad import grad
 
 
 def check(device, f, x, rng, tol=1e-6, h=1e-6):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import loom
-from loom._grad import grad
+from loom.transforms._grad import grad
 
 
 

@@ -9,7 +9,7 @@ import pytest
 import loom
 from conftest import check_directional_grad as check
 from conftest import randn
-from loom._grad import grad
+from loom.transforms._grad import grad
 
 
 @pytest.mark.parametrize("cplx", [False, True], ids=["real", "complex"])

@@ -5,7 +5,7 @@ import pytest
 
 import loom
 from loom import nn
-from loom._grad import value_and_grad, value_and_grad_with_hook
+from loom.transforms._grad import value_and_grad, value_and_grad_with_hook
 
 
 def mlp_loss(p, x):

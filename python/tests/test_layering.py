@@ -35,3 +35,21 @@ def test_the_check_catches_an_upward_include(tmp_path, monkeypatch):
     assert any("loom/core/dtype.h (core) includes loom/ops/sorting.h (ops)" in e for e in errors), errors
     errors = check_layers.check_dispatch_only(check_layers.tracked_files("loom"))
     assert any("loom/ops/sorting.cpp:1" in e for e in errors), errors
+
+
+def test_only_a_primitives_rows_name_its_evals(tmp_path, monkeypatch):
+    # ops/<family>_primitives.cpp names the evals in its rows (its last `namespace loom {`
+    # block); a rule above them that calls a backend directly is reported.
+    sys.path.insert(0, os.path.dirname(SCRIPT))
+    try:
+        import check_layers
+    finally:
+        sys.path.pop(0)
+    monkeypatch.setattr(check_layers, "ROOT", str(tmp_path))
+    (tmp_path / "loom" / "ops").mkdir(parents=True)
+    (tmp_path / "loom" / "ops" / "sorting_primitives.cpp").write_text(
+        "namespace loom::batch {\nvoid rule() { gpu_backend::sort_last_axis(); }\n}\n\n"
+        "namespace loom {\nconst Primitive<F> primitives::sort{info, cpu_backend::sort_last_axis,\n"
+        "    gpu_backend::sort_last_axis};\n}\n")
+    errors = check_layers.check_dispatch_only(check_layers.tracked_files("loom"))
+    assert [e.split(": ")[0] for e in errors] == ["loom/ops/sorting_primitives.cpp:2"], errors

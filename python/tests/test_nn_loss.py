@@ -8,7 +8,7 @@ import pytest
 
 import loom
 from conftest import central_differences as num_grad
-from loom import nn_losses as losses
+from loom.nn import losses
 
 
 def test_fused_cross_entropy_second_derivative(device, rng):

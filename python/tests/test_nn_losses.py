@@ -1,4 +1,4 @@
-"""loom.nn_losses (loom.nn.losses) on every device: cross_entropy, mse_loss,
+"""loom.nn.losses on every device: cross_entropy, mse_loss,
 binary_cross_entropy_with_logits, log_softmax and softmax against NumPy float64 references
 on fresh random data, every reduction, their gradients against central finite differences
 in float64, stability on large logits, loom.jit equal to eager, and the errors."""
@@ -7,7 +7,7 @@ import pytest
 
 import loom
 from conftest import central_differences as num_grad
-from loom import nn_losses as losses
+from loom.nn import losses
 
 REDUCTIONS = ["mean", "sum", "none"]
 

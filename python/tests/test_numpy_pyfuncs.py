@@ -1,4 +1,4 @@
-"""NumPy's object-level functions (python/loom/_numpy_pyfuncs.py) and the memory-layout
+"""NumPy's object-level functions (python/loom/_numpy/pyfuncs.py) and the memory-layout
 queries (ops/memory_layout.h) against NumPy on fresh random data, on every device."""
 import numpy as np
 import pytest

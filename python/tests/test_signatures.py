@@ -1,4 +1,4 @@
-"""Every bound function has a signature inspect.signature reads (python/loom/_signatures.py):
+"""Every bound function has a signature inspect.signature reads (python/loom/_numpy/signatures.py):
 help(), IDEs and the Array API suite's signature checks see the real parameters."""
 import inspect
 

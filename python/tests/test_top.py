@@ -11,7 +11,8 @@ import time
 import pytest
 
 import loom
-from loom import _monitor, _nvml, _top
+from loom.monitor import _nvml, _top
+from loom.monitor import _sampler as _monitor
 
 from fake_nvml import FakeNvml
 

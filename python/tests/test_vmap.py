@@ -1,4 +1,4 @@
-"""loom.vmap (loom/_vmap.py over loom/transforms/vmap.h), as jax.vmap: for each primitive
+"""loom.vmap (loom/transforms/_vmap.py over loom/transforms/vmap.h), as jax.vmap: for each primitive
 family vmap(f) equals f run on each example and stacked, on fresh random data, with
 mapped/unmapped arguments and out_axes; the matrix times a batch of vectors is one matmul;
 vmap nests with itself and with jit; pytrees of arguments and results; errors."""
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import loom
-from loom._vmap import vmap
+from loom.transforms._vmap import vmap
 
 from conftest import random_array
 

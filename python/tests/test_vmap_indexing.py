@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import loom
-from loom._vmap import vmap
+from loom.transforms._vmap import vmap
 
 from conftest import random_array
 from test_vmap import check

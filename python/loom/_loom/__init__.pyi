@@ -13,11 +13,6 @@ from loom import (
     KernelFaultError as KernelFaultError,
     OutOfMemoryError as OutOfMemoryError
 )
-from loom._array_api import (
-    _array_namespace as __array_namespace__,
-    _dlpack as __dlpack__,
-    _to_device as to_device
-)
 from loom._loom import (
     autotune as autotune,
     driver as driver,
@@ -26,10 +21,15 @@ from loom._loom import (
     memory as memory,
     random as random
 )
-from loom._numpy_protocols import (
+from loom._numpy.array_api import (
+    _array_namespace as __array_namespace__,
+    _dlpack as __dlpack__,
+    _to_device as to_device
+)
+from loom._numpy.protocols import (
     array_function as __array_function__
 )
-from loom._numpy_ufuncs import array_ufunc as __array_ufunc__
+from loom._numpy.ufuncs import array_ufunc as __array_ufunc__
 from loom.cuda import (
     _copy_to_device as copy_to_device,
     _copy_to_host as copy_to_host

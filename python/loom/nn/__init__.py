@@ -4,8 +4,8 @@
 >>> net = nn.Sequential(nn.LazyLinear(256), nn.ReLU(), nn.Linear(256, 10)).to(loom.try_gpu())
 >>> loss, grads = nn.value_and_grad(net, loss_fn)(net, X, y)
 """
-from .. import nn_losses as losses
-from ..nn_losses import log_softmax, softmax
+from . import losses
+from .losses import log_softmax, softmax
 from .activations import GELU, ReLU, Sigmoid, Softmax, Tanh, gelu, relu, sigmoid
 from .conv import AvgPool2d, Conv2d, MaxPool2d, avg_pool2d, conv2d, max_pool2d
 from .layers import Dropout, Embedding, Flatten, Identity, LayerNorm, LazyLinear, Linear, Sequential

@@ -2,6 +2,7 @@
 import math
 
 from .. import _loom
+from .losses import softmax
 from .module import Module
 
 
@@ -60,5 +61,4 @@ class Softmax(Module):
         self.dim = dim
 
     def forward(self, x):
-        from ..nn_losses import softmax
         return softmax(x, axis=self.dim)

@@ -10,7 +10,8 @@ take functions of a module and retrace when the structure or the mode changes. U
 builds shallow copies of the modules around the new leaves; the originals are untouched.
 """
 from .. import _loom
-from ..tree_util import register_pytree_node
+from ..transforms._grad import value_and_grad_with_hook as _value_and_grad
+from ..transforms.tree_util import register_pytree_node
 
 _ndarray = _loom.ndarray
 
@@ -304,12 +305,11 @@ def value_and_grad(model, fn):
 
 def value_and_grad_with_hook(model, fn, ready):
     """value_and_grad that also calls ready(name, gradient) during the backward pass, as soon
-    as each parameter's gradient is final (see _grad.value_and_grad_with_hook); None: none."""
+    as each parameter's gradient is final (see transforms/_grad.py); None: none."""
     if not isinstance(model, Module):
         raise TypeError(f"[nn.value_and_grad] expected a Module, got {type(model).__name__}")
     if not callable(fn):
         raise TypeError(f"[nn.value_and_grad] expected a function, got {type(fn).__name__}")
-    from .._grad import value_and_grad_with_hook as _value_and_grad
 
     def value_and_grad_fn(m, *args, **kwargs):
         if not isinstance(m, Module):

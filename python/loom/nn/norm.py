@@ -7,7 +7,7 @@ state_dict saves them, to() moves them, and nn.value_and_grad writes the updated
 into the model (so a jitted training step returns them like the parameters).
 """
 from .. import _loom
-from .._grad import stop_gradient
+from ..transforms._grad import stop_gradient
 from .module import Module
 
 

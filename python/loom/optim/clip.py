@@ -1,7 +1,7 @@
 """optim.clip_grad_norm: gradients scaled to a global L2 norm, as
 torch.nn.utils.clip_grad_norm_."""
 from .. import _loom
-from ..tree_util import tree_leaves, tree_map
+from ..transforms.tree_util import tree_leaves, tree_map
 from ._checks import FLOATS, check_range, to_like
 
 _ndarray = _loom.ndarray

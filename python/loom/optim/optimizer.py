@@ -3,8 +3,8 @@ stateful update of a model with its compiled step, and state_dict/load_state_dic
 import numpy as np
 
 from .. import _loom
-from ..transforms import jit
-from ..tree_util import tree_map
+from ..transforms._jit import jit
+from ..transforms.tree_util import tree_map
 from ._checks import (align_buffers, check_grads, check_learning_rate, check_params, check_state, compute_dtype,
                       is_number, to_like)
 

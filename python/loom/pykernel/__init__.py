@@ -8,6 +8,7 @@ loom.RawModule on a GPU (NVRTC) or on cpu() (the CPU kernel emulator).
   translate*.py    one function's types (fixed point) and C (expressions, statements)
   intrinsics.py    cuda.* inside kernels; mathfuncs.py: math, NumPy and builtins
   compiler.py      a whole module: prelude, tuples, constants, device functions, kernel
+  function.py      the kernel-function object the translator reads (a leaf: no circle)
   dispatcher.py    @cuda.jit objects: one specialisation per argument-type signature
   vectorize.py     loom.vectorize and loom.guvectorize
 """

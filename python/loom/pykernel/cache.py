@@ -15,6 +15,7 @@ import types as pytypes
 import numpy as np
 
 from .. import _loom
+from .function import KernelFunction
 
 # Changes whenever what a translation produces changes in a way the key does not see.
 _KEY_VERSION = b"loom-pykernel-2\n"
@@ -32,7 +33,6 @@ def _code_bytes(code, h):
 
 
 def _value_bytes(v, h, seen):
-    from .dispatcher import CUDADispatcher
     if isinstance(v, (bool, int, float, str, np.generic)) or v is None:
         h.update(f"{type(v).__name__}:{v!r}".encode())
     elif isinstance(v, tuple):
@@ -45,7 +45,7 @@ def _value_bytes(v, h, seen):
         h.update(np.ascontiguousarray(v).tobytes())
     elif isinstance(v, pytypes.ModuleType):
         h.update(f"mod:{v.__name__}".encode())
-    elif isinstance(v, CUDADispatcher):
+    elif isinstance(v, KernelFunction):
         h.update(f"disp:{v.device}:{v.declared_argtypes()}".encode())
         function_key(v.py_func, h, seen)
     elif isinstance(v, type):

@@ -7,6 +7,7 @@ import numpy as np
 
 from . import types as T
 from .errors import UnsupportedError
+from .function import DeviceFunction
 from .source import FunctionSource
 from .translate import FunctionTranslator
 
@@ -122,6 +123,5 @@ def translate_device(func, argtypes, src=None):
         def unsupported(self, node, message):
             raise UnsupportedError(f"[{func.__name__}] {message}")
 
-    from .dispatcher import device_dispatcher_for
-    cname, ret = mb.device_function(device_dispatcher_for(func, src), tuple(argtypes), _Caller(), None)
+    cname, ret = mb.device_function(DeviceFunction(func, src), tuple(argtypes), _Caller(), None)
     return mb, cname, ret

@@ -3,17 +3,16 @@ signature. The signature lookup and the launch run in C++ (loom._loom._KernelDis
 on a miss, `_on_miss` converts host arguments, translates and compiles the new
 specialisation through loom.RawModule (NVRTC on a GPU, the CPU kernel emulator on cpu(),
 one compile cache) and launches it."""
-import functools
-
 import numpy as np
 
 from .. import _loom
 from . import cache
 from . import types as T
-from .compiler import translate_kernel
+from .compiler import ModuleBuilder, kernel_name, translate_kernel
 from .errors import TypingError
-from .signatures import accepts, parse_signature
-from .source import FunctionSource
+from .function import KernelFunction
+from .signatures import accepts
+from .translate import FunctionTranslator
 
 
 class Specialization:
@@ -22,46 +21,21 @@ class Specialization:
         self.kernel, self.module = kernel, module
 
 
-class CUDADispatcher(_loom._KernelDispatcher):
+class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
     """What @cuda.jit returns. kernel[griddim, blockdim](*args) launches;
     kernel[griddim, blockdim, stream, sharedmem] too (Numba's forms). The C++ base class
     does the launch: `kernel[...]` and the call of its launcher run no Python code for a
-    known signature."""
+    known signature. The function, its options and declared signatures: KernelFunction."""
 
     def __init__(self, func, device=False, signatures=None, debug=False, lineinfo=False, fastmath=False,
                  opt=True, **ignored):
-        super().__init__(func.__name__, self._on_miss)
-        functools.update_wrapper(self, func)
-        self.py_func = func
-        self.device = device
-        self.debug = bool(debug)
-        self.lineinfo, self.fastmath, self.opt = lineinfo, fastmath, opt
-        self._src = None
+        _loom._KernelDispatcher.__init__(self, func.__name__, self._on_miss)
+        self._init_function(func, device, signatures, debug, lineinfo, fastmath, opt)
         self._specs = {}          # key -> Specialization
         self._frozen = False      # specialize(): no new signatures
-        self._declared = []       # eager signatures: argument type lists
-        for sig in signatures or ():
-            ret, args = parse_signature(sig, func.__name__)
-            if not device and ret is not None:
-                raise TypingError(f"[{func.__name__}] a kernel's signature returns void, not {ret}")
-            self._declared.append((ret, args))
         if self._declared and not device:
             for _, args in self._declared:
                 self._compile(",".join(_key_of(t) for t in args), tuple(args))
-
-    # ---------------------------------------------------------------- source and types
-    def source(self):
-        if self._src is None:
-            self._src = FunctionSource(self.py_func)
-        return self._src
-
-    def declared_argtypes(self):
-        """A device function's declared argument types (first signature), or None."""
-        return tuple(self._declared[0][1]) if self._declared else None
-
-    def declared_signature(self):
-        """(return type or None, argument types) of a device function's first signature, or None."""
-        return (self._declared[0][0], tuple(self._declared[0][1])) if self._declared and self.device else None
 
     # ---------------------------------------------------------------- launching
     def __call__(self, *args, **kwargs):
@@ -81,8 +55,7 @@ class CUDADispatcher(_loom._KernelDispatcher):
         if self.get(key) is None:
             # Compiled first for the device it launches on (RawModule compiles for the
             # default device at get_function; another device compiles at its first launch).
-            from .. import default_device, device as device_scope
-            with device_scope(_target_device(converted) or default_device()):
+            with _loom.device(_target_device(converted) or _loom.default_device()):
                 self._specialize_for(key)
         launcher(*converted)
         for dev_arr, host in copy_back:
@@ -110,11 +83,10 @@ class CUDADispatcher(_loom._KernelDispatcher):
         return tuple(opts)
 
     def _compile(self, key, argtypes):
-        from .. import RawModule
         k = cache.key(self.py_func, argtypes, (self.debug, self._options()))
         source, name = cache.translation(
             k, lambda: translate_kernel(self.py_func, argtypes, self.source(), debug=self.debug))
-        module = RawModule(source, options=self._options())
+        module = _loom.RawModule(source, options=self._options())
         try:
             kernel = module.get_function(name)
         except _loom.CompileError as e:
@@ -161,8 +133,6 @@ class CUDADispatcher(_loom._KernelDispatcher):
     def inspect_types(self, file=None, signature=None):
         """Prints, per specialisation, the type of every argument and variable (Numba's
         inspect_types), and returns the text."""
-        from .translate import FunctionTranslator
-        from .compiler import ModuleBuilder, kernel_name
         out = []
         for s in self._specs.values():
             if signature is not None and s.argtypes != tuple(signature):
@@ -179,8 +149,6 @@ class CUDADispatcher(_loom._KernelDispatcher):
         print(text, file=file)
         return text
 
-    def __repr__(self):
-        return f"<loom.cuda {'device function' if self.device else 'kernel'} {self.__name__}>"
 
 
 def _key_of(t):
@@ -207,20 +175,18 @@ def _target_device(args):
 def _convert_args(name, args):
     """Host arrays to loom arrays on the launch's device (copied back after the launch, as
     Numba does); CUDA-array-interface and DLPack objects to loom arrays (no copy)."""
-    from .. import asarray, default_device
     dev = _target_device(args)
     out, back = [], []
     for a in args:
         if isinstance(a, np.ndarray):
-            d = asarray(a, device=dev or default_device())
+            d = _loom.asarray(a, device=dev or _loom.default_device())
             out.append(d)
             if a.flags.writeable:
                 back.append((d, a))
         elif hasattr(a, "__cuda_array_interface__") and not isinstance(a, _loom.ndarray):
-            out.append(asarray(a))
+            out.append(_loom.asarray(a))
         elif hasattr(a, "__dlpack__") and not isinstance(a, (_loom.ndarray, np.generic)):
-            from .. import from_dlpack
-            out.append(from_dlpack(a))
+            out.append(_loom.from_dlpack(a))
         else:
             out.append(a)
     return out, back
@@ -231,14 +197,6 @@ class CUDADeviceFunction(CUDADispatcher):
 
     def __getitem__(self, config):
         raise TypeError(f"[{self.__name__}] is a device function; only kernels are launched")
-
-
-def device_dispatcher_for(func, src=None):
-    """A device-function dispatcher for a plain Python function (vectorize's scalar body)."""
-    d = CUDADeviceFunction(func, device=True)
-    if src is not None:
-        d._src = src
-    return d
 
 
 def jit(func_or_sig=None, device=False, debug=False, lineinfo=False, fastmath=False, opt=True, **kwargs):

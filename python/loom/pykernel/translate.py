@@ -9,6 +9,7 @@ import numpy as np
 from . import intrinsics, mathfuncs, stubs
 from . import types as T
 from .errors import TypingError, UnsupportedError, raise_at
+from .function import KernelFunction
 from .translate_expr import ExprMixin, Pending
 from .translate_stmt import StmtMixin
 from .values import Value, cast, literal
@@ -161,8 +162,7 @@ class FunctionTranslator(ExprMixin, StmtMixin):
             return Value(None, T.Opaque("function", obj), obj=obj)
         if isinstance(obj, np.ndarray):
             return intrinsics.constant_array(self, node, obj)
-        from .dispatcher import CUDADispatcher  # the objects @cuda.jit makes
-        if isinstance(obj, CUDADispatcher):
+        if isinstance(obj, KernelFunction):  # the objects @cuda.jit makes
             return Value(None, T.Opaque("device" if obj.device else "kernel", obj), obj=obj)
         if isinstance(obj, (type, np.dtype)) or type(obj).__module__.startswith(("numba", "loom")):
             dt = T.dtype_name(obj)

@@ -110,7 +110,7 @@ def cuda_pci_bus_ids():
 def _pool(device):
     """loom's allocator statistics of this process on `device`, or None."""
     try:
-        from . import _loom
+        from .. import _loom
 
         s = _loom.memory._stats_if_used(device)
     except Exception:  # no such device in this build, or loom's extension is absent

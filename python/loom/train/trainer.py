@@ -6,16 +6,15 @@ validation_step(batch) -> loss, and configure_optimizers() -> a loom.optim optim
 data has train_dataloader() and optionally val_dataloader(), yielding batches (tuples of
 NumPy or loom arrays). The model moves to gpu(0) with num_gpus >= 1, else to cpu(), and
 every batch to the model's device. With num_gpus=k > 1 (or devices=[...]) each batch is split
-over k replicas of the model and their gradients all-reduced (trainer_parallel.py). One training step (the loss, its gradients with respect to every parameter,
-clipping, the optimiser's update) runs as one function under loom.jit: it is traced on the
-first batch and replayed after, and retraced only when a batch's shape changes (a last,
-smaller batch).
+over k replicas of the model and their gradients all-reduced (train/_parallel.py). One
+training step (the loss, its gradients with respect to every parameter, clipping, the
+optimiser's update) runs as one function under loom.jit: it is traced on the first batch and
+replayed after, and retraced only when a batch's shape changes (a last, smaller batch).
 """
 import sys
 import time
 
-from . import _loom
-from . import nn
+from .. import _loom, nn
 
 
 class Trainer:
@@ -74,7 +73,7 @@ class Trainer:
         self.prepare_model(model)
         self.optim = model.configure_optimizers()
         if len(self.devices) > 1:
-            from .trainer_parallel import ParallelStep
+            from ._parallel import ParallelStep
             step = ParallelStep(self, model, self.devices, self.use_jit)
         else:
             step = self._make_step(model)
@@ -112,7 +111,7 @@ class Trainer:
     def _make_step(self, model):
         """step(batch) -> loss: gradients, clipping and the optimiser's update as one function
         of (model, optimiser state, batch), under loom.jit unless jit=False."""
-        from . import optim
+        from .. import optim
         opt, clip = self.optim, self.gradient_clip_val
         training_step = type(model).training_step
         value_and_grad = nn.value_and_grad(model, lambda m, batch: training_step(m, batch))
@@ -165,5 +164,5 @@ class Trainer:
 
 
 def _loom_jit(fn):
-    from .transforms import jit
+    from ..transforms._jit import jit
     return jit(fn)

@@ -17,7 +17,7 @@ import os as _os
 import secrets as _secrets
 from typing import NamedTuple as _NamedTuple
 
-from . import _loom
+from .. import _loom
 
 __all__ = ["profile", "range", "Event", "KernelAverage", "is_active"]
 

@@ -11,14 +11,14 @@ at once while this thread enqueues.
 """
 import copy
 
-from . import nn
-from .nn.parallel import pack, unpack
+from .. import nn
+from ..nn.parallel import pack, unpack
 
 
 class ParallelStep:
     def __init__(self, trainer, model, devices, jit):
-        from .distributed import DeviceGroup
-        from . import optim
+        from ..distributed import DeviceGroup
+        from .. import optim
         self.devices, self.opt, self.clip = list(devices), trainer.optim, trainer.gradient_clip_val
         # The trainer is shared, not copied (model.trainer refers to it).
         self.replicas = [model] + [copy.deepcopy(model, {id(trainer): trainer}).to(d) for d in self.devices[1:]]
@@ -64,5 +64,5 @@ class ParallelStep:
 
 
 def _jit(fn):
-    from .transforms import jit
+    from ..transforms._jit import jit
     return jit(fn)

@@ -10,7 +10,7 @@ one extra C call per call, no Python frame.
 import math
 import re
 
-from . import _loom
+from .. import _loom
 
 _NB_FUNC = type(_loom.sum)
 _LITERALS = (type(None), bool, int, str)

@@ -7,7 +7,7 @@ libraries written against the standard (array-api-compat, SciPy, scikit-learn) f
 """
 import math as _math
 
-from . import _loom
+from .. import _loom
 
 __array_api_version__ = "2024.12"
 
@@ -116,7 +116,7 @@ def _array_namespace(self, /, *, api_version=None):
     if api_version is not None and api_version not in _SUPPORTED_VERSIONS:
         raise ValueError(f"[__array_namespace__] loom implements the Array API versions "
                          f"{', '.join(_SUPPORTED_VERSIONS)}, not {api_version!r}")
-    import loom
+    import loom  # lazy: the namespace is the package, which imports this module
     return loom
 
 

@@ -8,7 +8,7 @@ import shutil
 import sys
 import time
 
-from ._monitor import Monitor
+from ._sampler import Monitor
 
 _HIDE, _SHOW, _HOME_CLEAR, _CLEAR_TO_END = "\x1b[?25l", "\x1b[?25h", "\x1b[H", "\x1b[J"
 

@@ -16,7 +16,7 @@ import numbers
 
 import numpy as np
 
-from . import _loom
+from .. import _loom
 from .tree_util import tree_flatten, tree_map, tree_unflatten
 
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "stop_gradient"]

@@ -55,7 +55,7 @@ def find(path):
     entry = _cache.get(path)
     if entry is not None:
         return entry
-    import loom  # the package: loaded by the time a protocol runs (it installs them)
+    import loom  # lazy: the namespace searched is the package, which installs the protocols
 
     obj = loom
     for part in path.split("."):

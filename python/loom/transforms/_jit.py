@@ -14,7 +14,7 @@ import numbers
 
 import numpy as np
 
-from . import _loom
+from .. import _loom
 from .tree_util import tree_flatten, tree_unflatten
 
 __all__ = ["jit"]

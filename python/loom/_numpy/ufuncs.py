@@ -8,8 +8,8 @@ user's back. Design: docs/ARCHITECTURE.md, "NumPy's dispatch protocols".
 """
 import numpy as np
 
-from . import _loom
-from ._numpy_lookup import find, find_ufunc
+from .. import _loom
+from .lookup import find, find_ufunc
 
 ndarray = _loom.ndarray
 

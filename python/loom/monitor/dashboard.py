@@ -3,7 +3,7 @@
 A small HTTP server (the standard library's) serves one page, `_dashboard.html`, whose
 plain JavaScript draws utilisation, memory, loom's pool, PCIe/NVLink traffic and
 temperature on canvases; it fetches nothing from outside the machine. One thread samples
-the devices each second (`_monitor.Monitor`) and keeps the last `history` samples:
+the devices each second (`_sampler.Monitor`) and keeps the last `history` samples:
 
     GET /          the page
     GET /data      the latest sample (the JSON document of `loom top --json`)
@@ -22,7 +22,10 @@ import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from ._monitor import Monitor
+from ._sampler import Monitor
+
+# Its public names (the docs page of loom.dashboard lists these, not the imported helpers).
+__all__ = ["Dashboard", "start", "main"]
 
 _PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_dashboard.html")
 

@@ -12,9 +12,9 @@ a GPU array to the host. Design: docs/ARCHITECTURE.md, "NumPy's dispatch protoco
 """
 import numpy as np
 
-from . import _loom
-from ._numpy_lookup import find
-from ._numpy_ufuncs import array_ufunc
+from .. import _loom
+from .lookup import find
+from .ufuncs import array_ufunc
 
 # NumPy's creation functions that take like=: NumPy drops like= before dispatching, so the
 # like array's device is passed on as device= (np.zeros(3, like=x) lands beside x).

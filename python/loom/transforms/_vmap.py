@@ -13,7 +13,8 @@ import numbers
 
 import numpy as np
 
-from . import _loom, transforms
+from .. import _loom
+from . import _jit
 from .tree_util import tree_flatten, tree_unflatten
 
 __all__ = ["vmap"]
@@ -61,7 +62,7 @@ def _describe(tree):
 
 
 def _result_leaf(x):
-    return transforms._result_leaf(x, "vmap")
+    return _jit._result_leaf(x, "vmap")
 
 
 class VmapFunction:

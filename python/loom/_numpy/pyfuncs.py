@@ -13,7 +13,7 @@ result to loom's dtypes; no array data goes to NumPy.
 """
 import numpy as _np
 
-from . import _loom
+from .. import _loom
 
 __all__ = [
     "apply_along_axis", "apply_over_axes", "piecewise", "fromfunction", "mask_indices",

@@ -14,7 +14,9 @@ import math
 
 import numpy as np
 
-from . import _loom
+from .. import _loom
+
+__all__ = ["DataLoader"]
 
 
 class _PinnedStaging:

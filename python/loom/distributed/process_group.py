@@ -1,23 +1,13 @@
-"""loom.distributed: collectives between processes, as torch.distributed has them.
-
-    import loom, loom.distributed as dist
-    dist.init()                        # RANK, WORLD_SIZE, ... from loom.launch, torchrun, mpirun or srun
-    x = loom.ones(4, device=loom.gpu(dist.local_rank()))
-    dist.all_reduce(x)                 # in place: every rank now holds the sum
-
-cpu() arrays travel over Gloo (TCP), GPU arrays over NCCL, enqueued on the array's stream
-like any other op. Every rank calls the same collectives in the same order with arrays of
-the same dtype and shape; each call checks that first through the rendezvous store, so a
-mismatch raises ValueError on every rank and a rank that never comes raises
-DistributedTimeoutError on the others after `timeout` seconds (docs/DISTRIBUTED.md).
-"""
+"""The process group behind loom.distributed (the package re-exports this module's __all__):
+init and finalize, the rank and world queries, the collectives over the C++ process group
+(loom/distributed/), and DeviceGroup for several devices of one process."""
 import atexit
 import ctypes.util
 import importlib.util
 import os
 
-from . import _loom
-from ._dist_env import discover
+from .. import _loom
+from ._env import discover
 
 DistributedError = _loom.DistributedError
 DistributedTimeoutError = _loom.DistributedTimeoutError
@@ -59,7 +49,7 @@ def init(backend="auto", *, rank=None, world_size=None, local_rank=None, master_
     """Joins the process group; returns when every rank has joined (or raises
     DistributedTimeoutError after `timeout` seconds).
 
-    Unset arguments come from the environment (`_dist_env.discover`: loom.launch and torchrun's
+    Unset arguments come from the environment (`_env.discover()`: loom.launch and torchrun's
     RANK/WORLD_SIZE/..., Open MPI's and MPICH's mpirun, Slurm's srun). backend: "auto" (Gloo
     for cpu() arrays, NCCL for GPU arrays), "gloo" or "nccl". device: the GPU whose NCCL
     communicator is made now; "auto" is the GPU loom.launch bound this process to, if any;

@@ -11,7 +11,7 @@ into the graph and must be the same on every call. Nothing may read GPU data bac
 host, synchronize or compile a new kernel inside the function while it is captured:
 those raise loom.GraphCaptureError. On cpu() each call just runs the function.
 """
-from . import _loom
+from .. import _loom
 from .tree_util import tree_flatten
 
 __all__ = ["cuda_graph", "CudaGraph"]

@@ -1,6 +1,5 @@
-"""Loss functions of loom.nn.losses (re-exported there), and the softmax helpers the Softmax
-layer uses: cross_entropy with integer class labels, mse_loss and
-binary_cross_entropy_with_logits, with PyTorch's definitions and its `reduction` argument.
+"""loom.nn.losses: the loss functions, and the softmax helpers the Softmax layer uses:
+cross_entropy with integer class labels, mse_loss and binary_cross_entropy_with_logits, with PyTorch's definitions and its `reduction` argument.
 
 They are written with loom's array ops, so loom.grad differentiates them and loom.jit fuses
 them; each is computed in a numerically stable form (log-softmax after subtracting the max,
@@ -9,8 +8,8 @@ and the result is cast back, as PyTorch accumulates them.
 """
 import numpy as np
 
-from . import _loom
-from ._grad import stop_gradient
+from .. import _loom
+from ..transforms._grad import stop_gradient
 
 __all__ = ["log_softmax", "softmax", "cross_entropy", "mse_loss", "binary_cross_entropy_with_logits"]
 

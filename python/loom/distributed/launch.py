@@ -40,7 +40,7 @@ Ctrl-C kills at once. All processes exit 0: the launcher exits 0.
 Under mpirun or srun, run the script directly instead (`mpirun -np 8 python train.py`,
 `srun python train.py`): those already start one process per rank, and
 `loom.distributed.init()` reads their variables (OMPI_COMM_WORLD_*, PMI_*, SLURM_*) through
-loom._dist_env.discover(). loom.launch is not needed there. Inside a Slurm allocation it
+loom.distributed._env.discover(). loom.launch is not needed there. Inside a Slurm allocation it
 still works, one launcher per node (`srun --ntasks-per-node=1 python -m loom.launch
 --nproc gpu train.py`): --nnodes, --node-rank and --master-addr then come from Slurm.
 """
@@ -49,7 +49,7 @@ import os
 import socket
 import sys
 
-from . import _dist_env
+from . import _env
 from ._launch_procs import Supervisor
 
 
@@ -79,7 +79,7 @@ def num_gpus():
     """GPUs on this machine, as loom counts them (CUDA_VISIBLE_DEVICES applies). Importing
     loom creates no CUDA context, so the launcher does not hold a GPU the ranks need."""
     try:
-        from . import _loom
+        from .. import _loom
     except ImportError as e:  # a source tree without the extension: the ranks will say more
         print(f"[loom.launch] warning: cannot import loom's extension ({e}); assuming no GPU",
               file=sys.stderr)
@@ -141,11 +141,11 @@ def resolve(parser, a, env):
         parser.error(f"--grace {a.grace:g}: must be >= 0")
     if a.master_addr is None:
         try:
-            a.master_addr = (env.get("MASTER_ADDR", "").strip() or _dist_env.slurm_master_addr(env)
-                             or _dist_env.DEFAULT_MASTER_ADDR)
+            a.master_addr = (env.get("MASTER_ADDR", "").strip() or _env.slurm_master_addr(env)
+                             or _env.DEFAULT_MASTER_ADDR)
         except ValueError as e:
             parser.error(str(e))
-        if a.nnodes > 1 and a.master_addr == _dist_env.DEFAULT_MASTER_ADDR:
+        if a.nnodes > 1 and a.master_addr == _env.DEFAULT_MASTER_ADDR:
             print(f"[loom.launch] warning: --nnodes {a.nnodes} with no --master-addr: using "
                   f"{a.master_addr}, which the other machines cannot reach", file=sys.stderr)
     if a.master_port is None:
@@ -153,7 +153,7 @@ def resolve(parser, a, env):
             a.master_port = _int_option(parser, "--master-port", env["MASTER_PORT"], 1,
                                         "MASTER_PORT")
         else:  # a fixed port lets the other machines find node 0 without being told
-            a.master_port = _dist_env.DEFAULT_MASTER_PORT if a.nnodes > 1 else free_port()
+            a.master_port = _env.DEFAULT_MASTER_PORT if a.nnodes > 1 else free_port()
     else:
         a.master_port = _int_option(parser, "--master-port", a.master_port, 1)
     if a.master_port > 65535:

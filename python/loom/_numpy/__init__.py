@@ -1,0 +1,10 @@
+"""loom as NumPy code, the Array API standard and `inspect` see it (private: loom/__init__.py
+installs the protocols and re-exports what is public).
+
+  protocols.py   __array_ufunc__ and __array_function__: np.sin(x), np.mean(x) run loom's ops
+  ufuncs.py      the ufunc half: ufuncs and their reduce, accumulate, outer and at methods
+  lookup.py      the loom function behind a NumPy name
+  pyfuncs.py     NumPy's functions about Python objects (callables, iterables, dtypes, shapes)
+  array_api.py   the Array API standard's namespace glue (__array_namespace__, its constants)
+  signatures.py  signatures inspect.signature reads for every bound function (help(), IDEs)
+"""

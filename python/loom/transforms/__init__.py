@@ -1,0 +1,18 @@
+"""loom's transforms, JAX style, over the C++ core's (loom/transforms/): each module flattens
+pytree arguments and results, turns NumPy arrays into loom arrays and calls the core.
+
+  _jit.py          loom.jit: trace once per signature, fuse, replay
+  _grad.py         loom.grad, value_and_grad, vjp, jvp, stop_gradient
+  _vmap.py         loom.vmap
+  _cuda_graph.py   loom.cuda_graph: capture once, replay with new inputs
+  tree_util.py     pytrees (loom.tree_util), which every transform flattens with
+
+loom re-exports these names at the top level; this package is their home.
+"""
+from ._cuda_graph import CudaGraph, cuda_graph
+from ._grad import grad, jvp, stop_gradient, value_and_grad, vjp
+from ._jit import JitFunction, jit
+from ._vmap import vmap
+
+__all__ = ["jit", "JitFunction", "grad", "value_and_grad", "vjp", "jvp", "stop_gradient", "vmap", "cuda_graph",
+           "CudaGraph"]
