@@ -5,6 +5,8 @@ loom.nn, loom.optim and loom.Trainer, on cpu() or a GPU:
     python3 examples/nn_digits.py --gpu      # gpu(0)
 
 It prints the time of each epoch and the test accuracy, and exits with status 1 below 97%.
+It needs scikit-learn (for the data): without it, it says so in one line and exits with
+status 2, having trained nothing.
 """
 import argparse
 import math
@@ -82,6 +84,11 @@ def main():
     parser.add_argument("--gpu", action="store_true", help="train on gpu(0)")
     parser.add_argument("--epochs", type=int, default=20)
     args = parser.parse_args()
+    try:
+        import sklearn  # noqa: F401  (the data set comes from scikit-learn)
+    except ImportError:
+        print("nn_digits.py needs scikit-learn: pip install scikit-learn", file=sys.stderr)
+        return 2
     loom.random.seed(0)
     data = Digits()
     model = DigitsNet(total_steps=args.epochs * len(data.train_dataloader()))

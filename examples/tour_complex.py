@@ -1,5 +1,5 @@
 """The tour's complex-number section: complex64/complex128 arrays on the device, checked
-against NumPy (imported by tour.py)."""
+against NumPy (imported by tour.py; runs on its own too)."""
 import numpy as np
 
 import loom
@@ -20,3 +20,10 @@ def complex_numbers(default, section, check):
           np.mean(zn, axis=0) + np.sum(zn, axis=1), rtol=1e-5, atol=1e-5)
     f = loom.jit(lambda a: loom.abs(a * a.conj() - a) ** 2)
     check("jit-fused complex expression", f(z), np.abs(zn * zn.conj() - zn) ** 2, rtol=1e-4)
+
+
+if __name__ == "__main__":
+    # On its own (python examples/tour_complex.py): this section of the tour on the default device,
+    # with the tour's heading and NumPy comparison helpers.
+    from tour import check, section
+    complex_numbers(loom.try_gpu(), section, check)

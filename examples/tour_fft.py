@@ -1,5 +1,5 @@
 """The tour's FFT section: loom.fft (numpy.fft's names and arguments; FFTW on cpu(), cuFFT
-on GPUs), checked against NumPy (imported by tour.py)."""
+on GPUs), checked against NumPy (imported by tour.py; runs on its own too)."""
 import numpy as np
 
 import loom
@@ -33,3 +33,10 @@ def fourier_transforms(default, section, check):
     batch = loom.asarray(rng.standard_normal((16, 256)).astype(np.float32), device=default)
     check("vmap(rfft) over 16 signals, one plan", loom.vmap(loom.fft.rfft)(batch),
           np.fft.rfft(batch.numpy()), rtol=1e-3, atol=1e-3)
+
+
+if __name__ == "__main__":
+    # On its own (python examples/tour_fft.py): this section of the tour on the default device,
+    # with the tour's heading and NumPy comparison helpers.
+    from tour import check, section
+    fourier_transforms(loom.try_gpu(), section, check)

@@ -1,5 +1,6 @@
 """The tour's linear-algebra section: loom.linalg's decompositions (numpy.linalg's names;
-LAPACK on cpu(), cuSOLVER on GPUs), checked against NumPy (imported by tour.py)."""
+LAPACK on cpu(), cuSOLVER on GPUs), checked against NumPy (imported by tour.py; runs on its
+own too)."""
 import numpy as np
 
 import loom
@@ -36,3 +37,10 @@ def decompositions(default, section, check):
         loom.linalg.inv(loom.zeros((2, 3, 3), device=default))
     except np.linalg.LinAlgError as e:
         print(f"  singular input: LinAlgError: {e}")
+
+
+if __name__ == "__main__":
+    # On its own (python examples/tour_linalg.py): this section of the tour on the default device,
+    # with the tour's heading and NumPy comparison helpers.
+    from tour import check, section
+    decompositions(loom.try_gpu(), section, check)

@@ -1,7 +1,7 @@
 """The tour's "Transforms" section (examples/tour.py calls it): JAX's quickstart examples on
 loom — SELU eager and under jit, a matrix times a batch of vectors by a loop, by hand, by
 vmap and by jit(vmap), a gradient checked against finite differences, and per-example
-gradients with vmap(grad) — on cpu() and on each GPU."""
+gradients with vmap(grad) — on cpu() and on each GPU. Runs on its own too."""
 import time
 
 import numpy as np
@@ -93,3 +93,10 @@ def transforms(default, section, check):
     for d in [loom.cpu()] + [g for g in loom.try_all_gpus() if g.type != "cpu"]:
         on_device(d, check)
     gradients(check)
+
+
+if __name__ == "__main__":
+    # On its own (python examples/tour_transforms.py): this section of the tour on the default device,
+    # with the tour's heading and NumPy comparison helpers.
+    from tour import check, section
+    transforms(loom.try_gpu(), section, check)

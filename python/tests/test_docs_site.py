@@ -1,19 +1,21 @@
-"""The documentation site (docs/site, `make docs`): every Python example in its pages runs,
-and the API reference has a page for every public submodule.
+"""The documentation site (docs/site, `make docs`) and README.md: every Python example in
+them runs, README.md stays a front page, and the API reference has a page for every public
+submodule.
 
 A page's ```python blocks run in order in one fresh process, as one program, on loom's
-default device (cpu() without a GPU). A block right after a `% norun: why` line (a MyST
-comment, invisible on the site) is shown but not run; one after `% requires: loom.name`
-runs only when loom has that name, else the rest of the page is skipped, naming it (pages
-that document names another branch brings); one after `% file: name.py` is written to that
-file in the program's working folder before the program runs (a script that a later block
-starts, as under python -m loom.launch).
+default device (cpu() without a GPU); tools/run_doc_snippets.py does the running (by hand it
+runs README.md and every page on cpu()). A comment right before a fence changes that: in the
+site's pages a MyST comment (`% norun: why`, invisible on the site), in README.md an HTML
+comment (`<!-- norun: why -->`, invisible on GitHub); both forms are read in every file.
+A block after `norun: why` is shown but not run; one after `requires: loom.name` runs only
+when loom has that name, else the rest of the page is skipped, naming it (pages that
+document names another branch brings); one after `file: name.py` is written to that file in
+the program's working folder before the program runs (a script that a later block starts,
+as under python -m loom.launch). Blocks in other languages are never run.
 """
 import importlib.util
-import os
 import pathlib
 import re
-import subprocess
 import sys
 
 import pytest
@@ -23,85 +25,42 @@ import loom
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SITE = ROOT / "docs" / "site"
 PAGES = sorted(p for p in SITE.rglob("*.md") if "_build" not in p.parts)
-
-_FENCE = re.compile(r"^(`{3,})\s*(\S*)\s*$")
-_MARK = re.compile(r"^%\s*(norun|requires|file)\s*:\s*(.*)$")
+README_MAX_LINES = 150
 
 
-def code_blocks(text):
-    """(language, code, marks) for each fenced block of a Markdown page; marks maps "norun",
-    "requires" and "file" to the text of the MyST comments right before the fence."""
-    lines = text.splitlines()
-    blocks, i, marks = [], 0, {}
-    while i < len(lines):
-        m = _FENCE.match(lines[i])
-        mark = _MARK.match(lines[i])
-        if mark:
-            marks[mark.group(1)] = mark.group(2).strip()
-        elif m:
-            fence, lang = m.groups()
-            j = i + 1
-            while j < len(lines) and lines[j].rstrip() != fence:
-                j += 1
-            blocks.append((lang, "\n".join(lines[i + 1:j]) + "\n", marks))
-            marks, i = {}, j
-        elif lines[i].strip():
-            marks = {}
-        i += 1
-    return blocks
+def _snippets():
+    spec = importlib.util.spec_from_file_location("run_doc_snippets", ROOT / "tools" / "run_doc_snippets.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
-def _has(dotted):
-    obj = sys.modules["loom"]
-    for part in dotted.split(".")[1:]:
-        if not hasattr(obj, part):
-            try:
-                importlib.import_module(f"{obj.__name__}.{part}")
-            except ImportError:
-                return False
-        obj = getattr(obj, part, None)
-        if obj is None:
-            return False
-    return True
+snippets = _snippets()
+code_blocks, page_program = snippets.code_blocks, snippets.page_program
+DOCUMENTS = snippets.documents()
 
 
-def page_program(page):
-    """The page's runnable Python as one program, the name whose absence cut it short, and
-    the files ({name: text}) the program expects beside it."""
-    parts, missing, files = [], None, {}
-    for n, (lang, code, marks) in enumerate(code_blocks(page.read_text())):
-        if "file" in marks:
-            files[marks["file"]] = code
-            continue
-        if lang != "python" or "norun" in marks:
-            continue
-        needed = [r.strip() for r in marks.get("requires", "").split(",") if r.strip()]
-        absent = [r for r in needed if not _has(r)]
-        if absent:
-            missing = absent[0]
-            break
-        parts.append(f"# ---- block {n + 1}\n{code}")
-    return "\n".join(parts), missing, files
-
-
-PAGES_WITH_CODE = [p for p in PAGES if any(b[0] == "python" for b in code_blocks(p.read_text()))]
-
-
-@pytest.mark.parametrize("page", PAGES_WITH_CODE, ids=[str(p.relative_to(SITE)) for p in PAGES_WITH_CODE])
+@pytest.mark.parametrize("page", DOCUMENTS, ids=[str(p.relative_to(ROOT)) for p in DOCUMENTS])
 def test_page_examples_run(page, tmp_path):
-    program, missing, files = page_program(page)
-    for name, text in files.items():
-        (tmp_path / name).write_text(text)
-    if program:
-        script = tmp_path / "page.py"
-        script.write_text(program)
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "python"), os.environ.get("PYTHONPATH", "")]),
-                   MPLBACKEND="Agg")
-        r = subprocess.run([sys.executable, "-X", "faulthandler", str(script)], cwd=tmp_path, env=env,
-                           capture_output=True, text=True, timeout=600)
+    r, missing = snippets.run_page(page, tmp_path)
+    if r is not None:
         assert r.returncode == 0, f"{page.relative_to(ROOT)}:\n{r.stdout}\n{r.stderr}"
     if missing:
-        pytest.skip(f"{page.relative_to(SITE)}: loom has no {missing} in this build; its examples from there on did not run")
+        pytest.skip(f"{page.relative_to(ROOT)}: loom has no {missing} in this build; its examples from there on did not run")
+
+
+def test_readme_is_a_front_page():
+    """At most 150 lines, the set-up commands in the first screen, and examples of at most 12
+    lines (blank lines aside) that run (test_page_examples_run[README.md])."""
+    lines = (ROOT / "README.md").read_text().splitlines()
+    assert len(lines) <= README_MAX_LINES, f"README.md has {len(lines)} lines (at most {README_MAX_LINES}): " \
+        "move detail into docs/site"
+    first_screen = "\n".join(lines[:40])
+    assert "make demo" in first_screen and "make test" in first_screen
+    assert snippets.README in DOCUMENTS
+    for lang, code, _ in code_blocks("\n".join(lines)):
+        if lang == "python":
+            assert sum(1 for line in code.splitlines() if line.strip()) <= 12, f"a README example is long:\n{code}"
 
 
 def test_code_blocks_reads_marks_and_languages():
@@ -113,6 +72,10 @@ def test_code_blocks_reads_marks_and_languages():
     assert blocks[2][1] == "c = 3\n" and blocks[2][2] == {"requires": "loom.nothing_here"}
     # A mark counts only for the fence right after it (blank lines between are fine).
     assert code_blocks("% norun: x\ntext\n```python\nd\n```\n")[0][2] == {}
+    # README.md's form: HTML comments, which GitHub does not show.
+    html = "<!-- norun: a fragment -->\n```python\ne\n```\n<!--requires: loom.fft, loom.linalg-->\n\n```python\nf\n```\n" \
+           "<!-- a plain comment -->\n```python\ng\n```\n"
+    assert [b[2] for b in code_blocks(html)] == [{"norun": "a fragment"}, {"requires": "loom.fft, loom.linalg"}, {}]
 
 
 def test_requires_cuts_the_page_at_a_missing_name(tmp_path):
