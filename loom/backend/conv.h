@@ -4,13 +4,14 @@
 // operands of one floating dtype on one device.
 // CPU: backend/cpu/conv.cpp (im2col + the BLAS GEMM of backend/cpu/linalg.cpp).
 // GPU: backend/cuda/conv.cpp (cuDNN, loaded at run time when the library is there);
-// stub in backend/no_cuda/conv_stubs.cpp.
+// stub in backend/no_cuda/evals.cpp.
 #pragma once
 #include <cstdint>
 #include <string>
 
 #include "loom/array/array.h"
 #include "loom/array/rebind.h"
+#include "loom/backend/eval_list.h"
 
 namespace loom {
 
@@ -36,16 +37,15 @@ using Conv2dInputGradFn = void(const Array& dy, const Array& w, const Array& dx,
 /// dw (O, C/groups, KH, KW) = the gradient of sum(conv2d(x, w) * dy) with respect to w.
 using Conv2dWeightGradFn = void(const Array& x, const Array& dy, const Array& dw, const Conv2dGeometry& g);
 
-namespace cpu_backend {
-Conv2dFn conv2d;
-Conv2dInputGradFn conv2d_input_grad;
-Conv2dWeightGradFn conv2d_weight_grad;
-}  // namespace cpu_backend
+// Its evals, declared in cpu_backend and gpu_backend (backend/eval_list.h); without CUDA
+// backend/no_cuda/evals.cpp defines the GPU ones as stubs from this list.
+#define LOOM_CONV_EVALS(X)                     \
+  X(Conv2dFn, conv2d, 4)                       \
+  X(Conv2dInputGradFn, conv2d_input_grad, 4)   \
+  X(Conv2dWeightGradFn, conv2d_weight_grad, 4)
+LOOM_DECLARE_EVALS(LOOM_CONV_EVALS)
 
 namespace gpu_backend {
-Conv2dFn conv2d;
-Conv2dInputGradFn conv2d_input_grad;
-Conv2dWeightGradFn conv2d_weight_grad;
 /// The library behind the GPU convolutions on `device` ("cudnn 9.14.0"), or "" when none
 /// could be loaded (the evals then raise UnsupportedError saying why). A build query.
 std::string conv_library(int device);

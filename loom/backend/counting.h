@@ -4,12 +4,13 @@
 // NumPy's, in common/loom_histogram.cuh, shared by both backends. CPU evals:
 // backend/cpu/counting.cpp (chunks over the thread pool); GPU evals: backend/cuda/counting.cpp
 // (NVRTC kernels of kernels/loom_counting.cuh), enqueued on the current stream of the
-// arrays' device; stubs: backend/no_cuda/counting_stubs.cpp.
+// arrays' device; stubs: backend/no_cuda/evals.cpp.
 #pragma once
 #include <cstdint>
 
 #include "loom/array/array.h"
 #include "loom/array/rebind.h"
+#include "loom/backend/eval_list.h"
 
 namespace loom {
 
@@ -41,16 +42,12 @@ using BincountFn = void(const Array& x, const Array& weights, const Array& out);
 using HistogramFn = void(const Array& x, const Array& edges, const Array& weights, const HistogramParams& p,
                          const Array& out);
 
-namespace cpu_backend {
-MinMaxFn minmax;
-BincountFn bincount;
-HistogramFn histogram;
-}  // namespace cpu_backend
-
-namespace gpu_backend {
-MinMaxFn minmax;
-BincountFn bincount;
-HistogramFn histogram;
-}  // namespace gpu_backend
+// Its evals, declared in cpu_backend and gpu_backend (backend/eval_list.h); without CUDA
+// backend/no_cuda/evals.cpp defines the GPU ones as stubs from this list.
+#define LOOM_COUNTING_EVALS(X) \
+  X(MinMaxFn, minmax, 2)       \
+  X(BincountFn, bincount, 3)   \
+  X(HistogramFn, histogram, 5)
+LOOM_DECLARE_EVALS(LOOM_COUNTING_EVALS)
 
 }  // namespace loom

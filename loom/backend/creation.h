@@ -3,12 +3,13 @@
 // their primitive records. loom/ops/creation.cpp, copyto.cpp and array_methods.cpp own
 // every rule (shapes, dtypes, devices) and reach these through dispatch(). The CPU evals
 // (backend/cpu/creation.cpp, convert.cpp) run synchronously; the GPU evals
-// (backend/cuda/creation.cpp, convert.cpp; stubs in backend/no_cuda/creation_stubs.cpp)
+// (backend/cuda/creation.cpp, convert.cpp; stubs in backend/no_cuda/evals.cpp)
 // enqueue on the current stream of the output's device.
 #pragma once
 #include <cstdint>
 
 #include "loom/array/array.h"
+#include "loom/backend/eval_list.h"
 #include "loom/core/scalar.h"
 
 namespace loom {
@@ -30,22 +31,15 @@ using ConvertFn = void(const Array& src, const Array& dst);
 /// gpu_runtime::upload (pinned staging, direct DMA from pinned memory).
 using CopyFromHostFn = void(const HostView& src, const Array& dst);
 
-namespace cpu_backend {
-FillFn fill;
-ArangeFn arange;
-LinspaceFn linspace;
-EyeFn eye;
-ConvertFn convert;
-CopyFromHostFn copy_from_host;
-}  // namespace cpu_backend
-
-namespace gpu_backend {  // NOTE: not loom::gpu, which is the function gpu(i)
-FillFn fill;
-ArangeFn arange;
-LinspaceFn linspace;
-EyeFn eye;
-ConvertFn convert;
-CopyFromHostFn copy_from_host;
-}  // namespace gpu_backend
+// Its evals, declared in cpu_backend and gpu_backend (backend/eval_list.h); without CUDA
+// backend/no_cuda/evals.cpp defines the GPU ones as stubs from this list.
+#define LOOM_CREATION_EVALS(X)         \
+  X(FillFn, fill, 2)                   \
+  X(ArangeFn, arange, 3)               \
+  X(LinspaceFn, linspace, 5)           \
+  X(EyeFn, eye, 2)                     \
+  X(ConvertFn, convert, 2)             \
+  X(CopyFromHostFn, copy_from_host, 2)
+LOOM_DECLARE_EVALS(LOOM_CREATION_EVALS)
 
 }  // namespace loom

@@ -5,13 +5,14 @@
 // input to its loop dtype and the result to out's dtype on the fly, so no temporary
 // arrays are made for mixed dtypes. CPU: backend/cpu/elementwise.cpp (the op table's
 // loops); GPU: backend/cuda/elementwise.cpp (a kernel generated from the op table,
-// compiled by NVRTC once and cached); backend/no_cuda/elementwise_stubs.cpp without CUDA.
+// compiled by NVRTC once and cached); backend/no_cuda/evals.cpp without CUDA.
 #pragma once
 #include <memory>
 #include <vector>
 
 #include "loom/array/array.h"
 #include "loom/array/rebind.h"
+#include "loom/backend/eval_list.h"
 #include "loom/core/scalar.h"
 #include "loom/graph/fused_graph.h"
 #include "loom/graph/op_table.h"
@@ -37,13 +38,6 @@ inline void rebind_arg(ElementwiseCall& c, const BufferMap& map) {
 /// thread pool for large arrays. GPU: enqueued on the current stream of out's device.
 using ElementwiseFn = void(const ElementwiseCall& call);
 
-namespace cpu_backend {
-ElementwiseFn elementwise;
-}
-namespace gpu_backend {
-ElementwiseFn elementwise;
-}
-
 /// A fused group of elementwise ops (loom.jit, transforms/compile.h): one FusedGraph run as
 /// one op. in[i] feeds graph input i (an array broadcast to the outputs' shape, or the
 /// weak scalar scalar[i] for a `param` input); out[k] receives graph output k. The
@@ -65,14 +59,17 @@ inline void rebind_arg(FusedCall& c, const BufferMap& map) {
 /// generated kernel (backend/cuda/elementwise_fused.cpp), enqueued on out's stream.
 using FusedFn = void(const FusedCall& call);
 
-namespace cpu_backend {
-FusedFn fused;
-}
+// Its evals, declared in cpu_backend and gpu_backend (backend/eval_list.h); without CUDA
+// backend/no_cuda/evals.cpp defines the GPU ones as stubs from this list.
+#define LOOM_ELEMENTWISE_EVALS(X)  \
+  X(ElementwiseFn, elementwise, 1) \
+  X(FusedFn, fused, 1)
+LOOM_DECLARE_EVALS(LOOM_ELEMENTWISE_EVALS)
+
 namespace gpu_backend {
-FusedFn fused;
 /// How many fused calls ran node by node while their kernel compiled in the background
 /// (runtime/background_compile.h); for tests.
 uint64_t fused_runs_unfused();
-}
+}  // namespace gpu_backend
 
 }  // namespace loom

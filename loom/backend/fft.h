@@ -8,6 +8,7 @@
 // CPU: FFTW 3 (backend/cpu/fft.cpp); GPU: cuFFT (backend/cuda/fft.cpp).
 #pragma once
 #include "loom/array/array.h"
+#include "loom/backend/eval_list.h"
 
 namespace loom {
 
@@ -21,16 +22,12 @@ using FftR2CFn = void(const Array& in, const Array& out);
 /// (FFTW's and cuFFT's c2r both use it as scratch): ops/ hands it a private copy.
 using FftC2RFn = void(const Array& in, const Array& out);
 
-namespace cpu_backend {
-FftC2CFn fft_c2c;
-FftR2CFn fft_r2c;
-FftC2RFn fft_c2r;
-}  // namespace cpu_backend
-
-namespace gpu_backend {
-FftC2CFn fft_c2c;
-FftR2CFn fft_r2c;
-FftC2RFn fft_c2r;
-}  // namespace gpu_backend
+// Its evals, declared in cpu_backend and gpu_backend (backend/eval_list.h); without CUDA
+// backend/no_cuda/evals.cpp defines the GPU ones as stubs from this list.
+#define LOOM_FFT_EVALS(X) \
+  X(FftC2CFn, fft_c2c, 3) \
+  X(FftR2CFn, fft_r2c, 2) \
+  X(FftC2RFn, fft_c2r, 2)
+LOOM_DECLARE_EVALS(LOOM_FFT_EVALS)
 
 }  // namespace loom

@@ -3,7 +3,7 @@
 // ops/indexing_nonzero.cpp dispatch (DESIGN.md §2). The plan types are in backend/indexing_plan.h.
 // CPU evals: backend/cpu/indexing.cpp, nonzero.cpp. GPU evals: backend/cuda/indexing.cpp,
 // nonzero.cpp (they enqueue on the current stream of the arrays' device and never wait
-// for it); stubs: backend/no_cuda/indexing_stubs.cpp.
+// for it); stubs: backend/no_cuda/evals.cpp.
 //
 // No eval reads device data back: the two data-dependent sizes of the family (an
 // out-of-bounds index, the number of nonzero elements) are left in device arrays, and
@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "loom/array/array.h"
+#include "loom/backend/eval_list.h"
 #include "loom/backend/indexing_plan.h"
 
 namespace loom {
@@ -42,22 +43,15 @@ using NonzeroStartsFn = Array(const Array& a);
 /// empty: nothing is read or written then).
 using NonzeroFn = void(const Array& a, const Array& starts, const Array& out);
 
-namespace cpu_backend {
-IndexOffsetsFn index_offsets;
-GatherFn gather;
-GatherIndexedFn gather_indexed;
-ScatterFn scatter;
-NonzeroStartsFn nonzero_starts;
-NonzeroFn nonzero;
-}  // namespace cpu_backend
-
-namespace gpu_backend {
-IndexOffsetsFn index_offsets;
-GatherFn gather;
-GatherIndexedFn gather_indexed;
-ScatterFn scatter;
-NonzeroStartsFn nonzero_starts;
-NonzeroFn nonzero;
-}  // namespace gpu_backend
+// Its evals, declared in cpu_backend and gpu_backend (backend/eval_list.h); without CUDA
+// backend/no_cuda/evals.cpp defines the GPU ones as stubs from this list.
+#define LOOM_INDEXING_EVALS(X)          \
+  X(IndexOffsetsFn, index_offsets, 2)   \
+  X(GatherFn, gather, 4)                \
+  X(GatherIndexedFn, gather_indexed, 4) \
+  X(ScatterFn, scatter, 5)              \
+  X(NonzeroStartsFn, nonzero_starts, 1) \
+  X(NonzeroFn, nonzero, 3)
+LOOM_DECLARE_EVALS(LOOM_INDEXING_EVALS)
 
 }  // namespace loom

@@ -4,9 +4,10 @@
 // (gemm_operand(x).ok, backend/linalg_gemm_layout.h). CPU: backend/cpu/linalg*.cpp (a CBLAS for
 // float32/float64 when the build found one); GPU: backend/cuda/linalg*.cpp (cuBLAS and an
 // NVRTC kernel), enqueued on the current stream of out's device; stub in
-// backend/no_cuda/linalg_stubs.cpp.
+// backend/no_cuda/evals.cpp.
 #pragma once
 #include "loom/array/array.h"
+#include "loom/backend/eval_list.h"
 
 namespace loom {
 
@@ -16,13 +17,6 @@ namespace loom {
 /// TF32 tensor cores on the GPU only when `allow_tf32`; the CPU ignores it.
 using GemmFn = void(const Array& a, const Array& b, const Array& out, bool allow_tf32);
 
-namespace cpu_backend {
-GemmFn gemm;
-}
-namespace gpu_backend {
-GemmFn gemm;
-}
-
 /// out[i] = p[i] @ p[i]^H, or p[i]^H @ p[i] when `adjoint_first`, for complex64/complex128 p
 /// (B, n, k) with a BLAS layout: the Hermitian rank-k update (?herk, the other triangle
 /// filled with the conjugate, the diagonal exactly real) that matmul runs for x @ x.conj().T
@@ -30,12 +24,12 @@ GemmFn gemm;
 /// may run the plain product (p @ q, or q @ p) where that is faster (many small matrices).
 using HermitianGemmFn = void(const Array& p, const Array& q, const Array& out, bool adjoint_first);
 
-namespace cpu_backend {
-HermitianGemmFn herk;
-}
-namespace gpu_backend {
-HermitianGemmFn herk;
-}
+// Its evals, declared in cpu_backend and gpu_backend (backend/eval_list.h); without CUDA
+// backend/no_cuda/evals.cpp defines the GPU ones as stubs from this list.
+#define LOOM_LINALG_EVALS(X)  \
+  X(GemmFn, gemm, 4)          \
+  X(HermitianGemmFn, herk, 4)
+LOOM_DECLARE_EVALS(LOOM_LINALG_EVALS)
 
 /// The CPU's BLAS: "openblas", "blas" (the library CMake found) or "none" (loom's own
 /// loops). A build query of the CPU backend, not an eval.

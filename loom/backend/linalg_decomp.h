@@ -10,6 +10,7 @@
 #include <string>
 
 #include "loom/array/array.h"
+#include "loom/backend/eval_list.h"
 #include "loom/core/error.h"
 
 namespace loom {
@@ -49,34 +50,21 @@ using GeqrfFn = void(const Array& at, const Array& h, const Array& tau);
 /// first k columns are the reflectors; c may exceed n when the caller padded h) and tau.
 using OrgqrFn = void(const Array& h, const Array& tau, const Array& q);
 
-namespace cpu_backend {
-SolveFn solve;
-InvFn inv;
-SlogdetFn slogdet;
-CholeskyFn cholesky;
-EighFn eigh;
-EigvalshFn eigvalsh;
-EigFn eig;
-EigvalsFn eigvals;
-SvdFn svd;
-SvdvalsFn svdvals;
-GeqrfFn geqrf;
-OrgqrFn orgqr;
-}  // namespace cpu_backend
-
-namespace gpu_backend {
-SolveFn solve;
-InvFn inv;
-SlogdetFn slogdet;
-CholeskyFn cholesky;
-EighFn eigh;
-EigvalshFn eigvalsh;
-EigFn eig;
-EigvalsFn eigvals;
-SvdFn svd;
-SvdvalsFn svdvals;
-GeqrfFn geqrf;
-OrgqrFn orgqr;
-}  // namespace gpu_backend
+// Its evals, declared in cpu_backend and gpu_backend (backend/eval_list.h); without CUDA
+// backend/no_cuda/evals.cpp defines the GPU ones as stubs from this list.
+#define LOOM_LINALG_DECOMP_EVALS(X) \
+  X(SolveFn, solve, 3)              \
+  X(InvFn, inv, 2)                  \
+  X(SlogdetFn, slogdet, 3)          \
+  X(CholeskyFn, cholesky, 2)        \
+  X(EighFn, eigh, 3)                \
+  X(EigvalshFn, eigvalsh, 2)        \
+  X(EigFn, eig, 3)                  \
+  X(EigvalsFn, eigvals, 2)          \
+  X(SvdFn, svd, 4)                  \
+  X(SvdvalsFn, svdvals, 2)          \
+  X(GeqrfFn, geqrf, 3)              \
+  X(OrgqrFn, orgqr, 3)
+LOOM_DECLARE_EVALS(LOOM_LINALG_DECOMP_EVALS)
 
 }  // namespace loom

@@ -2,9 +2,10 @@
 // the rows of a logits matrix, fused, and its gradient. ops/nn_loss.cpp owns the rules and
 // hands the backends contiguous float32/float64 logits (N, C) and int64 labels (N,).
 // CPU: backend/cpu/nn_loss.cpp; GPU: backend/cuda/nn_loss.cpp (NVRTC kernels of
-// kernels/loom_loss.cuh); stub in backend/no_cuda/nn_loss_stubs.cpp.
+// kernels/loom_loss.cuh); stub in backend/no_cuda/evals.cpp.
 #pragma once
 #include "loom/array/array.h"
+#include "loom/backend/eval_list.h"
 
 namespace loom {
 
@@ -16,14 +17,11 @@ using CrossEntropyFn = void(const Array& x, const Array& labels, const Array& lo
 using CrossEntropyGradFn = void(const Array& x, const Array& labels, const Array& lse, const Array& ct,
                                 const Array& dx);
 
-namespace cpu_backend {
-CrossEntropyFn cross_entropy;
-CrossEntropyGradFn cross_entropy_grad;
-}  // namespace cpu_backend
-
-namespace gpu_backend {
-CrossEntropyFn cross_entropy;
-CrossEntropyGradFn cross_entropy_grad;
-}  // namespace gpu_backend
+// Its evals, declared in cpu_backend and gpu_backend (backend/eval_list.h); without CUDA
+// backend/no_cuda/evals.cpp defines the GPU ones as stubs from this list.
+#define LOOM_NN_LOSS_EVALS(X)                  \
+  X(CrossEntropyFn, cross_entropy, 4)          \
+  X(CrossEntropyGradFn, cross_entropy_grad, 5)
+LOOM_DECLARE_EVALS(LOOM_NN_LOSS_EVALS)
 
 }  // namespace loom

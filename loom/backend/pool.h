@@ -2,12 +2,13 @@
 // arrays and their gradients. ops/pool.cpp owns the shape and dtype rules and hands the
 // backends contiguous operands of one floating dtype on one device.
 // CPU: backend/cpu/pool.cpp (direct loops). GPU: backend/cuda/pool.cpp (cuDNN, where
-// backend/conv.h's conv_backend names it); stub in backend/no_cuda/pool_stubs.cpp.
+// backend/conv.h's conv_backend names it); stub in backend/no_cuda/evals.cpp.
 #pragma once
 #include <cstdint>
 
 #include "loom/array/array.h"
 #include "loom/array/rebind.h"
+#include "loom/backend/eval_list.h"
 
 namespace loom {
 
@@ -34,18 +35,13 @@ using AvgPool2dFn = void(const Array& x, const Array& y, const Pool2dGeometry& g
 /// dx (overwritten) = dy / window size spread over each window (the adjoint of AvgPool2dFn).
 using AvgPool2dGradFn = void(const Array& dy, const Array& dx, const Pool2dGeometry& g);
 
-namespace cpu_backend {
-MaxPool2dFn max_pool2d;
-MaxPool2dGradFn max_pool2d_grad;
-AvgPool2dFn avg_pool2d;
-AvgPool2dGradFn avg_pool2d_grad;
-}  // namespace cpu_backend
-
-namespace gpu_backend {
-MaxPool2dFn max_pool2d;
-MaxPool2dGradFn max_pool2d_grad;
-AvgPool2dFn avg_pool2d;
-AvgPool2dGradFn avg_pool2d_grad;
-}  // namespace gpu_backend
+// Its evals, declared in cpu_backend and gpu_backend (backend/eval_list.h); without CUDA
+// backend/no_cuda/evals.cpp defines the GPU ones as stubs from this list.
+#define LOOM_POOL_EVALS(X)               \
+  X(MaxPool2dFn, max_pool2d, 3)          \
+  X(MaxPool2dGradFn, max_pool2d_grad, 5) \
+  X(AvgPool2dFn, avg_pool2d, 3)          \
+  X(AvgPool2dGradFn, avg_pool2d_grad, 3)
+LOOM_DECLARE_EVALS(LOOM_POOL_EVALS)
 
 }  // namespace loom

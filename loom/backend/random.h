@@ -3,10 +3,11 @@
 // (kind, words per element, parameters). common/loom_philox.cuh holds the generator, shared
 // by both backends so that they give the same bits. CPU: backend/cpu/random.cpp; GPU:
 // backend/cuda/random.cpp, enqueued on the current stream of out's device; stub in
-// backend/no_cuda/random_stubs.cpp.
+// backend/no_cuda/evals.cpp.
 #pragma once
 #include "loom/array/array.h"
 #include "loom/array/rebind.h"
+#include "loom/backend/eval_list.h"
 #include "loom/common/loom_philox.cuh"
 
 namespace loom {
@@ -19,11 +20,10 @@ using RandomFillFn = void(const Array& out, int kind, int words, const loom_rand
 template <>
 struct PlainTraceArg<loom_random_params> : std::true_type {};
 
-namespace cpu_backend {
-RandomFillFn random_fill;
-}
-namespace gpu_backend {
-RandomFillFn random_fill;
-}
+// Its evals, declared in cpu_backend and gpu_backend (backend/eval_list.h); without CUDA
+// backend/no_cuda/evals.cpp defines the GPU ones as stubs from this list.
+#define LOOM_RANDOM_EVALS(X)      \
+  X(RandomFillFn, random_fill, 4)
+LOOM_DECLARE_EVALS(LOOM_RANDOM_EVALS)
 
 }  // namespace loom

@@ -5,12 +5,13 @@
 // contiguous output. CPU: backend/cpu/reduce_*.cpp; GPU: backend/cuda/reduce.cpp, kernels
 // generated from a ReductionSpec (backend/cuda/reduce_codegen.h) and compiled by NVRTC once
 // per (kind, dtype), enqueued on the current stream of the arrays' GPU; stubs in
-// backend/no_cuda/reduce_stubs.cpp.
+// backend/no_cuda/evals.cpp.
 #pragma once
 #include <memory>
 #include <vector>
 
 #include "loom/array/array.h"
+#include "loom/backend/eval_list.h"
 #include "loom/backend/reduce_kinds.h"
 #include "loom/core/scalar.h"
 #include "loom/graph/fused_graph.h"
@@ -66,15 +67,12 @@ inline void rebind_arg(FusedReduceCall& c, const BufferMap& map) {
 /// apply the epilogue in their final write (backend/cuda/reduce_fused.cpp).
 using FusedReduceFn = void(const FusedReduceCall& call);
 
-namespace cpu_backend {
-ReduceFn reduce;
-ScanFn scan;
-FusedReduceFn fused_reduce;
-}  // namespace cpu_backend
-namespace gpu_backend {
-ReduceFn reduce;
-ScanFn scan;
-FusedReduceFn fused_reduce;
-}  // namespace gpu_backend
+// Its evals, declared in cpu_backend and gpu_backend (backend/eval_list.h); without CUDA
+// backend/no_cuda/evals.cpp defines the GPU ones as stubs from this list.
+#define LOOM_REDUCE_EVALS(X)        \
+  X(ReduceFn, reduce, 5)            \
+  X(ScanFn, scan, 4)                \
+  X(FusedReduceFn, fused_reduce, 1)
+LOOM_DECLARE_EVALS(LOOM_REDUCE_EVALS)
 
 }  // namespace loom

@@ -2,9 +2,10 @@
 // signature, written once, for the records of ops/sorting_primitives.h (DESIGN.md §2).
 // CPU evals: backend/cpu/sorting.cpp (synchronous). GPU evals: backend/cuda/sorting.cpp
 // (CUB radix sorts + NVRTC kernels of kernels/loom_sorting.cuh), enqueued on the current
-// stream of the arrays' device; stubs: backend/no_cuda/sorting_stubs.cpp.
+// stream of the arrays' device; stubs: backend/no_cuda/evals.cpp.
 #pragma once
 #include "loom/array/array.h"
+#include "loom/backend/eval_list.h"
 
 namespace loom {
 
@@ -39,20 +40,14 @@ inline constexpr int kMaxSelectRanks = 32;
 /// keys; GPU: radix selection (kernels/loom_select.cuh), no host synchronisation.
 using SelectRanksFn = void(const Array& x, const Array& ranks, const Array& out);
 
-namespace cpu_backend {
-SortLastAxisFn sort_last_axis;
-UniqueFn unique;
-CheckSorterFn check_sorter;
-SearchsortedFn searchsorted;
-SelectRanksFn select_ranks;
-}  // namespace cpu_backend
-
-namespace gpu_backend {
-SortLastAxisFn sort_last_axis;
-UniqueFn unique;
-CheckSorterFn check_sorter;
-SearchsortedFn searchsorted;
-SelectRanksFn select_ranks;
-}  // namespace gpu_backend
+// Its evals, declared in cpu_backend and gpu_backend (backend/eval_list.h); without CUDA
+// backend/no_cuda/evals.cpp defines the GPU ones as stubs from this list.
+#define LOOM_SORTING_EVALS(X)          \
+  X(SortLastAxisFn, sort_last_axis, 3) \
+  X(UniqueFn, unique, 5)               \
+  X(CheckSorterFn, check_sorter, 2)    \
+  X(SearchsortedFn, searchsorted, 5)   \
+  X(SelectRanksFn, select_ranks, 3)
+LOOM_DECLARE_EVALS(LOOM_SORTING_EVALS)
 
 }  // namespace loom

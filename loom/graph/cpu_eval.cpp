@@ -151,22 +151,11 @@ std::vector<int64_t> broadcast_strides(const Array& a, const Shape& shape, int i
   return st;
 }
 
-// Ops that cost several times a load and a store per element (a libm call): only
-// branches with one of these are worth gathering and scattering. exp of float32 and the
-// 16-bit floats is loom's own vectorized one (common/loom_math.cuh): not worth it.
+// Ops that cost several times a load and a store per element (a libm call, the op table's
+// traits column): only branches with one of these are worth gathering and scattering.
 bool costly(OpId op, DType loop) {
-  switch (op) {
-    case OpId::exp:
-      return loop == DType::float64;
-    case OpId::power: case OpId::cbrt: case OpId::exp2: case OpId::expm1:
-    case OpId::log: case OpId::log2: case OpId::log10: case OpId::log1p: case OpId::sin:
-    case OpId::cos: case OpId::tan: case OpId::arcsin: case OpId::arccos: case OpId::arctan:
-    case OpId::arctan2: case OpId::sinh: case OpId::cosh: case OpId::tanh: case OpId::arcsinh:
-    case OpId::arccosh: case OpId::arctanh: case OpId::hypot: case OpId::erf:
-      return true;
-    default:
-      return false;
-  }
+  const uint8_t t = kOpTable[static_cast<int>(op)].traits;
+  return (t & op_trait::libm) || ((t & op_trait::libm64) && loop == DType::float64);
 }
 
 // Finds the lazy branches: for each where (outermost first), the nodes whose every use is

@@ -48,114 +48,131 @@ constexpr uint16_t all_c = all | complex;
 constexpr uint16_t no_bool_c = no_bool | complex;
 }  // namespace dtype_mask
 
-// X(name, arity, allowed dtype mask, DTypeRule, C expression, OpApi, doc). `where` reads
-// its first input as bool; `copy` is loom's internal cast/assignment (copyto, astype).
+/// What engines need to know of an op beyond computing it (bits; the table's traits column).
+namespace op_trait {
+/// Holomorphic where differentiable (or, as where, linear over the complex numbers in the
+/// operands that get a cotangent): its real derivative formula holds for complex values
+/// unchanged (reverse mode, ops/elementwise_grad.cpp).
+constexpr uint8_t holo = 1;
+/// Costs several times a load and a store per element (a libm call): the CPU evaluator runs
+/// such nodes of a where's branch on the lanes that take it only (graph/cpu_eval.cpp).
+constexpr uint8_t libm = 2;
+/// The same in a float64 loop only (exp: float32's and the 16-bit floats' is loom's own
+/// vectorized one, common/loom_math.cuh).
+constexpr uint8_t libm64 = 4;
+constexpr uint8_t none = 0;
+constexpr uint8_t holo_libm = holo | libm;
+constexpr uint8_t holo_libm64 = holo | libm64;
+}  // namespace op_trait
+
+// X(name, arity, allowed dtype mask, DTypeRule, C expression, OpApi, op_trait, doc). `where`
+// reads its first input as bool; `copy` is loom's internal cast/assignment (copyto, astype).
 // `doc` says what the op computes, in the words of its public arguments (x, or x1 and x2
 // for ufuncs): it is the core of the Python docstring.
-#define LOOM_ELEMENTWISE_OPS(X)                                                                     \
-  X(add, 2, all_c, same, x0 + x1, ufunc, "x1 + x2")                                                   \
-  X(subtract, 2, no_bool_c, same, x0 - x1, ufunc, "x1 - x2")                                          \
-  X(multiply, 2, all_c, same, x0 * x1, ufunc, "x1 * x2")                                              \
-  X(divide, 2, all_c, divide, x0 / x1, ufunc, "x1 / x2 (true division; integers give float64)")       \
-  X(floor_divide, 2, all, bool_int8, loom_floor_divide(x0, x1), ufunc,                              \
-    "x1 // x2, rounded toward -inf (integer division by zero gives 0)")                             \
-  X(remainder, 2, all, bool_int8, loom_remainder(x0, x1), ufunc,                                    \
-    "x1 % x2 with the sign of x2, as Python (integer modulo by zero gives 0)")                      \
-  X(power, 2, all_c, bool_int8, loom_power(x0, x1), ufunc,                                            \
-    "x1 ** x2 (integers to negative integer powers raise ValueError)")                              \
-  X(negative, 1, no_bool_c, same, loom_negative(x0), ufunc, "-x")                                     \
-  X(positive, 1, no_bool_c, same, x0, ufunc, "+x")                                                    \
-  X(absolute, 1, all_c, modulus, loom_abs(x0), ufunc, "|x|")                                             \
-  X(conjugate, 1, all_c, bool_int8, loom_conj(x0), ufunc,                                          \
-    "the complex conjugate of x (x itself when real; bool gives int8, as NumPy)")                  \
-  X(sign, 1, no_bool_c, same, loom_sign(x0), ufunc, "-1, 0 or 1 by the sign of x (NaN stays NaN)")    \
-  X(sqrt, 1, all_c, floating, loom_sqrt(x0), ufunc, "sqrt(x)")                                        \
-  X(cbrt, 1, all, floating, loom_cbrt(x0), ufunc, "cbrt(x)")                                        \
-  X(square, 1, all_c, bool_int8, x0 * x0, ufunc, "x * x")                                             \
-  X(reciprocal, 1, all_c, bool_int8, loom_reciprocal(x0), ufunc, "1 / x in x's dtype")                \
-  X(exp, 1, all_c, floating, loom_exp(x0), ufunc, "exp(x)")                                           \
-  X(exp2, 1, all_c, floating, loom_exp2(x0), ufunc, "exp2(x)")                                        \
-  X(expm1, 1, all_c, floating, loom_expm1(x0), ufunc, "expm1(x)")                                     \
-  X(log, 1, all_c, floating, loom_log(x0), ufunc, "log(x)")                                           \
-  X(log2, 1, all_c, floating, loom_log2(x0), ufunc, "log2(x)")                                        \
-  X(log10, 1, all_c, floating, loom_log10(x0), ufunc, "log10(x)")                                     \
-  X(log1p, 1, all_c, floating, loom_log1p(x0), ufunc, "log1p(x)")                                     \
-  X(sin, 1, all_c, floating, loom_sin(x0), ufunc, "sin(x)")                                           \
-  X(cos, 1, all_c, floating, loom_cos(x0), ufunc, "cos(x)")                                           \
-  X(tan, 1, all_c, floating, loom_tan(x0), ufunc, "tan(x)")                                           \
-  X(arcsin, 1, all_c, floating, loom_arcsin(x0), ufunc, "arcsin(x)")                                  \
-  X(arccos, 1, all_c, floating, loom_arccos(x0), ufunc, "arccos(x)")                                  \
-  X(arctan, 1, all_c, floating, loom_arctan(x0), ufunc, "arctan(x)")                                  \
-  X(arctan2, 2, all, floating, loom_arctan2(x0, x1), ufunc,                                         \
-    "the angle of the point (x2, x1), in (-pi, pi]")                                                \
-  X(sinh, 1, all_c, floating, loom_sinh(x0), ufunc, "sinh(x)")                                        \
-  X(cosh, 1, all_c, floating, loom_cosh(x0), ufunc, "cosh(x)")                                        \
-  X(tanh, 1, all_c, floating, loom_tanh(x0), ufunc, "tanh(x)")                                        \
-  X(arcsinh, 1, all_c, floating, loom_arcsinh(x0), ufunc, "arcsinh(x)")                               \
-  X(arccosh, 1, all_c, floating, loom_arccosh(x0), ufunc, "arccosh(x)")                               \
-  X(arctanh, 1, all_c, floating, loom_arctanh(x0), ufunc, "arctanh(x)")                               \
-  X(floor, 1, all, same, loom_floor(x0), ufunc, "the largest integer <= x")                         \
-  X(ceil, 1, all, same, loom_ceil(x0), ufunc, "the smallest integer >= x")                          \
-  X(trunc, 1, all, same, loom_trunc(x0), ufunc, "x rounded toward zero")                            \
-  X(rint, 1, all_c, floating, loom_rint(x0), ufunc,                                                   \
-    "x rounded to the nearest integer, halves to even")                                             \
-  X(clip, 3, all_c, same, loom_clip(x0, x1, x2), custom, "min(max(a, a_min), a_max); NaN propagates") \
-  X(maximum, 2, all_c, same, loom_maximum(x0, x1), ufunc, "the larger of x1 and x2; NaN propagates")  \
-  X(minimum, 2, all_c, same, loom_minimum(x0, x1), ufunc,                                             \
-    "the smaller of x1 and x2; NaN propagates")                                                     \
-  X(fmax, 2, all_c, same, loom_fmax(x0, x1), ufunc,                                                   \
-    "the larger of x1 and x2; NaN is ignored when the other is a number")                           \
-  X(fmin, 2, all_c, same, loom_fmin(x0, x1), ufunc,                                                   \
-    "the smaller of x1 and x2; NaN is ignored when the other is a number")                          \
-  X(where, 3, all_c, same, loom_where(x0, x1, x2), custom, "x where condition is true, else y")                 \
-  X(isnan, 1, all_c, to_bool, loom_isnan(x0), ufunc, "True where x is NaN")                           \
-  X(isinf, 1, all_c, to_bool, loom_isinf(x0), ufunc, "True where x is +inf or -inf")                  \
-  X(isfinite, 1, all_c, to_bool, loom_isfinite(x0), ufunc, "True where x is neither inf nor NaN")     \
-  X(logical_and, 2, all_c, to_bool, (x0 != 0) && (x1 != 0), ufunc,                                    \
-    "x1 and x2 (truth values), as bool")                                                            \
-  X(logical_or, 2, all_c, to_bool, (x0 != 0) || (x1 != 0), ufunc,                                     \
-    "x1 or x2 (truth values), as bool")                                                             \
-  X(logical_xor, 2, all_c, to_bool, (x0 != 0) != (x1 != 0), ufunc,                                    \
-    "truth values of x1 and x2 differ, as bool")                                                    \
-  X(logical_not, 1, all_c, to_bool, !(x0 != 0), ufunc, "not x, as bool")                              \
-  X(bitwise_and, 2, int_bool, same, x0 & x1, ufunc, "x1 & x2 (integers and bool)")                  \
-  X(bitwise_or, 2, int_bool, same, x0 | x1, ufunc, "x1 | x2 (integers and bool)")                   \
-  X(bitwise_xor, 2, int_bool, same, x0 ^ x1, ufunc, "x1 ^ x2 (integers and bool)")                  \
-  X(invert, 1, int_bool, same, loom_invert(x0), ufunc, "~x (bitwise not; logical not for bool)")    \
-  X(left_shift, 2, int_bool, bool_int8, loom_left_shift(x0, x1), ufunc,                             \
-    "x1 << x2 (0 for shifts of the width or more)")                                                 \
-  X(right_shift, 2, int_bool, bool_int8, loom_right_shift(x0, x1), ufunc,                           \
-    "x1 >> x2 (arithmetic for signed integers)")                                                    \
-  X(equal, 2, all_c, to_bool, x0 == x1, ufunc, "x1 == x2")                                            \
-  X(not_equal, 2, all_c, to_bool, x0 != x1, ufunc, "x1 != x2")                                        \
-  X(less, 2, all_c, to_bool, x0 < x1, ufunc, "x1 < x2")                                               \
-  X(less_equal, 2, all_c, to_bool, x0 <= x1, ufunc, "x1 <= x2")                                       \
-  X(greater, 2, all_c, to_bool, x0 > x1, ufunc, "x1 > x2")                                            \
-  X(greater_equal, 2, all_c, to_bool, x0 >= x1, ufunc, "x1 >= x2")                                    \
-  X(hypot, 2, all, floating, loom_hypot(x0, x1), ufunc, "sqrt(x1**2 + x2**2)")                      \
-  X(copysign, 2, all, floating, loom_copysign(x0, x1), ufunc, "|x1| with the sign of x2")           \
-  X(erf, 1, all, floating, loom_erf(x0), ufunc, "the error function (scipy.special.erf)")           \
-  X(fabs, 1, all, floating, loom_fabs(x0), ufunc, "|x| as a float (no complex: use absolute)")      \
-  X(fmod, 2, all, bool_int8, loom_fmod_c(x0, x1), ufunc,                                            \
-    "C's fmod: x1 - trunc(x1 / x2) * x2, with the sign of x1 (integer fmod by zero gives 0)")       \
-  X(gcd, 2, ints, same, loom_gcd(x0, x1), ufunc, "the greatest common divisor of |x1| and |x2|")    \
-  X(lcm, 2, ints, same, loom_lcm(x0, x1), ufunc, "the least common multiple of |x1| and |x2|")      \
-  X(nextafter, 2, wide_float_loop, floating, loom_nextafter(x0, x1), ufunc,                         \
-    "the next float after x1 toward x2 (float32 and float64 loops; 16-bit floats raise)")           \
-  X(i0, 1, floats, same, loom_i0(x0), internal, "the modified Bessel function of order 0 (numpy.i0)") \
-  X(i1, 1, floats, same, loom_i1(x0), internal, "the modified Bessel function of order 1 (i0's derivative)") \
-  X(ldexp, 2, floats, same, loom_ldexp(x0, x1), internal,                                           \
-    "x1 * 2**x2 (x2 an integer, carried in x1's float dtype; numpy.ldexp)")                        \
-  X(frexp_mantissa, 1, floats, same, loom_frexp_mantissa(x0), internal,                             \
-    "the mantissa of numpy.frexp, in [0.5, 1) in magnitude")                                       \
-  X(frexp_exponent, 1, floats, same, loom_frexp_exponent(x0), internal,                             \
-    "the exponent of numpy.frexp, as a float value")                                                \
-  X(popcount, 1, int_bool, same, loom_popcount(x0), internal, "the number of 1 bits of |x|")        \
-  X(copy, 1, all_c, same, x0, internal, "x cast to the output's dtype (copyto, astype)")
+#define LOOM_ELEMENTWISE_OPS(X)                                                                                    \
+  X(add, 2, all_c, same, x0 + x1, ufunc, holo, "x1 + x2")                                                          \
+  X(subtract, 2, no_bool_c, same, x0 - x1, ufunc, holo, "x1 - x2")                                                 \
+  X(multiply, 2, all_c, same, x0 * x1, ufunc, holo, "x1 * x2")                                                     \
+  X(divide, 2, all_c, divide, x0 / x1, ufunc, holo, "x1 / x2 (true division; integers give float64)")              \
+  X(floor_divide, 2, all, bool_int8, loom_floor_divide(x0, x1), ufunc, none,                                       \
+    "x1 // x2, rounded toward -inf (integer division by zero gives 0)")                                            \
+  X(remainder, 2, all, bool_int8, loom_remainder(x0, x1), ufunc, none,                                             \
+    "x1 % x2 with the sign of x2, as Python (integer modulo by zero gives 0)")                                     \
+  X(power, 2, all_c, bool_int8, loom_power(x0, x1), ufunc, holo_libm,                                              \
+    "x1 ** x2 (integers to negative integer powers raise ValueError)")                                             \
+  X(negative, 1, no_bool_c, same, loom_negative(x0), ufunc, holo, "-x")                                            \
+  X(positive, 1, no_bool_c, same, x0, ufunc, holo, "+x")                                                           \
+  X(absolute, 1, all_c, modulus, loom_abs(x0), ufunc, none, "|x|")                                                 \
+  X(conjugate, 1, all_c, bool_int8, loom_conj(x0), ufunc, none,                                                    \
+    "the complex conjugate of x (x itself when real; bool gives int8, as NumPy)")                                  \
+  X(sign, 1, no_bool_c, same, loom_sign(x0), ufunc, none, "-1, 0 or 1 by the sign of x (NaN stays NaN)")           \
+  X(sqrt, 1, all_c, floating, loom_sqrt(x0), ufunc, holo, "sqrt(x)")                                               \
+  X(cbrt, 1, all, floating, loom_cbrt(x0), ufunc, libm, "cbrt(x)")                                                 \
+  X(square, 1, all_c, bool_int8, x0 * x0, ufunc, holo, "x * x")                                                    \
+  X(reciprocal, 1, all_c, bool_int8, loom_reciprocal(x0), ufunc, holo, "1 / x in x's dtype")                       \
+  X(exp, 1, all_c, floating, loom_exp(x0), ufunc, holo_libm64, "exp(x)")                                           \
+  X(exp2, 1, all_c, floating, loom_exp2(x0), ufunc, holo_libm, "exp2(x)")                                          \
+  X(expm1, 1, all_c, floating, loom_expm1(x0), ufunc, holo_libm, "expm1(x)")                                       \
+  X(log, 1, all_c, floating, loom_log(x0), ufunc, holo_libm, "log(x)")                                             \
+  X(log2, 1, all_c, floating, loom_log2(x0), ufunc, holo_libm, "log2(x)")                                          \
+  X(log10, 1, all_c, floating, loom_log10(x0), ufunc, holo_libm, "log10(x)")                                       \
+  X(log1p, 1, all_c, floating, loom_log1p(x0), ufunc, holo_libm, "log1p(x)")                                       \
+  X(sin, 1, all_c, floating, loom_sin(x0), ufunc, holo_libm, "sin(x)")                                             \
+  X(cos, 1, all_c, floating, loom_cos(x0), ufunc, holo_libm, "cos(x)")                                             \
+  X(tan, 1, all_c, floating, loom_tan(x0), ufunc, holo_libm, "tan(x)")                                             \
+  X(arcsin, 1, all_c, floating, loom_arcsin(x0), ufunc, holo_libm, "arcsin(x)")                                    \
+  X(arccos, 1, all_c, floating, loom_arccos(x0), ufunc, holo_libm, "arccos(x)")                                    \
+  X(arctan, 1, all_c, floating, loom_arctan(x0), ufunc, holo_libm, "arctan(x)")                                    \
+  X(arctan2, 2, all, floating, loom_arctan2(x0, x1), ufunc, libm,                                                  \
+    "the angle of the point (x2, x1), in (-pi, pi]")                                                               \
+  X(sinh, 1, all_c, floating, loom_sinh(x0), ufunc, holo_libm, "sinh(x)")                                          \
+  X(cosh, 1, all_c, floating, loom_cosh(x0), ufunc, holo_libm, "cosh(x)")                                          \
+  X(tanh, 1, all_c, floating, loom_tanh(x0), ufunc, holo_libm, "tanh(x)")                                          \
+  X(arcsinh, 1, all_c, floating, loom_arcsinh(x0), ufunc, holo_libm, "arcsinh(x)")                                 \
+  X(arccosh, 1, all_c, floating, loom_arccosh(x0), ufunc, holo_libm, "arccosh(x)")                                 \
+  X(arctanh, 1, all_c, floating, loom_arctanh(x0), ufunc, holo_libm, "arctanh(x)")                                 \
+  X(floor, 1, all, same, loom_floor(x0), ufunc, none, "the largest integer <= x")                                  \
+  X(ceil, 1, all, same, loom_ceil(x0), ufunc, none, "the smallest integer >= x")                                   \
+  X(trunc, 1, all, same, loom_trunc(x0), ufunc, none, "x rounded toward zero")                                     \
+  X(rint, 1, all_c, floating, loom_rint(x0), ufunc, none,                                                          \
+    "x rounded to the nearest integer, halves to even")                                                            \
+  X(clip, 3, all_c, same, loom_clip(x0, x1, x2), custom, none, "min(max(a, a_min), a_max); NaN propagates")        \
+  X(maximum, 2, all_c, same, loom_maximum(x0, x1), ufunc, none, "the larger of x1 and x2; NaN propagates")         \
+  X(minimum, 2, all_c, same, loom_minimum(x0, x1), ufunc, none,                                                    \
+    "the smaller of x1 and x2; NaN propagates")                                                                    \
+  X(fmax, 2, all_c, same, loom_fmax(x0, x1), ufunc, none,                                                          \
+    "the larger of x1 and x2; NaN is ignored when the other is a number")                                          \
+  X(fmin, 2, all_c, same, loom_fmin(x0, x1), ufunc, none,                                                          \
+    "the smaller of x1 and x2; NaN is ignored when the other is a number")                                         \
+  X(where, 3, all_c, same, loom_where(x0, x1, x2), custom, holo, "x where condition is true, else y")              \
+  X(isnan, 1, all_c, to_bool, loom_isnan(x0), ufunc, none, "True where x is NaN")                                  \
+  X(isinf, 1, all_c, to_bool, loom_isinf(x0), ufunc, none, "True where x is +inf or -inf")                         \
+  X(isfinite, 1, all_c, to_bool, loom_isfinite(x0), ufunc, none, "True where x is neither inf nor NaN")            \
+  X(logical_and, 2, all_c, to_bool, (x0 != 0) && (x1 != 0), ufunc, none,                                           \
+    "x1 and x2 (truth values), as bool")                                                                           \
+  X(logical_or, 2, all_c, to_bool, (x0 != 0) || (x1 != 0), ufunc, none,                                            \
+    "x1 or x2 (truth values), as bool")                                                                            \
+  X(logical_xor, 2, all_c, to_bool, (x0 != 0) != (x1 != 0), ufunc, none,                                           \
+    "truth values of x1 and x2 differ, as bool")                                                                   \
+  X(logical_not, 1, all_c, to_bool, !(x0 != 0), ufunc, none, "not x, as bool")                                     \
+  X(bitwise_and, 2, int_bool, same, x0 & x1, ufunc, none, "x1 & x2 (integers and bool)")                           \
+  X(bitwise_or, 2, int_bool, same, x0 | x1, ufunc, none, "x1 | x2 (integers and bool)")                            \
+  X(bitwise_xor, 2, int_bool, same, x0 ^ x1, ufunc, none, "x1 ^ x2 (integers and bool)")                           \
+  X(invert, 1, int_bool, same, loom_invert(x0), ufunc, none, "~x (bitwise not; logical not for bool)")             \
+  X(left_shift, 2, int_bool, bool_int8, loom_left_shift(x0, x1), ufunc, none,                                      \
+    "x1 << x2 (0 for shifts of the width or more)")                                                                \
+  X(right_shift, 2, int_bool, bool_int8, loom_right_shift(x0, x1), ufunc, none,                                    \
+    "x1 >> x2 (arithmetic for signed integers)")                                                                   \
+  X(equal, 2, all_c, to_bool, x0 == x1, ufunc, none, "x1 == x2")                                                   \
+  X(not_equal, 2, all_c, to_bool, x0 != x1, ufunc, none, "x1 != x2")                                               \
+  X(less, 2, all_c, to_bool, x0 < x1, ufunc, none, "x1 < x2")                                                      \
+  X(less_equal, 2, all_c, to_bool, x0 <= x1, ufunc, none, "x1 <= x2")                                              \
+  X(greater, 2, all_c, to_bool, x0 > x1, ufunc, none, "x1 > x2")                                                   \
+  X(greater_equal, 2, all_c, to_bool, x0 >= x1, ufunc, none, "x1 >= x2")                                           \
+  X(hypot, 2, all, floating, loom_hypot(x0, x1), ufunc, libm, "sqrt(x1**2 + x2**2)")                               \
+  X(copysign, 2, all, floating, loom_copysign(x0, x1), ufunc, none, "|x1| with the sign of x2")                    \
+  X(erf, 1, all, floating, loom_erf(x0), ufunc, libm, "the error function (scipy.special.erf)")                    \
+  X(fabs, 1, all, floating, loom_fabs(x0), ufunc, none, "|x| as a float (no complex: use absolute)")               \
+  X(fmod, 2, all, bool_int8, loom_fmod_c(x0, x1), ufunc, none,                                                     \
+    "C's fmod: x1 - trunc(x1 / x2) * x2, with the sign of x1 (integer fmod by zero gives 0)")                      \
+  X(gcd, 2, ints, same, loom_gcd(x0, x1), ufunc, none, "the greatest common divisor of |x1| and |x2|")             \
+  X(lcm, 2, ints, same, loom_lcm(x0, x1), ufunc, none, "the least common multiple of |x1| and |x2|")               \
+  X(nextafter, 2, wide_float_loop, floating, loom_nextafter(x0, x1), ufunc, none,                                  \
+    "the next float after x1 toward x2 (float32 and float64 loops; 16-bit floats raise)")                          \
+  X(i0, 1, floats, same, loom_i0(x0), internal, none, "the modified Bessel function of order 0 (numpy.i0)")        \
+  X(i1, 1, floats, same, loom_i1(x0), internal, none, "the modified Bessel function of order 1 (i0's derivative)") \
+  X(ldexp, 2, floats, same, loom_ldexp(x0, x1), internal, none,                                                    \
+    "x1 * 2**x2 (x2 an integer, carried in x1's float dtype; numpy.ldexp)")                                        \
+  X(frexp_mantissa, 1, floats, same, loom_frexp_mantissa(x0), internal, none,                                      \
+    "the mantissa of numpy.frexp, in [0.5, 1) in magnitude")                                                       \
+  X(frexp_exponent, 1, floats, same, loom_frexp_exponent(x0), internal, none,                                      \
+    "the exponent of numpy.frexp, as a float value")                                                               \
+  X(popcount, 1, int_bool, same, loom_popcount(x0), internal, none, "the number of 1 bits of |x|")                 \
+  X(copy, 1, all_c, same, x0, internal, holo, "x cast to the output's dtype (copyto, astype)")
 
 /// The ops, in table order.
 enum class OpId : uint8_t {
-#define LOOM_OP_ENUM(name, arity, mask, rule, expr, api, doc) name,
+#define LOOM_OP_ENUM(name, arity, mask, rule, expr, api, traits, doc) name,
   LOOM_ELEMENTWISE_OPS(LOOM_OP_ENUM)
 #undef LOOM_OP_ENUM
 };
@@ -167,12 +184,13 @@ struct OpInfo {
   DTypeRule rule;
   const char* expr;  // the C expression, for the CUDA codegen
   OpApi api;
+  uint8_t traits;  // op_trait bits
   const char* doc;
 };
 
 inline constexpr OpInfo kOpTable[] = {
-#define LOOM_OP_INFO(name, arity, mask, rule, expr, api, doc) \
-  {#name, arity, dtype_mask::mask, DTypeRule::rule, #expr, OpApi::api, doc},
+#define LOOM_OP_INFO(name, arity, mask, rule, expr, api, traits, doc) \
+  {#name, arity, dtype_mask::mask, DTypeRule::rule, #expr, OpApi::api, op_trait::traits, doc},
     LOOM_ELEMENTWISE_OPS(LOOM_OP_INFO)
 #undef LOOM_OP_INFO
 };

@@ -213,7 +213,7 @@ Array apply(OpId op, const Operand* in, int nin, const UfuncArgs& args) {
     const Operand in[2] = {x1, x2};                                           \
     return apply(OpId::op, in, 2, args);                                      \
   }
-#define LOOM_EW_DEFINE_OP(name, arity, mask, rule, expr, api, doc) LOOM_OP_IF_##api(LOOM_EW_DEFINE_##arity(name, name))
+#define LOOM_EW_DEFINE_OP(name, arity, mask, rule, expr, api, traits, doc) LOOM_OP_IF_##api(LOOM_EW_DEFINE_##arity(name, name))
 #define LOOM_EW_DEFINE_ALIAS(alias, op, arity) LOOM_EW_DEFINE_##arity(alias, op)
 LOOM_ELEMENTWISE_OPS(LOOM_EW_DEFINE_OP)
 LOOM_ELEMENTWISE_ALIASES(LOOM_EW_DEFINE_ALIAS)

@@ -52,7 +52,7 @@ bool can_cast_same_kind(DType from, DType to);
 // The table's `custom` rows (clip, where) are declared below with NumPy's signatures.
 #define LOOM_EW_DECLARE_1(name) Array name(const Operand& x, const UfuncArgs& args = {});
 #define LOOM_EW_DECLARE_2(name) Array name(const Operand& x1, const Operand& x2, const UfuncArgs& args = {});
-#define LOOM_EW_DECLARE_OP(name, arity, mask, rule, expr, api, doc) LOOM_OP_IF_##api(LOOM_EW_DECLARE_##arity(name))
+#define LOOM_EW_DECLARE_OP(name, arity, mask, rule, expr, api, traits, doc) LOOM_OP_IF_##api(LOOM_EW_DECLARE_##arity(name))
 #define LOOM_EW_DECLARE_ALIAS(alias, op, arity) LOOM_EW_DECLARE_##arity(alias)
 LOOM_ELEMENTWISE_OPS(LOOM_EW_DECLARE_OP)
 LOOM_ELEMENTWISE_ALIASES(LOOM_EW_DECLARE_ALIAS)

@@ -76,21 +76,9 @@ namespace {
 
 const ElementwiseCall& call_of(const TracedOp& op) { return std::get<0>(op.args_as<ElementwiseCall>()); }
 
-// The ops of the table that are holomorphic where they are differentiable (or, as where,
-// linear over the complex numbers in the operands that get a cotangent): their real
-// derivative formulas hold for complex values unchanged.
-bool holomorphic(OpId op) {
-  switch (op) {
-    case OpId::add: case OpId::subtract: case OpId::multiply: case OpId::divide: case OpId::power:
-    case OpId::negative: case OpId::positive: case OpId::copy: case OpId::square: case OpId::reciprocal:
-    case OpId::sqrt: case OpId::exp: case OpId::exp2: case OpId::expm1: case OpId::log: case OpId::log2:
-    case OpId::log10: case OpId::log1p: case OpId::sin: case OpId::cos: case OpId::tan: case OpId::arcsin:
-    case OpId::arccos: case OpId::arctan: case OpId::sinh: case OpId::cosh: case OpId::tanh:
-    case OpId::arcsinh: case OpId::arccosh: case OpId::arctanh: case OpId::where:
-      return true;
-    default: return false;
-  }
-}
+// Whether the op's real derivative formulas hold for complex values unchanged (the op
+// table's traits column, graph/op_table.h).
+bool holomorphic(OpId op) { return kOpTable[static_cast<int>(op)].traits & op_trait::holo; }
 
 // z / |z|, and 0 at 0: the derivative of |z| as the cotangent direction (sign(x) for reals).
 Array unit_phase(const Array& z, const Array& magnitude) {
