@@ -66,12 +66,13 @@ __device__ __forceinline__ T loom_mod(T a, T b) {
   if (r != 0 && ((r < 0) != (b < 0))) r += b;
   return r;
 }
-__device__ __forceinline__ float loom_fmod(float a, float b) {
+// (Not loom_fmod: loom_math.cuh, which kernels calling table ops include, has that name for C's fmod.)
+__device__ __forceinline__ float loom_pyfmod(float a, float b) {
   float r = fmodf(a, b);
   if (r != 0 && ((r < 0) != (b < 0))) r += b;
   return r;
 }
-__device__ __forceinline__ double loom_fmod(double a, double b) {
+__device__ __forceinline__ double loom_pyfmod(double a, double b) {
   double r = fmod(a, b);
   if (r != 0 && ((r < 0) != (b < 0))) r += b;
   return r;
@@ -98,8 +99,6 @@ __device__ __forceinline__ T loom_sq(T x) { return x * x; }
 // Python's round(): half to even.
 __device__ __forceinline__ long long loom_round(double x) { return static_cast<long long>(rint(x)); }
 __device__ __forceinline__ long long loom_round(float x) { return static_cast<long long>(rintf(x)); }
-template <class T>
-__device__ __forceinline__ T loom_sign(T x) { return x > 0 ? T(1) : (x < 0 ? T(-1) : T(0)); }
 
 // ---------------------------------------------------------------- atomics
 // CUDA has each atomic for some types only; these give Numba's set on both targets.

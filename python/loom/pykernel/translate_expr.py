@@ -145,7 +145,7 @@ class ExprMixin:
             if t.is_int:
                 code = f"({ca} % {cb})" if nonneg or not t.is_signed else f"loom_mod<{t.c}>({ca}, {cb})"
                 return Value(code, t, weak, nonneg=nonneg or b.nonneg)
-            return Value(f"loom_fmod({ca}, {cb})", t, weak)
+            return Value(f"loom_pyfmod({ca}, {cb})", t, weak)
         if op == "**":
             if t.is_int:
                 return Value(f"loom_ipow<{t.c}>({ca}, (long long)({cast(b, T.INT64)}))", t, weak, nonneg=a.nonneg)
