@@ -198,3 +198,29 @@ def test_source_compiles_for_a_gpu():
     (source,) = many.inspect_source().values()
     assert '#include "loom_math.cuh"' in source
     loom._loom._compile_for_testing(source, "loom_pk_many", arch=90)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_float_floor_division_and_modulo_operators_are_python_s(rng, dtype):
+    # CPython's float divmod, which NumPy's floor_divide and remainder copy: 1 // 0.1 is 9.0
+    # (floor(1 / 0.1) would be 10.0) and -2.0 % 1.0 is +0.0.
+    @cuda.jit
+    def divmod_kernel(q, r, x, y):
+        i = cuda.grid(1)
+        if i < q.size:
+            q[i] = x[i] // y[i]
+            r[i] = x[i] % y[i]
+
+    x, y = inputs(rng, "remainder", dtype, 2)
+    x, y = np.concatenate([x, np.array([1.0, -2.0, 7.0], dtype)]), np.concatenate([y, np.array([0.1, 1.0, -2.0], dtype)])
+    dev = loom.cpu()
+    lx, ly = loom.asarray(x, device=dev), loom.asarray(y, device=dev)
+    q, r = loom.empty(x.size, dtype, device=dev), loom.empty(x.size, dtype, device=dev)
+    divmod_kernel[(x.size + 127) // 128, 128](q, r, lx, ly)
+    assert_same_bits(q.numpy(), loom.floor_divide(lx, ly).numpy())
+    assert_same_bits(r.numpy(), loom.remainder(lx, ly).numpy())
+    if dtype == "float64":
+        ok = (y != 0) & np.isfinite(x) & np.isfinite(y)
+        want = [divmod(float(a), float(b)) for a, b in zip(x[ok], y[ok])]
+        assert_same_bits(q.numpy()[ok], np.array([w[0] for w in want]))
+        assert_same_bits(r.numpy()[ok], np.array([w[1] for w in want]))
