@@ -110,15 +110,27 @@ nb::object clip_impl(nb::handle a, nb::handle lo, nb::handle hi, nb::handle out,
   return nb::cast(std::move(r));
 }
 
-// The table as Python sees it, for tests and tools: (name, arity, api, op) per row and per
-// alias, api being "ufunc", "custom", "internal" or "alias" and op the row an alias names.
+// The table as Python sees it, for tests and tools: (name, arity, api, op, expr, loops) per
+// row and per alias, api being "ufunc", "custom", "internal" or "alias", op the row an alias
+// names, expr the row's C expression over x0, x1, x2 (common/loom_math.cuh's helpers), loops
+// {promoted input dtype: (loop dtype, result dtype)} for the dtypes the row allows. The
+// Python kernel translator computes an op inside kernels from expr and loops.
+nb::tuple op_row(const char* name, const char* api, const OpInfo& info) {
+  nb::dict loops;
+  for (int i = 0; i < kNumDTypes; ++i) {
+    const DType p = static_cast<DType>(i);
+    if (!((info.dtypes >> i) & 1u)) continue;
+    const DType loop = loop_dtype(info.rule, p);
+    loops[dtype_name(p)] = nb::make_tuple(dtype_name(loop), dtype_name(result_dtype(info.rule, loop)));
+  }
+  return nb::make_tuple(name, info.arity, api, info.name, info.expr, loops);
+}
+
 nb::list op_table() {
   static const char* const kApi[] = {"ufunc", "custom", "internal"};
   nb::list rows;
-  for (const OpInfo& info : kOpTable)
-    rows.append(nb::make_tuple(info.name, info.arity, kApi[static_cast<int>(info.api)], info.name));
-  for (const OpAlias& alias : kOpAliases)
-    rows.append(nb::make_tuple(alias.name, op_info(alias.op).arity, "alias", op_info(alias.op).name));
+  for (const OpInfo& info : kOpTable) rows.append(op_row(info.name, kApi[static_cast<int>(info.api)], info));
+  for (const OpAlias& alias : kOpAliases) rows.append(op_row(alias.name, "alias", op_info(alias.op)));
   return rows;
 }
 
@@ -131,7 +143,8 @@ LOOM_BINDING_FAMILY(elementwise, 10) {
     if (kOpTable[i].api == OpApi::ufunc) def_ufunc(m, static_cast<OpId>(i), kOpTable[i].name);
   for (const OpAlias& alias : kOpAliases) def_ufunc(m, alias.op, alias.name);
   m.def("_elementwise_op_table", &op_table,
-        "_elementwise_op_table() -> [(name, arity, api, op)]: loom's elementwise op table (private).");
+        "_elementwise_op_table() -> [(name, arity, api, op, expr, loops)]: loom's elementwise op table "
+        "(private); loops maps each allowed promoted input dtype to (loop dtype, result dtype).");
 
   m.def("round", &round_impl, nb::arg("a"), nb::arg("decimals") = 0, nb::arg("out").none() = nb::none(),
         "round(a, decimals=0, out=None)\n\nEvenly round to `decimals` (negative: tens, hundreds, ...), "

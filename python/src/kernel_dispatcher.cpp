@@ -20,7 +20,43 @@ namespace loom::py {
 namespace {
 
 using kernel_signature::Key;
+using kernel_signature::KeyItem;
 using kernel_signature::signature_of;
+
+// ---- the key's grammar for the translator (pykernel/types.py) ------------------------------
+// Items cross as (dtype name, ndim or None, "C"/"A" or None): None for a scalar.
+
+std::string kernel_key(nb::iterable items) {
+  std::vector<KeyItem> parsed;
+  for (nb::handle h : items) {
+    nb::tuple t = nb::cast<nb::tuple>(h);
+    if (t.size() != 3) throw std::invalid_argument("[kernel key] an item is (dtype, ndim or None, 'C'/'A' or None)");
+    const std::string name = nb::cast<std::string>(t[0]);
+    KeyItem item{kernel_signature::dtype_of_name(name, name)};
+    if (!t[1].is_none()) {
+      item.ndim = nb::cast<int>(t[1]);
+      const std::string layout = nb::cast<std::string>(t[2]);
+      if (item.ndim < 0 || (layout != "C" && layout != "A"))
+        throw std::invalid_argument("[kernel key] an array item needs ndim >= 0 and layout 'C' or 'A', not (" +
+                                    std::to_string(item.ndim) + ", '" + layout + "')");
+      item.contiguous = layout == "C";
+    } else if (!t[2].is_none()) {
+      throw std::invalid_argument("[kernel key] a scalar item (ndim None) has no layout");
+    }
+    parsed.push_back(item);
+  }
+  return kernel_signature::format_key(parsed);
+}
+
+nb::list parse_kernel_key(const std::string& key) {
+  nb::list out;
+  for (const KeyItem& item : kernel_signature::parse_key(key)) {
+    nb::str name(kernel_signature::name_of(item.dtype).data(), kernel_signature::name_of(item.dtype).size());
+    if (item.ndim < 0) out.append(nb::make_tuple(name, nb::none(), nb::none()));
+    else out.append(nb::make_tuple(name, item.ndim, item.contiguous ? "C" : "A"));
+  }
+  return out;
+}
 
 // Compiled specializations by signature, in the order added. Looked up by a string_view
 // (of a key built on the stack): no allocation per launch.
@@ -284,6 +320,14 @@ LOOM_BINDING_FAMILY(kernel_dispatcher, 56) {
       .def("__repr__", [](const KernelDispatcher& d) {
         return "<loom._KernelDispatcher " + d.name + ": " + std::to_string(d.kernels.size()) + " specializations>";
       });
+
+  m.def("_kernel_key", &kernel_key, nb::arg("items"),
+        "_kernel_key(items) -> str: the dispatcher's signature key of argument types, each item (dtype name, "
+        "ndim, 'C' or 'A') for an array or (dtype name, None, None) for a scalar: the text "
+        "_KernelDispatcher.signature() gives for such arguments.");
+  m.def("_parse_kernel_key", &parse_kernel_key, nb::arg("key"),
+        "_parse_kernel_key(key) -> list of (dtype name, ndim or None, 'C'/'A' or None): the argument types of a "
+        "signature key (_kernel_key's inverse); ValueError for text that is not a key.");
 
   nb::class_<DispatchLauncher>(m, "_KernelLauncher", nb::type_slots(launcher_slots),
                                "A Python kernel with its launch configuration: call it with the arguments.")

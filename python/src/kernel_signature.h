@@ -1,12 +1,16 @@
-// The type key of a Python kernel's launch arguments (kernel_dispatcher.cpp): one item per
-// argument joined by ",": a loom array is `<dtype>[<ndim><C or A>]` (C when C-contiguous),
-// a Python bool `bool`, int `int64`, float `float64`, a NumPy scalar of a loom dtype its
-// dtype's name. Other kinds have no key: the Python side handles them. Built on every
-// launch, so without allocation or Python calls for the hot kinds.
+// The type key of a Python kernel's launch arguments (kernel_dispatcher.cpp), and its one
+// written grammar: one item per argument joined by ",": a loom array is
+// `<dtype>[<ndim><C or A>]` (C when C-contiguous), a Python bool `bool`, int `int64`, float
+// `float64`, a NumPy scalar of a loom dtype its dtype's name. Other kinds have no key: the
+// Python side handles them. Built on every launch, so without allocation or Python calls for
+// the hot kinds. The translator (pykernel/types.py) formats and parses keys only through
+// format_key/parse_key below (bound as _kernel_key/_parse_kernel_key), so the launch path
+// and the translator cannot spell a key differently.
 #pragma once
 #include <array>
 #include <cstring>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -89,18 +93,23 @@ class Key {
   return names[static_cast<int>(dt)];
 }
 
+constexpr char kSeparator = ',';
+
 // `float32[2C]`: dtype, ndim, C when C-contiguous else A.
-[[gnu::always_inline]] inline void put_array(Key& key, const Array& a) {
-  key.put(name_of(a.dtype()));
+[[gnu::always_inline]] inline void put_array_item(Key& key, DType dt, int ndim, bool contiguous) {
+  key.put(name_of(dt));
   key.put('[');
-  const int ndim = a.ndim();
-  if (ndim < 10) {
+  if (ndim >= 0 && ndim < 10) {
     key.put(static_cast<char>('0' + ndim));
   } else {
     const std::string digits = std::to_string(ndim);
     key.put(digits);
   }
-  key.put(a.is_contiguous() ? "C]" : "A]", 2);
+  key.put(contiguous ? "C]" : "A]", 2);
+}
+
+[[gnu::always_inline]] inline void put_array(Key& key, const Array& a) {
+  put_array_item(key, a.dtype(), a.ndim(), a.is_contiguous());
 }
 
 // Puts the signature item of one argument; false when it is not of a fast kind. The hot
@@ -124,10 +133,70 @@ inline bool put_arg(Key& key, PyObject* p) {
 inline bool signature_of(Key& key, PyObject* args) {
   const Py_ssize_t n = PyTuple_GET_SIZE(args);
   for (Py_ssize_t i = 0; i < n; ++i) {
-    if (i) key.put(',');
+    if (i) key.put(kSeparator);
     if (!put_arg(key, PyTuple_GET_ITEM(args, i))) return false;
   }
   return true;
+}
+
+// ---- the translator's side: a key from types, types from a key (not on the hot path) --
+
+/// One item of a key as the translator types it: an array (ndim >= 0, C-contiguous or not)
+/// or a scalar (ndim -1).
+struct KeyItem {
+  DType dtype;
+  int ndim = -1;
+  bool contiguous = false;
+};
+
+/// The dtype of a canonical dtype name ("float32", not "f4": a key holds only those).
+inline DType dtype_of_name(std::string_view name, std::string_view item) {
+  try {
+    const DType dt = dtype_from_name(std::string(name));
+    if (name_of(dt) == name) return dt;
+  } catch (const DTypeError&) {
+  }
+  throw std::invalid_argument("[kernel key] '" + std::string(item) + "' names no loom dtype");
+}
+
+inline std::string format_key(const std::vector<KeyItem>& items) {
+  Key key;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) key.put(kSeparator);
+    if (items[i].ndim >= 0) put_array_item(key, items[i].dtype, items[i].ndim, items[i].contiguous);
+    else key.put(name_of(items[i].dtype));
+  }
+  return std::string(key.view());
+}
+
+inline KeyItem parse_item(std::string_view item) {
+  const size_t open = item.find('[');
+  if (open == std::string_view::npos) return KeyItem{dtype_of_name(item, item)};
+  // `<dtype>[<digits><C|A>]`
+  const std::string_view inner = item.substr(open + 1);
+  const auto bad = [&] { return std::invalid_argument("[kernel key] '" + std::string(item) + "' is not <dtype>[<ndim><C|A>]"); };
+  if (inner.size() < 3 || inner.back() != ']' || (inner[inner.size() - 2] != 'C' && inner[inner.size() - 2] != 'A'))
+    throw bad();
+  const std::string_view digits = inner.substr(0, inner.size() - 2);
+  int ndim = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9' || ndim > 1000) throw bad();
+    ndim = ndim * 10 + (c - '0');
+  }
+  if (digits.size() > 1 && digits[0] == '0') throw bad();  // one spelling per key
+  return KeyItem{dtype_of_name(item.substr(0, open), item), ndim, inner[inner.size() - 2] == 'C'};
+}
+
+inline std::vector<KeyItem> parse_key(std::string_view key) {
+  std::vector<KeyItem> items;
+  if (key.empty()) return items;
+  size_t start = 0;
+  for (;;) {
+    const size_t end = key.find(kSeparator, start);
+    items.push_back(parse_item(key.substr(start, end == std::string_view::npos ? end : end - start)));
+    if (end == std::string_view::npos) return items;
+    start = end + 1;
+  }
 }
 
 }  // namespace loom::py::kernel_signature

@@ -14,7 +14,7 @@ BF16 = np.dtype(ml_dtypes.bfloat16)
 # Every ufunc loom binds, aliases included, from the op table (loom/graph/op_table.h): an op
 # added there is tested here without an edit. clip and where (the table's `custom` rows) have
 # their own tests below.
-UFUNCS = [(name, arity) for name, arity, api, _ in loom._loom._elementwise_op_table() if api in ("ufunc", "alias")]
+UFUNCS = [(name, arity) for name, arity, api, *_ in loom._loom._elementwise_op_table() if api in ("ufunc", "alias")]
 UNARY = [name for name, arity in UFUNCS if arity == 1]
 BINARY = [name for name, arity in UFUNCS if arity == 2]
 # Ops computed by libm/CUDA math functions: a few ulps apart between implementations.

@@ -6,8 +6,8 @@ its entry format, its checksum over the key and its owner and permission checks
 The key hashes the function's code object (bytecode, constants, names, file and first
 line), the values of the globals and closure variables it names (numbers, tuples,
 NumPy arrays by content, modules by name, device functions by their own key,
-recursively), the argument types, the options, the translator's prelude and loom's
-version. The compile cache then finds the compiled code under a key of its own.
+recursively), the argument types, the options, the translator's prelude, the elementwise
+op table's expressions (ufuncs.py) and loom's version. The compile cache then finds the compiled code under a key of its own.
 """
 import hashlib
 import types as pytypes
@@ -16,9 +16,13 @@ import numpy as np
 
 from .. import _loom
 from .function import KernelFunction
+from .ufuncs import OPS
+
+# The op table's expressions and loops, which translations copy: a change of the table is a new key.
+_OPS_BYTES = repr(sorted(OPS.items())).encode()
 
 # Changes whenever what a translation produces changes in a way the key does not see.
-_KEY_VERSION = b"loom-pykernel-2\n"
+_KEY_VERSION = b"loom-pykernel-3\n"  # 3: table ops compute the op's expression (ufuncs.py)
 
 
 def _code_bytes(code, h):
@@ -84,6 +88,7 @@ def key(func, argtypes, extra):
     h.update(_loom.__version__.encode())
     from .compiler import prelude
     h.update(prelude().encode())
+    h.update(_OPS_BYTES)
     function_key(func, h)
     h.update(repr((tuple(argtypes), extra)).encode())
     return h.digest()

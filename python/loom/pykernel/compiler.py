@@ -31,6 +31,7 @@ class ModuleBuilder:
         self.device_cache = {}  # (dispatcher, argtypes) -> (C name, return type)
         self.stack = []         # device functions being translated (recursion check)
         self.dynamic_shared = False
+        self.op_helpers = {}    # name -> definition of a function computing an op of loom's table
 
     def tuple_struct(self, t):
         if t in self.structs:
@@ -53,6 +54,9 @@ class ModuleBuilder:
             self.const_names[key] = name
         return self.const_names[key]
 
+    def op_helper(self, name, text):
+        self.op_helpers.setdefault(name, text)
+
     def device_function(self, disp, argtypes, caller, node):
         key = (disp, argtypes)
         if key in self.device_cache:
@@ -73,6 +77,9 @@ class ModuleBuilder:
 
     def source(self, kernel_text, header=""):
         parts = [header, prelude()]
+        if self.op_helpers:  # the table's helpers, embedded for NVRTC and the emulator alike
+            parts.append('#include "loom_math.cuh"')
+            parts.extend(self.op_helpers.values())
         if self.dynamic_shared:
             parts.append("extern __shared__ __align__(16) unsigned char loom_dynamic_shared[];")
             parts.append(_DYNAMIC_BYTES)

@@ -35,7 +35,7 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
         self._frozen = False      # specialize(): no new signatures
         if self._declared and not device:
             for _, args in self._declared:
-                self._compile(",".join(_key_of(t) for t in args), tuple(args))
+                self._compile(T.signature_key(args), tuple(args))
 
     # ---------------------------------------------------------------- launching
     def __call__(self, *args, **kwargs):
@@ -63,7 +63,7 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
         return None
 
     def _specialize_for(self, key):
-        argtypes = tuple(T.parse_key_item(i) for i in key.split(",")) if key else ()
+        argtypes = T.parse_key(key)
         if self._declared or self._frozen:
             for spec in list(self._specs.values()):
                 if len(spec.argtypes) == len(argtypes) and all(map(accepts, spec.argtypes, argtypes)):
@@ -104,7 +104,7 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
         key = self.signature(*converted)
         if key is None:
             raise TypingError(f"[{self.__name__}] specialize() takes loom or NumPy arrays and numbers")
-        spec = self._specs.get(key) or self._compile(key, tuple(T.parse_key_item(i) for i in key.split(",")))
+        spec = self._specs.get(key) or self._compile(key, T.parse_key(key))
         k = CUDADispatcher(self.py_func, debug=self.debug, lineinfo=self.lineinfo, fastmath=self.fastmath,
                            opt=self.opt)
         k._src = self._src
@@ -149,12 +149,6 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
         print(text, file=file)
         return text
 
-
-
-def _key_of(t):
-    if isinstance(t, T.Array):
-        return f"{t.dtype}[{t.ndim}{t.layout}]"
-    return t.dtype
 
 
 def _dispatch_kind(a):

@@ -7,7 +7,8 @@ import numpy as np
 
 from . import stubs
 from . import types as T
-from .mathfuncs import _unary, check_numbers, float_type
+from .mathfuncs import check_numbers, float_type
+from .ufuncs import math_handler
 from .values import Value, cast, literal
 
 HANDLERS = {}  # the stub object -> handler(tr, node, args, kwargs) -> Value
@@ -325,4 +326,4 @@ def _fma(tr, node, args, kwargs):
 
 @handler(stubs.cbrt)
 def _cbrt(tr, node, args, kwargs):
-    return _unary("cbrt")(tr, node, args, kwargs)
+    return math_handler("cbrt")(tr, node, args, kwargs)

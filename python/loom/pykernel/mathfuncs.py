@@ -1,46 +1,23 @@
 """math.*, the NumPy scalar functions and the builtins inside kernels, typed as Numba types
 them: a float32 argument keeps float32 (sinf), an integer one becomes float64; math.floor,
 ceil and trunc give int64 (Python 3), np.floor keeps the float type; abs, min, max and
-round follow Python."""
+round follow Python. Functions that are ops of loom's elementwise table are ufuncs.py's."""
 import builtins
 import math
 
 import numpy as np
 
 from . import types as T
+from .ufuncs import HANDLERS as TABLE_HANDLERS, float_type
 from .values import Value, cast, literal
 
 HANDLERS = {}
 
-# name of the C function for float64 (float32 adds "f"), and the Python objects that mean it.
-_UNARY = {
-    "sin": (math.sin, np.sin), "cos": (math.cos, np.cos), "tan": (math.tan, np.tan),
-    "asin": (math.asin, np.arcsin), "acos": (math.acos, np.arccos), "atan": (math.atan, np.arctan),
-    "sinh": (math.sinh, np.sinh), "cosh": (math.cosh, np.cosh), "tanh": (math.tanh, np.tanh),
-    "asinh": (math.asinh, np.arcsinh), "acosh": (math.acosh, np.arccosh), "atanh": (math.atanh, np.arctanh),
-    "exp": (math.exp, np.exp), "expm1": (math.expm1, np.expm1), "exp2": (np.exp2,),
-    "log": (math.log, np.log), "log2": (math.log2, np.log2), "log10": (math.log10, np.log10),
-    "log1p": (math.log1p, np.log1p), "sqrt": (math.sqrt, np.sqrt), "cbrt": (np.cbrt,),
-    "erf": (math.erf,), "erfc": (math.erfc,), "tgamma": (math.gamma,), "lgamma": (math.lgamma,),
-    "fabs": (math.fabs, np.fabs), "floor": (np.floor,), "ceil": (np.ceil,), "trunc": (np.trunc,),
-    "rint": (np.rint,),
-}
-_BINARY = {
-    "atan2": (math.atan2, np.arctan2), "pow": (math.pow, np.power), "hypot": (math.hypot, np.hypot),
-    "copysign": (math.copysign, np.copysign), "fmod": (math.fmod, np.fmod),
-    "fmin": (np.fmin,), "fmax": (np.fmax,),
-}
-if hasattr(math, "cbrt"):
-    _UNARY["cbrt"] = (math.cbrt, np.cbrt)
-if hasattr(math, "exp2"):
-    _UNARY["exp2"] = (math.exp2, np.exp2)
-
-
-def float_type(v):
-    """The float type a math function computes an argument of type v in."""
-    if v.type.is_float and not v.weak:
-        return T.FLOAT32 if v.type.dtype in ("float16", "float32") else T.FLOAT64
-    return T.FLOAT64
+# math functions that are no op of loom's elementwise table (ufuncs.py has those): C's
+# function of the name (float64; float32 adds "f"), and the Python objects that mean it.
+# math.remainder is IEEE's remainder (round-to-nearest quotient), not np.remainder.
+_UNARY = {"erfc": (math.erfc,), "tgamma": (math.gamma,), "lgamma": (math.lgamma,)}
+_BINARY = {"remainder": (math.remainder,)}
 
 
 def _cfn(name, t):
@@ -79,37 +56,7 @@ for _name, _objs in _UNARY.items():
 for _name, _objs in _BINARY.items():
     for _o in _objs:
         HANDLERS[_o] = _binary(_name)
-
-
-def _to_int(cname):
-    def h(tr, node, args, kwargs):
-        check_numbers(tr, node, args, 1, cname)
-        v = args[0]
-        if v.type.is_int or v.type.is_bool:
-            return Value(cast(v, T.INT64), T.INT64)
-        t = float_type(v)
-        return Value(f"((long long){_cfn(cname, t)}({cast(v, t)}))", T.INT64)
-    return h
-
-
-HANDLERS[math.floor] = _to_int("floor")
-HANDLERS[math.ceil] = _to_int("ceil")
-HANDLERS[math.trunc] = _to_int("trunc")
-
-
-def _classify(cname):
-    def h(tr, node, args, kwargs):
-        check_numbers(tr, node, args, 1, cname)
-        v = args[0]
-        if not v.type.is_float:
-            return literal(cname == "isfinite")
-        return Value(f"((bool){cname}({v.code}))", T.BOOL)
-    return h
-
-
-for _n in ("isnan", "isinf", "isfinite"):
-    HANDLERS[getattr(math, _n)] = _classify(_n)
-    HANDLERS[getattr(np, _n)] = _classify(_n)
+HANDLERS.update(TABLE_HANDLERS)
 
 
 def _degrees(factor):
@@ -138,7 +85,7 @@ def _abs(tr, node, args, kwargs):
     return Value(f"(({v.code}) < 0 ? ({v.type.c})(-({v.code})) : ({v.code}))", v.type, nonneg=True)
 
 
-HANDLERS[builtins.abs] = HANDLERS[np.abs] = HANDLERS[np.absolute] = _abs
+HANDLERS[builtins.abs] = _abs
 
 
 def _minmax(which):
@@ -163,24 +110,6 @@ HANDLERS[builtins.min] = _minmax("min")
 HANDLERS[builtins.max] = _minmax("max")
 
 
-def _np_minmax(which):
-    def h(tr, node, args, kwargs):
-        check_numbers(tr, node, args, 2, which)
-        a, b = args
-        t = T.promote(a.type, b.type, a.weak, b.weak)
-        ca, cb = cast(a, t), cast(b, t)
-        if t.is_float:  # NumPy's minimum/maximum propagate NaN
-            op = "<" if which == "minimum" else ">"
-            return Value(f"(({ca}) != ({ca}) || ({ca}) {op} ({cb}) ? ({ca}) : ({cb}))", t)
-        op = "<" if which == "minimum" else ">"
-        return Value(f"(({ca}) {op} ({cb}) ? ({ca}) : ({cb}))", t)
-    return h
-
-
-HANDLERS[np.minimum] = _np_minmax("minimum")
-HANDLERS[np.maximum] = _np_minmax("maximum")
-
-
 def _round(tr, node, args, kwargs):
     if len(args) != 1:
         tr.unsupported(node, "round() takes one argument in kernels (round(x, ndigits) is not supported)")
@@ -191,15 +120,6 @@ def _round(tr, node, args, kwargs):
 
 
 HANDLERS[builtins.round] = _round
-
-
-def _sign(tr, node, args, kwargs):
-    check_numbers(tr, node, args, 1, "sign")
-    v = args[0]
-    return Value(f"loom_sign<{v.type.c}>({v.code})", v.type)
-
-
-HANDLERS[np.sign] = _sign
 
 
 def cast_to(tr, node, dtype, args):

@@ -53,7 +53,8 @@ __device__ __forceinline__ long long loom_wrap(I i, long long n) {
   return i < 0 ? static_cast<long long>(i) + n : static_cast<long long>(i);
 }
 
-// Python's // and % on integers round toward minus infinity; C's toward zero.
+// Python's // and % on integers round toward minus infinity; C's toward zero. (On floats
+// they are loom_math.cuh's floor_divide and remainder: translate_expr.py.)
 template <class T>
 __device__ __forceinline__ T loom_floordiv(T a, T b) {
   T q = a / b;
@@ -66,19 +67,6 @@ __device__ __forceinline__ T loom_mod(T a, T b) {
   if (r != 0 && ((r < 0) != (b < 0))) r += b;
   return r;
 }
-__device__ __forceinline__ float loom_fmod(float a, float b) {
-  float r = fmodf(a, b);
-  if (r != 0 && ((r < 0) != (b < 0))) r += b;
-  return r;
-}
-__device__ __forceinline__ double loom_fmod(double a, double b) {
-  double r = fmod(a, b);
-  if (r != 0 && ((r < 0) != (b < 0))) r += b;
-  return r;
-}
-__device__ __forceinline__ float loom_ffloordiv(float a, float b) { return floorf(a / b); }
-__device__ __forceinline__ double loom_ffloordiv(double a, double b) { return floor(a / b); }
-
 // An integer to an integer power (a negative exponent gives 0, as Numba's CUDA target).
 template <class T>
 __device__ __forceinline__ T loom_ipow(T base, long long e) {
@@ -98,8 +86,6 @@ __device__ __forceinline__ T loom_sq(T x) { return x * x; }
 // Python's round(): half to even.
 __device__ __forceinline__ long long loom_round(double x) { return static_cast<long long>(rint(x)); }
 __device__ __forceinline__ long long loom_round(float x) { return static_cast<long long>(rintf(x)); }
-template <class T>
-__device__ __forceinline__ T loom_sign(T x) { return x > 0 ? T(1) : (x < 0 ? T(-1) : T(0)); }
 
 // ---------------------------------------------------------------- atomics
 // CUDA has each atomic for some types only; these give Numba's set on both targets.

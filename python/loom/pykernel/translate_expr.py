@@ -13,6 +13,7 @@ import numpy as np
 
 from . import types as T
 from .errors import TypingError, UnsupportedError
+from .ufuncs import op_call
 from .values import Value, cast, literal, tuple_code
 
 _ARITH = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
@@ -140,12 +141,14 @@ class ExprMixin:
             if t.is_int:
                 code = f"({ca} / {cb})" if nonneg or not t.is_signed else f"loom_floordiv<{t.c}>({ca}, {cb})"
                 return Value(code, t, weak, nonneg=nonneg)
-            return Value(f"loom_ffloordiv({ca}, {cb})", t, weak)
+            # Python's float // and % are CPython's divmod, which NumPy's floor_divide and
+            # remainder copy (division by zero gives inf/nan instead of raising).
+            return Value(op_call(self, node, "//", "floor_divide", [a, b], t).code, t, weak)
         if op == "%":
             if t.is_int:
                 code = f"({ca} % {cb})" if nonneg or not t.is_signed else f"loom_mod<{t.c}>({ca}, {cb})"
                 return Value(code, t, weak, nonneg=nonneg or b.nonneg)
-            return Value(f"loom_fmod({ca}, {cb})", t, weak)
+            return Value(op_call(self, node, "%", "remainder", [a, b], t).code, t, weak)
         if op == "**":
             if t.is_int:
                 return Value(f"loom_ipow<{t.c}>({ca}, (long long)({cast(b, T.INT64)}))", t, weak, nonneg=a.nonneg)

@@ -7,6 +7,8 @@ NumPy's result_type does; bools take part in arithmetic as int64 (Python's rule)
 """
 import numpy as np
 
+from .. import _loom
+
 # dtype name -> C type, in the generated source.
 C_TYPES = {
     "bool": "bool",
@@ -244,9 +246,15 @@ def literal_c(value, t):
     return f"(({t.c}){v})"
 
 
-def parse_key_item(item):
-    """One item of a dispatcher signature key ("float32[2C]", "int64") as a type."""
-    if item.endswith("]"):
-        dtype, rest = item[:-1].split("[")
-        return Array(dtype, int(rest[:-1]), rest[-1])
-    return Scalar(item)
+def signature_key(argtypes):
+    """The dispatcher's key of a list of argument types ("float32[2C],int64"): the text the
+    launch path (C++, python/src/kernel_signature.h, which owns the format) builds for
+    arguments of these types."""
+    return _loom._kernel_key([(t.dtype, t.ndim, t.layout) if isinstance(t, Array) else (t.dtype, None, None)
+                              for t in argtypes])
+
+
+def parse_key(key):
+    """The argument types of a dispatcher key, as a tuple (signature_key's inverse)."""
+    return tuple(Scalar(dtype) if ndim is None else Array(dtype, ndim, layout)
+                 for dtype, ndim, layout in _loom._parse_kernel_key(key))

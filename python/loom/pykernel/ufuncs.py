@@ -1,0 +1,126 @@
+"""NumPy ufuncs and math functions that are ops of loom's elementwise table
+(loom/graph/op_table.h) compute, inside kernels, the op's own C expression over
+common/loom_math.cuh with the op's dtype rule, both read from `_elementwise_op_table()`. So
+`np.hypot` in a kernel is `loom.hypot` bit for bit, not C's function of the same name: loom's
+float32 exp on the CPU is its own, np.remainder is Python's modulo (not fmod), np.sign keeps
+NaN, np.maximum keeps the first of two equal zeros, integer division by zero gives 0.
+
+NumPy functions type as NumPy does (np.sin of a float16 is float16, of an int16 float32,
+weak literals as NEP 50). math functions keep Python's and Numba's typing (a float32 stays
+float32, other numbers become float64; math.floor, ceil and trunc give int64) and compute
+the same op. math functions whose Python meaning differs from the op of their name are not
+taken from the table: math.remainder is IEEE's remainder (mathfuncs.py, C's remainder).
+"""
+import math
+
+import numpy as np
+
+from .. import _loom
+from . import types as T
+from .values import Value, cast, literal
+
+# name (row or alias) -> (arity, op, C expression, {promoted dtype: (loop dtype, result dtype)})
+OPS = {name: (arity, op, expr, loops) for name, arity, api, op, expr, loops in _loom._elementwise_op_table()
+       if api in ("ufunc", "alias")}
+
+# The math functions that are the op of their name (Python's math.pow is C's pow for floats,
+# as loom's power is; atan2, asin, ... are the table's aliases).
+MATH = ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
+        "exp", "expm1", "exp2", "log", "log2", "log10", "log1p", "sqrt", "cbrt", "erf", "fabs",
+        "atan2", "pow", "hypot", "copysign", "fmod", "floor", "ceil", "trunc", "isnan", "isinf", "isfinite")
+_TO_INT = ("floor", "ceil", "trunc")  # Python 3: int results
+_WEAK = {"bool": T.BOOL, "int": T.INT64, "float": T.FLOAT64}
+
+HANDLERS = {}
+
+
+def _value_c(dtype):
+    """The C type an op computes a dtype in: float for float16 (the table's "value" types)."""
+    return "float" if dtype == "float16" else T.C_TYPES[dtype]
+
+
+def op_call(tr, node, label, op, args, promoted):
+    """C code calling op `op` (a row name) on `args` (Values) for promoted input type
+    `promoted`: a helper function per (op, loop dtype) in the module, whose body is the
+    table's expression, so that arguments are evaluated once."""
+    arity, _, expr, loops = OPS[op]
+    if promoted.dtype not in loops:
+        tr.fail(node, f"{label}() does not take {promoted.dtype}")
+    loop, result = loops[promoted.dtype]
+    if loop not in T.C_TYPES or result not in T.C_TYPES:
+        tr.fail(node, f"{label}() of {promoted.dtype} computes in {loop}, which kernels do not have")
+    name = f"loom_pk_op_{op}_{loop}"
+    params = ", ".join(f"{_value_c(loop)} x{i}" for i in range(arity))
+    tr.module.op_helper(name, f"static __device__ __forceinline__ {T.C_TYPES[result]} {name}({params}) "
+                              f"{{ return ({T.C_TYPES[result]})({expr}); }}")
+    lt = T.Scalar(loop)
+    return Value(f"{name}({', '.join(cast(a, lt) for a in args)})", T.Scalar(result))
+
+
+def _check(tr, node, label, args, arity):
+    if len(args) != arity:
+        tr.fail(node, f"{label}() takes {arity} argument(s) in kernels, not {len(args)}")
+    for a in args:
+        if not isinstance(a.type, T.Scalar):
+            tr.fail(node, f"{label}() takes numbers in kernels, not {a.type} (index arrays element by element)")
+
+
+def _numpy(name):
+    arity, op = OPS[name][:2]
+
+    def h(tr, node, args, kwargs):
+        _check(tr, node, f"np.{name}", args, arity)
+        if arity == 1:
+            p = _WEAK[args[0].weak] if args[0].weak else args[0].type
+        else:
+            a, b = args
+            p = T.promote(a.type, b.type, a.weak, b.weak)
+        return op_call(tr, node, f"np.{name}", op, args, p)
+    return h
+
+
+def float_type(v):
+    """The float type a math function computes an argument of type v in (Numba's rule)."""
+    if v.type.is_float and not v.weak:
+        return T.FLOAT32 if v.type.dtype in ("float16", "float32") else T.FLOAT64
+    return T.FLOAT64
+
+
+def math_handler(name):
+    arity, op = OPS[name][:2]
+
+    def h(tr, node, args, kwargs):
+        _check(tr, node, f"math.{name}", args, arity)
+        v = args[0]
+        if name in _TO_INT and not v.type.is_float:
+            return Value(cast(v, T.INT64), T.INT64)
+        if name in ("isnan", "isinf", "isfinite") and not v.type.is_float:
+            return literal(name == "isfinite")
+        p = float_type(v)
+        if arity == 2:
+            p = T.promote(p, float_type(args[1]))
+        r = op_call(tr, node, f"math.{name}", op, args, p)
+        return Value(f"((long long){r.code})", T.INT64) if name in _TO_INT else r
+    return h
+
+
+def _round(tr, node, args, kwargs):
+    """np.round(x) and np.around(x): loom.round with decimals=0, which is rint on floats and
+    the identity on integers (their dtype kept)."""
+    if len(args) != 1 or kwargs:
+        tr.unsupported(node, "np.round() takes one argument in kernels (decimals= is not supported)")
+    _check(tr, node, "np.round", args, 1)
+    v = args[0]
+    if not v.type.is_float:
+        return Value(v.code, v.type, v.weak, v.const, v.nonneg)
+    return op_call(tr, node, "np.round", "rint", args, v.type)
+
+
+for _name in OPS:
+    _f = getattr(np, _name, None)
+    if isinstance(_f, np.ufunc) and _f.nin == OPS[_name][0] and _f.nout == 1:
+        HANDLERS[_f] = _numpy(_name)
+for _name in MATH:
+    if hasattr(math, _name):
+        HANDLERS[getattr(math, _name)] = math_handler(_name)
+HANDLERS[np.round] = HANDLERS[np.around] = _round
