@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks that loom's layering holds (DESIGN.md §1): no file includes a higher layer, no
 code outside a cuda/ folder includes one inside it, ops reach backends only through
-dispatch(), and no source file passes 500 lines; the Python package's subpackages keep their
+dispatch(), the distributed layer picks transports through its table, and no source file
+passes 500 lines; the Python package's subpackages keep their
 order and hide no import cycle in a function (check_layers_python.py, which holds the order).
 Prints each violation; exit status 1 if any.
 
@@ -16,6 +17,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Lowest first. A file may include its own layer and lower ones.
 LAYERS = ["common", "core", "cache", "runtime", "array", "graph", "backend", "dispatch", "ops", "kernel", "transforms"]
+# Folders beside a layer, at its height: each may include what that layer may, but not the
+# layer itself nor the other way round (collectives need no transform; transforms no rank).
+SIBLINGS = {"distributed": "transforms"}
 TOP = len(LAYERS)  # loom/*.h|cpp: the umbrella header and build info
 MAX_LINES = 500
 SOURCE_EXT = (".h", ".cpp", ".cuh", ".cu", ".py")
@@ -29,7 +33,13 @@ def layer_of(rel):
     parts = rel.split("/")
     if len(parts) == 2:
         return TOP
-    return LAYERS.index(parts[1]) if parts[1] in LAYERS else None
+    name = SIBLINGS.get(parts[1], parts[1])
+    return LAYERS.index(name) if name in LAYERS else None
+
+
+def folder_of(rel):
+    parts = rel.split("/")
+    return parts[1] if len(parts) > 2 else ""
 
 
 def is_test(rel):
@@ -81,6 +91,9 @@ def check_includes(files):
             theirs = layer_of(target)
             if mine is not None and theirs is not None and theirs > mine:
                 errors.append(f"{rel} ({layer_name(mine)}) includes {target} ({layer_name(theirs)}), a higher layer")
+            elif mine is not None and mine == theirs and folder_of(rel) != folder_of(target) and \
+                    {folder_of(rel), folder_of(target)} & set(SIBLINGS):
+                errors.append(f"{rel} ({folder_of(rel)}) includes {target} ({folder_of(target)}), a sibling layer")
             if in_cuda_folder(target) and not in_cuda_folder(rel):
                 errors.append(f"{rel} includes {target}: only cuda/ folders may include cuda/ headers")
     return errors
@@ -104,6 +117,21 @@ def rows_block_start(rel, lines):
         return len(lines) + 1
     starts = [n for n, line in enumerate(lines, 1) if line == "namespace loom {"]
     return starts[-1] if starts else len(lines) + 1
+
+
+# The distributed layer picks a transport by the array's device kind through one table
+# (distributed/transports.*, its rows the one place that knows the kinds).
+def check_transport_table(files):
+    errors = []
+    for rel in files:
+        if is_test(rel) or not rel.endswith((".cpp", ".h")) or not re.match(r"loom/distributed/[^/]+$", rel):
+            continue
+        if os.path.basename(rel).startswith("transports."):
+            continue
+        for n, line in enumerate(open(os.path.join(ROOT, rel), encoding="utf-8"), 1):
+            if DEVICE_KIND.search(line.split("//", 1)[0]):
+                errors.append(f"{rel}:{n}: chooses by device kind; distributed/transports.h does that")
+    return errors
 
 
 def check_dispatch_only(files):
@@ -139,7 +167,7 @@ def check_lengths(files):
 def main():
     loom_files = tracked_files("loom")
     python_files = [f for f in tracked_files("python") if "/_loom" not in f and "__pycache__" not in f]
-    errors = check_includes(loom_files) + check_dispatch_only(loom_files)
+    errors = check_includes(loom_files) + check_dispatch_only(loom_files) + check_transport_table(loom_files)
     errors += check_lengths(loom_files + python_files + tracked_files("bench") + tracked_files("examples"))
     errors += check_layers_python.check(ROOT)
     for e in errors:

@@ -5,22 +5,26 @@
 
 #include "loom/core/error.h"
 #include "loom/dispatch/trace.h"
+#include "loom/distributed/transports.h"
 #include "loom/ops/elementwise.h"
 
 namespace loom::distributed {
 
 DeviceGroup::DeviceGroup(std::vector<Device> devices) : devices_(std::move(devices)) {
   if (devices_.empty()) throw_value_error("DeviceGroup", "needs at least one device");
-  std::set<int> gpus;
-  bool all_gpus = true;
+  // Devices of one kind, each once, whose transport has a communicator over several of them
+  // (NCCL's, transports.h): that communicator; else the collectives run through the host.
+  const Transport& t = transport_of(devices_[0].type);
+  std::set<int> distinct;
+  bool one_kind = true;
   for (const Device& d : devices_) {
-    if (d.is_gpu()) gpus.insert(d.index);
-    else all_gpus = false;
+    one_kind = one_kind && d.type == devices_[0].type;
+    distinct.insert(d.index);
   }
-  if (all_gpus && gpus.size() == devices_.size() && devices_.size() > 1) {
+  if (one_kind && t.multi_device && distinct.size() == devices_.size() && devices_.size() > 1) {
     std::vector<int> ids;
     for (const Device& d : devices_) ids.push_back(d.index);
-    comm_ = make_nccl_multi_device(ids);
+    comm_ = t.multi_device(ids);
   }
 }
 

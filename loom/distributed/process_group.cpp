@@ -12,6 +12,7 @@
 #include "loom/dispatch/trace.h"
 #include "loom/distributed/backend.h"
 #include "loom/distributed/collectives.h"
+#include "loom/distributed/transports.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/elementwise.h"
 #include "loom/ops/shape_ops.h"
@@ -22,8 +23,7 @@ namespace {
 struct Group {
   InitOptions options;
   std::unique_ptr<TcpStore> store;
-  std::unique_ptr<CollectiveBackend> cpu, gpu;
-  int gpu_device = -1;
+  TransportSlot transports[kNumDeviceTypes];  // by DeviceType (transports.h)
   uint64_t calls = 0;                              // collectives so far, the same on every rank
   std::unordered_map<int, uint64_t> sent, received;  // point-to-point messages per peer
 };
@@ -47,7 +47,7 @@ std::string shape_str(const Shape& s) {
 // An array as the agreement compares it: dtype, shape and device kind.
 std::string describe(const Array& x) {
   return std::string(dtype_name(x.dtype())) + " " + shape_str(x.shape()) + " on " +
-         (x.device().is_cpu() ? "cpu()" : "a GPU");
+         transport_of(x.device().type).device_text;
 }
 
 // What every rank must agree on for one call: which collective, the array, and the call's
@@ -69,8 +69,7 @@ void check_array(const char* op, const Array& x) {
 void check_reduction(const char* op, const Array& x, ReduceOp r) {
   const DType t = x.dtype();
   check_reduction_dtype(op, t, r);
-  if (x.device().is_gpu() && (t == DType::int16 || t == DType::uint16))
-    throw_dtype_error(op, std::string("NCCL has no ") + dtype_name(t) + " reductions; cast to int32 first");
+  transport_of(x.device().type).check_reduction(op, t);
 }
 
 void check_rank(const char* op, const char* what, int r, int world) {
@@ -107,34 +106,19 @@ void agree(Group& g, const char* op, const std::string& sig, bool check = true) 
   exchange_and_compare(g, op, sig, call);
 }
 
+BackendSetup setup_of(const Group& g) {
+  return {g.store.get(), "", g.options.rank, g.options.world_size, g.options.timeout};
+}
+
+// The array's device kind picks the transport (transports.h), as dispatch() picks an eval.
 CollectiveBackend& transport(Group& g, const char* op, const Array& x, bool point_to_point = false) {
-  const std::string& want = g.options.backend;
-  if (x.device().is_cpu()) {
-    if (want == "nccl")
-      throw UnsupportedError(std::string("[") + op + "] the group was initialised with backend='nccl', which "
-                                                     "serves GPU arrays only; this array is on cpu()");
-    if (!g.cpu)
-      throw UnsupportedError(std::string("[") + op + "] loom was built without Gloo (Debian's libgloo-dev): "
-                                                     "collectives on cpu() arrays are not available");
-    return *g.cpu;
-  }
-  if (want == "gloo")
-    throw UnsupportedError(std::string("[") + op + "] the group was initialised with backend='gloo', which serves "
-                                                   "cpu() arrays only; this array is on " + x.device().str());
-  const int dev = x.device().index;
-  if (!g.gpu) {
-    if (point_to_point)
-      throw DistributedError(std::string("[") + op + "] no NCCL communicator yet: pass device=gpu(i) to init(), or "
-                                                     "run a GPU collective on every rank first (a communicator is "
-                                                     "made by all ranks together)");
-    g.gpu = make_nccl_backend({g.store.get(), "nccl/", g.options.rank, g.options.world_size, g.options.timeout}, dev);
-    g.gpu_device = dev;
-  } else if (dev != g.gpu_device) {
-    throw DeviceMismatchError(std::string("[") + op + "] this process's NCCL communicator is on gpu(" +
-                              std::to_string(g.gpu_device) + "); the array is on " + x.device().str() +
-                              " (one process drives one GPU: start one process per GPU with python -m loom.launch)");
-  }
-  return *g.gpu;
+  const DeviceType kind = x.device().type;
+  const Transport& t = transport_of(kind);
+  const Transport* only = transport_named(g.options.backend);
+  if (only && only != &t)
+    throw UnsupportedError(std::string("[") + op + "] the group was initialised with backend='" + only->backend +
+                           "', which serves " + only->arrays + " only; this array is on " + x.device().str());
+  return t.get(g.transports[static_cast<int>(kind)], op, x.device(), setup_of(g), point_to_point);
 }
 
 }  // namespace
@@ -163,20 +147,9 @@ void init(const InitOptions& o) {
   // The transports are made here, by every rank together, so that point-to-point calls
   // never wait for a rank that is not part of them. Gloo is optional at build time: then
   // cpu() collectives raise when called.
-  if (o.world_size > 1) {
-    const BackendSetup setup{g->store.get(), "", o.rank, o.world_size, o.timeout};
-    if (o.backend != "nccl" && gloo_compiled()) {
-      BackendSetup s = setup;
-      s.prefix = "gloo/";
-      g->cpu = make_gloo_backend(s);
-    }
-    if (o.device && o.device->is_gpu() && o.backend != "gloo") {
-      BackendSetup s = setup;
-      s.prefix = "nccl/";
-      g->gpu = make_nccl_backend(s, o.device->index);
-      g->gpu_device = o.device->index;
-    }
-  }
+  if (o.world_size > 1)
+    for (int k = 0; k < kNumDeviceTypes; ++k)
+      transport_of(static_cast<DeviceType>(k)).open(g->transports[k], o, setup_of(*g));
   g_group = std::move(g);
 }
 
@@ -199,8 +172,8 @@ void finalize(bool wait_for_others) {
   // a failed or skipped barrier the others may be gone or stuck: NCCL's communicator is
   // then aborted, since destroying it would wait for them.
   const bool orderly = wait_for_others && !failed;
-  if (g.cpu) g.cpu->shutdown(orderly);
-  if (g.gpu) g.gpu->shutdown(orderly);
+  for (TransportSlot& slot : g.transports)
+    if (slot.backend) slot.backend->shutdown(orderly);
   g_group.reset();
   if (failed) std::rethrow_exception(failed);
 }

@@ -53,3 +53,25 @@ def test_only_a_primitives_rows_name_its_evals(tmp_path, monkeypatch):
         "    gpu_backend::sort_last_axis};\n}\n")
     errors = check_layers.check_dispatch_only(check_layers.tracked_files("loom"))
     assert [e.split(": ")[0] for e in errors] == ["loom/ops/sorting_primitives.cpp:2"], errors
+
+
+def test_the_distributed_layer_picks_transports_through_its_table(tmp_path, monkeypatch):
+    # process_group.cpp testing the device kind itself, and a collective that includes a
+    # transform (its sibling layer), are reported; the table's own rows may know the kinds.
+    sys.path.insert(0, os.path.dirname(SCRIPT))
+    try:
+        import check_layers
+    finally:
+        sys.path.pop(0)
+    monkeypatch.setattr(check_layers, "ROOT", str(tmp_path))
+    d = tmp_path / "loom" / "distributed"
+    d.mkdir(parents=True)
+    (tmp_path / "loom" / "transforms").mkdir(parents=True)
+    (tmp_path / "loom" / "transforms" / "jit.h").write_text("#pragma once\n")
+    (d / "process_group.cpp").write_text('#include "loom/transforms/jit.h"\nbool f(const Array& x) { return x.device().is_cpu(); }\n')
+    (d / "transports.cpp").write_text("bool g(const Device& d) { return d.is_gpu(); }\n")
+    files = check_layers.tracked_files("loom")
+    errors = check_layers.check_transport_table(files)
+    assert [e.split(": ")[0] for e in errors] == ["loom/distributed/process_group.cpp:2"], errors
+    errors = check_layers.check_includes(files)
+    assert any("sibling layer" in e and "process_group.cpp" in e for e in errors), errors
