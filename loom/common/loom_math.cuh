@@ -63,7 +63,10 @@ inline float loom_host_expf(float xf) {
   std::memcpy(&ki, &t, 4);
   ki -= 0x4b400000;                          // k as an integer, in [-150, 129]
   const int32_t k1 = ki >> 1, k2 = ki - k1;  // 2^k as two normal factors (subnormal results)
-  const int32_t b1 = (k1 + 127) << 23, b2 = (k2 + 127) << 23;
+  // Shifted as unsigned: for a NaN x, ki holds the NaN's bits and a signed shift would
+  // overflow (undefined); the result is NaN whatever the factors' bits are.
+  const uint32_t b1 = static_cast<uint32_t>(k1 + 127) << 23;
+  const uint32_t b2 = static_cast<uint32_t>(k2 + 127) << 23;
   float s1, s2;
   std::memcpy(&s1, &b1, 4);
   std::memcpy(&s2, &b2, 4);

@@ -4,12 +4,25 @@
 
 #include <cstring>
 #include <mutex>
+#include <string>
 
 #include "loom/dispatch/dispatch.h"
 #include "loom/runtime/stream.h"
 
 namespace loom::profiler {
 namespace {
+
+// The input shapes as PyTorch's record_shapes prints them: "[2, 3], [3]" ("[]" for a 0-d array).
+std::string shapes_text(ArrayRefs inputs) {
+  std::string s;
+  for (const Array& a : inputs) {
+    if (!s.empty()) s += ", ";
+    s += '[';
+    for (int d = 0; d < a.ndim(); ++d) s += (d ? ", " : "") + std::to_string(a.shape()[d]);
+    s += ']';
+  }
+  return s;
+}
 
 class OpTimer : public DispatchHook {
  public:
@@ -23,14 +36,15 @@ class OpTimer : public DispatchHook {
     // memory the caller owns.
     const bool copy = std::strncmp(e.op.name, "copy", 4) == 0 || std::strcmp(e.op.name, "from_host") == 0;
     if (label) {
-      begin_span(&e, Category::kernel, label->name(), "user", e.device, stream);
+      const char* detail = label->detail() ? label->detail() : e.op.family;
+      begin_span(&e, Category::kernel, label->name(), detail, e.device, stream, -1, shapes_text(e.inputs));
     } else if (copy) {
       const int64_t bytes = !e.outputs.empty()  ? static_cast<int64_t>(e.outputs[0].nbytes())
                             : !e.inputs.empty() ? static_cast<int64_t>(e.inputs[0].nbytes())
                                                 : -1;
-      begin_span(&e, Category::copy, e.op.name, e.op.family, e.device, stream, bytes);
+      begin_span(&e, Category::copy, e.op.name, e.op.family, e.device, stream, bytes, shapes_text(e.inputs));
     } else {
-      begin_span(&e, Category::kernel, e.op.name, e.op.family, e.device, stream);
+      begin_span(&e, Category::kernel, e.op.name, e.op.family, e.device, stream, -1, shapes_text(e.inputs));
     }
   }
   void after(const OpEvent& e) override { end_span(&e); }

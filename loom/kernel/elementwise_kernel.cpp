@@ -361,6 +361,7 @@ std::vector<Array> ElementwiseKernel::operator()(const std::vector<UserArg>& arg
     const std::string t = plan.idx32 ? strides_table<int32_t, uint32_t>(plan) : strides_table<int64_t, uint64_t>(plan);
     kargs.push_back(KernelArg::bytes(t.data(), t.size(), "strides"));
   }
+  if (n == 0) return outs;  // nothing to run: a launch of zero blocks is an error (kernel_launch.cpp)
   LaunchConfig cfg;
   cfg.stream = call.stream;
   const int64_t capped = std::min<int64_t>(n, INT_MAX);

@@ -53,6 +53,13 @@ void Kernel::launch(const LaunchConfig& cfg, const std::vector<KernelArg>& args)
         throw UnsupportedError(kernel_detail::prefix(name_) +
                                " a user kernel cannot take arrays that are being traced (inside loom.jit, "
                                "vmap or grad); launch it outside the transformed function");
+  // A GPU refuses a grid with a zero dimension (CUDA_ERROR_INVALID_VALUE), as CuPy and PyCUDA
+  // report it: refused here for every device, so the emulator does not run it as a no-op.
+  // With block="auto" the grid counts threads wanted, and 0 of them is nothing to run.
+  if (!cfg.auto_block && cfg.grid.count() == 0)
+    throw std::invalid_argument(kernel_detail::prefix(name_) + " grid " + cfg.grid.str() +
+                                " has a zero dimension; a launch needs at least one block on each axis (a GPU "
+                                "refuses it with CUDA_ERROR_INVALID_VALUE): skip the launch when there is no work");
   const Device dev = launch_device(name_, cfg, args);
   // The kernel may write any array it is given, which dispatch() cannot see (no operands).
   for (const KernelArg& a : args)

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "loom/core/error.h"
+#include "loom/core/shape.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/elementwise.h"
 #include "loom/ops/linalg_internal.h"
@@ -16,8 +17,6 @@ namespace {
 
 using linalg_detail::permute;
 using linalg_detail::reshape;
-
-constexpr const char* kSignature = "(n?,k),(k,m?)->(n?,m?)";
 
 void check_operands(const char* op, const Array& a, const Array& b) {
   if (!a.valid() || !b.valid()) throw_value_error(op, "operand is an empty (default-constructed) array");
@@ -61,9 +60,9 @@ Array matmul(const Array& a, const Array& b) {
   check_operands("matmul", a, b);
   for (int i = 0; i < 2; ++i)
     if ((i ? b : a).ndim() == 0)
-      throw_value_error("matmul", "Input operand " + std::to_string(i) +
-                                      " does not have enough dimensions (has 0, gufunc core with "
-                                      "signature " + kSignature + " requires 1)");
+      throw_value_error("matmul", "operand " + std::to_string(i) + " is 0-d (shapes " + shape_str(a.shape()) +
+                                      " and " + shape_str(b.shape()) +
+                                      "); matmul needs at least 1 dimension: multiply (a * b) scales by a scalar");
   const DType dt = promote_types(a.dtype(), b.dtype());
   const Device dev = a.device();
   // 1-d operands become a row (left) or a column (right) matrix.
@@ -71,13 +70,24 @@ Array matmul(const Array& a, const Array& b) {
   Array y = b.ndim() == 1 ? b.view({b.shape()[0], 1}, {b.strides()[0], 0}, b.offset()) : b;
   const int xn = x.ndim(), yn = y.ndim();
   const int64_t m = x.shape()[xn - 2], k = x.shape()[xn - 1], n = y.shape()[yn - 1];
-  if (y.shape()[yn - 2] != k) {
-    throw_value_error("matmul", "Input operand 1 has a mismatch in its core dimension 0, with "
-                                "gufunc signature " + std::string(kSignature) + " (size " +
-                                    std::to_string(y.shape()[yn - 2]) + " is different from " +
-                                    std::to_string(k) + ")");
+  // The shapes as the user wrote them (not the 1-d operands' matrix views), and the axes.
+  if (y.shape()[yn - 2] != k)
+    throw_value_error("matmul", "shapes " + shape_str(a.shape()) + " and " + shape_str(b.shape()) +
+                                    " do not match: the first's last axis (axis " + std::to_string(a.ndim() - 1) +
+                                    ", size " + std::to_string(k) + ") != the second's " +
+                                    (b.ndim() == 1 ? "only axis (axis 0" : "second-to-last axis (axis " +
+                                                                               std::to_string(b.ndim() - 2)) +
+                                    ", size " + std::to_string(y.shape()[yn - 2]) + ")");
+  const Shape xb = slice(x.shape(), 0, xn - 2), yb = slice(y.shape(), 0, yn - 2);
+  for (size_t i = 1; i <= std::min(xb.size(), yb.size()); ++i) {
+    const int64_t p = xb[xb.size() - i], q = yb[yb.size() - i];
+    if (p != q && p != 1 && q != 1)
+      throw_value_error("matmul", "shapes " + shape_str(a.shape()) + " and " + shape_str(b.shape()) +
+                                      " do not match: their batch axes (all but the last two) do not broadcast: " +
+                                      std::to_string(p) + " (axis " + std::to_string(xn - 2 - i) + " of the first) vs " +
+                                      std::to_string(q) + " (axis " + std::to_string(yn - 2 - i) + " of the second)");
   }
-  const Shape batch = broadcast_shapes(slice(x.shape(), 0, xn - 2), slice(y.shape(), 0, yn - 2), "matmul");
+  const Shape batch = broadcast_shapes(xb, yb, "matmul");
   Shape out_shape = batch;
   if (a.ndim() > 1) out_shape.push_back(m);
   if (b.ndim() > 1) out_shape.push_back(n);
@@ -153,12 +163,19 @@ Array tensordot(const Array& a, const Array& b, int64_t axes) {
 Array tensordot(const Array& a, const Array& b, const std::vector<int64_t>& axes_a,
                 const std::vector<int64_t>& axes_b) {
   check_operands("tensordot", a, b);
-  if (axes_a.size() != axes_b.size()) throw_value_error("tensordot", "shape-mismatch for sum");
+  if (axes_a.size() != axes_b.size())
+    throw_value_error("tensordot", "axes name " + std::to_string(axes_a.size()) + " axes of the first operand and " +
+                                       std::to_string(axes_b.size()) + " of the second; they are summed in pairs");
   const std::vector<int> sa = normalize_axes(axes_a, a.ndim(), "tensordot");
   const std::vector<int> sb = normalize_axes(axes_b, b.ndim(), "tensordot");
   int64_t K = 1;
   for (size_t i = 0; i < sa.size(); ++i) {
-    if (a.shape()[sa[i]] != b.shape()[sb[i]]) throw_value_error("tensordot", "shape-mismatch for sum");
+    if (a.shape()[sa[i]] != b.shape()[sb[i]])
+      throw_value_error("tensordot", "shapes " + shape_str(a.shape()) + " and " + shape_str(b.shape()) +
+                                         " do not match: axis " + std::to_string(sa[i]) + " of the first (size " +
+                                         std::to_string(a.shape()[sa[i]]) + ") is summed with axis " +
+                                         std::to_string(sb[i]) + " of the second (size " +
+                                         std::to_string(b.shape()[sb[i]]) + ")");
     K *= a.shape()[sa[i]];
   }
   // a -> (free_a, summed) as (M, K); b -> (summed, free_b) as (K, N).

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "loom/core/error.h"
+#include "loom/core/shape.h"
 #include "loom/ops/linalg.h"
 #include "loom/ops/linalg_internal.h"
 
@@ -47,6 +48,7 @@ Term parse_term(const std::string& s, bool output) {
 }
 
 std::string label_name(int l) { return l < kEllipsis ? std::string(1, static_cast<char>(l)) : "..."; }
+int axis_of(const Labels& labels, int l) { return static_cast<int>(std::find(labels.begin(), labels.end(), l) - labels.begin()); }
 
 // Sums x over its labels that are not in `keep`.
 Array reduce_labels(const Array& x, Labels& lx, const std::set<int>& keep) {
@@ -209,6 +211,7 @@ Array einsum(const std::string& subscripts, const std::vector<Array>& operands) 
 
   // Diagonals of repeated labels (as views), and a size check of every label.
   std::map<int, int64_t> sizes;
+  std::map<int, size_t> first_seen;  // the operand a label's size comes from, for the message
   std::vector<Array> ops;
   for (size_t i = 0; i < operands.size(); ++i) {
     const Array& x = operands[i];
@@ -224,19 +227,25 @@ Array einsum(const std::string& subscripts, const std::vector<Array>& operands) 
         st.push_back(x.strides()[d]);
       } else {
         if (s[j] != x.shape()[d])
-          throw_value_error("einsum", "dimensions in operand " + std::to_string(i) + " for collapsing index '" +
-                                          label_name(l) + "' don't match (" + std::to_string(s[j]) +
-                                          " != " + std::to_string(x.shape()[d]) + ")");
+          throw_value_error("einsum", "operand " + std::to_string(i) + " (shape " + shape_str(x.shape()) +
+                                          ") repeats index '" + label_name(l) + "' on axes of sizes " +
+                                          std::to_string(s[j]) + " and " + std::to_string(x.shape()[d]) +
+                                          " (axis " + std::to_string(d) + "): a repeated index takes a diagonal");
         st[j] += x.strides()[d];
       }
     }
     for (size_t j = 0; j < uniq.size(); ++j) {
       auto [it, fresh] = sizes.emplace(uniq[j], s[j]);
+      if (fresh || it->second == 1) first_seen[uniq[j]] = i;
       if (!fresh && it->second != s[j]) {
-        if (it->second != 1 && s[j] != 1)
-          throw_value_error("einsum", "operands could not be broadcast together: index '" + label_name(uniq[j]) +
-                                          "' has sizes " + std::to_string(it->second) + " and " +
-                                          std::to_string(s[j]));
+        if (it->second != 1 && s[j] != 1) {
+          const size_t o = first_seen[uniq[j]];
+          throw_value_error("einsum", "index '" + label_name(uniq[j]) + "' has size " + std::to_string(it->second) +
+                                          " in operand " + std::to_string(o) + " (shape " +
+                                          shape_str(operands[o].shape()) + ") and size " + std::to_string(s[j]) +
+                                          " in operand " + std::to_string(i) + " (shape " + shape_str(x.shape()) +
+                                          ", axis " + std::to_string(axis_of(labels[i], uniq[j])) + ")");
+        }
         it->second = std::max(it->second, s[j]);
       }
     }

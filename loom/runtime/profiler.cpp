@@ -115,7 +115,7 @@ void ensure_reference(Session& s, const Device& d, void* stream) {
 }
 
 void begin(const void* key, Category cat, std::string name, const char* detail, const Device& device, void* stream,
-           int64_t bytes) {
+           int64_t bytes, std::string shapes = {}) {
   Session& s = session();
   size_t index;
   uint64_t gen;
@@ -124,6 +124,7 @@ void begin(const void* key, Category cat, std::string name, const char* detail, 
     if (!s.running) return;
     Pending p;
     p.rec.name = std::move(name);
+    p.rec.shapes = std::move(shapes);
     p.rec.category = cat;
     p.rec.device = device;
     p.rec.thread = thread_number();
@@ -246,13 +247,13 @@ std::vector<Record> stop() {
 }
 
 void begin_span(const void* key, Category cat, const std::string& name, const char* detail, const Device& device,
-                void* stream, int64_t bytes) {
-  if (active()) begin(key, cat, name, detail, device, stream, bytes);
+                void* stream, int64_t bytes, std::string shapes) {
+  if (active()) begin(key, cat, name, detail, device, stream, bytes, std::move(shapes));
 }
 
 void begin_span(const void* key, Category cat, const char* name, const char* detail, const Device& device,
-                void* stream, int64_t bytes) {
-  if (active()) begin(key, cat, name, detail, device, stream, bytes);
+                void* stream, int64_t bytes, std::string shapes) {
+  if (active()) begin(key, cat, name, detail, device, stream, bytes, std::move(shapes));
 }
 
 void end_span(const void* key) {
@@ -321,8 +322,8 @@ void range_pop() {
   finish(s, o);
 }
 
-OpLabel::OpLabel(const std::string& name, const void* stream, bool has_stream)
-    : name_(name), stream_(stream), has_stream_(has_stream) {
+OpLabel::OpLabel(const std::string& name, const void* stream, bool has_stream, const char* detail)
+    : name_(name), stream_(stream), has_stream_(has_stream), detail_(detail) {
   if (!active()) return;
   saved_ = t_label;
   t_label = this;

@@ -32,6 +32,7 @@ struct Record {
   int64_t bytes = -1;      // allocation, free and copy sizes; -1 where none
   const char* detail = "";  // static text. kernel: the op family or "user"; compile: miss / memory hit / disk hit / failed
   int depth = 0;           // ranges: how many ranges enclose it on its thread
+  std::string shapes;      // kernels and copies: the input arrays' shapes, "[2, 3], [3]"
 };
 
 namespace detail {
@@ -53,11 +54,11 @@ std::vector<Record> stop();
 /// caller's stack address): ends are matched by key, so a span whose end never came (its
 /// op threw) is dropped from its thread's stack at the next end below it. `stream` is the
 /// native stream the work is queued on (ignored on the CPU). `detail` must be static text.
-/// No-ops while inactive.
+/// `shapes` is the text of the input shapes (Record::shapes). No-ops while inactive.
 void begin_span(const void* key, Category cat, const std::string& name, const char* detail, const Device& device,
-                void* stream, int64_t bytes = -1);
+                void* stream, int64_t bytes = -1, std::string shapes = {});
 void begin_span(const void* key, Category cat, const char* name, const char* detail, const Device& device,
-                void* stream, int64_t bytes = -1);
+                void* stream, int64_t bytes = -1, std::string shapes = {});
 void end_span(const void* key);
 /// The name of the innermost open span on this thread ("" if none): what a compile serves.
 std::string current_span_name();
@@ -71,11 +72,12 @@ void range_push(const std::string& name);
 void range_pop();
 
 /// Names the next dispatched op on this thread, and the stream it runs on, where the op's
-/// record cannot: a user kernel launch (its kernel's name, the launch's stream). Costs one
-/// check while no session is active.
+/// record cannot: a user kernel launch (its kernel's name, the launch's stream), a jit
+/// fused kernel (the ops it fuses). `detail` is static text (Record::detail), or null for the
+/// op's family. Costs one check while no session is active.
 class OpLabel {
  public:
-  OpLabel(const std::string& name, const void* stream, bool has_stream);
+  OpLabel(const std::string& name, const void* stream, bool has_stream, const char* detail = "user");
   ~OpLabel();
   OpLabel(const OpLabel&) = delete;
   OpLabel& operator=(const OpLabel&) = delete;
@@ -83,6 +85,7 @@ class OpLabel {
   const std::string& name() const { return name_; }
   bool has_stream() const { return has_stream_; }
   void* stream() const { return const_cast<void*>(stream_); }
+  const char* detail() const { return detail_; }
   /// The innermost label of this thread, or null.
   static const OpLabel* current();
 
@@ -90,6 +93,7 @@ class OpLabel {
   const std::string& name_;
   const void* stream_;
   bool has_stream_;
+  const char* detail_;
   bool set_ = false;
   const OpLabel* saved_ = nullptr;
 };

@@ -3,7 +3,10 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "loom/backend/reduce_kinds.h"
 #include "loom/dispatch/dispatch.h"
+#include "loom/graph/op_table.h"
+#include "loom/runtime/profiler.h"
 #include "loom/transforms/compile_fuse.h"
 #include "loom/transforms/compile_reduce.h"
 #include "loom/ops/elementwise_primitives.h"
@@ -35,6 +38,32 @@ std::vector<bool> live_ops(const TracedGraph& g) {
       if (a.valid()) needed.insert(a.buffer().get());
   }
   return live;
+}
+
+// The profiler's name of a fused kernel: the ops it fuses in the order they run,
+// "fused[multiply,add,exp]", and "fused_reduce[exp,sum,sqrt]" around the reduction (the
+// primitive's own name would make every jit kernel one row, "fused").
+void append_ops(std::string& s, const FusedGraph* g) {
+  if (!g) return;
+  for (const FusedGraph::Node& n : g->nodes) {
+    if (s.back() != '[') s += ',';
+    s += op_info(n.op).name;
+  }
+}
+
+std::string profile_name(const FusedCall& c) {
+  std::string s = "fused[";
+  append_ops(s, c.graph.get());
+  return s + "]";
+}
+
+std::string profile_name(const FusedReduceCall& c) {
+  std::string s = "fused_reduce[";
+  append_ops(s, c.pre.get());
+  if (s.back() != '[') s += ',';
+  s += reduce_kind_name(c.kind);
+  append_ops(s, c.post.get());
+  return s + "]";
 }
 
 }  // namespace
@@ -88,12 +117,14 @@ CompiledPlan::CompiledPlan(const TracedGraph& g) : g_(&g) {
       st.kind = Step::Kind::fused_reduce;
       st.device = g.ops[reductions[reduce_at[i]].reduce].device;
       st.reduce = std::move(reductions[reduce_at[i]].call);
+      st.profile_name = profile_name(st.reduce);
       for (const Array& a : st.reduce.in) st.slots.push_back(slot(a));
       for (const Array& a : st.reduce.post_in) st.slots.push_back(slot(a));
       st.slots.push_back(slot(st.reduce.out));
     } else if (group_at[i] >= 0) {
       st.kind = Step::Kind::fused;
       st.fused = std::move(groups[group_at[i]].call);
+      st.profile_name = profile_name(st.fused);
       for (const Array& a : st.fused.in) st.slots.push_back(slot(a));
       for (const Array& a : st.fused.out) st.slots.push_back(slot(a));
     } else if (is_elementwise_record(g.ops[i])) {
@@ -195,6 +226,7 @@ void run_fused(const CompiledPlan::Step& st, const std::vector<BufferBinding>& s
   for (const Array& a : c.in)
     if (a.valid()) ins.emplace_back(a);  // weak scalars are not operands
   for (const Array& a : c.out) outs.emplace_back(a);
+  const profiler::OpLabel label(st.profile_name, nullptr, false, nullptr);  // detail: the family
   dispatch_on(primitives::fused, st.device, ins, outs, c);
 }
 
@@ -223,6 +255,7 @@ void run_fused_reduce(const CompiledPlan::Step& st, const std::vector<BufferBind
   for (const auto* list : {&c.in, &c.post_in})
     for (const Array& a : *list)
       if (a.valid()) ins.emplace_back(a);  // weak scalars and the reduction's result are not operands
+  const profiler::OpLabel label(st.profile_name, nullptr, false, nullptr);  // detail: the family
   dispatch_on(primitives::fused_reduce, st.device, ins, {c.out}, c);
 }
 

@@ -17,6 +17,7 @@
 // TracedOp::run with a small BufferMap.
 #pragma once
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "loom/ops/elementwise_primitives.h"
@@ -73,6 +74,7 @@ struct CompiledPlan::Step {
   ElementwiseCall ew;             // elementwise: the recorded call
   FusedCall fused;                // fused: its graph and abstract arrays
   FusedReduceCall reduce;         // fused_reduce: its graphs, reduction and abstract arrays
+  std::string profile_name;       // fused, fused_reduce: the profiler's name, "fused[multiply,add]"
   Device device;
   std::vector<int> slots;         // per array of the call (ew: in[0..nin), out; fused: in, out;
                                   // fused_reduce: in, post_in, out), -1 = as is

@@ -110,6 +110,11 @@ for _v in list(globals().values()):
     if isinstance(_v, _types.ModuleType) and getattr(_v, "__name__", "").startswith("loom._loom."):
         _signatures.sign_namespace(_v.__dict__, f"{__name__}.{_v.__name__.rsplit('.', 1)[-1]}")
 
+# Errors that say loom's spelling of a PyTorch name (dim= -> axis=, x.cuda(), loom.tensor).
+from . import _porting_hints  # noqa: E402
+
+_porting_hints.install()
+
 Array = ndarray
 bool = bool_  # NumPy 2 spells it np.bool too
 
@@ -137,7 +142,7 @@ def __getattr__(name):
         value = getattr(value, attr) if attr else value
         globals()[name] = value
         return value
-    raise AttributeError(f"module 'loom' has no attribute {name!r}")
+    raise AttributeError(f"module 'loom' has no attribute {name!r}{_porting_hints.module_attribute_hint(name)}")
 
 
 __all__ = [name for name in dir() if not name.startswith("_") and name != "bool"] + ["__version__"] + list(_LAZY)

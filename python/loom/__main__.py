@@ -1,5 +1,6 @@
 """`python -m loom info`: devices, memory, driver/toolkit versions, cache location.
-`python -m loom top` (monitor/_top.py) and `python -m loom dashboard` (monitor/dashboard.py): live views."""
+`python -m loom top` (monitor/_top.py) and `python -m loom dashboard` (monitor/dashboard.py): live views.
+`python -m loom profile script.py [args]` (monitor/_profile_cli.py): a script under the profiler."""
 import os
 import sys
 
@@ -88,8 +89,12 @@ def main(argv=None):
         from .monitor import dashboard
 
         return dashboard.main(argv[1:])
+    if argv[:1] == ["profile"]:
+        from .monitor import _profile_cli
+
+        return _profile_cli.main(argv[1:])
     print("usage: python -m loom {info | top [--once] [--json] [--interval S] | "
-          "dashboard [--host H] [--port P]}", file=sys.stderr)
+          "dashboard [--host H] [--port P] | profile [--trace OUT.json] script.py [args]}", file=sys.stderr)
     return 2
 
 

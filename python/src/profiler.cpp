@@ -14,9 +14,9 @@
 namespace loom::py {
 namespace {
 
-// name, category, device, stream, thread, start_us, dur_us, bytes, detail, depth
+// name, category, device, stream, thread, start_us, dur_us, bytes, detail, depth, shapes
 using EventTuple = std::tuple<std::string, std::string, std::string, uint64_t, uint64_t, double, double, int64_t,
-                              std::string, int>;
+                              std::string, int, std::string>;
 
 std::vector<EventTuple> stop_session() {
   std::vector<profiler::Record> records;
@@ -28,7 +28,7 @@ std::vector<EventTuple> stop_session() {
   out.reserve(records.size());
   for (profiler::Record& r : records)
     out.emplace_back(std::move(r.name), profiler::category_name(r.category), r.device.str(), r.stream, r.thread,
-                     r.start_us, r.dur_us, r.bytes, std::string(r.detail), r.depth);
+                     r.start_us, r.dur_us, r.bytes, std::string(r.detail), r.depth, std::move(r.shapes));
   return out;
 }
 
@@ -39,7 +39,7 @@ LOOM_BINDING_FAMILY(profiler, 90) {
         "Starts the process-wide profiling session (RuntimeError if one is active).");
   m.def("_profiler_stop", &stop_session,
         "Ends the session and returns its events as (name, category, device, stream, thread, start_us, "
-        "dur_us, bytes, detail, depth) tuples sorted by start; [] when none is active.");
+        "dur_us, bytes, detail, depth, shapes) tuples sorted by start; [] when none is active.");
   m.def("_profiler_active", &profiler::session_active, "Whether a profiling session is recording.");
   m.def("_profiler_range_push", &profiler::range_push, nb::arg("name"),
         "Opens an NVTX range and, while profiling, a range event on this thread.");

@@ -119,7 +119,13 @@ LOOM_BINDING_FAMILY(random, 70) {
         return numpy_module().attr("array")(nb::make_tuple(k.hi, k.lo), "uint32");
       }, nb::arg("key"), "The key's two words as a NumPy uint32 array of shape (2,).");
   r.def("wrap_key_data", [](nb::handle data) {
-        nb::object a = numpy_module().attr("asarray")(data, "uint32");
+        // Only the key's own dtype, as JAX: converting other data (float32 values, int64
+        // words) would make some key, silently not the one meant.
+        nb::object a = numpy_module().attr("asarray")(data);
+        const std::string dt = nb::str(a.attr("dtype").attr("name")).c_str();  // a Python str
+        if (dt != "uint32")
+          throw DTypeError("[wrap_key_data] key data must be uint32 (a key's two words, as key_data(key) "
+                           "returns them), not " + dt);
         if (nb::cast<int64_t>(a.attr("size")) != 2) throw std::invalid_argument("[wrap_key_data] expected 2 words");
         nb::object flat = a.attr("ravel")();
         return rnd::Key{nb::cast<uint32_t>(flat[0]), nb::cast<uint32_t>(flat[1])};

@@ -4,7 +4,8 @@
 // IDEs, help() — saw nothing. python/loom/_signatures.py wraps each public function in a
 // builtin function whose docstring carries the signature as CPython's own builtins do
 // ("name(a, axis=None)\n--\n\n..."), and which forwards every call, by vectorcall, to the
-// nanobind function: one extra C call, no Python frame.
+// nanobind function: one extra C call, no Python frame. A TypeError on the way back goes
+// through a Python hook that names a misspelt keyword and loom's spelling of it.
 #include <cstring>
 #include <string>
 
@@ -21,9 +22,32 @@ namespace {
 PyModuleDef holder_def = {PyModuleDef_HEAD_INIT, "loom._signed", nullptr, sizeof(PyObject*),
                           nullptr, nullptr, nullptr, nullptr, nullptr};
 
+// python/loom/_porting_hints.py's explain(target, kwnames, error): on a TypeError, it raises
+// a message naming the keyword and loom's spelling (dim= -> axis=) in place of nanobind's
+// list of overloads, or returns None to keep the error. Only the failing path pays for it.
+PyObject* g_explain = nullptr;
+
+PyObject* explain(PyObject* target, PyObject* kwnames) {
+  PyObject *type, *value, *trace;
+  PyErr_Fetch(&type, &value, &trace);
+  PyErr_NormalizeException(&type, &value, &trace);
+  PyObject* r = PyObject_CallFunctionObjArgs(g_explain, target, kwnames ? kwnames : Py_None, value, nullptr);
+  if (!r) {  // the hook raised: its error replaces nanobind's
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(trace);
+    return nullptr;
+  }
+  Py_DECREF(r);
+  PyErr_Restore(type, value, trace);
+  return nullptr;
+}
+
 PyObject* forward(PyObject* holder, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   PyObject* target = *static_cast<PyObject**>(PyModule_GetState(holder));
-  return PyObject_Vectorcall(target, args, static_cast<size_t>(nargs), kwnames);
+  PyObject* r = PyObject_Vectorcall(target, args, static_cast<size_t>(nargs), kwnames);
+  if (r || !g_explain || !PyErr_ExceptionMatches(PyExc_TypeError)) return r;
+  return explain(target, kwnames);
 }
 
 char* keep(const std::string& s) {  // the method table outlives the module: never freed
@@ -53,6 +77,15 @@ LOOM_BINDING_FAMILY(signatures, 99) {
       nb::arg("target"), nb::arg("name"), nb::arg("doc"), nb::arg("module"),
       "A builtin function named `name` that forwards every call to `target`, with `doc` "
       "(\"name(signature)\\n--\\n\\ndocstring\") as its inspectable signature and docstring.");
+  m.def(
+      "_set_argument_error_hook",
+      [](nb::object hook) {
+        Py_XDECREF(g_explain);
+        g_explain = hook.is_none() ? nullptr : hook.release().ptr();  // kept for good
+      },
+      nb::arg("hook"),
+      "Sets the function called as hook(target, kwnames, error) when a wrapped function raises "
+      "TypeError: it raises a clearer error, or returns None to keep the original.");
 }
 
 }  // namespace loom::py

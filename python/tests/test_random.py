@@ -149,6 +149,13 @@ def test_seed_none_and_default_differ():
 
 
 # ---- keys ------------------------------------------------------------------------------------
+def test_wrap_key_data_refuses_all_but_uint32():
+    # JAX refuses them too: float32 data would make a key of its values or bits, not the one meant.
+    for data in (np.array([1.0, 2.0], dtype=np.float32), np.array([1, 2], dtype=np.int64), [1, 2]):
+        with pytest.raises(TypeError, match=r"\[wrap_key_data\] key data must be uint32 .*not (float32|int64)"):
+            lr.wrap_key_data(data)
+
+
 def test_keys_split_fold_in():
     k = lr.key(0)
     assert k == lr.key(0) and k != lr.key(1) and hash(k) == hash(lr.key(0))
@@ -156,6 +163,7 @@ def test_keys_split_fold_in():
     assert lr.PRNGKey(5) == lr.key(5)
     np.testing.assert_array_equal(lr.key_data(lr.key(2**33 + 3)), np.array([2, 3], dtype=np.uint32))
     assert lr.wrap_key_data(lr.key_data(lr.key(99))) == lr.key(99)
+    assert lr.wrap_key_data(loom.asarray(lr.key_data(lr.key(99)))) == lr.key(99)
     k1, k2 = lr.split(k)
     assert len({(x.hi, x.lo) for x in (k, k1, k2)}) == 3
     assert lr.split(k, 5)[:2] == [k1, k2]

@@ -176,7 +176,18 @@ def test_launch_limits_raise_value_error_before_launching(gpu):
         k((1,), (4,), (a, 4), shared_mem=10**7)
     with pytest.raises(ValueError, match="zero dimension"):
         k((1,), (0,), (a, 4))
-    k((0,), (4,), (a, 4))  # an empty grid launches nothing
+    np.testing.assert_array_equal(a.numpy(), np.ones(4, np.float32))
+
+
+def test_a_zero_grid_dimension_is_refused_on_every_device(device):
+    # A GPU refuses it (CUDA_ERROR_INVALID_VALUE); the emulator used to run it as a no-op.
+    k = loom.RawKernel(DOUBLIFY, "doublify")
+    a = loom.ones(4, dtype=loom.float32, device=device)
+    for grid in ((0,), (1, 0), (2, 1, 0)):
+        with pytest.raises(ValueError, match=r"\[RawKernel doublify\] grid \(.*0.*\) has a zero dimension.*CUDA_ERROR_INVALID_VALUE"):
+            k(grid, (4,), (a, 4))
+    with pytest.raises(ValueError, match="zero dimension"):
+        k[0, 4](a, 4)
     np.testing.assert_array_equal(a.numpy(), np.ones(4, np.float32))
 
 

@@ -30,6 +30,7 @@ from loom._numpy.protocols import (
     array_function as __array_function__
 )
 from loom._numpy.ufuncs import array_ufunc as __array_ufunc__
+from loom._porting_hints import array_getattr as __getattr__
 from loom.cuda import (
     _copy_to_device as copy_to_device,
     _copy_to_host as copy_to_host

@@ -34,6 +34,7 @@ class Event(_NamedTuple):
     bytes: int        # allocation, free and copy sizes; -1 where none
     detail: str       # kernel: op family or "user"; compile: "miss", "memory hit", "disk hit", "failed"
     depth: int        # ranges: how many ranges enclose this one on its thread
+    shapes: str = ""  # kernels and copies: the input arrays' shapes, "[2, 3], [3]" (PyTorch's record_shapes)
 
 
 class KernelAverage(_NamedTuple):
@@ -47,6 +48,7 @@ class KernelAverage(_NamedTuple):
     min_us: float
     max_us: float
     share: float      # percent of the summed time of all rows
+    shapes: str = ""  # the input shapes of its calls: one "[2, 3], [3]", or "(3 shapes)" when they differ
 
 
 _TIMED = ("kernel", "copy")
@@ -110,42 +112,52 @@ class profile:
             raise ValueError(f"[profiler] events: unknown category {category!r}")
         return [e for e in events if e.category == category]
 
-    def key_averages(self):
-        """One KernelAverage per (name, category, device) of the kernels and copies."""
-        groups = {}
+    def key_averages(self, group_by_input_shape=False):
+        """One KernelAverage per (name, category, device) of the kernels and copies; with
+        `group_by_input_shape` (PyTorch's argument) one per input shapes of each as well."""
+        groups, shapes = {}, {}
         for e in self._done("key_averages"):
             if e.category in _TIMED:
-                groups.setdefault((e.name, e.category, e.device), []).append(e.dur_us)
+                key = (e.name, e.category, e.device) + ((e.shapes,) if group_by_input_shape else ())
+                groups.setdefault(key, []).append(e.dur_us)
+                shapes.setdefault(key, set()).add(e.shapes)
         grand = sum(sum(d) for d in groups.values())
         rows = []
-        for (name, cat, dev), durs in groups.items():
+        for key, durs in groups.items():
             total = sum(durs)
-            rows.append(KernelAverage(name, cat, dev, len(durs), total, total / len(durs), min(durs), max(durs),
-                                      100.0 * total / grand if grand > 0 else 100.0 / len(groups)))
+            seen = shapes[key]
+            shape_text = next(iter(seen)) if len(seen) == 1 else f"({len(seen)} shapes)"
+            rows.append(KernelAverage(*key[:3], len(durs), total, total / len(durs), min(durs), max(durs),
+                                      100.0 * total / grand if grand > 0 else 100.0 / len(groups), shape_text))
         return rows
 
-    def table(self, sort_by="total", row_limit=None):
-        """The per-kernel summary as text: name, device, calls, total, mean, min, max and share
-        of the total, sorted by `sort_by` ("total", "mean", "calls", "max", "min", "name"; also
-        PyTorch's "cuda_time_total", "cpu_time_total"), the first `row_limit` rows. A footer
-        counts compiles, cache hits and allocations."""
+    def table(self, sort_by="total", row_limit=None, group_by_input_shape=False):
+        """The per-kernel summary as text: name, device, input shapes, calls, total, mean, min,
+        max and share of the total, sorted by `sort_by` ("total", "mean", "calls", "max", "min",
+        "name"; also PyTorch's "cuda_time_total", "cpu_time_total"), the first `row_limit` rows.
+        A kernel called with different shapes shows "(n shapes)"; `group_by_input_shape` (as
+        PyTorch's key_averages has it) gives each shapes its own row. A footer counts compiles,
+        cache hits and allocations."""
         key = _SORT_ALIASES.get(sort_by, sort_by)
         if key not in _SORT_KEYS:
             raise ValueError(f"[profiler] table: sort_by={sort_by!r} is not one of {sorted(_SORT_KEYS)}")
         if row_limit is not None and (not isinstance(row_limit, int) or row_limit < 0):
             raise ValueError(f"[profiler] table: row_limit must be a non-negative int, got {row_limit!r}")
-        rows = sorted(self.key_averages(), key=lambda r: getattr(r, _SORT_KEYS[key]), reverse=key != "name")
+        rows = sorted(self.key_averages(group_by_input_shape), key=lambda r: getattr(r, _SORT_KEYS[key]),
+                      reverse=key != "name")
         shown = rows if row_limit is None else rows[:row_limit]
-        head = ("Name", "Device", "Calls", "Total", "Mean", "Min", "Max", "Share")
-        cells = [(r.name, r.device, str(r.calls), _fmt_us(r.total_us), _fmt_us(r.mean_us), _fmt_us(r.min_us),
-                  _fmt_us(r.max_us), f"{r.share:.2f}%") for r in shown]
+        head = ("Name", "Device", "Input shapes", "Calls", "Total", "Mean", "Min", "Max", "Share")
+        cells = [(r.name, r.device, r.shapes, str(r.calls), _fmt_us(r.total_us), _fmt_us(r.mean_us),
+                  _fmt_us(r.min_us), _fmt_us(r.max_us), f"{r.share:.2f}%") for r in shown]
         widths = [max([len(h)] + [len(c[i]) for c in cells]) for i, h in enumerate(head)]
-        widths[0] = min(widths[0], 60)
+        widths[0], widths[2] = min(widths[0], 72), min(widths[2], 40)  # the long ones are cut with "..."
+
+        def cut(v, w):
+            return v if len(v) <= w else v[:w - 3] + "..."
 
         def line(values):
-            first = values[0] if len(values[0]) <= widths[0] else values[0][:widths[0] - 3] + "..."
-            rest = [v.rjust(w) for v, w in zip(values[1:], widths[1:])]
-            return "  ".join([first.ljust(widths[0]), values[1].ljust(widths[1])] + rest[1:])
+            left = [cut(v, w).ljust(w) for v, w in zip(values[:3], widths[:3])]
+            return "  ".join(left + [v.rjust(w) for v, w in zip(values[3:], widths[3:])])
 
         rule = "-" * (sum(widths) + 2 * (len(widths) - 1))
         out = [rule, line(head), rule] + [line(c) for c in cells] + [rule]
@@ -192,6 +204,8 @@ class profile:
             args = {"detail": e.detail} if e.detail else {}
             if e.bytes >= 0:
                 args["bytes"] = e.bytes
+            if e.shapes:
+                args["input_shapes"] = e.shapes
             if e.category in _TIMED:
                 pid = pid_of(e.device)
                 gpu = not e.device.startswith("cpu")

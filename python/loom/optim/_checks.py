@@ -23,6 +23,24 @@ def check_range(who, name, value, low, high=None, low_open=False):
         raise ValueError(f"[{who}] {name} must be {bounds}, got {value}")
 
 
+def check_torch_form(who, args, kwargs):
+    """Refuses torch.optim's call form, optim.SGD(model.parameters(), lr=0.1), with loom's:
+    loom's optimisers hold no parameters (the model is given to each update), so that the
+    same optimiser state works for opt.apply under loom.jit."""
+    given_params = bool(args) and not is_number(args[0]) and not isinstance(args[0], _ndarray) and (
+        hasattr(args[0], "named_parameters") or isinstance(args[0], (list, tuple, dict))
+        or (hasattr(args[0], "__next__") and hasattr(args[0], "__iter__")))
+    if not given_params and "lr" not in kwargs:
+        return
+    lr = kwargs.get("lr", args[1] if given_params and len(args) > 1 else None)
+    example = f"{who}(learning_rate={lr!r})" if is_number(lr) else f"{who}(learning_rate=0.1)"
+    what = (f"got the parameters to update ({type(args[0]).__name__}) as its first argument" if given_params
+            else "unexpected keyword argument 'lr'")
+    raise TypeError(f"[{who}] {what}: loom's optimisers take no parameters and spell the rate learning_rate=; "
+                    f"write opt = {example}, then opt.update(model, grads) each step "
+                    "(grads from nn.value_and_grad)")
+
+
 def check_learning_rate(who, lr):
     if callable(lr):
         return

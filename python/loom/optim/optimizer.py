@@ -5,8 +5,8 @@ import numpy as np
 from .. import _loom
 from ..transforms._jit import jit
 from ..transforms.tree_util import tree_map
-from ._checks import (align_buffers, check_grads, check_learning_rate, check_params, check_state, compute_dtype,
-                      is_number, to_like)
+from ._checks import (align_buffers, check_grads, check_learning_rate, check_params, check_state, check_torch_form,
+                      compute_dtype, is_number, to_like)
 
 _ndarray = _loom.ndarray
 # After this many distinct hyperparameter settings opt.update stops compiling new steps and
@@ -42,6 +42,12 @@ class Optimizer:
 
     buffers = ()
     hyperparameter_names = ("learning_rate",)
+
+    def __new__(cls, *args, **kwargs):
+        # Before any subclass's __init__ reads its arguments: torch.optim's form is refused with
+        # loom's (a keyword error from Python's call machinery would name neither).
+        check_torch_form(f"optim.{cls.__name__}", args, kwargs)
+        return super().__new__(cls)
 
     def __init__(self):
         self.state = None

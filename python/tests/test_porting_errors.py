@@ -1,0 +1,129 @@
+"""The errors a PyTorch or NumPy user meets first say loom's spelling: shape mismatches of the
+products name both shapes and the axis; PyTorch's keywords, methods and names
+(dim=, keepdim=, x.cuda(), loom.tensor, optim.SGD(model.parameters(), 0.1)) name loom's."""
+import numpy as np
+import pytest
+
+import loom
+from loom import nn, optim
+
+
+def _arr(rng, shape):
+    return loom.asarray(rng.standard_normal(shape).astype(np.float32), device=loom.cpu())
+
+
+def test_matmul_operator_names_both_shapes_and_the_axes(rng):
+    a, b = _arr(rng, (2, 3)), _arr(rng, (4, 5))
+    with pytest.raises(ValueError) as e:
+        a @ b
+    msg = str(e.value)
+    assert msg.startswith("[matmul] shapes (2, 3) and (4, 5) do not match")
+    assert "last axis (axis 1, size 3)" in msg and "second-to-last axis (axis 0, size 4)" in msg
+    assert "gufunc" not in msg and "signature" not in msg
+
+
+def test_matmul_with_a_vector_names_its_only_axis(rng):
+    with pytest.raises(ValueError, match=r"\[matmul\] shapes \(2, 3\) and \(4,\) do not match: .*only axis "
+                                         r"\(axis 0, size 4\)"):
+        loom.matmul(_arr(rng, (2, 3)), _arr(rng, (4,)))
+
+
+def test_matmul_batch_mismatch_names_the_batch_axes(rng):
+    with pytest.raises(ValueError, match=r"\[matmul\] shapes \(2, 3, 4\) and \(5, 4, 6\) do not match: their "
+                                         r"batch axes .* 2 \(axis 0 of the first\) vs 5 \(axis 0 of the second\)"):
+        loom.matmul(_arr(rng, (2, 3, 4)), _arr(rng, (5, 4, 6)))
+
+
+def test_matmul_of_a_scalar_says_what_to_use(rng):
+    with pytest.raises(ValueError, match=r"\[matmul\] operand 1 is 0-d .* multiply"):
+        loom.matmul(_arr(rng, (2, 3)), _arr(rng, ()))
+
+
+def test_dot_and_inner_name_both_shapes_and_the_axes(rng):
+    with pytest.raises(ValueError, match=r"\[dot\] shapes \(2,3\) and \(4,5\) not aligned: 3 \(dim 1\) != 4 \(dim 0\)"):
+        loom.dot(_arr(rng, (2, 3)), _arr(rng, (4, 5)))
+    with pytest.raises(ValueError, match=r"\[inner\] shapes \(2,3\) and \(4,5\) not aligned: 3 \(dim 1\) != 5 \(dim 1\)"):
+        loom.inner(_arr(rng, (2, 3)), _arr(rng, (4, 5)))
+
+
+def test_tensordot_names_both_shapes_and_the_summed_axes(rng):
+    with pytest.raises(ValueError, match=r"\[tensordot\] shapes \(2, 3\) and \(4, 5\) do not match: axis 1 of the "
+                                         r"first \(size 3\) is summed with axis 0 of the second \(size 4\)"):
+        loom.tensordot(_arr(rng, (2, 3)), _arr(rng, (4, 5)), axes=1)
+
+
+def test_einsum_names_the_index_both_operands_and_their_shapes(rng):
+    with pytest.raises(ValueError, match=r"\[einsum\] index 'j' has size 3 in operand 0 \(shape \(2, 3\)\) and size "
+                                         r"4 in operand 1 \(shape \(4, 5\), axis 0\)"):
+        loom.einsum("ij,jk->ik", _arr(rng, (2, 3)), _arr(rng, (4, 5)))
+
+
+def test_torch_dim_keyword_says_axis(rng):
+    with pytest.raises(TypeError) as e:
+        loom.sum(_arr(rng, (2, 3)), dim=1)
+    assert str(e.value) == "[sum] unexpected keyword argument 'dim': use axis= (NumPy's name for torch's dim=)"
+
+
+def test_torch_keepdim_keyword_says_keepdims(rng):
+    with pytest.raises(TypeError, match=r"^\[mean\] unexpected keyword argument 'keepdim': use keepdims="):
+        loom.mean(_arr(rng, (2, 3)), axis=1, keepdim=True)
+
+
+def test_unknown_keyword_lists_the_functions_keywords(rng):
+    with pytest.raises(TypeError, match=r"^\[sum\] unexpected keyword argument 'axes'; its keywords are: .*axis"):
+        loom.sum(_arr(rng, (2, 3)), axes=1)
+
+
+def test_wrong_positional_types_keep_nanobinds_message():
+    with pytest.raises(TypeError, match="incompatible function arguments"):
+        loom.sum("not an array", 1, 2, 3, 4, 5, 6, 7)
+
+
+def test_torch_device_cuda_string_is_loom_gpu():
+    # device='cuda' is accepted (it means gpu(0), as 'gpu' does); without a GPU it says so.
+    if loom.num_gpus():
+        assert loom.zeros(2, device="cuda").device == loom.gpu(0)
+    else:
+        with pytest.raises(Exception, match="gpu"):
+            loom.zeros(2, device="cuda")
+
+
+@pytest.mark.parametrize("method, hint", [("cuda", r"x\.to\(loom\.gpu\(0\)\)"), ("cpu", r"x\.to\(loom\.cpu\(\)\)")])
+def test_torch_device_methods_say_to(rng, method, hint):
+    with pytest.raises(AttributeError, match=rf"'loom.ndarray' object has no attribute '{method}': {hint}"):
+        getattr(_arr(rng, (2,)), method)()
+
+
+def test_missing_array_attributes_stay_plain_attribute_errors(rng):
+    x = _arr(rng, (2,))
+    assert not hasattr(x, "no_such_attribute")
+    with pytest.raises(AttributeError, match=r"^'loom.ndarray' object has no attribute 'no_such_attribute'$"):
+        x.no_such_attribute
+
+
+def test_loom_tensor_says_asarray():
+    with pytest.raises(AttributeError, match=r"module 'loom' has no attribute 'tensor': loom\.asarray\(data\)"):
+        loom.tensor([1.0, 2.0])
+
+
+def test_sgd_with_model_parameters_says_the_loom_form():
+    model = nn.Sequential(nn.Linear(3, 2))
+    with pytest.raises(TypeError) as e:
+        optim.SGD(model.parameters(), 0.1)
+    msg = str(e.value)
+    assert msg.startswith("[optim.SGD] got the parameters to update")
+    assert "opt = optim.SGD(learning_rate=0.1), then opt.update(model, grads)" in msg
+
+
+def test_adam_with_lr_keyword_says_learning_rate():
+    model = nn.Sequential(nn.Linear(3, 2))
+    with pytest.raises(TypeError, match=r"^\[optim\.Adam\] got the parameters .*optim\.Adam\(learning_rate=0\.001\)"):
+        optim.Adam(model.parameters(), lr=1e-3)
+    with pytest.raises(TypeError, match=r"^\[optim\.AdamW\] unexpected keyword argument 'lr'.*learning_rate=0\.01"):
+        optim.AdamW(lr=0.01)
+
+
+def test_optimisers_still_take_loom_forms():
+    assert optim.SGD(0.1).learning_rate == 0.1
+    assert optim.Adam(learning_rate=1e-3).learning_rate == 1e-3
+    assert callable(optim.SGD(lambda step: 0.1).learning_rate)
