@@ -80,7 +80,8 @@ void slogdet(const Array& a, const Array& sign, const Array& logabs) {
     std::vector<T> lu(static_cast<size_t>(n) * n);
     std::vector<int> ipiv(static_cast<size_t>(n));
     for (int64_t b = 0; b < batches; ++b) {
-      std::memcpy(lu.data(), static_cast<const T*>(a.data()) + b * n * n, lu.size() * sizeof(T));
+      // An empty matrix (n = 0) has det 1: nothing to copy (memcpy from null is undefined).
+      if (n > 0) std::memcpy(lu.data(), static_cast<const T*>(a.data()) + b * n * n, lu.size() * sizeof(T));
       int info = 0;
       if (n > 0) lapack::getrf(n, lu.data(), ipiv.data(), &info);
       T s = 1;
