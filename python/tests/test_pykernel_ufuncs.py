@@ -180,6 +180,7 @@ def test_math_remainder_is_ieee_not_numpy(rng):
     assert not np.array_equal(out.numpy(), np.remainder(x, y))
 
 
+@pytest.mark.skipif(not loom.build_info()["cuda"], reason="loom built without CUDA (no NVRTC)")
 def test_source_compiles_for_a_gpu():
     @cuda.jit
     def many(out, x, y, h):

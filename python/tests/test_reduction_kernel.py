@@ -36,6 +36,7 @@ def test_attributes_and_errors(rng):
         loom.ReductionKernel("raw T x", "T y", "x", "a + b", "y = a", "0", "r")
 
 
+@pytest.mark.skipif(not loom.build_info()["cuda"], reason="loom built without CUDA (no NVRTC)")
 @pytest.mark.parametrize("axis", [None, 0, 1, (0, 2), -1])
 def test_codegen_compiles(rng, axis):
     x = on(loom.cpu(), random_array(rng, (3, 4, 5), "float16"))
