@@ -7,8 +7,7 @@ import numpy as np
 
 from . import stubs
 from . import types as T
-from .mathfuncs import check_numbers, float_type
-from .ufuncs import math_handler
+from .ufuncs import check_numbers, float_type, math_handler
 from .values import Value, cast, literal
 
 HANDLERS = {}  # the stub object -> handler(tr, node, args, kwargs) -> Value

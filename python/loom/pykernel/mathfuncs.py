@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from . import types as T
-from .ufuncs import HANDLERS as TABLE_HANDLERS, float_type
+from .ufuncs import HANDLERS as TABLE_HANDLERS, check_numbers, float_type
 from .values import Value, cast, literal
 
 HANDLERS = {}
@@ -22,15 +22,6 @@ _BINARY = {"remainder": (math.remainder,)}
 
 def _cfn(name, t):
     return name + "f" if t.dtype == "float32" else name
-
-
-def check_numbers(tr, node, args, n, name):
-    """`name` takes exactly `n` arguments, all numbers (else a TypingError at `node`)."""
-    if len(args) != n:
-        tr.fail(node, f"{name}() takes {n} argument(s), not {len(args)}")
-    for a in args:
-        if not isinstance(a.type, T.Scalar):
-            tr.fail(node, f"{name}() takes numbers, not {a.type}")
 
 
 def _unary(cname):

@@ -57,7 +57,9 @@ def op_call(tr, node, label, op, args, promoted):
     return Value(f"{name}({', '.join(cast(a, lt) for a in args)})", T.Scalar(result))
 
 
-def _check(tr, node, label, args, arity):
+def check_numbers(tr, node, args, arity, label):
+    """`label` takes exactly `arity` arguments, all numbers (else a TypingError at `node`);
+    mathfuncs.py's functions check theirs with it too."""
     if len(args) != arity:
         tr.fail(node, f"{label}() takes {arity} argument(s) in kernels, not {len(args)}")
     for a in args:
@@ -69,7 +71,7 @@ def _numpy(name):
     arity, op = OPS[name][:2]
 
     def h(tr, node, args, kwargs):
-        _check(tr, node, f"np.{name}", args, arity)
+        check_numbers(tr, node, args, arity, f"np.{name}")
         if arity == 1:
             p = _WEAK[args[0].weak] if args[0].weak else args[0].type
         else:
@@ -90,7 +92,7 @@ def math_handler(name):
     arity, op = OPS[name][:2]
 
     def h(tr, node, args, kwargs):
-        _check(tr, node, f"math.{name}", args, arity)
+        check_numbers(tr, node, args, arity, f"math.{name}")
         v = args[0]
         if name in _TO_INT and not v.type.is_float:
             return Value(cast(v, T.INT64), T.INT64)
@@ -109,7 +111,7 @@ def _round(tr, node, args, kwargs):
     the identity on integers (their dtype kept)."""
     if len(args) != 1 or kwargs:
         tr.unsupported(node, "np.round() takes one argument in kernels (decimals= is not supported)")
-    _check(tr, node, "np.round", args, 1)
+    check_numbers(tr, node, args, 1, "np.round")
     v = args[0]
     if not v.type.is_float:
         return Value(v.code, v.type, v.weak, v.const, v.nonneg)
