@@ -5,6 +5,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "tools", "check_layers.py")
 
@@ -18,14 +20,20 @@ def test_no_layer_includes_a_higher_one():
     assert r.returncode == 0, r.stdout + r.stderr
 
 
-def test_the_check_catches_an_upward_include(tmp_path, monkeypatch):
-    # The check itself must be able to fail: a core header that includes ops/ is reported.
+@pytest.fixture
+def check_layers(tmp_path, monkeypatch):
+    """tools/check_layers.py as a module, looking at the tree planted under tmp_path."""
     sys.path.insert(0, os.path.dirname(SCRIPT))
     try:
-        import check_layers
+        import check_layers as module
     finally:
         sys.path.pop(0)
-    monkeypatch.setattr(check_layers, "ROOT", str(tmp_path))
+    monkeypatch.setattr(module, "ROOT", str(tmp_path))
+    return module
+
+
+def test_the_check_catches_an_upward_include(tmp_path, check_layers):
+    # The check itself must be able to fail: a core header that includes ops/ is reported.
     (tmp_path / "loom" / "core").mkdir(parents=True)
     (tmp_path / "loom" / "ops").mkdir(parents=True)
     (tmp_path / "loom" / "ops" / "sorting.h").write_text("#pragma once\n")
@@ -37,15 +45,9 @@ def test_the_check_catches_an_upward_include(tmp_path, monkeypatch):
     assert any("loom/ops/sorting.cpp:1" in e for e in errors), errors
 
 
-def test_only_a_primitives_rows_name_its_evals(tmp_path, monkeypatch):
+def test_only_a_primitives_rows_name_its_evals(tmp_path, check_layers):
     # ops/<family>_primitives.cpp names the evals in its rows (its last `namespace loom {`
     # block); a rule above them that calls a backend directly is reported.
-    sys.path.insert(0, os.path.dirname(SCRIPT))
-    try:
-        import check_layers
-    finally:
-        sys.path.pop(0)
-    monkeypatch.setattr(check_layers, "ROOT", str(tmp_path))
     (tmp_path / "loom" / "ops").mkdir(parents=True)
     (tmp_path / "loom" / "ops" / "sorting_primitives.cpp").write_text(
         "namespace loom::batch {\nvoid rule() { gpu_backend::sort_last_axis(); }\n}\n\n"
@@ -55,15 +57,9 @@ def test_only_a_primitives_rows_name_its_evals(tmp_path, monkeypatch):
     assert [e.split(": ")[0] for e in errors] == ["loom/ops/sorting_primitives.cpp:2"], errors
 
 
-def test_the_distributed_layer_picks_transports_through_its_table(tmp_path, monkeypatch):
+def test_the_distributed_layer_picks_transports_through_its_table(tmp_path, check_layers):
     # process_group.cpp testing the device kind itself, and a collective that includes a
     # transform (its sibling layer), are reported; the table's own rows may know the kinds.
-    sys.path.insert(0, os.path.dirname(SCRIPT))
-    try:
-        import check_layers
-    finally:
-        sys.path.pop(0)
-    monkeypatch.setattr(check_layers, "ROOT", str(tmp_path))
     d = tmp_path / "loom" / "distributed"
     d.mkdir(parents=True)
     (tmp_path / "loom" / "transforms").mkdir(parents=True)
