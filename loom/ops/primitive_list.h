@@ -14,8 +14,9 @@
 
 namespace loom {
 
-/// Every record of ops/ (kernel/'s kernel_launch is the one primitive outside it), in
-/// family order; a table of records (elementwise, reduce, ...) contributes each row.
+/// Every record of ops/, in family order; a table of records (elementwise, reduce, ...)
+/// contributes each row. Outside ops/ are kernel/'s kernel_launch and transforms/'
+/// control_flow_primitives() (their evals run users' kernels and traced graphs).
 std::vector<const PrimitiveInfo*> all_primitives();
 
 }  // namespace loom

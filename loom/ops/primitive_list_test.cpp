@@ -11,6 +11,7 @@
 #include "loom/graph/op_table.h"
 #include "loom/backend/reduce_kinds.h"
 #include "loom/kernel/kernel_launch.h"
+#include "loom/transforms/control_flow_primitives.h"
 
 namespace loom {
 namespace {
@@ -18,6 +19,7 @@ namespace {
 std::vector<const PrimitiveInfo*> every_primitive() {
   std::vector<const PrimitiveInfo*> all = all_primitives();
   all.push_back(&kKernelLaunch.info);
+  for (const PrimitiveInfo* p : control_flow_primitives()) all.push_back(p);
   return all;
 }
 

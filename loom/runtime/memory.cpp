@@ -3,6 +3,7 @@
 #include <string>
 
 #include "loom/core/error.h"
+#include "loom/runtime/abstract_allocations.h"
 #include "loom/runtime/device_runtime.h"
 #include "loom/runtime/gpu_runtime.h"
 #include "loom/runtime/profiler.h"
@@ -20,13 +21,25 @@ Buffer::~Buffer() {
 
 namespace {
 thread_local bool t_abstract = false;
+thread_local memory::AbstractAllocationLog* t_log = nullptr;  // the innermost
 }  // namespace
 
 std::shared_ptr<Buffer> Buffer::abstract(size_t nbytes, Device device) {
   auto b = std::make_shared<Buffer>(nullptr, nbytes, device, nullptr, nullptr);
   b->abstract_ = true;
+  if (t_log) memory::AbstractAllocationLog::note(b.get());
   return b;
 }
+
+namespace memory {
+
+AbstractAllocationLog::AbstractAllocationLog() : outer_(t_log) { t_log = this; }
+AbstractAllocationLog::~AbstractAllocationLog() { t_log = outer_; }
+void AbstractAllocationLog::note(const Buffer* b) {
+  for (AbstractAllocationLog* l = t_log; l; l = l->outer_) l->buffers_.insert(b);
+}
+
+}  // namespace memory
 
 void Buffer::materialize(std::shared_ptr<Buffer> real) {
   ptr_ = real->data();

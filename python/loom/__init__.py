@@ -125,7 +125,7 @@ bool = bool_  # NumPy 2 spells it np.bool too
 _LAZY = {"cuda": ("loom.cuda", None), "vectorize": ("loom.pykernel.vectorize", "vectorize"),
          "guvectorize": ("loom.pykernel.vectorize", "guvectorize"), "nn": ("loom.nn", None),
          "optim": ("loom.optim", None), "data": ("loom.train.data", None), "Trainer": ("loom.train.trainer", "Trainer"),
-         "profiler": ("loom.monitor.profiler", None), "dashboard": ("loom.monitor.dashboard", None)}
+         "profiler": ("loom.monitor.profiler", None), "dashboard": ("loom.monitor.dashboard", None), "lax": ("loom.transforms.lax", None)}
 
 # Public module paths whose code moved into a subpackage (loom.profiler is loom/monitor/profiler.py):
 # `import loom.profiler` and `python -m loom.launch` find them through this table.

@@ -15,6 +15,7 @@ import sys
 # public path -> the module that implements it
 PUBLIC_PATHS = {
     "loom.tree_util": "loom.transforms.tree_util",
+    "loom.lax": "loom.transforms.lax",
     "loom.data": "loom.train.data",
     "loom.launch": "loom.distributed.launch",
     "loom.profiler": "loom.monitor.profiler",

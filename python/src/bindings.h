@@ -75,6 +75,10 @@ void check_int_fits(nb::handle value, DType dt);
 nb::object convert_to_array(nb::handle obj, std::optional<DType> dtype,
                             std::optional<Device> device, std::optional<bool> copy);
 
+/// A Python function of a list of arrays returning a list of arrays, as the transforms take
+/// a function (loom::ArrayFn); each call takes the GIL (python/src/transforms.cpp).
+ArrayFn python_array_fn(nb::object fn);
+
 /// An op argument as an Array: loom arrays as they are; NumPy arrays, lists and scalars
 /// converted like asarray() onto `device` (default: the default device).
 Array to_array(nb::handle h, std::optional<Device> device = std::nullopt);

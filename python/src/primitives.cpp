@@ -5,6 +5,7 @@
 #include "bindings.h"
 #include "loom/kernel/kernel_launch.h"
 #include "loom/ops/primitive_list.h"
+#include "loom/transforms/control_flow_primitives.h"
 
 namespace loom::py {
 namespace {
@@ -45,6 +46,7 @@ LOOM_BINDING_FAMILY(primitives, 99) {
         nb::list out;
         for (const PrimitiveInfo* p : all_primitives()) out.append(row(*p));
         out.append(row(kKernelLaunch.info));
+        for (const PrimitiveInfo* p : control_flow_primitives()) out.append(row(*p));
         return out;
       },
       "Every primitive record, in family order: a dict of name, family, traceable, complex, "

@@ -7,9 +7,7 @@
 #include "bindings.h"
 
 namespace loom::py {
-namespace {
 
-// A Python function of a list of arrays to a list of arrays, called with the GIL.
 ArrayFn python_array_fn(nb::object fn) {
   auto held = std::make_shared<nb::object>(std::move(fn));
   return [held](const std::vector<Array>& args) {
@@ -20,8 +18,6 @@ ArrayFn python_array_fn(nb::object fn) {
     return nb::cast<std::vector<Array>>(out);
   };
 }
-
-}  // namespace
 
 LOOM_BINDING_FAMILY(transforms, 90) {
   (void)cls;

@@ -7,20 +7,6 @@
 #include "loom/transforms/vmap.h"
 
 namespace loom::py {
-namespace {
-
-// A Python function of a list of arrays to a list of arrays, called with the GIL.
-ArrayFn python_list_fn(nb::object fn) {
-  auto held = std::make_shared<nb::object>(std::move(fn));
-  return [held](const std::vector<Array>& args) {
-    nb::gil_scoped_acquire gil;
-    nb::list in;
-    for (const Array& a : args) in.append(nb::cast(a));
-    return nb::cast<std::vector<Array>>((*held)(in));
-  };
-}
-
-}  // namespace
 
 LOOM_BINDING_FAMILY(vmap, 91) {
   m.def(
@@ -32,7 +18,7 @@ LOOM_BINDING_FAMILY(vmap, 91) {
           nb::gil_scoped_acquire gil;
           return nb::cast<std::vector<std::optional<int>>>((*held)(n));
         };
-        const ArrayFn v = vmap_deferred_out_axes(python_list_fn(std::move(fn)), in_axes, std::move(axes), axis_size);
+        const ArrayFn v = vmap_deferred_out_axes(python_array_fn(std::move(fn)), in_axes, std::move(axes), axis_size);
         nb::gil_scoped_release release;  // the traced function takes it back
         return v(args);
       },

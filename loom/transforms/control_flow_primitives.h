@@ -1,0 +1,58 @@
+// The control-flow family's primitives (loom::lax, transforms/control_flow.h): records whose
+// eval runs traced functions, so a loop stays one op of a trace: jit compiles the function
+// around it, vmap batches it and grad reads its rule like any other record's. Defined with
+// their rules in transforms/control_flow_primitives.cpp (dispatch/primitive.h,
+// ops/primitive_list.h). They sit in transforms/, above ops/, because their evals replay and
+// compile graphs; for the same reason one eval serves every device (it dispatches the body's
+// records, which pick their backends), so the row names it as both cpu and gpu eval.
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "loom/ops/primitive_list.h"
+#include "loom/transforms/compile.h"
+#include "loom/transforms/graph.h"
+
+namespace loom {
+
+/// What a while_loop record runs: `cond` and `body` traced on one carry, each closed over
+/// the arrays it read from an enclosing trace. Both graphs take (carry..., captured...):
+/// the carry's arrays, then each captured buffer whole, as uint8 bytes (its abstract
+/// buffer becomes a graph input, so the loop op's operands name everything it reads).
+/// `cond` returns one bool scalar, `body` the next carry (the carry's shapes and dtypes).
+struct LoopProgram {
+  TracedGraph cond, body;
+  size_t num_carry = 0;
+
+  /// The two graphs compiled (transforms/compile.h) at the first run, once.
+  const CompiledPlan& cond_plan() const;
+  const CompiledPlan& body_plan() const;
+
+ private:
+  void compile() const;
+  mutable std::once_flag compiled_;
+  mutable std::unique_ptr<CompiledPlan> cond_plan_, body_plan_;
+};
+using LoopProgramPtr = std::shared_ptr<const LoopProgram>;
+/// A record holds its program as it is: the graphs' abstract buffers are the program's own
+/// (the operands carry what a run binds), so rebinding leaves it untouched.
+inline void rebind_arg(LoopProgramPtr&, const BufferMap&) {}
+
+/// out (the final carry, one array per carry element) = the carry, starting from `init`,
+/// replaced by program.body while program.cond holds; `captured` are the buffers the two
+/// functions read from outside (LoopProgram).
+using WhileLoopFn = void(const std::vector<Array>& init, const std::vector<Array>& captured,
+                         const std::vector<Array>& out, const LoopProgramPtr& program);
+
+#define LOOM_CONTROL_FLOW_PRIMITIVES(X) X(WhileLoopFn, while_loop, )
+
+namespace primitives {
+LOOM_CONTROL_FLOW_PRIMITIVES(LOOM_DECLARE_PRIMITIVE)
+}  // namespace primitives
+
+/// The records of transforms/ (ops/primitive_list.h lists those of ops/).
+std::vector<const PrimitiveInfo*> control_flow_primitives();
+
+}  // namespace loom

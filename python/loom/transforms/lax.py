@@ -1,0 +1,119 @@
+"""loom.lax: JAX's lax control flow over the C++ core's (loom/transforms/control_flow.h).
+
+A loop written with these is one op of a traced function (the primitive `while_loop`), not
+Python control flow unrolled into the trace: under `loom.jit` a loop whose trip count
+depends on the data compiles once, and `loom.vmap` batches it (each example stops where its
+own predicate fails). docs/TRANSFORMS.md, "Control flow", has the design.
+
+    i, total = loom.lax.while_loop(lambda c: c[0] < n, lambda c: (c[0] + 1, c[1] * 2), (0, x))
+    total = loom.lax.fori_loop(0, 10, lambda i, acc: acc + w * i, loom.zeros(3))
+
+This module flattens the carry's pytree for the core and checks what the functions return.
+Python scalars in the carry become 0-d arrays on the device of the carry's first array.
+Where the body returns a leaf of another dtype that NumPy's "same_kind" casting reaches
+(float64 from `x + i` with a float32 `x`, because NumPy promotes where JAX's weak types
+would not), it is cast back to the carry's dtype, as JAX's result would have been.
+
+Not yet: `scan`, `cond`, `switch`, `map`, `associative_scan`; grad through a loop (the
+trip count is known only at run time).
+"""
+import numbers
+
+import numpy as np
+
+from .. import _loom
+from .tree_util import tree_flatten, tree_unflatten
+
+__all__ = ["while_loop", "fori_loop"]
+
+_ndarray = _loom.ndarray
+
+
+def _carry_arrays(leaves, who):
+    """The carry's leaves as loom arrays, Python scalars on the first array's device."""
+    device = next((x.device for x in leaves if isinstance(x, _ndarray)), None)
+    out = []
+    for i, x in enumerate(leaves):
+        if isinstance(x, _ndarray):
+            out.append(x)
+        elif isinstance(x, (np.ndarray, np.generic, numbers.Number)):
+            out.append(_loom.asarray(x, device=device) if device is not None else _loom.asarray(x))
+        else:
+            raise TypeError(f"[{who}] carry leaf {i} is a {type(x).__name__}; the carry holds arrays and numbers")
+    return out
+
+
+def _returned(x, like, who, what):
+    """A leaf the body returned, as an array of `like`'s dtype where same_kind casting allows."""
+    if not isinstance(x, _ndarray):
+        if not isinstance(x, (np.ndarray, np.generic, numbers.Number)):
+            raise TypeError(f"[{who}] {what} is a {type(x).__name__}; return arrays or numbers")
+        x = _loom.asarray(x, device=like.device)
+    if x.dtype != like.dtype and _loom.can_cast(x.dtype, like.dtype, casting="same_kind"):
+        x = x.astype(like.dtype)
+    return x
+
+
+def while_loop(cond_fun, body_fun, init_val):
+    """JAX's lax.while_loop: `val = init_val; while cond_fun(val): val = body_fun(val)`.
+
+    `init_val` is a pytree of arrays and numbers; `body_fun` returns a pytree of the same
+    structure, shapes and dtypes, and `cond_fun` a bool scalar. The loop runs as one op on the
+    carry's device. Under vmap a batched predicate keeps the batch looping until every example
+    is done, each keeping the carry it had when its own predicate failed. grad raises: the trip
+    count is known only at run time.
+    """
+    leaves, treedef = tree_flatten(init_val)
+    if not leaves:
+        raise ValueError("[while_loop] init_val holds no arrays: the carry needs at least one")
+    carry = _carry_arrays(leaves, "while_loop")
+
+    def cond(arrays):
+        r = cond_fun(tree_unflatten(treedef, arrays))
+        if isinstance(r, (bool, np.bool_)):
+            r = _loom.asarray(r, device=carry[0].device)
+        if not isinstance(r, _ndarray):
+            raise TypeError(f"[while_loop] cond_fun must return a bool scalar, got a {type(r).__name__}")
+        return [r]
+
+    def body(arrays):
+        out_leaves, out_def = tree_flatten(body_fun(tree_unflatten(treedef, arrays)))
+        if out_def != treedef:
+            raise TypeError(f"[while_loop] body_fun must return the carry's structure {treedef}, got {out_def}")
+        return [_returned(x, c, "while_loop", f"body_fun's leaf {i}") for i, (x, c) in enumerate(zip(out_leaves, carry))]
+
+    return tree_unflatten(treedef, _loom._while_loop(cond, body, carry))
+
+
+def _index(x, what):
+    if isinstance(x, _ndarray):
+        return x
+    if isinstance(x, (numbers.Integral, np.integer)) and not isinstance(x, bool):
+        return _loom.asarray(x)
+    raise TypeError(f"[fori_loop] {what} must be an integer or an integer scalar array, got {type(x).__name__}")
+
+
+def fori_loop(lower, upper, body_fun, init_val):
+    """JAX's lax.fori_loop: `for i in range(lower, upper): val = body_fun(i, val)`, as a
+    while_loop over (i, val). `lower` and `upper` are integers or integer scalar arrays (traced
+    ones too: the trip count may depend on the data); `i` has their promoted dtype."""
+    lo, hi = _index(lower, "lower"), _index(upper, "upper")
+    for b, what in ((lo, "lower"), (hi, "upper")):
+        if b.ndim != 0 or b.dtype.kind not in "iu":
+            raise TypeError(f"[fori_loop] {what} must be an integer scalar, got {b.dtype}{tuple(b.shape)}")
+    t = _loom.result_type(lo.dtype, hi.dtype)
+    lo, hi = lo.astype(t), hi.astype(t)
+    leaves, treedef = tree_flatten(init_val)
+    carry = _carry_arrays(leaves, "fori_loop")
+    if carry:
+        lo, hi = lo.to(carry[0].device), hi.to(carry[0].device)
+
+    def body(c):
+        i, val = c
+        out_leaves, out_def = tree_flatten(body_fun(i, tree_unflatten(treedef, val)))
+        if out_def != treedef:
+            raise TypeError(f"[fori_loop] body_fun must return the carry's structure {treedef}, got {out_def}")
+        return i + 1, [_returned(x, c, "fori_loop", f"body_fun's leaf {k}") for k, (x, c) in enumerate(zip(out_leaves, carry))]
+
+    _, val = while_loop(lambda c: c[0] < hi, body, (lo, carry))
+    return tree_unflatten(treedef, val)
