@@ -3,7 +3,8 @@ loom's spelling: `loom.sum(a, dim=1)`, `x.cuda()`, `loom.tensor(...)`.
 
 One place for all of them: the bound functions' TypeError passes through `explain` (called
 by the forwarding builtins of _numpy/signatures.py, python/src/signatures.cpp, only when a
-call fails), ndarray's `__getattr__` runs only when an attribute is missing, and loom's
+call fails, and by the forwarding methods install() puts on ndarray for those methods that
+take axis=, keepdims= or ddof=), ndarray's `__getattr__` runs only when an attribute is missing, and loom's
 module `__getattr__` asks `module_attribute_hint` for a name it does not have.
 """
 from . import _loom
@@ -85,6 +86,13 @@ def module_attribute_hint(name):
     return f": {hint}" if hint else ""
 
 
+# An array method whose keywords include one of these gets the hints too (x.sum(dim=1)).
+_HINTED_KEYWORDS = {loom_name for loom_name, _ in KEYWORDS.values() if loom_name}
+
+
 def install():
     _loom._set_argument_error_hook(explain)
     _loom.ndarray.__getattr__ = array_getattr
+    for name, method in list(vars(_loom.ndarray).items()):
+        if hasattr(method, "__nb_signature__") and _parameter_names(method) & _HINTED_KEYWORDS:
+            setattr(_loom.ndarray, name, _loom._forwarding_method(method))

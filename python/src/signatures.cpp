@@ -6,10 +6,12 @@
 // ("name(a, axis=None)\n--\n\n..."), and which forwards every call, by vectorcall, to the
 // nanobind function: one extra C call, no Python frame. A TypeError on the way back goes
 // through a Python hook that names a misspelt keyword and loom's spelling of it.
+#include <cstddef>
 #include <cstring>
 #include <string>
 
 #include <nanobind/stl/string.h>
+#include <structmember.h>
 
 #include "bindings.h"
 
@@ -50,6 +52,65 @@ PyObject* forward(PyObject* holder, PyObject* const* args, Py_ssize_t nargs, PyO
   return explain(target, kwnames);
 }
 
+// A method of ndarray that forwards every call to the bound nanobind method the same way,
+// so `x.sum(dim=1)` gets the hint as `loom.sum(x, dim=1)` does. It is a method descriptor
+// (Py_TPFLAGS_METHOD_DESCRIPTOR): `x.sum(...)` calls it with x first and makes no bound
+// method object, so the cost is one extra C call. Other attributes (__doc__, __name__,
+// __nb_signature__) are the target's.
+struct ForwardingMethod {
+  PyObject_HEAD
+  vectorcallfunc vectorcall;
+  PyObject* target;
+};
+
+PyObject* method_call(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
+  PyObject* target = reinterpret_cast<ForwardingMethod*>(self)->target;
+  PyObject* r = PyObject_Vectorcall(target, args, nargsf, kwnames);
+  if (r || !g_explain || !PyErr_ExceptionMatches(PyExc_TypeError)) return r;
+  return explain(target, kwnames);
+}
+
+PyObject* method_get(PyObject* self, PyObject* obj, PyObject*) {
+  if (!obj || obj == Py_None) return Py_NewRef(self);  // looked up on the class
+  return PyMethod_New(self, obj);
+}
+
+PyObject* method_getattr(PyObject* self, PyObject* name) {
+  PyObject* r = PyObject_GenericGetAttr(self, name);
+  if (r || !PyErr_ExceptionMatches(PyExc_AttributeError)) return r;
+  PyErr_Clear();
+  return PyObject_GetAttr(reinterpret_cast<ForwardingMethod*>(self)->target, name);
+}
+
+void method_dealloc(PyObject* self) {
+  Py_XDECREF(reinterpret_cast<ForwardingMethod*>(self)->target);
+  Py_TYPE(self)->tp_free(self);
+}
+
+PyObject* method_doc(PyObject* self, void*) {  // the type's own __doc__ (None) would hide the target's
+  return PyObject_GetAttrString(reinterpret_cast<ForwardingMethod*>(self)->target, "__doc__");
+}
+PyGetSetDef method_getset[] = {{"__doc__", method_doc, nullptr, nullptr, nullptr}, {nullptr, nullptr, nullptr, nullptr, nullptr}};
+PyMemberDef method_members[] = {  // where the vectorcall pointer lives, for CPython
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(ForwardingMethod, vectorcall), READONLY, nullptr},
+    {nullptr, 0, 0, 0, nullptr}};
+PyType_Slot method_slots[] = {{Py_tp_call, reinterpret_cast<void*>(PyVectorcall_Call)},
+                              {Py_tp_descr_get, reinterpret_cast<void*>(method_get)},
+                              {Py_tp_getattro, reinterpret_cast<void*>(method_getattr)},
+                              {Py_tp_dealloc, reinterpret_cast<void*>(method_dealloc)},
+                              {Py_tp_members, method_members},
+                              {Py_tp_getset, method_getset},
+                              {0, nullptr}};
+PyType_Spec method_spec = {"loom._forwarding_method", sizeof(ForwardingMethod), 0,
+                           Py_TPFLAGS_DEFAULT | Py_TPFLAGS_METHOD_DESCRIPTOR | Py_TPFLAGS_HAVE_VECTORCALL,
+                           method_slots};
+
+PyTypeObject* forwarding_method_type() {
+  static PyTypeObject* type = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&method_spec));  // kept for good
+  if (!type) throw nb::python_error();
+  return type;
+}
+
 char* keep(const std::string& s) {  // the method table outlives the module: never freed
   char* p = new char[s.size() + 1];
   std::memcpy(p, s.c_str(), s.size() + 1);
@@ -77,6 +138,19 @@ LOOM_BINDING_FAMILY(signatures, 99) {
       nb::arg("target"), nb::arg("name"), nb::arg("doc"), nb::arg("module"),
       "A builtin function named `name` that forwards every call to `target`, with `doc` "
       "(\"name(signature)\\n--\\n\\ndocstring\") as its inspectable signature and docstring.");
+  m.def(
+      "_forwarding_method",
+      [](nb::object target) {
+        PyTypeObject* type = forwarding_method_type();
+        auto* f = reinterpret_cast<ForwardingMethod*>(type->tp_alloc(type, 0));
+        if (!f) throw nb::python_error();
+        f->vectorcall = method_call;
+        f->target = target.release().ptr();
+        return nb::steal(reinterpret_cast<PyObject*>(f));
+      },
+      nb::arg("target"),
+      "A method descriptor that forwards every call to `target` (a bound method of ndarray), "
+      "passing a TypeError through the argument error hook as the wrapped functions do.");
   m.def(
       "_set_argument_error_hook",
       [](nb::object hook) {

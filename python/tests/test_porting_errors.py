@@ -64,6 +64,30 @@ def test_torch_dim_keyword_says_axis(rng):
     assert str(e.value) == "[sum] unexpected keyword argument 'dim': use axis= (NumPy's name for torch's dim=)"
 
 
+@pytest.mark.parametrize("call, message", [
+    (lambda x: x.sum(dim=1), "[sum] unexpected keyword argument 'dim': use axis="),
+    (lambda x: x.max(dim=0), "[max] unexpected keyword argument 'dim': use axis="),
+    (lambda x: x.mean(axis=1, keepdim=True), "[mean] unexpected keyword argument 'keepdim': use keepdims="),
+    (lambda x: x.std(unbiased=False), "[std] unexpected keyword argument 'unbiased': use ddof="),
+    (lambda x: x.argmax(axes=0), "[argmax] unexpected keyword argument 'axes'; its keywords are: "),
+])
+def test_array_methods_say_loom_keywords_too(rng, call, message):
+    x = _arr(rng, (2, 3))
+    with pytest.raises(TypeError) as e:
+        call(x)
+    assert str(e.value).startswith(message)
+
+
+def test_hinted_array_methods_still_work_as_methods(rng):
+    a = rng.standard_normal((2, 3))
+    x = loom.asarray(a)
+    np.testing.assert_allclose(x.sum(axis=1).numpy(), a.sum(axis=1))
+    np.testing.assert_allclose(loom.ndarray.mean(x, 0).numpy(), a.mean(0))  # looked up on the class
+    m = x.std
+    np.testing.assert_allclose(m(ddof=1).numpy(), a.std(ddof=1))  # a bound method kept for later
+    assert "axis" in x.sum.__doc__ and x.sum.__name__ == "sum"
+
+
 def test_torch_keepdim_keyword_says_keepdims(rng):
     with pytest.raises(TypeError, match=r"^\[mean\] unexpected keyword argument 'keepdim': use keepdims="):
         loom.mean(_arr(rng, (2, 3)), axis=1, keepdim=True)
