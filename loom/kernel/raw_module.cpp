@@ -114,6 +114,7 @@ Kernel::Kernel(std::shared_ptr<ModuleState> m, std::string name)
     : module_(std::move(m)), name_(std::move(name)), functions_(std::make_shared<KernelFunctionCache>()) {}
 
 KernelAttributes Kernel::attributes(const Device& device) const {
+  check_device_present(device);  // an absent GPU is named as such, with or without CUDA
   return kernel_backend(device).attributes(*module_, device, name_);
 }
 

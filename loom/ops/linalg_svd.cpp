@@ -27,7 +27,6 @@ double eps(DType t) {
                                          : std::numeric_limits<double>::epsilon();
 }
 
-Array mT(const Array& a) { return swapaxes(a, -1, -2); }
 Array mH(const Array& a) { return linalg_detail::conj_transpose(a); }
 
 }  // namespace

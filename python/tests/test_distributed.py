@@ -123,7 +123,7 @@ def test_two_launchers_as_two_machines(where, case):
 
 @needs_gloo
 def test_example_trains_under_the_launcher():
-    example = os.path.join(os.path.dirname(PKG_ROOT), "examples", "distributed_train.py")
+    example = os.path.join(os.path.dirname(os.path.dirname(HERE)), "examples", "distributed_train.py")
     e = dict(os.environ, PYTHONPATH=PKG_ROOT)
     e.pop("LOOM_DEVICE", None)
     p = subprocess.run([sys.executable, "-m", "loom.launch", "--nproc", "2", "--no-bind", example, "--cpu",

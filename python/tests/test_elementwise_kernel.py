@@ -7,6 +7,8 @@ import loom
 from conftest import assert_matches, random_array
 from conftest import skip_cpu_kernels as skip_cpu
 
+needs_nvrtc = pytest.mark.skipif(not loom.build_info()["cuda"], reason="loom built without CUDA (no NVRTC)")
+
 
 def on(device, a):
     return loom.asarray(a, device=device)
@@ -48,9 +50,15 @@ def test_argument_errors(rng):
     raw = loom.ElementwiseKernel("raw T x", "raw T y", "y[i] = x[i]", "rawcopy")
     with pytest.raises(ValueError, match="size"):
         raw._source(x)
-    raw._compile(x, size=4)
 
 
+@needs_nvrtc
+def test_raw_params_compile_given_a_size(rng):
+    raw = loom.ElementwiseKernel("raw T x", "raw T y", "y[i] = x[i]", "rawcopy")
+    raw._compile(on(loom.cpu(), random_array(rng, (4,), "float32")), size=4)
+
+
+@needs_nvrtc
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16", "int8", "uint64", "bool", "float64"])
 def test_codegen_compiles_each_dtype(dtype, rng):
     k = loom.ElementwiseKernel("T x, T y", "T z", "z = x + y", "add_" + dtype)

@@ -351,6 +351,7 @@ def test_16_bit_atomics(device, rng):
     assert ((got - 1) % 4 == np.arange(4)).all() and (got >= 1).all() and (got <= n).all(), got
 
 
+@pytest.mark.skipif(not loom.build_info()["cuda"], reason="loom built without CUDA (no NVRTC)")
 def test_toolkit_headers_compile_with_nvrtc_without_a_gpu():
     # NVRTC searches no folder by itself: loom adds the CUDA toolkit's include folder.
     loom.RawModule(ATOMICS_16).compile(arch=90)

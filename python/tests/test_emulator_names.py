@@ -96,6 +96,7 @@ def test_overloaded_kernels_by_cast_name_expressions(device, rng):
     np.testing.assert_array_equal(i.numpy(), i_host * 2 + 1)
 
 
+@pytest.mark.skipif(not loom.build_info()["cuda"], reason="loom built without CUDA (no NVRTC)")
 def test_cast_name_expressions_compile_with_nvrtc_without_a_gpu():
     # The same expressions NVRTC must accept on a GPU machine: lowered names of both overloads.
     names = loom.RawModule(OVERLOADED, name_expressions=(TWICE_F, TWICE_I)).compile(arch=90)
