@@ -12,12 +12,17 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cinttypes>
 #include <cstring>
 #include <mutex>
 
 #include "loom/core/interrupt.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#endif
 
 namespace loom::cpu_emulator {
 namespace {
@@ -170,12 +175,15 @@ void on_fault(int sig, siginfo_t* info, void* uctx) {
   siglongjmp(g->env, 1);
 }
 
-void on_abort(int, siginfo_t*, void*) {
+void on_abort(int, siginfo_t*, [[maybe_unused]] void* uctx) {
   Slot* s = find_slot();
   Guard* g = s ? guard_of(s) : nullptr;
   if (!g || !interrupted_now(s)) return;  // not in kernel code: its next entry sees the interrupt
   set_guard(s, nullptr);
   g->fault->interrupted = true;
+#if defined(__x86_64__)
+  g->fault->sp = reinterpret_cast<void*>(static_cast<const ucontext_t*>(uctx)->uc_mcontext.gregs[REG_RSP]);
+#endif
   siglongjmp(g->env, 1);
 }
 
@@ -244,7 +252,21 @@ void ensure_altstack() {
 // handler on this thread: it was unblocked, or that handler would not have run here), and
 // C's stdout and stderr unlocked if the fault hit inside printf (glibc's recursive FILE
 // lock would stay held by this thread, and the next printf of another would wait forever).
-void recover(const KernelFault& f) {
+//
+// Under ASan (make asan-test): the frames the jump abandoned never ran their epilogues, which
+// clear a frame's redzones in ASan's shadow, and its siglongjmp interceptor clears only a
+// stack ASan knows (not a fiber's, nor the one it jumps to from the alternate signal stack).
+// The code after the jump, this function first, would put its variables over those stale
+// redzones: false stack-buffer-underflow reports. So the stretch from the deepest point the
+// jump left (KernelFault::sp) up to this frame is cleared first.
+__attribute__((noinline)) void recover(const KernelFault& f) {
+#if defined(__SANITIZE_ADDRESS__)
+  char here = 0;
+  char* const deepest = std::min(f.sp ? static_cast<char*>(f.sp) : &here, &here) - 4096;
+  char* const top = static_cast<char*>(__builtin_frame_address(0));
+  if (top > deepest && top - deepest < (64 << 20))
+    __asan_unpoison_memory_region(deepest, static_cast<size_t>(top - deepest));
+#endif
   sigset_t set;
   sigemptyset(&set);
   if (f.interrupted) {
@@ -314,6 +336,7 @@ void enter_kernel_code(GuardSlot* s, JumpPoint* jp) {
   if (interrupted_now(s)) {
     set_guard(s, nullptr);
     jp->fault->interrupted = true;
+    jp->fault->sp = __builtin_frame_address(0);  // the deepest frame the jump leaves (recover)
     siglongjmp(jp->env, 1);
   }
 }
