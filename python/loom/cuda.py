@@ -9,12 +9,16 @@ cpu() through loom's CPU kernel emulator (docs/PYTHON_KERNELS.md, "from Numba").
             out[i] = x[i] + y[i]
     add_kernel[blocks, threads](x, y, out)
 
+Types: Numba's type objects, `cuda.types` and the scalar names (`from loom.cuda import
+float32, void`; `void(float32[:, ::1], int32)` as a signature; pykernel/numba_types.py).
+
 Host side: to_device, device_array, device_array_like, pinned_array, synchronize, gpus,
 select_device, is_available, stream; device arrays are loom arrays (copy_to_host()).
 """
 import numpy as _np
 
 from . import _loom
+from .pykernel import numba_types as types
 from .pykernel import stubs as _stubs
 from .pykernel.dispatcher import CUDADispatcher as Dispatcher
 from .pykernel.dispatcher import jit
@@ -24,6 +28,14 @@ from .pykernel.reduce import Reduce, reduce
 # The intrinsics kernels name (markers the translator knows by identity).
 for _n in _stubs.ALL:
     globals()[_n] = getattr(_stubs, _n)
+
+# Numba's type objects: `from numba.cuda import float32, void` and `cuda.types` (as numba.types).
+_TYPE_NAMES = [n for n in types.__all__ if n not in ("Type", "Number", "Array", "Signature", "from_dtype")]
+for _n in _TYPE_NAMES:
+    globals()[_n] = getattr(types, _n)
+import sys as _sys  # noqa: E402
+
+_sys.modules[__name__ + ".types"] = types  # import loom.cuda.types
 
 
 def is_available():
@@ -155,4 +167,4 @@ for _name, _fn in (("copy_to_host", _copy_to_host), ("copy_to_device", _copy_to_
 __all__ = ["jit", "Dispatcher", "reduce", "Reduce", "TypingError", "UnsupportedError", "is_available", "to_device", "device_array",
            "device_array_like", "pinned_array", "pinned_array_like", "as_cuda_array", "is_cuda_array",
            "synchronize", "stream", "default_stream", "event", "select_device", "get_current_device",
-           "gpus"] + _stubs.ALL
+           "gpus", "types"] + _stubs.ALL + _TYPE_NAMES

@@ -2,6 +2,7 @@
 
 from collections.abc import Sequence
 
+import loom
 from loom import (
     CompileError as CompileError,
     ConcretizationTypeError as ConcretizationTypeError,
@@ -641,117 +642,35 @@ class ndarray:
     def nonzero(self) -> tuple:
         """Indices of the nonzero elements, one int64 array per dimension."""
 
-    def sum(self, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: bool = False) -> ndarray:
-        """
-        sum(a, axis=None, dtype=None, out=None, keepdims=False)
+    sum: loom._forwarding_method = ...
 
-        Sum of elements over the given axes. bool and signed integers give int64, unsigned uint64; float16/bfloat16 accumulate in float32; float32 is summed pairwise (NumPy's accuracy or better). A full reduction returns a 0-d array on the input's device (as CuPy does), not a
-        NumPy scalar: use .item() or float() to read it on the host.
-        """
+    prod: loom._forwarding_method = ...
 
-    def prod(self, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: bool = False) -> ndarray:
-        """
-        prod(a, axis=None, dtype=None, out=None, keepdims=False)
+    mean: loom._forwarding_method = ...
 
-        Product of elements over the given axes; dtype rules as sum. A full reduction returns a 0-d array on the input's device (as CuPy does), not a
-        NumPy scalar: use .item() or float() to read it on the host.
-        """
+    var: loom._forwarding_method = ...
 
-    def mean(self, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: bool = False) -> ndarray:
-        """
-        mean(a, axis=None, dtype=None, out=None, keepdims=False)
+    std: loom._forwarding_method = ...
 
-        Arithmetic mean; integers give float64, float16/bfloat16 accumulate in float32. An empty reduction gives nan and a RuntimeWarning. A full reduction returns a 0-d array on the input's device (as CuPy does), not a
-        NumPy scalar: use .item() or float() to read it on the host.
-        """
+    min: loom._forwarding_method = ...
 
-    def var(self, axis: object | None = None, dtype: object | None = None, out: object | None = None, ddof: object | None = None, keepdims: bool = False, *, correction: object | None = None) -> ndarray:
-        """
-        var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None)
+    max: loom._forwarding_method = ...
 
-        Variance with divisor N - ddof (correction= is the Array API's name of ddof), computed in two passes (mean, then squared deviations). A full reduction returns a 0-d array on the input's device (as CuPy does), not a
-        NumPy scalar: use .item() or float() to read it on the host.
-        """
+    any: loom._forwarding_method = ...
 
-    def std(self, axis: object | None = None, dtype: object | None = None, out: object | None = None, ddof: object | None = None, keepdims: bool = False, *, correction: object | None = None) -> ndarray:
-        """
-        std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None)
+    all: loom._forwarding_method = ...
 
-        Standard deviation: sqrt(var). A full reduction returns a 0-d array on the input's device (as CuPy does), not a
-        NumPy scalar: use .item() or float() to read it on the host.
-        """
+    argmin: loom._forwarding_method = ...
 
-    def min(self, axis: object | None = None, out: object | None = None, keepdims: bool = False) -> ndarray:
-        """
-        min(a, axis=None, out=None, keepdims=False)
+    argmax: loom._forwarding_method = ...
 
-        Minimum (NaN propagates); ValueError over an empty axis. A full reduction returns a 0-d array on the input's device (as CuPy does), not a
-        NumPy scalar: use .item() or float() to read it on the host.
-        """
+    cumsum: loom._forwarding_method = ...
 
-    def max(self, axis: object | None = None, out: object | None = None, keepdims: bool = False) -> ndarray:
-        """
-        max(a, axis=None, out=None, keepdims=False)
+    cumprod: loom._forwarding_method = ...
 
-        Maximum (NaN propagates); ValueError over an empty axis. A full reduction returns a 0-d array on the input's device (as CuPy does), not a
-        NumPy scalar: use .item() or float() to read it on the host.
-        """
+    sort: loom._forwarding_method = ...
 
-    def any(self, axis: object | None = None, out: object | None = None, keepdims: bool = False) -> ndarray:
-        """
-        any(a, axis=None, out=None, keepdims=False)
-
-        True where any element is nonzero. A full reduction returns a 0-d array on the input's device (as CuPy does), not a
-        NumPy scalar: use .item() or float() to read it on the host.
-        """
-
-    def all(self, axis: object | None = None, out: object | None = None, keepdims: bool = False) -> ndarray:
-        """
-        all(a, axis=None, out=None, keepdims=False)
-
-        True where every element is nonzero. A full reduction returns a 0-d array on the input's device (as CuPy does), not a
-        NumPy scalar: use .item() or float() to read it on the host.
-        """
-
-    def argmin(self, axis: object | None = None, out: object | None = None, *, keepdims: bool = False) -> ndarray:
-        """
-        argmin(a, axis=None, out=None, *, keepdims=False)
-
-        int64 index of the first minimum (the first NaN if any); axis=None gives the index into the flattened array. A full reduction returns a 0-d array on the input's device (as CuPy does), not a
-        NumPy scalar: use .item() or float() to read it on the host.
-        """
-
-    def argmax(self, axis: object | None = None, out: object | None = None, *, keepdims: bool = False) -> ndarray:
-        """
-        argmax(a, axis=None, out=None, *, keepdims=False)
-
-        int64 index of the first maximum (the first NaN if any); axis=None gives the index into the flattened array. A full reduction returns a 0-d array on the input's device (as CuPy does), not a
-        NumPy scalar: use .item() or float() to read it on the host.
-        """
-
-    def cumsum(self, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> ndarray:
-        """
-        cumsum(a, axis=None, dtype=None, out=None)
-
-        Inclusive cumulative sum along axis (axis=None: over the flattened array). dtype rules as sum; float16/bfloat16 accumulate in float32.
-        """
-
-    def cumprod(self, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> ndarray:
-        """
-        cumprod(a, axis=None, dtype=None, out=None)
-
-        Inclusive cumulative product; as cumsum.
-        """
-
-    def sort(self, axis: object | None = -1, kind: object | None = None, order: object | None = None, *, stable: object | None = None) -> None:
-        """
-        Sort the array in place along `axis` (stable; NaNs last). Returns None.
-        """
-
-    def argsort(self, axis: object | None = -1, kind: object | None = None, order: object | None = None, *, stable: object | None = None) -> ndarray:
-        """
-        The int64 indices that sort the array along `axis` (stable). See loom.argsort.
-        """
+    argsort: loom._forwarding_method = ...
 
     def searchsorted(self, v: object, side: str = 'left', sorter: object | None = None) -> ndarray:
         """
@@ -795,11 +714,9 @@ class ndarray:
     def swapaxes(self, axis1: object, axis2: object) -> ndarray:
         """A view with two axes interchanged."""
 
-    def squeeze(self, axis: object | None = None) -> ndarray:
-        """A view without length-1 axes (see loom.squeeze)."""
+    squeeze: loom._forwarding_method = ...
 
-    def repeat(self, repeats: object, axis: object | None = None) -> ndarray:
-        """See loom.repeat."""
+    repeat: loom._forwarding_method = ...
 
     @property
     def host(self) -> object:

@@ -6,7 +6,7 @@ one compile cache) and launches it."""
 import numpy as np
 
 from .. import _loom
-from . import cache
+from . import cache, numba_types
 from . import types as T
 from .compiler import ModuleBuilder, kernel_name, translate_kernel
 from .errors import TypingError
@@ -200,9 +200,10 @@ def jit(func_or_sig=None, device=False, debug=False, lineinfo=False, fastmath=Fa
     def wrap(f, sigs=None):
         return (CUDADeviceFunction if device else CUDADispatcher)(f, device=device, signatures=sigs, debug=debug, lineinfo=lineinfo,
                               fastmath=fastmath, opt=opt)
-    if callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple)):
+    if callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple, numba_types.Type)):
         return wrap(func_or_sig)
     sigs = None
     if func_or_sig is not None:
-        sigs = [func_or_sig] if isinstance(func_or_sig, str) else list(func_or_sig)
+        # One signature (a string, a type object, a tuple of argument types) or a list of them.
+        sigs = [func_or_sig] if isinstance(func_or_sig, (str, numba_types.Type, tuple)) else list(func_or_sig)
     return lambda f: wrap(f, sigs)

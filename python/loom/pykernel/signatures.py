@@ -1,8 +1,10 @@
 """Numba-style signature strings: "void(float32[:], int32)", "float32(float32, float32)",
-"void(float64[:, ::1])" ([::1] in the last place: C-contiguous). Several in a list."""
+"void(float64[:, ::1])" ([::1] in the last place: C-contiguous). Several in a list. Numba's
+type objects (numba_types.py: void(float32[:], int32)) are read as the text they print as."""
 import re
 
 from . import types as T
+from .numba_types import Type
 from .errors import TypingError
 
 _ARRAY = re.compile(r"^(\w+)\s*\[(.*)\]$")
@@ -43,6 +45,10 @@ def _split_args(text):
 
 def parse_signature(sig, where):
     """(return type or None for void/absent, [argument types])."""
+    if isinstance(sig, tuple):  # Numba's argument types alone: (float32[:], int32) returns void
+        return None, [parse_type(str(a), where) for a in sig]
+    if isinstance(sig, Type):  # Numba's type objects: void(float32[:], int32)
+        sig = str(sig)
     if not isinstance(sig, str):
         raise TypingError(f"[{where}] signatures are strings such as 'void(float32[:], int32)', not {type(sig).__name__}")
     s = sig.strip()

@@ -1,0 +1,200 @@
+"""Numba's type objects, as `numba.cuda` and `numba.types` spell them (`loom.cuda.types`, and
+the scalar names in `loom.cuda`): a program written for Numba builds its signatures from them
+and they work unchanged.
+
+    from loom.cuda import float32, int32, void        # or: from loom.cuda import types
+    @cuda.jit(void(float32[:, ::1], int32))
+    def k(a, n): ...
+    x = float32(1.5)                                     # a NumPy float32, inside kernels a cast
+
+Each object stands for the text of loom's signature strings (signatures.py reads both):
+`float32[:, ::1]` is the C-contiguous 2-d array type "float32[:, ::1]", `void(float32[:],
+int32)` the signature "void(float32[:], int32)". A scalar type called on values converts them
+(NumPy's scalar outside a kernel, a cast inside one: the translator reads these objects as
+the dtype they name). What loom has no kernel type for (complex numbers, records, pointers)
+is refused where a signature is read, with the type named.
+"""
+import numpy as np
+
+__all__ = ["Type", "Number", "Array", "Signature", "void", "none", "boolean", "bool_", "b1", "int8", "int16",
+           "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64", "complex64",
+           "complex128", "intp", "uintp", "intc", "uintc", "int_", "uint", "float_", "double", "half", "byte",
+           "uchar", "short", "ushort", "longlong", "ulonglong", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2",
+           "f4", "f8", "c8", "c16", "from_dtype", "typeof", "signature", "signed_domain", "unsigned_domain",
+           "integer_domain", "real_domain", "complex_domain", "number_domain"]
+
+
+class Type:
+    """A Numba type object: compares, hashes and prints as loom's signature text for it."""
+
+    def __init__(self, name):
+        # A type a program defines (Numba's extension API: class T(types.Type) with
+        # super().__init__(name="T")): it prints as its name; kernels cannot take it.
+        self.name = self.text = name
+
+    def __str__(self):
+        return self.text
+
+    def __repr__(self):
+        return self.text
+
+    def __eq__(self, other):
+        return isinstance(other, Type) and self.text == other.text
+
+    def __hash__(self):
+        return hash(("numba type", self.text))
+
+    def __call__(self, *args):
+        """A signature with this return type: `float32(float32, float32)`, `void(int32[:])`."""
+        return Signature(self, args)
+
+
+def _dims_text(index):
+    dims = index if isinstance(index, tuple) else (index,)
+    steps = []
+    for d in dims:
+        if not isinstance(d, slice) or d.start is not None or d.stop is not None or d.step not in (None, 1):
+            raise TypeError(f"an array type takes ':' or '::1' per dimension (float32[:, ::1]), not {index!r}")
+        steps.append(d.step)
+    return steps
+
+
+class Number(Type):
+    """A scalar type: `float32`. Indexed with slices it is an array type (`float32[:, ::1]`);
+    called on values it converts them (`float32(1.5)`), on types it makes a signature."""
+
+    def __init__(self, name):
+        self.name = self.text = name
+
+    @property
+    def dtype(self):  # np.dtype(float32) works, as for NumPy's scalar types
+        return np.dtype(self.name)
+
+    def __getitem__(self, index):
+        steps = _dims_text(index)
+        n = len(steps)
+        if n > 1 and steps[0] == 1 and all(s is None for s in steps[1:]):
+            layout = "F"
+        elif steps[-1] == 1 and all(s is None for s in steps[:-1]):
+            layout = "C"
+        elif all(s is None for s in steps):
+            layout = "A"
+        else:
+            raise TypeError(f"{self.name}[{index!r}]: '::1' goes on the last axis (C order) or the first (Fortran)")
+        return Array(self, n, layout)
+
+    def __call__(self, *args):
+        if not args or all(isinstance(a, Type) for a in args):
+            return Signature(self, args)
+        return np.dtype(self.name).type(*args)
+
+
+class Array(Type):
+    """Numba's array type: `types.Array(float32, 2, "C")` is `float32[:, ::1]`."""
+
+    def __init__(self, dtype, ndim, layout="A", readonly=False):
+        if not isinstance(dtype, Number):
+            dtype = from_dtype(dtype)
+        if layout not in ("C", "F", "A"):
+            raise ValueError(f"an array type's layout is 'C', 'F' or 'A', not {layout!r}")
+        self.dtype, self.ndim, self.layout, self.readonly = dtype, int(ndim), layout, readonly
+        dims = [":"] * self.ndim
+        if self.ndim and layout == "C":
+            dims[-1] = "::1"
+        elif self.ndim and layout == "F":
+            dims[0] = "::1"
+        self.text = f"{dtype.name}[{', '.join(dims)}]"
+
+    def copy(self, dtype=None, ndim=None, layout=None, readonly=None):
+        return Array(dtype or self.dtype, self.ndim if ndim is None else ndim, layout or self.layout,
+                     self.readonly if readonly is None else readonly)
+
+
+class Signature(Type):
+    """`float32(float32, float32)`: a return type and argument types (loom's signature text)."""
+
+    def __init__(self, return_type, args):
+        self.return_type = return_type
+        self.args = tuple(args)
+        self.text = f"{return_type}({', '.join(str(a) for a in self.args)})"
+
+    def __call__(self, *args):
+        raise TypeError(f"the signature {self.text} is not callable")
+
+
+void = none = Type("void")  # the return type of a kernel
+_SCALARS = {
+    "boolean": "bool", "bool_": "bool", "b1": "bool", "int8": "int8", "int16": "int16", "int32": "int32",
+    "int64": "int64", "uint8": "uint8", "uint16": "uint16", "uint32": "uint32", "uint64": "uint64",
+    "float16": "float16", "float32": "float32", "float64": "float64", "complex64": "complex64",
+    "complex128": "complex128", "intp": "int64", "uintp": "uint64", "intc": "int32", "uintc": "uint32",
+    "int_": "int64", "uint": "uint64", "float_": "float64", "double": "float64", "half": "float16",
+    "byte": "uint8", "uchar": "uint8", "short": "int16", "ushort": "uint16", "longlong": "int64",
+    "ulonglong": "uint64", "i1": "int8", "i2": "int16", "i4": "int32", "i8": "int64", "u1": "uint8",
+    "u2": "uint16", "u4": "uint32", "u8": "uint64", "f2": "float16", "f4": "float32", "f8": "float64",
+    "c8": "complex64", "c16": "complex128",
+}
+_BY_DTYPE = {}
+for _alias, _name in _SCALARS.items():
+    _BY_DTYPE.setdefault(_name, Number(_name))
+    globals()[_alias] = _BY_DTYPE[_name]
+
+# Numba's sets of types, which programs loop over.
+signed_domain = frozenset(_BY_DTYPE[n] for n in ("int8", "int16", "int32", "int64"))
+unsigned_domain = frozenset(_BY_DTYPE[n] for n in ("uint8", "uint16", "uint32", "uint64"))
+integer_domain = signed_domain | unsigned_domain
+real_domain = frozenset(_BY_DTYPE[n] for n in ("float32", "float64"))
+complex_domain = frozenset(_BY_DTYPE[n] for n in ("complex64", "complex128"))
+number_domain = real_domain | integer_domain | complex_domain
+
+
+def from_dtype(dtype):
+    """Numba's numpy_support.from_dtype: the scalar type of a NumPy (or loom) dtype."""
+    try:
+        name = np.dtype(dtype).name
+    except TypeError:  # loom's dtype objects print as NumPy's names
+        name = np.dtype(str(dtype)).name
+    if name not in _BY_DTYPE:
+        raise TypeError(f"no kernel type for the dtype {name}")
+    return _BY_DTYPE[name]
+
+
+def signature(return_type, *args):
+    """Numba's typing.signature: `signature(float32, float32, int32)` is float32(float32, int32)."""
+    return Signature(return_type, args)
+
+
+def typeof(value):
+    """Numba's typeof: the type of a Python value as a kernel argument (a NumPy or loom array,
+    or a number)."""
+    if isinstance(value, (bool, np.bool_)):
+        return boolean
+    if isinstance(value, int):
+        return int64
+    if isinstance(value, float):
+        return float64
+    if isinstance(value, complex):
+        return complex128
+    if isinstance(value, np.generic):
+        return from_dtype(value.dtype)
+    shape, dtype = getattr(value, "shape", None), getattr(value, "dtype", None)
+    if shape is None or dtype is None:
+        raise TypeError(f"typeof: no kernel type for a {type(value).__name__}")
+    kind = from_dtype(dtype)
+    strides = tuple(getattr(value, "strides", ()) or ())
+    return Array(kind, len(shape), _layout(tuple(shape), strides, kind.dtype.itemsize))
+
+
+def _layout(shape, strides, itemsize):
+    """'C', 'F' or 'A' from a shape and byte strides (axes of length 1 take any stride)."""
+    if not strides or 0 in shape:
+        return "C"
+
+    def dense(order):
+        step = itemsize
+        for n, s in (zip(shape[::-1], strides[::-1]) if order == "C" else zip(shape, strides)):
+            if n != 1 and s != step:
+                return False
+            step *= n
+        return True
+    return "C" if dense("C") else "F" if dense("F") else "A"
