@@ -1,0 +1,1 @@
+"""cuda.core (cuda-python): see cuda/__init__.py."""

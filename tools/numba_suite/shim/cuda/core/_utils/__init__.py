@@ -1,0 +1,1 @@
+"""cuda.core._utils (cuda-python): see cuda/__init__.py."""

@@ -1,0 +1,21 @@
+"""A stand-in for the `numba` package that resolves Numba's names to loom's (tools/numba_suite):
+`numba.cuda` is loom.cuda, `numba.vectorize` loom.vectorize, `numba.core.errors.TypingError`
+loom.TypingError. A name loom has no equivalent of raises an ImportError naming it; the
+helpers Numba's test suite imports (numba.cuda.testing, numba.cuda.tests.support) are the
+harness's own minimal versions. No real Numba is imported."""
+import loom as _loom
+
+from ._missing import module_getattr as _module_getattr
+from .core import errors  # noqa: F401  (numba.errors is numba.core.errors)
+
+__version__ = "0.0+loom-shim"
+vectorize = _loom.vectorize
+guvectorize = _loom.guvectorize
+
+__getattr__ = _module_getattr(
+    __name__, submodules=("cuda", "core", "types"), type_names=True,
+    hints={"njit": "Numba's CPU compiler", "jit": "Numba's CPU compiler; loom.jit is JAX-style tracing",
+           "objmode": "Numba's object mode", "prange": "Numba's CPU parallel loops",
+           "typeof": "Numba's typing of Python values",
+           "extending": "Numba's extension API (overload, intrinsic, lowering)",
+           "config": "Numba's configuration settings"})

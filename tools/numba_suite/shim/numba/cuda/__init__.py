@@ -1,0 +1,42 @@
+"""numba.cuda is loom.cuda: every public name of loom.cuda, plus the loom equivalents of
+numba.cuda.vectorize/guvectorize (target='cuda') and TypingError. Other names raise an
+ImportError naming them (see _missing.py)."""
+import loom as _loom
+from loom import cuda as _lc
+
+from .._missing import module_getattr as _module_getattr
+
+for _n in _lc.__all__:
+    if _n == "types":  # the shim's numba.cuda.types names what loom lacks
+        continue
+    globals()[_n] = getattr(_lc, _n)
+
+# Whether a full Numba (the CPU target) is installed beside numba-cuda: never, here.
+HAS_NUMBA = False
+
+
+def vectorize(signatures=None, **kwargs):
+    """numba.cuda.vectorize: loom.vectorize with target='cuda'."""
+    kwargs.setdefault("target", "cuda")
+    return _loom.vectorize(signatures, **kwargs)
+
+
+def guvectorize(signatures, layout, **kwargs):
+    """numba.cuda.guvectorize: loom.guvectorize with target='cuda'."""
+    kwargs.setdefault("target", "cuda")
+    return _loom.guvectorize(signatures, layout, **kwargs)
+
+
+_HINTS = {
+    "random": "cuda.random (xoroshiro128p) is missing in loom.cuda",
+    "cg": "cooperative groups are missing in loom.cuda",
+    "fp16": "cuda.fp16 is missing in loom.cuda", "libdevice": "cuda.libdevice is missing in loom.cuda",
+    "bf16": "cuda.bf16 is missing in loom.cuda",
+    "declare_device": "foreign device functions are missing in loom.cuda",
+    "compile_ptx": "loom compiles CUDA C++, not PTX; kernel.inspect_source() shows it",
+    "compile_ptx_for_current_device": "loom compiles CUDA C++, not PTX",
+    "compile": "loom compiles CUDA C++, not PTX", "compile_for_current_device": "loom compiles CUDA C++, not PTX",
+    "config": "Numba's configuration settings",
+}
+__getattr__ = _module_getattr(__name__, submodules=("testing", "tests", "core", "config", "types", "np", "typing"),
+                              hints=_HINTS, type_names=True)
