@@ -15,13 +15,17 @@
 #                  every table also as JSON/CSV, and charts by bench/plots.py, under docs/site/benchmarks
 #   make asan-test the CPU build and both test suites under AddressSanitizer and
 #                  UndefinedBehaviorSanitizer, in build-asan/ (slow; not part of CI)
+#   make tsan-test the CPU build under ThreadSanitizer, in build-tsan/: ctest (but the
+#                  emulator and user-kernel tests) and examples/nn_digits.py on cpu() (slow; not in CI)
+#   make numba-suite  Numba-CUDA's own tests against loom.cuda (NUMBA_CUDA_DIR: a checkout of
+#                  NVIDIA/numba-cuda; tools/numba_suite/; not part of make test)
 #   make gpu-memcheck  on the GPU machine: ctest and the GPU-heavy pytest files under
 #                  compute-sanitizer --tool memcheck (log in build-gpu/memcheck.log)
 #   make stubs     rewrite the type stubs (python/loom/*.pyi) from the built extension
 #   make clean     build outputs; `make distclean` also drops .venv and .ccache
 SHELL := /bin/bash
 .DEFAULT_GOAL := test
-.PHONY: test demo docs build stubs deps venv gpu-check gpu-build gpu-test gpu-memcheck asan-test bench gtest-src deps-debs gloo-debs clean distclean
+.PHONY: test demo docs build stubs deps venv gpu-check gpu-build gpu-test gpu-memcheck asan-test tsan-test numba-suite bench gtest-src deps-debs gloo-debs clean distclean
 
 JOBS ?= 2
 GPU_JOBS ?= 16
@@ -201,6 +205,37 @@ asan-test: venv
 	cd $(ASAN_BUILD_DIR) && LOOM_EMULATOR_FIBERS=ucontext ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)
 	@export $(ASAN_ENV) PYTHONPATH=$(ASAN_PKG); $(call run_pytest,$(VPY),-p no:cacheprovider)
+
+TSAN_BUILD_DIR := build-tsan
+TSAN_PKG := $(CURDIR)/$(TSAN_BUILD_DIR)/python
+# Races between the threads of CPU ops: the thread pool, allocators, caches. The emulator's
+# fibers switch stacks in ways TSan does not follow (its tests are left out here; make
+# asan-test covers them). Python is not instrumented: the runtime is preloaded, and a race
+# report stops the process (halt_on_error) with both stacks. NN_DIGITS_RUNS repeats the example
+# that once died with SIGSEGV on a 16-core machine (issue 40).
+NN_DIGITS_RUNS ?= 3
+TSAN_ENV = LD_PRELOAD="$$(g++ -print-file-name=libtsan.so)" TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+tsan-test: venv
+	cmake -S . -B $(TSAN_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOOM_TSAN=ON -DLOOM_CUDA=OFF \
+	  -DLOOM_PYTHON_OUTPUT_DIR=$(TSAN_PKG)/loom -DPython_EXECUTABLE=$(CURDIR)/$(VPY) $(CMAKE_ARGS)
+	cmake --build $(TSAN_BUILD_DIR) -j $(JOBS)
+	@for f in python/loom/*.py python/loom/*/; do f=$${f%/}; [ "$${f##*/}" = __pycache__ ] || ln -sfn $(CURDIR)/$$f $(TSAN_PKG)/loom/; done
+	cd $(TSAN_BUILD_DIR) && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+	  ctest --output-on-failure -j $(JOBS) -E '^(CpuEmulator|Emulator|FaultGuard|ElementwiseKernel|ReductionKernel|KernelLaunch)'
+	@for i in $$(seq $(NN_DIGITS_RUNS)); do \
+	  export $(TSAN_ENV) PYTHONPATH=$(TSAN_PKG); $(VPY) examples/nn_digits.py || exit 1; done
+
+# Numba-CUDA's test suite run against loom.cuda (docs/site/porting/numba_suite.md): fails on a
+# failure that tools/numba_suite/known_failures.txt does not list, then prints the per-file
+# counts, the pass rate and the causes. Runs on the default device (LOOM_DEVICE=cpu for cpu()).
+numba-suite:
+	@test -n "$(NUMBA_CUDA_DIR)" || { echo "numba-suite: set NUMBA_CUDA_DIR to a checkout of NVIDIA/numba-cuda" >&2; exit 2; }
+	@ls python/loom/_loom*.so >/dev/null 2>&1 \
+	  || { echo "numba-suite: build loom first (make build, or make gpu-build on a GPU machine)" >&2; exit 1; }
+	@py=python3; [ -x $(VPY) ] && py=$(VPY); rc=0; \
+	  NUMBA_CUDA_DIR=$(NUMBA_CUDA_DIR) PYTHON=$$py NUMBA_SUITE_XFAIL=1 tools/numba_suite/run.sh || rc=$$?; \
+	  $$py tools/numba_suite/summarize.py build/numba_suite/report.jsonl --suite $(NUMBA_CUDA_DIR) \
+	    --known tools/numba_suite/known_failures.txt; exit $$rc
 
 # ---------------------------------------------------------------- misc
 
