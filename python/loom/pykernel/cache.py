@@ -22,7 +22,7 @@ from .ufuncs import OPS
 _OPS_BYTES = repr(sorted(OPS.items())).encode()
 
 # Changes whenever what a translation produces changes in a way the key does not see.
-_KEY_VERSION = b"loom-pykernel-3\n"  # 3: table ops compute the op's expression (ufuncs.py)
+_KEY_VERSION = b"loom-pykernel-4\n"  # 4: plain Python functions and compile-time arguments of device functions
 
 
 def _code_bytes(code, h):
@@ -52,6 +52,9 @@ def _value_bytes(v, h, seen):
     elif isinstance(v, KernelFunction):
         h.update(f"disp:{v.device}:{v.declared_argtypes()}".encode())
         function_key(v.py_func, h, seen)
+    elif isinstance(v, pytypes.FunctionType):  # a plain def a kernel calls: translated with it
+        h.update(b"pyfunc:")
+        function_key(v, h, seen)
     elif isinstance(v, type):
         h.update(f"type:{v.__module__}.{v.__qualname__}".encode())
     else:

@@ -32,6 +32,7 @@ class ModuleBuilder:
         self.stack = []         # device functions being translated (recursion check)
         self.dynamic_shared = False
         self.op_helpers = {}    # name -> definition of a function computing an op of loom's table
+        self.plain_functions = {}  # Python function -> its DeviceFunction (plain_device_function)
 
     def tuple_struct(self, t):
         if t in self.structs:
@@ -57,23 +58,34 @@ class ModuleBuilder:
     def op_helper(self, name, text):
         self.op_helpers.setdefault(name, text)
 
-    def device_function(self, disp, argtypes, caller, node):
-        key = (disp, argtypes)
+    def device_function(self, disp, argtypes, caller, node, constants=None):
+        """(C name, return type) of `disp` for `argtypes`; `constants` (argument index -> Value of
+        a compile-time object) specialise it: one C function per distinct set of objects."""
+        constants = constants or {}
+        key = (disp, argtypes, tuple((i, _identity(v.obj)) for i, v in sorted(constants.items())))
         if key in self.device_cache:
             return self.device_cache[key]
-        if key in self.stack or any(d is disp for d, _ in self.stack):
+        if key in self.stack or any(k[0] is disp for k in self.stack):
             caller.unsupported(node, f"recursion: '{disp.__name__}' calls itself (directly or through other "
                                "device functions); kernels cannot recurse")
         self.stack.append(key)
         try:
             cname = f"loom_dev_{disp.__name__}_{len(self.device_cache) + len(self.stack)}"
-            tr = FunctionTranslator(disp.source(), argtypes, self, "device", cname)
+            params = disp.source().params
+            tr = FunctionTranslator(disp.source(), argtypes, self, "device", cname,
+                                    {params[i]: v for i, v in constants.items()})
             text, ret = tr.translate()
         finally:
             self.stack.pop()
         self.functions.append(text)
         self.device_cache[key] = (cname, ret)
         return cname, ret
+
+    def plain_device_function(self, func):
+        """The device function of a plain Python function a kernel calls (one per function)."""
+        if func not in self.plain_functions:
+            self.plain_functions[func] = DeviceFunction(func)
+        return self.plain_functions[func]
 
     def source(self, kernel_text, header=""):
         parts = [header, prelude()]
@@ -102,6 +114,15 @@ __device__ __forceinline__ long long loom_dynamic_shared_bytes() {
 #else
 inline long long loom_dynamic_shared_bytes() { return 1LL << 40; }  // the emulator does not say
 #endif"""
+
+
+def _identity(obj):
+    """A compile-time object as part of a key: itself where it hashes, else its id."""
+    try:
+        hash(obj)
+        return obj
+    except TypeError:
+        return id(obj)
 
 
 def kernel_name(func):

@@ -30,16 +30,21 @@ def _assigned_names(tree):
 
 
 class FunctionTranslator(ExprMixin, StmtMixin):
-    def __init__(self, src, argtypes, module, kind, cname):
+    def __init__(self, src, argtypes, module, kind, cname, constants=None):
         self.src, self.module, self.kind, self.cname_fn = src, module, kind, cname
         if len(argtypes) != len(src.params):
             raise TypingError(f"[{src.name}] takes {len(src.params)} argument(s) but {len(argtypes)} were given")
         self.argtypes = list(argtypes)
+        # A device function's parameters that its call site passed a compile-time object (a
+        # dtype, a function, a module): each stands for that object in the body, as a global
+        # would, and is no parameter of the C function (one specialisation per object).
+        self.constants = dict(constants or {})
         # A parameter may be reassigned: it keeps one type, unified with the argument's
         # (a widened one is declared as a local initialised from the argument).
         self.locals = _assigned_names(src.tree) | set(src.params)
-        self.vars = dict(zip(src.params, argtypes))
-        self.nonneg = {p: isinstance(t, T.Scalar) and t.is_int and not t.is_signed for p, t in zip(src.params, argtypes)}
+        typed = [(p, t) for p, t in zip(src.params, argtypes) if p not in self.constants]
+        self.vars = dict(typed)
+        self.nonneg = {p: isinstance(t, T.Scalar) and t.is_int and not t.is_signed for p, t in typed}
         self.ret = None
         self.filename_c = src.filename.replace("\\", "\\\\").replace('"', '\\"')
         self.strict = False
@@ -101,6 +106,8 @@ class FunctionTranslator(ExprMixin, StmtMixin):
     def definition(self, ret):
         params = []
         for p, t in zip(self.src.params, self.argtypes):
+            if p in self.constants:
+                continue
             if isinstance(t, T.Tuple):
                 self.module.tuple_struct(t)
             params.append(f"{t.c} {self.cname(p)}_arg" if p in self.reassigned_params() else f"{t.c} {self.cname(p)}")
@@ -131,7 +138,7 @@ class FunctionTranslator(ExprMixin, StmtMixin):
 
     def reassigned_params(self):
         """Parameters whose type widened (a reassignment): declared as a local of the wider type."""
-        return [p for p, t in zip(self.src.params, self.argtypes) if self.vars.get(p) != t]
+        return [p for p, t in zip(self.src.params, self.argtypes) if p not in self.constants and self.vars.get(p) != t]
 
     # ------------------------------------------------------------------ names and objects
     def from_python(self, node, obj, name):
@@ -211,17 +218,30 @@ class FunctionTranslator(ExprMixin, StmtMixin):
             self.unsupported(node, f"'{obj.__name__}' is a kernel; a kernel cannot call a kernel (use "
                              "@cuda.jit(device=True) for functions called from kernels)")
         if kind == "pyfunction":
+            if kwargs:
+                self.fail(node, "device functions take positional arguments only")
+            if isinstance(obj, pytypes.FunctionType):  # a plain def: a device function, as Numba compiles it
+                return self.call_device(node, self.module.plain_device_function(obj), args)
             name = getattr(obj, "__name__", repr(obj))
-            self.unsupported(node, f"call to the Python function '{name}', which is not a device function; "
-                             "decorate it with @cuda.jit(device=True)")
+            self.unsupported(node, f"call to '{name}', which is neither a Python function nor a device function")
         self.fail(node, f"{f.type} is not callable in a kernel")
 
     def call_device(self, node, disp, args):
-        types = []
-        for a in args:
-            if isinstance(a.type, T.Opaque):
-                self.unsupported(node, f"a device function cannot take {a.type}")
-            types.append(a.type)
+        # Compile-time objects (a dtype, a function, a module) specialise the device function
+        # (FunctionTranslator's constants); the other arguments are its C parameters.
+        constants = {i: a for i, a in enumerate(args) if isinstance(a.type, T.Opaque)}
+        if constants:
+            if disp.declared_signature() is not None:
+                self.unsupported(node, f"'{disp.__name__}' has a declared signature, which cannot take "
+                                 f"{constants[min(constants)].type}")
+            if not 0 < len(args) <= len(disp.source().params):
+                self.fail(node, f"'{disp.__name__}' takes {len(disp.source().params)} argument(s), called with "
+                          f"{len(args)}")
+            cname, ret = self.module.device_function(disp, tuple(a.type for a in args), self, node, constants)
+            codes = [cast(a, a.type) if isinstance(a.type, T.Scalar) else self.materialize(a)
+                     for i, a in enumerate(args) if i not in constants]
+            return Value(f"{cname}({', '.join(codes)})", ret)
+        types = [a.type for a in args]
         declared = disp.declared_signature()
         if declared is not None:  # @cuda.jit("float32(float32, int32)", device=True): arguments convert
             ret_decl, params = declared

@@ -71,6 +71,8 @@ class ExprMixin:
 
     def expr_Name(self, node):
         name = node.id
+        if name in self.constants:
+            return self.constants[name]
         if name in self.locals:
             if name not in self.vars:
                 if self.strict:

@@ -34,6 +34,9 @@ class StmtMixin:
 
     # ------------------------------------------------------------------ assignment
     def assign_name(self, node, name, v):
+        if name in self.constants:
+            self.unsupported(node, f"'{name}' holds {self.constants[name].type} passed by the caller; it cannot be "
+                             "reassigned")
         if isinstance(v.type, T.Opaque):
             self.unsupported(node, f"'{name}' cannot hold {v.type} (only numbers, arrays and tuples)")
         if isinstance(v.type, T.NoneType):

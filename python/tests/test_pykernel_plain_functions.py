@@ -1,0 +1,130 @@
+"""Plain Python functions called from kernels (pykernel/translate.py, compiler.py): compiled as
+device functions, as Numba compiles them for the GPU, on every device; a dtype, a function or a
+module passed to one specialises it (one C function per object), as Numba's literal and
+dispatcher arguments do; the translation key follows a helper's code; recursion and
+reassigning such an argument stay errors naming the function."""
+import textwrap
+
+import numpy as np
+import pytest
+
+import loom
+from loom import cuda
+from loom.cuda import float64, int32, uint32
+from conftest import skip_cpu_kernels
+
+
+def scale_add(x, k):
+    return x * k + 1.0
+
+
+def fill_shared_then_apply(ary, idx, dtype, op, n):
+    """Numba's test-suite pattern: a helper that takes the element type and an atomic op."""
+    sm = cuda.shared.array(32, dtype)
+    sm[idx] = ary[idx]
+    cuda.syncthreads()
+    op(sm, idx % n, dtype(1))
+    cuda.syncthreads()
+    ary[idx] = sm[idx]
+
+
+@cuda.jit
+def k_scale(out, x):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = scale_add(x[i], 2.5)
+
+
+@cuda.jit
+def k_atomic_u32(ary):
+    fill_shared_then_apply(ary, cuda.threadIdx.x, uint32, cuda.atomic.add, 32)
+
+
+@cuda.jit
+def k_atomic_two_types(a, b):  # one helper, two specialisations in one kernel
+    fill_shared_then_apply(a, cuda.threadIdx.x, int32, cuda.atomic.add, 4)
+    fill_shared_then_apply(b, cuda.threadIdx.x, float64, cuda.atomic.max, 32)
+
+
+def test_a_plain_helper_is_a_device_function(device, rng):
+    skip_cpu_kernels(device)
+    dev = loom.Device(device)
+    x = rng.standard_normal(37)
+    out = loom.zeros(37, device=dev)
+    k_scale[2, 32](out, loom.asarray(x, device=dev))
+    np.testing.assert_allclose(out.to(loom.cpu()).numpy(), x * 2.5 + 1.0, rtol=1e-15)
+
+
+def test_dtype_and_function_arguments_specialise_the_helper(device, rng):
+    skip_cpu_kernels(device)
+    dev = loom.Device(device)
+    start = rng.integers(0, 1000, 32).astype(np.uint32)
+    a = loom.array(start, device=dev)  # a copy: asarray would share start's memory on cpu()
+    k_atomic_u32[1, 32](a)
+    np.testing.assert_array_equal(a.to(loom.cpu()).numpy(), start + 1)
+
+    ai = rng.integers(-50, 50, 32).astype(np.int32)
+    bf = rng.standard_normal(32)
+    a, b = loom.array(ai, device=dev), loom.array(bf, device=dev)
+    k_atomic_two_types[1, 32](a, b)
+    want_a = ai.copy()
+    want_a[:4] += 8  # 32 threads add 1 to slot idx % 4
+    np.testing.assert_array_equal(a.to(loom.cpu()).numpy(), want_a)
+    np.testing.assert_array_equal(b.to(loom.cpu()).numpy(), np.maximum(bf, 1.0))
+    (src,) = k_atomic_two_types.inspect_source().values()
+    defined = [line for line in src.splitlines() if "loom_dev_fill_shared_then_apply" in line and "__device__" in line]
+    assert len(defined) == 2, defined  # one C function per (dtype, op); their C parameters are ary, idx, n
+
+
+def test_the_translation_follows_the_helpers_code(tmp_path, monkeypatch):
+    """A changed helper is a new translation, not a stale cache entry (a fresh process)."""
+    import subprocess
+    import sys
+    monkeypatch.setenv("LOOM_CACHE_DIR", str(tmp_path / "cache"))
+    prog = textwrap.dedent("""
+        import sys, numpy as np, loom
+        from loom import cuda
+        def helper(v):
+            return v + K
+        @cuda.jit
+        def k(a):
+            a[0] = helper(a[0])
+        a = loom.zeros(1, device=loom.cpu())
+        k[1, 1](a)
+        print(float(a[0]))
+    """)
+    outs = []
+    for k in (1, 2):
+        path = tmp_path / "prog.py"
+        path.write_text(prog.replace("v + K", f"v + {k}.0"))
+        r = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr
+        outs.append(r.stdout.strip())
+    assert outs == ["1.0", "2.0"]
+
+
+def recursive(n):
+    return n if n < 2 else recursive(n - 1)
+
+
+@cuda.jit
+def k_recursive(a):
+    a[0] = recursive(5)
+
+
+def reassigns(ary, dtype):
+    dtype = 3
+    ary[0] = dtype
+
+
+@cuda.jit
+def k_reassigns(a):
+    reassigns(a, np.float32)
+
+
+def test_recursion_and_reassigning_a_compile_time_argument_are_errors():
+    a = loom.zeros(1, device=loom.cpu())
+    with pytest.raises(cuda.UnsupportedError, match="recursion: 'recursive' calls itself"):
+        k_recursive[1, 1](a)
+    with pytest.raises(cuda.UnsupportedError, match="'dtype' holds .* passed by the caller; it cannot be reassigned"):
+        k_reassigns[1, 1](a)
