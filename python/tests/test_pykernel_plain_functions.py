@@ -103,6 +103,32 @@ def test_the_translation_follows_the_helpers_code(tmp_path, monkeypatch):
     assert outs == ["1.0", "2.0"]
 
 
+def window_sum(x, i, width):
+    buf = cuda.local.array(width, float64)  # sized by the caller's literal, as in Numba
+    for k in range(width):
+        buf[k] = x[(i + k) % x.size]
+    total = 0.0
+    for k in range(width):
+        total += buf[k]
+    return total
+
+
+@cuda.jit
+def k_window(out, x):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = window_sum(x, i, 3) - window_sum(x, i, 2)
+
+
+def test_a_literal_argument_sizes_a_local_array_in_the_helper(device, rng):
+    skip_cpu_kernels(device)
+    dev = loom.Device(device)
+    x = rng.standard_normal(20)
+    out = loom.zeros(20, device=dev)
+    k_window[1, 32](out, loom.asarray(x, device=dev))
+    np.testing.assert_allclose(out.to(loom.cpu()).numpy(), np.roll(x, -2), rtol=1e-12, atol=1e-12)
+
+
 def recursive(n):
     return n if n < 2 else recursive(n - 1)
 

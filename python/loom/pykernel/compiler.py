@@ -60,9 +60,10 @@ class ModuleBuilder:
 
     def device_function(self, disp, argtypes, caller, node, constants=None):
         """(C name, return type) of `disp` for `argtypes`; `constants` (argument index -> Value of
-        a compile-time object) specialise it: one C function per distinct set of objects."""
+        a compile-time object or number) specialise it: one C function per distinct set."""
         constants = constants or {}
-        key = (disp, argtypes, tuple((i, _identity(v.obj)) for i, v in sorted(constants.items())))
+        key = (disp, argtypes, tuple((i, _identity(v.obj) if isinstance(v.type, T.Opaque) else repr(v.const))
+                                     for i, v in sorted(constants.items())))
         if key in self.device_cache:
             return self.device_cache[key]
         if key in self.stack or any(k[0] is disp for k in self.stack):

@@ -228,8 +228,17 @@ class FunctionTranslator(ExprMixin, StmtMixin):
 
     def call_device(self, node, disp, args):
         # Compile-time objects (a dtype, a function, a module) specialise the device function
-        # (FunctionTranslator's constants); the other arguments are its C parameters.
+        # (FunctionTranslator's constants); the other arguments are its C parameters. So does
+        # a number known at compile time for a parameter the callee never assigns, keeping
+        # its type (as Numba types a literal argument), so that it may size a local or shared
+        # array there.
         constants = {i: a for i, a in enumerate(args) if isinstance(a.type, T.Opaque)}
+        if disp.declared_signature() is None:
+            params, assigned = disp.source().params, _assigned_names(disp.source().tree)
+            for i, a in enumerate(args):
+                if isinstance(a.type, T.Scalar) and a.const is not None and i < len(params) \
+                        and params[i] not in assigned:
+                    constants[i] = Value(a.code, a.type, None, a.const, nonneg=a.nonneg)
         if constants:
             if disp.declared_signature() is not None:
                 self.unsupported(node, f"'{disp.__name__}' has a declared signature, which cannot take "
