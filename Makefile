@@ -214,13 +214,14 @@ TSAN_PKG := $(CURDIR)/$(TSAN_BUILD_DIR)/python
 # report stops the process (halt_on_error) with both stacks. NN_DIGITS_RUNS repeats the example
 # that once died with SIGSEGV on a 16-core machine (issue 40).
 NN_DIGITS_RUNS ?= 3
-TSAN_ENV = LD_PRELOAD="$$(g++ -print-file-name=libtsan.so)" TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+TSAN_OPTS := halt_on_error=1:second_deadlock_stack=1:suppressions=$(CURDIR)/tools/tsan_suppressions.txt
+TSAN_ENV = LD_PRELOAD="$$(g++ -print-file-name=libtsan.so)" TSAN_OPTIONS=$(TSAN_OPTS)
 tsan-test: venv
 	cmake -S . -B $(TSAN_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOOM_TSAN=ON -DLOOM_CUDA=OFF \
 	  -DLOOM_PYTHON_OUTPUT_DIR=$(TSAN_PKG)/loom -DPython_EXECUTABLE=$(CURDIR)/$(VPY) $(CMAKE_ARGS)
 	cmake --build $(TSAN_BUILD_DIR) -j $(JOBS)
 	@for f in python/loom/*.py python/loom/*/; do f=$${f%/}; [ "$${f##*/}" = __pycache__ ] || ln -sfn $(CURDIR)/$$f $(TSAN_PKG)/loom/; done
-	cd $(TSAN_BUILD_DIR) && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+	cd $(TSAN_BUILD_DIR) && TSAN_OPTIONS=$(TSAN_OPTS) \
 	  ctest --output-on-failure -j $(JOBS) -E '^(CpuEmulator|Emulator|FaultGuard|ElementwiseKernel|ReductionKernel|KernelLaunch)'
 	@for i in $$(seq $(NN_DIGITS_RUNS)); do \
 	  export $(TSAN_ENV) PYTHONPATH=$(TSAN_PKG); $(VPY) examples/nn_digits.py || exit 1; done
