@@ -129,6 +129,28 @@ def test_a_literal_argument_sizes_a_local_array_in_the_helper(device, rng):
     np.testing.assert_allclose(out.to(loom.cpu()).numpy(), np.roll(x, -2), rtol=1e-12, atol=1e-12)
 
 
+def tile_transpose(a, out, shape, dtype):
+    tile = cuda.shared.array(shape, dtype)  # a constant tuple from the caller sizes it
+    i, j = cuda.threadIdx.x, cuda.threadIdx.y
+    tile[i, j] = a[i, j]
+    cuda.syncthreads()
+    out[j, i] = tile[i, j]
+
+
+@cuda.jit
+def k_tile(a, out):
+    tile_transpose(a, out, (4, 8), np.float32)
+
+
+def test_a_constant_tuple_argument_shapes_a_shared_array(device, rng):
+    skip_cpu_kernels(device)
+    dev = loom.Device(device)
+    a = rng.standard_normal((4, 8)).astype(np.float32)
+    out = loom.zeros((8, 4), dtype=loom.float32, device=dev)
+    k_tile[1, (4, 8)](loom.asarray(a, device=dev), out)
+    np.testing.assert_array_equal(out.to(loom.cpu()).numpy(), a.T)
+
+
 def recursive(n):
     return n if n < 2 else recursive(n - 1)
 

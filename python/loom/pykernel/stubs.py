@@ -82,6 +82,15 @@ shared = Namespace("shared", ["array"])
 const = Namespace("const", ["array_like"])
 atomic = Namespace("atomic", ["add", "sub", "min", "max", "nanmin", "nanmax", "exch", "cas", "compare_and_swap",
                               "and_", "or_", "xor", "inc", "dec"])
+# Numba's cuda.fp16: float16 arithmetic, comparisons and math (fp16.py translates them).
+FP16_ARITHMETIC = {"hadd": "+", "hsub": "-", "hmul": "*", "hdiv": "/"}
+FP16_COMPARISONS = {"heq": "==", "hne": "!=", "hge": ">=", "hgt": ">", "hle": "<=", "hlt": "<"}
+FP16_MATH = {"hneg": "-({})", "habs": "fabsf({})", "hsqrt": "sqrtf({})", "hrsqrt": "(1.0f / sqrtf({}))",
+             "hrcp": "(1.0f / ({}))", "hexp": "expf({})", "hexp2": "exp2f({})", "hexp10": "powf(10.0f, {})",
+             "hlog": "logf({})", "hlog2": "log2f({})", "hlog10": "log10f({})", "hsin": "sinf({})",
+             "hcos": "cosf({})", "hfloor": "floorf({})", "hceil": "ceilf({})", "htrunc": "truncf({})",
+             "hrint": "rintf({})"}
+fp16 = Namespace("fp16", list(FP16_ARITHMETIC) + list(FP16_COMPARISONS) + list(FP16_MATH) + ["hfma", "hmax", "hmin"])
 
 ALL = ["threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize", "local", "shared", "const",
-       "atomic"] + list(_FUNCTIONS)
+       "atomic", "fp16"] + list(_FUNCTIONS)

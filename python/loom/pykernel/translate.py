@@ -6,7 +6,7 @@ import types as pytypes
 
 import numpy as np
 
-from . import intrinsics, mathfuncs, stubs
+from . import fp16, intrinsics, mathfuncs, stubs  # noqa: F401 (fp16 registers its handlers)
 from . import types as T
 from .errors import TypingError, UnsupportedError, raise_at
 from .function import KernelFunction
@@ -229,16 +229,19 @@ class FunctionTranslator(ExprMixin, StmtMixin):
     def call_device(self, node, disp, args):
         # Compile-time objects (a dtype, a function, a module) specialise the device function
         # (FunctionTranslator's constants); the other arguments are its C parameters. So does
-        # a number known at compile time for a parameter the callee never assigns, keeping
-        # its type (as Numba types a literal argument), so that it may size a local or shared
-        # array there.
+        # a number (or a tuple of them) known at compile time for a parameter the callee never
+        # assigns, keeping its type (as Numba types a literal argument), so that it may size
+        # a local or shared array there.
         constants = {i: a for i, a in enumerate(args) if isinstance(a.type, T.Opaque)}
         if disp.declared_signature() is None:
             params, assigned = disp.source().params, _assigned_names(disp.source().tree)
             for i, a in enumerate(args):
-                if isinstance(a.type, T.Scalar) and a.const is not None and i < len(params) \
-                        and params[i] not in assigned:
+                if a.const is None or i >= len(params) or params[i] in assigned:
+                    continue
+                if isinstance(a.type, T.Scalar):
                     constants[i] = Value(a.code, a.type, None, a.const, nonneg=a.nonneg)
+                elif isinstance(a.type, T.Tuple):  # a constant shape such as (4, 8)
+                    constants[i] = a
         if constants:
             if disp.declared_signature() is not None:
                 self.unsupported(node, f"'{disp.__name__}' has a declared signature, which cannot take "
