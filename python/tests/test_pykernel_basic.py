@@ -414,3 +414,25 @@ def test_a_compile_error_of_generated_code_names_the_python_line(monkeypatch):
     assert "a bug of loom's translator" in text
     assert f"{os.path.basename(__file__)}:{first_body_line}" in text or \
         f"{os.path.basename(__file__)}({first_body_line})" in text, text
+
+
+@cuda.jit
+def _forall_square(x, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = x[i] * x[i]
+
+
+@pytest.mark.parametrize("n, tpb", [(1, 0), (257, 0), (1000, 64), (3, 1)])
+def test_forall_covers_every_task(device, rng, n, tpb):
+    x = rng.standard_normal(n)
+    out = loom.zeros(n, device=device)
+    _forall_square.forall(n, tpb=tpb)(loom.asarray(x, device=device), out)
+    np.testing.assert_array_equal(out.to(loom.cpu()).numpy(), x * x)
+
+
+def test_forall_of_no_tasks_launches_nothing_and_negative_is_refused():
+    out = loom.zeros(3)
+    _forall_square.forall(0)(out, out)  # no launch: a zero grid would raise
+    with pytest.raises(ValueError, match=r"\[_forall_square\] forall takes a task count >= 0, got -1"):
+        _forall_square.forall(-1)

@@ -44,6 +44,15 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
         raise TypeError(f"[{self.__name__}] a kernel needs a launch configuration: "
                         f"{self.__name__}[griddim, blockdim](...)")
 
+    def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
+        """Numba's forall: a launcher of at least `ntasks` threads in 1-D, for a kernel that maps
+        cuda.grid(1) to one task and skips indices past the last; ntasks 0 launches nothing.
+        tpb 0 chooses the block: 256 threads, which every Python kernel can launch (at most 255
+        registers a thread) and which keeps a GPU's SMs as busy as larger blocks do."""
+        if ntasks < 0:
+            raise ValueError(f"[{self.__name__}] forall takes a task count >= 0, got {ntasks}")
+        return _ForAll(self, int(ntasks), int(tpb), stream, sharedmem)
+
     def _on_miss(self, launcher, args):
         converted, copy_back = _convert_args(self.__name__, args)
         key = self.signature(*converted)
@@ -191,6 +200,19 @@ class CUDADeviceFunction(CUDADispatcher):
 
     def __getitem__(self, config):
         raise TypeError(f"[{self.__name__}] is a device function; only kernels are launched")
+
+
+class _ForAll:
+    """kernel.forall(n): launched with the arguments, one thread per task."""
+
+    def __init__(self, dispatcher, ntasks, tpb, stream, sharedmem):
+        self.dispatcher, self.ntasks, self.tpb, self.stream, self.sharedmem = dispatcher, ntasks, tpb, stream, sharedmem
+
+    def __call__(self, *args):
+        if self.ntasks == 0:
+            return None
+        tpb = self.tpb or 256
+        return self.dispatcher[(self.ntasks + tpb - 1) // tpb, tpb, self.stream, self.sharedmem](*args)
 
 
 def jit(func_or_sig=None, device=False, debug=False, lineinfo=False, fastmath=False, opt=True, **kwargs):
