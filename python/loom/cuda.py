@@ -9,6 +9,7 @@ cpu() through loom's CPU kernel emulator (docs/PYTHON_KERNELS.md, "from Numba").
             out[i] = x[i] + y[i]
     add_kernel[blocks, threads](x, y, out)
 
+Random numbers: `cuda.random`, Numba's xoroshiro128+ (pykernel/xoroshiro.py).
 Types: Numba's type objects, `cuda.types` and the scalar names (`from loom.cuda import
 float32, void`; `void(float32[:, ::1], int32)` as a signature; pykernel/numba_types.py).
 
@@ -19,6 +20,7 @@ import numpy as _np
 
 from . import _loom
 from .pykernel import numba_types as types
+from .pykernel import xoroshiro as random
 from .pykernel import stubs as _stubs
 from .pykernel.dispatcher import CUDADispatcher as Dispatcher
 from .pykernel.dispatcher import jit
@@ -36,6 +38,7 @@ for _n in _TYPE_NAMES:
 import sys as _sys  # noqa: E402
 
 _sys.modules[__name__ + ".types"] = types  # import loom.cuda.types
+_sys.modules[__name__ + ".random"] = random  # from loom.cuda.random import create_xoroshiro128p_states
 
 
 def is_available():
@@ -167,4 +170,4 @@ for _name, _fn in (("copy_to_host", _copy_to_host), ("copy_to_device", _copy_to_
 __all__ = ["jit", "Dispatcher", "reduce", "Reduce", "TypingError", "UnsupportedError", "is_available", "to_device", "device_array",
            "device_array_like", "pinned_array", "pinned_array_like", "as_cuda_array", "is_cuda_array",
            "synchronize", "stream", "default_stream", "event", "select_device", "get_current_device",
-           "gpus", "types"] + _stubs.ALL + _TYPE_NAMES
+           "gpus", "types", "random"] + _stubs.ALL + _TYPE_NAMES

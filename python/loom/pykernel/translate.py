@@ -230,17 +230,15 @@ class FunctionTranslator(ExprMixin, StmtMixin):
         # Compile-time objects (a dtype, a function, a module) specialise the device function
         # (FunctionTranslator's constants); the other arguments are its C parameters. So does
         # a number (or a tuple of them) known at compile time for a parameter the callee never
-        # assigns, keeping its type (as Numba types a literal argument), so that it may size
-        # a local or shared array there.
+        # assigns, as it was written at the call (a literal stays weak), so that it may size a
+        # local or shared array there (Numba's literal arguments).
         constants = {i: a for i, a in enumerate(args) if isinstance(a.type, T.Opaque)}
         if disp.declared_signature() is None:
             params, assigned = disp.source().params, _assigned_names(disp.source().tree)
             for i, a in enumerate(args):
                 if a.const is None or i >= len(params) or params[i] in assigned:
                     continue
-                if isinstance(a.type, T.Scalar):
-                    constants[i] = Value(a.code, a.type, None, a.const, nonneg=a.nonneg)
-                elif isinstance(a.type, T.Tuple):  # a constant shape such as (4, 8)
+                if isinstance(a.type, (T.Scalar, T.Tuple)):  # a literal stays weak (NEP 50) in the callee
                     constants[i] = a
         if constants:
             if disp.declared_signature() is not None:
