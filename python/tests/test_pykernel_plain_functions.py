@@ -176,3 +176,17 @@ def test_recursion_and_reassigning_a_compile_time_argument_are_errors():
         k_recursive[1, 1](a)
     with pytest.raises(cuda.UnsupportedError, match="'dtype' holds .* passed by the caller; it cannot be reassigned"):
         k_reassigns[1, 1](a)
+
+
+@cuda.jit
+def k_atomic_tuple_index(a):
+    i, j = cuda.threadIdx.x, cuda.threadIdx.y
+    where = (i % 2, j)  # a tuple variable as the index of an atomic
+    cuda.atomic.add(a, where, 1)
+
+
+def test_an_atomic_takes_a_tuple_variable_as_its_index(device):
+    skip_cpu_kernels(device)
+    a = loom.zeros((2, 3), dtype=loom.int32, device=loom.Device(device))
+    k_atomic_tuple_index[1, (4, 3)](a)
+    np.testing.assert_array_equal(a.to(loom.cpu()).numpy(), np.full((2, 3), 2))

@@ -291,7 +291,11 @@ def _atomic(op):
             if len(args) != n:
                 tr.fail(node, f"cuda.atomic.{op}(ary, idx, {'old, ' if op == 'cas' else ''}val) takes {n} arguments")
             arr, idx_v, rest = args[0], args[1], args[2:]
-            idx = idx_v.items if idx_v.items is not None else [idx_v]
+            if isinstance(idx_v.type, T.Tuple):  # a tuple display, or a tuple variable's fields
+                idx = idx_v.items if idx_v.items is not None else \
+                    [Value(f"({idx_v.code}).f{i}", t) for i, t in enumerate(idx_v.type.items)]
+            else:
+                idx = [idx_v]
         if not isinstance(arr.type, T.Array) or arr.type.readonly:
             tr.fail(node, f"cuda.atomic.{op}() works on a writable array, not {arr.type}")
         dt = arr.type.dtype

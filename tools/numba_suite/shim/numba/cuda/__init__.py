@@ -7,7 +7,7 @@ from loom import cuda as _lc
 from .._missing import module_getattr as _module_getattr
 
 for _n in _lc.__all__:
-    if _n == "types":  # the shim's numba.cuda.types names what loom lacks
+    if _n in ("types", "random"):  # the shim's own modules name what loom lacks
         continue
     globals()[_n] = getattr(_lc, _n)
 
@@ -28,9 +28,8 @@ def guvectorize(signatures, layout, **kwargs):
 
 
 _HINTS = {
-    "random": "cuda.random (xoroshiro128p) is missing in loom.cuda",
     "cg": "cooperative groups are missing in loom.cuda",
-    "fp16": "cuda.fp16 is missing in loom.cuda", "libdevice": "cuda.libdevice is missing in loom.cuda",
+    "libdevice": "cuda.libdevice is missing in loom.cuda",
     "bf16": "cuda.bf16 is missing in loom.cuda",
     "declare_device": "foreign device functions are missing in loom.cuda",
     "compile_ptx": "loom compiles CUDA C++, not PTX; kernel.inspect_source() shows it",
@@ -38,5 +37,5 @@ _HINTS = {
     "compile": "loom compiles CUDA C++, not PTX", "compile_for_current_device": "loom compiles CUDA C++, not PTX",
     "config": "Numba's configuration settings",
 }
-__getattr__ = _module_getattr(__name__, submodules=("testing", "tests", "core", "config", "types", "np", "typing"),
+__getattr__ = _module_getattr(__name__, submodules=("testing", "tests", "core", "config", "types", "np", "typing", "random"),
                               hints=_HINTS, type_names=True)
