@@ -51,3 +51,19 @@ def test_custom_function(device, rng):
     assert want > 1 and prod_mod(loom.asarray(x, device=device), init=1) == want
     with pytest.raises(ValueError, match="1-D"):
         sum_reduce(np.zeros((2, 2)))
+
+
+product_reduce = cuda.reduce(lambda a, b: a * b)  # Numba's documentation writes it this way
+
+
+def test_a_lambda_is_a_reduction_function(device, rng):
+    x = rng.uniform(0.9, 1.1, 500)
+    assert np.isclose(product_reduce(loom.asarray(x, device=device), init=1), np.prod(x), rtol=1e-12)  # init: 0 by default
+
+
+two_lambdas = (lambda a, b: a + b, lambda a, b: a - b)
+
+
+def test_a_lambda_that_cannot_be_told_apart_says_to_use_def():
+    with pytest.raises(cuda.UnsupportedError, match=r"several lambdas with the parameters \(a, b\)"):
+        cuda.reduce(two_lambdas[0])(np.ones(3))

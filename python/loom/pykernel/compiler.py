@@ -2,6 +2,7 @@
 the device functions a kernel calls (each specialised on its argument types) and the
 kernel itself, as one CUDA C++ program for loom.RawModule."""
 import os
+import re
 
 import numpy as np
 
@@ -71,7 +72,7 @@ class ModuleBuilder:
                                "device functions); kernels cannot recurse")
         self.stack.append(key)
         try:
-            cname = f"loom_dev_{disp.__name__}_{len(self.device_cache) + len(self.stack)}"
+            cname = f"loom_dev_{_c_name(disp.__name__)}_{len(self.device_cache) + len(self.stack)}"
             params = disp.source().params
             tr = FunctionTranslator(disp.source(), argtypes, self, "device", cname,
                                     {params[i]: v for i, v in constants.items()})
@@ -126,8 +127,13 @@ def _identity(obj):
         return id(obj)
 
 
+def _c_name(name):
+    """A Python function's name as part of a C identifier ("<lambda>" -> "_lambda_")."""
+    return re.sub(r"\W", "_", name)
+
+
 def kernel_name(func):
-    return "loom_pk_" + func.__name__
+    return "loom_pk_" + _c_name(func.__name__)
 
 
 def translate_kernel(func, argtypes, src=None, debug=False):

@@ -21,16 +21,37 @@ class FunctionSource:
             raise UnsupportedError(f"[{self.name}] the source of the function is not available ({e}); "
                                    "kernels must be defined in a file or a notebook cell") from None
         self.lines = {first + i: text.rstrip("\n") for i, text in enumerate(lines)}
-        module = ast.parse(textwrap.dedent("".join(lines)))
+        where = Location(self.filename, first, self.lines.get(first, ""))
+        try:
+            module = ast.parse(textwrap.dedent("".join(lines)))
+        except SyntaxError:  # a lambda inside a statement that goes on past the lines Python gives
+            raise UnsupportedError(f"[{self.name}] the source of the function cannot be read on its own: "
+                                   f"define it with `def`\n{where}") from None
         ast.increment_lineno(module, first - 1)
-        defs = [n for n in module.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-        if not defs or isinstance(defs[0], ast.AsyncFunctionDef):
-            raise UnsupportedError(f"[{self.name}] only a plain `def` can be a kernel\n"
-                                   f"{Location(self.filename, first, self.lines.get(first, ''))}")
-        self.tree = defs[0]
+        if func.__name__ == "<lambda>":
+            self.tree = self._lambda_def(module, func, where)
+        else:
+            defs = [n for n in module.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            if not defs or isinstance(defs[0], ast.AsyncFunctionDef):
+                raise UnsupportedError(f"[{self.name}] only a plain `def` or a lambda can be a kernel\n{where}")
+            self.tree = defs[0]
         # Column offsets are of the dedented text: add the indentation back for carets.
         self.indent = len(lines[0]) - len(lines[0].lstrip())
         self.params = self._params()
+
+    def _lambda_def(self, module, func, where):
+        """The lambda of `func` (cuda.reduce(lambda a, b: a + b)) as a def returning its body:
+        the one lambda on its lines with the function's parameter names."""
+        code = func.__code__
+        names = list(code.co_varnames[:code.co_argcount])
+        found = [n for n in ast.walk(module) if isinstance(n, ast.Lambda) and [a.arg for a in n.args.args] == names]
+        if len(found) != 1:
+            raise UnsupportedError(f"[{self.name}] {'several lambdas' if found else 'no lambda'} with the parameters "
+                                   f"({', '.join(names)}) on these lines: define the function with `def`\n{where}")
+        lam = found[0]
+        fn = ast.FunctionDef(name="lambda", args=lam.args, body=[ast.Return(value=lam.body)], decorator_list=[],
+                             returns=None, type_comment=None)
+        return ast.fix_missing_locations(ast.copy_location(fn, lam))
 
     def _params(self):
         a = self.tree.args
