@@ -20,6 +20,8 @@ import math
 
 import numpy as np
 
+from .. import _loom
+
 __all__ = ["create_xoroshiro128p_states", "init_xoroshiro128p_states", "xoroshiro128p_next",
            "xoroshiro128p_jump", "xoroshiro128p_uniform_float32", "xoroshiro128p_uniform_float64",
            "xoroshiro128p_normal_float32", "xoroshiro128p_normal_float64"]
@@ -158,7 +160,6 @@ def _host_states(n, seed, subsequence_start):
 
 def init_xoroshiro128p_states(states, seed, subsequence_start=0, stream=0):
     """Seeds `states` (an (n, 2) uint64 array, loom or NumPy) for len(states) generators."""
-    import loom
     if tuple(states.shape[1:]) != (2,) or np.dtype(str(states.dtype)) != np.uint64:
         raise TypeError(f"[init_xoroshiro128p_states] a state array is uint64 of shape (n, 2), got {states.dtype} "
                         f"{tuple(states.shape)}")
@@ -166,14 +167,13 @@ def init_xoroshiro128p_states(states, seed, subsequence_start=0, stream=0):
     if isinstance(states, np.ndarray):
         states[...] = host
     else:
-        states[...] = loom.asarray(host, device=states.device)
+        states[...] = _loom.asarray(host, device=states.device)
 
 
 def create_xoroshiro128p_states(n, seed, subsequence_start=0, stream=0, device=None):
     """A state array for `n` generators on the current device (cpu() without a GPU), generator
     i starting 2**64 * (subsequence_start + i) draws into the sequence of `seed`."""
-    import loom
     if n < 0:
         raise ValueError(f"[create_xoroshiro128p_states] n must be >= 0, got {n}")
-    dev = device if device is not None else loom.default_device()
-    return loom.asarray(_host_states(int(n), seed, subsequence_start), device=dev)
+    dev = device if device is not None else _loom.default_device()
+    return _loom.asarray(_host_states(int(n), seed, subsequence_start), device=dev)
