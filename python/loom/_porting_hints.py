@@ -29,6 +29,9 @@ ARRAY_ATTRIBUTES = {
     "detach": "loom.stop_gradient(x) stops gradients (loom arrays carry no autograd graph)",
     "backward": "loom.grad(f)(x) or loom.value_and_grad(f)(x) differentiates a function",
     "unsqueeze": "loom.expand_dims(x, axis) adds an axis",
+    # Not torch's, but what Numba and CuPy code asks of every array: only GPU arrays have it.
+    "__cuda_array_interface__": "a cpu() array is host memory, which the CUDA array interface does not describe; "
+                                "x.to(loom.gpu(0)) has one, and np.from_dlpack(x) reads a cpu() array in place",
 }
 
 # Functions of the torch module that loom has under another name.

@@ -151,3 +151,10 @@ def test_optimisers_still_take_loom_forms():
     assert optim.SGD(0.1).learning_rate == 0.1
     assert optim.Adam(learning_rate=1e-3).learning_rate == 1e-3
     assert callable(optim.SGD(lambda step: 0.1).learning_rate)
+
+
+def test_a_cpu_array_says_why_it_has_no_cuda_array_interface():
+    x = loom.ones(2, device=loom.cpu())
+    assert not hasattr(x, "__cuda_array_interface__")  # what Numba and CuPy test for
+    with pytest.raises(AttributeError, match=r"a cpu\(\) array is host memory.*np.from_dlpack\(x\)"):
+        x.__cuda_array_interface__

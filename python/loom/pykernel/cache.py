@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import _loom
 from .function import KernelFunction
+from .intrinsics import device_pointer
 from .ufuncs import OPS
 
 # The op table's expressions and loops, which translations copy: a change of the table is a new key.
@@ -44,6 +45,8 @@ def _value_bytes(v, h, seen):
         for x in v:
             _value_bytes(x, h, seen)
         h.update(b")")
+    elif isinstance(v, _loom.ndarray):  # a device array global: its address is in the translation
+        h.update(f"dev:{v.device}:{device_pointer(v)}:{v.dtype}:{tuple(v.shape)}:{tuple(v.strides)}".encode())
     elif isinstance(v, np.ndarray):
         h.update(f"nd:{v.dtype}:{v.shape}".encode())
         h.update(np.ascontiguousarray(v).tobytes())
@@ -82,6 +85,31 @@ def function_key(func, h, seen=None):
             _value_bytes(cell.cell_contents, h, seen)
         except ValueError:
             h.update(b"<empty>")
+
+
+def device_arrays_read(func, seen=None):
+    """The loom arrays `func` (and the functions it calls) names as globals or closure
+    variables: a kernel that bakes their addresses in keeps them alive."""
+    seen = seen if seen is not None else set()
+    if id(func) in seen:
+        return []
+    seen.add(id(func))
+    code, g = func.__code__, func.__globals__
+    values = [g[n] for n in code.co_names if n in g]
+    for cell in func.__closure__ or ():
+        try:
+            values.append(cell.cell_contents)
+        except ValueError:
+            pass
+    found = []
+    for v in values:
+        if isinstance(v, _loom.ndarray):
+            found.append(v)
+        elif isinstance(v, KernelFunction):
+            found += device_arrays_read(v.py_func, seen)
+        elif isinstance(v, pytypes.FunctionType):
+            found += device_arrays_read(v, seen)
+    return found
 
 
 def key(func, argtypes, extra):

@@ -16,9 +16,10 @@ from .translate import FunctionTranslator
 
 
 class Specialization:
-    def __init__(self, key, argtypes, source, name, kernel, module):
+    def __init__(self, key, argtypes, source, name, kernel, module, keepalive=()):
         self.key, self.argtypes, self.source, self.name = key, argtypes, source, name
         self.kernel, self.module = kernel, module
+        self.keepalive = tuple(keepalive)  # device arrays whose addresses the source holds
 
 
 class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
@@ -92,6 +93,7 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
         return tuple(opts)
 
     def _compile(self, key, argtypes):
+        captured = cache.device_arrays_read(self.py_func)  # read before the key: the key holds their addresses
         k = cache.key(self.py_func, argtypes, (self.debug, self._options()))
         source, name = cache.translation(
             k, lambda: translate_kernel(self.py_func, argtypes, self.source(), debug=self.debug))
@@ -102,7 +104,7 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
             raise _loom.CompileError(
                 f"[{self.__name__}] the CUDA C++ generated from this Python kernel did not compile, a bug of "
                 f"loom's translator (please report it); the compiler's messages name the Python lines:\n{e}") from None
-        self._specs[key] = Specialization(key, argtypes, source, name, kernel, module)
+        self._specs[key] = Specialization(key, argtypes, source, name, kernel, module, captured)
         self.add(key, kernel)
         return self._specs[key]
 

@@ -5,8 +5,10 @@ import math
 
 import numpy as np
 
+from .. import _loom
 from . import stubs
 from . import types as T
+from .numba_types import layout_of
 from .ufuncs import check_numbers, float_type, math_handler
 from .values import Value, cast, literal
 
@@ -261,6 +263,35 @@ def constant_array(tr, node, arr):
     name = tr.module.constant(arr, dt)
     t = T.Array(dt, arr.ndim, "C", "const", tuple(int(d) for d in arr.shape), readonly=True)
     return Value(_view(t, name, arr.shape), t, obj=arr)
+
+
+def device_array_global(tr, node, arr):
+    """A device array a kernel names as a global or closure variable: passed by pointer, as
+    Numba does (the kernel sees later writes to it; its address is part of the translation,
+    and the dispatcher keeps the array alive with the kernel)."""
+    dt = T.dtype_name(str(arr.dtype))
+    if dt is None or arr.ndim == 0:
+        tr.fail(node, f"a global device array of dtype {arr.dtype} and {arr.ndim} dimensions cannot be used in a "
+                "kernel")
+    here = _loom.default_device()
+    if arr.device != here:
+        tr.fail(node, f"the global device array is on {arr.device} but the kernel is compiled for {here}; "
+                "pass it as an argument, or use one on that device")
+    ptr, strides = device_pointer(arr), tuple(int(s) for s in arr.strides)
+    item = np.dtype(dt).itemsize
+    if any(s % item for s in strides):
+        tr.fail(node, "a global device array's strides must be whole elements")
+    t = T.Array(dt, arr.ndim, "C" if layout_of(tuple(arr.shape), strides, item) == "C" else "A")
+    sh = ", ".join(f"{int(d)}LL" for d in arr.shape)
+    st = ", ".join(f"{s // item}LL" for s in strides)
+    return Value(f"({t.c}{{(({T.C_TYPES[dt]}*){ptr}ULL), {{{sh}}}, {{{st}}}}})", t, obj=arr)  # () for macros
+
+
+def device_pointer(arr):
+    """The address of a loom array's first element (its device's memory)."""
+    if arr.device == _loom.cpu():
+        return int(np.from_dlpack(arr).ctypes.data) if arr.size else 0
+    return int(arr.__cuda_array_interface__["data"][0])
 
 
 # ---------------------------------------------------------------- atomics

@@ -182,10 +182,10 @@ def typeof(value):
         raise TypeError(f"typeof: no kernel type for a {type(value).__name__}")
     kind = from_dtype(dtype)
     strides = tuple(getattr(value, "strides", ()) or ())
-    return Array(kind, len(shape), _layout(tuple(shape), strides, kind.dtype.itemsize))
+    return Array(kind, len(shape), layout_of(tuple(shape), strides, kind.dtype.itemsize))
 
 
-def _layout(shape, strides, itemsize):
+def layout_of(shape, strides, itemsize):
     """'C', 'F' or 'A' from a shape and byte strides (axes of length 1 take any stride)."""
     if not strides or 0 in shape:
         return "C"

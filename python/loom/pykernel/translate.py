@@ -6,6 +6,7 @@ import types as pytypes
 
 import numpy as np
 
+from .. import _loom
 from . import fp16, intrinsics, mathfuncs, stubs  # noqa: F401 (fp16 registers its handlers)
 from . import types as T
 from .errors import TypingError, UnsupportedError, raise_at
@@ -169,6 +170,8 @@ class FunctionTranslator(ExprMixin, StmtMixin):
             return Value(None, T.Opaque("function", obj), obj=obj)
         if isinstance(obj, np.ndarray):
             return intrinsics.constant_array(self, node, obj)
+        if isinstance(obj, _loom.ndarray):
+            return intrinsics.device_array_global(self, node, obj)
         if isinstance(obj, KernelFunction):  # the objects @cuda.jit makes
             return Value(None, T.Opaque("device" if obj.device else "kernel", obj), obj=obj)
         if isinstance(obj, (type, np.dtype)) or type(obj).__module__.startswith(("numba", "loom")):
