@@ -73,3 +73,15 @@ def test_an_array_on_another_device_is_refused(gpu):
     with pytest.raises(cuda.TypingError, match=r"global device array is on cpu\(\) but the kernel is compiled for "
                                                r"gpu\(0\)"):
         kernel[1, 32](out, loom.zeros(4, dtype=loom.int64, device=loom.gpu(0)))
+
+
+@pytest.mark.skipif(not loom.build_info()["cuda"], reason="loom built without CUDA (no NVRTC)")
+def test_generated_source_compiles_with_nvrtc_without_a_gpu():
+    """The baked-in pointer form is valid CUDA C++ for NVRTC too (here with a cpu() address)."""
+    global table
+    from loom.pykernel import types as T
+    from loom.pykernel.compiler import translate_kernel
+    table = loom.zeros((5, 3), device=loom.cpu())[:, 1]  # strided: the view's element strides
+    src, _ = translate_kernel(gather.py_func, (T.Array("float64", 1, "C"), T.Array("int64", 1, "C")))
+    assert "{3LL}" in src  # stride of the column view, in elements
+    loom.RawModule(src).compile(90)
