@@ -224,10 +224,11 @@ def jit(func_or_sig=None, device=False, debug=False, lineinfo=False, fastmath=Fa
     def wrap(f, sigs=None):
         return (CUDADeviceFunction if device else CUDADispatcher)(f, device=device, signatures=sigs, debug=debug, lineinfo=lineinfo,
                               fastmath=fastmath, opt=opt)
-    if callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple, numba_types.Type)):
+    if callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple, numba_types.Type)):  # a function
         return wrap(func_or_sig)
     sigs = None
     if func_or_sig is not None:
         # One signature (a string, a type object, a tuple of argument types) or a list of them.
-        sigs = [func_or_sig] if isinstance(func_or_sig, (str, numba_types.Type, tuple)) else list(func_or_sig)
+        sigs = [func_or_sig] if isinstance(func_or_sig, (str, numba_types.Type, numba_types.Signature, tuple)) \
+            else list(func_or_sig)
     return lambda f: wrap(f, sigs)

@@ -110,16 +110,23 @@ class Array(Type):
                      self.readonly if readonly is None else readonly)
 
 
-class Signature(Type):
-    """`float32(float32, float32)`: a return type and argument types (loom's signature text)."""
+class Signature:
+    """`float32(float32, float32)`: a return type and argument types (loom's signature text).
+    Not a Type, as in Numba (code tells the two apart with isinstance)."""
 
     def __init__(self, return_type, args):
         self.return_type = return_type
         self.args = tuple(args)
         self.text = f"{return_type}({', '.join(str(a) for a in self.args)})"
 
-    def __call__(self, *args):
-        raise TypeError(f"the signature {self.text} is not callable")
+    __str__ = Type.__str__
+    __repr__ = Type.__repr__
+
+    def __eq__(self, other):
+        return isinstance(other, Signature) and self.text == other.text
+
+    def __hash__(self):
+        return hash(("numba signature", self.text))
 
 
 void = none = Type("void")  # the return type of a kernel

@@ -4,7 +4,7 @@ type objects (numba_types.py: void(float32[:], int32)) are read as the text they
 import re
 
 from . import types as T
-from .numba_types import Type
+from .numba_types import Signature, Type
 from .errors import TypingError
 
 _ARRAY = re.compile(r"^(\w+)\s*\[(.*)\]$")
@@ -47,7 +47,7 @@ def parse_signature(sig, where):
     """(return type or None for void/absent, [argument types])."""
     if isinstance(sig, tuple):  # Numba's argument types alone: (float32[:], int32) returns void
         return None, [parse_type(str(a), where) for a in sig]
-    if isinstance(sig, Type):  # Numba's type objects: void(float32[:], int32)
+    if isinstance(sig, (Type, Signature)):  # Numba's type objects: void(float32[:], int32)
         sig = str(sig)
     if not isinstance(sig, str):
         raise TypingError(f"[{where}] signatures are strings such as 'void(float32[:], int32)', not {type(sig).__name__}")

@@ -17,6 +17,7 @@ from .. import _loom
 from . import types as T
 from .compiler import translate_device
 from .errors import TypingError
+from .numba_types import Signature
 from .signatures import parse_signature
 from .source import FunctionSource
 
@@ -165,7 +166,7 @@ def vectorize(signatures=None, target="cpu", identity=None, cache=False, nopytho
     """@loom.vectorize(['float32(float32, float32)', ...], target='cuda'|'cpu'|'parallel')."""
     if callable(signatures) and not isinstance(signatures, (str, list, tuple)):
         return Vectorized(signatures, None, target, identity)
-    sigs = [signatures] if isinstance(signatures, str) else signatures
+    sigs = [signatures] if isinstance(signatures, (str, Signature)) else signatures
     return lambda f: Vectorized(f, sigs, target, identity)
 
 
@@ -307,5 +308,5 @@ class GUVectorized:
 
 def guvectorize(signatures, layout, target="cpu", cache=False, nopython=True, **kwargs):
     """@loom.guvectorize(['void(float64[:,:], float64[:], float64[:])'], '(m,n),(n)->(m)', target=...)."""
-    sigs = [signatures] if isinstance(signatures, str) else list(signatures)
+    sigs = [signatures] if isinstance(signatures, (str, Signature)) else list(signatures)
     return lambda f: GUVectorized(f, sigs, layout, target)
