@@ -190,3 +190,52 @@ def test_an_atomic_takes_a_tuple_variable_as_its_index(device):
     a = loom.zeros((2, 3), dtype=loom.int32, device=loom.Device(device))
     k_atomic_tuple_index[1, (4, 3)](a)
     np.testing.assert_array_equal(a.to(loom.cpu()).numpy(), np.full((2, 3), 2))
+
+
+@cuda.jit
+def k_round(out, x, nd):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = round(x[i], nd)
+
+
+def reference_round(x, nd):
+    """Numba's rule for round(float, ndigits) on a GPU, written with Python floats."""
+    if np.isinf(x) or np.isnan(x):
+        return x
+    if nd >= 0:
+        p1, p2 = (10.0 ** (nd - 22), 1e22) if nd > 22 else (10.0 ** nd, 1.0)
+        y = (x * p1) * p2
+        return x if np.isinf(y) else (np.rint(y) / p2) / p1
+    p = 10.0 ** -nd
+    return np.rint(x / p) * p
+
+
+@pytest.mark.parametrize("nd", [0, 1, 3, -2, 30])
+def test_round_with_ndigits_follows_numba(device, rng, nd):
+    skip_cpu_kernels(device)
+    dev = loom.Device(device)
+    x = np.concatenate([rng.standard_normal(60) * 10.0 ** rng.integers(-3, 6, 60), [2.5, -0.125, 2.675, np.inf,
+                                                                                  -np.inf, np.nan, 1e300]])
+    with np.errstate(over="ignore"):
+        want = np.array([reference_round(v, nd) for v in x])
+    out = loom.zeros(x.size, device=dev)
+    k_round[1, 128](out, loom.asarray(x, device=dev), nd)
+    np.testing.assert_array_equal(out.to(loom.cpu()).numpy(), want)
+    out32 = loom.zeros(x.size, dtype=loom.float32, device=dev)  # float32 in, float32 out
+    with np.errstate(over="ignore"):  # 1e300 is inf in float32
+        x32 = x.astype(np.float32)
+        want32 = np.array([reference_round(float(v), nd) for v in x32]).astype(np.float32)
+    k_round[1, 128](out32, loom.asarray(x32, device=dev), nd)
+    np.testing.assert_array_equal(out32.to(loom.cpu()).numpy(), want32)
+
+
+@pytest.mark.skipif(not loom.build_info()["cuda"], reason="loom built without CUDA (no NVRTC)")
+def test_generated_source_compiles_with_nvrtc_without_a_gpu():
+    from loom.pykernel import types as T
+    from loom.pykernel.compiler import translate_kernel
+    f64, i64 = T.Array("float64", 1, "C"), T.Array("int64", 1, "C")
+    for k, types in [(k_round, (f64, f64, T.INT64)), (k_atomic_two_types, (T.Array("int32", 1, "C"), f64)),
+                     (k_window, (f64, f64)), (k_tile, (T.Array("float32", 2, "C"),) * 2)]:
+        src, _ = translate_kernel(k.py_func, types)
+        loom.RawModule(src).compile(90)

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 
+from . import builtins_impl
 from . import types as T
 from .ufuncs import HANDLERS as TABLE_HANDLERS, check_numbers, float_type
 from .values import Value, cast, literal
@@ -102,8 +103,15 @@ HANDLERS[builtins.max] = _minmax("max")
 
 
 def _round(tr, node, args, kwargs):
+    if len(args) == 2:  # round(x, ndigits): a float of x's type, by the helper in builtins_impl.py
+        x, nd = args
+        if not (isinstance(x.type, T.Scalar) and x.type.is_float) or not (isinstance(nd.type, T.Scalar)
+                                                                          and nd.type.is_int):
+            tr.fail(node, f"round(x, ndigits) takes a float and an integer in kernels, not {x.type} and {nd.type}")
+        r = tr.call_device(node, tr.module.plain_device_function(builtins_impl.round_ndigits), args)
+        return Value(cast(r, x.type), x.type)
     if len(args) != 1:
-        tr.unsupported(node, "round() takes one argument in kernels (round(x, ndigits) is not supported)")
+        tr.fail(node, f"round() takes one or two arguments, got {len(args)}")
     v = args[0]
     if v.type.is_int or v.type.is_bool:
         return Value(cast(v, T.INT64), T.INT64)
