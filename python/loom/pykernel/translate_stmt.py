@@ -1,13 +1,16 @@
 """Statements of a Python kernel, as C (a mixin of FunctionTranslator, translate.py).
 
 Python variables are function-wide, so each becomes one C variable declared at the top
-with the type all its assignments unify to. `for` goes over range() only; its variable
+with the type all its assignments unify to. `for` goes over range() (other loops are
+rewritten into one: for_loops.py); its variable
 is assigned from a hidden counter, so changing it in the body does not change the loop
 (Python's rule). `#line` directives before each statement make compiler messages and the
 emulator's debug reports name the Python file and line.
 """
 import ast
+import builtins
 
+from . import for_loops
 from . import types as T
 from .translate_expr import Pending
 from .values import Value, cast
@@ -168,8 +171,13 @@ class StmtMixin:
         if is_range:
             found, obj = self.src.lookup("range")
             is_range = found and obj is range and "range" not in self.locals
-        if not is_range:
-            self.unsupported(node, "for loops in kernels go over range(...) only")
+        if not is_range:  # an array, enumerate(), zip(): rewritten as a loop over range (for_loops.py)
+            try:
+                loop, counter = for_loops.rewrite(node, self.is_builtin)
+            except for_loops.NotIterable as e:
+                self.unsupported(node, str(e))
+            self.locals.add(counter)
+            return self.stmt_For(loop)
         if it.keywords or not 1 <= len(it.args) <= 3:
             self.fail(node, "range() takes 1 to 3 positional arguments")
         if not isinstance(node.target, ast.Name):
@@ -205,6 +213,11 @@ class StmtMixin:
         self.depth -= 2
         self.emit("  }")
         self.emit("}")
+
+    def is_builtin(self, name):
+        """Whether `name` is Python's builtin of that name here (not a local, global or closure)."""
+        found, obj = self.src.lookup(name)
+        return found and obj is getattr(builtins, name, None) and name not in self.locals
 
     def stmt_Break(self, node):
         self.emit("break;")

@@ -1,0 +1,88 @@
+"""`for` over what Numba's kernels iterate besides range(): a 1-d array, enumerate(...) and
+zip(...) of those and of ranges with a constant step. Each such loop is rewritten, on the
+AST, into a loop over range(n) that assigns the items first:
+
+    for i, (x, y) in enumerate(zip(a, b)):      for loom_for_7_4 in range(min(a.shape[0], b.shape[0])):
+        body                             ->         i, (x, y) = (loom_for_7_4, (a[loom_for_7_4], b[loom_for_7_4]))
+                                                    body
+
+so the translator's one loop (over range) and its tuple assignment do the rest. An iterable is
+named again for every item, so it must be a name or an attribute (an array, a range's bounds
+are read once per item: names and constants)."""
+import ast
+
+
+class NotIterable(Exception):
+    """The loop is over something this module does not rewrite (the message says what)."""
+
+
+def _call_name(node):
+    return node.func.id if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) else None
+
+
+def _int(value):
+    return ast.Constant(value)
+
+
+def _length_and_item(it, index, is_builtin):
+    """(AST of the number of items, function AST index -> AST of the item) of iterable `it`."""
+    name = _call_name(it)
+    if name and is_builtin(name):
+        if it.keywords and name != "enumerate":
+            raise NotIterable(f"{name}() takes no keyword arguments in a kernel's for loop")
+        if name == "enumerate":
+            start = it.args[1] if len(it.args) > 1 else None
+            for k in it.keywords:
+                if k.arg != "start":
+                    raise NotIterable(f"enumerate() takes no keyword {k.arg!r}")
+                start = k.value
+            if not 1 <= len(it.args) <= 2 or (len(it.args) == 2 and it.keywords):
+                raise NotIterable("enumerate() takes an iterable and a start")
+            n, item = _length_and_item(it.args[0], index, is_builtin)
+            return n, lambda i: ast.Tuple([i if start is None else ast.BinOp(i, ast.Add(), start), item(i)],
+                                          ast.Load())
+        if name == "zip":
+            if not it.args:
+                raise NotIterable("zip() of nothing")
+            parts = [_length_and_item(a, index, is_builtin) for a in it.args]
+            n = parts[0][0] if len(parts) == 1 else ast.Call(ast.Name("min", ast.Load()), [p[0] for p in parts], [])
+            return n, lambda i: ast.Tuple([p[1](i) for p in parts], ast.Load())
+        if name == "range":
+            args = it.args
+            if not 1 <= len(args) <= 3:
+                raise NotIterable("range() takes 1 to 3 arguments")
+            start, stop = (args[0], args[1]) if len(args) > 1 else (_int(0), args[0])
+            step = args[2] if len(args) == 3 else _int(1)
+            if not (isinstance(step, ast.Constant) and isinstance(step.value, int) and step.value > 0):
+                raise NotIterable("a range() inside enumerate() or zip() takes a constant positive step")
+            span = ast.BinOp(ast.BinOp(stop, ast.Sub(), start), ast.Add(), _int(step.value - 1))
+            n = ast.Call(ast.Name("max", ast.Load()), [_int(0), ast.BinOp(span, ast.FloorDiv(), step)], [])
+            return n, lambda i: ast.BinOp(start, ast.Add(), ast.BinOp(i, ast.Mult(), step))
+    if isinstance(it, (ast.Name, ast.Attribute)):  # an array: its items along axis 0
+        shape0 = ast.Subscript(ast.Attribute(it, "shape", ast.Load()), _int(0), ast.Load())
+        return shape0, lambda i: ast.Subscript(it, i, ast.Load())
+    raise NotIterable("for loops in kernels go over range(), a 1-d array (by name), enumerate() and zip() of "
+                      "those")
+
+
+def rewrite(node, is_builtin):
+    """The `for` statement `node` as a loop over range(n) with the items assigned first, and
+    the name of its new counter variable."""
+    counter = f"loom_for_{node.lineno}_{node.col_offset}"
+    index = ast.Name(counter, ast.Load())
+    n, item = _length_and_item(node.iter, index, is_builtin)
+    target = _store(node.target)
+    body = [ast.Assign([target], item(index))] + node.body
+    loop = ast.For(ast.Name(counter, ast.Store()), ast.Call(ast.Name("range", ast.Load()), [n], []), body, [])
+    for new in ast.walk(loop):
+        if "lineno" in new._attributes and not hasattr(new, "lineno"):
+            ast.copy_location(new, node)
+    return ast.fix_missing_locations(loop), counter
+
+
+def _store(target):
+    if isinstance(target, ast.Name):
+        return ast.Name(target.id, ast.Store())
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return ast.Tuple([_store(e) for e in target.elts], ast.Store())
+    raise NotIterable("a for loop's target is a name or a tuple of names")
