@@ -32,7 +32,7 @@ for _n in _stubs.ALL:
     globals()[_n] = getattr(_stubs, _n)
 
 # Numba's type objects: `from numba.cuda import float32, void` and `cuda.types` (as numba.types).
-_TYPE_NAMES = [n for n in types.__all__ if n not in ("Type", "Number", "Array", "Signature", "from_dtype")]
+_TYPE_NAMES = types.TOP_LEVEL
 for _n in _TYPE_NAMES:
     globals()[_n] = getattr(types, _n)
 import sys as _sys  # noqa: E402

@@ -96,3 +96,30 @@ def _mul(a, b):
 def test_types_module_imports_by_name():
     import loom.cuda.types as by_path
     assert by_path is types and cuda.float32 is float32 and cuda.void is void
+
+
+@cuda.jit
+def _scaled_sin(x, n):
+    i = cuda.grid(1)
+    if i < n:
+        x[i] = 3.14 * x[i] * x[i]
+
+
+def test_overloads_and_resource_queries_as_numba(device):
+    skip_cpu_kernels(device)
+    dev = loom.Device(device)
+    kernel = cuda.jit(_scaled_sin.py_func)
+    kernel[1, 10](loom.zeros(10, dtype=loom.float32, device=dev), 10)
+    kernel[1, 10](loom.zeros(10, dtype=loom.float64, device=dev), 10)
+    f32, f64 = void(float32[::1], int64), void(float64[::1], int64)
+    assert set(kernel.overloads) == {f32.args, f64.args}
+    regs = kernel.get_regs_per_thread()
+    assert set(regs) == {f32.args, f64.args} and regs[f32.args] == kernel.get_regs_per_thread(f32)
+    assert all(isinstance(v, int) for v in regs.values())
+    if dev != loom.cpu():  # the emulator has no registers; a GPU kernel has some
+        assert regs[f32.args] > 0
+    assert kernel.overloads[f64.args].max_threads_per_block == kernel.get_max_threads_per_block(f64) >= 256
+    assert isinstance(kernel.get_local_mem_per_thread(f32), int) and isinstance(kernel.get_shared_mem_per_block(f32), int)
+    assert isinstance(_fill.get_regs_per_thread(), int) and _fill.specialized  # one declared signature: an int
+    with pytest.raises(KeyError, match="no compiled signature"):
+        kernel.get_regs_per_thread(void(int32[::1], int64))

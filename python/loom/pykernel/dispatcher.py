@@ -11,7 +11,7 @@ from . import types as T
 from .compiler import ModuleBuilder, kernel_name, translate_kernel
 from .errors import TypingError
 from .function import KernelFunction
-from .signatures import accepts
+from .signatures import accepts, parse_signature
 from .translate import FunctionTranslator
 
 
@@ -129,8 +129,54 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
         return [s.argtypes for s in self._specs.values()]
 
     @property
+    def specialized(self):
+        """True when the kernel takes only the signatures it was compiled for (declared ones,
+        or specialize())."""
+        return bool(self._declared) or self._frozen
+
+    @property
     def overloads(self):
-        return {s.argtypes: s.kernel for s in self._specs.values()}
+        """Numba's: each compiled kernel under its argument types (Numba's type objects, as
+        `sig.args`), with its resource use as attributes (_Overload)."""
+        return {numba_types.from_kernel_types(s.argtypes): _Overload(s.kernel) for s in self._specs.values()}
+
+    def _spec_of(self, signature):
+        """The specialisation a signature names: a Numba signature or its args, or a string."""
+        if isinstance(signature, tuple) and all(isinstance(t, numba_types.Type) for t in signature):
+            argtypes = parse_signature(signature, self.__name__)[1]
+        elif isinstance(signature, (str, numba_types.Signature)):
+            argtypes = parse_signature(signature, self.__name__)[1]
+        else:
+            argtypes = list(signature)
+        for s in self._specs.values():
+            if list(s.argtypes) == list(argtypes):
+                return s
+        raise KeyError(f"[{self.__name__}] no compiled signature ({', '.join(map(str, argtypes))}); it has "
+                       + "; ".join("(" + ", ".join(map(str, s.argtypes)) + ")" for s in self._specs.values()))
+
+    def _resource(self, signature, field):
+        if signature is not None:
+            return _Overload(self._spec_of(signature).kernel).attribute(field)
+        if self.specialized and len(self._specs) == 1:
+            return _Overload(next(iter(self._specs.values())).kernel).attribute(field)
+        return {k: o.attribute(field) for k, o in self.overloads.items()}
+
+    def get_regs_per_thread(self, signature=None):
+        """Registers a thread of the kernel uses (Numba's; 0 on cpu(), which has none): an int for
+        one signature or a specialised kernel, else {argument types: int}."""
+        return self._resource(signature, "num_regs")
+
+    def get_shared_mem_per_block(self, signature=None):
+        return self._resource(signature, "shared_size_bytes")
+
+    def get_local_mem_per_thread(self, signature=None):
+        return self._resource(signature, "local_size_bytes")
+
+    def get_const_mem_size(self, signature=None):
+        return self._resource(signature, "const_size_bytes")
+
+    def get_max_threads_per_block(self, signature=None):
+        return self._resource(signature, "max_threads_per_block")
 
     def inspect_source(self, signature=None):
         """The generated CUDA C++ of each specialisation ({argument types: source}), or of one."""
@@ -202,6 +248,26 @@ class CUDADeviceFunction(CUDADispatcher):
 
     def __getitem__(self, config):
         raise TypeError(f"[{self.__name__}] is a device function; only kernels are launched")
+
+
+class _Overload:
+    """One compiled kernel as Numba's overloads show it: its resource use as attributes
+    (regs_per_thread, shared_mem_per_block, ...), and the loom RawKernel's own otherwise."""
+
+    _FIELDS = {"regs_per_thread": "num_regs", "shared_mem_per_block": "shared_size_bytes",
+               "local_mem_per_thread": "local_size_bytes", "const_mem_size": "const_size_bytes",
+               "max_threads_per_block": "max_threads_per_block"}
+
+    def __init__(self, kernel):
+        self.kernel = kernel
+
+    def attribute(self, field):
+        return int(self.kernel.attributes()[field])
+
+    def __getattr__(self, name):
+        if name in _Overload._FIELDS:
+            return self.attribute(_Overload._FIELDS[name])
+        return getattr(self.kernel, name)
 
 
 class _ForAll:

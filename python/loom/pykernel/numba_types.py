@@ -141,6 +141,8 @@ _SCALARS = {
     "u2": "uint16", "u4": "uint32", "u8": "uint64", "f2": "float16", "f4": "float32", "f8": "float64",
     "c8": "complex64", "c16": "complex128",
 }
+# The names `from numba.cuda import ...` gives as well as numba.cuda.types: void and the scalars.
+TOP_LEVEL = ["void", "none"] + list(_SCALARS)
 _BY_DTYPE = {}
 for _alias, _name in _SCALARS.items():
     _BY_DTYPE.setdefault(_name, Number(_name))
@@ -205,3 +207,13 @@ def layout_of(shape, strides, itemsize):
             step *= n
         return True
     return "C" if dense("C") else "F" if dense("F") else "A"
+
+
+def from_kernel_types(argtypes):
+    """The translator's argument types (pykernel/types.py) as Numba's type objects (the keys of a
+    dispatcher's overloads, which Numba writes `sig.args`)."""
+    out = []
+    for t in argtypes:
+        ndim = getattr(t, "ndim", None)
+        out.append(Array(from_dtype(t.dtype), ndim, t.layout) if ndim is not None else from_dtype(t.dtype))
+    return tuple(out)
