@@ -19,6 +19,7 @@ select_device, is_available, stream; device arrays are loom arrays (copy_to_host
 import numpy as _np
 
 from . import _loom
+from .pykernel import host_api as _host_api
 from .pykernel import numba_types as types
 from .pykernel import xoroshiro as random
 from .pykernel import stubs as _stubs
@@ -166,8 +167,12 @@ def _copy_to_device(self, ary, stream=0):
 for _name, _fn in (("copy_to_host", _copy_to_host), ("copy_to_device", _copy_to_device)):
     if not hasattr(_loom.ndarray, _name):
         setattr(_loom.ndarray, _name, _fn)
+_host_api.install_array_methods()
+detect, current_context, mapped_array = _host_api.detect, _host_api.current_context, _host_api.mapped_array
+pinned, defer_cleanup = _host_api.pinned, _host_api.defer_cleanup
 
 __all__ = ["jit", "Dispatcher", "reduce", "Reduce", "TypingError", "UnsupportedError", "is_available", "to_device", "device_array",
            "device_array_like", "pinned_array", "pinned_array_like", "as_cuda_array", "is_cuda_array",
            "synchronize", "stream", "default_stream", "event", "select_device", "get_current_device",
-           "gpus", "types", "random"] + _stubs.ALL + _TYPE_NAMES
+           "gpus", "types", "random", "detect", "current_context", "mapped_array", "pinned", "defer_cleanup"] \
+    + _stubs.ALL + _TYPE_NAMES

@@ -36,6 +36,12 @@ from loom.cuda import (
     _copy_to_device as copy_to_device,
     _copy_to_host as copy_to_host
 )
+from loom.pykernel.host_api import (
+    _bind as bind,
+    _is_c_contiguous as is_c_contiguous,
+    _is_f_contiguous as is_f_contiguous,
+    _split as split
+)
 
 
 class dtype:

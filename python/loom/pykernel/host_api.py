@@ -1,0 +1,116 @@
+"""Numba's host-side cuda.* functions that programs call around their kernels (loom.cuda re-
+exports them): detect(), current_context() and its memory info, mapped_array, and the
+context managers pinned() and defer_cleanup(). The device-array methods Numba code calls on
+loom arrays (is_c_contiguous, split, bind, ...) are installed by install_array_methods().
+
+pinned() and defer_cleanup() change nothing in loom, on purpose: Numba's pin host arrays for
+faster copies and hold back frees inside a region, while loom's copies from pageable memory
+already go through its pinned staging cache, and its frees are stream-ordered (a buffer in
+use by queued work is never reused early). Programs written for Numba keep their meaning.
+"""
+import collections
+import contextlib
+
+import numpy as np
+
+from .. import _loom
+from .numba_types import layout_of
+
+MemoryInfo = collections.namedtuple("MemoryInfo", ["free", "total"])
+
+
+def detect():
+    """Prints the GPUs loom sees (as Numba's cuda.detect does) and returns whether there is one;
+    without one it says that kernels run on cpu()."""
+    n = _loom.num_gpus()
+    print(f"Found {n} CUDA devices")
+    for i in range(n):
+        d = _loom.gpu(i)
+        major, minor = d.compute_capability
+        print(f"id {i:<4d} {d.name!r:>40} {'[SUPPORTED]':>15}")
+        print(f"{'Compute Capability:':>40} {major}.{minor}")
+        print(f"{'Multiprocessors:':>40} {d.multiprocessor_count}")
+    if n == 0:
+        print("loom runs CUDA kernels on cpu() through its kernel emulator")
+    print("Summary:")
+    print(f"\t{n}/{n} devices are supported")
+    return n > 0
+
+
+class Context:
+    """Numba's context object for a device: its memory information and synchronisation."""
+
+    def __init__(self, device):
+        self.device = device
+
+    def get_memory_info(self):
+        """(free, total) bytes of the device's memory."""
+        return MemoryInfo(int(self.device.free_memory), int(self.device.total_memory))
+
+    def synchronize(self):
+        self.device.synchronize()
+
+    def __repr__(self):
+        return f"<loom.cuda context of {self.device}>"
+
+
+def current_context(devnum=None):
+    """The context of gpu(devnum), or of the current device (cpu() without a GPU)."""
+    return Context(_loom.gpu(devnum) if devnum is not None else _loom.default_device())
+
+
+def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, portable=False, wc=False):
+    """A host array mapped into the GPUs' address space (loom.empty_mapped), which kernels may read
+    and write directly."""
+    if strides is not None or order != "C":
+        raise NotImplementedError("[cuda.mapped_array] only C order without explicit strides is supported")
+    return _loom.empty_mapped(shape if isinstance(shape, tuple) else (shape,), dtype=dtype)
+
+
+@contextlib.contextmanager
+def pinned(*arrays):
+    """Numba's pinned(): a region in which `arrays` may be copied fast (see the module's note)."""
+    yield
+
+
+@contextlib.contextmanager
+def defer_cleanup():
+    """Numba's defer_cleanup(): a region without deallocations (see the module's note)."""
+    yield
+
+
+def _layout(self):
+    return layout_of(tuple(self.shape), tuple(self.strides), self.itemsize)
+
+
+def _split(self, section, stream=0):
+    """Numba's DeviceNDArray.split: views of `section` elements each (the last may be shorter)."""
+    if self.ndim != 1:
+        raise ValueError(f"[split] only a 1-d array splits, not a {self.ndim}-d one")
+    return [self[i:i + section] for i in range(0, self.shape[0], section)]
+
+
+def _is_c_contiguous(self):
+    """Whether the array is C-contiguous (Numba's DeviceNDArray.is_c_contiguous)."""
+    return _layout(self) == "C"
+
+
+def _is_f_contiguous(self):
+    """Whether the array is Fortran-contiguous (1-d contiguous arrays are both)."""
+    return _layout(self) == "F" or (self.ndim <= 1 and _layout(self) == "C")
+
+
+def _bind(self, stream=0):
+    """Numba binds an array to a stream for its later copies; a loom array's copies and ops run
+    on the stream current where they are called, so the array itself is returned."""
+    return self
+
+
+ARRAY_METHODS = {"is_c_contiguous": _is_c_contiguous, "is_f_contiguous": _is_f_contiguous, "split": _split,
+                 "bind": _bind}
+
+
+def install_array_methods():
+    for name, fn in ARRAY_METHODS.items():
+        if not hasattr(_loom.ndarray, name):
+            setattr(_loom.ndarray, name, fn)

@@ -1,0 +1,56 @@
+"""Numba's host-side cuda.* functions on loom (pykernel/host_api.py): detect(), current_context()
+with its memory information, mapped_array, the pinned() and defer_cleanup() regions, and the
+device-array methods Numba code calls (is_c_contiguous, is_f_contiguous, split, bind)."""
+import numpy as np
+import pytest
+
+import loom
+from loom import cuda
+
+
+def test_detect_reports_what_loom_sees(capsys):
+    found = cuda.detect()
+    out = capsys.readouterr().out
+    assert found == (loom.num_gpus() > 0)
+    assert out.startswith(f"Found {loom.num_gpus()} CUDA devices")
+    assert f"{loom.num_gpus()}/{loom.num_gpus()} devices are supported" in out
+    for i in range(loom.num_gpus()):
+        assert repr(loom.gpu(i).name) in out
+
+
+def test_current_context_memory_info():
+    ctx = cuda.current_context()
+    assert ctx.device == loom.default_device()
+    free, total = ctx.get_memory_info()
+    assert 0 < free <= total == loom.default_device().total_memory
+    ctx.synchronize()
+
+
+def test_mapped_array(rng):
+    m = cuda.mapped_array(16, dtype=np.float32)
+    m[...] = loom.asarray(rng.standard_normal(16).astype(np.float32))
+    assert m.shape == (16,) and m.dtype == loom.float32
+    with pytest.raises(NotImplementedError, match="only C order"):
+        cuda.mapped_array((2, 2), order="F")
+
+
+def test_regions_keep_their_meaning(rng):
+    host = rng.standard_normal(8)
+    with cuda.pinned(host), cuda.defer_cleanup():
+        d = cuda.to_device(host)
+        back = d.copy_to_host()
+    np.testing.assert_array_equal(back, host)
+
+
+def test_device_array_methods(rng):
+    x = loom.asarray(rng.standard_normal((4, 6)))
+    assert x.is_c_contiguous() and not x.is_f_contiguous()
+    assert x.T.is_f_contiguous() and not x.T.is_c_contiguous()
+    assert not x[:, ::2].is_c_contiguous() and not x[:, ::2].is_f_contiguous()
+    v = loom.arange(10)
+    parts = v.split(4)
+    assert [p.shape[0] for p in parts] == [4, 4, 2]
+    np.testing.assert_array_equal(np.concatenate([p.numpy() for p in parts]), np.arange(10))
+    assert x.bind(cuda.default_stream()) is x
+    with pytest.raises(ValueError, match=r"\[split\] only a 1-d array"):
+        x.split(2)
