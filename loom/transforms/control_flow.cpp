@@ -82,6 +82,12 @@ std::vector<Array> while_loop(const ArrayFn& cond, const ArrayFn& body, const st
                                  (next[i].valid() ? spec_str(next[i]) + " on " + next[i].device().str() : "empty") +
                                  ", the carry's is " + spec_str(init[i]) + " on " + init[i].device().str());
 
+  for (const TracedGraph* g : {&program->cond, &program->body}) {
+    std::unordered_set<const Buffer*> carry;
+    for (const Array& a : g->inputs) carry.insert(a.buffer().get());
+    for (const TracedOp& o : g->ops)
+      for (const Array& a : o.outputs) program->writes_carry |= a.valid() && carry.count(a.buffer().get()) > 0;
+  }
   // Each captured buffer, whole, becomes an input of both graphs and an operand of the op.
   std::vector<Array> captured;
   for (const auto& b : captures.buffers) {

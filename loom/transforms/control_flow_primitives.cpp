@@ -43,7 +43,8 @@ namespace control_flow_evals {
 // One eval for every device: the graphs' records dispatch to their own backends.
 void while_loop(const std::vector<Array>& init, const std::vector<Array>& captured, const std::vector<Array>& out,
                 const LoopProgramPtr& program) {
-  std::vector<Array> args = init;
+  std::vector<Array> args;
+  for (const Array& a : init) args.push_back(program->writes_carry ? a.copy() : a);
   args.insert(args.end(), captured.begin(), captured.end());
   const CompiledPlan& cond = program->cond_plan();
   const CompiledPlan& body = program->body_plan();

@@ -25,6 +25,9 @@ namespace loom {
 struct LoopProgram {
   TracedGraph cond, body;
   size_t num_carry = 0;
+  /// Whether a graph writes its carry arguments in place: the eval then gives them copies, so
+  /// the loop never changes the arrays it started from.
+  bool writes_carry = false;
 
   /// The two graphs compiled (transforms/compile.h) at the first run, once.
   const CompiledPlan& cond_plan() const;

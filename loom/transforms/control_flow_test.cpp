@@ -76,6 +76,19 @@ TEST(WhileLoop, ResultsAreFreshArrays) {  // no iteration: a copy of the carry, 
   EXPECT_EQ(host(r[1]), (std::vector<double>{1, 2}));
 }
 
+TEST(WhileLoop, ABodyThatWritesItsCarryInPlaceLeavesTheStartingArraysAlone) {
+  const Array x = from({1, 2, 3}, {3});
+  const auto r = lax::while_loop(
+      [](const std::vector<Array>& c) { return std::vector<Array>{less(c[0], Scalar(3))}; },
+      [](const std::vector<Array>& c) {
+        copyto(c[1], multiply(c[1], Scalar(2)));  // in place, as Python code may write it
+        return std::vector<Array>{add(c[0], Scalar(1)), c[1]};
+      },
+      {scalar_i64(0), x});
+  EXPECT_EQ(host(r[1]), (std::vector<double>{8, 16, 24}));
+  EXPECT_EQ(host(x), (std::vector<double>{1, 2, 3}));
+}
+
 TEST(WhileLoop, JitTracesOnceForEveryTripCountAndCapturesItsArguments) {
   const std::vector<float> x = random_values(4, 2);
   // n is an argument of the jitted function: the loop's cond reads it from the outer trace.
