@@ -1,6 +1,7 @@
 """How the shim reports a Numba name that loom has no equivalent of: an ImportError that
 names it (raised on `from numba.x import name` and on `numba.x.name`)."""
 import importlib
+import types
 
 # Numba's type objects. loom.cuda.types has the scalar and array types and signatures; the
 # others are named as missing.
@@ -26,7 +27,21 @@ def missing(qualname, hint=None):
     return LoomHasNo(f"{qualname}: loom has no equivalent" + (f" ({hint})" if hint else ""), name=qualname)
 
 
-def module_getattr(modname, submodules=(), hints=None, type_names=False):
+class MissingModule(types.ModuleType):
+    """A Numba module loom has no equivalent of, given where a test file imports it at its top,
+    so that the file's other tests run: any use of it raises LoomHasNo naming it."""
+
+    def __init__(self, qualname, hint=None):
+        super().__init__(qualname)
+        self.__hint = hint
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise missing(f"{self.__name__}.{name}", self.__hint)
+
+
+def module_getattr(modname, submodules=(), hints=None, type_names=False, missing_modules=()):
     """A module-level __getattr__: the shim's own submodules are imported; every other public
     name raises LoomHasNo naming it (private and dunder names raise AttributeError)."""
     hints = hints or {}
@@ -34,6 +49,8 @@ def module_getattr(modname, submodules=(), hints=None, type_names=False):
     def __getattr__(name):
         if name in submodules:
             return importlib.import_module(f"{modname}.{name}")
+        if name in missing_modules:
+            return MissingModule(f"{modname}.{name}", hints.get(name))
         if name.startswith("_"):
             raise AttributeError(f"module {modname!r} has no attribute {name!r}")
         if type_names:

@@ -36,6 +36,7 @@ _HINTS = {
     "compile_ptx_for_current_device": "loom compiles CUDA C++, not PTX",
     "compile": "loom compiles CUDA C++, not PTX", "compile_for_current_device": "loom compiles CUDA C++, not PTX",
     "config": "Numba's configuration settings",
+    "launchconfig": "Numba's launch-configuration hooks for its extensions",
 }
 __getattr__ = _module_getattr(__name__, submodules=("testing", "tests", "core", "config", "types", "np", "typing", "random"),
-                              hints=_HINTS, type_names=True)
+                              hints=_HINTS, type_names=True, missing_modules=("launchconfig",))
