@@ -83,6 +83,11 @@ def test_vmap_stops_each_example_where_its_own_predicate_fails(device, rng):
     def f(limit, s):
         return lax.while_loop(lambda c: c[0] < limit, lambda c: (c[0] + 1, c[1] + s), (0, 0.0))
 
+    with loom.device(dev):  # the carry's Python scalars are made on the default device, as in JAX
+        _check_vmap(f, dev, limits, step)
+
+
+def _check_vmap(f, dev, limits, step):
     k, total = loom.vmap(f)(loom.asarray(limits, device=dev), loom.asarray(step, device=dev))
     np.testing.assert_array_equal(k.to(loom.cpu()).numpy(), limits)
     np.testing.assert_allclose(total.to(loom.cpu()).numpy(), step * limits, rtol=1e-12)

@@ -82,6 +82,7 @@ def test_generated_source_compiles_with_nvrtc_without_a_gpu():
     from loom.pykernel import types as T
     from loom.pykernel.compiler import translate_kernel
     table = loom.zeros((5, 3), device=loom.cpu())[:, 1]  # strided: the view's element strides
-    src, _ = translate_kernel(gather.py_func, (T.Array("float64", 1, "C"), T.Array("int64", 1, "C")))
+    with loom.device(loom.cpu()):  # the kernel's device, where the array is (a GPU machine's default is gpu(0))
+        src, _ = translate_kernel(gather.py_func, (T.Array("float64", 1, "C"), T.Array("int64", 1, "C")))
     assert "{3LL}" in src  # stride of the column view, in elements
     loom.RawModule(src).compile(90)

@@ -52,7 +52,7 @@ def test_a_plain_helper_is_a_device_function(device, rng):
     x = rng.standard_normal(37)
     out = loom.zeros(37, device=dev)
     k_scale[2, 32](out, loom.asarray(x, device=dev))
-    np.testing.assert_allclose(out.to(loom.cpu()).numpy(), x * 2.5 + 1.0, rtol=1e-15)
+    np.testing.assert_allclose(out.to(loom.cpu()).numpy(), x * 2.5 + 1.0, rtol=1e-13)  # a GPU fuses into an fma
 
 
 def test_dtype_and_function_arguments_specialise_the_helper(device, rng):

@@ -85,11 +85,11 @@ def while_loop(cond_fun, body_fun, init_val):
     return tree_unflatten(treedef, _loom._while_loop(cond, body, carry))
 
 
-def _index(x, what):
+def _index(x, what, device):
     if isinstance(x, _ndarray):
         return x
     if isinstance(x, (numbers.Integral, np.integer)) and not isinstance(x, bool):
-        return _loom.asarray(x)
+        return _loom.asarray(x, device=device) if device is not None else _loom.asarray(x)
     raise TypeError(f"[fori_loop] {what} must be an integer or an integer scalar array, got {type(x).__name__}")
 
 
@@ -97,16 +97,17 @@ def fori_loop(lower, upper, body_fun, init_val):
     """JAX's lax.fori_loop: `for i in range(lower, upper): val = body_fun(i, val)`, as a
     while_loop over (i, val). `lower` and `upper` are integers or integer scalar arrays (traced
     ones too: the trip count may depend on the data); `i` has their promoted dtype."""
-    lo, hi = _index(lower, "lower"), _index(upper, "upper")
+    leaves, treedef = tree_flatten(init_val)
+    # Integer bounds are made on the device of the carry's first array, else of an array
+    # bound, else the default one (an array made elsewhere could not move inside a trace).
+    device = next((x.device for x in list(leaves) + [lower, upper] if isinstance(x, _ndarray)), None)
+    lo, hi = _index(lower, "lower", device), _index(upper, "upper", device)
     for b, what in ((lo, "lower"), (hi, "upper")):
         if b.ndim != 0 or b.dtype.kind not in "iu":
             raise TypeError(f"[fori_loop] {what} must be an integer scalar, got {b.dtype}{tuple(b.shape)}")
     t = _loom.result_type(lo.dtype, hi.dtype)
     lo, hi = lo.astype(t), hi.astype(t)
-    leaves, treedef = tree_flatten(init_val)
     carry = _carry_arrays(leaves, "fori_loop")
-    if carry:
-        lo, hi = lo.to(carry[0].device), hi.to(carry[0].device)
 
     def body(c):
         i, val = c
