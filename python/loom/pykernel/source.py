@@ -5,11 +5,14 @@ import builtins
 import inspect
 import textwrap
 
+from .bytecode import decompile
 from .errors import Location, UnsupportedError
 
 
 class FunctionSource:
     """The parsed `def` of `func`: `tree` (ast.FunctionDef) with line numbers of its file."""
+
+    from_bytecode = False
 
     def __init__(self, func):
         self.func = func
@@ -17,9 +20,10 @@ class FunctionSource:
         try:
             lines, first = inspect.getsourcelines(func)
             self.filename = inspect.getsourcefile(func) or inspect.getfile(func)
-        except (OSError, TypeError) as e:
-            raise UnsupportedError(f"[{self.name}] the source of the function is not available ({e}); "
-                                   "kernels must be defined in a file or a notebook cell") from None
+        except (OSError, TypeError):
+            # exec() of a string, a REPL, `python -c`: the def is rebuilt from the bytecode.
+            self._from_bytecode(func)
+            return
         self.lines = {first + i: text.rstrip("\n") for i, text in enumerate(lines)}
         where = Location(self.filename, first, self.lines.get(first, ""))
         try:
@@ -37,6 +41,16 @@ class FunctionSource:
             self.tree = defs[0]
         # Column offsets are of the dedented text: add the indentation back for carets.
         self.indent = len(lines[0]) - len(lines[0].lstrip())
+        self.params = self._params()
+
+    def _from_bytecode(self, func):
+        """The def rebuilt from `func`'s bytecode (bytecode.py): no source lines to quote; a
+        node's column is an instruction offset, so no caret is drawn."""
+        self.filename = func.__code__.co_filename
+        self.lines = {}
+        self.indent = 0
+        self.from_bytecode = True
+        self.tree = decompile(func, "lambda" if func.__name__ == "<lambda>" else func.__name__)
         self.params = self._params()
 
     def _lambda_def(self, module, func, where):
@@ -66,7 +80,7 @@ class FunctionSource:
         line = getattr(node, "lineno", self.tree.lineno)
         col = getattr(node, "col_offset", None)
         return Location(self.filename, line, self.lines.get(line, ""),
-                        None if col is None else col + self.indent)
+                        None if col is None or self.from_bytecode else col + self.indent)
 
     def lookup(self, name):
         """(True, value) for a name from the closure, the globals or the builtins; (False, None)."""

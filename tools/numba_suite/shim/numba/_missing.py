@@ -60,3 +60,13 @@ def module_getattr(modname, submodules=(), hints=None, type_names=False, missing
         hint = hints.get(name) or (TYPE_HINT if type_names and name in TYPE_NAMES else None)
         raise missing(f"{modname}.{name}", hint)
     return __getattr__
+
+
+def missing_callable(qualname, hint=None):
+    """A Numba function loom has no equivalent of, importable so that a test file that names
+    it at its top loads: calling it (on the host or, as a device function, in a kernel)
+    raises LoomHasNo naming it."""
+    def stand_in(*args, **kwargs):
+        raise missing(qualname, hint)
+    stand_in.__name__ = stand_in.__qualname__ = qualname.rsplit(".", 1)[-1]
+    return stand_in

@@ -38,5 +38,7 @@ _HINTS = {
     "config": "Numba's configuration settings",
     "launchconfig": "Numba's launch-configuration hooks for its extensions",
 }
-__getattr__ = _module_getattr(__name__, submodules=("testing", "tests", "core", "config", "types", "np", "typing", "random"),
+__getattr__ = _module_getattr(__name__, submodules=("testing", "tests", "core", "config", "types", "np", "typing", "random",
+                                                          "extending", "cudaimpl", "cgutils", "cudadrv", "misc",
+                                                          "compiler", "args"),
                               hints=_HINTS, type_names=True, missing_modules=("launchconfig",))

@@ -1,7 +1,11 @@
-"""numba.cuda.np.numpy_support: from_dtype is loom.cuda.types.from_dtype; carray, farray and
-the rest raise an ImportError naming them."""
+"""numba.cuda.np.numpy_support: from_dtype is loom.cuda.types.from_dtype; carray and farray
+raise LoomHasNo when called; the rest raise an ImportError naming them."""
 from loom.cuda.types import from_dtype  # noqa: F401
 
-from ..._missing import module_getattr as _module_getattr
+from ..._missing import missing_callable, module_getattr as _module_getattr
+
+# Arrays made from a raw pointer inside a kernel: loom's kernels have no such constructor.
+carray = missing_callable("numba.cuda.np.numpy_support.carray", "arrays from pointers in kernels")
+farray = missing_callable("numba.cuda.np.numpy_support.farray", "arrays from pointers in kernels")
 
 __getattr__ = _module_getattr(__name__)

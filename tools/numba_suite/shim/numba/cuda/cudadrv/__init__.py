@@ -1,0 +1,5 @@
+"""numba.cuda.cudadrv: Numba's CUDA driver bindings. loom drives CUDA from C++; the names Numba's
+tests import at their top are given so that the files load (driver.py, error.py)."""
+from ..._missing import module_getattr as _module_getattr
+
+__getattr__ = _module_getattr(__name__, submodules=("driver", "error"))
