@@ -26,6 +26,7 @@ from .pykernel import stubs as _stubs
 from .pykernel.dispatcher import CUDADispatcher as Dispatcher
 from .pykernel.dispatcher import jit
 from .pykernel.errors import TypingError, UnsupportedError
+from .pykernel.foreign import CUSource, declare_device
 from .pykernel.reduce import Reduce, reduce
 
 # The intrinsics kernels name (markers the translator knows by identity).
@@ -170,9 +171,11 @@ for _name, _fn in (("copy_to_host", _copy_to_host), ("copy_to_device", _copy_to_
 _host_api.install_array_methods()
 detect, current_context, mapped_array = _host_api.detect, _host_api.current_context, _host_api.mapped_array
 pinned, defer_cleanup = _host_api.pinned, _host_api.defer_cleanup
+mapped_array_like = _host_api.mapped_array_like
 
 __all__ = ["jit", "Dispatcher", "reduce", "Reduce", "TypingError", "UnsupportedError", "is_available", "to_device", "device_array",
            "device_array_like", "pinned_array", "pinned_array_like", "as_cuda_array", "is_cuda_array",
            "synchronize", "stream", "default_stream", "event", "select_device", "get_current_device",
-           "gpus", "types", "random", "detect", "current_context", "mapped_array", "pinned", "defer_cleanup"] \
+           "gpus", "types", "random", "detect", "current_context", "mapped_array", "pinned", "defer_cleanup",
+           "declare_device", "CUSource", "mapped_array_like"] \
     + _stubs.ALL + _TYPE_NAMES

@@ -41,7 +41,7 @@ CHILD = textwrap.dedent('''
         # cache itself, so its format and checksum are valid.
         from loom.pykernel import dispatcher
         real = dispatcher.translate_kernel
-        def planted(func, argtypes, src=None, debug=False):
+        def planted(func, argtypes, src=None, debug=False, **options):
             source, name = real(pyk_trust.evil.py_func, argtypes, None, debug)
             want = "loom_pk_" + func.__name__
             return source.replace(name, want), want

@@ -15,6 +15,7 @@ import types as pytypes
 import numpy as np
 
 from .. import _loom
+from .foreign import ForeignFunction
 from .function import KernelFunction
 from .intrinsics import device_pointer
 from .ufuncs import OPS
@@ -23,7 +24,7 @@ from .ufuncs import OPS
 _OPS_BYTES = repr(sorted(OPS.items())).encode()
 
 # Changes whenever what a translation produces changes in a way the key does not see.
-_KEY_VERSION = b"loom-pykernel-5\n"  # 5: round(x, ndigits) (builtins_impl.py), device-array globals
+_KEY_VERSION = b"loom-pykernel-6\n"  # 6: kernels rebuilt from bytecode, foreign functions
 
 
 def _code_bytes(code, h):
@@ -52,6 +53,8 @@ def _value_bytes(v, h, seen):
         h.update(np.ascontiguousarray(v).tobytes())
     elif isinstance(v, pytypes.ModuleType):
         h.update(f"mod:{v.__name__}".encode())
+    elif isinstance(v, ForeignFunction):  # cuda.declare_device: its signature and linked texts
+        h.update(b"ffi:" + v.key_bytes())
     elif isinstance(v, KernelFunction):
         h.update(f"disp:{v.device}:{v.declared_argtypes()}".encode())
         function_key(v.py_func, h, seen)

@@ -34,6 +34,17 @@ class ModuleBuilder:
         self.dynamic_shared = False
         self.op_helpers = {}    # name -> definition of a function computing an op of loom's table
         self.plain_functions = {}  # Python function -> its DeviceFunction (plain_device_function)
+        self.links = []         # CUDA C++ texts linked into the program (foreign.py), in order
+        self.foreign = {}       # foreign function name -> its declaration and wrapper
+
+    def link(self, texts):
+        for text in texts:
+            if text not in self.links:
+                self.links.append(text)
+
+    def foreign_function(self, fn):
+        self.link(fn.links)
+        self.foreign.setdefault(fn.name, fn.definitions())
 
     def tuple_struct(self, t):
         if t in self.structs:
@@ -71,6 +82,7 @@ class ModuleBuilder:
             caller.unsupported(node, f"recursion: '{disp.__name__}' calls itself (directly or through other "
                                "device functions); kernels cannot recurse")
         self.stack.append(key)
+        self.link(getattr(disp, "links", ()))
         try:
             cname = f"loom_dev_{_c_name(disp.__name__)}_{len(self.device_cache) + len(self.stack)}"
             params = disp.source().params
@@ -97,6 +109,10 @@ class ModuleBuilder:
         if self.dynamic_shared:
             parts.append("extern __shared__ __align__(16) unsigned char loom_dynamic_shared[];")
             parts.append(_DYNAMIC_BYTES)
+        parts.extend(self.links)
+        if self.links:  # the kernel's own lines again after the linked files' #line markers
+            parts.append('#line 1 "<loom: translated kernel>"')
+        parts.extend(self.foreign.values())
         parts.extend(self.structs.values())
         parts.extend(self.constants)
         parts.extend(self.functions)
@@ -136,13 +152,15 @@ def kernel_name(func):
     return "loom_pk_" + _c_name(func.__name__)
 
 
-def translate_kernel(func, argtypes, src=None, debug=False):
-    """(source, kernel name) of `func` as a kernel for `argtypes` (a tuple of types)."""
+def translate_kernel(func, argtypes, src=None, debug=False, links=()):
+    """(source, kernel name) of `func` as a kernel for `argtypes` (a tuple of types); `links`:
+    CUDA C++ texts the kernel's link= names (foreign.py)."""
     src = src or FunctionSource(func)
     for p, t in zip(src.params, argtypes):
         if isinstance(t, T.Array) and t.ndim == 0:
             raise UnsupportedError(f"[{src.name}] argument '{p}' is a 0-d array; pass a scalar or a 1-element array")
     mb = ModuleBuilder()
+    mb.link(links)
     name = kernel_name(func)
     text, _ = FunctionTranslator(src, argtypes, mb, "kernel", name).translate()
     header = "#define LOOM_PK_BOUNDSCHECK 1" if debug else ""

@@ -29,9 +29,9 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
     known signature. The function, its options and declared signatures: KernelFunction."""
 
     def __init__(self, func, device=False, signatures=None, debug=False, lineinfo=False, fastmath=False,
-                 opt=True, **ignored):
+                 opt=True, link=None, **ignored):
         _loom._KernelDispatcher.__init__(self, func.__name__, self._on_miss)
-        self._init_function(func, device, signatures, debug, lineinfo, fastmath, opt)
+        self._init_function(func, device, signatures, debug, lineinfo, fastmath, opt, link)
         self._specs = {}          # key -> Specialization
         self._frozen = False      # specialize(): no new signatures
         if self._declared and not device:
@@ -94,13 +94,16 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
 
     def _compile(self, key, argtypes):
         captured = cache.device_arrays_read(self.py_func)  # read before the key: the key holds their addresses
-        k = cache.key(self.py_func, argtypes, (self.debug, self._options()))
+        k = cache.key(self.py_func, argtypes, (self.debug, self._options(), self.links))
         source, name = cache.translation(
-            k, lambda: translate_kernel(self.py_func, argtypes, self.source(), debug=self.debug))
+            k, lambda: translate_kernel(self.py_func, argtypes, self.source(), debug=self.debug, links=self.links))
         module = _loom.RawModule(source, options=self._options())
         try:
             kernel = module.get_function(name)
         except _loom.CompileError as e:
+            if "loom_ffi_" in source or self.links:
+                raise _loom.CompileError(f"[{self.__name__}] the kernel and the CUDA C++ it links (link=, "
+                                         f"cuda.declare_device) did not compile together:\n{e}") from None
             raise _loom.CompileError(
                 f"[{self.__name__}] the CUDA C++ generated from this Python kernel did not compile, a bug of "
                 f"loom's translator (please report it); the compiler's messages name the Python lines:\n{e}") from None
@@ -283,13 +286,15 @@ class _ForAll:
         return self.dispatcher[(self.ntasks + tpb - 1) // tpb, tpb, self.stream, self.sharedmem](*args)
 
 
-def jit(func_or_sig=None, device=False, debug=False, lineinfo=False, fastmath=False, opt=True, **kwargs):
+def jit(func_or_sig=None, device=False, debug=False, lineinfo=False, fastmath=False, opt=True, link=None,
+        **kwargs):
     """Numba's cuda.jit: @cuda.jit, @cuda.jit(device=True), @cuda.jit("void(float32[:])"),
-    @cuda.jit(["sig", ...]); options debug=, lineinfo=, fastmath=, opt= (cache=, inline=
-    and link= are accepted and ignored: loom caches every compile on disk)."""
+    @cuda.jit(["sig", ...]); options debug=, lineinfo=, fastmath=, opt=, link= (CUDA C++ files
+    or cuda.CUSource put into the kernel's program: foreign.py); cache= and inline= are
+    accepted and ignored (loom caches every compile on disk)."""
     def wrap(f, sigs=None):
         return (CUDADeviceFunction if device else CUDADispatcher)(f, device=device, signatures=sigs, debug=debug, lineinfo=lineinfo,
-                              fastmath=fastmath, opt=opt)
+                              fastmath=fastmath, opt=opt, link=link)
     if callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple, numba_types.Type)):  # a function
         return wrap(func_or_sig)
     sigs = None

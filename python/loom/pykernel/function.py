@@ -8,7 +8,9 @@ them (the dispatcher adds the launch: dispatcher.CUDADispatcher derives from Ker
 """
 import functools
 
+from . import types as T
 from .errors import TypingError
+from .foreign import read_links
 from .signatures import parse_signature
 from .source import FunctionSource
 
@@ -17,18 +19,22 @@ class KernelFunction:
     """A @cuda.jit function: py_func, the options, the declared signatures and the source."""
 
     def _init_function(self, func, device=False, signatures=None, debug=False, lineinfo=False, fastmath=False,
-                       opt=True):
+                       opt=True, link=None):
         functools.update_wrapper(self, func)
         self.py_func = func
         self.device = device
         self.debug = bool(debug)
         self.lineinfo, self.fastmath, self.opt = lineinfo, fastmath, opt
         self._src = None
+        self.links = read_links(link, func.__name__)  # CUDA C++ texts of link= (foreign.py)
         self._declared = []       # eager signatures: (return type or None, argument types)
         for sig in signatures or ():
             ret, args = parse_signature(sig, func.__name__)
             if not device and ret is not None:
                 raise TypingError(f"[{func.__name__}] a kernel's signature returns void, not {ret}")
+            if any(isinstance(t, T.Pointer) for t in [ret, *args]):
+                raise TypingError(f"[{func.__name__}] CPointer parameters are for foreign device functions "
+                                  "(cuda.declare_device); kernels and Python device functions take arrays")
             self._declared.append((ret, args))
 
     def source(self):

@@ -67,6 +67,11 @@ def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, por
     return _loom.empty_mapped(shape if isinstance(shape, tuple) else (shape,), dtype=dtype)
 
 
+def mapped_array_like(ary, stream=0, portable=False, wc=False):
+    """A mapped host array of `ary`'s shape and dtype (Numba's mapped_array_like)."""
+    return mapped_array(tuple(ary.shape), ary.dtype, stream=stream, portable=portable, wc=wc)
+
+
 @contextlib.contextmanager
 def pinned(*arrays):
     """Numba's pinned(): a region in which `arrays` may be copied fast (see the module's note)."""

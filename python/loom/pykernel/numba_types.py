@@ -11,12 +11,12 @@ Each object stands for the text of loom's signature strings (signatures.py reads
 `float32[:, ::1]` is the C-contiguous 2-d array type "float32[:, ::1]", `void(float32[:],
 int32)` the signature "void(float32[:], int32)". A scalar type called on values converts them
 (NumPy's scalar outside a kernel, a cast inside one: the translator reads these objects as
-the dtype they name). What loom has no kernel type for (complex numbers, records, pointers)
+the dtype they name). What loom has no kernel type for (complex numbers, records)
 is refused where a signature is read, with the type named.
 """
 import numpy as np
 
-__all__ = ["Type", "Number", "Array", "Signature", "void", "none", "boolean", "bool_", "b1", "int8", "int16",
+__all__ = ["Type", "Number", "Array", "CPointer", "Signature", "void", "none", "boolean", "bool_", "b1", "int8", "int16",
            "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64", "complex64",
            "complex128", "intp", "uintp", "intc", "uintc", "int_", "uint", "float_", "double", "half", "byte",
            "uchar", "short", "ushort", "longlong", "ulonglong", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2",
@@ -108,6 +108,17 @@ class Array(Type):
     def copy(self, dtype=None, ndim=None, layout=None, readonly=None):
         return Array(dtype or self.dtype, self.ndim if ndim is None else ndim, layout or self.layout,
                      self.readonly if readonly is None else readonly)
+
+
+class CPointer(Type):
+    """Numba's pointer type: `types.CPointer(float32)`, a parameter of a foreign device function
+    (cuda.declare_device) that a kernel passes `ffi.from_buffer(array)` to."""
+
+    def __init__(self, dtype, addrspace=None):
+        if not isinstance(dtype, Number):
+            dtype = from_dtype(dtype)
+        self.dtype = dtype
+        self.name = self.text = f"CPointer({dtype.name})"
 
 
 class Signature:

@@ -8,10 +8,17 @@ from .numba_types import Signature, Type
 from .errors import TypingError
 
 _ARRAY = re.compile(r"^(\w+)\s*\[(.*)\]$")
+_POINTER = re.compile(r"^CPointer\s*\(\s*(\w+)\s*\)$|^(\w+)\s*\*$")
 
 
 def parse_type(text, where):
     text = text.strip()
+    m = _POINTER.match(text)
+    if m:  # CPointer(float32) or float32*: a foreign device function's pointer parameter
+        dt = T.dtype_name(m.group(1) or m.group(2))
+        if dt is None:
+            raise TypingError(f"[{where}] cannot read the pointer type '{text}'")
+        return T.Pointer(dt)
     m = _ARRAY.match(text)
     if m:
         dt = T.dtype_name(m.group(1))
@@ -29,9 +36,9 @@ def parse_type(text, where):
 def _split_args(text):
     depth, cur, out = 0, "", []
     for ch in text:
-        if ch == "[":
+        if ch in "[(":
             depth += 1
-        elif ch == "]":
+        elif ch in "])":
             depth -= 1
         if ch == "," and depth == 0:
             out.append(cur)

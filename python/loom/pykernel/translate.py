@@ -10,6 +10,7 @@ from .. import _loom
 from . import fp16, intrinsics, mathfuncs, stubs  # noqa: F401 (fp16 registers its handlers)
 from . import types as T
 from .errors import TypingError, UnsupportedError, raise_at
+from .foreign import ForeignFunction
 from .function import KernelFunction
 from .translate_expr import ExprMixin, Pending
 from .translate_stmt import StmtMixin
@@ -172,6 +173,10 @@ class FunctionTranslator(ExprMixin, StmtMixin):
             return intrinsics.constant_array(self, node, obj)
         if isinstance(obj, _loom.ndarray):
             return intrinsics.device_array_global(self, node, obj)
+        if isinstance(obj, ForeignFunction):  # cuda.declare_device
+            return Value(None, T.Opaque("foreign", obj), obj=obj)
+        if type(obj).__module__.startswith("cffi") and hasattr(obj, "from_buffer"):  # a cffi.FFI()
+            return Value(None, T.Opaque("ffi", obj), obj=obj)
         if isinstance(obj, KernelFunction):  # the objects @cuda.jit makes
             return Value(None, T.Opaque("device" if obj.device else "kernel", obj), obj=obj)
         if isinstance(obj, (type, np.dtype)) or type(obj).__module__.startswith(("numba", "loom")):
@@ -187,6 +192,8 @@ class FunctionTranslator(ExprMixin, StmtMixin):
         kind, obj = base.type.kind, base.obj
         if kind == "dim3":
             return intrinsics.dim3_attribute(self, node, obj, attr)
+        if kind == "ffi" and attr == "from_buffer":
+            return Value(None, T.Opaque("ffi_from_buffer", obj), obj=obj)
         if kind in ("module", "namespace"):
             if not hasattr(obj, attr):
                 self.fail(node, f"{getattr(obj, '__name__', obj)!s} has no attribute '{attr}'")
@@ -217,6 +224,14 @@ class FunctionTranslator(ExprMixin, StmtMixin):
             if kwargs:
                 self.fail(node, "device functions take positional arguments only")
             return self.call_device(node, obj, args)
+        if kind == "foreign":
+            if kwargs:
+                self.fail(node, "foreign device functions take positional arguments only")
+            return self.call_foreign(node, obj, args)
+        if kind == "ffi_from_buffer":
+            if len(args) != 1 or kwargs or not isinstance(args[0].type, T.Array):
+                self.fail(node, "ffi.from_buffer() takes one array in kernels")
+            return Value(f"({args[0].code}.data)", T.Pointer(args[0].type.dtype))
         if kind == "kernel":
             self.unsupported(node, f"'{obj.__name__}' is a kernel; a kernel cannot call a kernel (use "
                              "@cuda.jit(device=True) for functions called from kernels)")
@@ -228,6 +243,23 @@ class FunctionTranslator(ExprMixin, StmtMixin):
             name = getattr(obj, "__name__", repr(obj))
             self.unsupported(node, f"call to '{name}', which is neither a Python function nor a device function")
         self.fail(node, f"{f.type} is not callable in a kernel")
+
+    def call_foreign(self, node, fn, args):
+        """A call of a cuda.declare_device function: arguments convert to its declared types."""
+        if len(args) != len(fn.params):
+            self.fail(node, f"'{fn.name}' is declared with {len(fn.params)} argument(s), called with {len(args)}")
+        code = []
+        for a, p in zip(args, fn.params):
+            if isinstance(p, T.Pointer):
+                if a.type != p:
+                    self.fail(node, f"'{fn.name}' takes {p} (ffi.from_buffer of a {p.dtype} array), not {a.type}")
+                code.append(a.code)
+            elif isinstance(a.type, T.Scalar):
+                code.append(cast(a, p))
+            else:
+                self.fail(node, f"'{fn.name}' takes {p}, not {a.type}")
+        self.module.foreign_function(fn)
+        return Value(f"{fn.wrapper_name()}({', '.join(code)})", fn.ret if fn.ret is not None else T.NONE)
 
     def call_device(self, node, disp, args):
         # Compile-time objects (a dtype, a function, a module) specialise the device function

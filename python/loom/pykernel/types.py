@@ -119,6 +119,24 @@ class Tuple(Type):
         return "LoomTuple_" + "_".join(_mangle(t) for t in self.items) if self.items else "LoomTuple_"
 
 
+class Pointer(Type):
+    """A pointer to elements of `dtype`: what `ffi.from_buffer(array)` gives in a kernel, passed
+    to a foreign device function's CPointer parameter (foreign.py)."""
+
+    def __init__(self, dtype):
+        self.dtype = dtype
+
+    def key(self):
+        return self.dtype
+
+    def __str__(self):
+        return f"CPointer({self.dtype})"
+
+    @property
+    def c(self):
+        return C_TYPES[self.dtype] + "*"
+
+
 class NoneType(Type):
     def key(self):
         return None
