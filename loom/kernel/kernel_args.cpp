@@ -177,6 +177,35 @@ void pack_view(const std::string& kernel, const KernelArg& a, size_t i, const Pa
   }
 }
 
+// A complex value (a Python complex or a NumPy complex64/complex128 scalar, passed as its
+// bytes) for a complex64 or complex128 parameter (loom_complex64/128, Python kernels):
+// converted between the two precisions as NumPy's same_kind casting allows. False for
+// anything else.
+bool pack_complex(const KernelArg& a, const ParamType& t, void* slot) {
+  if (t.dtype != complex64 && t.dtype != complex128) return false;
+  const std::string& name = a.type_name();
+  const std::string& b = a.bytes_value();
+  double re, im;
+  if ((name == "Python complex" || name == "complex128") && b.size() == 16) {
+    std::memcpy(&re, b.data(), 8);
+    std::memcpy(&im, b.data() + 8, 8);
+  } else if (name == "complex64" && b.size() == 8) {
+    float f[2];
+    std::memcpy(f, b.data(), 8);
+    re = f[0], im = f[1];
+  } else {
+    return false;
+  }
+  if (t.dtype == complex128) {
+    const double v[2] = {re, im};
+    std::memcpy(slot, v, 16);
+  } else {
+    const float v[2] = {static_cast<float>(re), static_cast<float>(im)};
+    std::memcpy(slot, v, 8);
+  }
+  return true;
+}
+
 // An argument for a parameter whose type is known.
 void pack_known(const std::string& kernel, const KernelArg& a, size_t i, const ParamType& t, void* slot) {
   // The start of every refusal, built only when one is raised (launches are a hot path).
@@ -204,6 +233,7 @@ void pack_known(const std::string& kernel, const KernelArg& a, size_t i, const P
     case KernelArg::Kind::array:
     case KernelArg::Kind::pointer: throw DTypeError(which() + a_dtype(t.dtype) + " value, not a pointer");
     case KernelArg::Kind::bytes:
+      if (pack_complex(a, t, slot)) return;
       if (a.is_opaque() || a.bytes_value().size() != t.size())
         throw DTypeError(which() + a_dtype(t.dtype) + " (" + std::to_string(t.size()) + " bytes)");
       std::memcpy(slot, a.bytes_value().data(), t.size());  // raw bytes of the right size: the caller's choice

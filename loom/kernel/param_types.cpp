@@ -50,7 +50,7 @@ const std::map<std::string, DType>& named_types() {
       {"uintptr_t", uint64}, {"int8_t", int8},       {"int16_t", int16},  {"int32_t", int32},
       {"int64_t", int64},    {"uint8_t", uint8},     {"uint16_t", uint16}, {"uint32_t", uint32},
       {"uint64_t", uint64},  {"__half", float16},    {"half", float16},   {"__nv_bfloat16", bfloat16},
-      {"nv_bfloat16", bfloat16}};
+      {"nv_bfloat16", bfloat16}, {"loom_complex64", complex64}, {"loom_complex128", complex128}};
   return m;
 }
 

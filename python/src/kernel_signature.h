@@ -1,7 +1,7 @@
 // The type key of a Python kernel's launch arguments (kernel_dispatcher.cpp), and its one
 // written grammar: one item per argument joined by ",": a loom array is
 // `<dtype>[<ndim><C or A>]` (C when C-contiguous), a Python bool `bool`, int `int64`, float
-// `float64`, a NumPy scalar of a loom dtype its dtype's name. Other kinds have no key: the
+// `float64`, complex `complex128`, a NumPy scalar of a loom dtype its dtype's name. Other kinds have no key: the
 // Python side handles them. Built on every launch, so without allocation or Python calls for
 // the hot kinds. The translator (pykernel/types.py) formats and parses keys only through
 // format_key/parse_key below (bound as _kernel_key/_parse_kernel_key), so the launch path
@@ -35,8 +35,9 @@ inline std::vector<std::pair<PyTypeObject*, DType>>& numpy_scalar_types() {
   return types;
 }
 
-// The dtype of a NumPy scalar loom has (as kernel_args.cpp's numpy_scalar decides), or
-// nothing for other objects and other NumPy scalars (complex, longdouble, datetime, ...).
+// The dtype of a NumPy scalar loom has (as kernel_args.cpp's numpy_scalar decides: real ones
+// typed, complex64/complex128 as their bytes), or nothing for other objects and other NumPy
+// scalars (longdouble, clongdouble, datetime, structured, ...).
 inline std::optional<DType> numpy_scalar_dtype(PyObject* p) {
   auto& types = numpy_scalar_types();
   PyTypeObject* type = Py_TYPE(p);
@@ -50,6 +51,7 @@ inline std::optional<DType> numpy_scalar_dtype(PyObject* p) {
   const std::string kind = nb::cast<std::string>(dtype.attr("kind"));
   const size_t size = nb::cast<size_t>(dtype.attr("itemsize"));
   const bool known = kind == "b" || kind == "i" || kind == "u" || (kind == "f" && size <= 8) ||
+                     (kind == "c" && size <= 16) ||
                      (kind == "V" && nb::cast<std::string>(dtype.attr("name")) == "bfloat16");
   if (!known) return std::nullopt;
   const DType dt = to_dtype(dtype);
@@ -121,6 +123,7 @@ inline bool put_arg(Key& key, PyObject* p) {
   if (PyBool_Check(p)) return key.put("bool"sv), true;
   if (PyLong_CheckExact(p)) return key.put("int64"sv), true;
   if (PyFloat_CheckExact(p)) return key.put("float64"sv), true;
+  if (PyComplex_CheckExact(p)) return key.put("complex128"sv), true;
   // NumPy scalars before subclasses of Python numbers (numpy.float64 is a float).
   if (std::optional<DType> dt = numpy_scalar_dtype(p)) return key.put(name_of(*dt)), true;
   if (nb::isinstance<Array>(p)) return put_array(key, *nb::inst_ptr<Array>(p)), true;

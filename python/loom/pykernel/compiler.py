@@ -120,6 +120,8 @@ class ModuleBuilder:
         text = "\n".join(p for p in parts if p) + "\n"
         if "__half" in text:  # float16: NVRTC needs the toolkit's header (the emulator has its own)
             text = "#include <cuda_fp16.h>\n" + text
+        if "loom_complex" in text:  # complex numbers: loom's own type and math, on both targets
+            text = '#include "loom_complex.cuh"\n' + text
         return text
 
 

@@ -214,7 +214,7 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
 def _dispatch_kind(a):
     if isinstance(a, _loom.ndarray):
         return "array"
-    if isinstance(a, (bool, int, float, np.generic)):
+    if isinstance(a, (bool, int, float, complex, np.generic)):
         return "scalar"
     return None
 

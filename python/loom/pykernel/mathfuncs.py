@@ -9,7 +9,7 @@ import numpy as np
 
 from . import builtins_impl
 from . import types as T
-from .ufuncs import HANDLERS as TABLE_HANDLERS, check_numbers, float_type
+from .ufuncs import HANDLERS as TABLE_HANDLERS, check_numbers, float_type, op_call
 from .values import Value, cast, literal
 
 HANDLERS = {}
@@ -68,6 +68,8 @@ def _abs(tr, node, args, kwargs):
     v = args[0]
     if v.weak and v.const is not None:
         return literal(abs(v.const))
+    if v.type.is_complex:  # |z| without overflow: the table's absolute (hypot)
+        return op_call(tr, node, "abs", "absolute", [v], v.type)
     if v.type.is_float:
         return Value(f"{_cfn('fabs', v.type)}({v.code})", v.type)
     if v.type.is_bool:
@@ -132,7 +134,8 @@ def cast_to(tr, node, dtype, args):
         return Value(f"(({v.code}) != 0)", T.BOOL) if v.const is None else literal(bool(v.const))
     if v.const is not None and not isinstance(v.const, bool):
         try:
-            return Value(T.literal_c(v.const, t), t, const=v.const, nonneg=v.const >= 0)
+            return Value(T.literal_c(v.const, t), t, const=v.const,
+                         nonneg=not isinstance(v.const, complex) and v.const >= 0)
         except (OverflowError, ValueError):
             pass
     return Value(cast(v, t) if v.type != t else v.code, t, nonneg=v.nonneg and t.is_int)

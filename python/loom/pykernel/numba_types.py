@@ -20,7 +20,7 @@ __all__ = ["Type", "Number", "Array", "CPointer", "Signature", "void", "none", "
            "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64", "complex64",
            "complex128", "intp", "uintp", "intc", "uintc", "int_", "uint", "float_", "double", "half", "byte",
            "uchar", "short", "ushort", "longlong", "ulonglong", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2",
-           "f4", "f8", "c8", "c16", "from_dtype", "typeof", "signature", "signed_domain", "unsigned_domain",
+           "f4", "f8", "c8", "c16", "from_dtype", "as_dtype", "typeof", "signature", "signed_domain", "unsigned_domain",
            "integer_domain", "real_domain", "complex_domain", "number_domain"]
 
 
@@ -177,6 +177,13 @@ def from_dtype(dtype):
     if name not in _BY_DTYPE:
         raise TypeError(f"no kernel type for the dtype {name}")
     return _BY_DTYPE[name]
+
+
+def as_dtype(t):
+    """Numba's numpy_support.as_dtype: the NumPy dtype of a scalar type."""
+    if not isinstance(t, Number):
+        raise TypeError(f"as_dtype takes a scalar type (float32, int64, ...), not {t}")
+    return np.dtype(t.name)
 
 
 def signature(return_type, *args):

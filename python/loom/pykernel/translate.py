@@ -7,7 +7,7 @@ import types as pytypes
 import numpy as np
 
 from .. import _loom
-from . import fp16, intrinsics, mathfuncs, stubs  # noqa: F401 (fp16 registers its handlers)
+from . import complexfuncs, fp16, intrinsics, mathfuncs, stubs  # noqa: F401 (fp16, complexfuncs register handlers)
 from . import types as T
 from .errors import TypingError, UnsupportedError, raise_at
 from .foreign import ForeignFunction
@@ -202,7 +202,13 @@ class FunctionTranslator(ExprMixin, StmtMixin):
 
     # ------------------------------------------------------------------ calls
     def expr_Call(self, node):
-        f = self.expr(node.func)
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "conjugate" and not node.args:
+            base = self.expr(node.func.value)
+            if isinstance(base.type, T.Scalar):  # z.conjugate(), a method of numbers
+                return complexfuncs.conjugate(self, node, base)
+            f = self.attribute(node.func, base, node.func.attr)
+        else:
+            f = self.expr(node.func)
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             self.unsupported(node, "*args and **kwargs in calls are not supported in kernels")
         is_print = isinstance(f.type, T.Opaque) and f.obj is print
@@ -215,7 +221,8 @@ class FunctionTranslator(ExprMixin, StmtMixin):
         kind, obj = f.type.kind, f.obj
         if kind == "function":
             h = intrinsics.HANDLERS.get(obj) or mathfuncs.HANDLERS.get(obj)
-            if kwargs and obj not in (stubs.local.array, stubs.shared.array, stubs.syncwarp):
+            if kwargs and obj not in (stubs.local.array, stubs.shared.array, stubs.syncwarp) \
+                    and not (isinstance(obj, np.ufunc) and set(kwargs) == {"out"}):
                 self.fail(node, f"{getattr(obj, '__name__', obj)}() takes no keyword arguments in kernels")
             return h(self, node, args, kwargs)
         if kind == "dtype":

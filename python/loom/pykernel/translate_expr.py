@@ -117,7 +117,7 @@ class ExprMixin:
                 return v
         if op in ("&", "|", "^", "<<", ">>"):
             for v in (a, b):
-                if v.type.is_float:
+                if v.type.is_float or v.type.is_complex:
                     self.fail(node, f"the operator {op} takes integers or bools, not {v.type}")
             if op in ("<<", ">>"):
                 a, b = _arith_view(a), _arith_view(b)
@@ -127,7 +127,10 @@ class ExprMixin:
                          nonneg=op in ("&", ">>") and a.nonneg or (op == "&" and b.nonneg))
         a, b = _arith_view(a), _arith_view(b)
         t = T.promote(a.type, b.type, a.weak, b.weak)
-        weak = (("float" if "float" in (a.weak, b.weak) else "int") if a.weak and b.weak else None)
+        weak = (("complex" if "complex" in (a.weak, b.weak) else "float" if "float" in (a.weak, b.weak) else "int")
+                if a.weak and b.weak else None)
+        if t.is_complex and op in ("//", "%"):
+            self.fail(node, f"the operator {op} does not take complex numbers")
         if op == "/":
             if t.is_int:
                 t = T.FLOAT64
@@ -152,6 +155,8 @@ class ExprMixin:
                 return Value(code, t, weak, nonneg=nonneg or b.nonneg)
             return Value(op_call(self, node, "%", "remainder", [a, b], t).code, t, weak)
         if op == "**":
+            if t.is_complex:
+                return Value(op_call(self, node, "**", "power", [a, b], t).code, t, weak)
             if t.is_int:
                 return Value(f"loom_ipow<{t.c}>({ca}, (long long)({cast(b, T.INT64)}))", t, weak, nonneg=a.nonneg)
             if b.const == 2:
@@ -168,7 +173,7 @@ class ExprMixin:
             return Value(f"(!{self.truth(node.operand)})", T.BOOL)
         v = self.scalar(node.operand)
         if isinstance(node.op, ast.Invert):
-            if v.type.is_float:
+            if v.type.is_float or v.type.is_complex:
                 self.fail(node, f"~ takes integers or bools, not {v.type}")
             if v.type.is_bool:
                 return Value(f"(!{v.code})", T.BOOL)
@@ -200,6 +205,8 @@ class ExprMixin:
             else:
                 consts.append(None)
             t = T.promote(left.type, right.type, left.weak, right.weak)
+            if t.is_complex and op not in ("==", "!="):
+                self.fail(node, f"complex numbers are not ordered ({op})")
             parts.append(f"({cast(left, t)} {op} {cast(right, t)})")
             left = right
         if all(c is not None for c in consts):
@@ -313,6 +320,9 @@ class ExprMixin:
             return self.array_attribute(node, base, attr)
         if isinstance(t, T.Opaque):
             return self.opaque_attribute(node, base, attr)
+        if isinstance(t, T.Scalar) and t.is_complex and attr in ("real", "imag"):
+            part = T.FLOAT32 if t.dtype == "complex64" else T.FLOAT64
+            return Value(f"({base.code}).{attr[:2]}", part)
         if isinstance(t, T.Scalar) and attr in ("real", "imag") and not t.is_bool:
             return base if attr == "real" else literal(0)
         self.unsupported(node, f"a {t} has no attribute '{attr}' in kernels")

@@ -12,6 +12,7 @@ import builtins
 
 from . import for_loops
 from . import types as T
+from .errors import TypingError
 from .translate_expr import Pending
 from .values import Value, cast
 
@@ -31,6 +32,10 @@ class StmtMixin:
             method(node)
         except Pending:
             self.pending = True
+        except TypingError as e:
+            if str(e).startswith("["):
+                raise
+            self.fail(node, str(e), type(e))  # a rule of values.py/types.py: named and placed here
 
     def line_directive(self, node):
         self.emit(f'#line {node.lineno} "{self.filename_c}"', raw=True)

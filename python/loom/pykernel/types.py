@@ -8,6 +8,7 @@ NumPy's result_type does; bools take part in arithmetic as int64 (Python's rule)
 import numpy as np
 
 from .. import _loom
+from .errors import TypingError
 
 # dtype name -> C type, in the generated source.
 C_TYPES = {
@@ -23,9 +24,12 @@ C_TYPES = {
     "float16": "__half",
     "float32": "float",
     "float64": "double",
+    "complex64": "loom_complex64",    # loom_complex<float> (common/loom_cast.cuh); math in loom_complex.cuh
+    "complex128": "loom_complex128",
 }
 INTEGERS = {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"}
 FLOATS = {"float16", "float32", "float64"}
+COMPLEX = {"complex64", "complex128"}
 
 
 class Type:
@@ -65,6 +69,10 @@ class Scalar(Type):
     @property
     def is_float(self):
         return self.dtype in FLOATS
+
+    @property
+    def is_complex(self):
+        return self.dtype in COMPLEX
 
     @property
     def is_bool(self):
@@ -173,6 +181,7 @@ def _mangle(t):
 NONE = NoneType()
 BOOL, INT32, INT64, UINT32, UINT64 = (Scalar(n) for n in ("bool", "int32", "int64", "uint32", "uint64"))
 FLOAT32, FLOAT64 = Scalar("float32"), Scalar("float64")
+COMPLEX64, COMPLEX128 = Scalar("complex64"), Scalar("complex128")
 
 
 def dtype_name(obj):
@@ -188,22 +197,23 @@ def dtype_name(obj):
     aliases = {"float": "float64", "int": "int64", "boolean": "bool", "bool_": "bool", "f4": "float32",
                "f8": "float64", "i4": "int32", "i8": "int64", "intp": "int64", "uintp": "uint64",
                "double": "float64", "single": "float32", "b1": "bool", "u4": "uint32", "u8": "uint64",
-               "half": "float16", "f2": "float16"}
+               "half": "float16", "f2": "float16", "c8": "complex64", "c16": "complex128",
+               "complex": "complex128", "csingle": "complex64", "cdouble": "complex128"}
     name = aliases.get(name, name)
     return name if name in C_TYPES else None
 
 
 def _weak_stand_in(t):
-    return {"bool": False, "int": 0, "float": 0.0}[t]
+    return {"bool": False, "int": 0, "float": 0.0, "complex": 0j}[t]
 
 
 def promote(a, b, a_weak=None, b_weak=None):
     """NumPy's result dtype of two scalar types; `*_weak` names a Python literal's kind
     ("int", "float", "bool") for a weak operand."""
     if a_weak and b_weak:
-        order = ["bool", "int", "float"]
+        order = ["bool", "int", "float", "complex"]
         k = order[max(order.index(a_weak), order.index(b_weak))]
-        return Scalar({"bool": "bool", "int": "int64", "float": "float64"}[k])
+        return Scalar({"bool": "bool", "int": "int64", "float": "float64", "complex": "complex128"}[k])
     x = _weak_stand_in(a_weak) if a_weak else np.dtype(a.dtype)
     y = _weak_stand_in(b_weak) if b_weak else np.dtype(b.dtype)
     return Scalar(np.result_type(x, y).name)
@@ -235,6 +245,12 @@ def unify(a, b):
 def literal_c(value, t):
     """A Python number as a C literal of scalar type `t`."""
     d = t.dtype
+    if d in COMPLEX:
+        part = FLOAT32 if d == "complex64" else FLOAT64
+        z = complex(value)
+        return f"{t.c}({literal_c(z.real, part)}, {literal_c(z.imag, part)})"
+    if isinstance(value, complex):
+        raise TypingError(f"a complex value ({value!r}) does not convert to {d} (take .real or abs())")
     if d == "bool":
         return "true" if value else "false"
     if d in FLOATS:

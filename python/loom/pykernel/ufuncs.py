@@ -67,10 +67,57 @@ def check_numbers(tr, node, args, arity, label):
             tr.fail(node, f"{label}() takes numbers in kernels, not {a.type} (index arrays element by element)")
 
 
+def _array_form(tr, node, name, op, args, out):
+    """np.<ufunc>(x, ..., out) over arrays inside a kernel, as Numba runs it: the calling thread
+    computes every element of `out` (inputs are numbers or arrays of out's shape), and the call
+    is `out`. A loop written before the statement that holds the call."""
+    arity = OPS[name][0]
+    if not isinstance(out.type, T.Array):
+        tr.fail(node, f"np.{name}()'s output must be an array, not {out.type}")
+    if len(args) != arity:
+        tr.fail(node, f"np.{name}() takes {arity} input(s) and an output array in kernels, not {len(args)} input(s)")
+    nd = out.type.ndim
+    for a in args:
+        if isinstance(a.type, T.Array) and a.type.ndim != nd:
+            tr.fail(node, f"np.{name}(): an input array has {a.type.ndim} dimension(s), the output {nd} "
+                          "(inputs are numbers or arrays of the output's shape in kernels)")
+        elif not isinstance(a.type, (T.Array, T.Scalar)):
+            tr.fail(node, f"np.{name}() takes numbers and arrays in kernels, not {a.type}")
+    k, rem = tr.temp(), tr.temp()
+    arrays = [out] + [a for a in args if isinstance(a.type, T.Array)]
+    offs = {id(a): tr.temp() for a in arrays}
+    size = " * ".join(f"{out.code}.shape[{d}]" for d in range(nd)) or "1"
+    tr.emit(f"for (long long {k} = 0; {k} < {size}; ++{k}) {{")
+    tr.emit(f"  long long {rem} = {k}; " + " ".join(f"long long {o} = 0;" for o in offs.values()))
+    tr.emit(f"  for (int d = {nd - 1}; d >= 0; --d) {{")
+    tr.emit(f"    const long long i = {rem} % {out.code}.shape[d]; {rem} /= {out.code}.shape[d];")
+    tr.emit("    " + " ".join(f"{offs[id(a)]} += i * {a.code}.strides[d];" for a in arrays))
+    tr.emit("  }")
+    elems = [Value(f"{a.code}.data[{offs[id(a)]}]", a.type.element) if isinstance(a.type, T.Array) else a
+             for a in args]
+    if arity == 1:
+        p = _WEAK[elems[0].weak] if elems[0].weak else elems[0].type
+    else:
+        p = T.promote(elems[0].type, elems[1].type, elems[0].weak, elems[1].weak)
+    r = op_call(tr, node, f"np.{name}", op, elems, p)
+    tr.emit(f"  {out.code}.data[{offs[id(out)]}] = {cast(r, out.type.element)};")
+    tr.emit("}")
+    return out
+
+
 def _numpy(name):
     arity, op = OPS[name][:2]
 
     def h(tr, node, args, kwargs):
+        out = kwargs.pop("out", None)
+        if kwargs:
+            tr.fail(node, f"np.{name}() takes no keyword arguments but out= in kernels")
+        if out is None and len(args) == arity + 1:
+            *args, out = args
+        if out is not None or any(isinstance(a.type, T.Array) for a in args):
+            if out is None:
+                tr.fail(node, f"np.{name}() of arrays inside a kernel needs an output array (np.{name}(x, out))")
+            return _array_form(tr, node, name, op, list(args), out)
         check_numbers(tr, node, args, arity, f"np.{name}")
         if arity == 1:
             p = _WEAK[args[0].weak] if args[0].weak else args[0].type

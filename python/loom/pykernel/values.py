@@ -4,6 +4,7 @@ tuple, that an integer is never negative, the Python object a name stands for)."
 import numpy as np
 
 from . import types as T
+from .errors import TypingError
 
 
 class Value:
@@ -38,15 +39,20 @@ def literal(v):
         return Value(T.literal_c(v, t), t, "int", v, nonneg=v >= 0)
     if isinstance(v, float):
         return Value(T.literal_c(v, T.FLOAT64), T.FLOAT64, "float", v)
+    if isinstance(v, complex):
+        return Value(T.literal_c(v, T.COMPLEX128), T.COMPLEX128, "complex", v)
     return None
 
 
 def cast(v, t):
-    """`v` as C code of scalar type `t`."""
+    """`v` as C code of scalar type `t`. A complex value converts only to a complex type (as in
+    Python and Numba); the TypingError says so."""
     if v.type == t and v.code is not None:
         return v.code
-    if v.const is not None and isinstance(v.const, (bool, int, float)):
+    if v.const is not None and isinstance(v.const, (bool, int, float, complex)):
         return T.literal_c(v.const, t)
+    if isinstance(v.type, T.Scalar) and v.type.is_complex and not t.is_complex:
+        raise TypingError(f"a {v.type} does not convert to {t} (take .real, .imag or abs())")
     return f"(({t.c})({v.code}))"
 
 

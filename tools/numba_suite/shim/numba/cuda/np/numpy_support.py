@@ -1,6 +1,6 @@
-"""numba.cuda.np.numpy_support: from_dtype is loom.cuda.types.from_dtype; carray and farray
+"""numba.cuda.np.numpy_support: from_dtype and as_dtype are loom.cuda.types'; carray and farray
 raise LoomHasNo when called; the rest raise an ImportError naming them."""
-from loom.cuda.types import from_dtype  # noqa: F401
+from loom.cuda.types import as_dtype, from_dtype  # noqa: F401
 
 from ..._missing import missing_callable, module_getattr as _module_getattr
 
