@@ -96,6 +96,7 @@ for _n, _v in list(globals().items()):
 from .transforms import grad, jvp, stop_gradient, value_and_grad, vjp, vmap  # noqa: E402
 # NumPy's __array_ufunc__ and __array_function__ on loom.ndarray: np.sin(x), np.mean(x) run loom's ops.
 from ._numpy import protocols as _numpy_protocols  # noqa: E402, F401
+from ._numpy import flags as _numpy_flags  # noqa: E402, F401 - x.flags
 from ._numpy.pyfuncs import *  # noqa: E402, F401, F403 - NumPy's object-level functions
 
 # The Python Array API standard: x.__array_namespace__() is this module (_numpy/array_api.py).

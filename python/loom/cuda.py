@@ -67,15 +67,24 @@ def to_device(obj, stream=0, copy=True, to=None, device=None):
 
 
 def device_array(shape, dtype=_np.float64, strides=None, order="C", stream=0, device=None):
-    """An uninitialised array on the current device (Numba's default dtype: float64)."""
-    if strides is not None or order != "C":
-        raise NotImplementedError("[cuda.device_array] only C order without explicit strides is supported")
+    """An uninitialised array on the current device (Numba's default dtype: float64); order "F"
+    gives Fortran order (a transposed view of a C-order array)."""
+    if strides is not None:
+        raise NotImplementedError("[cuda.device_array] explicit strides are not supported; pass order='C' or 'F'")
+    if order not in ("C", "F"):
+        raise ValueError(f"[cuda.device_array] order is 'C' or 'F', not {order!r}")
+    if order == "F":
+        shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+        return _loom.empty(shape[::-1], dtype=dtype, device=_device(device)).T
     return _loom.empty(shape, dtype=dtype, device=_device(device))
 
 
 def device_array_like(ary, stream=0, device=None):
-    """An uninitialised array of ary's shape and dtype on the current device."""
-    return _loom.empty(tuple(ary.shape), dtype=ary.dtype, device=_device(device))
+    """An uninitialised array of ary's shape and dtype on the current device, in Fortran order
+    when `ary` is Fortran- and not C-contiguous (Numba's rule)."""
+    f = getattr(ary, "flags", None)
+    order = "F" if f is not None and f["F_CONTIGUOUS"] and not f["C_CONTIGUOUS"] else "C"
+    return device_array(tuple(ary.shape), dtype=ary.dtype, order=order, device=device)
 
 
 def pinned_array(shape, dtype=_np.float64, strides=None, order="C"):

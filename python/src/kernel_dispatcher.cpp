@@ -337,7 +337,17 @@ LOOM_BINDING_FAMILY(kernel_dispatcher, 56) {
                    "The stream as given (0 when none was: Numba's default stream).")
       .def_prop_ro("sharedmem", [](const DispatchLauncher& l) { return l.sharedmem; },
                    "Bytes of dynamic shared memory as given (0 when none was).")
-      .def_prop_ro("dispatcher", [](const DispatchLauncher& l) { return l.dispatcher; });
+      .def_prop_ro("dispatcher", [](const DispatchLauncher& l) { return l.dispatcher; })
+      .def(
+          "_launch_kernel",
+          [](const DispatchLauncher& l, nb::handle kernel, nb::args args) {
+            if (!nb::isinstance<PyKernel>(kernel))
+              throw DTypeError("[_KernelLauncher] _launch_kernel takes a RawKernel");
+            launch(l, kernel, args.ptr());
+          },
+          nb::arg("kernel"), nb::arg("args"),
+          "Launches `kernel` (a specialization the signature table does not hold: one whose Python "
+          "arguments, such as tuples, reach it flattened) with this configuration.");
 }
 
 }  // namespace loom::py

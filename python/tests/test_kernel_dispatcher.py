@@ -107,6 +107,8 @@ def test_python_scalar_and_other_numpy_scalar_keys():
     assert d.signature(Color.RED, MyFloat(2.0)) == "int64,float64"  # subclasses pass as Python numbers
     a = loom.asarray(np.zeros(3, np.float32), device=loom.cpu())
     assert d.signature(a, 2, 0.5, np.float32(2)) == "float32[1C],int64,float64,float32"
+    # complex values: a Python complex is complex128, NumPy's keep their precision
+    assert d.signature(1j, np.complex64(1), np.complex128(2)) == "complex128,complex64,complex128"
 
 
 class FakeCAI:
@@ -114,7 +116,7 @@ class FakeCAI:
 
 
 @pytest.mark.parametrize("arg", [
-    np.zeros(3, np.float32), np.zeros(()), 1j, np.complex64(1), np.longdouble(1),
+    np.zeros(3, np.float32), np.zeros(()), np.clongdouble(1), np.longdouble(1),
     np.datetime64("2024-01-01"), None, "s", [1, 2], (1,), FakeCAI(), object(),
 ], ids=lambda a: type(a).__name__)
 def test_key_is_none_for_other_kinds(arg):

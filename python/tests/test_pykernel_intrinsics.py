@@ -208,3 +208,26 @@ def test_shared_memory_block_reduction(device, rng):
     out = loom.zeros(64, dtype=loom.float32, device=device)
     block_sum[64, 256](loom.asarray(x, device=device), out)
     np.testing.assert_allclose(out.numpy(), x.reshape(64, 256).sum(axis=1), rtol=1e-5)
+
+
+def test_brev_and_bit_count_of_every_width(device, rng):
+    """cuda.brev on 32 and 64 bits (the emulator's __brevll too) and n.bit_count() (Python's:
+    the ones of |n|), against Python."""
+    dev = device
+
+    @cuda.jit
+    def k(out, x32, x64, s):
+        out[0] = cuda.brev(x32)
+        out[1] = cuda.brev(x64)
+        out[2] = x64.bit_count()
+        out[3] = s.bit_count()
+
+    for _ in range(3):
+        x32 = np.uint32(rng.integers(0, 2**32))
+        x64 = np.uint64(rng.integers(0, 2**63)) * np.uint64(2) + np.uint64(1)
+        s = np.int16(rng.integers(-2**15, 2**15))
+        out = loom.zeros(4, dtype=loom.uint64, device=dev)
+        k[1, 1](out, x32, x64, s)
+        want = [int(f"{int(x32):032b}"[::-1], 2), int(f"{int(x64):064b}"[::-1], 2), int(x64).bit_count(),
+                int(s).bit_count()]
+        assert out.to(loom.cpu()).numpy().tolist() == want

@@ -217,11 +217,21 @@ inline unsigned int __brev(unsigned int x) {
   x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
   return __builtin_bswap32(x);
 }
+inline unsigned long long __brevll(unsigned long long x) {
+  return (static_cast<unsigned long long>(__brev(static_cast<unsigned int>(x))) << 32) |
+         __brev(static_cast<unsigned int>(x >> 32));
+}
 inline int __mul24(int a, int b) { return a * b; }
 inline unsigned int __umul24(unsigned int a, unsigned int b) { return a * b; }
 inline int __mulhi(int a, int b) { return static_cast<int>((static_cast<long long>(a) * b) >> 32); }
 inline unsigned int __umulhi(unsigned int a, unsigned int b) {
   return static_cast<unsigned int>((static_cast<unsigned long long>(a) * b) >> 32);
+}
+inline long long __mul64hi(long long a, long long b) {
+  return static_cast<long long>((static_cast<__int128>(a) * b) >> 64);
+}
+inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
+  return static_cast<unsigned long long>((static_cast<unsigned __int128>(a) * b) >> 64);
 }
 inline float __int_as_float(int x) { float f; memcpy(&f, &x, 4); return f; }
 inline int __float_as_int(float f) { int x; memcpy(&x, &f, 4); return x; }

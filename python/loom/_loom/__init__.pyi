@@ -27,6 +27,7 @@ from loom._numpy.array_api import (
     _dlpack as __dlpack__,
     _to_device as to_device
 )
+import loom._numpy.flags
 from loom._numpy.protocols import (
     array_function as __array_function__
 )
@@ -729,6 +730,8 @@ class ndarray:
         """
         A NumPy view (no copy) of an array in mapped host memory (loom.empty_mapped) or on cpu(); ValueError for other GPU arrays (numpy() copies those).
         """
+
+    flags: loom._numpy.flags.FlagsAttribute = ...
 
 def from_dlpack(x: object, *, device: object | None = None, copy: object | None = None) -> object:
     """
@@ -2776,6 +2779,11 @@ class _KernelLauncher:
 
     @property
     def dispatcher(self) -> object: ...
+
+    def _launch_kernel(self, kernel: object, *args) -> None:
+        """
+        Launches `kernel` (a specialization the signature table does not hold: one whose Python arguments, such as tuples, reach it flattened) with this configuration.
+        """
 
 def empty_mapped(shape: object, dtype: object | None = None, device: object | None = None) -> ndarray:
     """

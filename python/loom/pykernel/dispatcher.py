@@ -55,6 +55,8 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
         return _ForAll(self, int(ntasks), int(tpb), stream, sharedmem)
 
     def _on_miss(self, launcher, args):
+        if any(isinstance(a, tuple) for a in args):
+            return self._launch_with_tuples(launcher, args)
         converted, copy_back = _convert_args(self.__name__, args)
         key = self.signature(*converted)
         if key is None:
@@ -71,6 +73,37 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
         for dev_arr, host in copy_back:
             host[...] = dev_arr.numpy()
         return None
+
+    def _launch_with_tuples(self, launcher, args):
+        """Tuple arguments (nested, of arrays and numbers; Numba's UniTuple and Tuple) reach the
+        kernel flattened, one C parameter per leaf, and the kernel rebuilds each tuple
+        (translate.py). The signature table keys no tuples, so these launches come here each
+        time: one Python call more than a launch of arrays and numbers."""
+        leaves = [x for a in args for x in _leaves(a)]
+        converted, copy_back = _convert_args(self.__name__, leaves)
+        it = iter(converted)
+        argtypes = tuple(self._arg_type(_rebuild(a, it)) for a in args)
+        key = "tuples:" + repr(argtypes)
+        spec = self._specs.get(key)
+        if spec is None:
+            if self._declared or self._frozen:
+                raise TypingError(f"[{self.__name__}] no compiled signature takes ({', '.join(map(str, argtypes))})")
+            with _loom.device(_target_device(converted) or _loom.default_device()):
+                spec = self._compile(key, argtypes, register=False)
+        launcher._launch_kernel(spec.kernel, *converted)
+        for dev_arr, host in copy_back:
+            host[...] = dev_arr.numpy()
+        return None
+
+    def _arg_type(self, a):
+        if isinstance(a, tuple):
+            return T.Tuple([self._arg_type(x) for x in a])
+        key = self.signature(a)
+        if key is None:
+            raise TypingError(f"[{self.__name__}] cannot pass a {type(a).__name__} to a kernel: kernels take loom "
+                              "arrays, NumPy arrays (copied), objects with __cuda_array_interface__ or DLPack, "
+                              "numbers and tuples of those")
+        return T.parse_key(key)[0]
 
     def _specialize_for(self, key):
         argtypes = T.parse_key(key)
@@ -92,7 +125,7 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
             opts.append("--generate-line-info")
         return tuple(opts)
 
-    def _compile(self, key, argtypes):
+    def _compile(self, key, argtypes, register=True):
         captured = cache.device_arrays_read(self.py_func)  # read before the key: the key holds their addresses
         k = cache.key(self.py_func, argtypes, (self.debug, self._options(), self.links))
         source, name = cache.translation(
@@ -108,7 +141,8 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
                 f"[{self.__name__}] the CUDA C++ generated from this Python kernel did not compile, a bug of "
                 f"loom's translator (please report it); the compiler's messages name the Python lines:\n{e}") from None
         self._specs[key] = Specialization(key, argtypes, source, name, kernel, module, captured)
-        self.add(key, kernel)
+        if register:  # into the signature table of the launch's fast path
+            self.add(key, kernel)
         return self._specs[key]
 
     # ---------------------------------------------------------------- Numba's inspection API
@@ -217,6 +251,21 @@ def _dispatch_kind(a):
     if isinstance(a, (bool, int, float, complex, np.generic)):
         return "scalar"
     return None
+
+
+def _leaves(a):
+    if isinstance(a, tuple):
+        for x in a:
+            yield from _leaves(x)
+    else:
+        yield a
+
+
+def _rebuild(a, leaves):
+    """`a`'s tuple structure over the next items of the iterator `leaves`."""
+    if isinstance(a, tuple):
+        return tuple(_rebuild(x, leaves) for x in a)
+    return next(leaves)
 
 
 def _target_device(args):

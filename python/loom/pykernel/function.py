@@ -46,6 +46,10 @@ class KernelFunction:
         """A device function's declared argument types (first signature), or None."""
         return tuple(self._declared[0][1]) if self._declared else None
 
+    def declared_signatures(self):
+        """A device function's declared signatures: [(return type or None, argument types)]."""
+        return [(r, tuple(a)) for r, a in self._declared] if self.device else []
+
     def declared_signature(self):
         """(return type or None, argument types) of a device function's first signature, or None."""
         return (self._declared[0][0], tuple(self._declared[0][1])) if self._declared and self.device else None

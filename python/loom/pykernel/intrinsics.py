@@ -174,6 +174,17 @@ def _bits(c32, c64, same_type):
     return h
 
 
+def bit_count(tr, node, v):
+    """n.bit_count() of an integer (Python's and NumPy's: the ones of |n|), an int64."""
+    if not (v.type.is_int or v.type.is_bool):
+        tr.fail(node, f"bit_count() is a method of integers, not of {v.type}")
+    if v.type.is_signed:
+        u = f"({v.code} < 0 ? 0ULL - (unsigned long long)({v.code}) : (unsigned long long)({v.code}))"
+    else:
+        u = f"(unsigned long long)({v.code})"
+    return Value(f"((long long)__popcll({u}))", T.INT64, nonneg=True)
+
+
 handler(stubs.popc)(_bits("__popc", "__popcll", False))
 handler(stubs.brev)(_bits("__brev", "__brevll", True))
 handler(stubs.clz)(_bits("__clz", "__clzll", False))

@@ -16,7 +16,7 @@ is refused where a signature is read, with the type named.
 """
 import numpy as np
 
-__all__ = ["Type", "Number", "Array", "CPointer", "Signature", "void", "none", "boolean", "bool_", "b1", "int8", "int16",
+__all__ = ["Type", "Number", "Boolean", "Integer", "Float", "Complex", "Array", "CPointer", "Signature", "void", "none", "boolean", "bool_", "b1", "int8", "int16",
            "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64", "complex64",
            "complex128", "intp", "uintp", "intc", "uintc", "int_", "uint", "float_", "double", "half", "byte",
            "uchar", "short", "ushort", "longlong", "ulonglong", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2",
@@ -59,9 +59,11 @@ def _dims_text(index):
     return steps
 
 
-class Number(Type):
+class Scalar(Type):
     """A scalar type: `float32`. Indexed with slices it is an array type (`float32[:, ::1]`);
-    called on values it converts them (`float32(1.5)`), on types it makes a signature."""
+    called on values it converts them (`float32(1.5)`), on types it makes a signature. Its
+    class is Numba's: Boolean, or a Number (Integer, Float, Complex), so that isinstance
+    checks of Numba code hold."""
 
     def __init__(self, name):
         self.name = self.text = name
@@ -89,11 +91,50 @@ class Number(Type):
         return np.dtype(self.name).type(*args)
 
 
+class Number(Scalar):
+    """Numba's numeric types."""
+
+
+class Boolean(Scalar):
+    bitwidth = 8
+
+
+class Integer(Number):
+    @property
+    def signed(self):
+        return self.name.startswith("int")
+
+    @property
+    def bitwidth(self):
+        return np.dtype(self.name).itemsize * 8
+
+
+class Float(Number):
+    @property
+    def bitwidth(self):
+        return np.dtype(self.name).itemsize * 8
+
+
+class Complex(Number):
+    @property
+    def underlying_float(self):
+        return _BY_DTYPE["float32" if self.name == "complex64" else "float64"]
+
+    @property
+    def bitwidth(self):
+        return np.dtype(self.name).itemsize * 8
+
+
+def _scalar(name):
+    kind = np.dtype(name).kind
+    return {"b": Boolean, "i": Integer, "u": Integer, "f": Float, "c": Complex}[kind](name)
+
+
 class Array(Type):
     """Numba's array type: `types.Array(float32, 2, "C")` is `float32[:, ::1]`."""
 
     def __init__(self, dtype, ndim, layout="A", readonly=False):
-        if not isinstance(dtype, Number):
+        if not isinstance(dtype, Scalar):
             dtype = from_dtype(dtype)
         if layout not in ("C", "F", "A"):
             raise ValueError(f"an array type's layout is 'C', 'F' or 'A', not {layout!r}")
@@ -115,7 +156,7 @@ class CPointer(Type):
     (cuda.declare_device) that a kernel passes `ffi.from_buffer(array)` to."""
 
     def __init__(self, dtype, addrspace=None):
-        if not isinstance(dtype, Number):
+        if not isinstance(dtype, Scalar):
             dtype = from_dtype(dtype)
         self.dtype = dtype
         self.name = self.text = f"CPointer({dtype.name})"
@@ -156,7 +197,7 @@ _SCALARS = {
 TOP_LEVEL = ["void", "none"] + list(_SCALARS)
 _BY_DTYPE = {}
 for _alias, _name in _SCALARS.items():
-    _BY_DTYPE.setdefault(_name, Number(_name))
+    _BY_DTYPE.setdefault(_name, _scalar(_name))
     globals()[_alias] = _BY_DTYPE[_name]
 
 # Numba's sets of types, which programs loop over.
@@ -181,7 +222,7 @@ def from_dtype(dtype):
 
 def as_dtype(t):
     """Numba's numpy_support.as_dtype: the NumPy dtype of a scalar type."""
-    if not isinstance(t, Number):
+    if not isinstance(t, Scalar):
         raise TypeError(f"as_dtype takes a scalar type (float32, int64, ...), not {t}")
     return np.dtype(t.name)
 

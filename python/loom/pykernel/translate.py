@@ -31,6 +31,18 @@ def _assigned_names(tree):
     return names
 
 
+def _flat_params(t, name):
+    """(C parameters, brace initializer) of a kernel's tuple parameter passed flattened."""
+    if not isinstance(t, T.Tuple):
+        return [f"{t.c} {name}"], name
+    decls, inits = [], []
+    for k, item in enumerate(t.items):
+        d, init = _flat_params(item, f"{name}_{k}")
+        decls += d
+        inits.append(init)
+    return decls, "{" + ", ".join(inits) + "}"
+
+
 class FunctionTranslator(ExprMixin, StmtMixin):
     def __init__(self, src, argtypes, module, kind, cname, constants=None):
         self.src, self.module, self.kind, self.cname_fn = src, module, kind, cname
@@ -106,12 +118,18 @@ class FunctionTranslator(ExprMixin, StmtMixin):
         self.block(self.src.tree.body)
 
     def definition(self, ret):
-        params = []
+        params, rebuilt = [], []
         for p, t in zip(self.src.params, self.argtypes):
             if p in self.constants:
                 continue
             if isinstance(t, T.Tuple):
                 self.module.tuple_struct(t)
+                if self.kind == "kernel":  # passed flattened, one parameter per leaf (dispatcher.py)
+                    decls, init = _flat_params(t, self.cname(p) + "_in")
+                    params += decls
+                    name = self.cname(p) + ("_arg" if p in self.reassigned_params() else "")
+                    rebuilt.append(f"  {t.c} {name} = {t.c}{init};")
+                    continue
             params.append(f"{t.c} {self.cname(p)}_arg" if p in self.reassigned_params() else f"{t.c} {self.cname(p)}")
         lines = [f'#line {self.src.tree.lineno} "{self.filename_c}"']
         if self.kind == "kernel":
@@ -122,6 +140,7 @@ class FunctionTranslator(ExprMixin, StmtMixin):
             head = f"static __device__ __forceinline__ {'void' if isinstance(ret, T.NoneType) else ret.c} " \
                    f"{self.cname_fn}({', '.join(params)})"
         lines.append(head + " {")
+        lines.extend(rebuilt)
         for name, decl in self.buffers.values():
             lines.append("  " + decl)
         for p in self.reassigned_params():
@@ -202,10 +221,12 @@ class FunctionTranslator(ExprMixin, StmtMixin):
 
     # ------------------------------------------------------------------ calls
     def expr_Call(self, node):
-        if isinstance(node.func, ast.Attribute) and node.func.attr == "conjugate" and not node.args:
+        if isinstance(node.func, ast.Attribute) and node.func.attr in ("conjugate", "bit_count") and not node.args:
             base = self.expr(node.func.value)
-            if isinstance(base.type, T.Scalar):  # z.conjugate(), a method of numbers
-                return complexfuncs.conjugate(self, node, base)
+            if isinstance(base.type, T.Scalar):  # z.conjugate(), n.bit_count(): methods of numbers
+                if node.func.attr == "conjugate":
+                    return complexfuncs.conjugate(self, node, base)
+                return intrinsics.bit_count(self, node, base)
             f = self.attribute(node.func, base, node.func.attr)
         else:
             f = self.expr(node.func)
@@ -251,6 +272,41 @@ class FunctionTranslator(ExprMixin, StmtMixin):
             self.unsupported(node, f"call to '{name}', which is neither a Python function nor a device function")
         self.fail(node, f"{f.type} is not callable in a kernel")
 
+    def choose_signature(self, node, disp, args):
+        """The declared signature of a device function a call takes, as Numba chooses among
+        several: an exact match, else the one needing the fewest safe conversions (NumPy's
+        'safe' casting; a Python literal converts safely to any number of its kind or wider),
+        else the one needing the fewest other conversions. A tie is ambiguous, a complex to a
+        real or an array of another dtype or rank no match: TypingErrors."""
+        def cost(params):
+            if len(params) != len(args):
+                return None
+            total = 0
+            for a, p in zip(args, params):
+                if isinstance(p, T.Array) or not isinstance(a.type, T.Scalar):
+                    if not (isinstance(p, T.Array) and isinstance(a.type, T.Array)
+                            and (p.dtype, p.ndim) == (a.type.dtype, a.type.ndim)):
+                        return None
+                elif a.type != p or a.weak:
+                    if a.type.is_complex and not p.is_complex:
+                        return None
+                    rank = {"bool": 0, "int": 1, "float": 2, "complex": 3}
+                    p_rank = 0 if p.is_bool else 1 if p.is_int else 3 if p.is_complex else 2
+                    weak_safe = a.weak and rank[a.weak] <= p_rank
+                    total += 1 if weak_safe or np.can_cast(np.dtype(a.type.dtype), np.dtype(p.dtype), "safe") else 100
+            return total
+        scored = [(c, sig) for sig in disp.declared_signatures() if (c := cost(sig[1])) is not None]
+        given = ", ".join(str(a.type) for a in args)
+        if not scored:
+            have = "; ".join("(" + ", ".join(map(str, s[1])) + ")" for s in disp.declared_signatures())
+            self.fail(node, f"'{disp.__name__}' has no declared signature that takes ({given}); it has {have}")
+        best = min(c for c, _ in scored)
+        chosen = [sig for c, sig in scored if c == best]
+        if len(chosen) > 1:
+            self.fail(node, f"'{disp.__name__}' has {len(chosen)} declared signatures that take ({given}) "
+                      "equally well: the call is ambiguous")
+        return chosen[0]
+
     def call_foreign(self, node, fn, args):
         """A call of a cuda.declare_device function: arguments convert to its declared types."""
         if len(args) != len(fn.params):
@@ -294,16 +350,9 @@ class FunctionTranslator(ExprMixin, StmtMixin):
                      for i, a in enumerate(args) if i not in constants]
             return Value(f"{cname}({', '.join(codes)})", ret)
         types = [a.type for a in args]
-        declared = disp.declared_signature()
+        declared = self.choose_signature(node, disp, args) if disp.declared_signature() is not None else None
         if declared is not None:  # @cuda.jit("float32(float32, int32)", device=True): arguments convert
-            ret_decl, params = declared
-            if len(params) != len(args):
-                self.fail(node, f"'{disp.__name__}' is declared with {len(params)} argument(s), called with {len(args)}")
-            for a, p in zip(args, params):
-                if isinstance(p, T.Scalar) != isinstance(a.type, T.Scalar) or (
-                        isinstance(p, T.Array) and (p.dtype, p.ndim) != (a.type.dtype, a.type.ndim)):
-                    self.fail(node, f"'{disp.__name__}' is declared to take {p}, not {a.type}")
-            types = [p if isinstance(p, T.Scalar) else a.type for p, a in zip(params, args)]
+            types = [p if isinstance(p, T.Scalar) else a.type for p, a in zip(declared[1], args)]
         cname, ret = self.module.device_function(disp, tuple(types), self, node)
         codes = [cast(a, t) if isinstance(t, T.Scalar) else self.materialize(a) for a, t in zip(args, types)]
         code = f"{cname}({', '.join(codes)})"

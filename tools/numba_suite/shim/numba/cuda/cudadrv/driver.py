@@ -12,3 +12,8 @@ class CudaAPIError(Exception):
 
 
 driver = MissingModule("numba.cuda.cudadrv.driver.driver", "loom drives CUDA from C++")
+
+
+def _have_nvjitlink():
+    """Whether Numba could link LTO-IR with nvJitLink: loom links no LTO-IR, so no."""
+    return False

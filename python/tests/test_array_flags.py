@@ -1,0 +1,37 @@
+"""x.flags on loom arrays (_numpy/flags.py) against NumPy's for the same layouts, and Numba's
+cuda.device_array(order="F") / device_array_like keeping Fortran order."""
+import numpy as np
+import pytest
+
+import loom
+from loom import cuda
+
+
+@pytest.mark.parametrize("make", [
+    lambda a: a, lambda a: a.T, lambda a: a[::2], lambda a: a[:, 1:2], lambda a: a[:1], lambda a: a[:0],
+    lambda a: a.reshape(-1), lambda a: a[1],
+])
+def test_flags_match_numpy(device, make):
+    ref = np.arange(24.0).reshape(4, 6)
+    x = loom.asarray(ref, device=loom.Device(device))
+    want, got = make(ref), make(x)
+    for key in ("C_CONTIGUOUS", "F_CONTIGUOUS", "WRITEABLE", "ALIGNED"):
+        assert got.flags[key] == want.flags[key], key
+    assert got.flags.c_contiguous == want.flags.c_contiguous
+    assert got.flags.f_contiguous == want.flags.f_contiguous
+    with pytest.raises(KeyError, match=r"\[flags\] loom arrays have the flags"):
+        got.flags["OWNDATA"]
+
+
+def test_device_array_fortran_order(device):
+    with loom.device(loom.Device(device)):
+        for shape in [(10,), (10, 12), (3, 4, 5)]:
+            a = cuda.device_array(shape, order="F")
+            ref = np.empty(shape, order="F")
+            assert a.shape == ref.shape and a.strides == ref.strides
+            assert a.flags["F_CONTIGUOUS"] and a.flags["C_CONTIGUOUS"] == ref.flags["C_CONTIGUOUS"]
+        like = cuda.device_array_like(np.zeros((3, 4), order="F"))
+        assert like.strides == np.zeros((3, 4), order="F").strides
+        assert cuda.device_array_like(np.zeros((3, 4))).flags["C_CONTIGUOUS"]
+        with pytest.raises(ValueError, match=r"\[cuda.device_array\] order is 'C' or 'F'"):
+            cuda.device_array(3, order="K")

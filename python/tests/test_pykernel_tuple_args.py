@@ -1,0 +1,62 @@
+"""Tuples as kernel arguments (Numba's UniTuple and Tuple): nested, of numbers and arrays,
+empty; passed flattened, one C parameter per leaf, and rebuilt in the kernel (dispatcher.py,
+translate.py), on every device."""
+import numpy as np
+import pytest
+
+import loom
+from loom import cuda
+from conftest import skip_cpu_kernels
+
+
+@cuda.jit
+def k_sum_tuple(out, t):
+    out[0] = t[0] + t[1] * 2 + t[2][0] - t[2][1]
+
+
+@cuda.jit
+def k_tuple_of_arrays(t, scale):
+    i = cuda.grid(1)
+    a, b = t
+    if i < a.size:
+        b[i] = a[i] * scale[0] + scale[1]
+
+
+@cuda.jit
+def k_empty(out, t):
+    out[0] = len(t) + 5
+
+
+def test_nested_tuples_of_numbers(device, rng):
+    skip_cpu_kernels(device)
+    dev = loom.Device(device)
+    x, y, z, w = rng.integers(-50, 50, 4)
+    out = loom.zeros(1, device=dev)
+    k_sum_tuple[1, 1](out, (int(x), float(y), (np.float32(z), int(w))))
+    assert out.to(loom.cpu()).numpy()[0] == x + 2.0 * y + z - w
+    k_sum_tuple[1, 1](out, (1, 2, (3, 4)))  # another signature, another specialisation
+    assert out.to(loom.cpu()).numpy()[0] == 1 + 4 + 3 - 4
+
+
+def test_tuple_of_arrays_and_numbers(device, rng):
+    skip_cpu_kernels(device)
+    dev = loom.Device(device)
+    a = rng.standard_normal(50)
+    b = loom.zeros(50, device=dev)
+    k_tuple_of_arrays[2, 32]((loom.array(a, device=dev), b), (2.5, -1.0))
+    np.testing.assert_allclose(b.to(loom.cpu()).numpy(), a * 2.5 - 1.0, rtol=1e-15)
+    host_out = np.zeros(50)  # a NumPy array inside a tuple is copied there and back, as at the top level
+    k_tuple_of_arrays[2, 32]((a, host_out), (1.0, 1.0))
+    np.testing.assert_allclose(host_out, a + 1.0, rtol=1e-15)
+
+
+def test_empty_tuple(device):
+    skip_cpu_kernels(device)
+    out = loom.zeros(1, device=loom.Device(device))
+    k_empty[1, 1](out, ())
+    assert out.to(loom.cpu()).numpy()[0] == 5
+
+
+def test_bad_tuple_item_names_it():
+    with pytest.raises(loom.TypingError, match=r"\[k_sum_tuple\] cannot pass a str to a kernel"):
+        k_sum_tuple[1, 1](loom.zeros(1, device=loom.cpu()), (1, "two", (3, 4)))
