@@ -60,3 +60,17 @@ def test_empty_tuple(device):
 def test_bad_tuple_item_names_it():
     with pytest.raises(loom.TypingError, match=r"\[k_sum_tuple\] cannot pass a str to a kernel"):
         k_sum_tuple[1, 1](loom.zeros(1, device=loom.cpu()), (1, "two", (3, 4)))
+
+
+@cuda.jit
+def k_print(t, x):
+    print("t =", t, (x,), x > 1)
+
+
+def test_print_shows_tuples_as_python_does(device, capfd):
+    skip_cpu_kernels(device)
+    with loom.device(loom.Device(device)):
+        k_print[1, 1]((1, ((2, -4), 3.5), (4,)), 7)
+        loom.synchronize()
+    out = capfd.readouterr().out
+    assert out.strip() == "t = (1, ((2, -4), 3.500000), (4,)) (7,) True"

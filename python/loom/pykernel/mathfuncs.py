@@ -162,25 +162,39 @@ def _len(tr, node, args, kwargs):
 HANDLERS[builtins.len] = _len
 
 
+def _print_item(tr, node, a, fmt, vals):
+    """Appends the printf format and arguments of one value (a tuple as Python shows it)."""
+    if isinstance(a.type, T.Opaque) and a.type.kind == "str":
+        fmt.append(a.obj.replace("%", "%%").replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n"))
+    elif isinstance(a.type, T.Tuple):
+        items = a.items if a.items is not None else [
+            Value(f"({a.code}).f{k}", t) for k, t in enumerate(a.type.items)]
+        parts = []
+        for item in items:
+            sub = []
+            _print_item(tr, node, item, sub, vals)
+            parts.append("".join(sub))
+        fmt.append("(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")")
+    elif not isinstance(a.type, T.Scalar) or a.type.is_complex:
+        tr.fail(node, f"print() in a kernel takes numbers, tuples of them and string literals, not {a.type}")
+    elif a.type.is_float:
+        fmt.append("%f")
+        vals.append(f"(double)({a.code})")
+    elif a.type.is_bool:
+        fmt.append("%s")
+        vals.append(f"(({a.code}) ? \"True\" : \"False\")")
+    elif a.type.is_signed:
+        fmt.append("%lld")
+        vals.append(f"(long long)({a.code})")
+    else:
+        fmt.append("%llu")
+        vals.append(f"(unsigned long long)({a.code})")
+
+
 def _print(tr, node, args, kwargs):
     fmt, vals = [], []
     for a in args:
-        if isinstance(a.type, T.Opaque) and a.type.kind == "str":
-            fmt.append(a.obj.replace("%", "%%").replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n"))
-        elif not isinstance(a.type, T.Scalar):
-            tr.fail(node, f"print() in a kernel takes numbers and string literals, not {a.type}")
-        elif a.type.is_float:
-            fmt.append("%f")
-            vals.append(f"(double)({a.code})")
-        elif a.type.is_bool:
-            fmt.append("%s")
-            vals.append(f"(({a.code}) ? \"True\" : \"False\")")
-        elif a.type.is_signed:
-            fmt.append("%lld")
-            vals.append(f"(long long)({a.code})")
-        else:
-            fmt.append("%llu")
-            vals.append(f"(unsigned long long)({a.code})")
+        _print_item(tr, node, a, fmt, vals)
     text = " ".join(fmt) + "\\n"
     return Value(f'printf("{text}"' + "".join(", " + v for v in vals) + ")", T.NONE)
 
