@@ -103,7 +103,7 @@ CASES = [
     (returns_value, loom.TypingError, "cannot return a value", "return 1", ()),
     (bad_local, loom.TypingError, "must be a constant integer", "cuda.local.array(n", (3,)),
     (too_many_indices, loom.UnsupportedError, "1-d array indexed with 2", "a[0, 1] = 2", ()),
-    (slices, loom.UnsupportedError, "slicing", "a[0:2] = 1", ()),
+    (slices, loom.UnsupportedError, "a slice cannot be assigned to", "a[0:2] = 1", ()),
     (nested_def, loom.UnsupportedError, "FunctionDef", "def inner", ()),
     (lambda_use, loom.UnsupportedError, "a lambda", "f = lambda", ()),
 ]

@@ -89,7 +89,7 @@ CATEGORIES = [
     (r"for loops in kernels go over range", "for loops over enumerate/zip/tuples unsupported (range only)"),
     (r"recursi(on|ve)", "recursive device functions unsupported"),
     (r"the statement 'Raise' is not supported", "raise inside kernels unsupported"),
-    (r"slicing an array inside a kernel", "array slicing inside kernels unsupported"),
+    (r"a slice cannot be assigned to", "assigning to array slices inside kernels unsupported"),
     (r"'complex(64|128)", "complex numbers unsupported in kernels and signatures"),
     (r"a device function cannot take <(\w+)>", r"a \1 as a device-function argument unsupported"),
     (r"round\(\) takes one argument", "round(x, ndigits) unsupported"),

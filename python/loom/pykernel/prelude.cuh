@@ -53,6 +53,24 @@ __device__ __forceinline__ long long loom_wrap(I i, long long n) {
   return i < 0 ? static_cast<long long>(i) + n : static_cast<long long>(i);
 }
 
+// A slice of an axis of extent n, as Python's slice.indices: its first index and its length.
+// `has_start`/`has_stop` false for an omitted bound; step is not 0 (the translator checks a
+// constant step).
+__device__ __forceinline__ void loom_slice(long long n, bool has_start, long long start, bool has_stop,
+                                           long long stop, long long step, long long* first, long long* len) {
+  if (step > 0) {
+    const long long lo = !has_start ? 0 : start < 0 ? (start + n < 0 ? 0 : start + n) : (start < n ? start : n);
+    const long long hi = !has_stop ? n : stop < 0 ? (stop + n < 0 ? 0 : stop + n) : (stop < n ? stop : n);
+    *first = lo;
+    *len = hi > lo ? (hi - lo + step - 1) / step : 0;
+  } else {
+    const long long lo = !has_start ? n - 1 : start < 0 ? (start + n < -1 ? -1 : start + n) : (start < n - 1 ? start : n - 1);
+    const long long hi = !has_stop ? -1 : stop < 0 ? (stop + n < -1 ? -1 : stop + n) : (stop < n - 1 ? stop : n - 1);
+    *first = lo;
+    *len = lo > hi ? (lo - hi - step - 1) / -step : 0;
+  }
+}
+
 // Python's // and % on integers round toward minus infinity; C's toward zero. (On floats
 // they are loom_math.cuh's floor_divide and remainder: translate_expr.py.)
 template <class T>

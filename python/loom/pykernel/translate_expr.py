@@ -253,7 +253,8 @@ class ExprMixin:
     def index_values(self, node, arr, index_node):
         parts = index_node.elts if isinstance(index_node, ast.Tuple) else [index_node]
         if any(isinstance(p, ast.Slice) for p in parts):
-            self.unsupported(node, "slicing an array inside a kernel is not supported; index every dimension")
+            self.unsupported(node, "a slice cannot be assigned to or updated in a kernel (views are read with "
+                             "a[i:j]; write their elements one by one)")
         if isinstance(index_node, ast.Tuple):
             idx = [self.expr(e) for e in index_node.elts]
             nodes = index_node.elts
@@ -267,12 +268,15 @@ class ExprMixin:
                 idx, nodes = [v], [index_node]
         for n_, i in zip(nodes, idx):
             if isinstance(n_, ast.Slice):
-                self.unsupported(node, "slicing an array inside a kernel is not supported; index every dimension")
+                self.unsupported(node, "a slice cannot be assigned to or updated in a kernel (views are read with "
+                                 "a[i:j]; write their elements one by one)")
             if not isinstance(i.type, T.Scalar) or not (i.type.is_int or i.type.is_bool):
                 self.fail(node, f"an array index must be an integer, not {i.type}")
-        if len(idx) != arr.type.ndim:
-            self.unsupported(node, f"a {arr.type.ndim}-d array indexed with {len(idx)} index(es): kernels index "
-                             "every dimension (array views inside kernels are not supported)")
+        if len(idx) > arr.type.ndim:
+            self.unsupported(node, f"a {arr.type.ndim}-d array indexed with {len(idx)} index(es)")
+        if len(idx) < arr.type.ndim:
+            self.unsupported(node, f"a {arr.type.ndim}-d array indexed with {len(idx)} index(es) cannot be "
+                             "assigned to in a kernel (a[i] of a 2-d array is a row view: write its elements)")
         return idx
 
     def element_ref(self, node, arr, index_node):
@@ -311,7 +315,56 @@ class ExprMixin:
         return f"{arr.code}.data[{' + '.join(terms)}]"
 
     def element(self, node, arr, index_node):
+        parts = list(index_node.elts) if isinstance(index_node, ast.Tuple) else [index_node]
+        if any(isinstance(p, ast.Slice) for p in parts) or (
+                len(parts) < arr.type.ndim and not isinstance(self.expr(index_node).type, T.Tuple)):
+            return self.view(node, arr, parts)
         return Value(self.element_ref(node, arr, index_node), arr.type.element)
+
+    def view(self, node, arr, parts):
+        """a[i, 2:n:2], a[i] of a 2-d array, ...: a view (a LoomArray over the same memory), as
+        NumPy's basic indexing gives; its bounds follow Python's slice rules (loom_slice)."""
+        t = arr.type
+        if len(parts) > t.ndim:
+            self.fail(node, f"a {t.ndim}-d array indexed with {len(parts)} index(es)")
+        src = self.temp()
+        lines = [f"const auto& {src} = {arr.code};", f"{t.c.replace(', true>', ', false>')} v; long long off = 0;"]
+        out_dims = 0
+        for k in range(t.ndim):
+            p = parts[k] if k < len(parts) else ast.Slice(lower=None, upper=None, step=None)
+            if isinstance(p, ast.Slice):
+                bounds = []
+                for b in (p.lower, p.upper):
+                    if b is None:
+                        bounds += ["false", "0LL"]
+                        continue
+                    bv = self.scalar(b, "slice bound")
+                    if not (bv.type.is_int or bv.type.is_bool):
+                        self.fail(node, f"a slice bound must be an integer, not {bv.type}")
+                    bounds += ["true", f"(long long)({bv.code})"]
+                step = "1LL"
+                if p.step is not None:
+                    sv = self.scalar(p.step, "slice step")
+                    if not sv.type.is_int or sv.const == 0:
+                        self.fail(node, "a slice step must be a nonzero integer")
+                    step = f"(long long)({sv.code})"
+                lines.append(f"{{ long long s = {step}, first, len; loom_slice({src}.shape[{k}], {', '.join(bounds)}, "
+                             f"s, &first, &len); off += first * {src}.strides[{k}]; v.shape[{out_dims}] = len; "
+                             f"v.strides[{out_dims}] = {src}.strides[{k}] * s; }}")
+                out_dims += 1
+            else:
+                i = self.scalar(p, "index")
+                if not (i.type.is_int or i.type.is_bool):
+                    self.fail(node, f"an array index must be an integer, not {i.type}")
+                lines.append(f"off += LOOM_PK_IDX(loom_wrap({i.code}, {src}.shape[{k}]), {src}.shape[{k}], {k}) * "
+                             f"{src}.strides[{k}];")
+        if out_dims == 0:
+            self.fail(node, "indexing every dimension gives an element, not a view")
+        vt = T.Array(t.dtype, out_dims, "A", t.space, None, t.readonly)
+        decl = vt.c
+        lines[1] = f"{decl} v; long long off = 0;"
+        lines.append(f"v.data = {src}.data + off; return v;")
+        return Value("([&]() { " + " ".join(lines) + " }())", vt)
 
     # ------------------------------------------------------------------ attributes of values
     def attribute(self, node, base, attr):
