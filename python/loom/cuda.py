@@ -62,7 +62,12 @@ def to_device(obj, stream=0, copy=True, to=None, device=None):
     if to is not None:
         to[...] = _loom.asarray(obj, device=to.device)
         return to
-    # A copy, as in Numba (asarray would share a NumPy array's memory on cpu()).
+    # A copy, as in Numba (asarray would share a NumPy array's memory on cpu()), in the same
+    # layout: a Fortran-ordered array stays Fortran-ordered (the copy of its C-ordered transpose,
+    # transposed back).
+    f = getattr(obj, "flags", None)
+    if f is not None and getattr(obj, "ndim", 0) > 1 and f["F_CONTIGUOUS"] and not f["C_CONTIGUOUS"]:
+        return _loom.array(obj.T, device=_device(device)).T
     return _loom.array(obj, device=_device(device))
 
 

@@ -211,6 +211,15 @@ def _shape_and_dtype(tr, node, args, kwargs, name):
     dims = shape.const if isinstance(shape.const, tuple) else (shape.const,)
     if not dims or any(isinstance(d, bool) or not isinstance(d, int) or d < 0 for d in dims):
         tr.fail(node, f"the shape of cuda.{name}() must hold non-negative integers, not {shape.const!r}")
+    if isinstance(dtype.type, T.Opaque) and dtype.type.kind == "str":  # a dtype's name, as NumPy reads it
+        try:
+            named = T.dtype_name(np.dtype(dtype.obj))
+        except TypeError:
+            named = None
+        if named is None:
+            tr.fail(node, f"Invalid NumPy dtype specified: {dtype.obj!r} (cuda.{name}() takes a NumPy dtype "
+                    "name such as 'float32')")
+        dtype = Value(None, T.Opaque("dtype", named), obj=named)
     dt = dtype.obj if isinstance(dtype.type, T.Opaque) and dtype.type.kind == "dtype" else None
     if dt is None:
         tr.fail(node, f"the dtype of cuda.{name}() must be a dtype such as np.float32, not {dtype.type}")

@@ -82,6 +82,31 @@ def _abs(tr, node, args, kwargs):
 HANDLERS[builtins.abs] = _abs
 
 
+def _ldexp(tr, node, args, kwargs):
+    """math.ldexp(x, i): x * 2**i in x's float type (Numba's rule)."""
+    check_numbers(tr, node, args, 2, "math.ldexp")
+    x, i = args
+    if not (i.type.is_int or i.type.is_bool):
+        tr.fail(node, f"math.ldexp()'s exponent must be an integer, not {i.type}")
+    ft = float_type(x)
+    return Value(f"{_cfn('ldexp', ft)}({cast(x, ft)}, (int)({i.code}))", ft)
+
+
+def _frexp(tr, node, args, kwargs):
+    """math.frexp(x): (mantissa, exponent) with x = m * 2**e, 0.5 <= |m| < 1 (a tuple)."""
+    check_numbers(tr, node, args, 1, "math.frexp")
+    ft = float_type(args[0])
+    t = T.Tuple([ft, T.INT64])
+    tr.module.tuple_struct(t)
+    code = (f"([&]() {{ int e; const {ft.c} m = {_cfn('frexp', ft)}({cast(args[0], ft)}, &e); "
+            f"return {t.c}{{m, (long long)e}}; }}())")
+    return Value(code, t)
+
+
+HANDLERS[math.ldexp] = _ldexp
+HANDLERS[math.frexp] = _frexp
+
+
 def _minmax(which):
     def h(tr, node, args, kwargs):
         if len(args) < 2:

@@ -2,6 +2,7 @@
 types: types found by iterating over the body until every variable's type is stable,
 then C written by the last pass (DESIGN.md §4; docs/PYTHON_KERNELS.md)."""
 import ast
+import operator
 import types as pytypes
 
 import numpy as np
@@ -29,6 +30,32 @@ def _assigned_names(tree):
                     if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                         names.add(n.id)
     return names
+
+
+# The operator module's functions as the expressions they stand for (operator.add(a, b) is a + b).
+_OPERATOR_NODES = {
+    **{getattr(operator, n): ("bin", op) for n, op in (
+        ("add", ast.Add), ("sub", ast.Sub), ("mul", ast.Mult), ("truediv", ast.Div), ("floordiv", ast.FloorDiv),
+        ("mod", ast.Mod), ("pow", ast.Pow), ("and_", ast.BitAnd), ("or_", ast.BitOr), ("xor", ast.BitXor),
+        ("lshift", ast.LShift), ("rshift", ast.RShift), ("iadd", ast.Add), ("isub", ast.Sub), ("imul", ast.Mult),
+        ("itruediv", ast.Div), ("ifloordiv", ast.FloorDiv), ("imod", ast.Mod), ("ipow", ast.Pow))},
+    **{getattr(operator, n): ("cmp", op) for n, op in (
+        ("lt", ast.Lt), ("le", ast.LtE), ("gt", ast.Gt), ("ge", ast.GtE), ("eq", ast.Eq), ("ne", ast.NotEq))},
+    **{getattr(operator, n): ("unary", op) for n, op in (
+        ("neg", ast.USub), ("pos", ast.UAdd), ("invert", ast.Invert), ("inv", ast.Invert), ("not_", ast.Not))},
+}
+
+
+def _operator_node(kind, op, node):
+    """The AST of operator.<fn>(...) written as its operator, placed at the call."""
+    a = node.args
+    if kind == "unary":
+        new = ast.UnaryOp(op=op(), operand=a[0])
+    elif kind == "bin":
+        new = ast.BinOp(left=a[0], op=op(), right=a[1])
+    else:
+        new = ast.Compare(left=a[0], ops=[op()], comparators=[a[1]])
+    return ast.copy_location(new, node)
 
 
 def _flat_params(t, name):
@@ -232,14 +259,23 @@ class FunctionTranslator(ExprMixin, StmtMixin):
             f = self.expr(node.func)
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             self.unsupported(node, "*args and **kwargs in calls are not supported in kernels")
-        is_print = isinstance(f.type, T.Opaque) and f.obj is print
-        args = [Value(None, T.Opaque("str"), obj=a.value)
-                if is_print and isinstance(a, ast.Constant) and isinstance(a.value, str) else self.expr(a)
-                for a in node.args]
-        kwargs = {k.arg: self.expr(k.value) for k in node.keywords}
+        # print() takes string literals, and cuda.local/shared.array a dtype's name ("int32").
+        takes_str = isinstance(f.type, T.Opaque) and (f.obj is print or f.obj in (stubs.local.array, stubs.shared.array))
+
+        def arg(a):
+            if takes_str and isinstance(a, ast.Constant) and isinstance(a.value, str):
+                return Value(None, T.Opaque("str"), obj=a.value)
+            return self.expr(a)
+        args = [arg(a) for a in node.args]
+        kwargs = {k.arg: arg(k.value) for k in node.keywords}
         if not isinstance(f.type, T.Opaque):
             self.fail(node, f"a {f.type} is not callable")
         kind, obj = f.type.kind, f.obj
+        if kind == "pyfunction" and obj in _OPERATOR_NODES:
+            how, op = _OPERATOR_NODES[obj]
+            if node.keywords or len(node.args) != (1 if how == "unary" else 2):
+                self.fail(node, f"operator.{obj.__name__}() takes {1 if how == 'unary' else 2} positional argument(s)")
+            return self.expr(_operator_node(how, op, node))
         if kind == "function":
             h = intrinsics.HANDLERS.get(obj) or mathfuncs.HANDLERS.get(obj)
             if kwargs and obj not in (stubs.local.array, stubs.shared.array, stubs.syncwarp) \
@@ -260,9 +296,10 @@ class FunctionTranslator(ExprMixin, StmtMixin):
             if len(args) != 1 or kwargs or not isinstance(args[0].type, T.Array):
                 self.fail(node, "ffi.from_buffer() takes one array in kernels")
             return Value(f"({args[0].code}.data)", T.Pointer(args[0].type.dtype))
-        if kind == "kernel":
-            self.unsupported(node, f"'{obj.__name__}' is a kernel; a kernel cannot call a kernel (use "
-                             "@cuda.jit(device=True) for functions called from kernels)")
+        if kind == "kernel":  # a @cuda.jit function called from a kernel is a device function, as in Numba
+            if kwargs:
+                self.fail(node, "device functions take positional arguments only")
+            return self.call_device(node, obj, args)
         if kind == "pyfunction":
             if kwargs:
                 self.fail(node, "device functions take positional arguments only")
