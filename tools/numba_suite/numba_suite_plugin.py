@@ -16,11 +16,28 @@ import importlib
 import json
 import signal
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 KNOWN = "known failure: "
+SHIM = Path(__file__).resolve().parent / "shim"
+
+
+def _use_the_shim():
+    """On a machine with Numba-CUDA installed, its site-packages redirector (a .pth file puts
+    a finder on sys.meta_path that sends every `numba.cuda` import to the installed
+    numba_cuda) and modules imported at start-up would bypass the shim: both are removed, so
+    `numba` and `numba.cuda` are the shim's, as on a machine without Numba."""
+    sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != "NumbaCudaFinder"]
+    for name in [m for m in sys.modules if m.split(".")[0] in ("numba", "numba_cuda", "cuda")]:
+        where = getattr(sys.modules[name], "__file__", None) or ""
+        if not where.startswith(str(SHIM)):
+            del sys.modules[name]
+
+
+_use_the_shim()
 
 
 def pytest_addoption(parser):
