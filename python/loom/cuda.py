@@ -9,7 +9,8 @@ cpu() through loom's CPU kernel emulator (docs/PYTHON_KERNELS.md, "from Numba").
             out[i] = x[i] + y[i]
     add_kernel[blocks, threads](x, y, out)
 
-Random numbers: `cuda.random`, Numba's xoroshiro128+ (pykernel/xoroshiro.py).
+Random numbers: `cuda.random`, Numba's xoroshiro128+ (pykernel/xoroshiro.py). libdevice's
+C math functions: `cuda.libdevice` (pykernel/libdevice.py).
 Types: Numba's type objects, `cuda.types` and the scalar names (`from loom.cuda import
 float32, void`; `void(float32[:, ::1], int32)` as a signature; pykernel/numba_types.py).
 
@@ -20,6 +21,7 @@ import numpy as _np
 
 from . import _loom
 from .pykernel import host_api as _host_api
+from .pykernel import libdevice
 from .pykernel import numba_types as types
 from .pykernel import xoroshiro as random
 from .pykernel import stubs as _stubs
@@ -41,6 +43,7 @@ import sys as _sys  # noqa: E402
 
 _sys.modules[__name__ + ".types"] = types  # import loom.cuda.types
 _sys.modules[__name__ + ".random"] = random  # from loom.cuda.random import create_xoroshiro128p_states
+_sys.modules[__name__ + ".libdevice"] = libdevice  # from loom.cuda import libdevice; libdevice.sinf(x)
 
 
 def is_available():
@@ -191,5 +194,5 @@ __all__ = ["jit", "Dispatcher", "reduce", "Reduce", "TypingError", "UnsupportedE
            "device_array_like", "pinned_array", "pinned_array_like", "as_cuda_array", "is_cuda_array",
            "synchronize", "stream", "default_stream", "event", "select_device", "get_current_device",
            "gpus", "types", "random", "detect", "current_context", "mapped_array", "pinned", "defer_cleanup",
-           "declare_device", "CUSource", "mapped_array_like"] \
+           "declare_device", "CUSource", "mapped_array_like", "libdevice"] \
     + _stubs.ALL + _TYPE_NAMES

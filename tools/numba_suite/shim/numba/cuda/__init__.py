@@ -29,7 +29,6 @@ def guvectorize(signatures, layout, **kwargs):
 
 _HINTS = {
     "cg": "cooperative groups are missing in loom.cuda",
-    "libdevice": "cuda.libdevice is missing in loom.cuda",
     "bf16": "cuda.bf16 is missing in loom.cuda",
     "compile_ptx": "loom compiles CUDA C++, not PTX; kernel.inspect_source() shows it",
     "compile_ptx_for_current_device": "loom compiles CUDA C++, not PTX",
