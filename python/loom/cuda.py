@@ -68,8 +68,7 @@ def to_device(obj, stream=0, copy=True, to=None, device=None):
     # A copy, as in Numba (asarray would share a NumPy array's memory on cpu()), in the same
     # layout: a Fortran-ordered array stays Fortran-ordered (the copy of its C-ordered transpose,
     # transposed back).
-    f = getattr(obj, "flags", None)
-    if f is not None and getattr(obj, "ndim", 0) > 1 and f["F_CONTIGUOUS"] and not f["C_CONTIGUOUS"]:
+    if _host_api.order_of(obj) == "F":
         return _loom.array(obj.T, device=_device(device)).T
     return _loom.array(obj, device=_device(device))
 
@@ -77,33 +76,23 @@ def to_device(obj, stream=0, copy=True, to=None, device=None):
 def device_array(shape, dtype=_np.float64, strides=None, order="C", stream=0, device=None):
     """An uninitialised array on the current device (Numba's default dtype: float64); order "F"
     gives Fortran order (a transposed view of a C-order array)."""
-    if strides is not None:
-        raise NotImplementedError("[cuda.device_array] explicit strides are not supported; pass order='C' or 'F'")
-    if order not in ("C", "F"):
-        raise ValueError(f"[cuda.device_array] order is 'C' or 'F', not {order!r}")
-    if order == "F":
-        shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
-        return _loom.empty(shape[::-1], dtype=dtype, device=_device(device)).T
-    return _loom.empty(shape, dtype=dtype, device=_device(device))
+    return _host_api.allocate(lambda s: _loom.empty(s, dtype=dtype, device=_device(device)), shape, order, strides,
+                              "cuda.device_array")
 
 
 def device_array_like(ary, stream=0, device=None):
     """An uninitialised array of ary's shape and dtype on the current device, in Fortran order
     when `ary` is Fortran- and not C-contiguous (Numba's rule)."""
-    f = getattr(ary, "flags", None)
-    order = "F" if f is not None and f["F_CONTIGUOUS"] and not f["C_CONTIGUOUS"] else "C"
-    return device_array(tuple(ary.shape), dtype=ary.dtype, order=order, device=device)
+    return device_array(tuple(ary.shape), dtype=ary.dtype, order=_host_api.order_of(ary), device=device)
 
 
 def pinned_array(shape, dtype=_np.float64, strides=None, order="C"):
     """A NumPy array in page-locked host memory."""
-    if strides is not None or order != "C":
-        raise NotImplementedError("[cuda.pinned_array] only C order without explicit strides is supported")
-    return _loom.empty_pinned(shape if isinstance(shape, tuple) else (shape,), dtype)
+    return _host_api.allocate(lambda s: _loom.empty_pinned(s, dtype), shape, order, strides, "cuda.pinned_array")
 
 
 def pinned_array_like(ary):
-    return pinned_array(tuple(ary.shape), ary.dtype)
+    return pinned_array(tuple(ary.shape), ary.dtype, order=_host_api.order_of(ary))
 
 
 def as_cuda_array(obj):

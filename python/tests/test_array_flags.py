@@ -35,3 +35,13 @@ def test_device_array_fortran_order(device):
         assert cuda.device_array_like(np.zeros((3, 4))).flags["C_CONTIGUOUS"]
         with pytest.raises(ValueError, match=r"\[cuda.device_array\] order is 'C' or 'F'"):
             cuda.device_array(3, order="K")
+
+
+def test_pinned_and_mapped_arrays_follow_the_layout():
+    f = np.zeros((4, 6), order="F")
+    for like in (cuda.pinned_array_like, cuda.mapped_array_like):
+        assert like(f).strides == f.strides
+        assert like(np.zeros((4, 6))).strides == (48, 8)
+    assert cuda.pinned_array((4, 6), order="F").strides == f.strides
+    with pytest.raises(NotImplementedError, match=r"\[cuda.mapped_array\] explicit strides"):
+        cuda.mapped_array((4, 6), strides=(8, 32))

@@ -59,17 +59,32 @@ def current_context(devnum=None):
     return Context(_loom.gpu(devnum) if devnum is not None else _loom.default_device())
 
 
+def order_of(ary):
+    """Numba's *_like layout rule: "F" for an array Fortran- and not C-contiguous, else "C"."""
+    f = getattr(ary, "flags", None)
+    return "F" if f is not None and f["F_CONTIGUOUS"] and not f["C_CONTIGUOUS"] else "C"
+
+
+def allocate(make, shape, order, strides, where):
+    """make(shape) in C order, or a Fortran-ordered array (the transpose of make(reversed
+    shape)); explicit strides are refused naming `where`."""
+    if strides is not None:
+        raise NotImplementedError(f"[{where}] explicit strides are not supported; pass order='C' or 'F'")
+    if order not in ("C", "F"):
+        raise ValueError(f"[{where}] order is 'C' or 'F', not {order!r}")
+    shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+    return make(shape[::-1]).T if order == "F" else make(shape)
+
+
 def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, portable=False, wc=False):
     """A host array mapped into the GPUs' address space (loom.empty_mapped), which kernels may read
     and write directly."""
-    if strides is not None or order != "C":
-        raise NotImplementedError("[cuda.mapped_array] only C order without explicit strides is supported")
-    return _loom.empty_mapped(shape if isinstance(shape, tuple) else (shape,), dtype=dtype)
+    return allocate(lambda s: _loom.empty_mapped(s, dtype=dtype), shape, order, strides, "cuda.mapped_array")
 
 
 def mapped_array_like(ary, stream=0, portable=False, wc=False):
-    """A mapped host array of `ary`'s shape and dtype (Numba's mapped_array_like)."""
-    return mapped_array(tuple(ary.shape), ary.dtype, stream=stream, portable=portable, wc=wc)
+    """A mapped host array of `ary`'s shape, dtype and layout (Numba's mapped_array_like)."""
+    return mapped_array(tuple(ary.shape), ary.dtype, order=order_of(ary), stream=stream, portable=portable, wc=wc)
 
 
 @contextlib.contextmanager
