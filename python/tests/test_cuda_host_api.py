@@ -30,8 +30,10 @@ def test_mapped_array(rng):
     m = cuda.mapped_array(16, dtype=np.float32)
     m[...] = loom.asarray(rng.standard_normal(16).astype(np.float32))
     assert m.shape == (16,) and m.dtype == loom.float32
-    with pytest.raises(NotImplementedError, match="only C order"):
-        cuda.mapped_array((2, 2), order="F")
+    f = cuda.mapped_array((2, 3), order="F")  # Fortran order: a transposed view
+    assert f.strides == np.zeros((2, 3), np.float64, order="F").strides
+    with pytest.raises(NotImplementedError, match=r"\[cuda.mapped_array\] explicit strides"):
+        cuda.mapped_array((2, 2), strides=(8, 16))
 
 
 def test_regions_keep_their_meaning(rng):

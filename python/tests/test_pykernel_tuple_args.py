@@ -74,3 +74,31 @@ def test_print_shows_tuples_as_python_does(device, capfd):
         loom.synchronize()
     out = capfd.readouterr().out
     assert out.strip() == "t = (1, ((2, -4), 3.500000), (4,)) (7,) True"
+
+
+def test_namedtuple_fields_are_attributes(device, rng):
+    from collections import namedtuple
+    skip_cpu_kernels(device)
+    dev = loom.Device(device)
+    Point = namedtuple("Point", ("x", "y", "r"))
+    Pair = namedtuple("Pair", ("a", "b"))
+
+    @cuda.jit
+    def f(out, p, q):
+        out[0] = p.x + p.y * 10
+        out[1] = p.r
+        out[2] = q.a + q[1]  # a field, and the same tuple by index
+
+    x, y, r = int(rng.integers(0, 9)), int(rng.integers(0, 9)), float(rng.random())
+    out = loom.zeros(3, device=dev)
+    f[1, 1](out, Point(x, y, r), Pair(3, 4))
+    np.testing.assert_array_equal(out.to(loom.cpu()).numpy(), [x + y * 10, r, 7])
+
+
+def test_plain_tuple_has_no_fields():
+    @cuda.jit
+    def g(out, q):
+        out[0] = q.a
+
+    with pytest.raises(loom.UnsupportedError, match=r"\[g\] a tuple\(int64, int64\) has no attribute 'a'"):
+        g[1, 1](loom.zeros(1, device=loom.cpu()), (3, 4))

@@ -25,7 +25,7 @@ def prelude():
 
 class ModuleBuilder:
     def __init__(self):
-        self.structs = {}       # tuple type -> C definition, in dependency order
+        self.structs = {}       # tuple struct name -> C definition, in dependency order
         self.constants = []     # C definitions of frozen arrays
         self.const_names = {}   # (dtype, bytes, shape) -> name
         self.functions = []     # device function definitions, callees first
@@ -47,13 +47,13 @@ class ModuleBuilder:
         self.foreign.setdefault(fn.name, fn.definitions())
 
     def tuple_struct(self, t):
-        if t in self.structs:
+        if t.c in self.structs:  # by C name: a namedtuple and a tuple of the same items share it
             return
         for item in t.items:
             if isinstance(item, T.Tuple):
                 self.tuple_struct(item)
         fields = " ".join(f"{i.c} f{k};" for k, i in enumerate(t.items))
-        self.structs[t] = f"struct {t.c} {{ {fields} }};"
+        self.structs[t.c] = f"struct {t.c} {{ {fields} }};"
 
     def constant(self, arr, dtype):
         data = np.ascontiguousarray(arr)

@@ -96,8 +96,8 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
         return None
 
     def _arg_type(self, a):
-        if isinstance(a, tuple):
-            return T.Tuple([self._arg_type(x) for x in a])
+        if isinstance(a, tuple):  # a namedtuple keeps its field names (x.y in the kernel)
+            return T.Tuple([self._arg_type(x) for x in a], getattr(a, "_fields", None))
         key = self.signature(a)
         if key is None:
             raise TypingError(f"[{self.__name__}] cannot pass a {type(a).__name__} to a kernel: kernels take loom "
@@ -264,7 +264,8 @@ def _leaves(a):
 def _rebuild(a, leaves):
     """`a`'s tuple structure over the next items of the iterator `leaves`."""
     if isinstance(a, tuple):
-        return tuple(_rebuild(x, leaves) for x in a)
+        items = [_rebuild(x, leaves) for x in a]
+        return type(a)._make(items) if hasattr(a, "_fields") else tuple(items)
     return next(leaves)
 
 

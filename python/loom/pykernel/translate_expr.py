@@ -373,6 +373,9 @@ class ExprMixin:
             return self.array_attribute(node, base, attr)
         if isinstance(t, T.Opaque):
             return self.opaque_attribute(node, base, attr)
+        if isinstance(t, T.Tuple) and t.names and attr in t.names:  # a namedtuple's field
+            i = t.names.index(attr)
+            return base.items[i] if base.items is not None else Value(f"({base.code}).f{i}", t.items[i])
         if isinstance(t, T.Scalar) and t.is_complex and attr in ("real", "imag"):
             part = T.FLOAT32 if t.dtype == "complex64" else T.FLOAT64
             return Value(f"({base.code}).{attr[:2]}", part)

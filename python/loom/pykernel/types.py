@@ -113,13 +113,19 @@ class Array(Type):
 
 
 class Tuple(Type):
-    def __init__(self, items):
+    """A tuple; `names` are a namedtuple's fields (read as attributes), which leave its C struct
+    as it is (the struct is positional)."""
+
+    def __init__(self, items, names=None):
         self.items = tuple(items)
+        self.names = tuple(names) if names else None
 
     def key(self):
-        return self.items
+        return (self.items, self.names)
 
     def __str__(self):
+        if self.names:
+            return "namedtuple(" + ", ".join(f"{n}={t}" for n, t in zip(self.names, self.items)) + ")"
         return "tuple(" + ", ".join(map(str, self.items)) + ")"
 
     @property
@@ -238,7 +244,7 @@ def unify(a, b):
                      a.readonly or b.readonly)
     if isinstance(a, Tuple) and isinstance(b, Tuple) and len(a.items) == len(b.items):
         items = [unify(x, y) for x, y in zip(a.items, b.items)]
-        return None if any(i is None for i in items) else Tuple(items)
+        return None if any(i is None for i in items) else Tuple(items, a.names if a.names == b.names else None)
     return None
 
 
