@@ -147,3 +147,9 @@ def test_complex_scalar_arguments(device, rng):
         ns = {"cuda": cuda}
         exec("def k2(out, z):\n    out[0] = z", ns)
         cuda.jit(ns["k2"])[1, 1](loom.zeros(1, device=loom.cpu()), 1j)
+
+
+def test_a_complex_argument_matches_no_real_signature():
+    k = cuda.jit(["void(float64[::1], float64)", "void(int64[::1], int64)"])(lambda r, x: None)
+    with pytest.raises(loom.TypingError, match=r"No matching definition for argument type\(s\)"):
+        k[1, 1](loom.zeros(1, dtype=loom.complex128, device=loom.cpu()), 1j)

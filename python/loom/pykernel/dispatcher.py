@@ -87,7 +87,8 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
         spec = self._specs.get(key)
         if spec is None:
             if self._declared or self._frozen:
-                raise TypingError(f"[{self.__name__}] no compiled signature takes ({', '.join(map(str, argtypes))})")
+                raise TypingError(f"[{self.__name__}] No matching definition for argument type(s): no compiled "
+                                  f"signature takes ({', '.join(map(str, argtypes))})")
             with _loom.device(_target_device(converted) or _loom.default_device()):
                 spec = self._compile(key, argtypes, register=False)
         launcher._launch_kernel(spec.kernel, *converted)
@@ -113,7 +114,8 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
                     self.add(key, spec.kernel)
                     return
             have = "; ".join("(" + ", ".join(map(str, s.argtypes)) + ")" for s in self._specs.values())
-            raise TypingError(f"[{self.__name__}] no compiled signature takes ({', '.join(map(str, argtypes))}); "
+            raise TypingError(f"[{self.__name__}] No matching definition for argument type(s): no compiled signature "
+                              f"takes ({', '.join(map(str, argtypes))}); "
                               f"it has {have}")
         self._compile(key, argtypes)
 

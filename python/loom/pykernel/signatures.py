@@ -73,5 +73,6 @@ def accepts(param, arg):
         return (isinstance(arg, T.Array) and arg.dtype == param.dtype and arg.ndim == param.ndim
                 and (param.layout == "A" or arg.layout == "C"))
     if isinstance(param, T.Scalar) and isinstance(arg, T.Scalar):
-        return True  # converted at the launch (overflow and kind checked there)
+        # converted at the launch (overflow and kind checked there); a complex only to a complex
+        return param.is_complex or not arg.is_complex
     return False
