@@ -31,6 +31,8 @@ class ModuleBuilder:
         self.functions = []     # device function definitions, callees first
         self.device_cache = {}  # (dispatcher, argtypes) -> (C name, return type)
         self.stack = []         # device functions being translated (recursion check)
+        self.in_progress = {}   # their keys -> (C name, declared signature or None)
+        self.prototypes = {}    # C name -> declaration of a recursive device function
         self.dynamic_shared = False
         self.op_helpers = {}    # name -> definition of a function computing an op of loom's table
         self.plain_functions = {}  # Python function -> its DeviceFunction (plain_device_function)
@@ -78,19 +80,34 @@ class ModuleBuilder:
                                      for i, v in sorted(constants.items())))
         if key in self.device_cache:
             return self.device_cache[key]
-        if key in self.stack or any(k[0] is disp for k in self.stack):
-            caller.unsupported(node, f"recursion: '{disp.__name__}' calls itself (directly or through other "
-                               "device functions); kernels cannot recurse")
+        if key in self.in_progress and self.in_progress[key][1] is not None:
+            # A recursive call with the signature's types: its return type is declared.
+            cname, declared = self.in_progress[key]
+            ret = declared[0] if declared[0] is not None else T.NONE
+            self.prototypes[cname] = (f"static __device__ __noinline__ {'void' if isinstance(ret, T.NoneType) else ret.c} "
+                                      f"{cname}({', '.join(t.c for t in argtypes)});")
+            return cname, ret
+        if any(k[0] is disp for k in self.stack):
+            if disp.declared_signature() is None:
+                caller.unsupported(node, f"recursion: '{disp.__name__}' calls itself (directly or through other "
+                                   "device functions); a recursive device function needs a declared signature "
+                                   "(@cuda.jit('int64(int64)', device=True)), as in Numba")
+            caller.unsupported(node, f"recursion: '{disp.__name__}' calls itself with other argument types than "
+                               "its declared signature's")
         self.stack.append(key)
         self.link(getattr(disp, "links", ()))
+        cname = f"loom_dev_{_c_name(disp.__name__)}_{len(self.device_cache) + len(self.stack)}"
+        self.in_progress[key] = (cname, disp.declared_signature() if not constants else None)
         try:
-            cname = f"loom_dev_{_c_name(disp.__name__)}_{len(self.device_cache) + len(self.stack)}"
             params = disp.source().params
             tr = FunctionTranslator(disp.source(), argtypes, self, "device", cname,
                                     {params[i]: v for i, v in constants.items()})
             text, ret = tr.translate()
         finally:
             self.stack.pop()
+            del self.in_progress[key]
+        if cname in self.prototypes:  # recursive: a real call (a GPU cannot inline it), declared up front
+            text = text.replace("static __device__ __forceinline__", "static __device__ __noinline__", 1)
         self.functions.append(text)
         self.device_cache[key] = (cname, ret)
         return cname, ret
@@ -115,6 +132,7 @@ class ModuleBuilder:
         parts.extend(self.foreign.values())
         parts.extend(self.structs.values())
         parts.extend(self.constants)
+        parts.extend(self.prototypes.values())
         parts.extend(self.functions)
         parts.append(kernel_text)
         text = "\n".join(p for p in parts if p) + "\n"
