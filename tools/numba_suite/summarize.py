@@ -82,7 +82,7 @@ CATEGORIES = [
     (r"rebuilding the kernel from its bytecode .*?: (.*?) is not supported",
      r"a kernel rebuilt from bytecode (no source) uses \1"),
     (r"has no attribute '__cuda_array_interface__'", "cpu() arrays have no __cuda_array_interface__"),
-    (r"cannot pass a \w+ to a kernel", "namedtuple and Enum kernel arguments unsupported"),
+    (r"cannot pass a \w+ to a kernel", "Enum members and record (structured) values as kernel arguments unsupported"),
     (r"'CUDADispatcher' object has no attribute '(\w+)'", r"kernel.\1 missing"),
     (r"only a plain `def` can be a kernel", "lambdas as kernels/reduce functions unsupported"),
     (r"Could not convert array\(", "a loom device array as a kernel global (ValueError: Could not convert array)"),
