@@ -8,7 +8,7 @@ import types as pytypes
 import numpy as np
 
 from .. import _loom
-from . import complexfuncs, fp16, intrinsics, mathfuncs, stubs  # noqa: F401 (fp16, complexfuncs register handlers)
+from . import array_reductions, complexfuncs, fp16, intrinsics, mathfuncs, stubs  # noqa: F401 (they register handlers)
 from . import types as T
 from .errors import TypingError, UnsupportedError, raise_at
 from .foreign import ForeignFunction
@@ -248,13 +248,18 @@ class FunctionTranslator(ExprMixin, StmtMixin):
 
     # ------------------------------------------------------------------ calls
     def expr_Call(self, node):
-        if isinstance(node.func, ast.Attribute) and node.func.attr in ("conjugate", "bit_count") and not node.args:
+        methods = ("conjugate", "bit_count") + array_reductions.REDUCTIONS
+        if isinstance(node.func, ast.Attribute) and node.func.attr in methods:
             base = self.expr(node.func.value)
-            if isinstance(base.type, T.Scalar):  # z.conjugate(), n.bit_count(): methods of numbers
-                if node.func.attr == "conjugate":
+            attr = node.func.attr
+            if isinstance(base.type, T.Scalar) and attr in ("conjugate", "bit_count") and not node.args:
+                # z.conjugate(), n.bit_count(): methods of numbers
+                if attr == "conjugate":
                     return complexfuncs.conjugate(self, node, base)
                 return intrinsics.bit_count(self, node, base)
-            f = self.attribute(node.func, base, node.func.attr)
+            if isinstance(base.type, T.Array) and attr in array_reductions.REDUCTIONS:  # a.sum(), a.max(), ...
+                return array_reductions.method(self, node, attr, base, node.args, node.keywords)
+            f = self.attribute(node.func, base, attr)
         else:
             f = self.expr(node.func)
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):

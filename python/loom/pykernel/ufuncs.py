@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import _loom
 from . import types as T
+from .array_loops import close_loop, open_loop
 from .values import Value, cast, literal
 
 # name (row or alias) -> (arity, op, C expression, {promoted dtype: (loop dtype, result dtype)})
@@ -83,25 +84,17 @@ def _array_form(tr, node, name, op, args, out):
                           "(inputs are numbers or arrays of the output's shape in kernels)")
         elif not isinstance(a.type, (T.Array, T.Scalar)):
             tr.fail(node, f"np.{name}() takes numbers and arrays in kernels, not {a.type}")
-    k, rem = tr.temp(), tr.temp()
     arrays = [out] + [a for a in args if isinstance(a.type, T.Array)]
-    offs = {id(a): tr.temp() for a in arrays}
-    size = " * ".join(f"{out.code}.shape[{d}]" for d in range(nd)) or "1"
-    tr.emit(f"for (long long {k} = 0; {k} < {size}; ++{k}) {{")
-    tr.emit(f"  long long {rem} = {k}; " + " ".join(f"long long {o} = 0;" for o in offs.values()))
-    tr.emit(f"  for (int d = {nd - 1}; d >= 0; --d) {{")
-    tr.emit(f"    const long long i = {rem} % {out.code}.shape[d]; {rem} /= {out.code}.shape[d];")
-    tr.emit("    " + " ".join(f"{offs[id(a)]} += i * {a.code}.strides[d];" for a in arrays))
-    tr.emit("  }")
-    elems = [Value(f"{a.code}.data[{offs[id(a)]}]", a.type.element) if isinstance(a.type, T.Array) else a
-             for a in args]
+    refs, _ = open_loop(tr, arrays)
+    ref_of = dict(zip(map(id, arrays), refs))
+    elems = [Value(ref_of[id(a)], a.type.element) if isinstance(a.type, T.Array) else a for a in args]
     if arity == 1:
         p = _WEAK[elems[0].weak] if elems[0].weak else elems[0].type
     else:
         p = T.promote(elems[0].type, elems[1].type, elems[0].weak, elems[1].weak)
     r = op_call(tr, node, f"np.{name}", op, elems, p)
-    tr.emit(f"  {out.code}.data[{offs[id(out)]}] = {cast(r, out.type.element)};")
-    tr.emit("}")
+    tr.emit(f"    {ref_of[id(out)]} = {cast(r, out.type.element)};")
+    close_loop(tr)
     return out
 
 
