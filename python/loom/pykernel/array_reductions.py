@@ -1,5 +1,7 @@
 """Whole-array reductions inside kernels, as Numba compiles them: `a.sum()`, `np.sum(a)`,
-`prod`, `max`/`min` (NaN propagates, as in NumPy), `all`, `any`, `mean`, computed by the
+`prod`, `max`/`min` (NaN propagates, as in NumPy), `all`, `any`, `mean`, `var`/`std` (ddof
+0, two passes), and NumPy's `nansum`, `nanprod`, `nanmax`, `nanmin`, `nanmean` (NaN left
+out; all-NaN max/min give NaN) and `count_nonzero`, computed by the
 calling thread over every element of an array or view (array_loops.py). Result types are
 NumPy's: sums and products of bools and integers are int64 (uint64 for unsigned), of floats
 and complex numbers their own type; `mean` of integers is float64. `axis=` and other
@@ -12,15 +14,20 @@ from .array_loops import close_loop, open_loop
 from .mathfuncs import HANDLERS
 from .values import Value, cast
 
-REDUCTIONS = ("sum", "prod", "max", "min", "all", "any", "mean")
+REDUCTIONS = ("sum", "prod", "max", "min", "all", "any", "mean", "var", "std")
+# NumPy functions only (no array method of these names)
+NAN_REDUCTIONS = ("nansum", "nanprod", "nanmax", "nanmin", "nanmean", "count_nonzero")
 
 
 def _accumulator_type(kind, t):
+    kind = kind.removeprefix("nan")
     if kind in ("all", "any"):
         return T.BOOL
+    if kind == "count_nonzero":
+        return T.INT64
     if kind in ("max", "min"):
         return t
-    if kind == "mean":
+    if kind in ("mean", "var", "std"):
         return t if (t.is_float or t.is_complex) else T.FLOAT64
     if t.is_bool or (t.is_int and t.is_signed):
         return T.INT64
@@ -36,32 +43,54 @@ def reduce_array(tr, node, kind, arr):
     et = arr.type.element
     if kind in ("max", "min") and et.is_complex:
         tr.fail(node, f"{kind}() of complex numbers is not supported in kernels")
+    if kind in ("var", "std") and et.is_complex:
+        tr.fail(node, f"{kind}() of complex numbers is not supported in kernels")
     at = _accumulator_type(kind, et)
-    acc = tr.temp()
-    init = {"sum": "0", "mean": "0", "prod": "1", "all": "true", "any": "false"}.get(kind, "0")
-    tr.emit(f"{at.c} {acc} = (({at.c})({init}));")
+    base = kind.removeprefix("nan")
+    skip_nan = kind.startswith("nan") and et.is_float
+    acc, count = tr.temp(), tr.temp()
+    init = {"sum": "0", "mean": "0", "prod": "1", "all": "true", "any": "false"}.get(base, "0")
+    tr.emit(f"{at.c} {acc} = (({at.c})({init})); long long {count} = 0;")
     (ref,), k = open_loop(tr, [arr])
-    x = cast(Value(ref, et), at) if kind not in ("all", "any") else f"(({ref}) != 0)"
-    if kind in ("sum", "mean"):
-        tr.emit(f"    {acc} += {x};")
-    elif kind == "prod":
-        tr.emit(f"    {acc} *= {x};")
-    elif kind == "all":
-        tr.emit(f"    {acc} = {acc} && {x};")
-    elif kind == "any":
-        tr.emit(f"    {acc} = {acc} || {x};")
+    x = cast(Value(ref, et), at) if base not in ("all", "any", "count_nonzero") else f"(({ref}) != 0)"
+    tr.emit(f"    const {at.c if base not in ('all', 'any', 'count_nonzero') else 'bool'} v = {x};")
+    if skip_nan:  # nansum, nanmax, ...: NaN elements are left out
+        tr.emit("    if (v != v) continue;")
+    if base in ("sum", "mean", "var", "std"):
+        tr.emit(f"    {acc} += v; ++{count};")
+    elif base == "prod":
+        tr.emit(f"    {acc} *= v;")
+    elif base == "count_nonzero":
+        tr.emit(f"    {acc} += v ? 1 : 0;")
+    elif base == "all":
+        tr.emit(f"    {acc} = {acc} && v;")
+    elif base == "any":
+        tr.emit(f"    {acc} = {acc} || v;")
     else:
-        better = ">" if kind == "max" else "<"
-        if at.is_float:  # NaN propagates: once taken, it stays
-            tr.emit(f"    {{ const {at.c} v = {x}; if ({k} == 0 || (!({acc} != {acc}) && (v != v || v {better} {acc}))) "
-                    f"{acc} = v; }}")
+        better = ">" if base == "max" else "<"
+        if at.is_float and not skip_nan:  # NaN propagates: once taken, it stays
+            tr.emit(f"    if ({k} == 0 || (!({acc} != {acc}) && (v != v || v {better} {acc}))) {acc} = v;")
         else:
-            tr.emit(f"    {{ const {at.c} v = {x}; if ({k} == 0 || v {better} {acc}) {acc} = v; }}")
+            tr.emit(f"    if ({count} == 0 || v {better} {acc}) {acc} = v;")
+        tr.emit(f"    ++{count};")
     close_loop(tr)
-    if kind == "mean":
-        size = " * ".join(f"({arr.code}).shape[{d}]" for d in range(arr.type.ndim))
+    if base in ("max", "min") and skip_nan:  # all NaN: NaN, as NumPy gives (with a warning)
+        tr.emit(f"if ({count} == 0) {acc} = (({at.c})(0.0)) / (({at.c})(0.0));")
+    if base in ("mean", "var", "std"):
+        n = count if skip_nan else " * ".join(f"({arr.code}).shape[{d}]" for d in range(arr.type.ndim))
         part = at if not at.is_complex else (T.FLOAT32 if at.dtype == "complex64" else T.FLOAT64)
-        tr.emit(f"{acc} = {acc} / (({at.c})(({part.c})({size})));")
+        tr.emit(f"{acc} = {acc} / (({at.c})(({part.c})({n})));")
+    if base in ("var", "std"):  # a second pass: the mean square deviation (ddof 0)
+        mean, sq = acc, tr.temp()
+        tr.emit(f"{at.c} {sq} = (({at.c})(0));")
+        (ref,), _ = open_loop(tr, [arr])
+        tr.emit(f"    const {at.c} d = {cast(Value(ref, et), at)} - {mean}; {sq} += d * d;")
+        close_loop(tr)
+        n = " * ".join(f"({arr.code}).shape[{d}]" for d in range(arr.type.ndim))
+        tr.emit(f"{sq} = {sq} / (({at.c})({n}));")
+        if base == "std":
+            tr.emit(f"{sq} = sqrt({sq});")
+        acc = sq
     return Value(acc, at)
 
 
@@ -80,7 +109,7 @@ def _function(kind):
     return h
 
 
-for _kind in REDUCTIONS:
+for _kind in REDUCTIONS + NAN_REDUCTIONS:
     HANDLERS[getattr(np, _kind)] = _function(_kind)
 HANDLERS[np.amax] = HANDLERS[np.max]
 HANDLERS[np.amin] = HANDLERS[np.min]

@@ -1,6 +1,7 @@
 """A translated module: the prelude, the structs of tuple types, frozen constant arrays,
 the device functions a kernel calls (each specialised on its argument types) and the
 kernel itself, as one CUDA C++ program for loom.RawModule."""
+import math
 import os
 import re
 
@@ -64,7 +65,7 @@ class ModuleBuilder:
             name = f"loom_const_{len(self.const_names)}"
             et = T.Scalar(dtype)
             flat = data.reshape(-1)
-            values = ", ".join(T.literal_c(v.item(), et) for v in flat)
+            values = ", ".join(_constant_c(v.item(), et) for v in flat)
             self.constants.append(f"__constant__ {et.c} {name}[{flat.size}] = {{{values}}};")
             self.const_names[key] = name
         return self.const_names[key]
@@ -141,6 +142,17 @@ class ModuleBuilder:
         if "loom_complex" in text:  # complex numbers: loom's own type and math, on both targets
             text = '#include "loom_complex.cuh"\n' + text
         return text
+
+
+def _constant_c(value, t):
+    """A number as a constant expression for a __constant__ array's initializer: infinities and
+    NaN as divisions, which both compilers fold (literal_c's bit casts are function calls, which
+    NVRTC refuses there: "dynamic initialization is not supported")."""
+    if t.dtype in ("float32", "float64") and not math.isfinite(value):
+        f = "f" if t.dtype == "float32" else ""
+        num = "0.0" if math.isnan(value) else ("1.0" if value > 0 else "-1.0")
+        return f"({num}{f} / 0.0{f})"
+    return T.literal_c(value, t)
 
 
 _DYNAMIC_BYTES = """#ifdef __CUDACC_RTC__

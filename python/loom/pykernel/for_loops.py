@@ -10,6 +10,7 @@ so the translator's one loop (over range) and its tuple assignment do the rest. 
 named again for every item, so it must be a name or an attribute (an array, a range's bounds
 are read once per item: names and constants)."""
 import ast
+import copy
 
 
 class NotIterable(Exception):
@@ -86,3 +87,23 @@ def _store(target):
     if isinstance(target, (ast.Tuple, ast.List)):
         return ast.Tuple([_store(e) for e in target.elts], ast.Store())
     raise NotIterable("a for loop's target is a name or a tuple of names")
+
+
+def loop_body_nodes(body):
+    """The nodes of a loop body that belong to that loop (not to a loop nested in it)."""
+    stack = list(body)
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, (ast.For, ast.While)):
+            stack.extend(n.orelse)
+            continue
+        stack.extend(ast.iter_child_nodes(n))
+
+
+def renamed(stmt, old, new):
+    """A copy of `stmt` with the name `old` read as `new` (literal_unroll's per-item copies)."""
+    class Rename(ast.NodeTransformer):
+        def visit_Name(self, n):
+            return ast.copy_location(ast.Name(id=new, ctx=n.ctx), n) if n.id == old else n
+    return Rename().visit(copy.deepcopy(stmt))

@@ -73,6 +73,7 @@ _FUNCTIONS = {
     "fma": "fma(a, b, c): a * b + c with one rounding.",
     "cbrt": "The cube root.",
     "selp": "selp(cond, a, b): a if cond else b.",
+    "literal_unroll": "for x in literal_unroll(t): the loop over a tuple unrolled, x of each item's own type.",
 }
 for _n, _d in _FUNCTIONS.items():
     globals()[_n] = Intrinsic(_n, _d)

@@ -10,7 +10,7 @@ emulator's debug reports name the Python file and line.
 import ast
 import builtins
 
-from . import for_loops
+from . import for_loops, stubs
 from . import types as T
 from .errors import TypingError
 from .translate_expr import Pending
@@ -172,6 +172,10 @@ class StmtMixin:
         if node.orelse:
             self.unsupported(node, "for ... else is not supported in kernels")
         it = node.iter
+        if isinstance(it, ast.Call) and len(it.args) == 1 and not it.keywords:
+            f = self.expr(it.func)
+            if isinstance(f.type, T.Opaque) and f.obj is stubs.literal_unroll:
+                return self.unrolled_for(node, self.expr(it.args[0]))
         is_range = isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
         if is_range:
             found, obj = self.src.lookup("range")
@@ -218,6 +222,33 @@ class StmtMixin:
         self.depth -= 2
         self.emit("  }")
         self.emit("}")
+
+    def unrolled_for(self, node, tup):
+        """for x in literal_unroll(t): the body once per item of tuple `t`, with `x` that item
+        (each of its own type, as Numba's literal_unroll gives), each copy in a do-while(0) so
+        that `continue` goes on to the next item; `break` is refused."""
+        if not isinstance(tup.type, T.Tuple):
+            self.fail(node, f"literal_unroll() takes a tuple, not {tup.type}")
+        if not isinstance(node.target, ast.Name):
+            self.unsupported(node, "the variable of a literal_unroll loop must be a name")
+        for n in for_loops.loop_body_nodes(node.body):
+            if isinstance(n, ast.Break):
+                self.unsupported(n, "break in a literal_unroll loop is not supported (its body is unrolled)")
+        items = tup.items if tup.items is not None else [
+            Value(f"({tup.code}).f{k}", t) for k, t in enumerate(tup.type.items)]
+        name = node.target.id
+        for k, item in enumerate(items):
+            alias = f"{name}__unroll{k}"
+            body = [for_loops.renamed(s, name, alias) for s in node.body]
+            self.constants[alias] = item
+            self.emit("do {")
+            self.depth += 1
+            try:
+                self.block(body)
+            finally:
+                self.depth -= 1
+                del self.constants[alias]
+            self.emit("} while (0);")
 
     def is_builtin(self, name):
         """Whether `name` is Python's builtin of that name here (not a local, global or closure)."""
