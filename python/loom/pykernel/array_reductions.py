@@ -78,7 +78,7 @@ def reduce_array(tr, node, kind, arr):
         tr.emit(f"if ({count} == 0) {acc} = (({at.c})(0.0)) / (({at.c})(0.0));")
     if base in ("mean", "var", "std"):
         n = count if skip_nan else " * ".join(f"({arr.code}).shape[{d}]" for d in range(arr.type.ndim))
-        part = at if not at.is_complex else (T.FLOAT32 if at.dtype == "complex64" else T.FLOAT64)
+        part = T.real_part_type(at) if at.is_complex else at
         tr.emit(f"{acc} = {acc} / (({at.c})(({part.c})({n})));")
     if base in ("var", "std"):  # a second pass: the mean square deviation (ddof 0)
         mean, sq = acc, tr.temp()

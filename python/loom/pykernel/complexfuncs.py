@@ -27,10 +27,6 @@ def complex_type(v):
     return T.COMPLEX64 if v.type.dtype in ("complex64", "float32", "float16") and not v.weak else T.COMPLEX128
 
 
-def _part_type(t):
-    return T.FLOAT32 if t.dtype == "complex64" else T.FLOAT64
-
-
 def _cmath(name):
     op = _OPS[name]
 
@@ -43,7 +39,7 @@ def _cmath(name):
 
 def _angle(z):
     """arg(z) in z's float type (loom_complex.cuh's loom_angle: atan2(im, re))."""
-    return Value(f"loom_angle({z.code})", _part_type(z.type))
+    return Value(f"loom_angle({z.code})", T.real_part_type(z.type))
 
 
 def _phase(tr, node, args, kwargs):

@@ -14,7 +14,6 @@ import contextlib
 import numpy as np
 
 from .. import _loom
-from .numba_types import layout_of
 
 MemoryInfo = collections.namedtuple("MemoryInfo", ["free", "total"])
 
@@ -99,10 +98,6 @@ def defer_cleanup():
     yield
 
 
-def _layout(self):
-    return layout_of(tuple(self.shape), tuple(self.strides), self.itemsize)
-
-
 def _split(self, section, stream=0):
     """Numba's DeviceNDArray.split: views of `section` elements each (the last may be shorter)."""
     if self.ndim != 1:
@@ -111,13 +106,13 @@ def _split(self, section, stream=0):
 
 
 def _is_c_contiguous(self):
-    """Whether the array is C-contiguous (Numba's DeviceNDArray.is_c_contiguous)."""
-    return _layout(self) == "C"
+    """Whether the array is C-contiguous (Numba's DeviceNDArray.is_c_contiguous: NumPy's flag)."""
+    return self.flags.c_contiguous
 
 
 def _is_f_contiguous(self):
     """Whether the array is Fortran-contiguous (1-d contiguous arrays are both)."""
-    return _layout(self) == "F" or (self.ndim <= 1 and _layout(self) == "C")
+    return self.flags.f_contiguous
 
 
 def _bind(self, stream=0):

@@ -10,7 +10,7 @@ from . import stubs
 from . import types as T
 from .numba_types import layout_of
 from .ufuncs import check_numbers, float_type, math_handler
-from .values import Value, cast, literal
+from .values import Value, cast, literal, tuple_items
 
 HANDLERS = {}  # the stub object -> handler(tr, node, args, kwargs) -> Value
 
@@ -343,8 +343,7 @@ def _atomic(op):
                 tr.fail(node, f"cuda.atomic.{op}(ary, idx, {'old, ' if op == 'cas' else ''}val) takes {n} arguments")
             arr, idx_v, rest = args[0], args[1], args[2:]
             if isinstance(idx_v.type, T.Tuple):  # a tuple display, or a tuple variable's fields
-                idx = idx_v.items if idx_v.items is not None else \
-                    [Value(f"({idx_v.code}).f{i}", t) for i, t in enumerate(idx_v.type.items)]
+                idx = tuple_items(idx_v)
             else:
                 idx = [idx_v]
         if not isinstance(arr.type, T.Array) or arr.type.readonly:

@@ -10,7 +10,7 @@ import numpy as np
 from . import builtins_impl
 from . import types as T
 from .ufuncs import HANDLERS as TABLE_HANDLERS, check_numbers, float_type, op_call
-from .values import Value, cast, literal
+from .values import Value, cast, literal, tuple_items
 
 HANDLERS = {}
 
@@ -192,10 +192,8 @@ def _print_item(tr, node, a, fmt, vals):
     if isinstance(a.type, T.Opaque) and a.type.kind == "str":
         fmt.append(a.obj.replace("%", "%%").replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n"))
     elif isinstance(a.type, T.Tuple):
-        items = a.items if a.items is not None else [
-            Value(f"({a.code}).f{k}", t) for k, t in enumerate(a.type.items)]
         parts = []
-        for item in items:
+        for item in tuple_items(a):
             sub = []
             _print_item(tr, node, item, sub, vals)
             parts.append("".join(sub))

@@ -58,6 +58,10 @@ def _operator_node(kind, op, node):
     return ast.copy_location(new, node)
 
 
+# A Python literal converts safely to a number of its kind or a wider kind (choose_signature).
+_KIND_RANK = {"bool": 0, "int": 1, "float": 2, "complex": 3}
+
+
 def _flat_params(t, name):
     """(C parameters, brace initializer) of a kernel's tuple parameter passed flattened."""
     if not isinstance(t, T.Tuple):
@@ -332,9 +336,8 @@ class FunctionTranslator(ExprMixin, StmtMixin):
                 elif a.type != p or a.weak:
                     if a.type.is_complex and not p.is_complex:
                         return None
-                    rank = {"bool": 0, "int": 1, "float": 2, "complex": 3}
-                    p_rank = 0 if p.is_bool else 1 if p.is_int else 3 if p.is_complex else 2
-                    weak_safe = a.weak and rank[a.weak] <= p_rank
+                    p_kind = "bool" if p.is_bool else "int" if p.is_int else "complex" if p.is_complex else "float"
+                    weak_safe = a.weak and _KIND_RANK[a.weak] <= _KIND_RANK[p_kind]
                     total += 1 if weak_safe or np.can_cast(np.dtype(a.type.dtype), np.dtype(p.dtype), "safe") else 100
             return total
         scored = [(c, sig) for sig in disp.declared_signatures() if (c := cost(sig[1])) is not None]

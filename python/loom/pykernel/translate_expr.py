@@ -14,7 +14,7 @@ import numpy as np
 from . import types as T
 from .errors import TypingError, UnsupportedError
 from .ufuncs import op_call
-from .values import Value, cast, literal, tuple_code
+from .values import Value, cast, literal, tuple_code, tuple_items
 
 _ARITH = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
           ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<",
@@ -245,10 +245,7 @@ class ExprMixin:
         if not 0 <= i < n:
             raise_index = f"tuple index {k.const} is out of range for a tuple of {n} items"
             self.fail(node, raise_index)
-        if base.items is not None:
-            return base.items[i]
-        t = base.type.items[i]
-        return Value(f"({base.code}).f{i}", t, nonneg=False)
+        return tuple_items(base)[i]
 
     def index_values(self, node, arr, index_node):
         parts = index_node.elts if isinstance(index_node, ast.Tuple) else [index_node]
@@ -262,7 +259,7 @@ class ExprMixin:
             v = self.expr(index_node)
             if isinstance(v.type, T.Tuple):
                 if v.items is None:
-                    v = Value(None, v.type, items=[Value(f"({v.code}).f{i}", t) for i, t in enumerate(v.type.items)])
+                    v = Value(None, v.type, items=tuple_items(v))
                 idx, nodes = v.items, [index_node] * len(v.items)
             else:
                 idx, nodes = [v], [index_node]
@@ -328,7 +325,7 @@ class ExprMixin:
         if len(parts) > t.ndim:
             self.fail(node, f"a {t.ndim}-d array indexed with {len(parts)} index(es)")
         src = self.temp()
-        lines = [f"const auto& {src} = {arr.code};", f"{t.c.replace(', true>', ', false>')} v; long long off = 0;"]
+        lines = [f"const auto& {src} = {arr.code};"]  # the view's declaration goes after, once its rank is known
         out_dims = 0
         for k in range(t.ndim):
             p = parts[k] if k < len(parts) else ast.Slice(lower=None, upper=None, step=None)
@@ -361,8 +358,7 @@ class ExprMixin:
         if out_dims == 0:
             self.fail(node, "indexing every dimension gives an element, not a view")
         vt = T.Array(t.dtype, out_dims, "A", t.space, None, t.readonly)
-        decl = vt.c
-        lines[1] = f"{decl} v; long long off = 0;"
+        lines.insert(1, f"{vt.c} v; long long off = 0;")
         lines.append(f"v.data = {src}.data + off; return v;")
         return Value("([&]() { " + " ".join(lines) + " }())", vt)
 
@@ -374,11 +370,9 @@ class ExprMixin:
         if isinstance(t, T.Opaque):
             return self.opaque_attribute(node, base, attr)
         if isinstance(t, T.Tuple) and t.names and attr in t.names:  # a namedtuple's field
-            i = t.names.index(attr)
-            return base.items[i] if base.items is not None else Value(f"({base.code}).f{i}", t.items[i])
+            return tuple_items(base)[t.names.index(attr)]
         if isinstance(t, T.Scalar) and t.is_complex and attr in ("real", "imag"):
-            part = T.FLOAT32 if t.dtype == "complex64" else T.FLOAT64
-            return Value(f"({base.code}).{attr[:2]}", part)
+            return Value(f"({base.code}).{attr[:2]}", T.real_part_type(t))
         if isinstance(t, T.Scalar) and attr in ("real", "imag") and not t.is_bool:
             return base if attr == "real" else literal(0)
         self.unsupported(node, f"a {t} has no attribute '{attr}' in kernels")

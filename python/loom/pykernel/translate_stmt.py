@@ -14,7 +14,7 @@ from . import for_loops, stubs
 from . import types as T
 from .errors import TypingError
 from .translate_expr import Pending
-from .values import Value, cast
+from .values import Value, cast, tuple_items
 
 
 class StmtMixin:
@@ -88,8 +88,7 @@ class StmtMixin:
                 self.fail(target, f"cannot unpack a {v.type} into {len(target.elts)} names")
             # Every item is read into a temporary before any is assigned: `a, b = b, a` swaps.
             temps = []
-            for i, t in enumerate(v.type.items):
-                item = v.items[i] if v.items is not None else Value(f"({v.code}).f{i}", t)
+            for t, item in zip(v.type.items, tuple_items(v)):
                 if isinstance(t, T.Scalar) and item.const is None:
                     tmp = self.temp()
                     self.emit(f"const {t.c} {tmp} = {item.code};")
@@ -234,10 +233,8 @@ class StmtMixin:
         for n in for_loops.loop_body_nodes(node.body):
             if isinstance(n, ast.Break):
                 self.unsupported(n, "break in a literal_unroll loop is not supported (its body is unrolled)")
-        items = tup.items if tup.items is not None else [
-            Value(f"({tup.code}).f{k}", t) for k, t in enumerate(tup.type.items)]
         name = node.target.id
-        for k, item in enumerate(items):
+        for k, item in enumerate(tuple_items(tup)):
             alias = f"{name}__unroll{k}"
             body = [for_loops.renamed(s, name, alias) for s in node.body]
             self.constants[alias] = item

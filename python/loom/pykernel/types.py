@@ -248,11 +248,16 @@ def unify(a, b):
     return None
 
 
+def real_part_type(t):
+    """The float type of a complex type's parts (complex64 -> float32)."""
+    return FLOAT32 if t.dtype == "complex64" else FLOAT64
+
+
 def literal_c(value, t):
     """A Python number as a C literal of scalar type `t`."""
     d = t.dtype
     if d in COMPLEX:
-        part = FLOAT32 if d == "complex64" else FLOAT64
+        part = real_part_type(t)
         z = complex(value)
         return f"{t.c}({literal_c(z.real, part)}, {literal_c(z.imag, part)})"
     if isinstance(value, complex):

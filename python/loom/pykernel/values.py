@@ -56,6 +56,13 @@ def cast(v, t):
     return f"(({t.c})({v.code}))"
 
 
+def tuple_items(tv):
+    """The item Values of a tuple Value: those known one by one, else its struct's fields."""
+    if tv.items is not None:
+        return list(tv.items)
+    return [Value(f"({tv.code}).f{i}", t) for i, t in enumerate(tv.type.items)]
+
+
 def tuple_code(module, tv):
     """C code of a tuple Value as its struct."""
     if tv.items is None:
