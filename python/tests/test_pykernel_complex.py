@@ -153,3 +153,17 @@ def test_a_complex_argument_matches_no_real_signature():
     k = cuda.jit(["void(float64[::1], float64)", "void(int64[::1], int64)"])(lambda r, x: None)
     with pytest.raises(loom.TypingError, match=r"No matching definition for argument type\(s\)"):
         k[1, 1](loom.zeros(1, dtype=loom.complex128, device=loom.cpu()), 1j)
+
+
+def test_numpy_functions_of_complex_literals(device):
+    """A Python complex literal is a weak complex128 operand of NumPy's functions (it raised KeyError)."""
+    skip_cpu_kernels(device)
+
+    @cuda.jit
+    def k(out):
+        out[0] = np.sqrt(-4 + 0j)
+        out[1] = np.exp(1j)
+
+    out = loom.zeros(2, dtype=loom.complex128, device=loom.Device(device))
+    k[1, 1](out)
+    np.testing.assert_allclose(out.to(loom.cpu()).numpy(), [np.sqrt(-4 + 0j), np.exp(1j)], rtol=1e-15)

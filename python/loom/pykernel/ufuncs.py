@@ -30,7 +30,7 @@ MATH = ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "as
         "exp", "expm1", "exp2", "log", "log2", "log10", "log1p", "sqrt", "cbrt", "erf", "fabs",
         "atan2", "pow", "hypot", "copysign", "fmod", "floor", "ceil", "trunc", "isnan", "isinf", "isfinite")
 _TO_INT = ("floor", "ceil", "trunc")  # Python 3: int results
-_WEAK = {"bool": T.BOOL, "int": T.INT64, "float": T.FLOAT64}
+_WEAK = {"bool": T.BOOL, "int": T.INT64, "float": T.FLOAT64, "complex": T.COMPLEX128}
 
 HANDLERS = {}
 
