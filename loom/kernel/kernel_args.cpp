@@ -177,21 +177,19 @@ void pack_view(const std::string& kernel, const KernelArg& a, size_t i, const Pa
   }
 }
 
-// A complex value (a Python complex or a NumPy complex64/complex128 scalar, passed as its
-// bytes) for a complex64 or complex128 parameter (loom_complex64/128, Python kernels):
-// converted between the two precisions as NumPy's same_kind casting allows. False for
-// anything else.
+// A complex value (KernelArg::complex_value) for a complex64 or complex128 parameter
+// (loom_complex64/128, Python kernels): converted between the two precisions as NumPy's
+// same_kind casting allows. False for anything else.
 bool pack_complex(const KernelArg& a, const ParamType& t, void* slot) {
-  if (t.dtype != complex64 && t.dtype != complex128) return false;
-  const std::string& name = a.type_name();
-  const std::string& b = a.bytes_value();
+  if ((t.dtype != complex64 && t.dtype != complex128) || !a.typed()) return false;
+  const char* b = a.bytes_value().data();
   double re, im;
-  if ((name == "Python complex" || name == "complex128") && b.size() == 16) {
-    std::memcpy(&re, b.data(), 8);
-    std::memcpy(&im, b.data() + 8, 8);
-  } else if (name == "complex64" && b.size() == 8) {
+  if (a.dtype() == complex128) {
+    std::memcpy(&re, b, 8);
+    std::memcpy(&im, b + 8, 8);
+  } else if (a.dtype() == complex64) {
     float f[2];
-    std::memcpy(f, b.data(), 8);
+    std::memcpy(f, b, 8);
     re = f[0], im = f[1];
   } else {
     return false;

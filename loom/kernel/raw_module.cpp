@@ -45,6 +45,13 @@ KernelArg KernelArg::opaque(const void* data, size_t nbytes, std::string type_na
   return a;
 }
 
+KernelArg KernelArg::complex_value(const void* data, DType dt, std::string type_name) {
+  KernelArg a = opaque(data, itemsize(dt), std::move(type_name));
+  a.typed_ = true;
+  a.dtype_ = dt;
+  return a;
+}
+
 KernelArg KernelArg::address(void* p) {
   KernelArg a;
   a.kind_ = Kind::pointer;

@@ -62,11 +62,15 @@ class KernelArg {
   /// Bytes of a value loom cannot convert (a complex or structured NumPy scalar): only
   /// parameters of unknown type of exactly that size take them.
   static KernelArg opaque(const void* data, size_t nbytes, std::string type_name);
+  /// A complex number (a Python complex, a NumPy complex64/complex128 scalar) as its bytes in
+  /// `dt`, complex64 or complex128: opaque bytes that complex parameters also take, converted
+  /// between the two precisions (typed() is true and dtype() is `dt`).
+  static KernelArg complex_value(const void* data, DType dt, std::string type_name);
 
   Kind kind() const { return kind_; }
   const Array& array() const { return borrowed_ ? *borrowed_ : array_; }
   const Scalar& scalar() const { return scalar_; }
-  bool typed() const { return typed_; }  // a scalar with a dtype
+  bool typed() const { return typed_; }  // a scalar with a dtype, or a complex_value
   DType dtype() const { return dtype_; }
   void* pointer_value() const { return ptr_; }
   bool pointer_has_device() const { return ptr_has_device_; }

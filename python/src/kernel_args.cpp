@@ -43,7 +43,8 @@ KernelArg python_scalar(const std::string& kernel, size_t i, nb::handle h) {
 }
 
 // A NumPy scalar: typed (converted by same_kind casting) when loom has its dtype, else its
-// exact bytes, which only parameters of unknown type take (complex, structured, longdouble).
+// exact bytes, which only parameters of unknown type take (structured, longdouble), and complex
+// parameters too for a complex64/complex128 one (KernelArg::complex_value).
 KernelArg numpy_scalar(const std::string& kernel, size_t i, nb::handle h) {
   nb::object dtype = h.attr("dtype");
   const std::string kind = nb::cast<std::string>(dtype.attr("kind"));
@@ -57,7 +58,10 @@ KernelArg numpy_scalar(const std::string& kernel, size_t i, nb::handle h) {
   if (!PyBytes_Check(raw_obj.ptr()))
     throw DTypeError(prefix(kernel) + " argument " + std::to_string(i) + ": tobytes() did not return bytes");
   nb::bytes raw = nb::borrow<nb::bytes>(raw_obj);
-  return KernelArg::opaque(raw.c_str(), raw.size(), nb::cast<std::string>(nb::str(nb::handle(dtype))));
+  const std::string name = nb::cast<std::string>(nb::str(nb::handle(dtype)));
+  if (kind == "c" && (size == 8 || size == 16))  // complex64, complex128
+    return KernelArg::complex_value(raw.c_str(), size == 8 ? DType::complex64 : DType::complex128, name);
+  return KernelArg::opaque(raw.c_str(), raw.size(), name);
 }
 
 // ctypes.c_void_p(address): the documented way to pass a raw address (no device, no size).
@@ -76,7 +80,7 @@ KernelArg convert_scalar_or_fail(const std::string& kernel, size_t i, nb::handle
   if (PyBool_Check(p) || PyLong_Check(p) || PyFloat_Check(p)) return python_scalar(kernel, i, h);
   if (PyComplex_Check(p)) {
     const double v[2] = {PyComplex_RealAsDouble(p), PyComplex_ImagAsDouble(p)};
-    return KernelArg::opaque(v, sizeof v, "Python complex");
+    return KernelArg::complex_value(v, DType::complex128, "Python complex");
   }
   if (is_c_void_p(h)) {
     nb::object v = h.attr("value");  // None for NULL
