@@ -4,8 +4,10 @@ is always writeable and aligned (loom allocates it), so those two are True."""
 from .. import _loom
 
 
-def _contiguous(shape, strides, itemsize, order):
-    """NumPy's rule: a dimension of extent 1 may have any stride; empty arrays are both."""
+def contiguous(shape, strides, itemsize, order):
+    """Whether byte `strides` lay `shape` out densely in `order` ("C" or "F"), by NumPy's rule:
+    a dimension of extent 1 may have any stride; empty arrays are both. (pykernel's layout_of
+    has the same rule: the layering keeps _numpy and pykernel from importing each other.)"""
     if any(n == 0 for n in shape):
         return True
     dims = zip(shape, strides) if order == "F" else zip(reversed(shape), reversed(strides))
@@ -26,8 +28,8 @@ class ArrayFlags:
 
     def __init__(self, array):
         shape, strides, size = tuple(array.shape), tuple(array.strides), array.itemsize
-        self.c_contiguous = self.contiguous = _contiguous(shape, strides, size, "C")
-        self.f_contiguous = self.fortran = _contiguous(shape, strides, size, "F")
+        self.c_contiguous = self.contiguous = contiguous(shape, strides, size, "C")
+        self.f_contiguous = self.fortran = contiguous(shape, strides, size, "F")
         self.writeable = self.aligned = True
 
     def __getitem__(self, key):
