@@ -48,6 +48,9 @@ const UserFunction& user_function(const ModuleState& m, int device, const std::s
 /// Compiles for compute capability `arch` without a GPU; returns the name expressions'
 /// lowered names, in order.
 std::vector<std::string> compile_user_module(const ModuleState& m, int arch);
+/// The module's PTX for virtual architecture compute_`arch` (0: the oldest NVRTC knows),
+/// compiled now without a GPU and not cached: PTX is for reading, launches use CUBIN.
+std::string user_module_ptx(const ModuleState& m, int arch);
 /// Launches `f` on `stream`; raises its dynamic shared-memory cap first when asked for
 /// more than 48 KiB. `params` point at each parameter's bytes.
 void launch_user(const UserFunction& f, const char* name, Dim3 grid, Dim3 block, size_t shared_mem,

@@ -113,6 +113,13 @@ std::vector<std::string> RawModule::compile(int arch) const {
   return kernel_cuda::compile_user_module(*state_, arch);
 }
 
+std::string RawModule::ptx(int arch) const {
+  if (arch != 0 && (arch < 10 || arch > 999))
+    throw std::invalid_argument("[RawModule.ptx] arch " + std::to_string(arch) +
+                                " is not a compute capability such as 80 or 90");
+  return kernel_cuda::user_module_ptx(*state_, arch);
+}
+
 const std::string& RawModule::code() const { return state_->code; }
 const std::vector<std::string>& RawModule::options() const { return state_->options; }
 const std::vector<std::string>& RawModule::name_expressions() const { return state_->name_expressions; }

@@ -183,6 +183,10 @@ class RawModule {
   /// caches and raises CompileError on bad source. Returns the lowered (mangled) name of
   /// each name expression, in order.
   std::vector<std::string> compile(int arch) const;
+  /// The module's PTX for virtual architecture compute_`arch` (0: the oldest NVRTC knows,
+  /// portable to every newer GPU), compiled now without a GPU; for reading (Numba's
+  /// inspect_asm and compile_ptx), not cached. Raises CompileError on bad source.
+  std::string ptx(int arch = 0) const;
   const std::string& code() const;
   const std::vector<std::string>& options() const;
   const std::vector<std::string>& name_expressions() const;

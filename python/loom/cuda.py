@@ -14,6 +14,7 @@ C math functions: `cuda.libdevice` (pykernel/libdevice.py).
 Types: Numba's type objects, `cuda.types` and the scalar names (`from loom.cuda import
 float32, void`; `void(float32[:, ::1], int32)` as a signature; pykernel/numba_types.py).
 
+PTX: `cuda.compile_ptx`, `cuda.compile` and `kernel.inspect_asm()` (pykernel/ptx.py).
 Host side: to_device, device_array, device_array_like, pinned_array, synchronize, gpus,
 select_device, is_available, stream; device arrays are loom arrays (copy_to_host()).
 """
@@ -29,6 +30,7 @@ from .pykernel.dispatcher import CUDADispatcher as Dispatcher
 from .pykernel.dispatcher import jit
 from .pykernel.errors import TypingError, UnsupportedError
 from .pykernel.foreign import CUSource, declare_device
+from .pykernel.ptx import compile, compile_for_current_device, compile_ptx, compile_ptx_for_current_device
 from .pykernel.reduce import Reduce, reduce
 
 # The intrinsics kernels name (markers the translator knows by identity).
@@ -183,5 +185,6 @@ __all__ = ["jit", "Dispatcher", "reduce", "Reduce", "TypingError", "UnsupportedE
            "device_array_like", "pinned_array", "pinned_array_like", "as_cuda_array", "is_cuda_array",
            "synchronize", "stream", "default_stream", "event", "select_device", "get_current_device",
            "gpus", "types", "random", "detect", "current_context", "mapped_array", "pinned", "defer_cleanup",
-           "declare_device", "CUSource", "mapped_array_like", "libdevice"] \
+           "declare_device", "CUSource", "mapped_array_like", "libdevice", "compile", "compile_ptx",
+           "compile_for_current_device", "compile_ptx_for_current_device"] \
     + _stubs.ALL + _TYPE_NAMES

@@ -148,6 +148,15 @@ std::vector<std::string> compile_for(const RawModule& m, nb::handle arch) {
   return m.compile(p.compute_capability_major * 10 + p.compute_capability_minor);
 }
 
+// PTX for `arch`, or for the default GPU, or (no GPU) the oldest arch NVRTC knows.
+std::string ptx_for(const RawModule& m, nb::handle arch) {
+  if (!arch.is_none()) return m.ptx(nb::cast<int>(arch));
+  const Device d = default_device();
+  if (!d.is_gpu()) return m.ptx(0);
+  const DeviceProperties p = properties(d);
+  return m.ptx(p.compute_capability_major * 10 + p.compute_capability_minor);
+}
+
 // PyCUDA's SourceModule wraps the source in extern "C" so plain __global__ names are found.
 std::string pycuda_source(const std::string& code, bool no_extern_c) {
   // On the first line when it can be (keeps the compiler's line numbers the user's); a
@@ -243,6 +252,11 @@ LOOM_BINDING_FAMILY(raw_module, 55) {
       .def("compile", [](const PyKernel& k, nb::handle arch) { compile_for(k.module, arch); },
            nb::arg("arch") = nb::none(),
            "Compiles now, for compute capability `arch` (e.g. 90; no GPU needed) or the default GPU.")
+      .def("ptx", [](const PyKernel& k, nb::handle arch) { return ptx_for(k.module, arch); },
+           nb::arg("arch") = nb::none(),
+           "The module's PTX for compute_`arch` (default: the default GPU's; without one, the "
+           "oldest architecture NVRTC knows, which every newer GPU runs). Compiled now by NVRTC, "
+           "no GPU needed; for reading: launches use the CUBIN.")
       .def_prop_ro("name", [](const PyKernel& k) { return k.kernel.name(); }, "The kernel's name.")
       .def_prop_ro("code", [](const PyKernel& k) { return k.module.code(); }, "The CUDA C++ source.")
       .def_prop_ro("options", [](const PyKernel& k) { return k.module.options(); }, "The NVRTC options.")
@@ -278,6 +292,11 @@ LOOM_BINDING_FAMILY(raw_module, 55) {
            "Compiles now for compute capability `arch` (e.g. 90; no GPU needed) or the default GPU; "
            "raises CompileError with the log and the source around each error. Returns the lowered "
            "(mangled) names of the name expressions.")
+      .def("ptx", [](const PyModule& m, nb::handle arch) { return ptx_for(m.module, arch); },
+           nb::arg("arch") = nb::none(),
+           "The module's PTX for compute_`arch` (default: the default GPU's; without one, the "
+           "oldest architecture NVRTC knows, which every newer GPU runs). Compiled now by NVRTC, "
+           "no GPU needed; for reading: launches use the CUBIN.")
       .def_prop_ro("code", [](const PyModule& m) { return m.module.code(); }, "The CUDA C++ source.")
       .def_prop_ro("options", [](const PyModule& m) { return m.module.options(); }, "The NVRTC options.")
       .def_prop_ro("name_expressions", [](const PyModule& m) { return m.module.name_expressions(); },

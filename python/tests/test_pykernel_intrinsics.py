@@ -86,6 +86,35 @@ def test_atomic_sub_min_max_exch(device, rng, dtype):
 
 
 @cuda.jit
+def atomics_nan(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        cuda.atomic.max(out, 0, x[i])
+        cuda.atomic.min(out, 1, x[i])
+        cuda.atomic.nanmax(out, 2, x[i])
+        cuda.atomic.nanmin(out, 3, x[i])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_atomic_min_max_nan_rules(device, rng, dtype):
+    # Numba's rules: max/min keep a stored NaN and ignore NaN values; nanmax/nanmin treat
+    # NaN as missing on both sides.
+    x = rng.standard_normal(2000).astype(dtype)
+    x[rng.choice(2000, 200, replace=False)] = np.nan
+    xs = loom.asarray(x, device=device)
+    out = loom.asarray(np.array([-np.inf, np.inf, np.nan, np.nan], dtype=dtype), device=device)
+    atomics_nan[(2000 + 127) // 128, 128](xs, out)
+    o = out.numpy()
+    assert o[0] == np.nanmax(x) and o[1] == np.nanmin(x)  # NaN values ignored
+    assert o[2] == np.nanmax(x) and o[3] == np.nanmin(x)  # a stored NaN replaced
+    kept = loom.asarray(np.full(4, np.nan, dtype=dtype), device=device)
+    atomics_nan[(2000 + 127) // 128, 128](xs, kept)
+    k = kept.numpy()
+    assert np.isnan(k[0]) and np.isnan(k[1])  # a stored NaN stays
+    assert k[2] == np.nanmax(x) and k[3] == np.nanmin(x)
+
+
+@cuda.jit
 def atomics_bits(x, out, counters):
     i = cuda.grid(1)
     if i < x.size:

@@ -181,6 +181,13 @@ std::vector<std::string> compile_user_module(const ModuleState& m, int arch) {
   return lowered;
 }
 
+std::string user_module_ptx(const ModuleState& m, int arch) {
+  cuda::CompiledProgram c =
+      cuda::compile_program(gpu_module(m).program, arch > 0 ? arch : cuda::oldest_supported_arch(), true);
+  if (!c.image.empty() && c.image.back() == '\0') c.image.pop_back();
+  return std::move(c.image);
+}
+
 void launch_user(const UserFunction& f, const char* name, Dim3 grid, Dim3 block, size_t shared_mem,
                  void* stream, void** params) {
   const cuda::DriverApi& api = cuda::driver();

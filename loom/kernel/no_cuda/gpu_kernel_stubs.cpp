@@ -13,6 +13,7 @@ namespace {
 const LaunchLimits& launch_limits(int) { unsupported("RawKernel"); }
 const UserFunction& user_function(const ModuleState&, int, const std::string&) { unsupported("RawKernel"); }
 std::vector<std::string> compile_user_module(const ModuleState&, int) { unsupported("RawModule.compile"); }
+std::string user_module_ptx(const ModuleState&, int) { unsupported("RawModule.ptx"); }
 void launch_user(const UserFunction&, const char*, Dim3, Dim3, size_t, void*, void**) { unsupported("RawKernel"); }
 void launch_kernel(const Kernel&, const Device&, const LaunchConfig&, const std::vector<KernelArg>&) {
   unsupported("RawKernel");

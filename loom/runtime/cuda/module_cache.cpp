@@ -147,9 +147,15 @@ Program::Program(std::string name, std::string source, std::vector<std::string> 
   key_ = k.finish();
 }
 
-CompiledProgram compile_program(const Program& p, int arch) {
+int oldest_supported_arch() {
   const auto& archs = supported_archs();
-  bool ptx = false;
+  if (archs.empty()) throw CompileError("[compile] NVRTC reports no supported architecture", "");
+  return archs.front();
+}
+
+CompiledProgram compile_program(const Program& p, int arch, bool ptx_only) {
+  const auto& archs = supported_archs();
+  bool ptx = ptx_only;
   int target = arch;
   if (!archs.empty() && std::find(archs.begin(), archs.end(), arch) == archs.end()) {
     if (arch < archs.front())

@@ -54,7 +54,13 @@ struct CompiledProgram {
 
 /// Compiles `program` for compute capability `arch` (e.g. 90) with NVRTC, bypassing the
 /// cache. Needs no GPU. Throws loom::CompileError with the NVRTC log on failure.
-CompiledProgram compile_program(const Program& program, int arch);
+/// With `ptx_only` the image is PTX for virtual architecture compute_`arch` (what
+/// kernel.inspect_asm() and cuda.compile_ptx show; a newer arch than NVRTC knows gets its
+/// newest), never CUBIN.
+CompiledProgram compile_program(const Program& program, int arch, bool ptx_only = false);
+/// The oldest compute capability this NVRTC compiles for (e.g. 75): the portable default
+/// for PTX asked for without a GPU (any newer GPU's driver JIT-compiles it).
+int oldest_supported_arch();
 /// compile_program through the compile cache (memory, then disk, then NVRTC; failures are
 /// not cached). Needs no GPU. Thread-safe; one compile per (program, arch) at a time.
 std::shared_ptr<const CompiledProgram> compile_cached(const Program& program, int arch);

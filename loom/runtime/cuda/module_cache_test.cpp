@@ -148,5 +148,18 @@ TEST(NvrtcDialect, MinimalOmitsTexturesFullKeepsThem) {
   EXPECT_NO_THROW(compile_program(Program("tex.cu", tex, {"loom_tex"}, {}, Dialect::kFull), 90));
 }
 
+// PTX on request (inspect_asm, compile_ptx): text for the virtual arch asked, never cached.
+TEST_F(NvrtcCache, PtxOnlyGivesPtxForTheArchAsked) {
+  const Program p("twice.cu", kSource, {"loom_twice"});
+  const CompiledProgram c = compile_program(p, 90, true);
+  EXPECT_TRUE(c.is_ptx);
+  EXPECT_NE(c.image.find(".target sm_90"), std::string::npos);
+  EXPECT_NE(c.image.find(".entry loom_twice"), std::string::npos);
+  EXPECT_NE(compile_program(p, oldest_supported_arch(), true).image.find(".target sm_" +
+                                                                     std::to_string(oldest_supported_arch())),
+            std::string::npos);
+  EXPECT_TRUE(entries().empty());
+}
+
 }  // namespace
 }  // namespace loom::cuda

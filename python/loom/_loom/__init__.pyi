@@ -2655,6 +2655,11 @@ class RawKernel:
         Compiles now, for compute capability `arch` (e.g. 90; no GPU needed) or the default GPU.
         """
 
+    def ptx(self, arch: object | None = None) -> str:
+        """
+        The module's PTX for compute_`arch` (default: the default GPU's; without one, the oldest architecture NVRTC knows, which every newer GPU runs). Compiled now by NVRTC, no GPU needed; for reading: launches use the CUBIN.
+        """
+
     @property
     def name(self) -> str:
         """The kernel's name."""
@@ -2698,6 +2703,11 @@ class RawModule:
     def compile(self, arch: object | None = None) -> list[str]:
         """
         Compiles now for compute capability `arch` (e.g. 90; no GPU needed) or the default GPU; raises CompileError with the log and the source around each error. Returns the lowered (mangled) names of the name expressions.
+        """
+
+    def ptx(self, arch: object | None = None) -> str:
+        """
+        The module's PTX for compute_`arch` (default: the default GPU's; without one, the oldest architecture NVRTC knows, which every newer GPU runs). Compiled now by NVRTC, no GPU needed; for reading: launches use the CUBIN.
         """
 
     @property

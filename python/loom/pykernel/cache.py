@@ -24,7 +24,7 @@ from .ufuncs import OPS
 _OPS_BYTES = repr(sorted(OPS.items())).encode()
 
 # Changes whenever what a translation produces changes in a way the key does not see.
-_KEY_VERSION = b"loom-pykernel-9\n"  # 9: bytecode, foreign functions, complex, views, reductions, literal_unroll, inf/nan constants
+_KEY_VERSION = b"loom-pykernel-10\n"  # 10: fmax/fmin for float max/min (9: bytecode, foreign functions, complex, views, reductions, literal_unroll, inf/nan constants)
 
 
 def _code_bytes(code, h):

@@ -226,6 +226,14 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
             raise KeyError(signature)
         return {s.argtypes: s.source for s in self._specs.values()}
 
+    def inspect_asm(self, signature=None):
+        """The PTX of each specialisation ({argument types: PTX}), or of one: NVRTC's PTX of the
+        program inspect_source() shows, for the default GPU (without one, the oldest
+        architecture NVRTC knows). Compiled when asked (ptx.py)."""
+        if signature is not None:
+            return self._spec_of(signature).module.ptx()
+        return {s.argtypes: s.module.ptx() for s in self._specs.values()}
+
     def inspect_types(self, file=None, signature=None):
         """Prints, per specialisation, the type of every argument and variable (Numba's
         inspect_types), and returns the text."""

@@ -324,7 +324,7 @@ _ATOMIC_TYPES = {
     "inc": {"uint32", "uint64"}, "dec": {"uint32", "uint64"}, "cas": _INTS, "compare_and_swap": _INTS,
 }
 _ATOMIC_C = {"add": "loom_atomic_add", "sub": "loom_atomic_sub", "min": "loom_atomic_min",
-             "max": "loom_atomic_max", "nanmin": "loom_atomic_min", "nanmax": "loom_atomic_max",
+             "max": "loom_atomic_max", "nanmin": "loom_atomic_nanmin", "nanmax": "loom_atomic_nanmax",
              "exch": "loom_atomic_exch", "and_": "loom_atomic_and", "or_": "loom_atomic_or",
              "xor": "loom_atomic_xor", "inc": "loom_atomic_inc", "dec": "loom_atomic_dec"}
 

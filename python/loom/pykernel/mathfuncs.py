@@ -118,6 +118,11 @@ def _minmax(which):
         for b in args[1:]:
             t = T.promote(acc.type, b.type, acc.weak, b.weak)
             ca, cb = cast(acc, t), cast(b, t)
+            if t.dtype in ("float32", "float64"):
+                # Numba's: fmax/fmin (PTX max.f32/max.f64), so a NaN loses to a number.
+                acc = Value(f"{_cfn('f' + which, t)}({ca}, {cb})", t, nonneg=acc.nonneg or b.nonneg
+                            if which == "max" else acc.nonneg and b.nonneg)
+                continue
             op = "<" if which == "min" else ">"
             # Python: the first of equal values; b replaces a only when strictly better.
             acc = Value(f"(({cb}) {op} ({ca}) ? ({cb}) : ({ca}))", t, nonneg=acc.nonneg and b.nonneg)

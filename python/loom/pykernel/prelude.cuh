@@ -124,35 +124,49 @@ __device__ __forceinline__ T loom_atomic_add(T* p, T v) { return atomicAdd(p, v)
 template <class T>
 __device__ __forceinline__ T loom_atomic_sub(T* p, T v) { return atomicSub(p, v); }
 
-// Floating min/max by compare-and-swap on the bits (NaN-ignoring like fmin/fmax).
-__device__ __forceinline__ float loom_atomic_minmax(float* p, float v, bool is_max) {
+// Floating min/max by compare-and-swap on the bits, with Numba's NaN rules: max/min keep a
+// stored NaN and ignore a NaN value (v replaces the stored value only when strictly better);
+// nanmax/nanmin treat NaN as missing on either side (fmax/fmin).
+__device__ __forceinline__ float loom_atomic_minmax(float* p, float v, bool is_max, bool nan_missing) {
   unsigned int* q = reinterpret_cast<unsigned int*>(p);
   unsigned int old = *q, assumed;
   do {
     assumed = old;
     const float cur = __int_as_float(static_cast<int>(assumed));
-    const float next = is_max ? fmaxf(cur, v) : fminf(cur, v);
-    if (next == cur && !(cur != cur)) break;
-    old = atomicCAS(q, assumed, static_cast<unsigned int>(__float_as_int(next)));
+    const float next = nan_missing ? (is_max ? fmaxf(cur, v) : fminf(cur, v))
+                                   : ((is_max ? v > cur : v < cur) ? v : cur);
+    const unsigned int bits = static_cast<unsigned int>(__float_as_int(next));
+    if (bits == assumed) break;
+    old = atomicCAS(q, assumed, bits);
   } while (assumed != old);
   return __int_as_float(static_cast<int>(old));
 }
-__device__ __forceinline__ double loom_atomic_minmax(double* p, double v, bool is_max) {
+__device__ __forceinline__ double loom_atomic_minmax(double* p, double v, bool is_max, bool nan_missing) {
   unsigned long long* q = reinterpret_cast<unsigned long long*>(p);
   unsigned long long old = *q, assumed;
   do {
     assumed = old;
     const double cur = __longlong_as_double(static_cast<long long>(assumed));
-    const double next = is_max ? fmax(cur, v) : fmin(cur, v);
-    if (next == cur && !(cur != cur)) break;
-    old = atomicCAS(q, assumed, static_cast<unsigned long long>(__double_as_longlong(next)));
+    const double next = nan_missing ? (is_max ? fmax(cur, v) : fmin(cur, v))
+                                    : ((is_max ? v > cur : v < cur) ? v : cur);
+    const unsigned long long bits = static_cast<unsigned long long>(__double_as_longlong(next));
+    if (bits == assumed) break;
+    old = atomicCAS(q, assumed, bits);
   } while (assumed != old);
   return __longlong_as_double(static_cast<long long>(old));
 }
-__device__ __forceinline__ float loom_atomic_max(float* p, float v) { return loom_atomic_minmax(p, v, true); }
-__device__ __forceinline__ float loom_atomic_min(float* p, float v) { return loom_atomic_minmax(p, v, false); }
-__device__ __forceinline__ double loom_atomic_max(double* p, double v) { return loom_atomic_minmax(p, v, true); }
-__device__ __forceinline__ double loom_atomic_min(double* p, double v) { return loom_atomic_minmax(p, v, false); }
+__device__ __forceinline__ float loom_atomic_max(float* p, float v) { return loom_atomic_minmax(p, v, true, false); }
+__device__ __forceinline__ float loom_atomic_min(float* p, float v) { return loom_atomic_minmax(p, v, false, false); }
+__device__ __forceinline__ double loom_atomic_max(double* p, double v) { return loom_atomic_minmax(p, v, true, false); }
+__device__ __forceinline__ double loom_atomic_min(double* p, double v) { return loom_atomic_minmax(p, v, false, false); }
+__device__ __forceinline__ float loom_atomic_nanmax(float* p, float v) { return loom_atomic_minmax(p, v, true, true); }
+__device__ __forceinline__ float loom_atomic_nanmin(float* p, float v) { return loom_atomic_minmax(p, v, false, true); }
+__device__ __forceinline__ double loom_atomic_nanmax(double* p, double v) { return loom_atomic_minmax(p, v, true, true); }
+__device__ __forceinline__ double loom_atomic_nanmin(double* p, double v) { return loom_atomic_minmax(p, v, false, true); }
+template <class T>
+__device__ __forceinline__ T loom_atomic_nanmax(T* p, T v) { return atomicMax(p, v); }
+template <class T>
+__device__ __forceinline__ T loom_atomic_nanmin(T* p, T v) { return atomicMin(p, v); }
 template <class T>
 __device__ __forceinline__ T loom_atomic_max(T* p, T v) { return atomicMax(p, v); }
 template <class T>

@@ -30,9 +30,6 @@ def guvectorize(signatures, layout, **kwargs):
 _HINTS = {
     "cg": "cooperative groups are missing in loom.cuda",
     "bf16": "cuda.bf16 is missing in loom.cuda",
-    "compile_ptx": "loom compiles CUDA C++, not PTX; kernel.inspect_source() shows it",
-    "compile_ptx_for_current_device": "loom compiles CUDA C++, not PTX",
-    "compile": "loom compiles CUDA C++, not PTX", "compile_for_current_device": "loom compiles CUDA C++, not PTX",
     "config": "Numba's configuration settings",
     "launchconfig": "Numba's launch-configuration hooks for its extensions",
 }

@@ -1,8 +1,7 @@
-"""numba.cuda.compiler: compile_ptx, which loom lacks (it compiles CUDA C++ with NVRTC;
-kernel.inspect_source() shows it); importable so a file that names it loads."""
-from .._missing import missing_callable, module_getattr as _module_getattr
+"""numba.cuda.compiler: compile_ptx and its kin are loom.cuda's (NVRTC's PTX of the CUDA C++
+loom's translator writes)."""
+from loom.cuda import compile, compile_for_current_device, compile_ptx, compile_ptx_for_current_device  # noqa: F401
 
-compile_ptx = missing_callable("numba.cuda.compiler.compile_ptx", "loom compiles CUDA C++, not PTX")
-compile_ptx_for_current_device = missing_callable("numba.cuda.compiler.compile_ptx_for_current_device",
-                                                  "loom compiles CUDA C++, not PTX")
+from .._missing import module_getattr as _module_getattr
+
 __getattr__ = _module_getattr(__name__)
