@@ -18,9 +18,12 @@ PTX: `cuda.compile_ptx`, `cuda.compile` and `kernel.inspect_asm()` (pykernel/ptx
 Host side: to_device, device_array, device_array_like, pinned_array, synchronize, gpus,
 select_device, is_available, stream; device arrays are loom arrays (copy_to_host()).
 """
+import types as _types_module
+
 import numpy as _np
 
 from . import _loom
+from .pykernel import bf16 as _bf16
 from .pykernel import host_api as _host_api
 from .pykernel import libdevice
 from .pykernel import numba_types as types
@@ -45,7 +48,13 @@ import sys as _sys  # noqa: E402
 
 _sys.modules[__name__ + ".types"] = types  # import loom.cuda.types
 _sys.modules[__name__ + ".random"] = random  # from loom.cuda.random import create_xoroshiro128p_states
-_sys.modules[__name__ + ".libdevice"] = libdevice  # from loom.cuda import libdevice; libdevice.sinf(x)
+_sys.modules[__name__ + ".libdevice"] = libdevice
+# numba.cuda.bf16: the bfloat16 type and CUDA's bfloat16 intrinsics (pykernel/bf16.py).
+bf16 = _types_module.ModuleType(__name__ + ".bf16", "bfloat16 in kernels: the type and Numba's cuda.bf16 intrinsics.")
+bf16.bfloat16 = types.bfloat16
+for _n in _bf16.NAMES:
+    setattr(bf16, _n, getattr(_bf16.intrinsics, _n))
+_sys.modules[__name__ + ".bf16"] = bf16  # from loom.cuda import libdevice; libdevice.sinf(x)
 
 
 def is_available():
@@ -124,6 +133,19 @@ def event(timing=True):
     return _loom.Event()
 
 
+def is_bfloat16_supported():
+    """Whether kernels on the current device can use bfloat16: Numba's rule, a GPU of compute
+    capability 8.0 or newer; cpu() (the kernel emulator) always can."""
+    d = _loom.default_device()
+    return d.type != "cuda" or tuple(d.compute_capability) >= (8, 0)
+
+
+def is_fp16_supported():
+    """Whether kernels on the current device can use float16: always (every GPU loom runs on
+    has compute capability 7.5 or newer)."""
+    return True
+
+
 def select_device(device_id):
     """Makes gpu(device_id) the current device (loom's default device) and returns it."""
     dev = _loom.gpu(device_id)
@@ -186,5 +208,6 @@ __all__ = ["jit", "Dispatcher", "reduce", "Reduce", "TypingError", "UnsupportedE
            "synchronize", "stream", "default_stream", "event", "select_device", "get_current_device",
            "gpus", "types", "random", "detect", "current_context", "mapped_array", "pinned", "defer_cleanup",
            "declare_device", "CUSource", "mapped_array_like", "libdevice", "compile", "compile_ptx",
-           "compile_for_current_device", "compile_ptx_for_current_device"] \
+           "compile_for_current_device", "compile_ptx_for_current_device", "bf16", "is_bfloat16_supported",
+           "is_fp16_supported"] \
     + _stubs.ALL + _TYPE_NAMES

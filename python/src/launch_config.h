@@ -21,14 +21,20 @@ struct PyKernel {
   nb::object last_config, last_launcher;
 };
 
-/// An int or a tuple/list of 1 to 3 ints, each >= 0 and < 2**32. `what` names it.
+/// An int or a tuple/list of 1 to 3 ints, each >= 0 and < 2**32. `what` names it. The
+/// messages start with Numba's words ("griddim must be a sequence of integers, got [2.0]").
 inline Dim3 to_dim3(nb::handle h, const char* what, const char* prefix = "[RawKernel]") {
-  auto one = [what, prefix](nb::handle v) -> unsigned {
+  const bool many = PyTuple_Check(h.ptr()) || PyList_Check(h.ptr());
+  auto got = [&] {
+    return nb::cast<std::string>(nb::repr(many ? nb::list(h) : nb::list(nb::make_tuple(h))));
+  };
+  auto one = [&](nb::handle v) -> unsigned {
     // PyNumber_Index takes ints and NumPy integers (anything with __index__), not floats.
     PyObject* index = PyNumber_Index(v.ptr());
     if (!index) {
       PyErr_Clear();
-      throw DTypeError(std::string(prefix) + " " + what + " must be an int or a tuple of up to 3 ints");
+      throw DTypeError(std::string(prefix) + " " + what + " must be a sequence of integers, got " + got() +
+                       ": it must be an int or a tuple of up to 3 ints");
     }
     int overflow = 0;
     long long x = PyLong_AsLongLongAndOverflow(index, &overflow);
@@ -39,11 +45,11 @@ inline Dim3 to_dim3(nb::handle h, const char* what, const char* prefix = "[RawKe
                                   " is out of range");
     return static_cast<unsigned>(x);
   };
-  if (PyTuple_Check(h.ptr()) || PyList_Check(h.ptr())) {
+  if (many) {
     const size_t n = nb::len(h);
     if (n < 1 || n > 3)
-      throw std::invalid_argument(std::string(prefix) + " " + what + " must have 1 to 3 dimensions, not " +
-                                  std::to_string(n));
+      throw std::invalid_argument(std::string(prefix) + " " + what + " must be a sequence of 1, 2 or 3 integers, got " +
+                                  got() + " (" + std::to_string(n) + " dimensions)");
     Dim3 d;
     d.x = one(h[0]);
     if (n > 1) d.y = one(h[1]);

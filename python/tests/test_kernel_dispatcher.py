@@ -278,15 +278,15 @@ def test_launch_errors_of_the_kernel_propagate(device):
     ((4,), TypeError, "use kernel[griddim, blockdim] or kernel[griddim, blockdim, stream, sharedmem]"),
     (4, TypeError, "use kernel[griddim, blockdim]"),
     ((1, 2, 3, 4, 5), TypeError, "use kernel[griddim, blockdim]"),
-    ((4.0, 8), TypeError, "griddim must be an int or a tuple of up to 3 ints"),
-    (("auto", 8), TypeError, "griddim must be an int or a tuple of up to 3 ints"),
-    ((4, 8.5), TypeError, "blockdim must be an int or a tuple of up to 3 ints"),
+    ((4.0, 8), TypeError, "griddim must be a sequence of integers, got [4.0]: it must be an int or a tuple of up to 3 ints"),
+    (("auto", 8), TypeError, "griddim must be a sequence of integers, got ['auto']: it must be an int or a tuple"),
+    ((4, 8.5), TypeError, "blockdim must be a sequence of integers, got [8.5]"),
     ((4, "big"), ValueError, 'blockdim must be a shape or "auto"'),
     ((-1, 8), ValueError, "griddim dimension -1 is out of range"),
     ((2**32, 8), ValueError, f"griddim dimension {2**32} is out of range"),
     ((4, (8, -2)), ValueError, "blockdim dimension -2 is out of range"),
-    (((), 8), ValueError, "griddim must have 1 to 3 dimensions, not 0"),
-    ((4, (1, 1, 1, 1)), ValueError, "blockdim must have 1 to 3 dimensions, not 4"),
+    (((), 8), ValueError, "griddim must be a sequence of 1, 2 or 3 integers, got [] (0 dimensions)"),
+    ((4, (1, 1, 1, 1)), ValueError, "blockdim must be a sequence of 1, 2 or 3 integers, got [1, 1, 1, 1]"),
     ((4, 8, "s"), TypeError, "stream must be a loom.Stream, None or 0"),
     ((4, 8, 1), TypeError, "stream must be a loom.Stream, None or 0"),
     ((4, 8, None, -1), ValueError, "sharedmem must be >= 0"),
@@ -301,7 +301,8 @@ def test_configuration_errors(config, error, message):
 
 def test_raw_kernel_keeps_its_messages_through_the_shared_parsing():
     k = kernels().get_function("nothing3")
-    with pytest.raises(TypeError, match=re.escape("[RawKernel] grid must be an int or a tuple of up to 3 ints")):
+    with pytest.raises(TypeError, match=re.escape("[RawKernel] grid must be a sequence of integers, got [1.5]: it "
+                                                  "must be an int or a tuple of up to 3 ints")):
         k[1.5, 1]
     with pytest.raises(ValueError, match=re.escape("[RawKernel] block dimension -1 is out of range")):
         k[1, -1]

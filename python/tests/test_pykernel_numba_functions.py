@@ -67,3 +67,38 @@ def test_to_device_keeps_fortran_order(device, rng):
         np.testing.assert_array_equal(d.to(loom.cpu()).numpy(), f)
         c = cuda.to_device(np.ascontiguousarray(f))
         assert c.flags["C_CONTIGUOUS"]
+
+
+@cuda.jit
+def k_more_math(x, y, out, deg, rad):
+    i = cuda.grid(1)
+    if i < x.size:
+        f, n = math.modf(x[i])
+        out[i, 0] = f
+        out[i, 1] = n
+        out[i, 2] = math.nextafter(x[i], y[i])
+        out[i, 3] = pow(abs(x[i]), y[i])
+    if i == 0:
+        np.degrees(x, deg)  # the ufuncs' array form: one thread fills the output
+        np.deg2rad(x, out=rad)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_modf_nextafter_pow_degrees_match_python(device, rng, dtype):
+    skip_cpu_kernels(device)
+    dev = loom.Device(device)
+    n = 64
+    x = (rng.standard_normal(n) * 100).astype(dtype)
+    y = rng.standard_normal(n).astype(dtype)
+    x[:3] = [np.inf, -np.inf, np.nan]
+    out = loom.zeros((n, 4), dtype=dtype, device=dev)
+    deg, rad = loom.zeros(n, dtype=dtype, device=dev), loom.zeros(n, dtype=dtype, device=dev)
+    k_more_math[1, n](loom.array(x, device=dev), loom.array(y, device=dev), out, deg, rad)
+    o = out.to(loom.cpu()).numpy()
+    frac, whole = np.modf(x)
+    np.testing.assert_array_equal(o[:, 0], frac)
+    np.testing.assert_array_equal(o[:, 1], whole)
+    np.testing.assert_array_equal(o[:, 2], np.nextafter(x, y))  # exact: one ulp toward y
+    np.testing.assert_allclose(o[:, 3], np.abs(x) ** y, rtol=1e-6 if dtype == "float32" else 1e-14)
+    np.testing.assert_allclose(deg.to(loom.cpu()).numpy(), np.degrees(x), rtol=1e-6 if dtype == "float32" else 1e-15)
+    np.testing.assert_allclose(rad.to(loom.cpu()).numpy(), np.deg2rad(x), rtol=1e-6 if dtype == "float32" else 1e-15)

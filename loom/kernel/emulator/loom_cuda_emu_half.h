@@ -85,6 +85,20 @@ inline float __half2float(__half h) { return static_cast<float>(h); }
 inline __nv_bfloat16 __float2bfloat16(float f) { return __nv_bfloat16(f); }
 inline __nv_bfloat16 __float2bfloat16_rn(float f) { return __nv_bfloat16(f); }
 inline float __bfloat162float(__nv_bfloat16 b) { return static_cast<float>(b); }
+inline unsigned short __bfloat16_as_ushort(__nv_bfloat16 b) { return b.x; }
+inline short __bfloat16_as_short(__nv_bfloat16 b) { return static_cast<short>(b.x); }
+inline __nv_bfloat16 __ushort_as_bfloat16(unsigned short u) {
+  __nv_bfloat16 b;
+  b.x = u;
+  return b;
+}
+inline __nv_bfloat16 __short_as_bfloat16(short s) { return __ushort_as_bfloat16(static_cast<unsigned short>(s)); }
+inline unsigned short __half_as_ushort(__half h) { return h.x; }
+inline __half __ushort_as_half(unsigned short u) {
+  __half h;
+  h.x = u;
+  return h;
+}
 #define LOOM_EMU_HALF_OPS(H)                                                            \
   inline H operator+(H a, H b) { return H(float(a) + float(b)); }                       \
   inline H operator-(H a, H b) { return H(float(a) - float(b)); }                       \

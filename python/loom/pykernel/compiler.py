@@ -13,15 +13,19 @@ from .function import DeviceFunction
 from .source import FunctionSource
 from .translate import FunctionTranslator
 
-_PRELUDE = None
+_FILES = {}
+
+
+def _read(name):
+    """A .cuh file of this package, read once."""
+    if name not in _FILES:
+        with open(os.path.join(os.path.dirname(__file__), name)) as f:
+            _FILES[name] = f.read()
+    return _FILES[name]
 
 
 def prelude():
-    global _PRELUDE
-    if _PRELUDE is None:
-        with open(os.path.join(os.path.dirname(__file__), "prelude.cuh")) as f:
-            _PRELUDE = f.read()
-    return _PRELUDE
+    return _read("prelude.cuh")
 
 
 class ModuleBuilder:
@@ -139,6 +143,8 @@ class ModuleBuilder:
         text = "\n".join(p for p in parts if p) + "\n"
         if "__half" in text:  # float16: NVRTC needs the toolkit's header (the emulator has its own)
             text = "#include <cuda_fp16.h>\n" + text
+        if "bf16" in text or "bfloat16" in text:  # bfloat16: the header, and loom's conversions
+            text = "#include <cuda_bf16.h>\n" + _read("bf16.cuh") + text
         if "loom_complex" in text:  # complex numbers: loom's own type and math, on both targets
             text = '#include "loom_complex.cuh"\n' + text
         return text

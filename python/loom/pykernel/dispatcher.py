@@ -51,7 +51,8 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
         tpb 0 chooses the block: 256 threads, which every Python kernel can launch (at most 255
         registers a thread) and which keeps a GPU's SMs as busy as larger blocks do."""
         if ntasks < 0:
-            raise ValueError(f"[{self.__name__}] forall takes a task count >= 0, got {ntasks}")
+            raise ValueError(f"[{self.__name__}] forall takes a task count >= 0, got {ntasks} (Can't create "
+                             "ForAll with negative task count)")
         return _ForAll(self, int(ntasks), int(tpb), stream, sharedmem)
 
     def _on_miss(self, launcher, args):

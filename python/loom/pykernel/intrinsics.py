@@ -41,7 +41,7 @@ def value_of(tr, node, obj):
 
 def _const_int(tr, node, v, what):
     if v is None or v.const is None or isinstance(v.const, (bool, float)) or not isinstance(v.const, int):
-        tr.fail(node, f"{what} must be a constant integer")
+        tr.fail(node, f"RequireLiteralValue: {what} must be a constant integer")  # Numba's error class named
     return v.const
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from . import builtins_impl
 from . import types as T
-from .ufuncs import HANDLERS as TABLE_HANDLERS, check_numbers, float_type, op_call
+from .ufuncs import HANDLERS as TABLE_HANDLERS, array_form, check_numbers, float_type, op_call
 from .values import Value, cast, literal, tuple_items
 
 HANDLERS = {}
@@ -18,7 +18,7 @@ HANDLERS = {}
 # function of the name (float64; float32 adds "f"), and the Python objects that mean it.
 # math.remainder is IEEE's remainder (round-to-nearest quotient), not np.remainder.
 _UNARY = {"erfc": (math.erfc,), "tgamma": (math.gamma,), "lgamma": (math.lgamma,)}
-_BINARY = {"remainder": (math.remainder,)}
+_BINARY = {"remainder": (math.remainder,), "nextafter": (math.nextafter,)}
 
 
 def _cfn(name, t):
@@ -51,16 +51,42 @@ for _name, _objs in _BINARY.items():
 HANDLERS.update(TABLE_HANDLERS)
 
 
-def _degrees(factor):
+def _degrees(name, factor, ufunc):
+    def scaled(v):
+        t = float_type(v)
+        return Value(f"({cast(v, t)} * {T.literal_c(factor, t)})", t)
+
     def h(tr, node, args, kwargs):
-        check_numbers(tr, node, args, 1, "degrees")
-        t = float_type(args[0])
-        return Value(f"({cast(args[0], t)} * {T.literal_c(factor, t)})", t)
+        out = kwargs.pop("out", None) if ufunc else None
+        if ufunc and out is None and len(args) == 2:
+            args, out = args[:1], args[1]
+        if out is not None or (ufunc and args and isinstance(args[0].type, T.Array)):
+            if out is None:
+                tr.fail(node, f"np.{name}() of an array inside a kernel needs an output array (np.{name}(x, out))")
+            return array_form(tr, node, name, None, list(args), out, compute=lambda e: scaled(e[0]))
+        check_numbers(tr, node, args, 1, name)
+        return scaled(args[0])
     return h
 
 
-HANDLERS[math.degrees] = HANDLERS[np.degrees] = _degrees(180.0 / math.pi)
-HANDLERS[math.radians] = HANDLERS[np.radians] = _degrees(math.pi / 180.0)
+HANDLERS[math.degrees] = _degrees("degrees", 180.0 / math.pi, False)
+HANDLERS[math.radians] = _degrees("radians", math.pi / 180.0, False)
+HANDLERS[np.degrees] = HANDLERS[np.rad2deg] = _degrees("degrees", 180.0 / math.pi, True)
+HANDLERS[np.radians] = HANDLERS[np.deg2rad] = _degrees("radians", math.pi / 180.0, True)
+
+
+def _modf(tr, node, args, kwargs):
+    """math.modf(x): (fractional part, integral part), both floats of x's float type."""
+    check_numbers(tr, node, args, 1, "math.modf")
+    t = float_type(args[0])
+    tup = T.Tuple([t, t])
+    tr.module.tuple_struct(tup)
+    code = (f"([&]() {{ {t.c} i; const {t.c} f = {_cfn('modf', t)}({cast(args[0], t)}, &i); "
+            f"return {tup.c}{{f, i}}; }}())")
+    return Value(code, tup)
+
+
+HANDLERS[math.modf] = _modf
 
 
 def _abs(tr, node, args, kwargs):

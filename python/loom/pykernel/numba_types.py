@@ -126,6 +126,8 @@ class Complex(Number):
 
 
 def _scalar(name):
+    if name == "bfloat16":  # ml_dtypes' dtype, of kind "V"
+        return Float(name)
     kind = np.dtype(name).kind
     return {"b": Boolean, "i": Integer, "u": Integer, "f": Float, "c": Complex}[kind](name)
 
@@ -191,7 +193,7 @@ _SCALARS = {
     "byte": "uint8", "uchar": "uint8", "short": "int16", "ushort": "uint16", "longlong": "int64",
     "ulonglong": "uint64", "i1": "int8", "i2": "int16", "i4": "int32", "i8": "int64", "u1": "uint8",
     "u2": "uint16", "u4": "uint32", "u8": "uint64", "f2": "float16", "f4": "float32", "f8": "float64",
-    "c8": "complex64", "c16": "complex128",
+    "c8": "complex64", "c16": "complex128", "bfloat16": "bfloat16",
 }
 # The names `from numba.cuda import ...` gives as well as numba.cuda.types: void and the scalars.
 TOP_LEVEL = ["void", "none"] + list(_SCALARS)

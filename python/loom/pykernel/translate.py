@@ -8,7 +8,7 @@ import types as pytypes
 import numpy as np
 
 from .. import _loom
-from . import array_reductions, complexfuncs, fp16, intrinsics, mathfuncs, stubs  # noqa: F401 (they register handlers)
+from . import array_reductions, bf16, complexfuncs, fp16, intrinsics, mathfuncs, stubs  # noqa: F401 (they register handlers)
 from . import types as T
 from .errors import TypingError, UnsupportedError, raise_at
 from .foreign import ForeignFunction
@@ -43,6 +43,7 @@ _OPERATOR_NODES = {
         ("lt", ast.Lt), ("le", ast.LtE), ("gt", ast.Gt), ("ge", ast.GtE), ("eq", ast.Eq), ("ne", ast.NotEq))},
     **{getattr(operator, n): ("unary", op) for n, op in (
         ("neg", ast.USub), ("pos", ast.UAdd), ("invert", ast.Invert), ("inv", ast.Invert), ("not_", ast.Not))},
+    pow: ("bin", ast.Pow),  # the builtin pow(x, y) is x ** y (pow(x, y, mod) is refused)
 }
 
 
@@ -238,6 +239,13 @@ class FunctionTranslator(ExprMixin, StmtMixin):
         self.unsupported(node, f"'{name}' is a {type(obj).__name__}; kernels can use numbers, tuples, NumPy "
                          "arrays, modules (math, numpy, cuda) and device functions from outside")
 
+    def float_constant(self, node):
+        try:
+            value = float(node.value)
+        except ValueError:
+            self.fail(node, f"float({node.value!r}): the text is not a number")
+        return literal(value)
+
     def opaque_attribute(self, node, base, attr):
         kind, obj = base.type.kind, base.obj
         if kind == "dim3":
@@ -270,10 +278,14 @@ class FunctionTranslator(ExprMixin, StmtMixin):
             self.unsupported(node, "*args and **kwargs in calls are not supported in kernels")
         # print() takes string literals, and cuda.local/shared.array a dtype's name ("int32").
         takes_str = isinstance(f.type, T.Opaque) and (f.obj is print or f.obj in (stubs.local.array, stubs.shared.array))
+        # float("nan"), float("inf"), np.float32("-inf"): the number, at compile time.
+        float_of_str = isinstance(f.type, T.Opaque) and (f.obj is float or (f.type.kind == "dtype" and f.obj in T.FLOATS))
 
         def arg(a):
             if takes_str and isinstance(a, ast.Constant) and isinstance(a.value, str):
                 return Value(None, T.Opaque("str"), obj=a.value)
+            if float_of_str and isinstance(a, ast.Constant) and isinstance(a.value, str):
+                return self.float_constant(a)
             return self.expr(a)
         args = [arg(a) for a in node.args]
         kwargs = {k.arg: arg(k.value) for k in node.keywords}
@@ -283,7 +295,8 @@ class FunctionTranslator(ExprMixin, StmtMixin):
         if kind == "pyfunction" and obj in _OPERATOR_NODES:
             how, op = _OPERATOR_NODES[obj]
             if node.keywords or len(node.args) != (1 if how == "unary" else 2):
-                self.fail(node, f"operator.{obj.__name__}() takes {1 if how == 'unary' else 2} positional argument(s)")
+                where = "" if obj is pow else "operator."
+                self.fail(node, f"{where}{obj.__name__}() takes {1 if how == 'unary' else 2} positional argument(s) in kernels")
             return self.expr(_operator_node(how, op, node))
         if kind == "function":
             h = intrinsics.HANDLERS.get(obj) or mathfuncs.HANDLERS.get(obj)

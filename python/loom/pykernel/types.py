@@ -22,13 +22,14 @@ C_TYPES = {
     "uint32": "unsigned int",
     "uint64": "unsigned long long",
     "float16": "__half",
+    "bfloat16": "__nv_bfloat16",  # arithmetic through cuda_bf16.h (the emulator's own); conversions in bf16.cuh
     "float32": "float",
     "float64": "double",
     "complex64": "loom_complex64",    # loom_complex<float> (common/loom_cast.cuh); math in loom_complex.cuh
     "complex128": "loom_complex128",
 }
 INTEGERS = {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"}
-FLOATS = {"float16", "float32", "float64"}
+FLOATS = {"float16", "bfloat16", "float32", "float64"}
 COMPLEX = {"complex64", "complex128"}
 
 
@@ -220,9 +221,21 @@ def promote(a, b, a_weak=None, b_weak=None):
         order = ["bool", "int", "float", "complex"]
         k = order[max(order.index(a_weak), order.index(b_weak))]
         return Scalar({"bool": "bool", "int": "int64", "float": "float64", "complex": "complex128"}[k])
+    if "bfloat16" in (a.dtype, b.dtype):
+        return _promote_bfloat16(a, b, a_weak, b_weak)
     x = _weak_stand_in(a_weak) if a_weak else np.dtype(a.dtype)
     y = _weak_stand_in(b_weak) if b_weak else np.dtype(b.dtype)
     return Scalar(np.result_type(x, y).name)
+
+
+def _promote_bfloat16(a, b, a_weak, b_weak):
+    """bfloat16 promotes as float16 does (NumPy's rules), and with float16 to float32, as in
+    ml_dtypes and JAX."""
+    if {a.dtype, b.dtype} == {"bfloat16", "float16"} and not (a_weak or b_weak):
+        return FLOAT32
+    stand_in = [Scalar("float16") if t.dtype == "bfloat16" else t for t in (a, b)]
+    r = promote(stand_in[0], stand_in[1], a_weak, b_weak)
+    return Scalar("bfloat16") if r.dtype == "float16" else r
 
 
 def unify(a, b):
@@ -278,6 +291,8 @@ def literal_c(value, t):
             return text + "f"
         if d == "float16":
             return f"__half({text}f)"
+        if d == "bfloat16":
+            return f"__ushort_as_bfloat16((unsigned short){bfloat16_bits(v):#06x}u)"
         return text
     v = int(value)
     if d == "int64":
@@ -289,6 +304,28 @@ def literal_c(value, t):
     if d == "int32":
         return str(v) if v != -(2**31) else "(-2147483647 - 1)"
     return f"(({t.c}){v})"
+
+
+def bfloat16_bits(v):
+    """The bits of bfloat16 nearest to the Python float `v` (ties to even), rounded once."""
+    import fractions
+    import math
+    if v != v:
+        return 0x7FC0
+    sign = 0x8000 if math.copysign(1.0, v) < 0 else 0
+    a = abs(v)
+    if a == float("inf"):
+        return sign | 0x7F80
+    if a == 0:
+        return sign
+    exp = max(math.frexp(a)[1] - 1, -126)  # the binade's exponent; subnormals share -126's quantum
+    quantum = fractions.Fraction(2) ** (exp - 7)
+    n = round(fractions.Fraction(a) / quantum)  # Fraction rounds half to even
+    value = n * quantum
+    if value >= 2 ** 128:
+        return sign | 0x7F80
+    bits = int(np.array(float(value), dtype=np.float32).view(np.uint32)) >> 16
+    return sign | bits
 
 
 def signature_key(argtypes):

@@ -68,11 +68,12 @@ def check_numbers(tr, node, args, arity, label):
             tr.fail(node, f"{label}() takes numbers in kernels, not {a.type} (index arrays element by element)")
 
 
-def _array_form(tr, node, name, op, args, out):
+def array_form(tr, node, name, op, args, out, compute=None):
     """np.<ufunc>(x, ..., out) over arrays inside a kernel, as Numba runs it: the calling thread
     computes every element of `out` (inputs are numbers or arrays of out's shape), and the call
-    is `out`. A loop written before the statement that holds the call."""
-    arity = OPS[name][0]
+    is `out`. A loop written before the statement that holds the call. The element is the
+    table's `op`, or `compute(elements)` (a Value) for a ufunc outside the table (arity 1)."""
+    arity = OPS[name][0] if compute is None else 1
     if not isinstance(out.type, T.Array):
         tr.fail(node, f"np.{name}()'s output must be an array, not {out.type}")
     if len(args) != arity:
@@ -92,7 +93,7 @@ def _array_form(tr, node, name, op, args, out):
         p = _WEAK[elems[0].weak] if elems[0].weak else elems[0].type
     else:
         p = T.promote(elems[0].type, elems[1].type, elems[0].weak, elems[1].weak)
-    r = op_call(tr, node, f"np.{name}", op, elems, p)
+    r = op_call(tr, node, f"np.{name}", op, elems, p) if compute is None else compute(elems)
     tr.emit(f"    {ref_of[id(out)]} = {cast(r, out.type.element)};")
     close_loop(tr)
     return out
@@ -110,7 +111,7 @@ def _numpy(name):
         if out is not None or any(isinstance(a.type, T.Array) for a in args):
             if out is None:
                 tr.fail(node, f"np.{name}() of arrays inside a kernel needs an output array (np.{name}(x, out))")
-            return _array_form(tr, node, name, op, list(args), out)
+            return array_form(tr, node, name, op, list(args), out)
         check_numbers(tr, node, args, arity, f"np.{name}")
         if arity == 1:
             p = _WEAK[args[0].weak] if args[0].weak else args[0].type

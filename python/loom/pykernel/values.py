@@ -53,7 +53,27 @@ def cast(v, t):
         return T.literal_c(v.const, t)
     if isinstance(v.type, T.Scalar) and v.type.is_complex and not t.is_complex:
         raise TypingError(f"a {v.type} does not convert to {t} (take .real, .imag or abs())")
+    if t.dtype == "bfloat16" or getattr(v.type, "dtype", None) == "bfloat16":
+        return _cast_bfloat16(v, t)
     return f"(({t.c})({v.code}))"
+
+
+def _cast_bfloat16(v, t):
+    """Conversions to and from bfloat16, rounded once to nearest even (bf16.cuh): the
+    emulator's bfloat16 converts only from float, and C's double -> float -> bfloat16 would
+    round twice."""
+    src = v.type.dtype
+    if t.dtype != "bfloat16":  # bfloat16 -> float is exact; on from there
+        return f"(({t.c})(__bfloat162float({v.code})))"
+    if src == "float64":
+        return f"loom_f64_to_bf16({v.code}, 0)"
+    if src in ("float16", "float32", "bool"):
+        return f"loom_f32_to_bf16((float)({v.code}), 0)"
+    if src.startswith("uint"):
+        return f"loom_u64_to_bf16((unsigned long long)({v.code}), 0)"
+    if src.startswith("int"):
+        return f"loom_i64_to_bf16((long long)({v.code}), 0)"
+    raise TypingError(f"a {v.type} does not convert to bfloat16")
 
 
 def tuple_items(tv):

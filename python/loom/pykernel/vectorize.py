@@ -199,7 +199,10 @@ class GUVectorized:
                               f"the function takes {len(self._src.params)}")
         self._sigs = [parse_signature(s, func.__name__) for s in signatures]
         for ret, params in self._sigs:
-            if ret is not None or len(params) != len(self._src.params):
+            if ret is not None:
+                raise TypingError(f"[{func.__name__}] guvectorized functions cannot return values: a guvectorize "
+                                  f"signature is void(...) (outputs are arguments), not {ret}(...)")
+            if len(params) != len(self._src.params):
                 raise TypingError(f"[{func.__name__}] a guvectorize signature is void(...) with one type per operand")
         self._kernels = {}
         self.nin, self.nout = len(self.ins), len(self.outs)
@@ -244,8 +247,10 @@ class GUVectorized:
     def __call__(self, *args, out=None):
         if len(args) == self.nin + self.nout and out is None:
             args, out = args[:self.nin], args[self.nin:]
-        if len(args) != self.nin:
-            raise TypeError(f"[{self.__name__}] takes {self.nin} inputs, {len(args)} given")
+        if len(args) != self.nin:  # Numba's words
+            raise TypeError(f"[{self.__name__}] gufunc accepts {self.nin} positional arguments (for inputs) or "
+                            f"{self.nin + self.nout} positional arguments (for inputs and outputs). Got "
+                            f"{len(args)} positional argument{'' if len(args) == 1 else 's'}.")
         loom_in, dev = _inputs(args, self.target, self.__name__)
         dts = []
         for a in args:
