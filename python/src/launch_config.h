@@ -49,7 +49,7 @@ inline Dim3 to_dim3(nb::handle h, const char* what, const char* prefix = "[RawKe
     const size_t n = nb::len(h);
     if (n < 1 || n > 3)
       throw std::invalid_argument(std::string(prefix) + " " + what + " must be a sequence of 1, 2 or 3 integers, got " +
-                                  got() + " (" + std::to_string(n) + " dimensions)");
+                                  got() + " (1 to 3 dimensions, not " + std::to_string(n) + ")");
     Dim3 d;
     d.x = one(h[0]);
     if (n > 1) d.y = one(h[1]);

@@ -285,7 +285,7 @@ def test_launch_errors_of_the_kernel_propagate(device):
     ((-1, 8), ValueError, "griddim dimension -1 is out of range"),
     ((2**32, 8), ValueError, f"griddim dimension {2**32} is out of range"),
     ((4, (8, -2)), ValueError, "blockdim dimension -2 is out of range"),
-    (((), 8), ValueError, "griddim must be a sequence of 1, 2 or 3 integers, got [] (0 dimensions)"),
+    (((), 8), ValueError, "griddim must be a sequence of 1, 2 or 3 integers, got [] (1 to 3 dimensions, not 0)"),
     ((4, (1, 1, 1, 1)), ValueError, "blockdim must be a sequence of 1, 2 or 3 integers, got [1, 1, 1, 1]"),
     ((4, 8, "s"), TypeError, "stream must be a loom.Stream, None or 0"),
     ((4, 8, 1), TypeError, "stream must be a loom.Stream, None or 0"),

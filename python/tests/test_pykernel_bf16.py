@@ -168,7 +168,11 @@ def test_bfloat16_arithmetic_rounds_once(device, rng):
     np.testing.assert_array_equal(o[:, 4], r(np.where(np.isnan(x + y), 0, np.clip(x + y, 0, 1))))  # NaN -> +0
     np.testing.assert_array_equal(o[:, 5], r(np.where(np.isnan(fma), fma, np.maximum(fma, 0))))
     np.testing.assert_array_equal(o[:, 6], r(np.where(np.isnan(x) | np.isnan(y), np.nan, np.maximum(x, y))))
-    np.testing.assert_array_equal(o[:, 7], r(r(x * y) - z))
+    # x * y - z: a GPU may contract the operators into one bfloat16 fma (as CUDA's operators
+    # allow; bf16.hmul_rn is the intrinsic that forbids it), the emulator rounds each
+    split, fused = r(r(x * y) - z), r((x.astype(np.float64) * y - z).astype(np.float32))
+    ok = (o[:, 7] == split) | (o[:, 7] == fused) | (np.isnan(o[:, 7]) & np.isnan(split))
+    assert ok.all(), (o[~ok, 7], split[~ok], fused[~ok])
     np.testing.assert_array_equal(o[:, 8], (x < y).astype(np.float32))
     np.testing.assert_array_equal(o[1:, 9], np.sign(x[1:]) * (x[1:] != 0))
 

@@ -1,6 +1,7 @@
 """Property-based reductions (the `device` fixture is an immutable value, so sharing it
 across hypothesis examples is safe): random shapes (0-d, empty, size-1 dims), axes, dtypes,
 strided views (transposes, negative strides) and values with NaN/inf, against NumPy."""
+import ml_dtypes
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -89,9 +90,18 @@ def test_scan_property(device, shape, dtype, fn, data, seed, step):
     if dtype in ("float16", "bfloat16"):
         # NumPy rounds every partial result to 16 bits; loom accumulates in float32, so the
         # reference is the float64 scan rounded once.
-        want = getattr(np, fn)(x.astype(np.float64), axis=axis).astype(x.dtype)
+        want64 = getattr(np, fn)(x.astype(np.float64), axis=axis)
+        want = want64.astype(x.dtype)
         got = getattr(loom, fn)(loom.asarray(x, device=device), axis=axis)
-        assert_matches(got, want, device=device, rtol=SUM_RTOL.get(dtype))
+        rtol = SUM_RTOL.get(dtype)
+        # Within rtol of the type's largest value the rounded reference may overflow where the
+        # float32 accumulation does not (or the other way): there either answer is right.
+        edge = np.abs(want64) > float(ml_dtypes.finfo(x.dtype).max) * (1 - rtol)
+        if edge.any():
+            g = np.asarray(got).astype(np.float64)
+            assert (np.isinf(g[edge]) | (np.abs(g[edge]) > float(ml_dtypes.finfo(x.dtype).max) * (1 - 2 * rtol))).all()
+            want = np.where(edge, np.asarray(got), want)
+        assert_matches(got, want, device=device, rtol=rtol)
         return
     compare(lambda xp, a: getattr(xp, fn)(a, axis=axis), x, device=device, rtol=SUM_RTOL.get(dtype))
 
