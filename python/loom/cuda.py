@@ -24,6 +24,7 @@ import numpy as _np
 
 from . import _loom
 from .pykernel import bf16 as _bf16
+from .pykernel.args import In, InOut, Out
 from .pykernel import host_api as _host_api
 from .pykernel import libdevice
 from .pykernel import numba_types as types
@@ -208,6 +209,6 @@ __all__ = ["jit", "Dispatcher", "reduce", "Reduce", "TypingError", "UnsupportedE
            "synchronize", "stream", "default_stream", "event", "select_device", "get_current_device",
            "gpus", "types", "random", "detect", "current_context", "mapped_array", "pinned", "defer_cleanup",
            "declare_device", "CUSource", "mapped_array_like", "libdevice", "compile", "compile_ptx",
-           "compile_for_current_device", "compile_ptx_for_current_device", "bf16", "is_bfloat16_supported",
+           "compile_for_current_device", "compile_ptx_for_current_device", "bf16", "is_bfloat16_supported", "In", "Out", "InOut",
            "is_fp16_supported"] \
     + _stubs.ALL + _TYPE_NAMES

@@ -285,6 +285,13 @@ def test_eager_signature_and_specialize(device, rng):
     np.testing.assert_allclose(o.numpy(), 2 * x.astype(np.float64))
     with pytest.raises(loom.TypingError):
         spec[1, 64](out, out, out)
+    # Numba's type objects name the types too; the same types give the same kernel
+    assert add_kernel.specialize(cuda.float64[::1], cuda.float64[::1], cuda.float64[::1]) is spec
+    assert add_kernel.specialize(cuda.float32[:], cuda.float32[:], cuda.float32[:]) is not spec
+    with pytest.raises(RuntimeError, match="Dispatcher already specialized"):
+        spec.specialize(dx, dx, dx)
+    with pytest.raises(RuntimeError, match="Dispatcher already specialized"):
+        eager_add.specialize(cuda.float32[::1], cuda.float32[::1], cuda.float32[::1])
 
 
 def test_inspect_types_and_source(device):

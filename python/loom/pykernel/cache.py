@@ -9,6 +9,7 @@ NumPy arrays by content, modules by name, device functions by their own key,
 recursively), the argument types, the options, the translator's prelude, the elementwise
 op table's expressions (ufuncs.py) and loom's version. The compile cache then finds the compiled code under a key of its own.
 """
+import enum
 import hashlib
 import types as pytypes
 
@@ -24,7 +25,7 @@ from .ufuncs import OPS
 _OPS_BYTES = repr(sorted(OPS.items())).encode()
 
 # Changes whenever what a translation produces changes in a way the key does not see.
-_KEY_VERSION = b"loom-pykernel-10\n"  # 10: fmax/fmin for float max/min (9: bytecode, foreign functions, complex, views, reductions, literal_unroll, inf/nan constants)
+_KEY_VERSION = b"loom-pykernel-11\n"  # 11: records, enums, bfloat16 (10: fmax/fmin for float max/min) (9: bytecode, foreign functions, complex, views, reductions, literal_unroll, inf/nan constants)
 
 
 def _code_bytes(code, h):
@@ -39,7 +40,11 @@ def _code_bytes(code, h):
 
 
 def _value_bytes(v, h, seen):
-    if isinstance(v, (bool, int, float, str, np.generic)) or v is None:
+    if isinstance(v, enum.Enum):  # a member: its class, name and value (enums.py)
+        h.update(f"enum:{type(v).__module__}.{type(v).__qualname__}:{v.name}={v.value!r}".encode())
+    elif isinstance(v, type) and issubclass(v, enum.Enum):  # Color.red in a kernel reads the values
+        h.update(f"enumclass:{v.__module__}.{v.__qualname__}:{[(m.name, m.value) for m in v]!r}".encode())
+    elif isinstance(v, (bool, int, float, str, np.generic)) or v is None:
         h.update(f"{type(v).__name__}:{v!r}".encode())
     elif isinstance(v, tuple):
         h.update(b"(")

@@ -70,7 +70,8 @@ class ModuleBuilder:
             et = T.Scalar(dtype)
             flat = data.reshape(-1)
             values = ", ".join(_constant_c(v.item(), et) for v in flat)
-            self.constants.append(f"__constant__ {et.c} {name}[{flat.size}] = {{{values}}};")
+            # aligned for any element type: a record array's bytes hold float64 fields
+            self.constants.append(f"__constant__ __align__(16) {et.c} {name}[{max(flat.size, 1)}] = {{{values}}};")
             self.const_names[key] = name
         return self.const_names[key]
 

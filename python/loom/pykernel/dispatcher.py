@@ -6,7 +6,8 @@ one compile cache) and launches it."""
 import numpy as np
 
 from .. import _loom
-from . import cache, numba_types
+from . import args as hints
+from . import cache, enums, numba_types, records
 from . import types as T
 from .compiler import ModuleBuilder, kernel_name, translate_kernel
 from .errors import TypingError
@@ -33,10 +34,15 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
         _loom._KernelDispatcher.__init__(self, func.__name__, self._on_miss)
         self._init_function(func, device, signatures, debug, lineinfo, fastmath, opt, link)
         self._specs = {}          # key -> Specialization
+        self.extensions = []      # Numba's argument hooks: obj.prepare_args(ty, val, **kw) -> (ty, val)
+        self.specializations = {}  # specialize(): key -> the specialised kernel
         self._frozen = False      # specialize(): no new signatures
         if self._declared and not device:
             for _, args in self._declared:
-                self._compile(T.signature_key(args), tuple(args))
+                if any(isinstance(a, (T.Record, T.RecordArray)) for a in args):  # launched as _launch_with_tuples does
+                    self._compile("tuples:" + repr(tuple(args)), tuple(args), register=False)
+                else:
+                    self._compile(T.signature_key(args), tuple(args))
 
     # ---------------------------------------------------------------- launching
     def __call__(self, *args, **kwargs):
@@ -56,7 +62,9 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
         return _ForAll(self, int(ntasks), int(tpb), stream, sharedmem)
 
     def _on_miss(self, launcher, args):
-        if any(isinstance(a, tuple) for a in args):
+        if self.extensions:
+            args = self._prepare_args(args)
+        if any(isinstance(a, tuple) or enums.is_member(a) or _is_record(hints.unwrap(a)[0]) for a in args):
             return self._launch_with_tuples(launcher, args)
         converted, copy_back = _convert_args(self.__name__, args)
         key = self.signature(*converted)
@@ -71,15 +79,15 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
             with _loom.device(_target_device(converted) or _loom.default_device()):
                 self._specialize_for(key)
         launcher(*converted)
-        for dev_arr, host in copy_back:
-            host[...] = dev_arr.numpy()
+        _copy_back(copy_back)
         return None
 
     def _launch_with_tuples(self, launcher, args):
         """Tuple arguments (nested, of arrays and numbers; Numba's UniTuple and Tuple) reach the
         kernel flattened, one C parameter per leaf, and the kernel rebuilds each tuple
-        (translate.py). The signature table keys no tuples, so these launches come here each
-        time: one Python call more than a launch of arrays and numbers."""
+        (translate.py); records and structured arrays as their bytes (records.py). The signature
+        table keys neither, so these launches come here each time: one Python call more than a
+        launch of arrays and numbers."""
         leaves = [x for a in args for x in _leaves(a)]
         converted, copy_back = _convert_args(self.__name__, leaves)
         it = iter(converted)
@@ -92,12 +100,26 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
                                   f"signature takes ({', '.join(map(str, argtypes))})")
             with _loom.device(_target_device(converted) or _loom.default_device()):
                 spec = self._compile(key, argtypes, register=False)
-        launcher._launch_kernel(spec.kernel, *converted)
-        for dev_arr, host in copy_back:
-            host[...] = dev_arr.numpy()
+        launcher._launch_kernel(spec.kernel, *[c.data if isinstance(c, _RecordArg) else c for c in converted])
+        _copy_back(copy_back)
         return None
 
+    def _prepare_args(self, args):
+        """Each argument through the extensions, in order (Numba's prepare_args(ty, val, stream=,
+        retr=); loom passes ty=None: the types come after, from the values)."""
+        out = []
+        for a in args:
+            for ext in self.extensions:
+                _, a = ext.prepare_args(None, a, stream=0, retr=[])
+            out.append(a)
+        return out
+
     def _arg_type(self, a):
+        if enums.is_member(a):  # typed by its class; passed as its value (_leaves)
+            return enums.member_type(type(a), None if isinstance(a, int) else self._arg_type(a.value))
+        if isinstance(a, _RecordArg):
+            rec = records.record_type(a.dtype, self.__name__)
+            return rec if a.ndim is None else T.RecordArray(rec, a.ndim)
         if isinstance(a, tuple):  # a namedtuple keeps its field names (x.y in the kernel)
             return T.Tuple([self._arg_type(x) for x in a], getattr(a, "_fields", None))
         key = self.signature(a)
@@ -150,11 +172,22 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
 
     # ---------------------------------------------------------------- Numba's inspection API
     def specialize(self, *args):
-        """A kernel fixed to the types of `args` (compiled now); other types raise TypingError."""
-        converted, _ = _convert_args(self.__name__, args)
-        key = self.signature(*converted)
+        """A kernel fixed to the types of `args` (values, or Numba's type objects such as
+        float32[::1]), compiled now; other types raise TypingError. The same types give the same
+        kernel (`specializations`). A kernel with a signature, or specialised, is final."""
+        if self.specialized:
+            raise RuntimeError(f"[{self.__name__}] Dispatcher already specialized: it takes only "
+                               + "; ".join("(" + ", ".join(map(str, s.argtypes)) + ")" for s in self._specs.values()))
+        if args and all(isinstance(a, numba_types.Type) for a in args):
+            key = T.signature_key(parse_signature(tuple(args), self.__name__)[1])
+        else:
+            converted, _ = _convert_args(self.__name__, args)
+            key = self.signature(*converted)
         if key is None:
-            raise TypingError(f"[{self.__name__}] specialize() takes loom or NumPy arrays and numbers")
+            raise TypingError(f"[{self.__name__}] specialize() takes loom or NumPy arrays, numbers, or Numba's type "
+                              "objects (float32[::1], int64)")
+        if key in self.specializations:
+            return self.specializations[key]
         spec = self._specs.get(key) or self._compile(key, T.parse_key(key))
         k = CUDADispatcher(self.py_func, debug=self.debug, lineinfo=self.lineinfo, fastmath=self.fastmath,
                            opt=self.opt)
@@ -162,6 +195,7 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
         k._specs = {key: spec}
         k._frozen = True
         k.add(key, spec.kernel)
+        self.specializations[key] = k
         return k
 
     @property
@@ -265,6 +299,9 @@ def _dispatch_kind(a):
 
 
 def _leaves(a):
+    if enums.is_member(a):  # an enum member travels as its value
+        yield from _leaves(int(a) if isinstance(a, int) else a.value)
+        return
     if isinstance(a, tuple):
         for x in a:
             yield from _leaves(x)
@@ -274,6 +311,9 @@ def _leaves(a):
 
 def _rebuild(a, leaves):
     """`a`'s tuple structure over the next items of the iterator `leaves`."""
+    if enums.is_member(a):  # its value's leaves are consumed; the member types the argument
+        _rebuild(int(a) if isinstance(a, int) else a.value, leaves)
+        return a
     if isinstance(a, tuple):
         items = [_rebuild(x, leaves) for x in a]
         return type(a)._make(items) if hasattr(a, "_fields") else tuple(items)
@@ -287,16 +327,68 @@ def _target_device(args):
     return None
 
 
+class _RecordArg:
+    """A record (ndim None) or structured array on its way to a kernel: its bytes as a loom
+    uint8 array (records.py)."""
+
+    def __init__(self, data, dtype, ndim):
+        self.data, self.dtype, self.ndim = data, dtype, ndim
+
+
+def _is_record(a):
+    return isinstance(a, (np.void, np.ndarray)) and a.dtype.fields is not None
+
+
+def _record_arg(a, device):
+    """(_RecordArg, copy-back entry) of a record or structured array."""
+    if isinstance(a, np.void):
+        raw = np.array(a).reshape(1).view(np.uint8)
+        d = _loom.asarray(raw, device=device)
+        return _RecordArg(d, a.dtype, None), (d, a)
+    c = np.ascontiguousarray(a)
+    raw = c.reshape(-1).view(np.uint8).reshape(a.shape + (a.dtype.itemsize,))
+    d = _loom.array(raw, device=device, copy=True)  # a copy on cpu() too: cuda.In must not write `a`
+    return _RecordArg(d, a.dtype, a.ndim), (d, a)
+
+
+def _copy_back(entries):
+    """After a launch: each host array (or record) gets its device copy's values."""
+    for dev_arr, host in entries:
+        values = dev_arr.numpy()
+        if isinstance(host, np.void):  # a record: field by field (it may be a view into an array)
+            rec = values.view(host.dtype)[0]
+            for name in host.dtype.names:
+                host[name] = rec[name]
+        elif host.dtype.fields is not None:
+            host[...] = values.reshape(-1).view(host.dtype).reshape(host.shape)
+        else:
+            host[...] = values
+
+
 def _convert_args(name, args):
     """Host arrays to loom arrays on the launch's device (copied back after the launch, as
-    Numba does); CUDA-array-interface and DLPack objects to loom arrays (no copy)."""
-    dev = _target_device(args)
+    Numba does); CUDA-array-interface and DLPack objects to loom arrays (no copy); records and
+    structured arrays to their bytes (_RecordArg, copied back too)."""
+    dev = _target_device([hints.unwrap(a)[0] for a in args])
     out, back = [], []
     for a in args:
-        if isinstance(a, np.ndarray):
-            d = _loom.asarray(a, device=dev or _loom.default_device())
+        a, hint = hints.unwrap(a)  # cuda.In / Out / InOut (args.py)
+        copy_in, copy_out = (hint.copy_in, hint.copy_out) if hint else (True, True)
+        if _is_record(a):
+            arg, entry = _record_arg(a, dev or _loom.default_device())  # copied in always: it is small
+            out.append(arg)
+            if copy_out and (not isinstance(a, np.ndarray) or a.flags.writeable):
+                back.append(entry)
+        elif isinstance(a, np.ndarray):
+            where = dev or _loom.default_device()
+            if not copy_in:
+                d = _loom.empty(a.shape, dtype=a.dtype, device=where)
+            elif copy_out:
+                d = _loom.asarray(a, device=where)  # on cpu() the host memory itself, when it can be
+            else:  # cuda.In: the kernel's writes must not reach `a`, on cpu() either
+                d = _loom.array(a, device=where, copy=True)
             out.append(d)
-            if a.flags.writeable:
+            if copy_out and a.flags.writeable:
                 back.append((d, a))
         elif hasattr(a, "__cuda_array_interface__") and not isinstance(a, _loom.ndarray):
             out.append(_loom.asarray(a))

@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from .. import _loom
-from . import stubs
+from . import records, stubs
 from . import types as T
 from .numba_types import layout_of
 from .ufuncs import check_numbers, float_type, math_handler
@@ -205,9 +205,10 @@ def _shape_and_dtype(tr, node, args, kwargs, name):
     dtype = args[1] if len(args) > 1 else kwargs.get("dtype")
     if shape is None or dtype is None:
         tr.fail(node, f"cuda.{name}(shape, dtype) needs both arguments")
-    if shape.const is None:
-        tr.fail(node, f"the shape of cuda.{name}() must be a constant integer or tuple of integers "
-                "(a literal, or a global or closure variable)")
+    if shape.const is None:  # Numba's words first
+        tr.fail(node, f"No implementation of function Function(<function {name}>) for a shape known only at run "
+                f"time: the shape of cuda.{name}() must be a constant integer or tuple of integers (a literal, or a "
+                "global or closure variable)")
     dims = shape.const if isinstance(shape.const, tuple) else (shape.const,)
     if not dims or any(isinstance(d, bool) or not isinstance(d, int) or d < 0 for d in dims):
         tr.fail(node, f"the shape of cuda.{name}() must hold non-negative integers, not {shape.const!r}")
@@ -273,7 +274,13 @@ def _const_array_like(tr, node, args, kwargs):
 
 def constant_array(tr, node, arr):
     """A NumPy array a kernel names (a global, or cuda.const.array_like): frozen into the
-    module as __constant__ data at compile time, as Numba does."""
+    module as __constant__ data at compile time, as Numba does. A structured array is frozen
+    as its bytes and read as records (records.py)."""
+    if records.is_record_dtype(arr.dtype) and arr.ndim:
+        rt = T.RecordArray(records.record_type(arr.dtype, tr.src.name), arr.ndim)
+        raw = np.ascontiguousarray(arr).reshape(-1).view(np.uint8).reshape(arr.shape + (arr.dtype.itemsize,))
+        name = tr.module.constant(raw, "uint8")
+        return Value(_view(rt, f"(unsigned char*){name}", raw.shape), rt, obj=arr)
     dt = T.dtype_name(arr.dtype)
     if dt is None or arr.ndim == 0:
         tr.fail(node, f"a global NumPy array of dtype {arr.dtype} and {arr.ndim} dimensions cannot be used in a kernel")

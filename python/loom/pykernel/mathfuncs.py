@@ -208,6 +208,8 @@ def _len(tr, node, args, kwargs):
     v = args[0]
     if isinstance(v.type, T.Tuple):
         return literal(len(v.type.items))
+    if isinstance(v.type, T.RecordArray):
+        return Value(f"{v.code}.shape[0]", T.INT64, nonneg=True)
     if isinstance(v.type, T.Array):
         if v.type.shape:
             return literal(v.type.shape[0])

@@ -132,11 +132,29 @@ def _scalar(name):
     return {"b": Boolean, "i": Integer, "u": Integer, "f": Float, "c": Complex}[kind](name)
 
 
+class Record(Type):
+    """Numba's type of a record of a NumPy structured dtype (`from_dtype(dt)`); `rec[:]` is the
+    type of an array of them."""
+
+    def __init__(self, dtype):
+        self.dtype = np.dtype(dtype)
+        super().__init__(f"Record({self.dtype})")
+
+    def __getitem__(self, index):
+        return Scalar.__getitem__(self, index)
+
+    def __eq__(self, other):
+        return isinstance(other, Record) and other.dtype == self.dtype
+
+    def __hash__(self):
+        return hash(("Record", self.dtype))
+
+
 class Array(Type):
     """Numba's array type: `types.Array(float32, 2, "C")` is `float32[:, ::1]`."""
 
     def __init__(self, dtype, ndim, layout="A", readonly=False):
-        if not isinstance(dtype, Scalar):
+        if not isinstance(dtype, (Scalar, Record)):
             dtype = from_dtype(dtype)
         if layout not in ("C", "F", "A"):
             raise ValueError(f"an array type's layout is 'C', 'F' or 'A', not {layout!r}")
@@ -214,6 +232,8 @@ number_domain = real_domain | integer_domain | complex_domain
 def from_dtype(dtype):
     """Numba's numpy_support.from_dtype: the scalar type of a NumPy (or loom) dtype."""
     try:
+        if np.dtype(dtype).fields is not None:  # a structured dtype: its record type
+            return Record(dtype)
         name = np.dtype(dtype).name
     except TypeError:  # loom's dtype objects print as NumPy's names
         name = np.dtype(str(dtype)).name
@@ -275,6 +295,11 @@ def from_kernel_types(argtypes):
     dispatcher's overloads, which Numba writes `sig.args`)."""
     out = []
     for t in argtypes:
+        record = getattr(t, "record", None) if type(t).__name__ == "RecordArray" else None
+        if record is not None or type(t).__name__ == "Record":
+            rec = Record((record or t).dtype)
+            out.append(rec if record is None else Array(rec, t.ndim, "C"))
+            continue
         ndim = getattr(t, "ndim", None)
         out.append(Array(from_dtype(t.dtype), ndim, t.layout) if ndim is not None else from_dtype(t.dtype))
     return tuple(out)

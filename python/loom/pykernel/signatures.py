@@ -4,6 +4,7 @@ type objects (numba_types.py: void(float32[:], int32)) are read as the text they
 import re
 
 from . import types as T
+from . import numba_types
 from .numba_types import Signature, Type
 from .errors import TypingError
 
@@ -50,10 +51,25 @@ def _split_args(text):
     return out
 
 
+def _type_object(t, where):
+    """A Numba type object as a kernel type: records (which print as no parseable text) by
+    their dtype, the others by their text."""
+    from . import records
+    if isinstance(t, numba_types.Record):
+        return records.record_type(t.dtype, where)
+    if isinstance(t, numba_types.Array) and isinstance(t.dtype, numba_types.Record):
+        return T.RecordArray(records.record_type(t.dtype.dtype, where), t.ndim)
+    return parse_type(str(t), where)
+
+
 def parse_signature(sig, where):
     """(return type or None for void/absent, [argument types])."""
     if isinstance(sig, tuple):  # Numba's argument types alone: (float32[:], int32) returns void
-        return None, [parse_type(str(a), where) for a in sig]
+        return None, [_type_object(a, where) for a in sig]
+    if isinstance(sig, Signature) and any(isinstance(getattr(a, "dtype", a), numba_types.Record) for a in sig.args):
+        ret = sig.return_type
+        return (None if str(ret) in ("void", "none") else _type_object(ret, where)), \
+            [_type_object(a, where) for a in sig.args]
     if isinstance(sig, (Type, Signature)):  # Numba's type objects: void(float32[:], int32)
         sig = str(sig)
     if not isinstance(sig, str):

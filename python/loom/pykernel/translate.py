@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import _loom
 from . import array_reductions, bf16, complexfuncs, fp16, intrinsics, mathfuncs, stubs  # noqa: F401 (they register handlers)
+from . import enums
 from . import types as T
 from .errors import TypingError, UnsupportedError, raise_at
 from .foreign import ForeignFunction
@@ -154,14 +155,19 @@ class FunctionTranslator(ExprMixin, StmtMixin):
         for p, t in zip(self.src.params, self.argtypes):
             if p in self.constants:
                 continue
-            if isinstance(t, T.Tuple):
-                self.module.tuple_struct(t)
+            flat = t.value_type if isinstance(t, T.EnumMember) else t  # an enum member: its value
+            if isinstance(flat, T.Tuple):
+                self.module.tuple_struct(flat)
                 if self.kind == "kernel":  # passed flattened, one parameter per leaf (dispatcher.py)
-                    decls, init = _flat_params(t, self.cname(p) + "_in")
+                    decls, init = _flat_params(flat, self.cname(p) + "_in")
                     params += decls
                     name = self.cname(p) + ("_arg" if p in self.reassigned_params() else "")
                     rebuilt.append(f"  {t.c} {name} = {t.c}{init};")
                     continue
+            if isinstance(t, T.Record) and self.kind == "kernel":  # its bytes, as a uint8 array (records.py)
+                params.append(f"LoomArray<unsigned char, 1, true> {self.cname(p)}_in")
+                rebuilt.append(f"  unsigned char* {self.cname(p)} = {self.cname(p)}_in.data;")
+                continue
             params.append(f"{t.c} {self.cname(p)}_arg" if p in self.reassigned_params() else f"{t.c} {self.cname(p)}")
         lines = [f'#line {self.src.tree.lineno} "{self.filename_c}"']
         if self.kind == "kernel":
@@ -196,6 +202,10 @@ class FunctionTranslator(ExprMixin, StmtMixin):
     # ------------------------------------------------------------------ names and objects
     def from_python(self, node, obj, name):
         """A global, closure variable or module attribute as a compile-time Value."""
+        if enums.is_member(obj):  # before numbers: an IntEnum member is an int
+            return enums.constant(self, node, obj)
+        if enums.is_enum_class(obj):
+            return Value(None, T.Opaque("enumclass", obj), obj=obj)
         if isinstance(obj, (bool, int, float, np.generic)) and not isinstance(obj, np.ndarray):
             v = literal(obj)
             if v is None:
@@ -250,6 +260,8 @@ class FunctionTranslator(ExprMixin, StmtMixin):
         kind, obj = base.type.kind, base.obj
         if kind == "dim3":
             return intrinsics.dim3_attribute(self, node, obj, attr)
+        if kind == "enumclass":  # Color.red
+            return enums.member_of(self, node, obj, attr)
         if kind == "ffi" and attr == "from_buffer":
             return Value(None, T.Opaque("ffi_from_buffer", obj), obj=obj)
         if kind in ("module", "namespace"):

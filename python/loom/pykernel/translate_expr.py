@@ -11,6 +11,7 @@ import operator
 
 import numpy as np
 
+from . import enums, records
 from . import types as T
 from .errors import TypingError, UnsupportedError
 from .ufuncs import op_call
@@ -23,6 +24,7 @@ _PYOP = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.
          "//": operator.floordiv, "%": operator.mod, "**": operator.pow, "&": operator.and_,
          "|": operator.or_, "^": operator.xor, "<<": operator.lshift, ">>": operator.rshift}
 _CMP = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+_ENUM_CMP = {ast.Eq: "==", ast.NotEq: "!=", ast.Is: "is", ast.IsNot: "is not"}
 _PYCMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
           ">=": operator.ge}
 
@@ -193,13 +195,21 @@ class ExprMixin:
 
     def expr_Compare(self, node):
         parts = []
-        left = self.scalar(node.left)
-        consts = []
-        for op_node, right_node in zip(node.ops, node.comparators):
-            op = _CMP.get(type(op_node))
-            if op is None:
+        operands = [self.expr(n) for n in [node.left] + list(node.comparators)]  # Python's order
+        if len(node.ops) == 1 and type(node.ops[0]) in _ENUM_CMP:  # enum members (enums.py)
+            r = enums.compare(self, node, _ENUM_CMP[type(node.ops[0])], operands[0], operands[1])
+            if r is not None:
+                return r
+        for op_node in node.ops:
+            if type(op_node) not in _CMP:
                 self.unsupported(node, f"the comparison '{type(op_node).__name__}' is not supported in kernels")
-            right = self.scalar(right_node)
+        for v, n in zip(operands, [node.left] + list(node.comparators)):
+            if not isinstance(v.type, T.Scalar):
+                self.fail(n, f"the operand must be a number, not {v.type}")
+        left = operands[0]
+        consts = []
+        for op_node, right in zip(node.ops, operands[1:]):
+            op = _CMP[type(op_node)]
             if left.weak and right.weak:
                 consts.append(_PYCMP[op](left.const, right.const))
             else:
@@ -234,6 +244,13 @@ class ExprMixin:
             return self.tuple_item(node, base, node.slice)
         if isinstance(base.type, T.Array):
             return self.element(node, base, node.slice)
+        if isinstance(base.type, (T.Record, T.RecordArray)):
+            return records.item(self, node, base)
+        if isinstance(base.type, T.Opaque) and base.type.kind == "enumclass":  # Color["red"]
+            name = records.constant_field_name(self, node, node.slice)
+            if name is None:
+                self.fail(node, f"{base.obj.__name__}[...] takes a member's name (a string constant)")
+            return enums.member_of(self, node, base.obj, name)
         self.fail(node, f"a {base.type} cannot be indexed")
 
     def tuple_item(self, node, base, index_node):
@@ -369,6 +386,10 @@ class ExprMixin:
             return self.array_attribute(node, base, attr)
         if isinstance(t, T.Opaque):
             return self.opaque_attribute(node, base, attr)
+        if isinstance(t, T.Record):
+            return records.field(self, node, base, attr)
+        if isinstance(t, T.RecordArray):
+            return records.array_attribute(self, node, base, attr)
         if isinstance(t, T.Tuple) and t.names and attr in t.names:  # a namedtuple's field
             return tuple_items(base)[t.names.index(attr)]
         if isinstance(t, T.Scalar) and t.is_complex and attr in ("real", "imag"):

@@ -10,7 +10,7 @@ emulator's debug reports name the Python file and line.
 import ast
 import builtins
 
-from . import for_loops, stubs
+from . import for_loops, records, stubs
 from . import types as T
 from .errors import TypingError
 from .translate_expr import Pending
@@ -73,8 +73,16 @@ class StmtMixin:
     def assign_target(self, target, v):
         if isinstance(target, ast.Name):
             self.assign_name(target, target.id, v)
+        elif isinstance(target, ast.Attribute):
+            base = self.expr(target.value)
+            if not isinstance(base.type, T.Record):
+                self.unsupported(target, f"assigning to an attribute of a {base.type} is not supported in kernels")
+            records.assign(self, target, records.field(self, target, base, target.attr), v)  # r.a = v
         elif isinstance(target, ast.Subscript):
             base = self.expr(target.value)
+            if isinstance(base.type, (T.Record, T.RecordArray)):  # r["a"] = v, ary[i] = rec
+                records.assign(self, target, records.item(self, target, base), v)
+                return
             if not isinstance(base.type, T.Array):
                 self.fail(target, f"only array elements can be assigned, not items of a {base.type}")
             if base.type.readonly:

@@ -152,6 +152,72 @@ class Pointer(Type):
         return C_TYPES[self.dtype] + "*"
 
 
+class IntEnumMember(Scalar):
+    """A member of an IntEnum class (enums.py): an int64 for everything but `is`, which also
+    compares the class."""
+
+    def __init__(self, cls):
+        super().__init__("int64")
+        self.cls = cls
+
+    def key(self):
+        return ("int64", self.cls)
+
+    def __str__(self):
+        return f"IntEnum({self.cls.__module__}.{self.cls.__qualname__})"
+
+
+class EnumMember(Type):
+    """A member of an Enum class (enums.py): its value in C, compared with ==, != and `is`."""
+
+    def __init__(self, cls, value_type):
+        self.cls, self.value_type = cls, value_type
+
+    def key(self):
+        return (self.cls, self.value_type)
+
+    def __str__(self):
+        return f"Enum({self.cls.__module__}.{self.cls.__qualname__}, {self.value_type})"
+
+    @property
+    def c(self):
+        return self.value_type.c
+
+
+class Record(Type):
+    """A record of a NumPy structured dtype (records.py): in C a pointer to its first byte, its
+    fields lvalues at their offsets."""
+
+    def __init__(self, dtype):
+        self.dtype = dtype
+
+    def key(self):
+        return self.dtype
+
+    def __str__(self):
+        return f"Record({self.dtype})"
+
+    c = "unsigned char*"
+
+
+class RecordArray(Type):
+    """An array of records: in C the bytes, a LoomArray<unsigned char> with one axis more
+    (the record's bytes, contiguous)."""
+
+    def __init__(self, record, ndim):
+        self.record, self.ndim = record, ndim
+
+    def key(self):
+        return (self.record, self.ndim)
+
+    def __str__(self):
+        return f"array({self.record}, {self.ndim}d, C)"
+
+    @property
+    def c(self):
+        return f"LoomArray<unsigned char, {self.ndim + 1}, true>"
+
+
 class NoneType(Type):
     def key(self):
         return None

@@ -1,6 +1,6 @@
-"""numba.cuda.args: Numba's kernel-argument wrappers. cuda.In/Out/InOut are loom.cuda's when it
-has them; wrap_arg (Numba's internal auto-conversion hook) raises LoomHasNo when called."""
-from .._missing import missing_callable, module_getattr as _module_getattr
+"""numba.cuda.args: Numba's kernel-argument wrappers are loom's (loom.pykernel.args)."""
+from loom.pykernel.args import ArgHint, In, InOut, Out, wrap_arg  # noqa: F401
 
-wrap_arg = missing_callable("numba.cuda.args.wrap_arg", "Numba's kernel-argument wrapping internals")
+from .._missing import module_getattr as _module_getattr
+
 __getattr__ = _module_getattr(__name__)
