@@ -31,6 +31,7 @@ struct UserFunction {
   bool params_known = false;  // the driver reported the parameter list (CUDA >= 12.4)
   std::shared_ptr<const KernelParamTypes> param_types;  // C types from the source or lowered name; null: unknown
   mutable std::atomic<size_t> dynamic_shared_set{48 * 1024};  // the function's current cap
+  bool cooperative = false;  // its module names this_grid: launched with cuLaunchCooperativeKernel
 };
 
 /// What blocks and grids a GPU accepts.
@@ -38,6 +39,7 @@ struct LaunchLimits {
   Dim3 max_block, max_grid;
   int max_threads_per_block = 0;
   size_t max_shared_per_block_optin = 0;  // static + dynamic, after opting in
+  int multiprocessors = 0;                 // SMs: a cooperative grid's limit is per SM times this
 };
 const LaunchLimits& launch_limits(int device);
 
@@ -55,6 +57,9 @@ std::string user_module_ptx(const ModuleState& m, int arch);
 /// more than 48 KiB. `params` point at each parameter's bytes.
 void launch_user(const UserFunction& f, const char* name, Dim3 grid, Dim3 block, size_t shared_mem,
                  void* stream, void** params);
+/// The most blocks of `block_threads` threads and `dynamic_shared` bytes of `f` resident on
+/// its GPU at once (the occupancy calculator per SM times the SMs): a cooperative grid's limit.
+int64_t max_cooperative_blocks(const UserFunction& f, int64_t block_threads, size_t dynamic_shared);
 /// Device-to-device copy of `nbytes` on `stream` (autotune's scratch copies).
 void copy_device_bytes(int device, void* dst, const void* src, size_t nbytes, void* stream);
 /// Synchronous copies between host memory and GPU `device` (loom.driver's memcpy_*).

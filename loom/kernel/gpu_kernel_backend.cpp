@@ -15,6 +15,12 @@ KernelAttributes gpu_attributes(const ModuleState& m, const Device& d, const std
   return kernel_cuda::user_function(m, d.index, name).attributes;
 }
 
+int64_t gpu_max_cooperative_blocks(const ModuleState& m, const Device& d, const std::string& name,
+                                   int64_t block_threads, size_t dynamic_shared) {
+  return kernel_cuda::max_cooperative_blocks(kernel_cuda::user_function(m, d.index, name), block_threads,
+                                             dynamic_shared);
+}
+
 // Equal GPUs (name and compute capability) share choices across processes.
 void gpu_tuning_names(const Device& d, std::string& identity, std::string& label) {
   const DeviceProperties p = properties(d);
@@ -25,6 +31,6 @@ void gpu_tuning_names(const Device& d, std::string& identity, std::string& label
 
 }  // namespace
 
-const KernelBackend kGpuKernelBackend = {gpu_prepare, gpu_attributes, gpu_tuning_names};
+const KernelBackend kGpuKernelBackend = {gpu_prepare, gpu_attributes, gpu_max_cooperative_blocks, gpu_tuning_names};
 
 }  // namespace loom

@@ -18,6 +18,10 @@ struct KernelBackend {
   void (*prepare)(const ModuleState& m, const Device& d, const std::string& name);
   /// prepare(), then what the compiled function needs and allows on `d`.
   KernelAttributes (*attributes)(const ModuleState& m, const Device& d, const std::string& name);
+  /// prepare(), then how many blocks of `block_threads` threads and `dynamic_shared` bytes
+  /// can be resident on `d` at once: a cooperative launch's largest grid.
+  int64_t (*max_cooperative_blocks)(const ModuleState& m, const Device& d, const std::string& name,
+                                    int64_t block_threads, size_t dynamic_shared);
   /// How autotune records name `d`: `identity` is shared by equal devices (the record's
   /// key), `label` says which device it was ("gpu(0) NVIDIA H100 (sm_90)").
   void (*tuning_names)(const Device& d, std::string& identity, std::string& label);

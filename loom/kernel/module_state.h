@@ -20,6 +20,10 @@ struct ModuleState {
   std::vector<std::string> name_expressions;
   SourceDialect dialect = SourceDialect::kFull;
   Hash128 key;  // of everything above: names this module in the autotune records
+  // The source names cooperative groups' this_grid: its kernels launch cooperatively on a GPU
+  // (every block resident at once, as grid.sync() needs; CuPy's enable_cooperative_groups),
+  // and the CPU kernel emulator runs every block at once for those that reach it.
+  bool cooperative = false;
 
   std::mutex mu;                    // guards `gpu` and `cpu`
   std::shared_ptr<void> gpu;        // kernel/cuda/gpu_kernel.cpp's data, made on first use

@@ -93,6 +93,15 @@ RawModule::RawModule(std::string code, std::vector<std::string> options,
   state_->options = std::move(options);
   state_->name_expressions = std::move(name_expressions);
   state_->dialect = dialect;
+  state_->cooperative = names_identifier(state_->code, "this_grid");
+}
+
+bool RawModule::names_identifier(const std::string& code, const std::string& id) {
+  auto ident = [](char c) { return isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t p = code.find(id); p != std::string::npos; p = code.find(id, p + 1))
+    if ((p == 0 || !ident(code[p - 1])) && (p + id.size() == code.size() || !ident(code[p + id.size()])))
+      return true;
+  return false;
 }
 
 Kernel RawModule::get_function(const std::string& name, bool compile_now) const {
@@ -126,6 +135,16 @@ const std::vector<std::string>& RawModule::name_expressions() const { return sta
 
 Kernel::Kernel(std::shared_ptr<ModuleState> m, std::string name)
     : module_(std::move(m)), name_(std::move(name)), functions_(std::make_shared<KernelFunctionCache>()) {}
+
+bool Kernel::cooperative() const { return module_->cooperative; }
+
+int64_t Kernel::max_cooperative_blocks(const Device& device, int64_t block_threads, size_t dynamic_shared) const {
+  check_device_present(device);
+  if (block_threads < 1)
+    throw std::invalid_argument("[RawKernel.max_cooperative_blocks] a block has at least 1 thread, not " +
+                                std::to_string(block_threads));
+  return kernel_backend(device).max_cooperative_blocks(*module_, device, name_, block_threads, dynamic_shared);
+}
 
 KernelAttributes Kernel::attributes(const Device& device) const {
   check_device_present(device);  // an absent GPU is named as such, with or without CUDA

@@ -148,6 +148,14 @@ class Kernel {
   /// Compiles and loads it on `device` if needed. On cpu(), the CPU kernel emulator's
   /// limits and what it knows of the compiled kernel (emulator.h).
   KernelAttributes attributes(const Device& device) const;
+  /// Whether its module names cooperative groups' this_grid: launched cooperatively (all
+  /// blocks resident, so grid.sync() can complete).
+  bool cooperative() const;
+  /// The most blocks of `block_threads` threads (and `dynamic_shared` bytes) a cooperative
+  /// launch of it may have on `device`: all resident at once (Numba's
+  /// max_cooperative_grid_blocks). On a GPU from the occupancy calculator, on cpu() the
+  /// emulator's limit.
+  int64_t max_cooperative_blocks(const Device& device, int64_t block_threads, size_t dynamic_shared = 0) const;
   /// The module this kernel belongs to.
   const std::shared_ptr<ModuleState>& module() const { return module_; }
 
@@ -183,6 +191,8 @@ class RawModule {
   /// caches and raises CompileError on bad source. Returns the lowered (mangled) name of
   /// each name expression, in order.
   std::vector<std::string> compile(int arch) const;
+  /// Whether `code` names `id` as an identifier (not inside a longer name).
+  static bool names_identifier(const std::string& code, const std::string& id);
   /// The module's PTX for virtual architecture compute_`arch` (0: the oldest NVRTC knows,
   /// portable to every newer GPU), compiled now without a GPU; for reading (Numba's
   /// inspect_asm and compile_ptx), not cached. Raises CompileError on bad source.

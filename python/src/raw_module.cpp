@@ -264,6 +264,21 @@ LOOM_BINDING_FAMILY(raw_module, 55) {
            "Compiled facts on `device` (default device; cpu(): the kernel emulator's): "
            "max_threads_per_block, num_regs, shared_size_bytes, max_dynamic_shared_size_bytes, "
            "local_size_bytes, const_size_bytes, ptx_version, binary_version, param_sizes.")
+      .def_prop_ro("cooperative", [](const PyKernel& k) { return k.kernel.cooperative(); },
+                   "Whether it launches cooperatively: its module names cooperative groups' this_grid, so "
+                   "every block is resident at once and grid.sync() can complete (on cpu(), every block "
+                   "runs at once).")
+      .def("max_cooperative_blocks",
+           [](const PyKernel& k, nb::handle block, size_t shared_mem, nb::handle device) {
+             const Dim3 b = to_dim3(block, "block", "[RawKernel.max_cooperative_blocks]");
+             const Device d = device.is_none() ? default_device() : nb::cast<Device>(device);
+             return k.kernel.max_cooperative_blocks(d, static_cast<int64_t>(b.count()), shared_mem);
+           },
+           nb::arg("block"), nb::arg("shared_mem") = 0, nb::arg("device") = nb::none(),
+           "The most blocks of shape `block` (with `shared_mem` bytes of dynamic shared memory) a "
+           "cooperative launch may have on `device` (default: the default device): all resident at "
+           "once. A GPU's occupancy per SM times its SMs; cpu(): the kernel emulator's limit (at most "
+           "256 blocks and 16384 threads). Numba's max_cooperative_grid_blocks.")
       .def_prop_ro("max_threads_per_block",
                    [](const PyKernel& k) { return k.kernel.attributes(default_device()).max_threads_per_block; },
                    "The most threads per block this kernel can run on the default device.");

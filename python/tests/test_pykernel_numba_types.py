@@ -37,8 +37,10 @@ def test_typeof_and_from_dtype(rng):
     assert types.typeof(loom.zeros((4, 6))[:, ::2]) == float64[:, :]
     assert types.typeof(3) is int64 and types.typeof(2.5) is float64 and types.typeof(True) is types.boolean
     assert types.from_dtype(np.dtype("int32")) is int32 and types.from_dtype(loom.float32) is float32
+    rec = types.from_dtype(np.dtype([("a", np.int32)]))  # a structured dtype: its record type
+    assert isinstance(rec, types.Record) and rec == types.from_dtype(np.dtype([("a", np.int32)]))
     with pytest.raises(TypeError, match="no kernel type"):
-        types.from_dtype(np.dtype([("a", np.int32)]))
+        types.from_dtype(np.dtype("datetime64[s]"))
 
 
 @cuda.jit(void(float32[:, ::1], int32))

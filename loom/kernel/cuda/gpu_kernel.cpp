@@ -138,6 +138,7 @@ const LaunchLimits& launch_limits(int device) {
     l->max_grid = Dim3(get(cudaDevAttrMaxGridDimX), get(cudaDevAttrMaxGridDimY), get(cudaDevAttrMaxGridDimZ));
     l->max_threads_per_block = get(cudaDevAttrMaxThreadsPerBlock);
     l->max_shared_per_block_optin = static_cast<size_t>(get(cudaDevAttrMaxSharedMemoryPerBlockOptin));
+    l->multiprocessors = get(cudaDevAttrMultiProcessorCount);
     slot = std::move(l);
   }
   return *slot;
@@ -168,6 +169,7 @@ const UserFunction& user_function(const ModuleState& m, int device, const std::s
     if (r != CUDA_SUCCESS) cuda::raise_driver_error(r, "cuModuleGetFunction(&fn, module, name)");
   }
   auto described = describe(fn, device, param_types(m, gm, device, name));
+  described->cooperative = m.cooperative;
   std::lock_guard<std::mutex> lock(gm.mu);
   auto& slot = gm.functions[{device, name}];
   if (!slot) slot = std::move(described);
@@ -179,6 +181,15 @@ std::vector<std::string> compile_user_module(const ModuleState& m, int arch) {
   std::vector<std::string> lowered;
   for (const auto& [expr, name] : bin->lowered_names) lowered.push_back(name);
   return lowered;
+}
+
+int64_t max_cooperative_blocks(const UserFunction& f, int64_t block_threads, size_t dynamic_shared) {
+  if (block_threads > f.attributes.max_threads_per_block) return 0;  // not launchable at all
+  cuda::activate(f.device);
+  int per_sm = 0;
+  LOOM_CU_CHECK(cuda::driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(
+      &per_sm, static_cast<CUfunction>(f.function), static_cast<int>(block_threads), dynamic_shared));
+  return int64_t{per_sm} * f.limits->multiprocessors;
 }
 
 std::string user_module_ptx(const ModuleState& m, int arch) {
@@ -200,6 +211,20 @@ void launch_user(const UserFunction& f, const char* name, Dim3 grid, Dim3 block,
     f.dynamic_shared_set.store(shared_mem, std::memory_order_relaxed);
   }
   cuda::set_last_kernel(f.device, name);
+  if (f.cooperative) {
+    // Every block resident at once, or CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: grid.sync() needs it.
+    const CUresult r = api.cuLaunchCooperativeKernel(fn, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                                                     static_cast<unsigned>(shared_mem), static_cast<CUstream>(stream),
+                                                     params);
+    if (r == CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE)
+      throw std::invalid_argument(std::string("[RawKernel ") + name + "] a cooperative launch (the kernel's module "
+                                  "names this_grid) of " + std::to_string(grid.count()) + " blocks: more than the GPU "
+                                  "keeps resident at once (" + std::to_string(max_cooperative_blocks(
+                                      f, static_cast<int64_t>(block.count()), shared_mem)) +
+                                  " blocks of this size; max_cooperative_blocks() says)");
+    LOOM_CU_CHECK(r);
+    return;
+  }
   LOOM_CU_CHECK(api.cuLaunchKernel(fn, grid.x, grid.y, grid.z, block.x, block.y, block.z,
                                    static_cast<unsigned>(shared_mem), static_cast<CUstream>(stream),
                                    params, nullptr));

@@ -18,6 +18,7 @@ struct Wait {
     kDone,      // returned (or never started: not part of the block)
     kBlock,     // at __syncthreads (op null) or a counting barrier (op->kind kBlockCount)
     kWarp,      // at a warp collective (op)
+    kGrid,      // at a grid barrier (cooperative groups' grid.sync(): the executor releases it)
   };
   Kind kind = kRunnable;
   int line = 0;                        // of the barrier or collective
@@ -40,7 +41,8 @@ size_t release_warps(Wait* w, size_t n, const BlockShape& b, bool debug);
 /// The threads of a block by where they wait, kept by the executor as each thread stops
 /// (so that a block barrier costs no pass over the block): `add` each thread that stopped.
 struct BlockTally {
-  size_t at_block = 0, done = 0, at_warp = 0;
+  size_t at_block = 0, done = 0, at_warp = 0, at_grid = 0;
+  int grid_line = 0;
   size_t other = 0;            // of those at_block, how many wait at another line than the first
   int line = 0, other_line = 0;
   bool counting = false;       // some wait at a counting barrier
@@ -49,6 +51,8 @@ struct BlockTally {
       ++done;
     } else if (t.kind == Wait::kWarp) {
       ++at_warp;
+    } else if (t.kind == Wait::kGrid) {
+      if (at_grid++ == 0) grid_line = t.line;
     } else if (t.kind == Wait::kBlock) {
       counting = counting || t.op;
       if (at_block++ == 0) line = t.line;

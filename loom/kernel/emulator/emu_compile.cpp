@@ -105,7 +105,7 @@ constexpr const char* kAssertShim =
 const std::pair<const char*, const char*> kStubHeaders[] = {
     {"cuda_runtime.h", ""}, {"cuda_runtime_api.h", ""}, {"cuda.h", ""}, {"cuda_fp16.h", ""},
     {"cuda_bf16.h", ""}, {"device_launch_parameters.h", ""}, {"math_constants.h", ""},
-    {"cooperative_groups.h", "#error \"loom CPU emulator: cooperative groups is not supported\"\n"},
+    {"cooperative_groups.h", ""},  // loom_cuda_emu_cg.h: this_grid, this_thread_block
     {"mma.h", "#error \"loom CPU emulator: wmma (tensor cores) is not supported\"\n"},
     {"cuda/barrier", "#error \"loom CPU emulator: cuda::barrier is not supported\"\n"},
     {"cub/cub.cuh", "#error \"loom CPU emulator: CUB is not supported\"\n"},
@@ -281,6 +281,7 @@ std::shared_ptr<const CpuLibrary> load(const ModuleState& m, const std::string& 
     auto f = std::make_unique<EmuFunction>();
     f->name = p.kernels[i].name;
     f->uses_barrier = p.kernels[i].uses_barrier;
+    f->cooperative = p.kernels[i].reaches.count("this_grid") > 0;
     f->debug = debug_library;
     f->pointer_params = p.kernels[i].pointer_params;
     const std::string n = std::to_string(i);

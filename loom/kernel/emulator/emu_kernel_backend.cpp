@@ -21,6 +21,13 @@ KernelAttributes emu_attributes(const ModuleState& m, const Device&, const std::
   return cpu_emulator::attributes(m, name);
 }
 
+// Every block of a cooperative launch runs at once, each on an OS thread (executor.cpp).
+int64_t emu_max_cooperative_blocks(const ModuleState& m, const Device&, const std::string& name,
+                                   int64_t block_threads, size_t) {
+  cpu_emulator::function(m, name);  // compiled, and the name checked, as on a GPU
+  return static_cast<int64_t>(cpu_emulator::max_cooperative_blocks(static_cast<size_t>(block_threads)));
+}
+
 // Every CPU is one tuning target: its launches need no timing (emu_launch.cpp's auto_block).
 void emu_tuning_names(const Device& d, std::string& identity, std::string& label) {
   identity = "cpu";
@@ -29,6 +36,6 @@ void emu_tuning_names(const Device& d, std::string& identity, std::string& label
 
 }  // namespace
 
-const KernelBackend kCpuKernelBackend = {emu_prepare, emu_attributes, emu_tuning_names};
+const KernelBackend kCpuKernelBackend = {emu_prepare, emu_attributes, emu_max_cooperative_blocks, emu_tuning_names};
 
 }  // namespace loom

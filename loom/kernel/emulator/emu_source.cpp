@@ -254,10 +254,11 @@ std::set<std::string> reaches(const std::map<std::string, std::set<std::string>>
 
 // The first name at or after `from` that makes a kernel wait for other threads:
 // __syncthreads (and its counting forms), __syncwarp, the warp shuffles and votes,
-// __activemask (loom_cuda_emu_warp.h); npos when none.
+// __activemask (loom_cuda_emu_warp.h), cooperative groups' this_grid and this_thread_block
+// (loom_cuda_emu_cg.h); npos when none.
 size_t find_sync(const std::string& t, size_t from) {
   static const char* const names[] = {"__syncthreads", "__syncwarp", "__shfl", "__ballot", "__all_sync",
-                                      "__any_sync", "__activemask"};
+                                      "__any_sync", "__activemask", "this_grid", "this_thread_block"};
   size_t best = std::string::npos;
   for (const char* n : names) best = std::min(best, t.find(n, from));
   return best;

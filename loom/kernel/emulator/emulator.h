@@ -38,6 +38,7 @@ struct EmuFunction {
   EntryFn thread = nullptr;  // runs one thread (a fiber, for kernels with barriers)
   std::vector<size_t> param_sizes;
   bool uses_barrier = false;  // the source may reach __syncthreads from this kernel
+  bool cooperative = false;   // it names cooperative groups' this_grid: every block runs at once (executor.cpp)
   // Stack (stack_usage.h): the deepest chain of frames of one thread (0 when unknown),
   // what a fiber running one thread gets, and what the block loop needs (it runs on a
   // fiber stack of that size when the worker's own stack may not do).
@@ -112,5 +113,12 @@ void launch(const ModuleState& m, const std::string& name, const LaunchConfig& c
 /// Largest dynamic shared memory a CPU launch may ask for: an H100's opt-in limit, so a
 /// launch that works here fits there too (227 KiB).
 constexpr size_t kMaxDynamicShared = 227 * 1024;
+/// Cooperative launches (kernels that use grid.sync()) run every block at once, each on an
+/// OS thread of its own with a fiber per thread: at most this many blocks and threads.
+constexpr size_t kMaxCooperativeBlocks = 256;
+constexpr size_t kMaxCooperativeThreads = 16384;
+/// The most blocks of `threads_per_block` threads a cooperative launch may have on cpu()
+/// (Numba's max_cooperative_grid_blocks).
+size_t max_cooperative_blocks(size_t threads_per_block);
 
 }  // namespace loom::cpu_emulator

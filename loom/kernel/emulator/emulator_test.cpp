@@ -370,5 +370,57 @@ TEST(CpuEmulatorDebug, ShuffledThreadsExposeAMissingBarrier) {
   EXPECT_GT(junk, 0);
 }
 
+
+// Cooperative groups: grid.sync() makes every block's writes of one round visible to every
+// block before the next round (each thread reads its mirror column, written by another
+// block). Without the grid barrier the blocks, each on a thread of its own, race.
+constexpr const char* kGridRows = R"(
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+extern "C" __global__ void rows(int* m, int nrows, int ncols) {
+  cg::grid_group g = cg::this_grid();
+  const int col = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int r = 1; r < nrows; ++r) {
+    m[r * ncols + col] = m[(r - 1) * ncols + (ncols - 1 - col)] + 1;
+    g.sync();
+  }
+  if (g.thread_rank() == 0) m[0] = (int)g.size();
+}
+extern "C" __global__ void early_exit(int* m) {
+  if (blockIdx.x == 1) return;  // a GPU would hang at the grid barrier below
+  cg::this_grid().sync();
+  m[0] = 1;
+}
+)";
+
+TEST(CpuEmulator, GridSyncMakesEveryBlockWaitForTheGrid) {
+  RawModule mod(kGridRows);
+  Kernel k = mod.get_function("rows");
+  EXPECT_TRUE(k.cooperative());
+  const int nrows = 40, ncols = 8 * 32;
+  Array m = from(std::vector<int32_t>(nrows * ncols, 0), int32);
+  k.launch(LaunchConfig{Dim3(8), Dim3(32)}, {m, Scalar(int64_t{nrows}), Scalar(int64_t{ncols})});
+  const auto v = values<int32_t>(m);
+  EXPECT_EQ(v[0], 8 * 32);
+  for (int r = 1; r < nrows; ++r)
+    for (int c = 0; c < ncols; ++c) ASSERT_EQ(v[r * ncols + c], r) << r << "," << c;
+  EXPECT_EQ(k.max_cooperative_blocks(cpu(), 32), 256);
+  EXPECT_EQ(k.max_cooperative_blocks(cpu(), 1024), 16);
+  EXPECT_THROW(k.launch(LaunchConfig{Dim3(300), Dim3(32)}, {m, Scalar(int64_t{2}), Scalar(int64_t{300 * 32})}),
+               std::invalid_argument);
+}
+
+TEST(CpuEmulator, BlockLeavingBeforeAGridBarrierIsAnErrorNotAHang) {
+  Kernel k = RawModule(kGridRows).get_function("early_exit");
+  Array m = from(std::vector<int32_t>(1, 0), int32);
+  try {
+    k.launch(LaunchConfig{Dim3(4), Dim3(16)}, {m});
+    FAIL() << "expected an error";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("returned while others wait at a grid barrier"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(RawModule("extern \"C\" __global__ void k(int* a) { a[0] = 1; }").get_function("k").cooperative());
+}
+
 }  // namespace
 }  // namespace loom

@@ -16,9 +16,15 @@
 // A divergent barrier that some threads skip by returning completes in normal mode (as on
 // Volta and later GPUs) and is an error in debug mode (as compute-sanitizer's synccheck).
 //
+// A cooperative kernel (one that names cooperative groups' this_grid) runs each block on an
+// OS thread of its own, all at once, as a GPU's cooperative launch keeps every block resident:
+// a block whose live threads all wait at grid.sync() waits at the launch's GridBarrier for
+// the other blocks. Its grid is at most max_cooperative_blocks() blocks.
+//
 // Kernel code runs under the fault guard (fault_guard.h): a fault in it (SIGSEGV, SIGFPE...)
 // raises KernelFaultError, and Ctrl-C (interrupt.h) ends a launch with Interrupted.
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -27,6 +33,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -75,6 +82,64 @@ void loop_collective(ThreadCtx*, loom_emu::Collective* op, int line) {
   not_scanned(op->kind == loom_emu::Collective::kBlockCount ? "a counting __syncthreads" : "a warp collective", line);
 }
 
+// The grid barrier of a cooperative launch: each block arrives when all its live threads
+// wait at grid.sync(), and waits until every block still running has arrived. A block that
+// returns while others wait at (or later reach) a grid barrier would hang a GPU: here that,
+// and a block that failed, end the launch with an error instead.
+// What a block waiting at the grid barrier raises when another block failed: the launch
+// reports the other block's error, not this one.
+struct GridAbandoned : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class GridBarrier {
+ public:
+  explicit GridBarrier(size_t blocks) : expected_(blocks) {}
+  void arrive_and_wait(int line) {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (failed_) abandoned_locked();
+    if (exited_ > 0) fail_locked(line);
+    const uint64_t generation = generation_;
+    if (++arrived_ == expected_) {
+      arrived_ = 0;
+      ++generation_;
+      cv_.notify_all();
+      return;
+    }
+    cv_.wait(lock, [&] { return generation_ != generation || failed_; });
+    if (generation_ == generation) abandoned_locked();
+  }
+  void exited(int) {  // a block returned: the barriers after this one cannot complete
+    std::lock_guard<std::mutex> lock(mu_);
+    ++exited_;
+    if (arrived_ > 0) fail_locked(0);
+  }
+  void fail() {
+    std::lock_guard<std::mutex> lock(mu_);
+    failed_ = true;
+    cv_.notify_all();
+  }
+
+ private:
+  [[noreturn]] void abandoned_locked() {
+    throw GridAbandoned("grid.sync(): another block of the cooperative launch failed");
+  }
+  [[noreturn]] void fail_locked(int) {
+    message_ = "grid.sync(): " + std::to_string(exited_) + " block(s) of the cooperative launch returned while "
+               "others wait at a grid barrier; every thread of the grid must reach each grid.sync() (a GPU would "
+               "hang)";
+    failed_ = true;
+    cv_.notify_all();
+    throw std::runtime_error(message_);
+  }
+  std::mutex mu_;
+  std::condition_variable cv_;
+  size_t expected_, arrived_ = 0, exited_ = 0;
+  uint64_t generation_ = 0;
+  bool failed_ = false;
+  std::string message_;
+};
+
 // One block as fibers: round after round, every runnable thread runs to its next wait (a
 // barrier or a warp collective) or to its end; then the warp collectives that can complete
 // release their lanes (collectives.h), and when none can, the block barrier releases the
@@ -82,7 +147,7 @@ void loop_collective(ThreadCtx*, loom_emu::Collective* op, int line) {
 // order. Results never depend on that order: a collective's results are computed from the
 // values its lanes posted, all before any of them runs on.
 void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args, bool uc, Shuffler* shuffler,
-                      const DebugLaunch* debug) {
+                      const DebugLaunch* debug, GridBarrier* grid = nullptr) {
   thread_local std::vector<uint32_t> order;
   thread_local std::vector<Wait> waits;
   const Idx3 d = proto.block_dim;
@@ -161,6 +226,20 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args,
         if (released > 0) continue;
       }
       if (tally.done == n) return;  // every thread returned: all fibers parked, ready for the next block
+      if (tally.at_grid > 0) {  // grid.sync(): when every live thread waits there, the block waits for the grid
+        if (tally.at_grid + tally.done != n)
+          throw std::runtime_error("divergent grid.sync() at line " + std::to_string(tally.grid_line) + ": in block " +
+                                   idx_str(shape.block_idx) + ", " + std::to_string(tally.at_grid) +
+                                   " threads wait there and others at a block barrier");
+        if (!grid)
+          throw std::runtime_error("grid.sync() in a kernel the launch did not run cooperatively (its source must "
+                                   "name cooperative_groups::this_grid)");
+        grid->arrive_and_wait(tally.grid_line);
+        for (size_t k = 0; k < n; ++k)
+          if (w[k].kind == Wait::kGrid) w[k].kind = Wait::kRunnable;
+        tally.at_grid = 0;
+        continue;
+      }
       release_block(w, n, shape, debug != nullptr, tally);
       open = true;
     } catch (...) {
@@ -192,18 +271,79 @@ void run_block_shuffled(const EmuFunction& f, ThreadCtx& c, void** args, Shuffle
 
 // Debug mode: one block, from junk shared memory, its threads in random orders.
 void run_block_debug(const EmuFunction& f, ThreadCtx& c, void** args, size_t shared_mem, bool uc,
-                     const DebugLaunch& debug) {
+                     const DebugLaunch& debug, GridBarrier* grid = nullptr) {
   // 0xFF: see fill_static_shared (reads of unwritten shared memory give NaN, -1, ...).
   if (shared_mem) memset(c.dynamic_shared, 0xFF, shared_mem);
   if (f.debug) fill_static_shared(*f.debug);
   const uint64_t linear = (uint64_t{c.block_idx.z} * c.grid_dim.y + c.block_idx.y) * c.grid_dim.x + c.block_idx.x;
   Shuffler shuffler{debug.seed ^ (linear * 0xD1B54A32D192ED03ull)};
   c.fault = loom_emu::Fault{};
-  if (f.uses_barrier) run_block_fibers(f, c, args, uc, &shuffler, &debug);
+  if (f.uses_barrier) run_block_fibers(f, c, args, uc, &shuffler, &debug, grid);
   else run_block_shuffled(f, c, args, shuffler, &debug);
 }
 
+// A cooperative launch: every block on a thread of its own, all live at once (see the top).
+void run_cooperative(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** args,
+                     const DebugLaunch* debug, const InterruptScope& interrupts, const std::string& label) {
+  const size_t nblocks = grid.count();
+  const size_t most = max_cooperative_blocks(static_cast<size_t>(block.count()));
+  if (nblocks > most)
+    throw std::invalid_argument(label + " a cooperative launch (the kernel uses grid.sync()) of " +
+                                std::to_string(nblocks) + " blocks of " + std::to_string(block.count()) +
+                                " threads: the CPU kernel emulator runs at most " + std::to_string(most) +
+                                " such blocks at once (max_cooperative_grid_blocks)");
+  GridBarrier barrier(nblocks);
+  std::mutex error_mu;
+  std::exception_ptr first_error, abandoned;  // a block's own error; a block the grid abandoned
+  const bool uc = use_ucontext();
+  std::vector<std::thread> threads;
+  threads.reserve(nblocks);
+  for (size_t b = 0; b < nblocks; ++b) {
+    threads.emplace_back([&, b] {
+      try {
+        GuardedLaunch guarded(interrupts.epoch());
+        ThreadCtx c{};
+        c.block_dim = Idx3{block.x, block.y, block.z};
+        c.grid_dim = Idx3{grid.x, grid.y, grid.z};
+        c.dynamic_shared = shared_mem ? shared_arena(shared_mem) : nullptr;
+        if (debug) c.arg_ranges = debug->ranges.data();
+        c.block_idx = Idx3{static_cast<unsigned>(b % grid.x), static_cast<unsigned>(b / grid.x % grid.y),
+                           static_cast<unsigned>(b / (size_t{grid.x} * grid.y))};
+        if (debug) run_block_debug(f, c, args, shared_mem, uc, *debug, &barrier);
+        else run_block_fibers(f, c, args, uc, nullptr, nullptr, &barrier);
+        barrier.exited(0);
+      } catch (const GridAbandoned& e) {
+        std::lock_guard<std::mutex> lock(error_mu);
+        if (!abandoned) abandoned = std::make_exception_ptr(std::runtime_error(label + " " + e.what()));
+      } catch (const std::exception& e) {
+        barrier.fail();
+        std::lock_guard<std::mutex> lock(error_mu);
+        if (!first_error) {
+          if (dynamic_cast<const Interrupted*>(&e))
+            first_error = std::make_exception_ptr(Interrupted(label + " interrupted (Ctrl-C)"));
+          else if (dynamic_cast<const KernelFaultError*>(&e))
+            first_error = std::make_exception_ptr(KernelFaultError(label + " " + e.what()));
+          else if (dynamic_cast<const std::out_of_range*>(&e))
+            first_error = std::make_exception_ptr(std::out_of_range(label + " " + e.what()));
+          else
+            first_error = std::make_exception_ptr(std::runtime_error(label + " " + e.what()));
+        }
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  fflush(stdout);
+  if (first_error) std::rethrow_exception(first_error);
+  if (abandoned) std::rethrow_exception(abandoned);
+}
+
 }  // namespace
+
+size_t max_cooperative_blocks(size_t threads_per_block) {
+  // One OS thread per block and one fiber per thread: at most 256 blocks, 16384 threads.
+  const size_t by_threads = kMaxCooperativeThreads / std::max<size_t>(1, threads_per_block);
+  return std::max<size_t>(1, std::min<size_t>(kMaxCooperativeBlocks, by_threads));
+}
 
 void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** args, const DebugLaunch* debug) {
   const std::string label = "[RawKernel " + f.name + "]";
@@ -211,6 +351,10 @@ void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** 
   if (nblocks == 0) return;
   InterruptScope interrupts;  // Ctrl-C ends the launch (Interrupted)
   install_fault_handlers();
+  if (f.cooperative) {
+    run_cooperative(f, grid, block, shared_mem, args, debug, interrupts, label);
+    return;
+  }
   std::atomic<bool> failed{false};
   std::mutex error_mu;
   std::exception_ptr first_error;

@@ -158,7 +158,11 @@ void fiber_barrier(loom_emu::ThreadCtx* c, int line) {
 
 void fiber_collective(loom_emu::ThreadCtx* c, loom_emu::Collective* op, int line) {
   auto* t = static_cast<FiberThread*>(c->executor);
-  *t->wait = Wait{op->kind == loom_emu::Collective::kBlockCount ? Wait::kBlock : Wait::kWarp, line, op};
+  const int k = op->kind;
+  *t->wait = Wait{k == loom_emu::Collective::kBlockCount ? Wait::kBlock
+                  : k == loom_emu::Collective::kGridSync ? Wait::kGrid
+                                                         : Wait::kWarp,
+                  line, op};
   suspend(t);
 }
 

@@ -46,7 +46,7 @@ struct Fault {
 /// stack while the thread waits; the executor reads the other lanes' `value`s and writes
 /// `result` and `group` before the thread resumes (loom_cuda_emu_warp.h says what each is).
 struct Collective {
-  enum Kind : int { kShuffle, kVote, kSyncWarp, kActiveMask, kBlockCount };
+  enum Kind : int { kShuffle, kVote, kSyncWarp, kActiveMask, kBlockCount, kGridSync };
   int kind;
   unsigned int mask;          // warp kinds: the lanes named
   int src;                    // kShuffle: the lane to read (the caller's own when out of its segment)
@@ -346,6 +346,8 @@ LOOM_EMU_VEC4(uint4, unsigned int, 16)
 #include "loom_cuda_emu_half.h"  // loom:inline (cmake/embed_file_run.cmake)
 
 #include "loom_cuda_emu_warp.h"  // loom:inline
+
+#include "loom_cuda_emu_cg.h"  // loom:inline
 
 #include "loom_cuda_emu_checks.h"  // loom:inline
 

@@ -15,6 +15,7 @@ const UserFunction& user_function(const ModuleState&, int, const std::string&) {
 std::vector<std::string> compile_user_module(const ModuleState&, int) { unsupported("RawModule.compile"); }
 std::string user_module_ptx(const ModuleState&, int) { unsupported("RawModule.ptx"); }
 void launch_user(const UserFunction&, const char*, Dim3, Dim3, size_t, void*, void**) { unsupported("RawKernel"); }
+int64_t max_cooperative_blocks(const UserFunction&, int64_t, size_t) { unsupported("RawKernel.max_cooperative_blocks"); }
 void launch_kernel(const Kernel&, const Device&, const LaunchConfig&, const std::vector<KernelArg>&) {
   unsupported("RawKernel");
 }

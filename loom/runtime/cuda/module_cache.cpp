@@ -189,8 +189,12 @@ CompiledProgram compile_program(const Program& p, int arch, bool ptx_only) {
   if (p.dialect() == Dialect::kMinimal) options.push_back("--minimal");
   options.insert(options.end(), p.options().begin(), p.options().end());
   // Users' programs see the toolkit's headers, after their own include folders.
-  if (p.dialect() == Dialect::kFull && !cuda_include_dir().empty())
+  if (p.dialect() == Dialect::kFull && !cuda_include_dir().empty()) {
     options.push_back("--include-path=" + cuda_include_dir());
+    // CUDA 13 keeps CCCL (cuda/std, cub, thrust) in include/cccl; cooperative_groups.h needs it.
+    static const bool has_cccl = access((cuda_include_dir() + "/cccl/cuda/std/type_traits").c_str(), R_OK) == 0;
+    if (has_cccl) options.push_back("--include-path=" + cuda_include_dir() + "/cccl");
+  }
   std::vector<const char*> option_ptrs;
   for (const auto& o : options) option_ptrs.push_back(o.c_str());
 

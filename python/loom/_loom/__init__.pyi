@@ -2678,6 +2678,17 @@ class RawKernel:
         """
 
     @property
+    def cooperative(self) -> bool:
+        """
+        Whether it launches cooperatively: its module names cooperative groups' this_grid, so every block is resident at once and grid.sync() can complete (on cpu(), every block runs at once).
+        """
+
+    def max_cooperative_blocks(self, block: object, shared_mem: int = 0, device: object | None = None) -> int:
+        """
+        The most blocks of shape `block` (with `shared_mem` bytes of dynamic shared memory) a cooperative launch may have on `device` (default: the default device): all resident at once. A GPU's occupancy per SM times its SMs; cpu(): the kernel emulator's limit (at most 256 blocks and 16384 threads). Numba's max_cooperative_grid_blocks.
+        """
+
+    @property
     def max_threads_per_block(self) -> int:
         """The most threads per block this kernel can run on the default device."""
 

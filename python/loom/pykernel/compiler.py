@@ -142,6 +142,8 @@ class ModuleBuilder:
         parts.extend(self.functions)
         parts.append(kernel_text)
         text = "\n".join(p for p in parts if p) + "\n"
+        if "cooperative_groups::" in text:  # cuda.cg (cooperative.py); the emulator has its own
+            text = "#include <cooperative_groups.h>\n" + text
         if "__half" in text:  # float16: NVRTC needs the toolkit's header (the emulator has its own)
             text = "#include <cuda_fp16.h>\n" + text
         if "bf16" in text or "bfloat16" in text:  # bfloat16: the header, and loom's conversions

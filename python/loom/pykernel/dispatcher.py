@@ -420,6 +420,11 @@ class _Overload:
     def attribute(self, field):
         return int(self.kernel.attributes()[field])
 
+    def max_cooperative_grid_blocks(self, blockdim):
+        """The most blocks of shape `blockdim` a cooperative launch of it may have on the current
+        device (all resident at once)."""
+        return self.kernel.max_cooperative_blocks(blockdim)
+
     def __getattr__(self, name):
         if name in _Overload._FIELDS:
             return self.attribute(_Overload._FIELDS[name])

@@ -75,12 +75,24 @@ def parse_signature(sig, where):
     if not isinstance(sig, str):
         raise TypingError(f"[{where}] signatures are strings such as 'void(float32[:], int32)', not {type(sig).__name__}")
     s = sig.strip()
-    m = re.match(r"^([\w\[\]:, ]*?)\s*\((.*)\)\s*$", s)
-    if not m:
+    open_at = _args_group(s)  # the last top-level (...): a return type may have its own, CPointer(int32)
+    if open_at is None or not re.match(r"^[\w\[\]:, ()]*$", s[:open_at]):
         raise TypingError(f"[{where}] cannot read the signature '{sig}'")
-    ret_text, args_text = m.group(1).strip(), m.group(2)
+    ret_text, args_text = s[:open_at].strip(), s[open_at + 1:-1]
     ret = None if ret_text in ("", "void", "none") else parse_type(ret_text, where)
     return ret, [parse_type(a, where) for a in _split_args(args_text)]
+
+
+def _args_group(s):
+    """Where the argument list's "(" is in a signature ending with its ")", or None."""
+    if not s.endswith(")"):
+        return None
+    depth = 0
+    for i in range(len(s) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(s[i], 0)
+        if depth == 0:
+            return i
+    return None
 
 
 def accepts(param, arg):

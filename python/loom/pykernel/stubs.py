@@ -91,7 +91,9 @@ FP16_MATH = {"hneg": "-({})", "habs": "fabsf({})", "hsqrt": "sqrtf({})", "hrsqrt
              "hlog": "logf({})", "hlog2": "log2f({})", "hlog10": "log10f({})", "hsin": "sinf({})",
              "hcos": "cosf({})", "hfloor": "floorf({})", "hceil": "ceilf({})", "htrunc": "truncf({})",
              "hrint": "rintf({})"}
+# Numba's cuda.cg: cooperative groups' grid (cooperative.py translates it).
+cg = Namespace("cg", ["this_grid"])
 fp16 = Namespace("fp16", list(FP16_ARITHMETIC) + list(FP16_COMPARISONS) + list(FP16_MATH) + ["hfma", "hmax", "hmin"])
 
 ALL = ["threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize", "local", "shared", "const",
-       "atomic", "fp16"] + list(_FUNCTIONS)
+       "atomic", "fp16", "cg"] + list(_FUNCTIONS)

@@ -8,7 +8,7 @@ import types as pytypes
 import numpy as np
 
 from .. import _loom
-from . import array_reductions, bf16, complexfuncs, fp16, intrinsics, mathfuncs, stubs  # noqa: F401 (they register handlers)
+from . import array_reductions, bf16, complexfuncs, cooperative, fp16, intrinsics, mathfuncs, stubs  # noqa: F401 (they register handlers)
 from . import enums
 from . import types as T
 from .errors import TypingError, UnsupportedError, raise_at
@@ -322,6 +322,8 @@ class FunctionTranslator(ExprMixin, StmtMixin):
             if kwargs:
                 self.fail(node, "device functions take positional arguments only")
             return self.call_device(node, obj, args)
+        if kind == "grid_sync":  # g.sync() of cuda.cg.this_grid()
+            return cooperative.sync(self, node, args, kwargs)
         if kind == "foreign":
             if kwargs:
                 self.fail(node, "foreign device functions take positional arguments only")

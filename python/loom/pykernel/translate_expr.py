@@ -388,6 +388,9 @@ class ExprMixin:
             return self.opaque_attribute(node, base, attr)
         if isinstance(t, T.Record):
             return records.field(self, node, base, attr)
+        if isinstance(t, T.GridGroup):
+            from . import cooperative
+            return cooperative.attribute(self, node, base, attr)
         if isinstance(t, T.RecordArray):
             return records.array_attribute(self, node, base, attr)
         if isinstance(t, T.Tuple) and t.names and attr in t.names:  # a namedtuple's field

@@ -184,6 +184,19 @@ class EnumMember(Type):
         return self.value_type.c
 
 
+class GridGroup(Type):
+    """cuda.cg.this_grid()'s value: the grid, whose sync() waits for every thread of it (a
+    cooperative launch: pykernel/cooperative.py). It holds nothing at run time."""
+
+    def key(self):
+        return "grid"
+
+    def __str__(self):
+        return "grid_group"
+
+    c = "int"
+
+
 class Record(Type):
     """A record of a NumPy structured dtype (records.py): in C a pointer to its first byte, its
     fields lvalues at their offsets."""

@@ -28,7 +28,6 @@ def guvectorize(signatures, layout, **kwargs):
 
 
 _HINTS = {
-    "cg": "cooperative groups are missing in loom.cuda",
     "config": "Numba's configuration settings",
     "launchconfig": "Numba's launch-configuration hooks for its extensions",
 }
