@@ -1,4 +1,5 @@
-"""Records (NumPy structured dtypes) in Python kernels on every device, against NumPy on
+"""Records (NumPy structured dtypes) in Python kernels on every device (complex fields at
+offsets NumPy aligns to 4 bytes included), against NumPy on
 fresh data: structured arrays and recarrays as arguments, fields read and written by
 attribute and by name, nested array fields, whole records copied, a record argument written
 back, frozen constant record arrays, record signatures; and Numba's cuda.In/Out/InOut."""
@@ -33,6 +34,13 @@ def update(ary, out):
         ary[i]["x"] = -p.x
         p.h[0, 0] = p.h[1, 1] * 2
         ary[i].z = p.z * 1j
+
+
+@pytest.fixture(autouse=True)
+def _launch_on(device):
+    # Host (NumPy) arguments go to the default device, as in Numba: make it the test's.
+    with device:
+        yield
 
 
 def test_structured_array_fields_read_and_written(device, rng):
@@ -193,3 +201,16 @@ def test_record_kernels_compile_with_nvrtc():
                    (read_const, (types.float64[::1],))):
         ptx, _ = cuda.compile_ptx(k.py_func, sig, cc=(9, 0))
         assert ".visible .entry" in ptx
+
+
+def test_record_kernel_without_source(device, rng):
+    # exec: no source file, so the kernel is rebuilt from bytecode (STORE_ATTR: r.n = ...)
+    scope = {"cuda": cuda}
+    exec("def set_n(a, v):\n    i = cuda.grid(1)\n    if i < a.size:\n        a[i].n = a[i].n + v\n"
+         "        a[i].z = a[i].z * 2\n", scope)
+    k = cuda.jit(scope["set_n"])
+    a = particles(rng, 40)
+    want = a.copy()
+    k[1, 64](a, 3)
+    np.testing.assert_array_equal(a["n"], want["n"] + 3)
+    np.testing.assert_array_equal(a["z"], want["z"] * 2)

@@ -316,6 +316,10 @@ class _Decompiler:
                 index, obj, value = stack.pop(), stack.pop(), stack.pop()
                 spill(_has_call)
                 emit(ast.Assign(targets=[ast.Subscript(value=obj, slice=index, ctx=ast.Store())], value=value))
+            elif op == "STORE_ATTR":  # r.a = v (a record's field)
+                obj, value = stack.pop(), stack.pop()
+                spill(_has_call)
+                emit(ast.Assign(targets=[ast.Attribute(value=obj, attr=ins.argval, ctx=ast.Store())], value=value))
             elif op == "STORE_SLICE":
                 stop, start_, obj, value = stack.pop(), stack.pop(), stack.pop(), stack.pop()
                 spill(_has_call)

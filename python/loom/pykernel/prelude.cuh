@@ -221,4 +221,18 @@ __device__ __forceinline__ unsigned long long loom_atomic_dec(unsigned long long
   return old;
 }
 
+// A value at an address its type's alignment may not divide (a complex field of a record:
+// NumPy aligns complex64 to 4 bytes, loom_complex64 needs 8): byte copies, which the
+// compilers turn into the widest loads the address allows.
+template <class T>
+__device__ __forceinline__ T loom_load_unaligned(const unsigned char* p) {
+  T v;
+  memcpy(&v, p, sizeof(T));
+  return v;
+}
+template <class T>
+__device__ __forceinline__ void loom_store_unaligned(unsigned char* p, T v) {
+  memcpy(p, &v, sizeof(T));
+}
+
 #endif  // LOOM_PK_PRELUDE

@@ -61,9 +61,15 @@ def field(tr, node, rec, name):
     fdt, off = dtype.fields[name][:2]
     if fdt.subdtype is None:
         et = T.Scalar(T.dtype_name(fdt))
+        if et.is_complex:  # NumPy aligns it to its parts, loom's C type to its size: byte copies
+            addr = f"({rec.code} + {off})"
+            return Value(f"loom_load_unaligned<{et.c}>({addr})", et, obj=("unaligned", addr))
         return Value(f"(*reinterpret_cast<{et.c}*>({rec.code} + {off}))", et)
     base, shape = fdt.subdtype
     et = T.Scalar(T.dtype_name(base))
+    if et.is_complex and (off % (2 * base.itemsize) or dtype.itemsize % (2 * base.itemsize)):
+        tr.unsupported(node, f"the record's array field '{name}' of {et} at byte {off} of a {dtype.itemsize}-byte "
+                             f"record: kernels read complex arrays at multiples of {2 * base.itemsize} bytes")
     at = T.Array(et.dtype, len(shape), "C", "global", tuple(shape))
     strides = [int(np.prod(shape[k + 1:], dtype=np.int64)) for k in range(len(shape))]
     code = (f"{at.c}{{reinterpret_cast<{et.c}*>({rec.code} + {off}), "
@@ -126,6 +132,9 @@ def assign(tr, node, target_value, v):
             else:
                 tr.emit(f"  {d} = {cast(v, t.element)};")
         tr.emit("}")
+        return
+    if isinstance(target_value.obj, tuple) and target_value.obj[0] == "unaligned":
+        tr.emit(f"loom_store_unaligned<{t.c}>({target_value.obj[1]}, {cast(v, t)});")
         return
     tr.emit(f"{target_value.code} = {cast(v, t)};")
 
