@@ -6,7 +6,7 @@ Arithmetic computes in float32 and rounds once to bfloat16, as CUDA's intrinsics
 CUDA's do.
 Conversions with a rounding mode (rn, rz, rd, ru) are bf16.cuh's, on the bits, so NVRTC and
 the CPU kernel emulator agree. Comparisons give a bool; `hisinf` an int (-1, 0, 1)."""
-from . import stubs
+from . import halfops, stubs
 from . import types as T
 from .intrinsics import HANDLERS
 from .values import Value, cast
@@ -18,11 +18,7 @@ _INTS = ("int16", "uint16", "int32", "uint32", "int64", "uint64")
 ARITHMETIC = {"hadd": "+", "hsub": "-", "hmul": "*", "hdiv": "/", "hadd_rn": "+", "hsub_rn": "-", "hmul_rn": "*"}
 SATURATING = {"hadd_sat": "+", "hsub_sat": "-", "hmul_sat": "*"}
 COMPARISONS = {"heq": "==", "hne": "!=", "hge": ">=", "hgt": ">", "hle": "<=", "hlt": "<"}
-MATH = {"hneg": "-({})", "habs": "fabsf({})", "hsqrt": "sqrtf({})", "hrsqrt": "(1.0f / sqrtf({}))",
-        "hrcp": "(1.0f / ({}))", "hexp": "expf({})", "hexp2": "exp2f({})", "hexp10": "powf(10.0f, {})",
-        "hlog": "logf({})", "hlog2": "log2f({})", "hlog10": "log10f({})", "hsin": "sinf({})",
-        "hcos": "cosf({})", "htanh": "tanhf({})", "hfloor": "floorf({})", "hceil": "ceilf({})",
-        "htrunc": "truncf({})", "hrint": "rintf({})"}
+MATH = {**stubs.FP16_MATH, "htanh": "tanhf({})"}  # cuda.fp16's functions, and tanh
 OTHERS = ["hfma", "hfma_sat", "hfma_relu", "hmax", "hmin", "hmax_nan", "hmin_nan", "hisnan", "hisinf",
           "bfloat16_as_int16", "int16_as_bfloat16", "bfloat16_as_uint16", "uint16_as_bfloat16",
           "bfloat16_to_float32", "float32_to_bfloat16", "float64_to_bfloat16", "bfloat16_to_int8_rz",
@@ -64,36 +60,18 @@ def _clamp01(expr):  # CUDA's _sat intrinsics: clamped to [0, 1], a NaN flushed 
     return f"([](float v) {{ return v != v ? 0.0f : (v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v)); }}({expr}))"
 
 
-def _binary(name, op, saturate=False):
-    def h(tr, node, args, kwargs):
-        a, b = _floats(tr, node, args, name, 2)
-        expr = f"({a} {op} {b})"
-        return _bf16(_clamp01(expr) if saturate else expr)
-    return h
-
-
-def _compare(name, op):
-    def h(tr, node, args, kwargs):
-        a, b = _floats(tr, node, args, name, 2)
-        return Value(f"({a} {op} {b})", T.BOOL)
-    return h
-
-
-def _unary(name, template):
-    def h(tr, node, args, kwargs):
-        (a,) = _floats(tr, node, args, name, 1)
-        return _bf16(template.format(a))
-    return h
+def _bf16_sat(expr):
+    return _bf16(_clamp01(expr))
 
 
 for _n, _op in ARITHMETIC.items():
-    _register(_n)(_binary(_n, _op))
+    _register(_n)(halfops.binary(_floats, _bf16, _n, _op))
 for _n, _op in SATURATING.items():
-    _register(_n)(_binary(_n, _op, saturate=True))
+    _register(_n)(halfops.binary(_floats, _bf16_sat, _n, _op))
 for _n, _op in COMPARISONS.items():
-    _register(_n)(_compare(_n, _op))
+    _register(_n)(halfops.compare(_floats, _n, _op))
 for _n, _t in MATH.items():
-    _register(_n)(_unary(_n, _t))
+    _register(_n)(halfops.unary(_floats, _bf16, _n, _t))
 
 
 def _fma(name, finish):

@@ -3,7 +3,7 @@ converted, as Numba's typing does), computes in float32 and rounds back to float
 what CUDA's half intrinsics compute; comparisons give a bool. Written with casts and the
 float functions NVRTC and the CPU kernel emulator both have, so cuda_fp16.h's intrinsics
 (absent from the emulator) are not needed."""
-from . import stubs
+from . import halfops, stubs
 from . import types as T
 from .intrinsics import handler
 from .values import Value, cast
@@ -24,33 +24,12 @@ def _half(expr):
     return Value(f"((__half)({expr}))", F16)
 
 
-def _binary(name, op):
-    def h(tr, node, args, kwargs):
-        a, b = _floats(tr, node, args, name, 2)
-        return _half(f"{a} {op} {b}")
-    return h
-
-
-def _compare(name, op):
-    def h(tr, node, args, kwargs):
-        a, b = _floats(tr, node, args, name, 2)
-        return Value(f"({a} {op} {b})", T.BOOL)
-    return h
-
-
-def _unary(name, template):
-    def h(tr, node, args, kwargs):
-        (a,) = _floats(tr, node, args, name, 1)
-        return _half(template.format(a))
-    return h
-
-
 for _n, _op in stubs.FP16_ARITHMETIC.items():
-    handler(getattr(stubs.fp16, _n))(_binary(_n, _op))
+    handler(getattr(stubs.fp16, _n))(halfops.binary(_floats, _half, _n, _op))
 for _n, _op in stubs.FP16_COMPARISONS.items():
-    handler(getattr(stubs.fp16, _n))(_compare(_n, _op))
+    handler(getattr(stubs.fp16, _n))(halfops.compare(_floats, _n, _op))
 for _n, _t in stubs.FP16_MATH.items():
-    handler(getattr(stubs.fp16, _n))(_unary(_n, _t))
+    handler(getattr(stubs.fp16, _n))(halfops.unary(_floats, _half, _n, _t))
 
 
 @handler(stubs.fp16.hfma)
