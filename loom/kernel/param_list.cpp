@@ -27,7 +27,8 @@ bool is_identifier(const std::string& s) {
   return true;
 }
 
-// NumPy's canonical dtype names; loom has all but the complex ones.
+// NumPy's canonical dtype names of the types user kernels' parameter lists take: loom's real
+// and bool types (complex parameters are not supported by these kernels yet).
 std::optional<DType> numpy_dtype_named(const std::string& t, const std::string& label) {
   static const std::map<std::string, DType> names = {
       {"bool", bool_},       {"int8", int8},         {"int16", int16},     {"int32", int32},
@@ -37,7 +38,10 @@ std::optional<DType> numpy_dtype_named(const std::string& t, const std::string& 
   };
   auto it = names.find(t);
   if (it != names.end()) return it->second;
-  if (t == "complex64" || t == "complex128" || t == "float128" || t == "longdouble")
+  if (t == "complex64" || t == "complex128")
+    throw DTypeError(label + "unsupported dtype " + t + ": ElementwiseKernel and ReductionKernel parameters "
+                     "are real or bool (complex ones are not supported yet)");
+  if (t == "float128" || t == "longdouble")
     throw DTypeError(label + "unsupported dtype " + t + " (loom has no " + t + ")");
   return std::nullopt;
 }

@@ -27,7 +27,7 @@ def test_bad_param_lists():
         loom.ElementwiseKernel("floaty x", "T y", "y = x", "k")
     with pytest.raises(ValueError, match="duplicate"):
         loom.ElementwiseKernel("T x, T x", "T y", "y = x", "k")
-    with pytest.raises(TypeError, match="complex64"):
+    with pytest.raises(TypeError, match="complex64: ElementwiseKernel and ReductionKernel parameters are real"):
         loom.ElementwiseKernel("complex64 x", "T y", "y = x", "k")
 
 
