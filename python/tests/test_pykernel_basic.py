@@ -313,7 +313,7 @@ def test_launch_configuration_forms(device, rng):
     np.testing.assert_allclose(out.numpy(), 2 * x)
     add_kernel[2, 128, 0](dx, dx, out)
     np.testing.assert_allclose(out.numpy(), 2 * x)
-    with pytest.raises(TypeError, match="launch configuration"):
+    with pytest.raises(ValueError, match="launch configuration was not specified"):
         add_kernel(dx, dx, out)
 
 

@@ -107,3 +107,36 @@ def test_guvectorize_scalar_core_and_errors(rng):
         matvec(rng.random((3, 4)), rng.random(5))
     with pytest.raises(ValueError, match="cannot read the layout"):
         loom.guvectorize(["void(float64[:])"], "(n)->")(lambda a: None)
+
+
+def test_stream_keyword_as_numba(device, rng):
+    """Numba's stream= on a vectorized call, its reduce and a gufunc call: the work runs there."""
+    @loom.vectorize(["float64(float64, float64)"], target="cuda")
+    def add(a, b):
+        return a + b
+
+    @loom.guvectorize(["void(float64[:], float64[:])"], "(n)->()", target="cuda")
+    def total(x, out):
+        s = 0.0
+        for v in x:
+            s += v
+        out[0] = s
+
+    with device:
+        s = loom.Stream()
+    x = rng.random((6, 50))
+    d = loom.asarray(x, device=device)
+    r = add(d, d, stream=s)
+    s.synchronize()
+    np.testing.assert_allclose(r.numpy(), 2 * x)
+    np.testing.assert_allclose(add.reduce(d, stream=s).numpy(), x.sum(axis=0))
+    np.testing.assert_allclose(total(d, stream=s).numpy(), x.sum(axis=1))
+    with pytest.raises(TypeError, match="stream= takes a loom.Stream"):
+        add(d, d, stream="fast")
+
+
+def test_guvectorize_refuses_a_return_type():
+    with pytest.raises(loom.TypingError, match="cannot return values: the signature specifies int32 return type"):
+        @loom.guvectorize(["int32(int32[:], int32[:])"], "(m)->(m)", target="cuda")
+        def f(x, y):
+            pass

@@ -48,8 +48,8 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
     def __call__(self, *args, **kwargs):
         if self.device:
             raise TypeError(f"[{self.__name__}] is a device function: call it from a kernel")
-        raise TypeError(f"[{self.__name__}] a kernel needs a launch configuration: "
-                        f"{self.__name__}[griddim, blockdim](...)")
+        raise ValueError(f"[{self.__name__}] launch configuration was not specified: a kernel is launched as "
+                         f"{self.__name__}[griddim, blockdim](...)")  # Numba's words and error type
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         """Numba's forall: a launcher of at least `ntasks` threads in 1-D, for a kernel that maps

@@ -105,9 +105,12 @@ class Vectorized:
         self._kernels[key] = (k, ret)
         return self._kernels[key]
 
-    def __call__(self, *args, out=None, **kwargs):
+    def __call__(self, *args, out=None, stream=0, **kwargs):
+        """Numba's ufunc call; `stream` (a loom.Stream, or 0 for the default) is where the
+        kernel runs."""
         if kwargs:
             raise TypeError(f"[{self.__name__}] unexpected keyword arguments {sorted(kwargs)}")
+        stream = _stream(stream, self.__name__)
         if len(args) != self.nin:
             raise TypeError(f"[{self.__name__}] takes {self.nin} inputs, {len(args)} given")
         loom_in, dev = _inputs(args, self.target, self.__name__)
@@ -122,26 +125,27 @@ class Vectorized:
                 else (a if str(a.dtype) == t.dtype else a.astype(t.dtype)) for a, t in zip(args, argtypes)]
         if out is not None:
             if isinstance(out, _loom.ndarray):
-                k(*conv, out)
+                k(*conv, out, stream=stream)
                 return out
-            res = k(*conv)
+            res = k(*conv, stream=stream)
             out[...] = res.numpy()
             return out
-        res = k(*conv)
+        res = k(*conv, stream=stream)
         if loom_in:
             return res
         r = res.numpy()
         return r[()] if all(np.ndim(a) == 0 for a in args) else r
 
-    def reduce(self, a, axis=0):
-        """ufunc.reduce for a two-input function: folds along `axis` (NumPy's semantics)."""
+    def reduce(self, a, axis=0, stream=0):
+        """ufunc.reduce for a two-input function: folds along `axis` (NumPy's semantics), on
+        `stream` (Numba's keyword)."""
         if self.nin != 2:
             raise ValueError(f"[{self.__name__}] reduce needs a function of two inputs")
         arr = a if isinstance(a, _loom.ndarray) else np.asarray(a)
         arr = np.moveaxis(arr.numpy() if isinstance(arr, _loom.ndarray) else arr, axis, 0)
         acc = arr[0]
         for i in range(1, arr.shape[0]):
-            acc = self(acc, arr[i])
+            acc = self(acc, arr[i], stream=stream)
         return _loom.asarray(acc, device=a.device) if isinstance(a, _loom.ndarray) else acc
 
     def __repr__(self):
@@ -200,8 +204,9 @@ class GUVectorized:
         self._sigs = [parse_signature(s, func.__name__) for s in signatures]
         for ret, params in self._sigs:
             if ret is not None:
-                raise TypingError(f"[{func.__name__}] guvectorized functions cannot return values: a guvectorize "
-                                  f"signature is void(...) (outputs are arguments), not {ret}(...)")
+                raise TypingError(f"[{func.__name__}] guvectorized functions cannot return values: the signature "
+                                  f"specifies {ret} return type (a guvectorize signature is void(...); outputs are "
+                                  "arguments)")
             if len(params) != len(self._src.params):
                 raise TypingError(f"[{func.__name__}] a guvectorize signature is void(...) with one type per operand")
         self._kernels = {}
@@ -215,9 +220,10 @@ class GUVectorized:
         # Device-function argument types: arrays of the core dimensions (layout A), scalars as they are.
         dtypes = []
         for p, c in zip(params, core):
-            if isinstance(p, T.Array) and p.ndim != len(c):
+            # A "()" operand typed as a 1-d array is a one-element view (Numba's way to write a scalar out).
+            if isinstance(p, T.Array) and p.ndim != len(c) and not (len(c) == 0 and p.ndim == 1):
                 raise TypingError(f"[{self.__name__}] the signature's {p} does not match the layout's ({','.join(c)})")
-            dtypes.append(T.Array(p.dtype, len(c), "A") if isinstance(p, T.Array) else p)
+            dtypes.append(T.Array(p.dtype, max(len(c), 1), "A") if isinstance(p, T.Array) else p)
         mb, cname, _ = translate_device(self.py_func, dtypes, self._src)
         full = [T.Array(p.dtype, loop_nd + len(c), "A") for p, c in zip(params, core)]
         lines = [f'extern "C" __global__ void loom_guv_{self.__name__}(' +
@@ -233,8 +239,8 @@ class GUVectorized:
             off = " + ".join(f"j{d} * a{k}.strides[{d}]" for d in range(loop_nd)) or "0"
             if isinstance(dt, T.Array):
                 nd = len(c)
-                shp = ", ".join(f"a{k}.shape[{loop_nd + d}]" for d in range(nd))
-                st = ", ".join(f"a{k}.strides[{loop_nd + d}]" for d in range(nd))
+                shp = ", ".join(f"a{k}.shape[{loop_nd + d}]" for d in range(nd)) or "1LL"
+                st = ", ".join(f"a{k}.strides[{loop_nd + d}]" for d in range(nd)) or "1LL"
                 lines.append(f"  const {dt.c} v{k}{{a{k}.data + ({off}), {{{shp}}}, {{{st}}}}};")
                 call.append(f"v{k}")
             else:
@@ -244,7 +250,8 @@ class GUVectorized:
         self._kernels[key] = _loom.RawModule(mb.source("\n".join(lines))).get_function(f"loom_guv_{self.__name__}")
         return self._kernels[key]
 
-    def __call__(self, *args, out=None):
+    def __call__(self, *args, out=None, stream=0):
+        stream = _stream(stream, self.__name__)
         if len(args) == self.nin + self.nout and out is None:
             args, out = args[:self.nin], args[self.nin:]
         if len(args) != self.nin:  # Numba's words
@@ -298,7 +305,8 @@ class GUVectorized:
         n = int(np.prod(loop_shape))
         if n > 0:
             threads = 128
-            self._kernel(chosen, max(1, len(loop_shape)))(((n + threads - 1) // threads,), (threads,), (*operands, n))
+            self._kernel(chosen, max(1, len(loop_shape)))(((n + threads - 1) // threads,), (threads,), (*operands, n),
+                                                          stream=stream)
         for j, o in enumerate(outs):
             if not isinstance(o, _loom.ndarray):
                 o[...] = results[j].numpy()
@@ -309,6 +317,15 @@ class GUVectorized:
 
     def __repr__(self):
         return f"<loom.guvectorize {self.__name__} target={self.target}>"
+
+
+def _stream(stream, where):
+    """Numba's stream argument: 0 or None is the default stream, else a loom.Stream."""
+    if stream is None or (isinstance(stream, int) and not isinstance(stream, bool) and stream == 0):
+        return None
+    if not isinstance(stream, _loom.Stream):
+        raise TypeError(f"[{where}] stream= takes a loom.Stream (cuda.stream()) or 0, not {type(stream).__name__}")
+    return stream
 
 
 def guvectorize(signatures, layout, target="cpu", cache=False, nopython=True, **kwargs):
