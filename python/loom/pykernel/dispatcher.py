@@ -375,7 +375,7 @@ def _convert_args(name, args):
         a, hint = hints.unwrap(a)  # cuda.In / Out / InOut (args.py)
         copy_in, copy_out = (hint.copy_in, hint.copy_out) if hint else (True, True)
         if _is_record(a):
-            arg, entry = _record_arg(a, dev or _loom.default_device())  # copied in always: it is small
+            arg, entry = _record_arg(a, dev or _loom.default_device())  # copied in even for cuda.Out
             out.append(arg)
             if copy_out and (not isinstance(a, np.ndarray) or a.flags.writeable):
                 back.append(entry)
