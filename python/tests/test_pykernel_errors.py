@@ -141,8 +141,13 @@ def test_recursion_is_unsupported():
 def test_device_function_called_from_host_and_kernel_without_config():
     with pytest.raises(TypeError, match="device function"):
         recurse(3)
-    with pytest.raises(ValueError, match="launch configuration was not specified"):  # Numba's type and words
-        cuda.jit(undefined_name)(np.zeros(3))
+    for error in (ValueError, TypeError):  # Numba's type, and loom's before
+        with pytest.raises(error, match="launch configuration was not specified"):
+            cuda.jit(undefined_name)(np.zeros(3))
+    with pytest.raises(RuntimeError, match="Cannot compile a device function as a kernel"):  # Numba's
+        recurse[1, 1](3)
+    with pytest.raises(TypeError, match=r"\[cuda.declare_device\] Return type must be provided"):
+        cuda.declare_device("f1", (cuda.float32[:],))
     with pytest.raises(RuntimeError, match="only be called inside a kernel"):
         cuda.grid(1)
 

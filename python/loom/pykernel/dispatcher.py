@@ -10,7 +10,7 @@ from . import args as hints
 from . import cache, enums, numba_types, records
 from . import types as T
 from .compiler import ModuleBuilder, kernel_name, translate_kernel
-from .errors import TypingError
+from .errors import DeviceFunctionLaunchError, LaunchConfigError, TypingError
 from .function import KernelFunction
 from .signatures import accepts, parse_signature
 from .translate import FunctionTranslator
@@ -48,8 +48,8 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
     def __call__(self, *args, **kwargs):
         if self.device:
             raise TypeError(f"[{self.__name__}] is a device function: call it from a kernel")
-        raise ValueError(f"[{self.__name__}] launch configuration was not specified: a kernel is launched as "
-                         f"{self.__name__}[griddim, blockdim](...)")  # Numba's words and error type
+        raise LaunchConfigError(f"[{self.__name__}] launch configuration was not specified: a kernel is launched as "
+                                f"{self.__name__}[griddim, blockdim](...)")  # Numba's words
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         """Numba's forall: a launcher of at least `ntasks` threads in 1-D, for a kernel that maps
@@ -403,7 +403,8 @@ class CUDADeviceFunction(CUDADispatcher):
     """What @cuda.jit(device=True) returns: called from kernels, never launched."""
 
     def __getitem__(self, config):
-        raise TypeError(f"[{self.__name__}] is a device function; only kernels are launched")
+        raise DeviceFunctionLaunchError(f"[{self.__name__}] Cannot compile a device function as a kernel: it is "
+                                        "called from kernels, only kernels are launched")  # Numba's words
 
 
 class _Overload:

@@ -18,6 +18,16 @@ class UnsupportedError(TypingError):
 KernelSyntaxError = UnsupportedError
 
 
+class LaunchConfigError(TypeError, ValueError):
+    """A kernel called without kernel[griddim, blockdim]: Numba raises ValueError, loom raised
+    TypeError; both catch it."""
+
+
+class DeviceFunctionLaunchError(TypeError, RuntimeError):
+    """A device function launched as a kernel: Numba raises RuntimeError, loom raised
+    TypeError; both catch it."""
+
+
 class Location:
     """Where a node of a kernel's source is: file, line, and the source line's text."""
 

@@ -78,6 +78,9 @@ class ForeignFunction:
         if abi not in ("numba", "c"):
             raise ValueError(f"[cuda.declare_device] abi is 'numba' or 'c', not {abi!r}")
         self.__name__ = self.name = name
+        if isinstance(sig, tuple) or (isinstance(sig, str) and sig.strip().startswith("(")):
+            raise TypeError(f"[cuda.declare_device] Return type must be provided for device declarations: '{name}' "
+                            f"is declared {sig!r}; write 'int32(float32)', or 'void(...)' for none")
         self.ret, self.params = parse_signature(sig, name)
         for t in self.params:
             if not isinstance(t, (T.Scalar, T.Pointer)):
