@@ -140,3 +140,10 @@ def test_guvectorize_refuses_a_return_type():
         @loom.guvectorize(["int32(int32[:], int32[:])"], "(m)->(m)", target="cuda")
         def f(x, y):
             pass
+
+
+def test_ufunc_decorator_options_as_numba():
+    with pytest.raises(TypeError, match="^The following target options are not supported: 'what1', 'ever2'$"):
+        loom.guvectorize(["void(float32[:], float32[:])"], "(x)->(x)", target="cuda", what1=True, ever2=False)
+    with pytest.raises(TypeError, match="^nopython flag must be True$"):
+        loom.vectorize(["float64(float64)"], target="cuda", nopython=False)

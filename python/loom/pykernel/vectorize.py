@@ -166,8 +166,18 @@ def _scalar_type(a):
     return T.Scalar(T.dtype_name(a.dtype) if not isinstance(a, _loom.ndarray) else str(a.dtype))
 
 
+def _check_options(nopython, kwargs):
+    """Numba's rules for a ufunc decorator's options, in its words: nopython must stay True
+    (kernels have no object mode) and unknown options are refused, not ignored."""
+    if kwargs:
+        raise TypeError("The following target options are not supported: " + ", ".join(f"'{k}'" for k in kwargs))
+    if not nopython:
+        raise TypeError("nopython flag must be True")
+
+
 def vectorize(signatures=None, target="cpu", identity=None, cache=False, nopython=True, **kwargs):
     """@loom.vectorize(['float32(float32, float32)', ...], target='cuda'|'cpu'|'parallel')."""
+    _check_options(nopython, kwargs)
     if callable(signatures) and not isinstance(signatures, (str, list, tuple)):
         return Vectorized(signatures, None, target, identity)
     sigs = [signatures] if isinstance(signatures, (str, Signature)) else signatures
@@ -330,5 +340,6 @@ def _stream(stream, where):
 
 def guvectorize(signatures, layout, target="cpu", cache=False, nopython=True, **kwargs):
     """@loom.guvectorize(['void(float64[:,:], float64[:], float64[:])'], '(m,n),(n)->(m)', target=...)."""
+    _check_options(nopython, kwargs)
     sigs = [signatures] if isinstance(signatures, (str, Signature)) else list(signatures)
     return lambda f: GUVectorized(f, sigs, layout, target)
