@@ -141,6 +141,18 @@ def test_misaligned_field_is_refused(device):
 
     with pytest.raises(loom.TypingError, match=r"\[k\] the record field 'b' at byte 4 .*type float64 is not aligned"):
         k[1, 1](np.zeros(2, packed))
+    nested = np.dtype([("n", np.int32), ("h", np.complex64, (2,))], align=True)  # h at byte 4
+
+    @cuda.jit
+    def doubles(r):
+        r.h[1] = r.h[0] * 2
+
+    with pytest.raises(loom.TypingError, match="complex arrays at multiples of 8 bytes"):
+        doubles[1, 1](np.zeros(1, nested)[0])
+    fine = np.zeros(1, np.dtype([("x", np.float64), ("h", np.complex64, (2,))], align=True))
+    fine["h"] = [[1 + 2j, 0]]
+    doubles[1, 1](fine[0])
+    assert fine["h"][0, 1] == 2 + 4j
     with pytest.raises(loom.TypingError, match="has no field 'q'"):
         @cuda.jit
         def bad(a):

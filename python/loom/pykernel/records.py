@@ -67,9 +67,9 @@ def field(tr, node, rec, name):
         return Value(f"(*reinterpret_cast<{et.c}*>({rec.code} + {off}))", et)
     base, shape = fdt.subdtype
     et = T.Scalar(T.dtype_name(base))
-    if et.is_complex and (off % (2 * base.itemsize) or dtype.itemsize % (2 * base.itemsize)):
+    if et.is_complex and (off % base.itemsize or dtype.itemsize % base.itemsize):  # loom_complex's alignment
         tr.unsupported(node, f"the record's array field '{name}' of {et} at byte {off} of a {dtype.itemsize}-byte "
-                             f"record: kernels read complex arrays at multiples of {2 * base.itemsize} bytes")
+                             f"record: kernels read complex arrays at multiples of {base.itemsize} bytes")
     at = T.Array(et.dtype, len(shape), "C", "global", tuple(shape))
     strides = [int(np.prod(shape[k + 1:], dtype=np.int64)) for k in range(len(shape))]
     code = (f"{at.c}{{reinterpret_cast<{et.c}*>({rec.code} + {off}), "
