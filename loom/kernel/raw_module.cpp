@@ -10,6 +10,18 @@
 #include "loom/runtime/device.h"
 
 namespace loom {
+namespace {
+
+// Whether `code` names `id` as an identifier (not inside a longer name).
+bool names_identifier(const std::string& code, const std::string& id) {
+  auto ident = [](char c) { return isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t p = code.find(id); p != std::string::npos; p = code.find(id, p + 1))
+    if ((p == 0 || !ident(code[p - 1])) && (p + id.size() == code.size() || !ident(code[p + id.size()])))
+      return true;
+  return false;
+}
+
+}  // namespace
 
 std::string Dim3::str() const {
   return "(" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) + ")";
@@ -94,14 +106,6 @@ RawModule::RawModule(std::string code, std::vector<std::string> options,
   state_->name_expressions = std::move(name_expressions);
   state_->dialect = dialect;
   state_->cooperative = names_identifier(state_->code, "this_grid");
-}
-
-bool RawModule::names_identifier(const std::string& code, const std::string& id) {
-  auto ident = [](char c) { return isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (size_t p = code.find(id); p != std::string::npos; p = code.find(id, p + 1))
-    if ((p == 0 || !ident(code[p - 1])) && (p + id.size() == code.size() || !ident(code[p + id.size()])))
-      return true;
-  return false;
 }
 
 Kernel RawModule::get_function(const std::string& name, bool compile_now) const {

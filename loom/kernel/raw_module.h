@@ -191,8 +191,6 @@ class RawModule {
   /// caches and raises CompileError on bad source. Returns the lowered (mangled) name of
   /// each name expression, in order.
   std::vector<std::string> compile(int arch) const;
-  /// Whether `code` names `id` as an identifier (not inside a longer name).
-  static bool names_identifier(const std::string& code, const std::string& id);
   /// The module's PTX for virtual architecture compute_`arch` (0: the oldest NVRTC knows,
   /// portable to every newer GPU), compiled now without a GPU; for reading (Numba's
   /// inspect_asm and compile_ptx), not cached. Raises CompileError on bad source.

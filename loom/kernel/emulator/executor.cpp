@@ -82,6 +82,15 @@ void loop_collective(ThreadCtx*, loom_emu::Collective* op, int line) {
   not_scanned(op->kind == loom_emu::Collective::kBlockCount ? "a counting __syncthreads" : "a warp collective", line);
 }
 
+// A launch's error from a block's: `msg` (the kernel named) in an exception of the block's kind
+// (KernelFaultError, std::out_of_range, else std::runtime_error); Ctrl-C stays Interrupted.
+std::exception_ptr launch_error(const std::exception& e, const std::string& label, const std::string& msg) {
+  if (dynamic_cast<const Interrupted*>(&e)) return std::make_exception_ptr(Interrupted(label + " interrupted (Ctrl-C)"));
+  if (dynamic_cast<const KernelFaultError*>(&e)) return std::make_exception_ptr(KernelFaultError(msg));
+  if (dynamic_cast<const std::out_of_range*>(&e)) return std::make_exception_ptr(std::out_of_range(msg));
+  return std::make_exception_ptr(std::runtime_error(msg));
+}
+
 // The grid barrier of a cooperative launch: each block arrives when all its live threads
 // wait at grid.sync(), and waits until every block still running has arrived. A block that
 // returns while others wait at (or later reach) a grid barrier would hang a GPU: here that,
@@ -95,10 +104,10 @@ struct GridAbandoned : std::runtime_error {
 class GridBarrier {
  public:
   explicit GridBarrier(size_t blocks) : expected_(blocks) {}
-  void arrive_and_wait(int line) {
+  void arrive_and_wait() {
     std::unique_lock<std::mutex> lock(mu_);
     if (failed_) abandoned_locked();
-    if (exited_ > 0) fail_locked(line);
+    if (exited_ > 0) fail_locked();
     const uint64_t generation = generation_;
     if (++arrived_ == expected_) {
       arrived_ = 0;
@@ -109,10 +118,10 @@ class GridBarrier {
     cv_.wait(lock, [&] { return generation_ != generation || failed_; });
     if (generation_ == generation) abandoned_locked();
   }
-  void exited(int) {  // a block returned: the barriers after this one cannot complete
+  void exited() {  // a block returned: the barriers after this one cannot complete
     std::lock_guard<std::mutex> lock(mu_);
     ++exited_;
-    if (arrived_ > 0) fail_locked(0);
+    if (arrived_ > 0) fail_locked();
   }
   void fail() {
     std::lock_guard<std::mutex> lock(mu_);
@@ -124,7 +133,7 @@ class GridBarrier {
   [[noreturn]] void abandoned_locked() {
     throw GridAbandoned("grid.sync(): another block of the cooperative launch failed");
   }
-  [[noreturn]] void fail_locked(int) {
+  [[noreturn]] void fail_locked() {
     message_ = "grid.sync(): " + std::to_string(exited_) + " block(s) of the cooperative launch returned while "
                "others wait at a grid barrier; every thread of the grid must reach each grid.sync() (a GPU would "
                "hang)";
@@ -234,7 +243,7 @@ void run_block_fibers(const EmuFunction& f, const ThreadCtx& proto, void** args,
         if (!grid)
           throw std::runtime_error("grid.sync() in a kernel the launch did not run cooperatively (its source must "
                                    "name cooperative_groups::this_grid)");
-        grid->arrive_and_wait(tally.grid_line);
+        grid->arrive_and_wait();
         for (size_t k = 0; k < n; ++k)
           if (w[k].kind == Wait::kGrid) w[k].kind = Wait::kRunnable;
         tally.at_grid = 0;
@@ -311,23 +320,14 @@ void run_cooperative(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_
                            static_cast<unsigned>(b / (size_t{grid.x} * grid.y))};
         if (debug) run_block_debug(f, c, args, shared_mem, uc, *debug, &barrier);
         else run_block_fibers(f, c, args, uc, nullptr, nullptr, &barrier);
-        barrier.exited(0);
+        barrier.exited();
       } catch (const GridAbandoned& e) {
         std::lock_guard<std::mutex> lock(error_mu);
         if (!abandoned) abandoned = std::make_exception_ptr(std::runtime_error(label + " " + e.what()));
       } catch (const std::exception& e) {
         barrier.fail();
         std::lock_guard<std::mutex> lock(error_mu);
-        if (!first_error) {
-          if (dynamic_cast<const Interrupted*>(&e))
-            first_error = std::make_exception_ptr(Interrupted(label + " interrupted (Ctrl-C)"));
-          else if (dynamic_cast<const KernelFaultError*>(&e))
-            first_error = std::make_exception_ptr(KernelFaultError(label + " " + e.what()));
-          else if (dynamic_cast<const std::out_of_range*>(&e))
-            first_error = std::make_exception_ptr(std::out_of_range(label + " " + e.what()));
-          else
-            first_error = std::make_exception_ptr(std::runtime_error(label + " " + e.what()));
-        }
+        if (!first_error) first_error = launch_error(e, label, label + " " + e.what());
       }
     });
   }
@@ -397,19 +397,9 @@ void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** 
           // Errors of one thread already say which; the block loop's context holds the
           // thread it was running.
           std::string msg = label + " " + e.what();
-          if (dynamic_cast<const Interrupted*>(&e)) {
-            first_error = std::make_exception_ptr(Interrupted(label + " interrupted (Ctrl-C)"));
-          } else {
-            if (!located) msg += ", in thread " + idx_str(c.thread_idx) + " of block " + idx_str(c.block_idx);
-            if (dynamic_cast<const KernelFaultError*>(&e)) {
-              if (!debug) msg += "; launch it with debug=True to see the source line";
-              first_error = std::make_exception_ptr(KernelFaultError(msg));
-            } else if (dynamic_cast<const std::out_of_range*>(&e)) {
-              first_error = std::make_exception_ptr(std::out_of_range(msg));
-            } else {
-              first_error = std::make_exception_ptr(std::runtime_error(msg));
-            }
-          }
+          if (!located) msg += ", in thread " + idx_str(c.thread_idx) + " of block " + idx_str(c.block_idx);
+          if (!debug && dynamic_cast<const KernelFaultError*>(&e)) msg += "; launch it with debug=True to see the source line";
+          first_error = launch_error(e, label, msg);
         }
         failed = true;
         return;

@@ -189,6 +189,16 @@ def _c_name(name):
     return re.sub(r"\W", "_", name)
 
 
+def nvrtc_options(fastmath, lineinfo, debug):
+    """The NVRTC options of a Python kernel's options (launches and ptx.py alike)."""
+    opts = []
+    if fastmath:
+        opts.append("--use_fast_math")
+    if lineinfo or debug:
+        opts.append("--generate-line-info")
+    return opts
+
+
 def kernel_name(func):
     return "loom_pk_" + _c_name(func.__name__)
 

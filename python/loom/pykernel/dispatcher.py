@@ -9,7 +9,7 @@ from .. import _loom
 from . import args as hints
 from . import cache, enums, numba_types, records
 from . import types as T
-from .compiler import ModuleBuilder, kernel_name, translate_kernel
+from .compiler import ModuleBuilder, kernel_name, nvrtc_options, translate_kernel
 from .errors import DeviceFunctionLaunchError, LaunchConfigError, TypingError
 from .function import KernelFunction
 from .signatures import accepts, parse_signature
@@ -143,12 +143,7 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
         self._compile(key, argtypes)
 
     def _options(self):
-        opts = []
-        if self.fastmath:
-            opts.append("--use_fast_math")
-        if self.lineinfo or self.debug:
-            opts.append("--generate-line-info")
-        return tuple(opts)
+        return tuple(nvrtc_options(self.fastmath, self.lineinfo, self.debug))
 
     def _compile(self, key, argtypes, register=True):
         captured = cache.device_arrays_read(self.py_func)  # read before the key: the key holds their addresses

@@ -11,19 +11,10 @@ code (`-rdc=true`), as Numba's PTX has it."""
 from .. import _loom
 from . import numba_types
 from . import types as T
-from .compiler import ModuleBuilder, translate_kernel
+from .compiler import ModuleBuilder, nvrtc_options, translate_kernel
 from .errors import TypingError
 from .function import DeviceFunction
 from .signatures import parse_signature
-
-
-def _options(fastmath, lineinfo, debug):
-    opts = []
-    if fastmath:
-        opts.append("--use_fast_math")
-    if lineinfo or debug:
-        opts.append("--generate-line-info")
-    return opts
 
 
 def _arch(cc, where):
@@ -104,7 +95,7 @@ def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath
     portable as Numba's default. No GPU needed."""
     where = "cuda.compile_ptx"
     source, resty = _source(pyfunc, sig, device, debug, abi, abi_info, where)
-    opts = _options(fastmath, lineinfo, debug) + (["-rdc=true"] if device else [])
+    opts = nvrtc_options(fastmath, lineinfo, debug) + (["-rdc=true"] if device else [])
     arch = _arch(cc, where)
     return _loom.RawModule(source, options=opts).ptx(arch if arch is not None else 0), resty
 
