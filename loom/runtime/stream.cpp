@@ -1,5 +1,8 @@
 #include "loom/runtime/stream.h"
 
+#include <cstdint>
+#include <cstdio>
+#include <string>
 #include <vector>
 
 #include "loom/core/error.h"
@@ -7,12 +10,15 @@
 
 namespace loom {
 
-// Owns a created stream (never the default stream, which is a null handle).
+// Owns a created stream (never the default stream, which is a null handle); a stream made
+// elsewhere, or one of CUDA's special handles, is only borrowed (owned = false).
 struct StreamHandle {
   Device device;
   void* native = nullptr;
+  bool owned = true;
+  bool external = false;
   ~StreamHandle() {
-    if (native) {
+    if (native && owned) {
       try {
         device_runtime(device).stream_destroy(device, native);
       } catch (...) {
@@ -60,6 +66,40 @@ Stream Stream::create(const Device& device, bool non_blocking) {
 
 Stream Stream::default_stream(const Device& device) { return Stream(device, nullptr); }
 
+namespace {
+std::shared_ptr<StreamHandle> borrowed(const Device& device, void* native, bool external) {
+  auto h = std::make_shared<StreamHandle>();
+  h->device = device;
+  h->native = native;
+  h->owned = false;
+  h->external = external;
+  return h;
+}
+// cudaStreamLegacy and cudaStreamPerThread (cuda_runtime_api.h), which CPU-only builds lack.
+void* const kStreamLegacy = reinterpret_cast<void*>(uintptr_t{1});
+void* const kStreamPerThread = reinterpret_cast<void*>(uintptr_t{2});
+}  // namespace
+
+Stream Stream::legacy_default(const Device& device) {
+  if (!device.is_gpu()) return default_stream(device);
+  return Stream(device, borrowed(device, kStreamLegacy, false));
+}
+
+Stream Stream::per_thread_default(const Device& device) {
+  if (!device.is_gpu()) return default_stream(device);
+  return Stream(device, borrowed(device, kStreamPerThread, false));
+}
+
+Stream Stream::external(const Device& device, void* native) {
+  if (!device.is_gpu()) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(native)));
+    throw UnsupportedError("[external_stream] " + device.str() + " has no CUDA streams: wrapping CUDA stream " + buf +
+                           " needs a GPU device");
+  }
+  return Stream(device, borrowed(device, native, true));
+}
+
 Stream Stream::current(const Device& device) {
   const auto& slots = current_slots(device);
   if (device.index >= 0 && static_cast<size_t>(device.index) < slots.size()) {
@@ -87,6 +127,8 @@ void* Stream::native() const { return handle_ ? handle_->native : nullptr; }
 void Stream::synchronize() const { device_runtime(device_).stream_synchronize(device_, native()); }
 
 bool Stream::query() const { return device_runtime(device_).stream_query(device_, native()); }
+
+bool Stream::is_external() const { return handle_ && handle_->external; }
 
 StreamScope::StreamScope(const Stream& s) : previous_(Stream::current(s.device())) {
   Stream::set_current(s);

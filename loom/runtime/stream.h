@@ -21,6 +21,14 @@ class Stream {
   static Stream create(const Device& device, bool non_blocking = false);
   /// The default stream of `device`.
   static Stream default_stream(const Device& device);
+  /// CUDA's legacy default stream (cudaStreamLegacy, handle 1) and the calling thread's
+  /// per-thread default stream (cudaStreamPerThread, handle 2) of `device`; on the CPU, where
+  /// every stream is the synchronous default one, its default stream.
+  static Stream legacy_default(const Device& device);
+  static Stream per_thread_default(const Device& device);
+  /// A stream made by other code (a cudaStream_t of `device`), used and never destroyed here.
+  /// The CPU has no CUDA streams: UnsupportedError there.
+  static Stream external(const Device& device, void* native);
   /// The stream ops on `device` enqueue to in this thread.
   static Stream current(const Device& device);
   static void set_current(const Stream& s);
@@ -34,6 +42,8 @@ class Stream {
   void synchronize() const;
   /// True when all queued work has finished.
   bool query() const;
+  /// Made by external(): loom does not own it.
+  bool is_external() const;
   bool operator==(const Stream& o) const { return device_ == o.device_ && native() == o.native(); }
 
  private:

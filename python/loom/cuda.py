@@ -16,7 +16,9 @@ float32, void`; `void(float32[:, ::1], int32)` as a signature; pykernel/numba_ty
 
 PTX: `cuda.compile_ptx`, `cuda.compile` and `kernel.inspect_asm()` (pykernel/ptx.py).
 Host side: to_device, device_array, device_array_like, pinned_array, synchronize, gpus,
-select_device, is_available, stream; device arrays are loom arrays (copy_to_host()).
+select_device, is_available; device arrays are loom arrays (copy_to_host()). Streams are
+loom.Stream: stream, default_stream, legacy_default_stream, per_thread_default_stream,
+external_stream; `with s.auto_synchronize():`, s.handle, s.external.
 """
 import types as _types_module
 
@@ -127,7 +129,28 @@ def stream():
 
 
 def default_stream():
+    """The current device's default stream (handle 0)."""
     return _loom.default_stream()
+
+
+def legacy_default_stream():
+    """CUDA's legacy default stream of the current GPU (handle 1, CU_STREAM_LEGACY); on cpu(),
+    where every stream is the synchronous default one, the default stream (as in Numba's
+    simulator)."""
+    return _loom.legacy_default_stream()
+
+
+def per_thread_default_stream():
+    """The calling thread's per-thread default stream of the current GPU (handle 2,
+    CU_STREAM_PER_THREAD); on cpu() the default stream (as in Numba's simulator)."""
+    return _loom.per_thread_default_stream()
+
+
+def external_stream(ptr):
+    """A stream made by other code (ptr: its CUstream as an int) as a loom.Stream of the current
+    GPU (s.external is True); loom never destroys it. cpu() has no CUDA streams: it raises
+    NotImplementedError (a RuntimeError, as Numba's simulator raises) there."""
+    return _loom.external_stream(ptr)
 
 
 def event(timing=True):
@@ -206,7 +229,8 @@ mapped_array_like = _host_api.mapped_array_like
 
 __all__ = ["jit", "Dispatcher", "reduce", "Reduce", "TypingError", "UnsupportedError", "is_available", "to_device", "device_array",
            "device_array_like", "pinned_array", "pinned_array_like", "as_cuda_array", "is_cuda_array",
-           "synchronize", "stream", "default_stream", "event", "select_device", "get_current_device",
+           "synchronize", "stream", "default_stream", "legacy_default_stream",
+           "per_thread_default_stream", "external_stream", "event", "select_device", "get_current_device",
            "gpus", "types", "random", "detect", "current_context", "mapped_array", "pinned", "defer_cleanup",
            "declare_device", "CUSource", "mapped_array_like", "libdevice", "compile", "compile_ptx",
            "compile_for_current_device", "compile_ptx_for_current_device", "bf16", "is_bfloat16_supported", "In", "Out", "InOut",

@@ -233,6 +233,76 @@ def test_activemask_with_a_partial_last_warp(device, live):
         np.testing.assert_array_equal(out.numpy(), want, err_msg=f"debug={debug}")
 
 
+MATCHES_BODY = r"""
+extern "C" __global__ void matches_NAME(const T* v, const int* p, unsigned* any, unsigned* all, int* pred,
+                                        int* uni, int live) {
+  int t = threadIdx.x, g = blockIdx.x * blockDim.x + t;
+  if (t >= live) return;
+  any[g] = __match_any_sync(0xffffffffu, v[g]);
+  int q;
+  all[g] = __match_all_sync(0xffffffffu, v[g], &q);
+  pred[g] = q;
+  uni[g] = __uni_sync(0xffffffffu, p[g]);
+}
+"""
+
+
+@pytest.mark.parametrize("name", ["int32", "uint32", "int64", "uint64", "float32", "float64"])
+@pytest.mark.parametrize("live", [64, 45])
+def test_match_any_match_all_and_uni_compare_bits_over_live_lanes(device, rng, name, live):
+    """__match_any_sync: the lanes holding the caller's bits; __match_all_sync: all lanes or
+    none (with its predicate); __uni_sync: whether the predicate is uniform. Floats compare as
+    bits (0.0 and -0.0 differ). Per warp a different mix: uniform, two values, random."""
+    dt = np.dtype(name)
+    src = MATCHES_BODY.replace("NAME", name).replace("T*", C_TYPES[name] + "*")
+    pool = np.array([0.0, -0.0, 1.5, 3.0] if dt.kind == "f" else [0, 1, 7, 2**31 - 1], dtype=dt)
+    for debug in debug_modes(device):
+        v = pool[rng.integers(0, len(pool), 128)]
+        v[:32] = pool[rng.integers(len(pool))]  # a uniform warp
+        v[32:64] = pool[rng.integers(0, 2, 32)]
+        p = (rng.random(128) < rng.choice([0.0, 1.0, 0.5], 128 // 32).repeat(32)).astype(np.int32)
+        outs = [loom.full(128, 7, dtype=d, device=device) for d in (loom.uint32, loom.uint32, loom.int32, loom.int32)]
+        launch(device, src, f"matches_{name}", (2,), (64,), (to(device, v), to(device, p), *outs, live), debug=debug)
+        want = np.full((4, 128), 7, dtype=np.int64)
+        bits = v.view(np.uint32 if dt.itemsize == 4 else np.uint64)
+        for g in range(128):
+            t = g % 64
+            if t >= live:
+                continue
+            w0 = g // 32 * 32
+            lanes = [k for k in range(32) if (w0 + k) % 64 < live]
+            same = sum(1 << k for k in lanes if bits[w0 + k] == bits[g])
+            group = sum(1 << k for k in lanes)
+            want[:, g] = [same, group if same == group else 0, same == group,
+                          len({bool(p[w0 + k]) for k in lanes}) == 1]
+        for o, w, what in zip(outs, want, ("match_any", "match_all", "match_all's predicate", "uni")):
+            np.testing.assert_array_equal(o.numpy().astype(np.int64), w, err_msg=f"{what} debug={debug}")
+
+
+DIVERGENT_ACTIVE = r"""
+extern "C" __global__ void branches(unsigned* a, unsigned* b, int k) {
+  int t = threadIdx.x;
+  if (t % k == 0) a[t] = __activemask();
+  else b[t] = __activemask();
+}
+"""
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_activemask_in_divergent_branches_names_the_branchs_lanes(device, k):
+    """Each branch of an `if` sees only its own lanes (Volta's independent scheduling; on
+    cpu() the lanes waiting at the same __activemask call)."""
+    for debug in debug_modes(device):
+        a, b = (loom.zeros(64, dtype=loom.uint32, device=device) for _ in range(2))
+        launch(device, DIVERGENT_ACTIVE, "branches", (1,), (64,), (a, b, k), debug=debug)
+        t = np.arange(64)
+        mask = [sum(1 << l for l in range(32) if ((w * 32 + l) % k == 0) == side) for w in (0, 1) for side in (1, 0)]
+        want_a = np.where(t % k == 0, [mask[(x // 32) * 2] for x in t], 0).astype(np.uint32)
+        want_b = np.where(t % k != 0, [mask[(x // 32) * 2 + 1] for x in t], 0).astype(np.uint32)
+        np.testing.assert_array_equal(a.numpy(), want_a, err_msg=f"debug={debug}")
+        np.testing.assert_array_equal(b.numpy(), want_b, err_msg=f"debug={debug}")
+
+
 BLOCK_SUM = r"""
 __device__ float warp_sum(float v) {
   for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);

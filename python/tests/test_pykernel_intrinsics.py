@@ -216,6 +216,56 @@ def test_warp_shuffles_votes_and_counting_barriers(device, rng):
 
 
 @cuda.jit
+def warp_matches(x, p, out):
+    i = cuda.grid(1)
+    out[i, 0] = cuda.match_any_sync(0xffffffff, x[i])
+    m, ok = cuda.match_all_sync(0xffffffff, x[i])
+    out[i, 1] = m
+    out[i, 2] = ok
+    out[i, 3] = cuda.eq_sync(0xffffffff, p[i])
+    out[i, 4] = cuda.lanemask_lt()
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.uint64, np.float32, np.float64])
+def test_warp_match_eq_sync_and_lanemask(device, rng, dtype):
+    """Numba's match_any_sync / match_all_sync (a (mask, bool) pair), eq_sync and
+    lanemask_lt: warp 0 holds one value, warp 1 two, warp 2 random ones."""
+    x = rng.integers(0, 4, 96).astype(dtype)
+    x[:32] = x[0]
+    x[32:64] = x[32:64] % 2
+    p = rng.random(96) < 0.5
+    p[:32] = True
+    out = loom.zeros((96, 5), dtype=loom.int64, device=device)
+    warp_matches[1, 96](loom.asarray(x, device=device), loom.asarray(p, device=device), out)
+    o = out.numpy()
+    for i in range(96):
+        w = x[i // 32 * 32:i // 32 * 32 + 32]
+        same = sum(1 << k for k in range(32) if w[k] == x[i])
+        uniform = same == 0xffffffff
+        pw = p[i // 32 * 32:i // 32 * 32 + 32]
+        assert list(o[i]) == [same, same if uniform else 0, uniform, pw.all() or not pw.any(),
+                              (1 << (i % 32)) - 1], i
+
+
+@pytest.mark.parametrize("sig, msg", [("void(float32[:], int32[:], int32[:])", "Mask type must be an integer"),
+                                      ("void(boolean[:], int32[:], int32[:])", "Mask type must be an integer"),
+                                      ("void(int32[:], float64[:], int32[:])", "Predicate must be an integer or boolean")])
+def test_vote_operand_types_are_checked_as_numba(sig, msg):
+    def vote(mask, pred, out):
+        i = cuda.grid(1)
+        out[i] = cuda.all_sync(mask[i], pred[i])
+    with pytest.raises(loom.TypingError, match=msg):
+        cuda.jit(sig)(vote)
+
+
+def test_match_rejects_a_16_bit_value():
+    def f(x, out):
+        out[0] = cuda.match_any_sync(0xffffffff, x[0])
+    with pytest.raises(loom.TypingError, match="match_any_sync.*32- or 64-bit"):
+        cuda.jit("void(int16[:], uint32[:])")(f)
+
+
+@cuda.jit
 def block_sum(x, out):
     buf = cuda.shared.array(256, np.float32)
     t = cuda.threadIdx.x
@@ -260,3 +310,9 @@ def test_brev_and_bit_count_of_every_width(device, rng):
         want = [int(f"{int(x32):032b}"[::-1], 2), int(f"{int(x64):064b}"[::-1], 2), int(x64).bit_count(),
                 int(s).bit_count()]
         assert out.to(loom.cpu()).numpy().tolist() == want
+
+
+def test_warp_matches_compile_with_nvrtc():
+    """NVRTC (no GPU needed) takes the CUDA C the match, uni and lanemask intrinsics become."""
+    ptx, _ = cuda.compile_ptx(warp_matches.py_func, "void(float64[:], boolean[:], int64[:, :])")
+    assert "match.any.sync.b64" in ptx and "match.all.sync.b64" in ptx and "vote.sync.uni" in ptx

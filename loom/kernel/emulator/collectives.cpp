@@ -29,6 +29,8 @@ const char* kind_name(int kind) {
     case Collective::kShuffle: return "a warp shuffle";
     case Collective::kVote: return "a warp vote";
     case Collective::kSyncWarp: return "__syncwarp";
+    case Collective::kMatchAny:
+    case Collective::kMatchAll: return "a warp match";
     default: return "__activemask";
   }
 }
@@ -83,12 +85,17 @@ size_t release_warps(Wait* w, size_t n, const BlockShape& b, bool debug) {
     }
     if (!(at_warp | at_active)) continue;
     // __activemask: every other lane has run to its next wait or returned by now (rounds
-    // run each runnable thread until it waits), so the live lanes are known.
+    // run each runnable thread until it waits). The active lanes are those at the same
+    // __activemask call (its line): lanes waiting anywhere else took another path, which a
+    // GPU runs apart (Volta's independent scheduling), and returned lanes are gone.
     unsigned release = at_active;
     for (unsigned l = 0; l < lanes; ++l)
       if (at_active >> l & 1u) {
-        w[base + l].op->result = live;
-        w[base + l].op->group = live;
+        unsigned same = 0;
+        for (unsigned k = 0; k < lanes; ++k)
+          if ((at_active >> k & 1u) && w[base + k].line == w[base + l].line) same |= 1u << k;
+        w[base + l].op->result = same;
+        w[base + l].op->group = same;
       }
     // Every other result is written before any released lane runs again, and only into
     // `result` and `group`: the values read here stay as their lanes posted them.
@@ -116,6 +123,11 @@ size_t release_warps(Wait* w, size_t n, const BlockShape& b, bool debug) {
         }
       } else if (op->kind == Collective::kVote) {
         op->result = preds & need;
+      } else if (op->kind == Collective::kMatchAny || op->kind == Collective::kMatchAll) {
+        unsigned same = 0;
+        for (unsigned k = 0; k < lanes; ++k)
+          if ((need >> k & 1u) && w[base + k].op->value == op->value) same |= 1u << k;
+        op->result = op->kind == Collective::kMatchAny ? same : (same == need ? need : 0u);
       }
       op->group = need;
       release |= 1u << l;

@@ -73,13 +73,23 @@ TEST(EmulatorCollectives, AGroupWaitsForEveryLiveLaneOfItsMaskOnly) {
   EXPECT_EQ(b.ops[16].result, 0x7fff0000u);
 }
 
-TEST(EmulatorCollectives, ActiveMaskIsTheLiveLanesAndNeverWaitsForABarrier) {
+TEST(EmulatorCollectives, ActiveMaskIsTheLanesAtTheSameCallAndNeverWaitsForABarrier) {
   Block b(48);
-  for (size_t k = 32; k < 48; ++k) k % 3 ? b.at(k, Collective::kActiveMask, ~0u, 0) : b.barrier(k, 4);
+  // Warp 1 (threads 32..47): lanes at __activemask on line 7 or line 8 (two branches of an
+  // `if`), or at a block barrier; one has returned.
+  for (size_t k = 32; k < 48; ++k)
+    k % 3 ? b.at(k, Collective::kActiveMask, ~0u, 0, 0, k % 3 == 1 ? 7 : 8) : b.barrier(k, 4);
   for (size_t k = 0; k < 32; ++k) b.done(k);
-  b.done(35);
+  b.done(34);
   EXPECT_EQ(b.warps(), 10u);
-  EXPECT_EQ(b.ops[34].result, 0xfff7u);  // lanes 0..15 of warp 1, less lane 3 (thread 35)
+  unsigned on7 = 0, on8 = 0;  // thread k is lane k - 32; thread 34 (line 7) returned
+  for (size_t k = 32; k < 48; ++k) {
+    if (k % 3 == 1 && k != 34) on7 |= 1u << (k - 32);
+    if (k % 3 == 2) on8 |= 1u << (k - 32);
+  }
+  EXPECT_EQ(b.ops[37].result, on7);
+  EXPECT_EQ(b.ops[38].result, on8);
+  EXPECT_EQ(b.ops[38].group, on8);
 }
 
 TEST(EmulatorCollectives, UndefinedShufflesGiveTheCallersValueOrAnErrorInDebugMode) {

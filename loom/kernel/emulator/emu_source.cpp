@@ -253,12 +253,13 @@ std::set<std::string> reaches(const std::map<std::string, std::set<std::string>>
 }
 
 // The first name at or after `from` that makes a kernel wait for other threads:
-// __syncthreads (and its counting forms), __syncwarp, the warp shuffles and votes,
+// __syncthreads (and its counting forms), __syncwarp, the warp shuffles, votes and matches,
 // __activemask (loom_cuda_emu_warp.h), cooperative groups' this_grid and this_thread_block
 // (loom_cuda_emu_cg.h); npos when none.
 size_t find_sync(const std::string& t, size_t from) {
   static const char* const names[] = {"__syncthreads", "__syncwarp", "__shfl", "__ballot", "__all_sync",
-                                      "__any_sync", "__activemask", "this_grid", "this_thread_block"};
+                                      "__any_sync", "__uni_sync", "__match_any_sync", "__match_all_sync",
+                                      "__activemask", "this_grid", "this_thread_block"};
   size_t best = std::string::npos;
   for (const char* n : names) best = std::min(best, t.find(n, from));
   return best;

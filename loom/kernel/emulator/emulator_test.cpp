@@ -223,7 +223,7 @@ TEST(CpuEmulator, ArgumentsAndLimitsAreCheckedAndUnsupportedFeaturesNamed) {
   EXPECT_EQ(values<float>(a)[0], 5.0f);
   Kernel s = RawModule(R"(extern "C" __global__ void w(float* a) {
     float v = a[threadIdx.x];
-    v += __match_any_sync(0xffffffffu, v);
+    v += __reduce_add_sync(0xffffffffu, (unsigned)v);
     a[threadIdx.x] = v;
   })").get_function("w", false);  // lazily: the GPU (NVRTC) would compile it fine
   try {
@@ -231,7 +231,7 @@ TEST(CpuEmulator, ArgumentsAndLimitsAreCheckedAndUnsupportedFeaturesNamed) {
     FAIL() << "no error";
   } catch (const UnsupportedError& e) {
     const std::string m = e.what();
-    EXPECT_NE(m.find("__match_any_sync"), std::string::npos) << m;
+    EXPECT_NE(m.find("__reduce_add_sync"), std::string::npos) << m;
     EXPECT_NE(m.find("line 3"), std::string::npos) << m;
   }
   // compile_now=false: with a GPU, get_function would compile for it (NVRTC) and fail here.

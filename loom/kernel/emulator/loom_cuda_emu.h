@@ -46,13 +46,15 @@ struct Fault {
 /// stack while the thread waits; the executor reads the other lanes' `value`s and writes
 /// `result` and `group` before the thread resumes (loom_cuda_emu_warp.h says what each is).
 struct Collective {
-  enum Kind : int { kShuffle, kVote, kSyncWarp, kActiveMask, kBlockCount, kGridSync };
+  enum Kind : int { kShuffle, kVote, kSyncWarp, kActiveMask, kBlockCount, kGridSync, kMatchAny, kMatchAll };
   int kind;
   unsigned int mask;          // warp kinds: the lanes named
   int src;                    // kShuffle: the lane to read (the caller's own when out of its segment)
   unsigned long long value;   // the caller's: a shuffled value's bytes, a predicate (0 or 1)
   unsigned long long result;  // kShuffle: `src`'s value; kVote: the ballot; kActiveMask: the
-                              // live lanes; kBlockCount: how many threads had a true predicate
+                              // live lanes; kBlockCount: how many threads had a true predicate;
+                              // kMatchAny: the lanes whose value has the caller's bits;
+                              // kMatchAll: the lanes when all values are the same, else 0
   unsigned int group;         // warp kinds: the lanes that took part; kBlockCount: how many threads
 };
 

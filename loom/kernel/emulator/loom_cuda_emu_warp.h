@@ -114,10 +114,37 @@ struct Site {
     return op.result == op.group;
   }
   int any_sync(unsigned int mask, int pred) const { return vote(line, Collective::kVote, mask, pred != 0).result != 0; }
+  int uni_sync(unsigned int mask, int pred) const {
+    const Collective op = vote(line, Collective::kVote, mask, pred != 0);
+    return op.result == 0 || op.result == op.group;
+  }
+  // match.sync: the values compared bit for bit (float too), as PTX's .b32/.b64 operands;
+  // 32-bit values are zero-extended, so they compare as their own bits.
+  template <class T, std::enable_if_t<(std::is_integral<T>::value || std::is_floating_point<T>::value) &&
+                                          (sizeof(T) == 4 || sizeof(T) == 8), int> = 0>
+  unsigned int match_any_sync(unsigned int mask, T value) const {
+    return static_cast<unsigned int>(match(Collective::kMatchAny, mask, value).result);
+  }
+  template <class T, std::enable_if_t<(std::is_integral<T>::value || std::is_floating_point<T>::value) &&
+                                          (sizeof(T) == 4 || sizeof(T) == 8), int> = 0>
+  unsigned int match_all_sync(unsigned int mask, T value, int* pred) const {
+    const unsigned int r = static_cast<unsigned int>(match(Collective::kMatchAll, mask, value).result);
+    *pred = r != 0;
+    return r;
+  }
+  template <class T>
+  Collective match(int kind, unsigned int mask, T value) const {
+    Collective op{};
+    op.kind = kind;
+    op.mask = mask;
+    memcpy(&op.value, &value, sizeof(T));
+    run_collective(&op, line);
+    return op;
+  }
   void syncwarp(unsigned int mask = 0xffffffffu) const { vote(line, Collective::kSyncWarp, mask, false); }
-  // The live (not returned) lanes of the caller's warp, once each of them waits at a
-  // collective or a barrier or has returned. The emulator cannot see divergence: lanes in
-  // the other branch of an `if` count as active here, where a GPU would leave them out.
+  // The lanes of the caller's warp at this same call (source line), once each live lane
+  // waits at a collective or a barrier or has returned: lanes that took the other branch of
+  // an `if` wait elsewhere and are left out, as a GPU leaves them out.
   unsigned int activemask() const {
     return static_cast<unsigned int>(vote(line, Collective::kActiveMask, 0xffffffffu, false).result);
   }
@@ -142,6 +169,9 @@ struct Site {
 #define __ballot_sync loom_emu::Site{__LINE__}.ballot_sync
 #define __all_sync loom_emu::Site{__LINE__}.all_sync
 #define __any_sync loom_emu::Site{__LINE__}.any_sync
+#define __uni_sync loom_emu::Site{__LINE__}.uni_sync
+#define __match_any_sync loom_emu::Site{__LINE__}.match_any_sync
+#define __match_all_sync loom_emu::Site{__LINE__}.match_all_sync
 #define __syncwarp loom_emu::Site{__LINE__}.syncwarp
 #define __activemask loom_emu::Site{__LINE__}.activemask
 #define __syncthreads_count loom_emu::Site{__LINE__}.syncthreads_count

@@ -236,6 +236,19 @@ def build_info() -> dict:
     dict: version, cuda (built with the CUDA backend), cuda_toolkit, cuda_runtime, driver, nvrtc (version strings, '' when unknown), num_gpus and blas (the CPU BLAS behind float matmul: 'openblas', 'blas', or 'none' for loom's own loops).
     """
 
+class _StreamAutoSynchronize:
+    """
+    What Stream.auto_synchronize() returns: `with` gives the stream and synchronizes it at the end of the block.
+    """
+
+    def __enter__(self) -> object:
+        """The stream."""
+
+    def __exit__(self, exc_type: object | None, exc_value: object | None, traceback: object | None) -> bool:
+        """
+        Synchronizes the stream unless the block raised; never swallows the exception.
+        """
+
 class Stream:
     """
     An ordered queue of work on one device. `with s:` makes it the current stream of its device in this thread. CPU streams are synchronous stand-ins.
@@ -253,6 +266,24 @@ class Stream:
     @property
     def ptr(self) -> int:
         """The cudaStream_t as an int (0 for the default stream and on the CPU)."""
+
+    @property
+    def handle(self) -> int:
+        """Numba's name for ptr: the cudaStream_t as an int."""
+
+    @property
+    def external(self) -> bool:
+        """
+        True for a stream made by other code (external_stream()), which loom never destroys.
+        """
+
+    def __int__(self) -> int:
+        """ptr (Numba's int(stream))."""
+
+    def auto_synchronize(self) -> _StreamAutoSynchronize:
+        """
+        Numba's `with s.auto_synchronize():` gives the stream and synchronizes it when the block ends (not when it raises); the stream is not made current.
+        """
 
     def synchronize(self) -> None:
         """Waits until all work queued on the stream is done."""
@@ -290,6 +321,21 @@ def current_stream(device: object | None = None) -> Stream:
 
 def default_stream(device: object | None = None) -> Stream:
     """The default (null) stream of `device`."""
+
+def legacy_default_stream(device: object | None = None) -> Stream:
+    """
+    CUDA's legacy default stream (handle 1, cudaStreamLegacy) of `device` (the default device when None); on the CPU its default stream.
+    """
+
+def per_thread_default_stream(device: object | None = None) -> Stream:
+    """
+    The calling thread's per-thread default stream (handle 2, cudaStreamPerThread) of `device` (the default device when None); on the CPU its default stream.
+    """
+
+def external_stream(ptr: object | None, device: object | None = None) -> Stream:
+    """
+    A loom.Stream over a CUDA stream made by other code (`ptr`: its cudaStream_t as an int) on GPU `device` (the default device when None); loom never destroys it, so its owner must keep it alive while loom uses it. The CPU has no CUDA streams: NotImplementedError there.
+    """
 
 class Event:
     """A marker in a stream: wait for it, or time between two of them."""

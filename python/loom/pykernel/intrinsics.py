@@ -130,16 +130,65 @@ for _o, _c in ((stubs.shfl_sync, "__shfl_sync"), (stubs.shfl_up_sync, "__shfl_up
     handler(_o)(_shfl(_c))
 
 
-def _vote(cname, result):
+def _check_mask(tr, node, v):
+    if not v.type.is_int:  # Numba's words
+        tr.fail(node, f"Mask type must be an integer, not {v.type}")
+
+
+def _vote(cname, result, name):
     def h(tr, node, args, kwargs):
-        _pred(tr, node, args, cname[2:], 2)
+        _pred(tr, node, args, name, 2)
+        _check_mask(tr, node, args[0])
+        if not (args[1].type.is_int or args[1].type.is_bool):
+            tr.fail(node, f"Predicate must be an integer or boolean, not {args[1].type}")
         return Value(f"(({result.c}){cname}({_mask(args[0])}, (int)({args[1].code} != 0)))", result)
     return h
 
 
-handler(stubs.ballot_sync)(_vote("__ballot_sync", T.UINT32))
-handler(stubs.all_sync)(_vote("__all_sync", T.INT32))
-handler(stubs.any_sync)(_vote("__any_sync", T.INT32))
+handler(stubs.ballot_sync)(_vote("__ballot_sync", T.UINT32, "ballot_sync"))
+handler(stubs.all_sync)(_vote("__all_sync", T.INT32, "all_sync"))
+handler(stubs.any_sync)(_vote("__any_sync", T.INT32, "any_sync"))
+# vote.uni: CUDA C's __uni_sync.
+handler(stubs.eq_sync)(_vote("__uni_sync", T.INT32, "eq_sync"))
+
+# match.sync compares 32- and 64-bit values bit for bit; CUDA C overloads it for these.
+_MATCH_TYPES = {"int32", "uint32", "int64", "uint64", "float32", "float64"}
+
+
+def _match_args(tr, node, args, name):
+    _pred(tr, node, args, name, 2)
+    _check_mask(tr, node, args[0])
+    v = args[1]
+    if v.type.dtype not in _MATCH_TYPES and not v.weak:
+        tr.fail(node, f"cuda.{name}() matches 32- or 64-bit integers and floats, not {v.type}")
+    t = (T.FLOAT64 if v.weak == "float" else T.INT64) if v.weak else v.type
+    return _mask(args[0]), cast(v, t)
+
+
+@handler(stubs.match_any_sync)
+def _match_any(tr, node, args, kwargs):
+    mask, value = _match_args(tr, node, args, "match_any_sync")
+    return Value(f"((unsigned int)__match_any_sync({mask}, {value}))", T.UINT32)
+
+
+@handler(stubs.match_all_sync)
+def _match_all(tr, node, args, kwargs):
+    """Numba's (mask, predicate) pair from CUDA C's __match_all_sync(mask, value, &pred)."""
+    mask, value = _match_args(tr, node, args, "match_all_sync")
+    t = T.Tuple([T.UINT32, T.BOOL])
+    tr.module.tuple_struct(t)
+    code = (f"([&]() {{ int p; const unsigned int m = __match_all_sync({mask}, {value}, &p); "
+            f"return {t.c}{{m, p != 0}}; }}())")
+    return Value(code, t)
+
+
+@handler(stubs.lanemask_lt)
+def _lanemask_lt(tr, node, args, kwargs):
+    """PTX's %lanemask_lt, computed from the lane (the linear thread index modulo 32, as
+    cuda.laneid) so the emulator needs nothing more."""
+    _no_args(tr, node, args, "lanemask_lt")
+    lane = value_of(tr, node, stubs.laneid).code
+    return Value(f"((1u << (unsigned int){lane}) - 1u)", T.UINT32, nonneg=True)
 
 
 @handler(stubs.activemask)

@@ -63,6 +63,11 @@ _FUNCTIONS = {
     "all_sync": "all_sync(mask, predicate): whether it is true for every lane in mask.",
     "any_sync": "any_sync(mask, predicate): whether it is true for any lane in mask.",
     "activemask": "activemask(): the lanes of the warp that are running.",
+    "eq_sync": "eq_sync(mask, predicate): whether it is the same (all true or all false) for every lane in mask.",
+    "match_any_sync": "match_any_sync(mask, value): the lanes in mask whose value equals this lane's (bitwise).",
+    "match_all_sync": "match_all_sync(mask, value): (the lanes in mask, True) when they all hold the same "
+                      "value, else (0, False).",
+    "lanemask_lt": "lanemask_lt(): the lanes of the warp below this one (a uint32 mask).",
     "threadfence": "A memory fence for the device (__threadfence).",
     "threadfence_block": "A memory fence for the block.",
     "threadfence_system": "A memory fence for the system.",

@@ -114,6 +114,8 @@ class Vectorized:
         if len(args) != self.nin:
             raise TypeError(f"[{self.__name__}] takes {self.nin} inputs, {len(args)} given")
         loom_in, dev = _inputs(args, self.target, self.__name__)
+        if not loom_in and stream is not None:
+            dev = stream.device  # host data goes where the stream runs
         if self._sigs:
             ret, params = _choose(self._sigs, args, self.__name__)
             argtypes = tuple(params)
@@ -141,12 +143,13 @@ class Vectorized:
         `stream` (Numba's keyword)."""
         if self.nin != 2:
             raise ValueError(f"[{self.__name__}] reduce needs a function of two inputs")
-        arr = a if isinstance(a, _loom.ndarray) else np.asarray(a)
-        arr = np.moveaxis(arr.numpy() if isinstance(arr, _loom.ndarray) else arr, axis, 0)
+        # A loom array is folded where it lives (its slices stay on its device, so a stream
+        # there matches them); host data folds as host calls do.
+        arr = _loom.moveaxis(a, axis, 0) if isinstance(a, _loom.ndarray) else np.moveaxis(np.asarray(a), axis, 0)
         acc = arr[0]
         for i in range(1, arr.shape[0]):
             acc = self(acc, arr[i], stream=stream)
-        return _loom.asarray(acc, device=a.device) if isinstance(a, _loom.ndarray) else acc
+        return acc
 
     def __repr__(self):
         return f"<loom.vectorize {self.__name__} target={self.target}>"
@@ -269,6 +272,8 @@ class GUVectorized:
                             f"{self.nin + self.nout} positional arguments (for inputs and outputs). Got "
                             f"{len(args)} positional argument{'' if len(args) == 1 else 's'}.")
         loom_in, dev = _inputs(args, self.target, self.__name__)
+        if not loom_in and stream is not None:
+            dev = stream.device
         dts = []
         for a in args:
             dts.append(np.dtype(str(a.dtype)) if isinstance(a, _loom.ndarray) else np.asarray(a).dtype)

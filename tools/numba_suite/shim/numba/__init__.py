@@ -3,7 +3,14 @@
 loom.TypingError. A name loom has no equivalent of raises an ImportError naming it; the
 helpers Numba's test suite imports (numba.cuda.testing, numba.cuda.tests.support) are the
 harness's own minimal versions. No real Numba is imported."""
-import loom as _loom
+import sys as _sys
+
+# An installed Numba-CUDA's site-packages redirector (a .pth file at start-up) sends every
+# `numba.cuda` import to the real numba_cuda; dropped here too, so a subprocess the suite
+# starts (test_print.py) gets the shim's numba.cuda, as the pytest process does.
+_sys.meta_path[:] = [f for f in _sys.meta_path if type(f).__name__ != "NumbaCudaFinder"]
+
+import loom as _loom  # noqa: E402
 
 from ._missing import module_getattr as _module_getattr
 from .core import errors  # noqa: F401  (numba.errors is numba.core.errors)
