@@ -303,6 +303,39 @@ def test_inspect_types_and_source(device):
     assert any("extern \"C\" __global__ void loom_pk_add_kernel" in s for s in src.values())
 
 
+def test_overload_type_annotation_has_numba_types(device):
+    """Numba's overloads[...]._type_annotation.typemap: each variable as a Numba type object."""
+    a = loom.zeros(4, dtype=loom.float32, device=device)
+    add_kernel[1, 4](a, a, a)
+    tm = next(iter(add_kernel.overloads.values()))._type_annotation.typemap
+    assert tm["i"] == cuda.int64 and tm["x"] == cuda.float32[::1] and tm["x"].dtype == cuda.float32
+
+
+def test_a_local_assigned_one_integer_once_is_a_constant_shape(device, rng):
+    """`N = 100` assigned once is a literal to Numba's typing: a shared array's shape."""
+    @cuda.jit("void(int32[::1])")
+    def fill(ary):
+        N = 100
+        sm = cuda.shared.array(N, cuda.int32)
+        i = cuda.grid(1)
+        sm[i] = i * 3
+        cuda.syncthreads()
+        ary[i] = sm[N - 1 - i]
+
+    out = loom.zeros(100, dtype=loom.int32, device=device)
+    fill[1, 100](out)
+    np.testing.assert_array_equal(out.numpy(), 3 * np.arange(99, -1, -1))
+
+    def twice(ary):
+        n = 4
+        n = 8
+        sm = cuda.shared.array(n, cuda.int32)
+        ary[0] = sm[0]
+
+    with pytest.raises(loom.TypingError, match=r"found for signature:\n \n >>> array\(shape=int64, dtype=class\(int32\)\)"):
+        cuda.jit("void(int32[::1])")(twice)
+
+
 def test_launch_configuration_forms(device, rng):
     x = rng.random(256, dtype=np.float32)
     dx = loom.asarray(x, device=device)

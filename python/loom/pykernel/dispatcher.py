@@ -3,6 +3,8 @@ signature. The signature lookup and the launch run in C++ (loom._loom._KernelDis
 on a miss, `_on_miss` converts host arguments, translates and compiles the new
 specialisation through loom.RawModule (NVRTC on a GPU, the CPU kernel emulator on cpu(),
 one compile cache) and launches it."""
+import functools
+
 import numpy as np
 
 from .. import _loom
@@ -207,7 +209,16 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
     def overloads(self):
         """Numba's: each compiled kernel under its argument types (Numba's type objects, as
         `sig.args`), with its resource use as attributes (_Overload)."""
-        return {numba_types.from_kernel_types(s.argtypes): _Overload(s.kernel) for s in self._specs.values()}
+        return {numba_types.from_kernel_types(s.argtypes): _Overload(s.kernel, functools.partial(self._local_types, s))
+                for s in self._specs.values()}
+
+    def _local_types(self, spec):
+        """{name: type} of every argument and variable of a specialisation (the translator's
+        types, arguments first), from translating it again."""
+        tr = FunctionTranslator(self.source(), spec.argtypes, ModuleBuilder(), "kernel", kernel_name(self.py_func))
+        tr.translate()
+        names = self.source().params + sorted(tr.locals - set(self.source().params))
+        return {n: tr.vars[n] for n in names if n in tr.vars}
 
     def _spec_of(self, signature):
         """The specialisation a signature names: a Numba signature or its args, or a string."""
@@ -271,13 +282,9 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
         for s in self._specs.values():
             if signature is not None and s.argtypes != tuple(signature):
                 continue
-            tr = FunctionTranslator(self.source(), s.argtypes, ModuleBuilder(), "kernel", kernel_name(self.py_func))
-            tr.translate()
             out.append(f"{self.__name__} ({', '.join(map(str, s.argtypes))})")
             out.append("-" * len(out[-1]))
-            for name in self.source().params + sorted(tr.locals - set(self.source().params)):
-                if name in tr.vars:
-                    out.append(f"  {name} = {tr.vars[name]}")
+            out.extend(f"  {name} = {t}" for name, t in self._local_types(s).items())
             out.append("")
         text = "\n".join(out)
         print(text, file=file)
@@ -410,8 +417,17 @@ class _Overload:
                "local_mem_per_thread": "local_size_bytes", "const_mem_size": "const_size_bytes",
                "max_threads_per_block": "max_threads_per_block"}
 
-    def __init__(self, kernel):
+    def __init__(self, kernel, local_types=None):
         self.kernel = kernel
+        self._local_types = local_types
+
+    @property
+    def _type_annotation(self):
+        """Numba's typing record of the compiled function, as far as tests read it: `typemap`,
+        each argument's and variable's type as a Numba type object."""
+        if self._local_types is None:
+            raise AttributeError("this kernel has no type annotation")
+        return _TypeAnnotation({n: numba_types.from_kernel_type(t) for n, t in self._local_types().items()})
 
     def attribute(self, field):
         return int(self.kernel.attributes()[field])
@@ -425,6 +441,11 @@ class _Overload:
         if name in _Overload._FIELDS:
             return self.attribute(_Overload._FIELDS[name])
         return getattr(self.kernel, name)
+
+
+class _TypeAnnotation:
+    def __init__(self, typemap):
+        self.typemap = typemap
 
 
 class _ForAll:

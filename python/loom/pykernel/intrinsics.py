@@ -255,9 +255,11 @@ def _shape_and_dtype(tr, node, args, kwargs, name):
     if shape is None or dtype is None:
         tr.fail(node, f"cuda.{name}(shape, dtype) needs both arguments")
     if shape.const is None:  # Numba's words first
-        tr.fail(node, f"No implementation of function Function(<function {name}>) for a shape known only at run "
-                f"time: the shape of cuda.{name}() must be a constant integer or tuple of integers (a literal, or a "
-                "global or closure variable)")
+        dt_text = f"class({dtype.obj})" if isinstance(dtype.type, T.Opaque) else str(dtype.type)
+        tr.fail(node, f"No implementation of function Function(<function {name}>) found for signature:\n \n "
+                f">>> array(shape={_numba_text(shape)}, dtype={dt_text})\n"
+                f"the shape is known only at run time: the shape of cuda.{name}() must be a constant integer or "
+                "tuple of integers (a literal, or a global or closure variable)")
     dims = shape.const if isinstance(shape.const, tuple) else (shape.const,)
     if not dims or any(isinstance(d, bool) or not isinstance(d, int) or d < 0 for d in dims):
         tr.fail(node, f"the shape of cuda.{name}() must hold non-negative integers, not {shape.const!r}")
@@ -274,6 +276,22 @@ def _shape_and_dtype(tr, node, args, kwargs, name):
     if dt is None:
         tr.fail(node, f"the dtype of cuda.{name}() must be a dtype such as np.float32, not {dtype.type}")
     return tuple(int(d) for d in dims), dt
+
+
+def _numba_text(v):
+    """How Numba's typing names a value in its "found for signature" messages: Literal[int](1),
+    int32, array(float32, 1d, A), Tuple(...), UniTuple(int64 x 2)."""
+    if v.items is not None:
+        items = [_numba_text(i) for i in v.items]
+        if len(set(items)) == 1 and len(items) > 1:
+            return f"UniTuple({items[0]} x {len(items)})"
+        return f"Tuple({', '.join(items)})"
+    if v.weak == "int" and v.const is not None:
+        return f"Literal[int]({v.const})"
+    t = v.type
+    if isinstance(t, T.Array):
+        return f"array({t.dtype}, {t.ndim}d, {t.layout})"
+    return str(t)
 
 
 def _view(arr_type, data, shape):

@@ -290,6 +290,15 @@ def layout_of(shape, strides, itemsize):
     return "C" if dense("C") else "F" if dense("F") else "A"
 
 
+def from_kernel_type(t):
+    """One translator type as a Numba type object; a type Numba's objects here do not model (a
+    tuple, a device function) as a Type printing as loom's name for it."""
+    try:
+        return from_kernel_types((t,))[0]
+    except (AttributeError, TypeError, ValueError):
+        return Type(str(t))
+
+
 def from_kernel_types(argtypes):
     """The translator's argument types (pykernel/types.py) as Numba's type objects (the keys of a
     dispatcher's overloads, which Numba writes `sig.args`)."""

@@ -33,6 +33,23 @@ def _assigned_names(tree):
     return names
 
 
+def _constant_locals(tree, params):
+    """{name: int} of the variables assigned once in the function, by `name = <integer
+    literal>`: reading one gives that constant (Numba's typing sees a literal there too), so
+    `N = 100; cuda.shared.array(N, int32)` has a constant shape."""
+    stores, consts = {}, {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            v = node.value
+            neg = isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.USub)
+            c = v.operand if neg else v
+            if isinstance(c, ast.Constant) and type(c.value) is int:
+                consts[node.targets[0].id] = -c.value if neg else c.value
+    return {n: c for n, c in consts.items() if stores.get(n) == 1 and n not in params}
+
+
 # The operator module's functions as the expressions they stand for (operator.add(a, b) is a + b).
 _OPERATOR_NODES = {
     **{getattr(operator, n): ("bin", op) for n, op in (
@@ -89,6 +106,7 @@ class FunctionTranslator(ExprMixin, StmtMixin):
         # A parameter may be reassigned: it keeps one type, unified with the argument's
         # (a widened one is declared as a local initialised from the argument).
         self.locals = _assigned_names(src.tree) | set(src.params)
+        self.constant_locals = _constant_locals(src.tree, src.params)
         typed = [(p, t) for p, t in zip(src.params, argtypes) if p not in self.constants]
         self.vars = dict(typed)
         self.nonneg = {p: isinstance(t, T.Scalar) and t.is_int and not t.is_signed for p, t in typed}

@@ -81,7 +81,8 @@ class ExprMixin:
                     self.fail(node, f"the variable '{name}' is used before it is assigned")
                 raise Pending(name)
             t = self.vars[name]
-            return Value(self.cname(name), t, nonneg=self.nonneg.get(name, False))
+            return Value(self.cname(name), t, nonneg=self.nonneg.get(name, False),
+                         const=self.constant_locals.get(name))
         found, obj = self.src.lookup(name)
         if not found:
             self.fail(node, f"the name '{name}' is not defined")
