@@ -103,3 +103,53 @@ def test_plain_tuple_has_no_fields():
 
     with pytest.raises(loom.UnsupportedError, match=r"\[g\] a tuple\(int64, int64\) has no attribute 'a'"):
         g[1, 1](loom.zeros(1, device=loom.cpu()), (3, 4))
+
+
+def test_a_unituple_indexed_at_run_time_and_iterated(device, rng):
+    """Numba's UniTuple: t[i] with i known only at run time (negative from the end), and for
+    loops over a tuple, enumerate() and zip() of tuples; a closure tuple and an argument."""
+    weights = (1.5, -2.0, 3.25, 0.5)
+    ints = (7, 1, 4)
+
+    @cuda.jit
+    def f(out, t, k):
+        i = cuda.grid(1)
+        if i < out.shape[0]:
+            out[i, 0] = t[i % 3] + weights[-1 - (i % 4)]
+            out[i, 1] = t[k]
+            s = 0.0
+            for j, w in enumerate(weights):
+                s += j * w
+            for a, b in zip(ints, t):
+                s += a * b
+            out[i, 2] = s
+
+    t = tuple(int(v) for v in rng.integers(-50, 50, 3))
+    k = int(rng.integers(-3, 3))
+    out = loom.zeros((10, 3), device=device)
+    f[1, 10](out, t, k)
+    i = np.arange(10)
+    want = np.stack([np.array(t)[i % 3] + np.array(weights)[-1 - i % 4], np.full(10, t[k]),
+                     np.full(10, sum(j * w for j, w in enumerate(weights)) + sum(a * b for a, b in zip(ints, t)))], 1)
+    np.testing.assert_allclose(out.numpy(), want)
+
+
+def test_a_mixed_tuple_needs_a_constant_index():
+    @cuda.jit
+    def g(out, t, k):
+        out[0] = t[k]
+
+    with pytest.raises(loom.UnsupportedError, match=r"items of different types\) can only be indexed by a constant"):
+        g[1, 1](loom.zeros(1, device=loom.cpu()), (1, 2.5), 0)
+
+
+def test_a_tuple_index_past_the_end_is_an_index_error_in_debug_mode():
+    @cuda.jit(debug=True, opt=False)
+    def h(out, t, k):
+        out[0] = t[k]
+
+    out = loom.zeros(1, device=loom.cpu())
+    h[1, 1](out, (4, 5), -2)
+    assert out.numpy()[0] == 4
+    with pytest.raises(IndexError, match="tuple index out of range"):
+        h[1, 1](out, (4, 5), 2)

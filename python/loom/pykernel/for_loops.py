@@ -1,8 +1,9 @@
-"""`for` over what Numba's kernels iterate besides range(): a 1-d array, enumerate(...) and
-zip(...) of those and of ranges with a constant step. Each such loop is rewritten, on the
-AST, into a loop over range(n) that assigns the items first:
+"""`for` over what Numba's kernels iterate besides range(): a 1-d array, a tuple whose items
+share a type (indexed at run time), enumerate(...) and zip(...) of those and of ranges with a
+constant step. Each such loop is rewritten, on the AST, into a loop over range(n) that
+assigns the items first:
 
-    for i, (x, y) in enumerate(zip(a, b)):      for loom_for_7_4 in range(min(a.shape[0], b.shape[0])):
+    for i, (x, y) in enumerate(zip(a, b)):      for loom_for_7_4 in range(min(len(a), len(b))):
         body                             ->         i, (x, y) = (loom_for_7_4, (a[loom_for_7_4], b[loom_for_7_4]))
                                                     body
 
@@ -59,11 +60,11 @@ def _length_and_item(it, index, is_builtin):
             span = ast.BinOp(ast.BinOp(stop, ast.Sub(), start), ast.Add(), _int(step.value - 1))
             n = ast.Call(ast.Name("max", ast.Load()), [_int(0), ast.BinOp(span, ast.FloorDiv(), step)], [])
             return n, lambda i: ast.BinOp(start, ast.Add(), ast.BinOp(i, ast.Mult(), step))
-    if isinstance(it, (ast.Name, ast.Attribute)):  # an array: its items along axis 0
-        shape0 = ast.Subscript(ast.Attribute(it, "shape", ast.Load()), _int(0), ast.Load())
-        return shape0, lambda i: ast.Subscript(it, i, ast.Load())
-    raise NotIterable("for loops in kernels go over range(), a 1-d array (by name), enumerate() and zip() of "
-                      "those")
+    if isinstance(it, (ast.Name, ast.Attribute)):  # an array (its items along axis 0) or a tuple
+        length = ast.Call(ast.Name("len", ast.Load()), [it], [])
+        return length, lambda i: ast.Subscript(it, i, ast.Load())
+    raise NotIterable("for loops in kernels go over range(), a 1-d array or a tuple (by name), enumerate() and "
+                      "zip() of those")
 
 
 def rewrite(node, is_builtin):

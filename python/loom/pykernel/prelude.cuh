@@ -20,11 +20,18 @@ struct LoomArray {
 #define LOOM_PK_CHECKS 1
 #endif
 
+// The axis loom_pk_check reports for a tuple's index (IndexError: "tuple index out of range").
+constexpr int kLoomTupleAxis = -2;
+
 #ifdef LOOM_PK_CHECKS
 #ifdef __CUDACC_RTC__
 __device__ inline long long loom_pk_check(long long i, long long n, int axis, const char* file, int line) {
   if (i < 0 || i >= n) {
-    printf("%s:%d: index %lld is out of bounds for axis %d with size %lld\n", file, line, i, axis, n);
+    if (axis == kLoomTupleAxis) {
+      printf("%s:%d: tuple index out of range (index %lld of %lld items)\n", file, line, i, n);
+    } else {
+      printf("%s:%d: index %lld is out of bounds for axis %d with size %lld\n", file, line, i, axis, n);
+    }
     __trap();
   }
   return i;
@@ -33,8 +40,13 @@ __device__ inline long long loom_pk_check(long long i, long long n, int axis, co
 inline long long loom_pk_check(long long i, long long n, int axis, const char* file, int line) {
   if (i < 0 || i >= n) {
     loom_emu::Msg m;
-    m << file << ":" << line << ": index " << static_cast<int>(i) << " is out of bounds for axis " << axis
-      << " with size " << static_cast<int>(n);
+    if (axis == kLoomTupleAxis) {
+      m << file << ":" << line << ": tuple index out of range (index " << static_cast<int>(i) << " of "
+        << static_cast<int>(n) << " items)";
+    } else {
+      m << file << ":" << line << ": index " << static_cast<int>(i) << " is out of bounds for axis " << axis
+        << " with size " << static_cast<int>(n);
+    }
     LOOM_EMU_THROW_RANGE(m.text);
   }
   return i;

@@ -256,6 +256,8 @@ class ExprMixin:
 
     def tuple_item(self, node, base, index_node):
         k = self.expr(index_node)
+        if k.const is None and isinstance(k.type, T.Scalar) and k.type.is_int:
+            return self.tuple_item_at_run_time(node, base, k)
         if k.const is None or not isinstance(k.const, int) or isinstance(k.const, bool):
             self.unsupported(node, "a tuple can only be indexed by a constant integer in kernels")
         n = len(base.type.items)
@@ -264,6 +266,23 @@ class ExprMixin:
             raise_index = f"tuple index {k.const} is out of range for a tuple of {n} items"
             self.fail(node, raise_index)
         return tuple_items(base)[i]
+
+    def tuple_item_at_run_time(self, node, base, k):
+        """t[i] with i known only at run time, for a tuple whose items share one type (Numba's
+        UniTuple): a switch over the items of the tuple, materialized once. Python's negative
+        indices count from the end; past the end is checked in debug mode, as for arrays."""
+        items = base.type.items
+        if not items or any(t != items[0] for t in items):
+            self.unsupported(node, f"a {base.type} (items of different types) can only be indexed by a constant "
+                             "integer in kernels")
+        t = items[0]
+        n = len(items)
+        tup = self.materialize(base)
+        cases = " ".join(f"case {i}: return loom_tup.f{i};" for i in range(n - 1))
+        code = (f"([&]() -> {t.c} {{ const auto loom_tup = {tup}; "
+                f"switch (LOOM_PK_IDX(loom_wrap({k.code}, {n}LL), {n}LL, kLoomTupleAxis)) {{ {cases} "
+                f"default: return loom_tup.f{n - 1}; }} }}())")
+        return Value(code, t)
 
     def index_values(self, node, arr, index_node):
         parts = index_node.elts if isinstance(index_node, ast.Tuple) else [index_node]
