@@ -153,3 +153,25 @@ def test_a_tuple_index_past_the_end_is_an_index_error_in_debug_mode():
     assert out.numpy()[0] == 4
     with pytest.raises(IndexError, match="tuple index out of range"):
         h[1, 1](out, (4, 5), 2)
+
+
+def test_declared_tuple_signatures(device, rng):
+    """Numba's UniTuple(int64, 2) / Tuple(float64, int32) in a signature, as text or type
+    objects: compiled eagerly, launched with Python tuples whose numbers convert."""
+    from loom.cuda import types
+
+    def body(out, t, u):
+        out[0] = t[0] * 10 + t[1] + u[0] * u[1]
+
+    a, b, c, d = (int(v) for v in rng.integers(-9, 9, 4))
+    for sig in ("void(float64[::1], UniTuple(int64, 2), Tuple(float64, int32))",
+                types.void(types.float64[::1], types.UniTuple(types.int64, 2),
+                           types.Tuple((types.float64, types.int32)))):
+        f = cuda.jit(sig)(body)
+        out = loom.zeros(1, device=device)
+        f[1, 1](out, (a, b), (c + 0.5, d))
+        assert out.numpy()[0] == a * 10 + b + (c + 0.5) * d
+        assert list(f.overloads) == [(types.float64[::1], types.UniTuple(types.int64, 2),
+                                      types.Tuple((types.float64, types.int32)))]
+        with pytest.raises(loom.TypingError, match="No matching definition"):
+            f[1, 1](out, (a, b, c), (c, d))

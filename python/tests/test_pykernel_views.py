@@ -70,3 +70,86 @@ def test_slice_misuse_names_the_problem():
 
     with pytest.raises(loom.TypingError, match=r"\[zero_step\] a slice step must be a nonzero integer"):
         zero_step[1, 1](loom.zeros(1, device=loom.cpu()), loom.zeros(3, device=loom.cpu()))
+
+
+@cuda.jit
+def k_parts(z, out):
+    i = cuda.grid(1)
+    if i < z.shape[0]:
+        cuda.atomic.add(z.real, i, 1.0)
+        cuda.atomic.add(z.imag, i, -2.0)
+        out[i] = z.imag[i] * 10 + z.real[i]  # this thread's own element, updated above
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_real_and_imag_of_a_complex_array_are_views(device, rng, dtype):
+    """Numba's a.real / a.imag in a kernel: float views that atomics and reads reach."""
+    z = (rng.standard_normal(33) + 1j * rng.standard_normal(33)).astype(dtype)
+    d = loom.array(z, device=device)  # a copy: cpu() asarray may share z's memory
+    out = loom.zeros(33, dtype=z.real.dtype, device=device)
+    k_parts[1, 64](d, out)
+    w = z + (1 - 2j)
+    np.testing.assert_allclose(d.numpy(), w, rtol=1e-6)
+    np.testing.assert_allclose(out.numpy(), w.imag * 10 + w.real, rtol=1e-5)
+
+
+@cuda.jit
+def k_reinterpret(b, start, out):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = b[start + 4 * i:start + 4 * i + 8].view(np.int32)[1]
+
+
+def test_view_reads_the_same_bytes_as_another_dtype(device, rng):
+    b = rng.integers(0, 256, 200).astype(np.uint8)
+    start = int(rng.integers(0, 8))
+    out = loom.zeros(40, dtype=loom.int32, device=device)
+    k_reinterpret[1, 64](loom.asarray(b, device=device), start, out)
+    want = [b[start + 4 * i + 4:start + 4 * i + 8].view(np.int32)[0] for i in range(40)]
+    np.testing.assert_array_equal(out.numpy(), want)
+
+
+@cuda.jit
+def k_reshape(a, shape, out):
+    y = a.reshape(shape)
+    for i in range(y.shape[0]):
+        for j in range(y.shape[1]):
+            for k in range(y.shape[2]):
+                out[i, j, k] = y[i, j, k]
+    w = a.reshape(-1)
+    out[0, 0, 0] += w[w.shape[0] - 1] * 0  # a 1-d view of the same data
+
+
+@pytest.mark.parametrize("shape", [(2, 3, 4), (4, -1, 2), (-1, 1, 3), (1, 24, 1)])
+def test_reshape_of_a_c_contiguous_array(device, rng, shape):
+    a = rng.standard_normal((4, 6))
+    want = a.reshape(shape)
+    out = loom.zeros(want.shape, device=device)
+    k_reshape[1, 1](loom.asarray(a, device=device), shape, out)
+    np.testing.assert_array_equal(out.numpy(), want)
+
+
+def test_reshape_of_an_array_of_unknown_strides_is_refused():
+    @cuda.jit
+    def f(a, out):
+        s = a[::2].reshape((2, 2))
+        out[0] = s[0, 0]
+
+    with pytest.raises(loom.UnsupportedError, match=r"reshape\(\) in a kernel takes a C-contiguous array"):
+        f[1, 1](loom.zeros(8, device=loom.cpu()), loom.zeros(1, device=loom.cpu()))
+
+
+def test_real_of_a_real_array_is_refused():
+    @cuda.jit
+    def g(a):
+        a.imag[0] = 1.0
+
+    with pytest.raises(loom.UnsupportedError, match="only complex arrays have float parts"):
+        g[1, 1](loom.zeros(2, device=loom.cpu()))
+
+
+def test_views_compile_with_nvrtc():
+    """NVRTC (no GPU needed) takes the CUDA C of real/imag, view() and reshape()."""
+    cuda.compile_ptx(k_parts.py_func, "void(complex128[::1], float64[::1])")
+    cuda.compile_ptx(k_reinterpret.py_func, "void(uint8[::1], int64, int32[::1])")
+    cuda.compile_ptx(k_reshape.py_func, "void(float64[:, ::1], UniTuple(int64, 3), float64[:, :, ::1])")

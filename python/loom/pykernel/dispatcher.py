@@ -41,7 +41,7 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
         self._frozen = False      # specialize(): no new signatures
         if self._declared and not device:
             for _, args in self._declared:
-                if any(isinstance(a, (T.Record, T.RecordArray)) for a in args):  # launched as _launch_with_tuples does
+                if any(isinstance(a, (T.Record, T.RecordArray, T.Tuple)) for a in args):  # as _launch_with_tuples does
                     self._compile("tuples:" + repr(tuple(args)), tuple(args), register=False)
                 else:
                     self._compile(T.signature_key(args), tuple(args))
@@ -96,6 +96,11 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
         argtypes = tuple(self._arg_type(_rebuild(a, it)) for a in args)
         key = "tuples:" + repr(argtypes)
         spec = self._specs.get(key)
+        if spec is None and (self._declared or self._frozen):
+            # A declared signature that takes these types (a tuple's numbers convert as any
+            # number argument does, at the launch).
+            spec = next((sp for k, sp in self._specs.items() if k.startswith("tuples:")
+                         and len(sp.argtypes) == len(argtypes) and all(map(accepts, sp.argtypes, argtypes))), None)
         if spec is None:
             if self._declared or self._frozen:
                 raise TypingError(f"[{self.__name__}] No matching definition for argument type(s): no compiled "

@@ -16,7 +16,7 @@ is refused where a signature is read, with the type named.
 """
 import numpy as np
 
-__all__ = ["Type", "Number", "Boolean", "Integer", "Float", "Complex", "Array", "CPointer", "Signature", "void", "none", "boolean", "bool_", "b1", "int8", "int16",
+__all__ = ["Type", "Number", "Boolean", "Integer", "Float", "Complex", "Array", "CPointer", "BaseTuple", "UniTuple", "Tuple", "Signature", "void", "none", "boolean", "bool_", "b1", "int8", "int16",
            "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64", "complex64",
            "complex128", "intp", "uintp", "intc", "uintc", "int_", "uint", "float_", "double", "half", "byte",
            "uchar", "short", "ushort", "longlong", "ulonglong", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2",
@@ -182,6 +182,39 @@ class CPointer(Type):
         self.name = self.text = f"CPointer({dtype.name})"
 
 
+class BaseTuple(Type):
+    """Numba's tuple types: `types.UniTuple(int64, 3)` (prints as UniTuple(int64 x 3)) and
+    `types.Tuple((int64, float32[:]))`, as kernel arguments (passed Python tuples)."""
+
+    def __iter__(self):
+        return iter(self.types)
+
+    def __len__(self):
+        return len(self.types)
+
+    def __getitem__(self, i):
+        return self.types[i]
+
+
+class UniTuple(BaseTuple):
+    def __init__(self, dtype, count):
+        self.dtype, self.count = dtype, int(count)
+        self.types = (dtype,) * self.count
+        self.name = self.text = f"UniTuple({dtype} x {self.count})"
+
+
+class Tuple(BaseTuple):
+    def __new__(cls, types):
+        types = tuple(types)
+        if types and all(t == types[0] for t in types):  # as Numba: Tuple of one type is a UniTuple
+            return UniTuple(types[0], len(types))
+        return super().__new__(cls)
+
+    def __init__(self, types):
+        self.types = tuple(types)
+        self.name = self.text = f"Tuple({', '.join(str(t) for t in self.types)})"
+
+
 class Signature:
     """`float32(float32, float32)`: a return type and argument types (loom's signature text).
     Not a Type, as in Numba (code tells the two apart with isinstance)."""
@@ -304,6 +337,9 @@ def from_kernel_types(argtypes):
     dispatcher's overloads, which Numba writes `sig.args`)."""
     out = []
     for t in argtypes:
+        if type(t).__name__ == "Tuple":
+            out.append(Tuple(from_kernel_types(t.items)))
+            continue
         record = getattr(t, "record", None) if type(t).__name__ == "RecordArray" else None
         if record is not None or type(t).__name__ == "Record":
             rec = Record((record or t).dtype)

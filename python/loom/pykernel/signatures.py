@@ -1,5 +1,6 @@
 """Numba-style signature strings: "void(float32[:], int32)", "float32(float32, float32)",
-"void(float64[:, ::1])" ([::1] in the last place: C-contiguous). Several in a list. Numba's
+"void(float64[:, ::1])" ([::1] in the last place: C-contiguous), tuples as UniTuple(int64, 3)
+and Tuple(int64, float32[:]). Several in a list. Numba's
 type objects (numba_types.py: void(float32[:], int32)) are read as the text they print as."""
 import re
 
@@ -9,11 +10,22 @@ from .numba_types import Signature, Type
 from .errors import TypingError
 
 _ARRAY = re.compile(r"^(\w+)\s*\[(.*)\]$")
+_TUPLE = re.compile(r"^(UniTuple|Tuple)\s*\((.*)\)$")
 _POINTER = re.compile(r"^CPointer\s*\(\s*(\w+)\s*\)$|^(\w+)\s*\*$")
 
 
 def parse_type(text, where):
     text = text.strip()
+    m = _TUPLE.match(text)
+    if m:  # UniTuple(int64, 3) or UniTuple(int64 x 3); Tuple(int64, float32[:])
+        parts = [p.strip() for p in _split_args(m.group(2))]
+        if m.group(1) == "UniTuple":
+            if len(parts) == 1 and " x " in parts[0]:
+                parts = [p.strip() for p in parts[0].rsplit(" x ", 1)]
+            if len(parts) != 2 or not parts[1].isdigit():
+                raise TypingError(f"[{where}] cannot read the tuple type '{text}' (e.g. UniTuple(int64, 3))")
+            return T.Tuple([parse_type(parts[0], where)] * int(parts[1]))
+        return T.Tuple([parse_type(p, where) for p in parts])
     m = _POINTER.match(text)
     if m:  # CPointer(float32) or float32*: a foreign device function's pointer parameter
         dt = T.dtype_name(m.group(1) or m.group(2))
@@ -100,6 +112,9 @@ def accepts(param, arg):
     if isinstance(param, T.Array):
         return (isinstance(arg, T.Array) and arg.dtype == param.dtype and arg.ndim == param.ndim
                 and (param.layout == "A" or arg.layout == "C"))
+    if isinstance(param, T.Tuple):
+        return (isinstance(arg, T.Tuple) and len(arg.items) == len(param.items)
+                and all(accepts(p, a) for p, a in zip(param.items, arg.items)))
     if isinstance(param, T.Scalar) and isinstance(arg, T.Scalar):
         # converted at the launch (overflow and kind checked there); a complex only to a complex
         return param.is_complex or not arg.is_complex

@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import _loom
 from . import array_reductions, bf16, complexfuncs, cooperative, fp16, intrinsics, mathfuncs, stubs  # noqa: F401 (they register handlers)
-from . import enums
+from . import array_methods, enums
 from . import types as T
 from .errors import TypingError, UnsupportedError, raise_at
 from .foreign import ForeignFunction
@@ -290,7 +290,7 @@ class FunctionTranslator(ExprMixin, StmtMixin):
 
     # ------------------------------------------------------------------ calls
     def expr_Call(self, node):
-        methods = ("conjugate", "bit_count") + array_reductions.REDUCTIONS
+        methods = ("conjugate", "bit_count", "view", "reshape") + array_reductions.REDUCTIONS
         if isinstance(node.func, ast.Attribute) and node.func.attr in methods:
             base = self.expr(node.func.value)
             attr = node.func.attr
@@ -301,6 +301,12 @@ class FunctionTranslator(ExprMixin, StmtMixin):
                 return intrinsics.bit_count(self, node, base)
             if isinstance(base.type, T.Array) and attr in array_reductions.REDUCTIONS:  # a.sum(), a.max(), ...
                 return array_reductions.method(self, node, attr, base, node.args, node.keywords)
+            if isinstance(base.type, T.Array) and attr in ("view", "reshape"):  # views (array_methods.py)
+                if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+                    self.unsupported(node, "*args and **kwargs in calls are not supported in kernels")
+                args = [self.expr(a) for a in node.args]
+                kwargs = {k.arg: self.expr(k.value) for k in node.keywords}
+                return getattr(array_methods, attr)(self, node, base, args, kwargs)
             f = self.attribute(node.func, base, attr)
         else:
             f = self.expr(node.func)

@@ -11,7 +11,7 @@ import operator
 
 import numpy as np
 
-from . import enums, records
+from . import array_methods, enums, records
 from . import types as T
 from .errors import TypingError, UnsupportedError
 from .ufuncs import op_call
@@ -442,8 +442,10 @@ class ExprMixin:
             return Value(None, T.Tuple([T.INT64] * t.ndim), items=items)
         if attr == "dtype":
             return Value(None, T.Opaque("dtype", t.dtype), obj=t.dtype)
+        if attr in ("real", "imag"):
+            return array_methods.real_imag(self, node, a, attr)
         self.unsupported(node, f"the array attribute '{attr}' is not supported in kernels "
-                         "(shape, size, ndim, strides and dtype are)")
+                         "(shape, size, ndim, strides, dtype, real and imag are; view() and reshape() make views)")
 
     def materialize(self, v):
         """C code for a value that must exist at run time (a tuple as its struct)."""
