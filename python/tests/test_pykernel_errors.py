@@ -98,8 +98,8 @@ CASES = [
     (uses_string, loom.UnsupportedError, "a str constant", 's = "text"', ()),
     (raises, loom.UnsupportedError, "exceptions cannot be raised", "raise ValueError", ()),
     (tries, loom.UnsupportedError, "exceptions cannot be caught", "try:", ()),
-    (calls_builtin, loom.UnsupportedError, "call to 'sorted', which is neither a Python function nor a device "
-     "function", "a[0] = sorted(a)", ()),
+    (calls_builtin, loom.UnsupportedError, "Untyped global name 'sorted': a call to builtin_function_or_method "
+     "'sorted', neither a Python function nor a device function", "a[0] = sorted(a)", ()),
     (returns_value, loom.TypingError, "cannot return a value", "return 1", ()),
     (bad_local, loom.TypingError, "must be a constant integer", "cuda.local.array(n", (3,)),
     (too_many_indices, loom.UnsupportedError, "1-d array indexed with 2", "a[0, 1] = 2", ()),

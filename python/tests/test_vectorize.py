@@ -147,3 +147,40 @@ def test_ufunc_decorator_options_as_numba():
         loom.guvectorize(["void(float32[:], float32[:])"], "(x)->(x)", target="cuda", what1=True, ever2=False)
     with pytest.raises(TypeError, match="^nopython flag must be True$"):
         loom.vectorize(["float64(float64)"], target="cuda", nopython=False)
+
+
+def test_gufunc_casts_host_inputs_down_to_its_only_signature(device, rng):
+    """Numba's rule when no signature takes the inputs safely: one whose types cast safely to
+    the inputs' is chosen and host inputs are cast down (a Python int, np.int64 for int32);
+    a device array is not cast down (TypeError)."""
+    @loom.guvectorize(["void(int32, int32[:], int32[:])"], "(),(t)->(t)", target="cuda")
+    def scale(a, b, out):
+        for i in range(b.size):
+            out[i] = a * b[i]
+
+    b = rng.integers(-100, 100, 10).astype(np.int32)
+    a = int(rng.integers(-5, 5))
+    with device:
+        np.testing.assert_array_equal(scale(np.int64(a), b), a * b)
+        np.testing.assert_array_equal(scale(a, b), a * b)
+        with pytest.raises(TypeError, match="does not support .astype()"):
+            scale(loom.asarray(np.int64(a), device=device), b)
+
+
+def test_gufunc_loop_dimensions_follow_numbas_rule(device, rng):
+    """The largest inputs' loop dimensions win, the first of equals, and an input with one
+    loop item ((1,) or ()) is pinned: "(n),()->(n)" with a 1-element array as the scalar."""
+    @loom.guvectorize(["void(int32[:], int32[:], int32[:])"], "(n),()->(n)", target="cuda")
+    def add(x, y, res):
+        for i in range(x.shape[0]):
+            res[i] = x[i] + y[0]
+
+    a = rng.integers(-9, 9, 4).astype(np.int32)
+    b = rng.integers(-9, 9, 1).astype(np.int32)
+    res = np.zeros(4, dtype=np.int32)
+    with device:
+        add(a, b, out=res)
+        np.testing.assert_array_equal(res, a + b[0])
+        a2 = rng.integers(-9, 9, (2, 4)).astype(np.int32)
+        b2 = rng.integers(-9, 9, 2).astype(np.int32)
+        np.testing.assert_array_equal(add(a2, b2), a2 + b2[:, None])

@@ -264,8 +264,8 @@ class FunctionTranslator(ExprMixin, StmtMixin):
                 return Value(None, T.Opaque("dtype", dt), obj=dt)
         if callable(obj):
             return Value(None, T.Opaque("pyfunction", obj), obj=obj)
-        self.unsupported(node, f"'{name}' is a {type(obj).__name__}; kernels can use numbers, tuples, NumPy "
-                         "arrays, modules (math, numpy, cuda) and device functions from outside")
+        self.unsupported(node, f"Untyped global name '{name}': '{name}' is a {type(obj).__name__}; kernels can use "
+                         "numbers, tuples, NumPy arrays, modules (math, numpy, cuda) and device functions from outside")
 
     def float_constant(self, node):
         try:
@@ -366,7 +366,9 @@ class FunctionTranslator(ExprMixin, StmtMixin):
             if isinstance(obj, pytypes.FunctionType):  # a plain def: a device function, as Numba compiles it
                 return self.call_device(node, self.module.plain_device_function(obj), args)
             name = getattr(obj, "__name__", repr(obj))
-            self.unsupported(node, f"call to '{name}', which is neither a Python function nor a device function")
+            what = ("a vectorize/guvectorize function, which runs from the host only" if hasattr(obj, "py_func")
+                    else "neither a Python function nor a device function")
+            self.unsupported(node, f"Untyped global name '{name}': a call to {type(obj).__name__} '{name}', {what}")
         self.fail(node, f"{f.type} is not callable in a kernel")
 
     def choose_signature(self, node, disp, args):

@@ -272,6 +272,7 @@ class StmtMixin:
     def stmt_Return(self, node):
         if self.kind == "kernel":
             if node.value is not None and not (isinstance(node.value, ast.Constant) and node.value.value is None):
+                self.expr(node.value)  # its own typing errors first, as Numba types it before the return
                 self.fail(node, "a kernel cannot return a value (write results into an array argument)")
             self.emit("return;")
             return

@@ -9,6 +9,7 @@ device. target='cuda' runs on the default GPU, or on cpu() without one; 'cpu' an
 'parallel' run on cpu() (the emulator spreads blocks over the cores).
 """
 import functools
+import math
 import re
 
 import numpy as np
@@ -282,6 +283,17 @@ class GUVectorized:
             if all(np.can_cast(d, np.dtype(p.dtype), "safe") for d, p in zip(dts, params[:self.nin])):
                 chosen = params
                 break
+        if chosen is None:  # Numba's rule: a signature whose types cast safely to the inputs'; host
+            # inputs are then cast down to it (np.int64(2) or 10 for an int32 parameter)
+            for ret, params in self._sigs:
+                if all(np.can_cast(np.dtype(p.dtype), d, "safe") for d, p in zip(dts, params[:self.nin])):
+                    chosen = params
+                    break
+            for k, (a, p) in enumerate(zip(args, chosen or ())):
+                if isinstance(a, _loom.ndarray) and str(a.dtype) != p.dtype:
+                    raise TypeError(f"[{self.__name__}] input {k} is a device array of dtype {a.dtype} and the signature "
+                                    f"takes {p.dtype}: a device array is not cast down (Numba's gufunc does not support "
+                                    ".astype() on it either)")
         if chosen is None:
             raise TypingError(f"[{self.__name__}] no signature takes inputs of dtypes {[str(d) for d in dts]}")
         ins = [a.astype(p.dtype) if isinstance(a, _loom.ndarray) and str(a.dtype) != p.dtype
@@ -297,7 +309,11 @@ class GUVectorized:
                 if sizes.setdefault(sym, n) != n:
                     raise ValueError(f"[{self.__name__}] core dimension '{sym}' is {sizes[sym]} and {n}")
             loops.append(tuple(a.shape)[:a.ndim - nd])
-        loop_shape = tuple(np.broadcast_shapes(*loops)) if loops else ()
+        loop_shape = _loop_shape(loops)
+        # An input whose loop dimensions hold one item (Numba's "pinned" (1,) or ()) is the same
+        # for every iteration: its loop axes are dropped before it is broadcast.
+        ins = [a.reshape(tuple(a.shape)[a.ndim - len(c):]) if lp != loop_shape and math.prod(lp) == 1 else a
+               for a, c, lp in zip(ins, self.ins, loops)]
         outs = list(out) if isinstance(out, (tuple, list)) else ([out] if out is not None else [])
         results = []
         for j, c in enumerate(self.outs):
@@ -332,6 +348,18 @@ class GUVectorized:
 
     def __repr__(self):
         return f"<loom.guvectorize {self.__name__} target={self.target}>"
+
+
+def _loop_shape(outer):
+    """The loop dimensions of a gufunc call from its inputs' (Numba's rule): the largest, the
+    first of equals, when every other is the same or holds one item ((1,) or ()); else NumPy's
+    broadcast of them all."""
+    if not outer:
+        return ()
+    largest = outer[int(np.argmax([math.prod(s) for s in outer]))]
+    if all(s == largest or s in ((1,), ()) for s in outer):
+        return tuple(largest)
+    return tuple(np.broadcast_shapes(*outer))
 
 
 def _stream(stream, where):
