@@ -147,6 +147,11 @@ def test_ufunc_decorator_options_as_numba():
         loom.guvectorize(["void(float32[:], float32[:])"], "(x)->(x)", target="cuda", what1=True, ever2=False)
     with pytest.raises(TypeError, match="^nopython flag must be True$"):
         loom.vectorize(["float64(float64)"], target="cuda", nopython=False)
+    for catch in (KeyError, TypeError):  # Numba's vectorize raises KeyError
+        with pytest.raises(catch, match="^Unrecognized options: 'nonexistent'"):
+            loom.vectorize(["float64(float64)"], target="cuda", nonexistent=2)
+    with pytest.warns(RuntimeWarning, match="nopython kwarg for cuda target is redundant"):
+        loom.vectorize(["float64(float64)"], target="cuda", nopython=True)
 
 
 def test_gufunc_casts_host_inputs_down_to_its_only_signature(device, rng):

@@ -11,6 +11,7 @@ device. target='cuda' runs on the default GPU, or on cpu() without one; 'cpu' an
 import functools
 import math
 import re
+import warnings
 
 import numpy as np
 
@@ -170,18 +171,33 @@ def _scalar_type(a):
     return T.Scalar(T.dtype_name(a.dtype) if not isinstance(a, _loom.ndarray) else str(a.dtype))
 
 
-def _check_options(nopython, kwargs):
+class UnrecognizedOptionsError(KeyError, TypeError):
+    """An unknown option of @vectorize: Numba raises KeyError there (and TypeError for
+    @guvectorize); both catch it."""
+
+    def __str__(self):
+        return str(self.args[0]) if self.args else ""
+
+
+def _check_options(nopython, kwargs, target, decorator):
     """Numba's rules for a ufunc decorator's options, in its words: nopython must stay True
-    (kernels have no object mode) and unknown options are refused, not ignored."""
+    (kernels have no object mode; saying so for target='cuda' is redundant, a RuntimeWarning)
+    and unknown options are refused, not ignored."""
     if kwargs:
-        raise TypeError("The following target options are not supported: " + ", ".join(f"'{k}'" for k in kwargs))
-    if not nopython:
+        names = ", ".join(f"'{k}'" for k in kwargs)
+        if decorator == "vectorize":
+            raise UnrecognizedOptionsError(f"Unrecognized options: {names} (vectorize takes signatures, target, "
+                                           "identity, cache and nopython)")
+        raise TypeError("The following target options are not supported: " + names)
+    if nopython is not None and not nopython:
         raise TypeError("nopython flag must be True")
+    if nopython is not None and target == "cuda":
+        warnings.warn("nopython kwarg for cuda target is redundant", RuntimeWarning, stacklevel=3)
 
 
-def vectorize(signatures=None, target="cpu", identity=None, cache=False, nopython=True, **kwargs):
+def vectorize(signatures=None, target="cpu", identity=None, cache=False, nopython=None, **kwargs):
     """@loom.vectorize(['float32(float32, float32)', ...], target='cuda'|'cpu'|'parallel')."""
-    _check_options(nopython, kwargs)
+    _check_options(nopython, kwargs, target, "vectorize")
     if callable(signatures) and not isinstance(signatures, (str, list, tuple)):
         return Vectorized(signatures, None, target, identity)
     sigs = [signatures] if isinstance(signatures, (str, Signature)) else signatures
@@ -371,8 +387,8 @@ def _stream(stream, where):
     return stream
 
 
-def guvectorize(signatures, layout, target="cpu", cache=False, nopython=True, **kwargs):
+def guvectorize(signatures, layout, target="cpu", cache=False, nopython=None, **kwargs):
     """@loom.guvectorize(['void(float64[:,:], float64[:], float64[:])'], '(m,n),(n)->(m)', target=...)."""
-    _check_options(nopython, kwargs)
+    _check_options(nopython, kwargs, target, "guvectorize")
     sigs = [signatures] if isinstance(signatures, (str, Signature)) else list(signatures)
     return lambda f: GUVectorized(f, sigs, layout, target)
