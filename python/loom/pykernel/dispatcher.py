@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import _loom
 from . import args as hints
-from . import cache, enums, numba_types, records
+from . import cache, enums, numba_types, overloads, records
 from . import types as T
 from .compiler import ModuleBuilder, kernel_name, nvrtc_options, translate_kernel
 from .errors import DeviceFunctionLaunchError, LaunchConfigError, TypingError
@@ -139,10 +139,17 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
     def _specialize_for(self, key):
         argtypes = T.parse_key(key)
         if self._declared or self._frozen:
-            for spec in list(self._specs.values()):
-                if len(spec.argtypes) == len(argtypes) and all(map(accepts, spec.argtypes, argtypes)):
-                    self.add(key, spec.kernel)
-                    return
+            # Numba's overload resolution: the best-rated signature; a tie is ambiguous.
+            chosen = overloads.best([(s.argtypes, s) for s in self._specs.values()
+                                     if not s.key.startswith("tuples:")], argtypes)
+            if len(chosen) > 1:
+                given = ", ".join(map(overloads.numba_text, argtypes))
+                raise TypingError(f"[{self.__name__}] Ambiguous overloading for {self.py_func!r} ({given}):\n"
+                                  + "\n".join("(" + ", ".join(map(overloads.numba_text, s.argtypes)) + ") -> none"
+                                               for _, s in chosen[:2]))
+            if chosen:
+                self.add(key, chosen[0][1].kernel)
+                return
             have = "; ".join("(" + ", ".join(map(str, s.argtypes)) + ")" for s in self._specs.values())
             raise TypingError(f"[{self.__name__}] No matching definition for argument type(s): no compiled signature "
                               f"takes ({', '.join(map(str, argtypes))}); "

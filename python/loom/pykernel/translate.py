@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import _loom
 from . import array_reductions, bf16, complexfuncs, cooperative, fp16, intrinsics, mathfuncs, stubs  # noqa: F401 (they register handlers)
-from . import array_methods, enums
+from . import array_methods, enums, overloads
 from . import types as T
 from .errors import TypingError, UnsupportedError, raise_at
 from .foreign import ForeignFunction
@@ -75,10 +75,6 @@ def _operator_node(kind, op, node):
     else:
         new = ast.Compare(left=a[0], ops=[op()], comparators=[a[1]])
     return ast.copy_location(new, node)
-
-
-# A Python literal converts safely to a number of its kind or a wider kind (choose_signature).
-_KIND_RANK = {"bool": 0, "int": 1, "float": 2, "complex": 3}
 
 
 def _flat_params(t, name):
@@ -373,37 +369,18 @@ class FunctionTranslator(ExprMixin, StmtMixin):
 
     def choose_signature(self, node, disp, args):
         """The declared signature of a device function a call takes, as Numba chooses among
-        several: an exact match, else the one needing the fewest safe conversions (NumPy's
-        'safe' casting; a Python literal converts safely to any number of its kind or wider),
-        else the one needing the fewest other conversions. A tie is ambiguous, a complex to a
-        real or an array of another dtype or rank no match: TypingErrors."""
-        def cost(params):
-            if len(params) != len(args):
-                return None
-            total = 0
-            for a, p in zip(args, params):
-                if isinstance(p, T.Array) or not isinstance(a.type, T.Scalar):
-                    if not (isinstance(p, T.Array) and isinstance(a.type, T.Array)
-                            and (p.dtype, p.ndim) == (a.type.dtype, a.type.ndim)):
-                        return None
-                elif a.type != p or a.weak:
-                    if a.type.is_complex and not p.is_complex:
-                        return None
-                    p_kind = "bool" if p.is_bool else "int" if p.is_int else "complex" if p.is_complex else "float"
-                    weak_safe = a.weak and _KIND_RANK[a.weak] <= _KIND_RANK[p_kind]
-                    total += 1 if weak_safe or np.can_cast(np.dtype(a.type.dtype), np.dtype(p.dtype), "safe") else 100
-            return total
-        scored = [(c, sig) for sig in disp.declared_signatures() if (c := cost(sig[1])) is not None]
-        given = ", ".join(str(a.type) for a in args)
-        if not scored:
+        several (overloads.py): the best-rated; of equals, the first declared (Numba resolves
+        such a tie for device functions, where it refuses one for a kernel's launch). A complex
+        to a real, or an array of another dtype or rank, is no match: a TypingError."""
+        types = [a.type for a in args]
+        chosen = overloads.best([(sig[1], sig) for sig in disp.declared_signatures()], types,
+                                [a.weak for a in args])
+        if not chosen:
+            given = ", ".join(map(str, types))
             have = "; ".join("(" + ", ".join(map(str, s[1])) + ")" for s in disp.declared_signatures())
-            self.fail(node, f"'{disp.__name__}' has no declared signature that takes ({given}); it has {have}")
-        best = min(c for c, _ in scored)
-        chosen = [sig for c, sig in scored if c == best]
-        if len(chosen) > 1:
-            self.fail(node, f"'{disp.__name__}' has {len(chosen)} declared signatures that take ({given}) "
-                      "equally well: the call is ambiguous")
-        return chosen[0]
+            self.fail(node, f"Invalid use of type(device function '{disp.__name__}') with parameters ({given}): no "
+                      f"declared signature takes them; it has {have}")
+        return chosen[0][1]
 
     def call_foreign(self, node, fn, args):
         """A call of a cuda.declare_device function: arguments convert to its declared types."""
