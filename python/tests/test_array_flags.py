@@ -45,3 +45,17 @@ def test_pinned_and_mapped_arrays_follow_the_layout():
     assert cuda.pinned_array((4, 6), order="F").strides == f.strides
     with pytest.raises(NotImplementedError, match=r"\[cuda.mapped_array\] explicit strides"):
         cuda.mapped_array((4, 6), strides=(8, 32))
+
+
+@pytest.mark.parametrize("view", [lambda a: a[::2, ::2], lambda a: a[1:, ::3], lambda a: a[::2, ::2].T,
+                                  lambda a: a[:, 2]])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_like_of_a_strided_view_takes_numpys_order_k(device, view, order):
+    """*_like of a non-contiguous view: contiguous, in the order its strides run (NumPy's
+    zeros_like, order='K', for 1 and 2 dimensions; Numba's rule too)."""
+    host = view(np.zeros((10, 12), order=order))
+    with device:
+        d = view(cuda.device_array((10, 12), order=order))
+        for like in (cuda.device_array_like, cuda.pinned_array_like, cuda.mapped_array_like):
+            got = like(d)
+            assert got.shape == host.shape and got.strides == np.zeros_like(host).strides

@@ -59,9 +59,16 @@ def current_context(devnum=None):
 
 
 def order_of(ary):
-    """Numba's *_like layout rule: "F" for an array Fortran- and not C-contiguous, else "C"."""
+    """The layout a *_like array takes (NumPy's order='K', as Numba's): "F" for an array
+    Fortran- and not C-contiguous, or a non-contiguous view whose strides grow from the first
+    axis to the last (a strided view of a Fortran array); else "C"."""
     f = getattr(ary, "flags", None)
-    return "F" if f is not None and f["F_CONTIGUOUS"] and not f["C_CONTIGUOUS"] else "C"
+    if f is None or f["C_CONTIGUOUS"]:
+        return "C"
+    if f["F_CONTIGUOUS"]:
+        return "F"
+    st = [abs(int(s)) for s, n in zip(ary.strides, ary.shape) if n > 1]
+    return "F" if len(st) > 1 and all(a <= b for a, b in zip(st, st[1:])) and st[0] < st[-1] else "C"
 
 
 def allocate(make, shape, order, strides, where):
