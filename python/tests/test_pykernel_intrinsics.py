@@ -316,3 +316,52 @@ def test_warp_matches_compile_with_nvrtc():
     """NVRTC (no GPU needed) takes the CUDA C the match, uni and lanemask intrinsics become."""
     ptx, _ = cuda.compile_ptx(warp_matches.py_func, "void(float64[:], boolean[:], int64[:, :])")
     assert "match.any.sync.b64" in ptx and "match.all.sync.b64" in ptx and "vote.sync.uni" in ptx
+
+
+@pytest.mark.parametrize("alignment", [None, 16, 64, 256])
+def test_local_and_shared_arrays_take_an_alignment(device, alignment):
+    """Numba's alignment= of cuda.local/shared.array: the array's address (a.ctypes.data) is a
+    multiple of it."""
+    @cuda.jit
+    def f(out):
+        loc = cuda.local.array(3, dtype=np.uint8, alignment=alignment)
+        sh = cuda.shared.array((2, 3), dtype=np.float32, alignment=alignment)
+        loc[0] = 1
+        sh[0, 0] = 2.0
+        out[0] = loc.ctypes.data
+        out[1] = sh.ctypes.data
+        out[2] = loc[0] + sh[0, 0]
+
+    out = loom.zeros(3, dtype=loom.uint64, device=device)
+    f[1, 1](out)
+    o = out.numpy()
+    assert o[2] == 3 and o[0] != 0 and o[1] != 0
+    if alignment:
+        assert o[0] % alignment == 0 and o[1] % alignment == 0
+
+
+@pytest.mark.parametrize("alignment, error, message", [
+    (3, ValueError, "Alignment must be a power of 2"), (0, ValueError, "Alignment must be a power of 2"),
+    (-4, ValueError, "Alignment must be a power of 2"), (1.5, loom.TypingError, "alignment must be a constant integer"),
+    ("16", loom.TypingError, "alignment must be a constant integer")])
+def test_a_bad_alignment_is_refused(alignment, error, message):
+    @cuda.jit
+    def f(out):
+        a = cuda.local.array(4, dtype=np.float32, alignment=alignment)
+        a[0] = 1.0
+        out[0] = a[0]
+
+    with pytest.raises(error, match=message):
+        f[1, 1](loom.zeros(1, device=loom.cpu()))
+
+
+def test_aligned_arrays_compile_with_nvrtc():
+    def f(out):
+        loc = cuda.local.array(3, dtype=np.uint8, alignment=64)
+        sh = cuda.shared.array(4, dtype=np.float64, alignment=128)
+        loc[0] = 1
+        sh[0] = 2.0
+        out[0] = loc.ctypes.data + sh.ctypes.data + loc[0]
+
+    ptx, _ = cuda.compile_ptx(f, "void(uint64[::1])")
+    assert ".align 128" in ptx

@@ -209,7 +209,9 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
 
     @property
     def signatures(self):
-        return [s.argtypes for s in self._specs.values()]
+        """The argument types of each compiled kernel, as Numba's type objects (the keys of
+        `overloads`)."""
+        return [numba_types.from_kernel_types(s.argtypes) for s in self._specs.values()]
 
     @property
     def specialized(self):
@@ -274,9 +276,9 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
         """The generated CUDA C++ of each specialisation ({argument types: source}), or of one."""
         if signature is not None:
             for s in self._specs.values():
-                if s.argtypes == tuple(signature) or s.key == signature:
+                if s.key == signature:
                     return s.source
-            raise KeyError(signature)
+            return self._spec_of(signature).source
         return {s.argtypes: s.source for s in self._specs.values()}
 
     def inspect_asm(self, signature=None):
@@ -291,9 +293,7 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
         """Prints, per specialisation, the type of every argument and variable (Numba's
         inspect_types), and returns the text."""
         out = []
-        for s in self._specs.values():
-            if signature is not None and s.argtypes != tuple(signature):
-                continue
+        for s in [self._spec_of(signature)] if signature is not None else self._specs.values():
             out.append(f"{self.__name__} ({', '.join(map(str, s.argtypes))})")
             out.append("-" * len(out[-1]))
             out.extend(f"  {name} = {t}" for name, t in self._local_types(s).items())

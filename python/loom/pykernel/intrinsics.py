@@ -305,19 +305,42 @@ def _view(arr_type, data, shape):
     return f"{arr_type.c}{{{data}, {{{sh}}}, {{{st}}}}}"
 
 
+def _alignment(tr, node, kwargs, name):
+    """The `alignment=` of cuda.local/shared.array (Numba's): None, or a power of two that
+    the array's address is a multiple of; `__align__(n) ` to declare it with."""
+    unknown = set(kwargs) - {"shape", "dtype", "alignment"}
+    if unknown:
+        tr.fail(node, f"cuda.{name}() takes shape, dtype and alignment, not {', '.join(sorted(unknown))}")
+    a = kwargs.get("alignment")
+    if a is None:
+        return ""
+    obj = a.obj if isinstance(a.type, T.Opaque) and a.type.kind == "object" else a.const
+    if obj is None and isinstance(a.type, T.Opaque):
+        return ""
+    if isinstance(obj, bool) or not isinstance(obj, (int, np.integer)):
+        tr.fail(node, f"RequireLiteralValue: alignment must be a constant integer (cuda.{name}() was given "
+                f"{obj!r})" if obj is not None else "RequireLiteralValue: alignment must be a constant integer")
+    obj = int(obj)
+    if obj <= 0 or obj & (obj - 1):
+        tr.fail(node, f"Alignment must be a power of 2 greater than 0, not {obj} (cuda.{name}())", ValueError)
+    return f"__align__({obj}) "
+
+
 @handler(stubs.local.array)
 def _local_array(tr, node, args, kwargs):
+    align = _alignment(tr, node, kwargs, "local.array")
     shape, dt = _shape_and_dtype(tr, node, args, kwargs, "local.array")
     size = math.prod(shape)
     if size == 0:
         tr.fail(node, "a local array cannot be empty")
-    name = tr.buffer(node, "loom_local", lambda n: f"{T.C_TYPES[dt]} {n}[{size}];")
+    name = tr.buffer(node, "loom_local", lambda n: f"{align}{T.C_TYPES[dt]} {n}[{size}];")
     t = T.Array(dt, len(shape), "C", "local", shape)
     return Value(_view(t, name, shape), t)
 
 
 @handler(stubs.shared.array)
 def _shared_array(tr, node, args, kwargs):
+    align = _alignment(tr, node, kwargs, "shared.array")
     shape, dt = _shape_and_dtype(tr, node, args, kwargs, "shared.array")
     size = math.prod(shape)
     if size == 0:
@@ -327,7 +350,7 @@ def _shared_array(tr, node, args, kwargs):
         t = T.Array(dt, 1, "C", "shared")
         data = f"(({T.C_TYPES[dt]}*)((unsigned char*)loom_dynamic_shared))"
         return Value(f"{t.c}{{{data}, {{loom_dynamic_shared_bytes() / {np.dtype(dt).itemsize}LL}}, {{1LL}}}}", t)
-    name = tr.buffer(node, "loom_shared", lambda n: f"__shared__ {T.C_TYPES[dt]} {n}[{size}];")
+    name = tr.buffer(node, "loom_shared", lambda n: f"{align}__shared__ {T.C_TYPES[dt]} {n}[{size}];")
     t = T.Array(dt, len(shape), "C", "shared", shape)
     return Value(_view(t, name, shape), t)
 

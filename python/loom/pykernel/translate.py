@@ -263,6 +263,18 @@ class FunctionTranslator(ExprMixin, StmtMixin):
         self.unsupported(node, f"Untyped global name '{name}': '{name}' is a {type(obj).__name__}; kernels can use "
                          "numbers, tuples, NumPy arrays, modules (math, numpy, cuda) and device functions from outside")
 
+    def compile_time_object(self, node):
+        """A keyword argument Numba requires to be a compile-time constant (alignment=): the
+        Python object of a literal, global or closure variable (None too), else the value it
+        evaluates to (whose .const the handler checks)."""
+        if isinstance(node, ast.Constant):
+            return Value(None, T.Opaque("object", node.value), obj=node.value)
+        if isinstance(node, ast.Name) and node.id not in self.locals and node.id not in self.constants:
+            found, obj = self.src.lookup(node.id)
+            if found:
+                return Value(None, T.Opaque("object", obj), obj=obj)
+        return self.expr(node)
+
     def float_constant(self, node):
         try:
             value = float(node.value)
@@ -276,6 +288,8 @@ class FunctionTranslator(ExprMixin, StmtMixin):
             return intrinsics.dim3_attribute(self, node, obj, attr)
         if kind == "enumclass":  # Color.red
             return enums.member_of(self, node, obj, attr)
+        if kind == "ctypes" and attr == "data":  # a.ctypes.data: the array's address
+            return Value(f"((unsigned long long)(size_t)({obj.code}.data))", T.UINT64, nonneg=True)
         if kind == "ffi" and attr == "from_buffer":
             return Value(None, T.Opaque("ffi_from_buffer", obj), obj=obj)
         if kind in ("module", "namespace"):
@@ -309,7 +323,8 @@ class FunctionTranslator(ExprMixin, StmtMixin):
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             self.unsupported(node, "*args and **kwargs in calls are not supported in kernels")
         # print() takes string literals, and cuda.local/shared.array a dtype's name ("int32").
-        takes_str = isinstance(f.type, T.Opaque) and (f.obj is print or f.obj in (stubs.local.array, stubs.shared.array))
+        makes_array = isinstance(f.type, T.Opaque) and f.obj in (stubs.local.array, stubs.shared.array)
+        takes_str = isinstance(f.type, T.Opaque) and (f.obj is print or makes_array)
         # float("nan"), float("inf"), np.float32("-inf"): the number, at compile time.
         float_of_str = isinstance(f.type, T.Opaque) and (f.obj is float or (f.type.kind == "dtype" and f.obj in T.FLOATS))
 
@@ -320,7 +335,8 @@ class FunctionTranslator(ExprMixin, StmtMixin):
                 return self.float_constant(a)
             return self.expr(a)
         args = [arg(a) for a in node.args]
-        kwargs = {k.arg: arg(k.value) for k in node.keywords}
+        kwargs = {k.arg: (self.compile_time_object(k.value) if makes_array and k.arg == "alignment" else arg(k.value))
+                  for k in node.keywords}
         if not isinstance(f.type, T.Opaque):
             self.fail(node, f"a {f.type} is not callable")
         kind, obj = f.type.kind, f.obj

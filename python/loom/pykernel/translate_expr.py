@@ -444,8 +444,10 @@ class ExprMixin:
             return Value(None, T.Opaque("dtype", t.dtype), obj=t.dtype)
         if attr in ("real", "imag"):
             return array_methods.real_imag(self, node, a, attr)
+        if attr == "ctypes":  # only .ctypes.data, the address, is read in kernels
+            return Value(None, T.Opaque("ctypes", a), obj=a)
         self.unsupported(node, f"the array attribute '{attr}' is not supported in kernels "
-                         "(shape, size, ndim, strides, dtype, real and imag are; view() and reshape() make views)")
+                         "(shape, size, ndim, strides, dtype, real, imag and ctypes.data are; view() and reshape() make views)")
 
     def materialize(self, v):
         """C code for a value that must exist at run time (a tuple as its struct)."""
