@@ -118,6 +118,17 @@ def is_cuda_array(obj):
     return isinstance(obj, _loom.ndarray) or hasattr(obj, "__cuda_array_interface__")
 
 
+# numba.cuda.devicearray (also numba.cuda.cudadrv.devicearray): device arrays are loom arrays.
+devicearray = _types_module.ModuleType(__name__ + ".devicearray",
+                                       "Numba's device-array module: DeviceNDArray is loom.ndarray.")
+devicearray.DeviceNDArray = devicearray.DeviceNDArrayBase = _loom.ndarray
+devicearray.auto_device = lambda obj, stream=0, copy=True, user_explicit=False: _host_api.auto_device(
+    obj, to_device, device_array_like, stream, copy)
+devicearray.from_array_like = lambda ary, stream=0, gpu_data=None: device_array_like(ary, stream=stream)
+devicearray.is_cuda_ndarray = is_cuda_array
+_sys.modules[__name__ + ".devicearray"] = devicearray
+
+
 def synchronize():
     """Waits for the current device's pending work."""
     _loom.synchronize()
@@ -229,7 +240,7 @@ mapped_array_like = _host_api.mapped_array_like
 
 __all__ = ["jit", "Dispatcher", "reduce", "Reduce", "TypingError", "UnsupportedError", "is_available", "to_device", "device_array",
            "device_array_like", "pinned_array", "pinned_array_like", "as_cuda_array", "is_cuda_array",
-           "synchronize", "stream", "default_stream", "legacy_default_stream",
+           "synchronize", "stream", "default_stream", "devicearray", "legacy_default_stream",
            "per_thread_default_stream", "external_stream", "event", "select_device", "get_current_device",
            "gpus", "types", "random", "detect", "current_context", "mapped_array", "pinned", "defer_cleanup",
            "declare_device", "CUSource", "mapped_array_like", "libdevice", "compile", "compile_ptx",

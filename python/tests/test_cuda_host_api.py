@@ -56,3 +56,23 @@ def test_device_array_methods(rng):
     assert x.bind(cuda.default_stream()) is x
     with pytest.raises(ValueError, match=r"\[split\] only a 1-d array"):
         x.split(2)
+
+
+def test_devicearray_module_as_numbas(device, rng):
+    """Numba's cuda.devicearray: DeviceNDArray is loom.ndarray; auto_device copies host data
+    (a number too), passes device arrays through, refuses a non-contiguous host array."""
+    from loom.cuda import devicearray
+    assert devicearray.DeviceNDArray is loom.ndarray
+    x = rng.random(7)
+    with device:
+        d, made = devicearray.auto_device(x)
+        assert made and isinstance(d, devicearray.DeviceNDArray) and d.device == device
+        np.testing.assert_array_equal(d.numpy(), x)
+        assert devicearray.auto_device(d) == (d, False)
+        c, _ = devicearray.auto_device(3)
+        assert c.shape == () and c.numpy() == 3
+        with pytest.raises(ValueError, match="not contiguous"):
+            devicearray.auto_device(x[::2])
+        like = devicearray.from_array_like(np.zeros((2, 3), dtype=np.float32))
+        assert like.shape == (2, 3) and str(like.dtype) == "float32"
+        assert devicearray.is_cuda_ndarray(d) and not devicearray.is_cuda_ndarray(x)

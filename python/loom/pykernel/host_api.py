@@ -58,6 +58,22 @@ def current_context(devnum=None):
     return Context(_loom.gpu(devnum) if devnum is not None else _loom.default_device())
 
 
+def auto_device(obj, to_device, device_array_like, stream=0, copy=True):
+    """Numba's devicearray.auto_device: (a device array for `obj`, whether one was made). A
+    loom array, or an object with __cuda_array_interface__, is used as it is; host data (a
+    number is a 0-d array) is copied, or only allocated when copy=False. A host array that is
+    neither C- nor Fortran-contiguous is a ValueError (one copy cannot move it), as in Numba."""
+    if isinstance(obj, _loom.ndarray):
+        return obj, False
+    if hasattr(obj, "__cuda_array_interface__"):
+        return _loom.asarray(obj), False
+    a = np.asarray(obj)
+    if a.ndim and not (a.flags["C_CONTIGUOUS"] or a.flags["F_CONTIGUOUS"]):
+        raise ValueError(f"[cuda.devicearray.auto_device] the array of shape {a.shape} and strides {a.strides} is not "
+                         "contiguous, so no single copy moves it; pass np.ascontiguousarray(a)")
+    return (to_device(a, stream=stream) if copy else device_array_like(a, stream=stream)), True
+
+
 def order_of(ary):
     """The layout a *_like array takes (NumPy's order='K', as Numba's): "F" for an array
     Fortran- and not C-contiguous, or a non-contiguous view whose strides grow from the first
