@@ -153,3 +153,24 @@ def test_views_compile_with_nvrtc():
     cuda.compile_ptx(k_parts.py_func, "void(complex128[::1], float64[::1])")
     cuda.compile_ptx(k_reinterpret.py_func, "void(uint8[::1], int64, int32[::1])")
     cuda.compile_ptx(k_reshape.py_func, "void(float64[:, ::1], UniTuple(int64, 3), float64[:, :, ::1])")
+
+
+FROZEN_0D = np.array(2.5)
+
+
+def test_zero_dimensional_arrays(device, rng):
+    """0-d arrays as arguments, captured device arrays and frozen NumPy globals: a[()] is the
+    one element, size 1, ndim 0; reductions see that one element."""
+    v = float(rng.standard_normal())
+    captured = loom.asarray(np.array(v * 3, dtype=np.float32), device=device)
+
+    @cuda.jit
+    def k(out, x):
+        out[()] = x[()] * 2.0 + captured[()] + FROZEN_0D[()] + x.size * 10 + x.ndim * 100
+        out[()] += np.sum(x) * 1000 + FROZEN_0D.max() * 10000
+
+    out = loom.zeros((), device=device)
+    x = loom.asarray(np.array(v), device=device)
+    k[1, 1](out, x)
+    want = v * 2 + np.float32(v * 3) + 2.5 + 10 + v * 1000 + 25000
+    np.testing.assert_allclose(out.numpy(), want, rtol=1e-6)

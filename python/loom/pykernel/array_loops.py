@@ -17,10 +17,12 @@ def open_loop(tr, arrays):
     size = " * ".join(f"{names[0]}.shape[{d}]" for d in range(nd)) or "1"
     tr.emit(f"  for (long long {k} = 0; {k} < {size}; ++{k}) {{")
     tr.emit(f"    long long {rem} = {k}; " + " ".join(f"long long {o} = 0;" for o in offs))
-    tr.emit(f"    for (int d = {nd - 1}; d >= 0; --d) {{")
-    tr.emit(f"      const long long i = {rem} % {names[0]}.shape[d]; {rem} /= {names[0]}.shape[d];")
-    tr.emit("      " + " ".join(f"{o} += i * {n}.strides[d];" for o, n in zip(offs, names)))
-    tr.emit("    }")
+    if nd:  # a 0-d array has no shape or strides: its one element is at offset 0
+        tr.emit(f"    for (int d = {nd - 1}; d >= 0; --d) {{")
+        tr.emit(f"      const long long i = {rem} % {names[0]}.shape[d]; {rem} /= {names[0]}.shape[d];")
+        tr.emit("      " + " ".join(f"{o} += i * {n}.strides[d];" for o, n in zip(offs, names)))
+        tr.emit("    }")
+    tr.emit(f"    (void){rem};")
     return [f"{n}.data[{o}]" for n, o in zip(names, offs)], k
 
 

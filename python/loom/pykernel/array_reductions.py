@@ -77,7 +77,7 @@ def reduce_array(tr, node, kind, arr):
     if base in ("max", "min") and skip_nan:  # all NaN: NaN, as NumPy gives (with a warning)
         tr.emit(f"if ({count} == 0) {acc} = (({at.c})(0.0)) / (({at.c})(0.0));")
     if base in ("mean", "var", "std"):
-        n = count if skip_nan else " * ".join(f"({arr.code}).shape[{d}]" for d in range(arr.type.ndim))
+        n = count if skip_nan else " * ".join(f"({arr.code}).shape[{d}]" for d in range(arr.type.ndim)) or "1"
         part = T.real_part_type(at) if at.is_complex else at
         tr.emit(f"{acc} = {acc} / (({at.c})(({part.c})({n})));")
     if base in ("var", "std"):  # a second pass: the mean square deviation (ddof 0)
@@ -86,7 +86,7 @@ def reduce_array(tr, node, kind, arr):
         (ref,), _ = open_loop(tr, [arr])
         tr.emit(f"    const {at.c} d = {cast(Value(ref, et), at)} - {mean}; {sq} += d * d;")
         close_loop(tr)
-        n = " * ".join(f"({arr.code}).shape[{d}]" for d in range(arr.type.ndim))
+        n = " * ".join(f"({arr.code}).shape[{d}]" for d in range(arr.type.ndim)) or "1"
         tr.emit(f"{sq} = {sq} / (({at.c})({n}));")
         if base == "std":
             tr.emit(f"{sq} = sqrt({sq});")

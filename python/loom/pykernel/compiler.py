@@ -207,9 +207,6 @@ def translate_kernel(func, argtypes, src=None, debug=False, links=()):
     """(source, kernel name) of `func` as a kernel for `argtypes` (a tuple of types); `links`:
     CUDA C++ texts the kernel's link= names (foreign.py)."""
     src = src or FunctionSource(func)
-    for p, t in zip(src.params, argtypes):
-        if isinstance(t, T.Array) and t.ndim == 0:
-            raise UnsupportedError(f"[{src.name}] argument '{p}' is a 0-d array; pass a scalar or a 1-element array")
     mb = ModuleBuilder()
     mb.link(links)
     name = kernel_name(func)

@@ -41,10 +41,15 @@ class CUSource:
 
 
 def read_links(link, where):
-    """The source texts of `link` (a path, a CUSource, or a list of them), in order."""
+    """The source texts of `link` (a path, a CUSource, or a list, tuple or set of them: a set
+    in sorted order of its paths, so a kernel's source and cache key do not depend on set
+    order)."""
     if link is None:
         return ()
-    items = link if isinstance(link, (list, tuple)) else [link]
+    if isinstance(link, (set, frozenset)):
+        items = sorted(link, key=lambda i: i.name if isinstance(i, CUSource) else os.fspath(i))
+    else:
+        items = link if isinstance(link, (list, tuple)) else [link]
     texts = []
     for item in items:
         if isinstance(item, CUSource):

@@ -295,6 +295,8 @@ def _numba_text(v):
 
 
 def _view(arr_type, data, shape):
+    if not shape:  # a 0-d LoomArray is its pointer alone
+        return f"{arr_type.c}{{{data}}}"
     strides, s = [], 1
     for d in reversed(shape):
         strides.append(s)
@@ -372,8 +374,8 @@ def constant_array(tr, node, arr):
         name = tr.module.constant(raw, "uint8")
         return Value(_view(rt, f"(unsigned char*){name}", raw.shape), rt, obj=arr)
     dt = T.dtype_name(arr.dtype)
-    if dt is None or arr.ndim == 0:
-        tr.fail(node, f"a global NumPy array of dtype {arr.dtype} and {arr.ndim} dimensions cannot be used in a kernel")
+    if dt is None:
+        tr.fail(node, f"a global NumPy array of dtype {arr.dtype} cannot be used in a kernel")
     if arr.nbytes > 60 * 1024:
         tr.fail(node, f"a global NumPy array of {arr.nbytes} bytes is too large to freeze into constant memory "
                 "(64 KiB); pass it as an argument")
@@ -387,9 +389,8 @@ def device_array_global(tr, node, arr):
     Numba does (the kernel sees later writes to it; its address is part of the translation,
     and the dispatcher keeps the array alive with the kernel)."""
     dt = T.dtype_name(str(arr.dtype))
-    if dt is None or arr.ndim == 0:
-        tr.fail(node, f"a global device array of dtype {arr.dtype} and {arr.ndim} dimensions cannot be used in a "
-                "kernel")
+    if dt is None:
+        tr.fail(node, f"a global device array of dtype {arr.dtype} cannot be used in a kernel")
     here = _loom.default_device()
     if arr.device != here:
         tr.fail(node, f"the global device array is on {arr.device} but the kernel is compiled for {here}; "
@@ -401,7 +402,8 @@ def device_array_global(tr, node, arr):
     t = T.Array(dt, arr.ndim, "C" if layout_of(tuple(arr.shape), strides, item) == "C" else "A")
     sh = ", ".join(f"{int(d)}LL" for d in arr.shape)
     st = ", ".join(f"{s // item}LL" for s in strides)
-    return Value(f"({t.c}{{(({T.C_TYPES[dt]}*){ptr}ULL), {{{sh}}}, {{{st}}}}})", t, obj=arr)  # () for macros
+    dims = f", {{{sh}}}, {{{st}}}" if arr.ndim else ""  # a 0-d LoomArray is its pointer alone
+    return Value(f"({t.c}{{(({T.C_TYPES[dt]}*){ptr}ULL){dims}}})", t, obj=arr)  # () for macros
 
 
 def device_pointer(arr):

@@ -15,6 +15,11 @@ struct LoomArray {
   long long shape[N];
   long long strides[N];
 };
+// A 0-d array: one element, no shape or strides (loom packs only its pointer).
+template <class T, bool C>
+struct LoomArray<T, 0, C> {
+  T* data;
+};
 
 #if defined(LOOM_EMU_DEBUG) || defined(LOOM_PK_BOUNDSCHECK)
 #define LOOM_PK_CHECKS 1

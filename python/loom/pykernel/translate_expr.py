@@ -346,7 +346,7 @@ class ExprMixin:
                 terms.append(ic)
             else:
                 terms.append(f"{ic} * {arr.code}.strides[{k}]")
-        return f"{arr.code}.data[{' + '.join(terms)}]"
+        return f"{arr.code}.data[{' + '.join(terms) or '0'}]"  # a 0-d array's a[()] is its one element
 
     def element(self, node, arr, index_node):
         parts = list(index_node.elts) if isinstance(index_node, ast.Tuple) else [index_node]
@@ -431,6 +431,8 @@ class ExprMixin:
             return Value(None, T.Tuple([T.INT64] * t.ndim), items=items,
                          const=tuple(t.shape) if t.shape else None)
         if attr == "size":
+            if t.ndim == 0:
+                return literal(1)
             if t.shape:
                 return literal(math.prod(t.shape))
             return Value("(" + " * ".join(f"{a.code}.shape[{k}]" for k in range(t.ndim)) + ")", T.INT64, nonneg=True)
