@@ -52,6 +52,8 @@ import sys as _sys  # noqa: E402
 _sys.modules[__name__ + ".types"] = types  # import loom.cuda.types
 _sys.modules[__name__ + ".random"] = random  # from loom.cuda.random import create_xoroshiro128p_states
 _sys.modules[__name__ + ".libdevice"] = libdevice
+from .pykernel import config  # noqa: E402  (Numba's settings loom honours)
+_sys.modules[__name__ + ".config"] = config
 # numba.cuda.bf16: the bfloat16 type and CUDA's bfloat16 intrinsics (pykernel/bf16.py).
 bf16 = _types_module.ModuleType(__name__ + ".bf16", "bfloat16 in kernels: the type and Numba's cuda.bf16 intrinsics.")
 bf16.bfloat16 = types.bfloat16
@@ -240,7 +242,7 @@ mapped_array_like = _host_api.mapped_array_like
 
 __all__ = ["jit", "Dispatcher", "reduce", "Reduce", "TypingError", "UnsupportedError", "is_available", "to_device", "device_array",
            "device_array_like", "pinned_array", "pinned_array_like", "as_cuda_array", "is_cuda_array",
-           "synchronize", "stream", "default_stream", "devicearray", "legacy_default_stream",
+           "synchronize", "stream", "default_stream", "devicearray", "config", "legacy_default_stream",
            "per_thread_default_stream", "external_stream", "event", "select_device", "get_current_device",
            "gpus", "types", "random", "detect", "current_context", "mapped_array", "pinned", "defer_cleanup",
            "declare_device", "CUSource", "mapped_array_like", "libdevice", "compile", "compile_ptx",

@@ -122,3 +122,27 @@ def test_bad_declarations_name_the_problem(tmp_path):
         f(a[0], a[0])
     with pytest.raises(loom.TypingError, match=r"'f' is declared with 1 argument\(s\), called with 2"):
         wrong_pointer[1, 1](loom.zeros(1, dtype=loom.int32, device=loom.cpu()))
+
+
+def test_linked_source_finds_headers_on_the_extra_search_paths(device, tmp_path, monkeypatch, rng):
+    """Numba's config.CUDA_NVRTC_EXTRA_SEARCH_PATHS: folders (':'-separated) a linked .cu's
+    #include finds headers in, on every device."""
+    inc = tmp_path / "include"
+    inc.mkdir()
+    (inc / "loom_test_scale.h").write_text("#define LOOM_TEST_SCALE 7\n")
+    cu = tmp_path / "scale.cu"
+    cu.write_text('#include "loom_test_scale.h"\nextern "C" __device__ int scale(int* out, int x) '
+                  "{ *out = x * LOOM_TEST_SCALE; return 0; }\n")
+    monkeypatch.setattr(cuda.config, "CUDA_NVRTC_EXTRA_SEARCH_PATHS", f"{tmp_path / 'none'}:{inc}")
+    scale = cuda.declare_device("scale", "int32(int32)", link=str(cu))
+
+    @cuda.jit
+    def k(r, x):
+        i = cuda.grid(1)
+        if i < r.size:
+            r[i] = scale(x[i])
+
+    x = rng.integers(-100, 100, 20).astype(np.int32)
+    r = loom.zeros(20, dtype=loom.int32, device=device)
+    k[1, 32](r, loom.asarray(x, device=device))
+    np.testing.assert_array_equal(r.numpy(), 7 * x)

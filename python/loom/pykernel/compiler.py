@@ -7,6 +7,7 @@ import re
 
 import numpy as np
 
+from . import config
 from . import types as T
 from .errors import UnsupportedError
 from .function import DeviceFunction
@@ -191,7 +192,7 @@ def _c_name(name):
 
 def nvrtc_options(fastmath, lineinfo, debug):
     """The NVRTC options of a Python kernel's options (launches and ptx.py alike)."""
-    opts = []
+    opts = config.include_options()  # Numba's CUDA_NVRTC_EXTRA_SEARCH_PATHS, for linked sources' #includes
     if fastmath:
         opts.append("--use_fast_math")
     if lineinfo or debug:
