@@ -174,3 +174,56 @@ def test_zero_dimensional_arrays(device, rng):
     k[1, 1](out, x)
     want = v * 2 + np.float32(v * 3) + 2.5 + 10 + v * 1000 + 25000
     np.testing.assert_allclose(out.numpy(), want, rtol=1e-6)
+
+
+def test_cpointer_parameters_and_carray_farray(device, rng):
+    """Numba's CPointer kernel parameters (an address passed as an int: a.gpu_data.device_pointer,
+    int(a.device_ctypes_pointer.value)) indexed as C pointers, and carray/farray views over them."""
+    from loom.cuda import types
+
+    @cuda.jit(types.void(types.CPointer(types.float32), types.CPointer(types.float32), types.int64, types.int64))
+    def k(p, q, m, n):
+        c = cuda.carray(p, (m, n))
+        f = cuda.farray(q, (m, n), dtype=np.float32)
+        i = cuda.grid(1)
+        if i < m * n:
+            p[i] += 1.0  # the pointer itself
+            r, s = i // n, i % n
+            f[r, s] = c[r, s] * 10.0  # this thread's own element of c, updated above
+
+    m, n = 3, 5
+    x = rng.standard_normal(m * n).astype(np.float32)
+    dp = loom.array(x, device=device)
+    dq = loom.zeros(m * n, dtype=loom.float32, device=device)
+    k[1, 32](dp.gpu_data.device_pointer, int(dq.device_ctypes_pointer.value), m, n)
+    np.testing.assert_allclose(dp.numpy(), x + 1, rtol=1e-6)
+    want = ((x + 1).reshape(m, n) * 10).ravel(order="F")  # farray: column-major
+    np.testing.assert_allclose(dq.numpy(), want, rtol=1e-6)
+
+
+def test_a_cpointer_takes_an_int_and_carray_its_dtype():
+    from loom.cuda import types
+
+    @cuda.jit(types.void(types.CPointer(types.int32)))
+    def g(p):
+        p[0] = 1
+
+    with pytest.raises(loom.TypingError, match="No matching definition"):
+        g[1, 1](1.5)
+
+    def h(p):
+        a = cuda.carray(p, 4, dtype=np.float64)
+        a[0] = 1.0
+
+    with pytest.raises(loom.TypingError, match=r"carray\(\): the dtype float64 differs from the pointer's \(int32\)"):
+        cuda.jit(types.void(types.CPointer(types.int32)))(h)
+
+
+def test_cpointer_kernels_compile_with_nvrtc():
+    def k(p, n):
+        a = cuda.carray(p, (n, 2))
+        b = cuda.farray(p, (2, n))
+        p[0] = a[0, 1] + b[1, 0]
+
+    ptx, _ = cuda.compile_ptx(k, "void(CPointer(float64), int64)")
+    assert ".entry" in ptx

@@ -1,6 +1,6 @@
 """Array views Numba's kernels make without copying: `a.real` and `a.imag` of a complex array,
-`a.view(dtype)` (the same bytes read as another dtype) and `a.reshape(shape)` of a
-C-contiguous array. Each is a LoomArray over the same memory (strides in elements), built
+`a.view(dtype)` (the same bytes read as another dtype), `a.reshape(shape)` of a
+C-contiguous array, and `carray(ptr, shape)` / `farray(ptr, shape)` over a CPointer. Each is a LoomArray over the same memory (strides in elements), built
 in an immediately called lambda as translate_expr.view builds a slice."""
 import numpy as np
 
@@ -117,4 +117,39 @@ def reshape(tr, node, arr, args, kwargs):
         tr.fail(node, f"reshape(): a dimension is negative: {tuple(consts)}")
     if sum(1 for c in consts if c == -1) > 1:
         tr.fail(node, "reshape(): only one dimension can be -1")
+    return Value("([&]() { " + " ".join(lines) + " }())", vt)
+
+
+def from_pointer(tr, node, args, kwargs, order):
+    """carray(ptr, shape, dtype=None) / farray(...): an array over the memory a CPointer
+    points at, C- or Fortran-ordered; `dtype`, if given, must be the pointer's (Numba's rule
+    for typed pointers). Its dimensions may be known only at run time; no bounds are known
+    beyond them."""
+    name = "carray" if order == "C" else "farray"
+    unknown = set(kwargs) - {"shape", "dtype"}
+    if unknown or not 1 <= len(args) <= 3:
+        tr.fail(node, f"{name}() takes (ptr, shape, dtype=None)")
+    ptr = args[0]
+    shape = args[1] if len(args) > 1 else kwargs.get("shape")
+    dtype = args[2] if len(args) > 2 else kwargs.get("dtype")
+    if not isinstance(ptr.type, T.Pointer):
+        tr.fail(node, f"{name}() takes a CPointer (a kernel's CPointer parameter, ffi.from_buffer()), not {ptr.type}")
+    if shape is None:
+        tr.fail(node, f"{name}() needs the shape")
+    if dtype is not None:
+        dt = dtype.obj if isinstance(dtype.type, T.Opaque) and dtype.type.kind == "dtype" else None
+        if dt != ptr.type.dtype:
+            tr.fail(node, f"{name}(): the dtype {dt or dtype.type} differs from the pointer's ({ptr.type.dtype})")
+    dims = tuple_items(shape) if isinstance(shape.type, T.Tuple) else [shape]
+    for d in dims:
+        if not (isinstance(d.type, T.Scalar) and d.type.is_int):
+            tr.fail(node, f"{name}()'s dimensions are integers, not {d.type}")
+    n = len(dims)
+    vt = T.Array(ptr.type.dtype, n, "C" if order == "C" or n == 1 else "A")
+    lines = [f"{vt.c} v; v.data = {ptr.code};"]
+    lines += [f"v.shape[{k}] = (long long)({d.code});" for k, d in enumerate(dims)]
+    axes = range(n - 1, -1, -1) if order == "C" else range(n)
+    lines.append("long long s = 1;")
+    lines += [f"v.strides[{k}] = s; s *= v.shape[{k}];" for k in axes]
+    lines.append("return v;")
     return Value("([&]() { " + " ".join(lines) + " }())", vt)

@@ -32,9 +32,10 @@ class KernelFunction:
             ret, args = parse_signature(sig, func.__name__)
             if not device and ret is not None:
                 raise TypingError(f"[{func.__name__}] a kernel's signature returns void, not {ret}")
-            if any(isinstance(t, T.Pointer) for t in [ret, *args]):
-                raise TypingError(f"[{func.__name__}] CPointer parameters are for foreign device functions "
-                                  "(cuda.declare_device); kernels and Python device functions take arrays")
+            if device and any(isinstance(t, T.Pointer) for t in [ret, *args]):
+                raise TypingError(f"[{func.__name__}] CPointer parameters are for kernels (an address passed as an "
+                                  "int) and foreign device functions (cuda.declare_device); Python device functions "
+                                  "take arrays")
             self._declared.append((ret, args))
 
     def source(self):

@@ -10,6 +10,7 @@ use by queued work is never reused early). Programs written for Numba keep their
 """
 import collections
 import contextlib
+import ctypes
 
 import numpy as np
 
@@ -144,8 +145,29 @@ def _bind(self, stream=0):
     return self
 
 
+def data_address(arr):
+    """The address of a loom array's first element in its device's memory (a host address on
+    cpu())."""
+    if arr.device == _loom.cpu():
+        return int(np.from_dlpack(arr).ctypes.data) if arr.size else 0
+    return int(arr.__cuda_array_interface__["data"][0])
+
+
+class _GpuData:
+    """Numba's DeviceNDArray.gpu_data as programs read it: `device_pointer`, the address."""
+
+    def __init__(self, arr):
+        self.device_pointer = data_address(arr)
+
+    def __int__(self):
+        return self.device_pointer
+
+
 ARRAY_METHODS = {"is_c_contiguous": _is_c_contiguous, "is_f_contiguous": _is_f_contiguous, "split": _split,
-                 "bind": _bind}
+                 "bind": _bind,
+                 # the address of the first element: to pass to a kernel's CPointer parameter or to C
+                 "gpu_data": property(_GpuData),
+                 "device_ctypes_pointer": property(lambda self: ctypes.c_void_p(data_address(self)))}
 
 
 def install_array_methods():

@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from .. import _loom
-from . import records, stubs
+from . import array_methods, host_api, records, stubs
 from . import types as T
 from .numba_types import layout_of
 from .ufuncs import check_numbers, float_type, math_handler
@@ -357,6 +357,16 @@ def _shared_array(tr, node, args, kwargs):
     return Value(_view(t, name, shape), t)
 
 
+@handler(stubs.carray)
+def _carray(tr, node, args, kwargs):
+    return array_methods.from_pointer(tr, node, args, kwargs, "C")
+
+
+@handler(stubs.farray)
+def _farray(tr, node, args, kwargs):
+    return array_methods.from_pointer(tr, node, args, kwargs, "F")
+
+
 @handler(stubs.const.array_like)
 def _const_array_like(tr, node, args, kwargs):
     if len(args) != 1 or args[0].obj is None or not isinstance(args[0].obj, np.ndarray):
@@ -408,9 +418,7 @@ def device_array_global(tr, node, arr):
 
 def device_pointer(arr):
     """The address of a loom array's first element (its device's memory)."""
-    if arr.device == _loom.cpu():
-        return int(np.from_dlpack(arr).ctypes.data) if arr.size else 0
-    return int(arr.__cuda_array_interface__["data"][0])
+    return host_api.data_address(arr)
 
 
 # ---------------------------------------------------------------- atomics

@@ -70,6 +70,10 @@ def rating(params, args, weak=None):
             if p.layout == "C" and a.layout != "C":
                 return None  # an array not known to be C-contiguous for a C-contiguous parameter
             c = EXACT if p.layout == a.layout else SAFE
+        elif isinstance(p, T.Pointer):  # a kernel's CPointer parameter takes an address: an integer
+            if not (isinstance(a, T.Scalar) and a.is_int):
+                return None
+            c = EXACT
         elif isinstance(p, T.Tuple) or isinstance(a, T.Tuple):
             if not (isinstance(p, T.Tuple) and isinstance(a, T.Tuple)):
                 return None

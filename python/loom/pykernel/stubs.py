@@ -78,6 +78,8 @@ _FUNCTIONS = {
     "fma": "fma(a, b, c): a * b + c with one rounding.",
     "cbrt": "The cube root.",
     "selp": "selp(cond, a, b): a if cond else b.",
+    "carray": "carray(ptr, shape, dtype=None): a C-ordered array view of the memory a CPointer points at.",
+    "farray": "farray(ptr, shape, dtype=None): a Fortran-ordered array view of the memory a CPointer points at.",
     "literal_unroll": "for x in literal_unroll(t): the loop over a tuple unrolled, x of each item's own type.",
 }
 for _n, _d in _FUNCTIONS.items():

@@ -178,6 +178,10 @@ class FunctionTranslator(ExprMixin, StmtMixin):
                     name = self.cname(p) + ("_arg" if p in self.reassigned_params() else "")
                     rebuilt.append(f"  {t.c} {name} = {t.c}{init};")
                     continue
+            if isinstance(t, T.Pointer) and self.kind == "kernel":  # Numba's CPointer: an address (a uint64)
+                params.append(f"unsigned long long {self.cname(p)}_addr")
+                rebuilt.append(f"  {t.c} {self.cname(p)} = reinterpret_cast<{t.c}>({self.cname(p)}_addr);")
+                continue
             if isinstance(t, T.Record) and self.kind == "kernel":  # its bytes, as a uint8 array (records.py)
                 params.append(f"LoomArray<unsigned char, 1, true> {self.cname(p)}_in")
                 rebuilt.append(f"  unsigned char* {self.cname(p)} = {self.cname(p)}_in.data;")
@@ -348,7 +352,7 @@ class FunctionTranslator(ExprMixin, StmtMixin):
             return self.expr(_operator_node(how, op, node))
         if kind == "function":
             h = intrinsics.HANDLERS.get(obj) or mathfuncs.HANDLERS.get(obj)
-            if kwargs and obj not in (stubs.local.array, stubs.shared.array, stubs.syncwarp) \
+            if kwargs and obj not in (stubs.local.array, stubs.shared.array, stubs.syncwarp, stubs.carray, stubs.farray) \
                     and not (isinstance(obj, np.ufunc) and set(kwargs) == {"out"}):
                 self.fail(node, f"{getattr(obj, '__name__', obj)}() takes no keyword arguments in kernels")
             return h(self, node, args, kwargs)

@@ -245,6 +245,8 @@ class ExprMixin:
             return self.tuple_item(node, base, node.slice)
         if isinstance(base.type, T.Array):
             return self.element(node, base, node.slice)
+        if isinstance(base.type, T.Pointer):
+            return Value(self.element_ref(node, base, node.slice), base.type.element)
         if isinstance(base.type, (T.Record, T.RecordArray)):
             return records.item(self, node, base)
         if isinstance(base.type, T.Opaque) and base.type.kind == "enumclass":  # Color["red"]
@@ -314,7 +316,12 @@ class ExprMixin:
         return idx
 
     def element_ref(self, node, arr, index_node):
-        """C lvalue of an array element."""
+        """C lvalue of an array element (or of a pointer's: p[i], as C indexes it)."""
+        if isinstance(arr.type, T.Pointer):
+            i = self.scalar(index_node, "index")
+            if not (i.type.is_int or i.type.is_bool):
+                self.fail(node, f"a pointer index must be an integer, not {i.type}")
+            return f"{arr.code}[{i.code}]"
         return self.element_ref_from(node, arr, self.index_values(node, arr, index_node))
 
     def element_ref_from(self, node, arr, idx):

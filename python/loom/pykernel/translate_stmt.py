@@ -83,7 +83,7 @@ class StmtMixin:
             if isinstance(base.type, (T.Record, T.RecordArray)):  # r["a"] = v, ary[i] = rec
                 records.assign(self, target, records.item(self, target, base), v)
                 return
-            if not isinstance(base.type, T.Array):
+            if not isinstance(base.type, (T.Array, T.Pointer)):
                 self.fail(target, f"only array elements can be assigned, not items of a {base.type}")
             if base.type.readonly:
                 self.fail(target, "a constant array cannot be written")
@@ -137,7 +137,7 @@ class StmtMixin:
             self.assign_name(node, t.id, self.binop(node, op, cur, rhs))
         elif isinstance(t, ast.Subscript):
             base = self.expr(t.value)
-            if not isinstance(base.type, T.Array):
+            if not isinstance(base.type, (T.Array, T.Pointer)):
                 self.fail(node, f"only array elements can be assigned, not items of a {base.type}")
             ref = self.element_ref(t, base, t.slice)
             r = self.binop(node, op, Value(ref, base.type.element), rhs)

@@ -136,10 +136,17 @@ class Tuple(Type):
 
 class Pointer(Type):
     """A pointer to elements of `dtype`: what `ffi.from_buffer(array)` gives in a kernel, passed
-    to a foreign device function's CPointer parameter (foreign.py)."""
+    to a foreign device function's CPointer parameter (foreign.py); a kernel's CPointer
+    parameter (an address passed as an int), indexed p[i] with no bounds known."""
+
+    readonly = False
 
     def __init__(self, dtype):
         self.dtype = dtype
+
+    @property
+    def element(self):
+        return Scalar(self.dtype)
 
     def key(self):
         return self.dtype

@@ -7,7 +7,7 @@ from loom import cuda as _lc
 from .._missing import module_getattr as _module_getattr
 
 for _n in _lc.__all__:
-    if _n in ("types", "random"):  # the shim's own modules name what loom lacks
+    if _n in ("types", "random", "config"):  # the shim's own modules name what loom lacks
         continue
     globals()[_n] = getattr(_lc, _n)
 
