@@ -37,9 +37,8 @@ from loom.cuda import (
     _copy_to_device as copy_to_device,
     _copy_to_host as copy_to_host
 )
+import loom.pykernel.host_api
 from loom.pykernel.host_api import (
-    <lambda> as device_ctypes_pointer,
-    _GpuData as gpu_data,
     _bind as bind,
     _is_c_contiguous as is_c_contiguous,
     _is_f_contiguous as is_f_contiguous,
@@ -781,8 +780,10 @@ class ndarray:
 
     flags: loom._numpy.flags.FlagsAttribute = ...
 
-    @property
-    @property
+    gpu_data: loom.pykernel.host_api.AddressAttribute = ...
+
+    device_ctypes_pointer: loom.pykernel.host_api.AddressAttribute = ...
+
 def from_dlpack(x: object, *, device: object | None = None, copy: object | None = None) -> object:
     """
     An array sharing memory with `x` (any object with __dlpack__, or a DLPack capsule), on the device the memory lives on; `device`/`copy` as in the Array API.

@@ -163,11 +163,21 @@ class _GpuData:
         return self.device_pointer
 
 
+class AddressAttribute:
+    """An attribute of Numba's device arrays made from a loom array's address (a descriptor,
+    as loom._numpy.flags.FlagsAttribute): `gpu_data` (its `.device_pointer`, to pass to a
+    kernel's CPointer parameter) and `device_ctypes_pointer` (a ctypes.c_void_p)."""
+
+    def __init__(self, make):
+        self.make = make
+
+    def __get__(self, arr, cls=None):
+        return self if arr is None else self.make(arr)
+
+
 ARRAY_METHODS = {"is_c_contiguous": _is_c_contiguous, "is_f_contiguous": _is_f_contiguous, "split": _split,
-                 "bind": _bind,
-                 # the address of the first element: to pass to a kernel's CPointer parameter or to C
-                 "gpu_data": property(_GpuData),
-                 "device_ctypes_pointer": property(lambda self: ctypes.c_void_p(data_address(self)))}
+                 "bind": _bind, "gpu_data": AddressAttribute(_GpuData),
+                 "device_ctypes_pointer": AddressAttribute(lambda a: ctypes.c_void_p(data_address(a)))}
 
 
 def install_array_methods():
