@@ -111,8 +111,8 @@ def test_bad_declarations_name_the_problem(tmp_path):
         cuda.declare_device("f", "int32(int32)", link=str(tmp_path / "missing.cu"))
     with pytest.raises(loom.TypingError, match=r"\[f\] a foreign device function takes numbers"):
         cuda.declare_device("f", "int32(float32[:])")
-    with pytest.raises(loom.TypingError, match=r"CPointer parameters are for foreign device functions"):
-        cuda.jit("void(CPointer(float32))")(lambda p: None)
+    with pytest.raises(loom.TypingError, match=r"CPointer parameters are for kernels .* and foreign device functions"):
+        cuda.jit("float32(CPointer(float32))", device=True)(lambda p: p[0])
     f = cuda.declare_device("f", "int32(int32)")
     with pytest.raises(TypeError, match=r"\[f\] a foreign device function .* is called from kernels only"):
         f(1)

@@ -102,7 +102,7 @@ def k_reinterpret(b, start, out):
 
 def test_view_reads_the_same_bytes_as_another_dtype(device, rng):
     b = rng.integers(0, 256, 200).astype(np.uint8)
-    start = int(rng.integers(0, 8))
+    start = 4 * int(rng.integers(0, 3))  # int32 reads must be aligned on a GPU
     out = loom.zeros(40, dtype=loom.int32, device=device)
     k_reinterpret[1, 64](loom.asarray(b, device=device), start, out)
     want = [b[start + 4 * i + 4:start + 4 * i + 8].view(np.int32)[0] for i in range(40)]
@@ -227,3 +227,16 @@ def test_cpointer_kernels_compile_with_nvrtc():
 
     ptx, _ = cuda.compile_ptx(k, "void(CPointer(float64), int64)")
     assert ".entry" in ptx
+
+
+def test_a_misaligned_view_is_an_error_in_debug_mode():
+    @cuda.jit(debug=True, opt=False)
+    def k(b, start, out):
+        out[0] = b[start:start + 4].view(np.int32)[0]
+
+    b = loom.asarray(np.arange(16, dtype=np.uint8), device=loom.cpu())
+    out = loom.zeros(1, dtype=loom.int32, device=loom.cpu())
+    k[1, 1](b, 4, out)
+    assert out.numpy()[0] == np.arange(4, 8, dtype=np.uint8).view(np.int32)[0]
+    with pytest.raises(IndexError, match="not aligned for the new dtype"):
+        k[1, 1](b, 1, out)

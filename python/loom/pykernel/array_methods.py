@@ -45,7 +45,9 @@ def _dtype_arg(tr, node, args, kwargs, name):
 def view(tr, node, arr, args, kwargs):
     """a.view(dtype): the same memory as `dtype`. A different item size rescales the last
     axis, which must then be contiguous (checked in debug mode for an array not known to be C
-    contiguous; NumPy's and Numba's rule), and the other axes' strides must divide."""
+    contiguous; NumPy's and Numba's rule), and the other axes' strides must divide. A wider
+    dtype must find its data aligned (a GPU faults otherwise, as in Numba; checked in debug
+    mode)."""
     t = arr.type
     new = _dtype_arg(tr, node, args, kwargs, "view")
     old_size, new_size = _itemsize(t.dtype), _itemsize(new)
@@ -54,6 +56,9 @@ def view(tr, node, arr, args, kwargs):
     src = tr.temp()
     lines = [f"const auto& {src} = {arr.code};", f"{vt.c} v;",
              f"v.data = reinterpret_cast<{_elem_c(new, t.readonly)}*>({src}.data);"]
+    if new_size > old_size:  # a GPU faults on a misaligned read (checked in debug mode)
+        lines.append(f"LOOM_PK_ASSERT(((unsigned long long)(size_t)v.data) % {new_size}ULL == 0, "
+                     f"\"view(): the data is not aligned for the new dtype\");")
     last = t.ndim - 1
     for k in range(t.ndim):
         if old_size == new_size:
