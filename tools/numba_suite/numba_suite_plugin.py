@@ -10,10 +10,14 @@
   reads it).
 - --numba-suite-timeout=S: a test running longer fails (SIGALRM), and one stuck outside
   Python ends its process after S + 60 s (faulthandler; xdist then replaces the worker).
+- A test that leaves the GPU's CUDA context lost (a kernel fault, or a debug-mode check that
+  traps on a GPU) fails, and under xdist its worker then exits, so that the tests after it
+  run in a fresh process instead of failing one by one on the lost context.
 """
 import faulthandler
 import importlib
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -22,6 +26,9 @@ from pathlib import Path
 import pytest
 
 KNOWN = "known failure: "
+# loom's CudaError after which every call on the GPU fails (loom/runtime: a sticky CUDA error).
+LOST_CONTEXT = "is lost (device context lost)"
+_LOST = [False]
 SHIM = Path(__file__).resolve().parent / "shim"
 
 
@@ -205,6 +212,8 @@ def pytest_runtest_makereport(item, call):
     # A test that runs code in a subprocess fails with CalledProcessError, whose message
     # lacks the child's error: keep the last line of its stderr.
     exc = call.excinfo.value if call.excinfo is not None else None
+    if exc is not None and LOST_CONTEXT in str(exc) and os.environ.get("PYTEST_XDIST_WORKER"):
+        _LOST[0] = True  # this worker's GPU is unusable: it ends after this test (logfinish)
     stderr = getattr(exc, "stderr", None) if isinstance(exc, subprocess.CalledProcessError) else None
     if stderr:
         text = stderr.decode(errors="replace") if isinstance(stderr, bytes) else str(stderr)
@@ -212,6 +221,11 @@ def pytest_runtest_makereport(item, call):
         if lines:
             rep.user_properties.append(("subprocess_error", lines[-1].strip()))
     return rep
+
+
+def pytest_runtest_logfinish(nodeid, location):
+    if _LOST[0]:  # xdist reports the worker crashed and starts another for the rest
+        os._exit(3)
 
 
 def _message(rep):
