@@ -139,6 +139,16 @@ def test_exec_device_function_and_grid(device, rng):
     np.testing.assert_allclose(out.to(loom.cpu()).numpy(), np.abs(a) * 3.0, rtol=1e-13)
 
 
+def test_exec_call_of_more_than_30_arguments(device, rng):
+    """CPython builds a call of over 30 arguments as a list (LIST_APPEND, CALL_FUNCTION_EX)."""
+    args = ", ".join(f"a[{k}]" for k in range(33))
+    ns = _exec(f"def kernel(out, a):\n    out[0] = max({args})\n    out[1] = min({args})\n")
+    a = rng.standard_normal(33)
+    out = loom.zeros(2, device=device)
+    cuda.jit(ns["kernel"])[1, 1](out, loom.array(a, device=device))
+    np.testing.assert_array_equal(out.numpy(), [a.max(), a.min()])
+
+
 def test_python_dash_c_kernel_runs():
     """`python -c` keeps no source either."""
     prog = textwrap.dedent("""

@@ -175,3 +175,28 @@ def test_declared_tuple_signatures(device, rng):
                                       types.Tuple((types.float64, types.int32)))]
         with pytest.raises(loom.TypingError, match="No matching definition"):
             f[1, 1](out, (a, b, c), (c, d))
+
+
+def test_print_of_dim3_and_of_more_than_32_items(device, capfd, tmp_path, monkeypatch):
+    """print(cuda.threadIdx) shows (x, y, z); past CUDA printf's 32 arguments the format string
+    itself is printed, with Numba's warning, given again when the kernel loads from the cache."""
+    @cuda.jit
+    def dims():
+        print(cuda.threadIdx)
+
+    def many(r):
+        print(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13], r[14],
+              r[15], r[16], r[17], r[18], r[19], r[20], r[21], r[22], r[23], r[24], r[25], r[26], r[27], r[28],
+              r[29], r[30], r[31], r[32])
+
+    monkeypatch.setenv("LOOM_CACHE_DIR", str(tmp_path))
+    with loom.device(loom.Device(device)):
+        dims[1, (2, 1, 2)]()
+        loom.synchronize()
+        assert sorted(capfd.readouterr().out.split("\n")[:-1]) == ["(0, 0, 0)", "(0, 0, 1)", "(1, 0, 0)", "(1, 0, 1)"]
+        r = loom.arange(33, device=device)
+        for _ in range(2):  # compiled, then loaded from the cache: the warning both times
+            with pytest.warns(UserWarning, match="cannot print more than 32 items"):
+                cuda.jit(many)[1, 1](r)
+            loom.synchronize()
+            assert capfd.readouterr().out.strip() == " ".join(["%lld"] * 33)

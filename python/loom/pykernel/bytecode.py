@@ -281,6 +281,33 @@ class _Decompiler:
                 keywords = [ast.keyword(arg=n, value=v) for n, v in zip(kw_names, args[npos:])]
                 stack.append(self.at(ast.Call(func=callee, args=args[:npos], keywords=keywords), ins))
                 kw_names = ()
+            elif op == "CALL_FUNCTION_EX":  # f(*args): how CPython calls with over 30 arguments (a list)
+                if ins.arg & 1:
+                    self.unsupported(ins, "a call with **kwargs")
+                args = stack.pop()
+                if not isinstance(args, (ast.Tuple, ast.List)):
+                    self.unsupported(ins, "a call with *args")
+                callee = stack.pop()
+                if callee is NULL:
+                    callee = stack.pop()
+                elif stack and stack[-1] is NULL:
+                    stack.pop()
+                stack.append(self.at(ast.Call(func=callee, args=list(args.elts), keywords=[]), ins))
+            elif op == "LIST_APPEND":
+                v = stack.pop()
+                stack[-ins.arg].elts.append(v)
+            elif op == "LIST_EXTEND":
+                v = stack.pop()
+                if isinstance(v, (ast.Tuple, ast.List)):
+                    items = v.elts
+                elif isinstance(v, ast.Constant) and isinstance(v.value, tuple):
+                    items = [ast.Constant(x) for x in v.value]
+                else:
+                    self.unsupported(ins, "extending a list with a value known only at run time")
+                stack[-ins.arg].elts.extend(items)
+            elif op == "LIST_TO_TUPLE" or (op == "CALL_INTRINSIC_1" and ins.argrepr == "INTRINSIC_LIST_TO_TUPLE"):
+                lst = stack.pop()
+                stack.append(self.at(ast.Tuple(elts=list(lst.elts), ctx=ast.Load()), ins))
             elif op == "CALL_INTRINSIC_1":
                 if ins.argrepr != "INTRINSIC_UNARY_POSITIVE":
                     self.unsupported(ins, f"the instruction {op} ({ins.argrepr})")

@@ -12,6 +12,7 @@ op table's expressions (ufuncs.py) and loom's version. The compile cache then fi
 import enum
 import hashlib
 import types as pytypes
+import warnings
 
 import numpy as np
 
@@ -148,4 +149,10 @@ def translation(k, translate):
         return (name + "\n" + source).encode()
     payload = _loom._compile_cache_get_or_compile("pykernel", k, compile, _decodes)
     name, _, source = payload.decode().partition("\n")
+    from .compiler import WARNING_MARK
+    for line in source.splitlines():  # the translation's warnings, each time it is loaded
+        if line.startswith(WARNING_MARK):
+            warnings.warn(line[len(WARNING_MARK):], UserWarning, stacklevel=4)
+        elif line and not line.startswith(("//", "#")):  # they come before the first line of code
+            break
     return source, name

@@ -29,6 +29,10 @@ def prelude():
     return _read("prelude.cuh")
 
 
+# A line of a translated program that starts with this is a warning of its translation.
+WARNING_MARK = "// loom-warning: "
+
+
 class ModuleBuilder:
     def __init__(self):
         self.structs = {}       # tuple struct name -> C definition, in dependency order
@@ -44,6 +48,13 @@ class ModuleBuilder:
         self.plain_functions = {}  # Python function -> its DeviceFunction (plain_device_function)
         self.links = []         # CUDA C++ texts linked into the program (foreign.py), in order
         self.foreign = {}       # foreign function name -> its declaration and wrapper
+        self.warnings = []      # what the translation warns of (WARNING_MARK lines of the source)
+
+    def warn(self, text):
+        """A warning of the translation: written into the source, so that cache.translation
+        gives it each time the kernel is loaded, from the cache too."""
+        if text not in self.warnings:
+            self.warnings.append(text)
 
     def link(self, texts):
         for text in texts:
@@ -126,7 +137,7 @@ class ModuleBuilder:
         return self.plain_functions[func]
 
     def source(self, kernel_text, header=""):
-        parts = [header, prelude()]
+        parts = [header] + [WARNING_MARK + w.replace("\n", " ") for w in self.warnings] + [prelude()]
         if self.op_helpers:  # the table's helpers, embedded for NVRTC and the emulator alike
             parts.append('#include "loom_math.cuh"')
             parts.extend(self.op_helpers.values())

@@ -224,6 +224,9 @@ def _print_item(tr, node, a, fmt, vals):
     """Appends the printf format and arguments of one value (a tuple as Python shows it)."""
     if isinstance(a.type, T.Opaque) and a.type.kind == "str":
         fmt.append(a.obj.replace("%", "%%").replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n"))
+    elif isinstance(a.type, T.Opaque) and a.type.kind == "dim3":  # cuda.threadIdx: (x, y, z), as Numba
+        _print_item(tr, node, Value(None, T.Tuple([T.INT32] * 3),
+                                    items=[Value(f"((int){a.obj.name}.{d})", T.INT32) for d in "xyz"]), fmt, vals)
     elif isinstance(a.type, T.Tuple):
         parts = []
         for item in tuple_items(a):
@@ -247,11 +250,19 @@ def _print_item(tr, node, a, fmt, vals):
         vals.append(f"(unsigned long long)({a.code})")
 
 
+# CUDA's printf (vprintf) takes at most 32 arguments after the format.
+_PRINTF_MAX_ARGS = 32
+
+
 def _print(tr, node, args, kwargs):
     fmt, vals = [], []
     for a in args:
         _print_item(tr, node, a, fmt, vals)
     text = " ".join(fmt) + "\\n"
+    if len(vals) > _PRINTF_MAX_ARGS:  # Numba's way: the format string itself is printed, with a warning
+        tr.module.warn(f"[{tr.src.name}] CUDA print() cannot print more than {_PRINTF_MAX_ARGS} items. The raw "
+                       "format string will be emitted by the kernel instead.")
+        return Value(f'printf("%s\\n", "{" ".join(fmt)}")', T.NONE)
     return Value(f'printf("{text}"' + "".join(", " + v for v in vals) + ")", T.NONE)
 
 
