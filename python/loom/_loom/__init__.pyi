@@ -44,6 +44,7 @@ from loom.pykernel.host_api import (
     _is_f_contiguous as is_f_contiguous,
     _split as split
 )
+from loom.pykernel.serialize import reduce_launcher as __reduce__
 
 
 class dtype:

@@ -15,19 +15,20 @@ into direct branches:
             continue
         ...
 
-so every control flow CPython emits (loops, early returns, `and`/`or`, conditional
-expressions, chained comparisons, break/continue) needs no structuring. Values that stay on the
-stack from one block to the next go through variables (`__s3_0`: block 3's entry, depth 0).
-`for` loops over range(), enumerate(), zip() and arrays (what kernels loop over) become index
-loops over hidden variables. Python 3.11 to 3.13 bytecode is read; an instruction outside the
-kernel language (try, with, comprehensions, nested functions, f-strings) is an
-UnsupportedError naming it.
-"""
+so every control flow CPython emits (loops, early returns, `and`/`or`, conditional expressions,
+chained comparisons, break/continue) needs no structuring. Values that stay on the stack from
+one block to the next go through variables (`__s3_0`: block 3's entry, depth 0). `for` loops
+over range(), enumerate(), zip() and arrays become index loops over hidden variables. Python
+3.11 to 3.13 bytecode is read (calls of over 30 arguments: bytecode_lists.py); an instruction
+outside the kernel language (try, with, comprehensions, nested functions, f-strings) is an
+UnsupportedError naming it."""
 import ast
+import collections
 import dis
 import inspect
 import sys
 
+from . import bytecode_lists
 from .errors import UnsupportedError
 
 _BLOCK = "__bb"  # the dispatch variable
@@ -48,11 +49,8 @@ class _Null:
     """The NULL CPython pushes beside a callable (or a method's self slot)."""
 
 
-class _Iter:
-    """A `for` loop's iterator: hidden index variables and how to read element i."""
-
-    def __init__(self, index, stop, step, element):
-        self.index, self.stop, self.step, self.element = index, stop, step, element
+# A `for` loop's iterator: hidden index variables and how to read element i.
+_Iter = collections.namedtuple("_Iter", "index stop step element")
 
 
 NULL = _Null()
@@ -281,33 +279,8 @@ class _Decompiler:
                 keywords = [ast.keyword(arg=n, value=v) for n, v in zip(kw_names, args[npos:])]
                 stack.append(self.at(ast.Call(func=callee, args=args[:npos], keywords=keywords), ins))
                 kw_names = ()
-            elif op == "CALL_FUNCTION_EX":  # f(*args): how CPython calls with over 30 arguments (a list)
-                if ins.arg & 1:
-                    self.unsupported(ins, "a call with **kwargs")
-                args = stack.pop()
-                if not isinstance(args, (ast.Tuple, ast.List)):
-                    self.unsupported(ins, "a call with *args")
-                callee = stack.pop()
-                if callee is NULL:
-                    callee = stack.pop()
-                elif stack and stack[-1] is NULL:
-                    stack.pop()
-                stack.append(self.at(ast.Call(func=callee, args=list(args.elts), keywords=[]), ins))
-            elif op == "LIST_APPEND":
-                v = stack.pop()
-                stack[-ins.arg].elts.append(v)
-            elif op == "LIST_EXTEND":
-                v = stack.pop()
-                if isinstance(v, (ast.Tuple, ast.List)):
-                    items = v.elts
-                elif isinstance(v, ast.Constant) and isinstance(v.value, tuple):
-                    items = [ast.Constant(x) for x in v.value]
-                else:
-                    self.unsupported(ins, "extending a list with a value known only at run time")
-                stack[-ins.arg].elts.extend(items)
-            elif op == "LIST_TO_TUPLE" or (op == "CALL_INTRINSIC_1" and ins.argrepr == "INTRINSIC_LIST_TO_TUPLE"):
-                lst = stack.pop()
-                stack.append(self.at(ast.Tuple(elts=list(lst.elts), ctx=ast.Load()), ins))
+            elif op in bytecode_lists.OPS or (op == "CALL_INTRINSIC_1" and ins.argrepr in bytecode_lists.OPS):
+                bytecode_lists.step(self, op if op in bytecode_lists.OPS else ins.argrepr, ins, stack, NULL)
             elif op == "CALL_INTRINSIC_1":
                 if ins.argrepr != "INTRINSIC_UNARY_POSITIVE":
                     self.unsupported(ins, f"the instruction {op} ({ins.argrepr})")

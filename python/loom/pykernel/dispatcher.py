@@ -9,10 +9,12 @@ import numpy as np
 
 from .. import _loom
 from . import args as hints
-from . import cache, enums, numba_types, overloads, records
+from . import cache, enums, numba_types, overloads, records, serialize
 from . import types as T
 from .compiler import ModuleBuilder, kernel_name, nvrtc_options, translate_kernel
 from .errors import DeviceFunctionLaunchError, LaunchConfigError, TypingError
+from .foreign import CUSource
+from .compiled_overload import CompiledOverload
 from .function import KernelFunction
 from .signatures import accepts, parse_signature
 from .translate import FunctionTranslator
@@ -45,6 +47,12 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
                     self._compile("tuples:" + repr(tuple(args)), tuple(args), register=False)
                 else:
                     self._compile(T.signature_key(args), tuple(args))
+
+    def __reduce__(self):
+        """Pickled by its Python function and options (Numba pickles its dispatchers so); the
+        other side compiles again. Linked files go as their texts (CUSource)."""
+        given = dict(self._given, link=[CUSource(t) for t in self.links] or None)
+        return (serialize.rebuild_dispatcher, (type(self), serialize.function_state(self.py_func), given))
 
     # ---------------------------------------------------------------- launching
     def __call__(self, *args, **kwargs):
@@ -222,9 +230,9 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
     @property
     def overloads(self):
         """Numba's: each compiled kernel under its argument types (Numba's type objects, as
-        `sig.args`), with its resource use as attributes (_Overload)."""
-        return {numba_types.from_kernel_types(s.argtypes): _Overload(s.kernel, functools.partial(self._local_types, s))
-                for s in self._specs.values()}
+        `sig.args`), with its resource use as attributes (compiled_overload.py)."""
+        return {numba_types.from_kernel_types(s.argtypes):
+                CompiledOverload(s.kernel, functools.partial(self._local_types, s)) for s in self._specs.values()}
 
     def _local_types(self, spec):
         """{name: type} of every argument and variable of a specialisation (the translator's
@@ -250,9 +258,9 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
 
     def _resource(self, signature, field):
         if signature is not None:
-            return _Overload(self._spec_of(signature).kernel).attribute(field)
+            return CompiledOverload(self._spec_of(signature).kernel).attribute(field)
         if self.specialized and len(self._specs) == 1:
-            return _Overload(next(iter(self._specs.values())).kernel).attribute(field)
+            return CompiledOverload(next(iter(self._specs.values())).kernel).attribute(field)
         return {k: o.attribute(field) for k, o in self.overloads.items()}
 
     def get_regs_per_thread(self, signature=None):
@@ -421,43 +429,7 @@ class CUDADeviceFunction(CUDADispatcher):
                                         "called from kernels, only kernels are launched")  # Numba's words
 
 
-class _Overload:
-    """One compiled kernel as Numba's overloads show it: its resource use as attributes
-    (regs_per_thread, shared_mem_per_block, ...), and the loom RawKernel's own otherwise."""
-
-    _FIELDS = {"regs_per_thread": "num_regs", "shared_mem_per_block": "shared_size_bytes",
-               "local_mem_per_thread": "local_size_bytes", "const_mem_size": "const_size_bytes",
-               "max_threads_per_block": "max_threads_per_block"}
-
-    def __init__(self, kernel, local_types=None):
-        self.kernel = kernel
-        self._local_types = local_types
-
-    @property
-    def _type_annotation(self):
-        """Numba's typing record of the compiled function, as far as tests read it: `typemap`,
-        each argument's and variable's type as a Numba type object."""
-        if self._local_types is None:
-            raise AttributeError("this kernel has no type annotation")
-        return _TypeAnnotation({n: numba_types.from_kernel_type(t) for n, t in self._local_types().items()})
-
-    def attribute(self, field):
-        return int(self.kernel.attributes()[field])
-
-    def max_cooperative_grid_blocks(self, blockdim):
-        """The most blocks of shape `blockdim` a cooperative launch of it may have on the current
-        device (all resident at once)."""
-        return self.kernel.max_cooperative_blocks(blockdim)
-
-    def __getattr__(self, name):
-        if name in _Overload._FIELDS:
-            return self.attribute(_Overload._FIELDS[name])
-        return getattr(self.kernel, name)
-
-
-class _TypeAnnotation:
-    def __init__(self, typemap):
-        self.typemap = typemap
+_loom._KernelLauncher.__reduce__ = serialize.reduce_launcher
 
 
 class _ForAll:

@@ -23,6 +23,9 @@ class KernelFunction:
         functools.update_wrapper(self, func)
         self.py_func = func
         self.device = device
+        # What __reduce__ passes on (dispatcher.py): the options as given.
+        self._given = dict(device=device, signatures=list(signatures) if signatures else None, debug=debug,
+                           lineinfo=lineinfo, fastmath=fastmath, opt=opt, link=link)
         self.debug = bool(debug)
         self.lineinfo, self.fastmath, self.opt = lineinfo, fastmath, opt
         self._src = None

@@ -16,6 +16,7 @@ import warnings
 import numpy as np
 
 from .. import _loom
+from . import serialize
 from . import types as T
 from .compiler import translate_device
 from .errors import TypingError
@@ -84,6 +85,7 @@ class Vectorized:
             raise ValueError(f"[vectorize] target must be one of {_TARGETS}, not {target!r}")
         functools.update_wrapper(self, func)
         self.py_func, self.target, self.identity = func, target, identity
+        self._given = (tuple(signatures) if signatures else None)  # for __reduce__
         self._sigs = [parse_signature(s, func.__name__) for s in (signatures or ())]
         self._kernels = {}  # argument types -> (ElementwiseKernel, output type)
         self._src = FunctionSource(func)
@@ -91,6 +93,11 @@ class Vectorized:
         self.nout = 1
         for s in self._sigs:  # eager, as Numba: typing errors show at decoration
             self._kernel(tuple(s[1]), s[0])
+
+    def __reduce__(self):
+        """Pickled by its function and options; the other side compiles again (serialize.py)."""
+        return (_rebuild, (Vectorized, serialize.function_state(self.py_func), self._given, self.target,
+                           self.identity))
 
     def _kernel(self, argtypes, ret):
         key = argtypes
@@ -221,11 +228,16 @@ def _parse_layout(layout, name):
 class GUVectorized:
     """A generalized ufunc made by loom.guvectorize."""
 
+    def __reduce__(self):
+        """Pickled by its function and options; the other side compiles again (serialize.py)."""
+        return (_rebuild, (GUVectorized, serialize.function_state(self.py_func), *self._given, self.target))
+
     def __init__(self, func, signatures, layout, target):
         if target not in _TARGETS:
             raise ValueError(f"[guvectorize] target must be one of {_TARGETS}, not {target!r}")
         functools.update_wrapper(self, func)
         self.py_func, self.target = func, target
+        self._given = (tuple(signatures), layout)  # for __reduce__
         self.ins, self.outs = _parse_layout(layout, func.__name__)
         self._src = FunctionSource(func)
         if len(self._src.params) != len(self.ins) + len(self.outs):
@@ -364,6 +376,10 @@ class GUVectorized:
 
     def __repr__(self):
         return f"<loom.guvectorize {self.__name__} target={self.target}>"
+
+
+def _rebuild(cls, state, *args):
+    return cls(serialize.function_of(state), *args)
 
 
 def _loop_shape(outer):
