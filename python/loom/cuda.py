@@ -54,6 +54,11 @@ _sys.modules[__name__ + ".random"] = random  # from loom.cuda.random import crea
 _sys.modules[__name__ + ".libdevice"] = libdevice
 from .pykernel import config  # noqa: E402  (Numba's settings loom honours)
 _sys.modules[__name__ + ".config"] = config
+from .pykernel import vector_types  # noqa: E402  (cuda.float32x3 and the other vector types; C's names too)
+_sys.modules[__name__ + ".vector_types"] = vector_types
+_VECTOR_NAMES = list(vector_types.STUBS) + list(vector_types.ALIASES)
+for _n in _VECTOR_NAMES:
+    globals()[_n] = vector_types.STUBS.get(_n) or vector_types.ALIASES[_n]
 # numba.cuda.bf16: the bfloat16 type and CUDA's bfloat16 intrinsics (pykernel/bf16.py).
 bf16 = _types_module.ModuleType(__name__ + ".bf16", "bfloat16 in kernels: the type and Numba's cuda.bf16 intrinsics.")
 bf16.bfloat16 = types.bfloat16
@@ -247,5 +252,5 @@ __all__ = ["jit", "Dispatcher", "reduce", "Reduce", "TypingError", "UnsupportedE
            "gpus", "types", "random", "detect", "current_context", "mapped_array", "pinned", "defer_cleanup",
            "declare_device", "CUSource", "mapped_array_like", "libdevice", "compile", "compile_ptx",
            "compile_for_current_device", "compile_ptx_for_current_device", "bf16", "is_bfloat16_supported", "In", "Out", "InOut",
-           "is_fp16_supported"] \
-    + _stubs.ALL + _TYPE_NAMES
+           "is_fp16_supported", "vector_types"] \
+    + _stubs.ALL + _TYPE_NAMES + _VECTOR_NAMES

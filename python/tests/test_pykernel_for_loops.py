@@ -64,7 +64,7 @@ def over_a_negative_range(out, a):
 
 
 @pytest.mark.parametrize("func, message", [
-    (over_a_call, "for loops in kernels go over range(), a 1-d array or a tuple (by name), enumerate() and zip()"),
+    (over_a_call, "for loops in kernels go over range(), a 1-d array or a tuple (by name, or a tuple display), enumerate() and zip()"),
     (over_a_negative_range, "a range() inside enumerate() or zip() takes a constant positive step"),
 ])
 def test_what_stays_out_says_so(func, message):

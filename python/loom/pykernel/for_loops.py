@@ -43,6 +43,8 @@ def _length_and_item(it, index, is_builtin):
             n, item = _length_and_item(it.args[0], index, is_builtin)
             return n, lambda i: ast.Tuple([i if start is None else ast.BinOp(i, ast.Add(), start), item(i)],
                                           ast.Load())
+        if name == "tuple" and len(it.args) == 1 and isinstance(it.args[0], ast.Tuple):  # tuple((a, b))
+            return _length_and_item(it.args[0], index, is_builtin)
         if name == "zip":
             if not it.args:
                 raise NotIterable("zip() of nothing")
@@ -63,8 +65,10 @@ def _length_and_item(it, index, is_builtin):
     if isinstance(it, (ast.Name, ast.Attribute)):  # an array (its items along axis 0) or a tuple
         length = ast.Call(ast.Name("len", ast.Load()), [it], [])
         return length, lambda i: ast.Subscript(it, i, ast.Load())
-    raise NotIterable("for loops in kernels go over range(), a 1-d array or a tuple (by name), enumerate() and "
-                      "zip() of those")
+    if isinstance(it, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in it.elts):  # (a, b, c)
+        return _int(len(it.elts)), lambda i: ast.Subscript(it, i, ast.Load())
+    raise NotIterable("for loops in kernels go over range(), a 1-d array or a tuple (by name, or a tuple "
+                      "display), enumerate() and zip() of those")
 
 
 def rewrite(node, is_builtin):
@@ -108,3 +112,26 @@ def renamed(stmt, old, new):
         def visit_Name(self, n):
             return ast.copy_location(ast.Name(id=new, ctx=n.ctx), n) if n.id == old else n
     return Rename().visit(copy.deepcopy(stmt))
+
+
+def _names_in(node, name):
+    return sum(1 for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == name)
+
+
+def loop_local(tree, loop):
+    """The name of `loop`'s variable when nothing outside `for` loops over that same name
+    reads or writes it (and no such loop is nested in this one): each such loop may then have
+    a variable of its own, of its own type, as Numba's typing gives every loop (`for v in
+    (a2, b2)` then `for v in (a3, b3)` over vectors of 2 and 3 components). Else None."""
+    if not isinstance(loop.target, ast.Name):
+        return None
+    name = loop.target.id
+    same = [n for n in ast.walk(tree) if isinstance(n, ast.For) and isinstance(n.target, ast.Name)
+            and n.target.id == name]
+    if any(n is not loop and any(m is n for m in ast.walk(loop)) for n in same):
+        return None  # a loop over the same name inside this one
+    outer = [n for n in same if any(m is loop for m in ast.walk(n)) and n is not loop]
+    if outer:
+        return None
+    inside = sum(_names_in(n.target, name) + sum(_names_in(b, name) for b in n.body) for n in same)
+    return name if inside == _names_in(tree, name) else None

@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from .. import _loom
-from . import array_methods, host_api, records, stubs
+from . import array_methods, host_api, records, stubs, vector_types
 from . import types as T
 from .numba_types import layout_of
 from .ufuncs import check_numbers, float_type, math_handler
@@ -487,3 +487,6 @@ def _fma(tr, node, args, kwargs):
 @handler(stubs.cbrt)
 def _cbrt(tr, node, args, kwargs):
     return math_handler("cbrt")(tr, node, args, kwargs)
+
+
+vector_types.register(HANDLERS)  # cuda.float32x3(...) and the other vector constructors

@@ -188,6 +188,11 @@ class StmtMixin:
             found, obj = self.src.lookup("range")
             is_range = found and obj is range and "range" not in self.locals
         if not is_range:  # an array, enumerate(), zip(): rewritten as a loop over range (for_loops.py)
+            name = for_loops.loop_local(self.src.tree, node)
+            if name is not None:  # a variable of this loop's own (its type may differ from another loop's)
+                alias = f"{name}__for{node.lineno}_{node.col_offset}"
+                node = for_loops.renamed(node, name, alias)
+                self.locals.add(alias)
             try:
                 loop, counter = for_loops.rewrite(node, self.is_builtin)
             except for_loops.NotIterable as e:

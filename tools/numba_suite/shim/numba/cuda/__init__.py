@@ -1,6 +1,8 @@
 """numba.cuda is loom.cuda: every public name of loom.cuda, plus the loom equivalents of
 numba.cuda.vectorize/guvectorize (target='cuda') and TypingError. Other names raise an
 ImportError naming them (see _missing.py)."""
+import sys as _sys
+
 import loom as _loom
 from loom import cuda as _lc
 
@@ -10,6 +12,9 @@ for _n in _lc.__all__:
     if _n in ("types", "random", "config"):  # the shim's own modules name what loom lacks
         continue
     globals()[_n] = getattr(_lc, _n)
+
+# numba.cuda.vector_types (its `vector_types` table) is loom.cuda's module.
+_sys.modules[__name__ + ".vector_types"] = _lc.vector_types
 
 # Whether a full Numba (the CPU target) is installed beside numba-cuda: never, here.
 HAS_NUMBA = False
