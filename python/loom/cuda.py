@@ -135,6 +135,13 @@ devicearray.from_array_like = lambda ary, stream=0, gpu_data=None: device_array_
 devicearray.is_cuda_ndarray = is_cuda_array
 _sys.modules[__name__ + ".devicearray"] = devicearray
 
+# numba.cuda.kernels.transpose.transpose: Numba's ready-made transpose kernel.
+kernels = _types_module.ModuleType(__name__ + ".kernels", "Numba's ready-made kernels: transpose.")
+kernels.transpose = _types_module.ModuleType(__name__ + ".kernels.transpose", "b = a.T for 2-d device arrays.")
+kernels.transpose.transpose = _host_api.transpose
+_sys.modules[__name__ + ".kernels"] = kernels
+_sys.modules[__name__ + ".kernels.transpose"] = kernels.transpose
+
 
 def synchronize():
     """Waits for the current device's pending work."""
@@ -247,7 +254,7 @@ mapped_array_like = _host_api.mapped_array_like
 
 __all__ = ["jit", "Dispatcher", "reduce", "Reduce", "TypingError", "UnsupportedError", "is_available", "to_device", "device_array",
            "device_array_like", "pinned_array", "pinned_array_like", "as_cuda_array", "is_cuda_array",
-           "synchronize", "stream", "default_stream", "devicearray", "config", "legacy_default_stream",
+           "synchronize", "stream", "default_stream", "devicearray", "kernels", "config", "legacy_default_stream",
            "per_thread_default_stream", "external_stream", "event", "select_device", "get_current_device",
            "gpus", "types", "random", "detect", "current_context", "mapped_array", "pinned", "defer_cleanup",
            "declare_device", "CUSource", "mapped_array_like", "libdevice", "compile", "compile_ptx",

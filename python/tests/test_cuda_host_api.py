@@ -76,3 +76,18 @@ def test_devicearray_module_as_numbas(device, rng):
         like = devicearray.from_array_like(np.zeros((2, 3), dtype=np.float32))
         assert like.shape == (2, 3) and str(like.dtype) == "float32"
         assert devicearray.is_cuda_ndarray(d) and not devicearray.is_cuda_ndarray(x)
+
+
+def test_kernels_transpose_as_numbas(device, rng):
+    """numba.cuda.kernels.transpose.transpose: b = a.T, into b or a new array."""
+    from loom.cuda.kernels.transpose import transpose
+    for shape, dt in (((5, 6), np.float64), ((17, 16), np.bool_), ((33, 65), np.complex128)):
+        x = rng.random(shape) > 0.5 if dt is np.bool_ else rng.standard_normal(shape).astype(dt)
+        with device:
+            a = cuda.to_device(x)
+            b = cuda.device_array(shape[::-1], dtype=dt)
+            assert transpose(a, b) is b
+            np.testing.assert_array_equal(b.copy_to_host(), x.T)
+            np.testing.assert_array_equal(transpose(a).copy_to_host(), x.T)
+            with pytest.raises(ValueError, match="must have shape"):
+                transpose(a, cuda.device_array(shape, dtype=dt) if shape[0] != shape[1] else cuda.device_array(3))

@@ -75,6 +75,22 @@ def auto_device(obj, to_device, device_array_like, stream=0, copy=True):
     return (to_device(a, stream=stream) if copy else device_array_like(a, stream=stream)), True
 
 
+def transpose(a, b=None, stream=0):
+    """Numba's cuda.kernels.transpose.transpose: b = a.T for a 2-d device array, into `b` (a
+    device array of the transposed shape and a's dtype) or a new C-ordered array; returns b.
+    loom's own transpose copy does it, on a's device."""
+    if a.ndim != 2:
+        raise ValueError(f"[cuda.kernels.transpose] takes a 2-d array, not a {a.ndim}-d one")
+    want = (a.shape[1], a.shape[0])
+    if b is None:
+        b = _loom.empty(want, dtype=a.dtype, device=a.device)
+    elif tuple(b.shape) != want or str(b.dtype) != str(a.dtype):
+        raise ValueError(f"[cuda.kernels.transpose] the output must have shape {want} and dtype {a.dtype}, not "
+                         f"{tuple(b.shape)} and {b.dtype}")
+    b[...] = a.T
+    return b
+
+
 def order_of(ary):
     """The layout a *_like array takes (NumPy's order='K', as Numba's): "F" for an array
     Fortran- and not C-contiguous, or a non-contiguous view whose strides grow from the first

@@ -13,8 +13,10 @@ for _n in _lc.__all__:
         continue
     globals()[_n] = getattr(_lc, _n)
 
-# numba.cuda.vector_types (its `vector_types` table) is loom.cuda's module.
+# numba.cuda.vector_types (its `vector_types` table) and numba.cuda.kernels are loom.cuda's modules.
 _sys.modules[__name__ + ".vector_types"] = _lc.vector_types
+_sys.modules[__name__ + ".kernels"] = _lc.kernels  # numba.cuda.kernels.transpose too
+_sys.modules[__name__ + ".kernels.transpose"] = _lc.kernels.transpose
 
 # Whether a full Numba (the CPU target) is installed beside numba-cuda: never, here.
 HAS_NUMBA = False
