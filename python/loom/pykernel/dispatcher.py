@@ -11,10 +11,10 @@ from .. import _loom
 from . import args as hints
 from . import cache, enums, numba_types, overloads, records, serialize
 from . import types as T
+from .compiled_overload import CompiledOverload
 from .compiler import ModuleBuilder, kernel_name, nvrtc_options, translate_kernel
 from .errors import DeviceFunctionLaunchError, LaunchConfigError, TypingError
 from .foreign import CUSource
-from .compiled_overload import CompiledOverload
 from .function import KernelFunction
 from .signatures import accepts, parse_signature
 from .translate import FunctionTranslator
@@ -281,13 +281,14 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
         return self._resource(signature, "max_threads_per_block")
 
     def inspect_source(self, signature=None):
-        """The generated CUDA C++ of each specialisation ({argument types: source}), or of one."""
+        """The generated CUDA C++ of each specialisation ({argument types, as Numba's type
+        objects: source}), or of one."""
         if signature is not None:
             for s in self._specs.values():
                 if s.key == signature:
                     return s.source
             return self._spec_of(signature).source
-        return {s.argtypes: s.source for s in self._specs.values()}
+        return {numba_types.from_kernel_types(s.argtypes): s.source for s in self._specs.values()}
 
     def inspect_asm(self, signature=None):
         """The PTX of each specialisation ({argument types: PTX}), or of one: NVRTC's PTX of the
@@ -295,7 +296,7 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
         architecture NVRTC knows). Compiled when asked (ptx.py)."""
         if signature is not None:
             return self._spec_of(signature).module.ptx()
-        return {s.argtypes: s.module.ptx() for s in self._specs.values()}
+        return {numba_types.from_kernel_types(s.argtypes): s.module.ptx() for s in self._specs.values()}
 
     def inspect_types(self, file=None, signature=None):
         """Prints, per specialisation, the type of every argument and variable (Numba's
