@@ -148,7 +148,7 @@ def test_ufunc_decorator_options_as_numba():
     with pytest.raises(TypeError, match="^nopython flag must be True$"):
         loom.vectorize(["float64(float64)"], target="cuda", nopython=False)
     for catch in (KeyError, TypeError):  # Numba's vectorize raises KeyError
-        with pytest.raises(catch, match="^Unrecognized options: 'nonexistent'"):
+        with pytest.raises(catch, match=r"^\[vectorize\] Unrecognized options: 'nonexistent'"):
             loom.vectorize(["float64(float64)"], target="cuda", nonexistent=2)
     with pytest.warns(RuntimeWarning, match="nopython kwarg for cuda target is redundant"):
         loom.vectorize(["float64(float64)"], target="cuda", nopython=True)

@@ -158,7 +158,7 @@ class Vectorized:
         acc = arr[0]
         for i in range(1, arr.shape[0]):
             acc = self(acc, arr[i], stream=stream)
-        return acc
+        return acc.copy() if arr.shape[0] == 1 else acc  # a new array, never a view of `a`
 
     def __repr__(self):
         return f"<loom.vectorize {self.__name__} target={self.target}>"
@@ -193,8 +193,8 @@ def _check_options(nopython, kwargs, target, decorator):
     if kwargs:
         names = ", ".join(f"'{k}'" for k in kwargs)
         if decorator == "vectorize":
-            raise UnrecognizedOptionsError(f"Unrecognized options: {names} (vectorize takes signatures, target, "
-                                           "identity, cache and nopython)")
+            raise UnrecognizedOptionsError(f"[vectorize] Unrecognized options: {names} (vectorize takes signatures, "
+                                           "target, identity, cache and nopython)")
         raise TypeError("The following target options are not supported: " + names)
     if nopython is not None and not nopython:
         raise TypeError("nopython flag must be True")
