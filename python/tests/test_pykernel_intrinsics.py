@@ -365,3 +365,39 @@ def test_aligned_arrays_compile_with_nvrtc():
 
     ptx, _ = cuda.compile_ptx(f, "void(uint64[::1])")
     assert ".align 128" in ptx
+
+
+def test_launch_bounds(device):
+    """Numba's launch_bounds=: written as __launch_bounds__ (NVRTC's .maxntid/.minnctapersm);
+    a larger block is refused, by the GPU and by the emulator alike."""
+    @cuda.jit(launch_bounds=(128, 2))
+    def k(x):
+        x[cuda.grid(1)] = 1
+
+    a = loom.zeros(256, device=device)
+    k[2, 128](a)
+    assert a.numpy().sum() == 256
+    assert next(iter(k.overloads.values())).max_threads_per_block <= 128
+    with pytest.raises(ValueError if device == loom.cpu() else (ValueError, loom.CudaError)):
+        k[1, 256](a)
+    loom.synchronize()
+    ptx = next(iter(k.inspect_asm().values()))
+    assert ".maxntid 128, 1, 1" in ptx and ".minnctapersm 2" in ptx
+
+
+@pytest.mark.parametrize("bounds", [(128, 2, 4, 8), (0,), (128.0,), "128"])
+def test_bad_launch_bounds_are_refused(bounds):
+    with pytest.raises(ValueError, match="launch bounds|launch_bounds"):
+        cuda.jit("void()", launch_bounds=bounds)(lambda: None)
+
+
+def test_launch_bounds_of_a_cuda_c_kernel_bound_its_blocks_in_the_emulator():
+    k = loom.RawKernel(r'''extern "C" __global__ void __launch_bounds__(64) fill(int* x) {
+      x[blockIdx.x * blockDim.x + threadIdx.x] = 7; }''', "fill")
+    x = loom.zeros(128, dtype=loom.int32, device=loom.cpu())
+    with loom.cpu():
+        k((2,), (64,), (x,))
+        assert k.attributes()["max_threads_per_block"] == 64
+        with pytest.raises(ValueError, match="__launch_bounds__ allows at most 64"):
+            k((1,), (128,), (x,))
+    assert (x.numpy() == 7).all()

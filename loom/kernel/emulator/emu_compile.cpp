@@ -300,6 +300,7 @@ std::shared_ptr<const CpuLibrary> load(const ModuleState& m, const std::string& 
     // unbounded) unless it needs more than a fraction of it: a fiber stack of its size then.
     f->block_stack = block_need.known && block_need.bytes > kLoopOnWorkerStack ? fiber_stack_bytes(block_need) : 0;
     f->static_shared_bytes = shared[i];
+    f->max_threads = p.kernels[i].max_threads;
     cm->functions[f->name] = std::move(f);
   }
   cm->unexported = p.unexported;

@@ -107,7 +107,7 @@ DebugLaunch debug_launch(const std::vector<KernelArg>& args) {
 KernelAttributes attributes(const ModuleState& m, const std::string& name) {
   const EmuFunction& f = function(m, name);
   KernelAttributes a;
-  a.max_threads_per_block = kMaxThreadsPerBlock;
+  a.max_threads_per_block = f.max_threads ? std::min(f.max_threads, kMaxThreadsPerBlock) : kMaxThreadsPerBlock;
   a.num_regs = 0;
   a.static_shared_bytes = f.static_shared_bytes;
   a.max_dynamic_shared_bytes = kMaxSharedPerBlock - std::min(f.static_shared_bytes, kMaxSharedPerBlock);
@@ -136,6 +136,9 @@ void launch(const ModuleState& m, const std::string& name, const LaunchConfig& c
   if (block.count() > kMaxThreadsPerBlock)
     config_error(name, "block " + block.str() + " has " + std::to_string(block.count()) +
                            " threads; the CPU kernel emulator, like current GPUs, runs at most 1024 threads per block");
+  if (f.max_threads && block.count() > static_cast<size_t>(f.max_threads))  // a GPU refuses it (invalid argument)
+    config_error(name, "block " + block.str() + " has " + std::to_string(block.count()) +
+                           " threads; the kernel's __launch_bounds__ allows at most " + std::to_string(f.max_threads));
   if (grid.x > max_grid.x || grid.y > max_grid.y || grid.z > max_grid.z)
     config_error(name, "grid " + grid.str() + " exceeds the largest grid " + max_grid.str() + " of the CPU kernel emulator");
   // As a GPU checks it (kernel_launch.cpp): static and dynamic shared memory together

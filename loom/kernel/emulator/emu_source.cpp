@@ -56,6 +56,7 @@ struct Found {
   bool extern_c = false;  // found by its plain name, as cuModuleGetFunction finds it on a GPU
   ParamList params;       // the text between the parentheses
   size_t body_begin = 0, body_end = 0;  // [begin, end) of the body in the stripped text
+  int max_threads = 0;    // __launch_bounds__'s first argument when it is an integer literal
 };
 
 // The namespaces and extern "C" blocks open at a point of the stripped text, found by
@@ -113,13 +114,19 @@ class ScopeWalker {
 // declarations without a body are added to it.
 std::vector<Found> find_kernels(const std::string& text, std::vector<ParamList>* declarations = nullptr) {
   static const std::regex re(
-      R"(__global__\s+(?:static\s+)?(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\()");
+      R"(__global__\s+(?:static\s+)?(?:__launch_bounds__\s*\(([^)]*)\)\s*)?void\s+(?:__launch_bounds__\s*\(([^)]*)\)\s*)?(\w+)\s*\()");
   static const std::regex extern_c_before(R"(extern\s*"\s*"\s*$)");
   std::vector<Found> out;
   ScopeWalker scopes(text);
   for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it) {
     Found f;
-    f.name = (*it)[1].str();
+    f.name = (*it)[3].str();
+    // __launch_bounds__(max threads, ...): an integer literal bounds the block (a macro or an
+    // expression is not read: no bound then).
+    const std::string bounds = trim((*it)[1].matched ? (*it)[1].str() : (*it)[2].str());
+    const std::string first = trim(bounds.substr(0, bounds.find(',')));
+    if (!first.empty() && first.size() < 8 && first.find_first_not_of("0123456789") == std::string::npos)
+      f.max_threads = std::stoi(first);
     size_t p = static_cast<size_t>(it->position(0));
     scopes.advance_to(p);
     f.qualified = scopes.qualifier() + f.name;
@@ -303,6 +310,11 @@ Plan plan(const ModuleState& m, bool debug) {
       if (syncing.count(id)) return true;
     return false;
   };
+  auto launch_bound = [&](const std::string& base) {
+    for (const Found& f : found)
+      if (f.name == base && f.max_threads) return f.max_threads;
+    return 0;
+  };
   auto pointer_params = [&](const std::string& base) {
     std::vector<std::string> names;
     if (debug)
@@ -320,6 +332,7 @@ Plan plan(const ModuleState& m, bool debug) {
     if (!seen.insert(e).second) continue;
     const std::string base = expression_base(e);
     p.kernels.push_back({e, uses_barrier(base), pointer_params(base), base, reaches(bodies, base)});
+    p.kernels.back().max_threads = launch_bound(base);
     refs.push_back("(" + (debug ? checked_name_expression(e) : e) + ")");
   }
   // g++ gives an extern "C" function named like a C library function (abort, exit, strlen)
@@ -346,6 +359,7 @@ Plan plan(const ModuleState& m, bool debug) {
     }
     if (!seen.insert(f.name).second) continue;
     p.kernels.push_back({f.name, uses_barrier(f.name), pointer_params(f.name), f.name, reaches(bodies, f.name)});
+    p.kernels.back().max_threads = f.max_threads;
     refs.push_back("&" + f.qualified);
   }
 

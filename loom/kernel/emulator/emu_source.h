@@ -29,6 +29,7 @@ struct PlannedKernel {
   // The identifiers the kernel's body mentions, directly or through the bodies of the
   // functions it names (by name: overloads merge), and `base`: what it may reach.
   std::set<std::string> reaches;
+  int max_threads = 0;  // its __launch_bounds__' threads per block (an integer literal); 0: none
 };
 
 /// One translation unit for the host compiler.

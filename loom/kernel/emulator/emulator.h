@@ -46,6 +46,7 @@ struct EmuFunction {
   size_t thread_stack = 0;
   size_t block_stack = 0;
   size_t static_shared_bytes = 0;  // its __shared__ variables' bytes (shared_usage.h)
+  int max_threads = 0;             // its __launch_bounds__' threads per block; 0: none
   // Debug-mode functions only:
   std::shared_ptr<const DebugLibrary> debug;
   std::vector<std::string> pointer_params;  // each parameter's name if it is a checked pointer, else ""

@@ -215,14 +215,31 @@ def kernel_name(func):
     return "loom_pk_" + _c_name(func.__name__)
 
 
-def translate_kernel(func, argtypes, src=None, debug=False, links=()):
+def launch_bounds(value, where):
+    """Numba's launch_bounds= (max threads per block, then min blocks per SM and max blocks
+    per cluster): a tuple of 1 to 3 positive ints, or None."""
+    if value is None:
+        return None
+    bounds = tuple(value) if isinstance(value, (tuple, list)) else (value,)
+    if len(bounds) > 3:
+        raise ValueError(f"[{where}] Got {len(bounds)} launch bounds: {bounds}. A maximum of three are supported: "
+                         "(max_threads_per_block, min_blocks_per_sm, max_blocks_per_cluster)")
+    if not bounds or any(isinstance(b, bool) or not isinstance(b, int) or b <= 0 for b in bounds):
+        raise ValueError(f"[{where}] launch_bounds are positive ints (max_threads_per_block, ...), not {value!r}")
+    return bounds
+
+
+def translate_kernel(func, argtypes, src=None, debug=False, links=(), bounds=None):
     """(source, kernel name) of `func` as a kernel for `argtypes` (a tuple of types); `links`:
-    CUDA C++ texts the kernel's link= names (foreign.py)."""
+    CUDA C++ texts the kernel's link= names (foreign.py); `bounds`: launch_bounds() of it,
+    written as __launch_bounds__ (NVRTC uses it; the emulator refuses a larger block)."""
     src = src or FunctionSource(func)
     mb = ModuleBuilder()
     mb.link(links)
     name = kernel_name(func)
-    text, _ = FunctionTranslator(src, argtypes, mb, "kernel", name).translate()
+    tr = FunctionTranslator(src, argtypes, mb, "kernel", name)
+    tr.launch_bounds = bounds
+    text, _ = tr.translate()
     header = "#define LOOM_PK_BOUNDSCHECK 1" if debug else ""
     return mb.source(text, header), name
 

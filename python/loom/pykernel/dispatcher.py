@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import _loom
 from . import args as hints
-from . import cache, enums, numba_types, overloads, records, serialize
+from . import cache, compiler, enums, numba_types, overloads, records, serialize
 from . import types as T
 from .compiled_overload import CompiledOverload
 from .compiler import ModuleBuilder, kernel_name, nvrtc_options, translate_kernel
@@ -34,9 +34,11 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
     known signature. The function, its options and declared signatures: KernelFunction."""
 
     def __init__(self, func, device=False, signatures=None, debug=False, lineinfo=False, fastmath=False,
-                 opt=True, link=None, **ignored):
+                 opt=True, link=None, launch_bounds=None, **ignored):
         _loom._KernelDispatcher.__init__(self, func.__name__, self._on_miss)
+        self.launch_bounds = compiler.launch_bounds(launch_bounds, func.__name__)
         self._init_function(func, device, signatures, debug, lineinfo, fastmath, opt, link)
+        self._given["launch_bounds"] = self.launch_bounds
         self._specs = {}          # key -> Specialization
         self.extensions = []      # Numba's argument hooks: obj.prepare_args(ty, val, **kw) -> (ty, val)
         self.specializations = {}  # specialize(): key -> the specialised kernel
@@ -169,9 +171,10 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
 
     def _compile(self, key, argtypes, register=True):
         captured = cache.device_arrays_read(self.py_func)  # read before the key: the key holds their addresses
-        k = cache.key(self.py_func, argtypes, (self.debug, self._options(), self.links))
+        k = cache.key(self.py_func, argtypes, (self.debug, self._options(), self.links, self.launch_bounds))
         source, name = cache.translation(
-            k, lambda: translate_kernel(self.py_func, argtypes, self.source(), debug=self.debug, links=self.links))
+            k, lambda: translate_kernel(self.py_func, argtypes, self.source(), debug=self.debug, links=self.links,
+                                        bounds=self.launch_bounds))
         module = _loom.RawModule(source, options=self._options())
         try:
             kernel = module.get_function(name)
@@ -450,11 +453,14 @@ def jit(func_or_sig=None, device=False, debug=False, lineinfo=False, fastmath=Fa
         **kwargs):
     """Numba's cuda.jit: @cuda.jit, @cuda.jit(device=True), @cuda.jit("void(float32[:])"),
     @cuda.jit(["sig", ...]); options debug=, lineinfo=, fastmath=, opt=, link= (CUDA C++ files
-    or cuda.CUSource put into the kernel's program: foreign.py); cache= and inline= are
-    accepted and ignored (loom caches every compile on disk)."""
+    or cuda.CUSource put into the kernel's program: foreign.py), launch_bounds= (written as
+    __launch_bounds__: NVRTC uses it, and a GPU and the emulator refuse a larger block);
+    cache= and inline= are accepted and ignored (loom caches every compile on disk)."""
+    launch_bounds = kwargs.get("launch_bounds")
+
     def wrap(f, sigs=None):
         return (CUDADeviceFunction if device else CUDADispatcher)(f, device=device, signatures=sigs, debug=debug, lineinfo=lineinfo,
-                              fastmath=fastmath, opt=opt, link=link)
+                              fastmath=fastmath, opt=opt, link=link, launch_bounds=launch_bounds)
     if callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple, numba_types.Type)):  # a function
         return wrap(func_or_sig)
     sigs = None

@@ -103,6 +103,7 @@ class FunctionTranslator(ExprMixin, StmtMixin):
         # (a widened one is declared as a local initialised from the argument).
         self.locals = _assigned_names(src.tree) | set(src.params)
         self.constant_locals = _constant_locals(src.tree, src.params)
+        self.launch_bounds = None  # a kernel's __launch_bounds__ (compiler.launch_bounds), set by its translator
         typed = [(p, t) for p, t in zip(src.params, argtypes) if p not in self.constants]
         self.vars = dict(typed)
         self.nonneg = {p: isinstance(t, T.Scalar) and t.is_int and not t.is_signed for p, t in typed}
@@ -189,7 +190,8 @@ class FunctionTranslator(ExprMixin, StmtMixin):
             params.append(f"{t.c} {self.cname(p)}_arg" if p in self.reassigned_params() else f"{t.c} {self.cname(p)}")
         lines = [f'#line {self.src.tree.lineno} "{self.filename_c}"']
         if self.kind == "kernel":
-            head = f'extern "C" __global__ void {self.cname_fn}({", ".join(params)})'
+            lb = f"__launch_bounds__({', '.join(map(str, self.launch_bounds))}) " if self.launch_bounds else ""
+            head = f'extern "C" __global__ void {lb}{self.cname_fn}({", ".join(params)})'
         else:
             if isinstance(ret, T.Tuple):
                 self.module.tuple_struct(ret)
