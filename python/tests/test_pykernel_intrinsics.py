@@ -401,3 +401,20 @@ def test_launch_bounds_of_a_cuda_c_kernel_bound_its_blocks_in_the_emulator():
         with pytest.raises(ValueError, match="__launch_bounds__ allows at most 64"):
             k((1,), (128,), (x,))
     assert (x.numpy() == 7).all()
+
+
+@pytest.mark.parametrize("carveout, ok", [("MaxL1", True), ("MaxShared", True), ("default", True), (0, True),
+                                          (100, True), (-1, True), (150, False), (-2, False), ("Max", False),
+                                          (50.0, False)])
+def test_shared_memory_carveout_is_checked_as_numba(carveout, ok):
+    def body(x):
+        x[0] = 1
+
+    if ok:
+        k = cuda.jit(shared_memory_carveout=carveout)(body)
+        a = loom.zeros(1, device=loom.cpu())
+        k[1, 1](a)
+        assert a.numpy()[0] == 1
+    else:
+        with pytest.raises(ValueError, match="between -1 and 100|Invalid carveout value"):
+            cuda.jit("void(float64[::1])", shared_memory_carveout=carveout)(body)

@@ -229,6 +229,26 @@ def launch_bounds(value, where):
     return bounds
 
 
+def shared_memory_carveout(value, where):
+    """Numba's shared_memory_carveout=: "MaxL1" (0), "MaxShared" (100), "default" (-1) or a
+    percentage 0-100 of the unified L1/shared memory to prefer as shared (-1: the driver's
+    choice). A preference the driver may round or ignore; loom checks it as Numba does and
+    leaves the split to the driver."""
+    if value is None:
+        return None
+    named = {"MaxL1": 0, "MaxShared": 100, "default": -1}
+    if isinstance(value, str):
+        if value not in named:
+            raise ValueError(f"[{where}] Invalid carveout value: {value!r} (\"MaxL1\", \"MaxShared\", \"default\" or "
+                             "an int from -1 to 100)")
+        return named[value]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"[{where}] Invalid carveout value: {value!r} (an int from -1 to 100 or a name)")
+    if not -1 <= value <= 100:
+        raise ValueError(f"[{where}] Carveout must be between -1 and 100, not {value}")
+    return value
+
+
 def translate_kernel(func, argtypes, src=None, debug=False, links=(), bounds=None):
     """(source, kernel name) of `func` as a kernel for `argtypes` (a tuple of types); `links`:
     CUDA C++ texts the kernel's link= names (foreign.py); `bounds`: launch_bounds() of it,

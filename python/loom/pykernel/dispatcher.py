@@ -34,9 +34,10 @@ class CUDADispatcher(KernelFunction, _loom._KernelDispatcher):
     known signature. The function, its options and declared signatures: KernelFunction."""
 
     def __init__(self, func, device=False, signatures=None, debug=False, lineinfo=False, fastmath=False,
-                 opt=True, link=None, launch_bounds=None, **ignored):
+                 opt=True, link=None, launch_bounds=None, shared_memory_carveout=None, **ignored):
         _loom._KernelDispatcher.__init__(self, func.__name__, self._on_miss)
         self.launch_bounds = compiler.launch_bounds(launch_bounds, func.__name__)
+        compiler.shared_memory_carveout(shared_memory_carveout, func.__name__)  # checked; the driver splits L1
         self._init_function(func, device, signatures, debug, lineinfo, fastmath, opt, link)
         self._given["launch_bounds"] = self.launch_bounds
         self._specs = {}          # key -> Specialization
@@ -455,12 +456,15 @@ def jit(func_or_sig=None, device=False, debug=False, lineinfo=False, fastmath=Fa
     @cuda.jit(["sig", ...]); options debug=, lineinfo=, fastmath=, opt=, link= (CUDA C++ files
     or cuda.CUSource put into the kernel's program: foreign.py), launch_bounds= (written as
     __launch_bounds__: NVRTC uses it, and a GPU and the emulator refuse a larger block);
-    cache= and inline= are accepted and ignored (loom caches every compile on disk)."""
-    launch_bounds = kwargs.get("launch_bounds")
+    shared_memory_carveout= is checked as Numba checks it and left to the driver (a
+    preference); cache= and inline= are accepted and ignored (loom caches every compile on
+    disk)."""
+    launch_bounds, carveout = kwargs.get("launch_bounds"), kwargs.get("shared_memory_carveout")
 
     def wrap(f, sigs=None):
         return (CUDADeviceFunction if device else CUDADispatcher)(f, device=device, signatures=sigs, debug=debug, lineinfo=lineinfo,
-                              fastmath=fastmath, opt=opt, link=link, launch_bounds=launch_bounds)
+                              fastmath=fastmath, opt=opt, link=link, launch_bounds=launch_bounds,
+                              shared_memory_carveout=carveout)
     if callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple, numba_types.Type)):  # a function
         return wrap(func_or_sig)
     sigs = None
