@@ -234,6 +234,10 @@ def _compare_one(got, expected, device, dtype, exact, rtol):
 EMULATOR = "CUDA C kernels on the CPU need the kernel emulator (issue 5)"
 
 
+# NVRTC (compile_ptx, inspect_asm) needs a loom built with CUDA; the sanitizer builds are not.
+needs_nvrtc = pytest.mark.skipif(not loom.build_info()["cuda"], reason="loom built without CUDA (no NVRTC)")
+
+
 def skip_cpu_kernels(device):
     """Was: skips a test that launches a CUDA C kernel on cpu(). The CPU kernel emulator
     runs them now, so it skips nothing; kept for tests written against it."""

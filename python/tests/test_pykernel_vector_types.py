@@ -6,6 +6,7 @@ import pytest
 
 import loom
 from loom import cuda
+from conftest import needs_nvrtc
 from loom.cuda.vector_types import vector_types
 
 
@@ -61,6 +62,7 @@ def test_a_wrong_number_of_components_is_refused():
         k[1, 1](loom.zeros(1, device=loom.cpu()))
 
 
+@needs_nvrtc
 def test_vector_kernels_compile_with_nvrtc():
     ptx, _ = cuda.compile_ptx(k_vectors.py_func, "void(float32[::1], float64[:, ::1])")
     assert ".entry" in ptx

@@ -6,7 +6,7 @@ import pytest
 
 import loom
 from loom import cuda
-from conftest import skip_cpu_kernels
+from conftest import needs_nvrtc, skip_cpu_kernels
 
 
 @cuda.jit
@@ -148,6 +148,7 @@ def test_real_of_a_real_array_is_refused():
         g[1, 1](loom.zeros(2, device=loom.cpu()))
 
 
+@needs_nvrtc
 def test_views_compile_with_nvrtc():
     """NVRTC (no GPU needed) takes the CUDA C of real/imag, view() and reshape()."""
     cuda.compile_ptx(k_parts.py_func, "void(complex128[::1], float64[::1])")
@@ -220,6 +221,7 @@ def test_a_cpointer_takes_an_int_and_carray_its_dtype():
         cuda.jit(types.void(types.CPointer(types.int32)))(h)
 
 
+@needs_nvrtc
 def test_cpointer_kernels_compile_with_nvrtc():
     def k(p, n):
         a = cuda.carray(p, (n, 2))
