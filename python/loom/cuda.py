@@ -18,7 +18,9 @@ PTX: `cuda.compile_ptx`, `cuda.compile` and `kernel.inspect_asm()` (pykernel/ptx
 Host side: to_device, device_array, device_array_like, pinned_array, synchronize, gpus,
 select_device, is_available; device arrays are loom arrays (copy_to_host()). Streams are
 loom.Stream: stream, default_stream, legacy_default_stream, per_thread_default_stream,
-external_stream; `with s.auto_synchronize():`, s.handle, s.external.
+external_stream; `with s.auto_synchronize():`, s.handle, s.external. Numba's modules:
+cuda.devicearray, cuda.kernels.transpose, cuda.config (CUDA_NVRTC_EXTRA_SEARCH_PATHS),
+cuda.vector_types with the vector types themselves (cuda.float32x3, C's cuda.double2, ...).
 """
 import types as _types_module
 
