@@ -1,7 +1,8 @@
 """Array views Numba's kernels make without copying: `a.real` and `a.imag` of a complex array,
-`a.view(dtype)` (the same bytes read as another dtype), `a.reshape(shape)` of a
-C-contiguous array, and `carray(ptr, shape)` / `farray(ptr, shape)` over a CPointer. Each is a LoomArray over the same memory (strides in elements), built
-in an immediately called lambda as translate_expr.view builds a slice."""
+`a.view(dtype)` (the same bytes read as another dtype), `a.reshape(shape)` of a C-contiguous
+array, and `carray(ptr, shape)` / `farray(ptr, shape)` over a CPointer. Each is a LoomArray
+over the same memory (strides in elements), built in an immediately called lambda as
+translate_expr.view builds a slice."""
 import numpy as np
 
 from . import types as T
@@ -33,6 +34,13 @@ def real_imag(tr, node, arr, attr):
     return Value(code, vt)
 
 
+def _contiguous_strides(n, order):
+    """C lines giving view `v` (n dimensions, its shape set) the strides of a contiguous
+    array in C or Fortran order."""
+    axes = range(n - 1, -1, -1) if order == "C" else range(n)
+    return ["long long s = 1;"] + [f"v.strides[{k}] = s; s *= v.shape[{k}];" for k in axes]
+
+
 def _dtype_arg(tr, node, args, kwargs, name):
     if len(args) + len(kwargs) != 1 or (kwargs and "dtype" not in kwargs):
         tr.fail(node, f"{name}() takes one argument, the dtype")
@@ -49,6 +57,8 @@ def view(tr, node, arr, args, kwargs):
     dtype must find its data aligned (a GPU faults otherwise, as in Numba; checked in debug
     mode)."""
     t = arr.type
+    if t.ndim == 0:
+        tr.fail(node, "view() of a 0-d array is not supported in kernels")
     new = _dtype_arg(tr, node, args, kwargs, "view")
     old_size, new_size = _itemsize(t.dtype), _itemsize(new)
     vt = T.Array(new, t.ndim, t.layout if old_size == new_size or t.layout == "C" else "A", t.space, None,
@@ -76,8 +86,6 @@ def view(tr, node, arr, args, kwargs):
                          f"\"view(): a stride in bytes is not a multiple of the new item size\");")
             lines.append(f"v.shape[{k}] = {src}.shape[{k}]; "
                          f"v.strides[{k}] = {src}.strides[{k}] * {old_size}LL / {new_size}LL;")
-    if t.ndim == 0:
-        tr.fail(node, "view() of a 0-d array is not supported in kernels")
     lines.append("return v;")
     return Value("([&]() { " + " ".join(lines) + " }())", vt)
 
@@ -114,8 +122,7 @@ def reshape(tr, node, arr, args, kwargs):
     lines.append("if (unknown >= 0) v.shape[unknown] = known == 0 ? 0 : size / known;")
     lines.append("LOOM_PK_ASSERT(unknown >= 0 ? (known == 0 ? size == 0 : size % known == 0) : known == size, "
                  "\"reshape(): the new shape does not hold the array's size\");")
-    lines.append("{ long long s = 1; for (int k = " + str(n - 1) + "; k >= 0; --k) { v.strides[k] = s; "
-                 "s *= v.shape[k]; } }")
+    lines += _contiguous_strides(n, "C")
     lines.append("return v;")
     consts = [d.const for d in dims]
     if all(c is not None for c in consts) and any(c < -1 for c in consts):
@@ -153,8 +160,6 @@ def from_pointer(tr, node, args, kwargs, order):
     vt = T.Array(ptr.type.dtype, n, "C" if order == "C" or n == 1 else "A")
     lines = [f"{vt.c} v; v.data = {ptr.code};"]
     lines += [f"v.shape[{k}] = (long long)({d.code});" for k, d in enumerate(dims)]
-    axes = range(n - 1, -1, -1) if order == "C" else range(n)
-    lines.append("long long s = 1;")
-    lines += [f"v.strides[{k}] = s; s *= v.shape[{k}];" for k in axes]
+    lines += _contiguous_strides(n, order)
     lines.append("return v;")
     return Value("([&]() { " + " ".join(lines) + " }())", vt)

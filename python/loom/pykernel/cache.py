@@ -19,7 +19,7 @@ import numpy as np
 from .. import _loom
 from .foreign import ForeignFunction
 from .function import KernelFunction
-from .intrinsics import device_pointer
+from .host_api import data_address
 from .ufuncs import OPS
 
 # The op table's expressions and loops, which translations copy: a change of the table is a new key.
@@ -53,7 +53,7 @@ def _value_bytes(v, h, seen):
             _value_bytes(x, h, seen)
         h.update(b")")
     elif isinstance(v, _loom.ndarray):  # a device array global: its address is in the translation
-        h.update(f"dev:{v.device}:{device_pointer(v)}:{v.dtype}:{tuple(v.shape)}:{tuple(v.strides)}".encode())
+        h.update(f"dev:{v.device}:{data_address(v)}:{v.dtype}:{tuple(v.shape)}:{tuple(v.strides)}".encode())
     elif isinstance(v, np.ndarray):
         h.update(f"nd:{v.dtype}:{v.shape}".encode())
         h.update(np.ascontiguousarray(v).tobytes())

@@ -320,8 +320,8 @@ def _alignment(tr, node, kwargs, name):
     if obj is None and isinstance(a.type, T.Opaque):
         return ""
     if isinstance(obj, bool) or not isinstance(obj, (int, np.integer)):
-        tr.fail(node, f"RequireLiteralValue: alignment must be a constant integer (cuda.{name}() was given "
-                f"{obj!r})" if obj is not None else "RequireLiteralValue: alignment must be a constant integer")
+        given = "a value known only at run time" if obj is None else repr(obj)
+        tr.fail(node, f"RequireLiteralValue: alignment must be a constant integer (cuda.{name}() was given {given})")
     obj = int(obj)
     if obj <= 0 or obj & (obj - 1):
         tr.fail(node, f"Alignment must be a power of 2 greater than 0, not {obj} (cuda.{name}())", ValueError)
@@ -405,7 +405,7 @@ def device_array_global(tr, node, arr):
     if arr.device != here:
         tr.fail(node, f"the global device array is on {arr.device} but the kernel is compiled for {here}; "
                 "pass it as an argument, or use one on that device")
-    ptr, strides = device_pointer(arr), tuple(int(s) for s in arr.strides)
+    ptr, strides = host_api.data_address(arr), tuple(int(s) for s in arr.strides)
     item = np.dtype(dt).itemsize
     if any(s % item for s in strides):
         tr.fail(node, "a global device array's strides must be whole elements")
@@ -414,11 +414,6 @@ def device_array_global(tr, node, arr):
     st = ", ".join(f"{s // item}LL" for s in strides)
     dims = f", {{{sh}}}, {{{st}}}" if arr.ndim else ""  # a 0-d LoomArray is its pointer alone
     return Value(f"({t.c}{{(({T.C_TYPES[dt]}*){ptr}ULL){dims}}})", t, obj=arr)  # () for macros
-
-
-def device_pointer(arr):
-    """The address of a loom array's first element (its device's memory)."""
-    return host_api.data_address(arr)
 
 
 # ---------------------------------------------------------------- atomics
