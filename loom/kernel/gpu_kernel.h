@@ -53,6 +53,9 @@ std::vector<std::string> compile_user_module(const ModuleState& m, int arch);
 /// The module's PTX for virtual architecture compute_`arch` (0: the oldest NVRTC knows),
 /// compiled now without a GPU and not cached: PTX is for reading, launches use CUBIN.
 std::string user_module_ptx(const ModuleState& m, int arch);
+/// The module's variable `name` on GPU `device` (cuModuleGetGlobal), compiling and loading
+/// the module there if needed; ValueError when there is none.
+ModuleGlobal module_global(const ModuleState& m, int device, const std::string& name);
 /// Launches `f` on `stream`; raises its dynamic shared-memory cap first when asked for
 /// more than 48 KiB. `params` point at each parameter's bytes.
 void launch_user(const UserFunction& f, const char* name, Dim3 grid, Dim3 block, size_t shared_mem,

@@ -21,6 +21,10 @@ int64_t gpu_max_cooperative_blocks(const ModuleState& m, const Device& d, const 
                                              dynamic_shared);
 }
 
+ModuleGlobal gpu_global(const ModuleState& m, const Device& d, const std::string& name) {
+  return kernel_cuda::module_global(m, d.index, name);
+}
+
 // Equal GPUs (name and compute capability) share choices across processes.
 void gpu_tuning_names(const Device& d, std::string& identity, std::string& label) {
   const DeviceProperties p = properties(d);
@@ -31,6 +35,7 @@ void gpu_tuning_names(const Device& d, std::string& identity, std::string& label
 
 }  // namespace
 
-const KernelBackend kGpuKernelBackend = {gpu_prepare, gpu_attributes, gpu_max_cooperative_blocks, gpu_tuning_names};
+const KernelBackend kGpuKernelBackend = {gpu_prepare, gpu_attributes, gpu_max_cooperative_blocks, gpu_global,
+                                        gpu_tuning_names};
 
 }  // namespace loom

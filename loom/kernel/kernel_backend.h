@@ -22,6 +22,8 @@ struct KernelBackend {
   /// can be resident on `d` at once: a cooperative launch's largest grid.
   int64_t (*max_cooperative_blocks)(const ModuleState& m, const Device& d, const std::string& name,
                                     int64_t block_threads, size_t dynamic_shared);
+  /// The module's variable `name` on `d` (RawModule::get_global), loading the module.
+  ModuleGlobal (*global)(const ModuleState& m, const Device& d, const std::string& name);
   /// How autotune records name `d`: `identity` is shared by equal devices (the record's
   /// key), `label` says which device it was ("gpu(0) NVIDIA H100 (sm_90)").
   void (*tuning_names)(const Device& d, std::string& identity, std::string& label);

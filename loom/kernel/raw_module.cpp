@@ -5,6 +5,7 @@
 
 #include "loom/core/error.h"
 #include "loom/kernel/gpu_kernel.h"
+#include "loom/kernel/kernel_args.h"
 #include "loom/kernel/kernel_backend.h"
 #include "loom/kernel/module_state.h"
 #include "loom/runtime/device.h"
@@ -133,6 +134,12 @@ std::string RawModule::ptx(int arch) const {
   return kernel_cuda::user_module_ptx(*state_, arch);
 }
 
+ModuleGlobal RawModule::get_global(const std::string& name, const Device& device) const {
+  if (name.empty()) throw std::invalid_argument("[RawModule.get_global] the variable name is empty");
+  check_device_present(device);
+  return kernel_backend(device).global(*state_, device, name);
+}
+
 const std::string& RawModule::code() const { return state_->code; }
 const std::vector<std::string>& RawModule::options() const { return state_->options; }
 const std::vector<std::string>& RawModule::name_expressions() const { return state_->name_expressions; }
@@ -148,6 +155,21 @@ int64_t Kernel::max_cooperative_blocks(const Device& device, int64_t block_threa
     throw std::invalid_argument("[RawKernel.max_cooperative_blocks] a block has at least 1 thread, not " +
                                 std::to_string(block_threads));
   return kernel_backend(device).max_cooperative_blocks(*module_, device, name_, block_threads, dynamic_shared);
+}
+
+std::vector<std::string> Kernel::param_kinds() const {
+  std::vector<std::string> out;
+  const auto types = kernel_detail::source_types(*module_, name_);
+  if (!types) return out;
+  for (const ParamType& p : types->params) {
+    switch (p.kind) {
+      case ParamType::Kind::pointer: out.emplace_back("pointer"); break;
+      case ParamType::Kind::scalar: out.emplace_back("scalar"); break;
+      case ParamType::Kind::view: out.emplace_back("view"); break;
+      default: out.emplace_back("unknown");
+    }
+  }
+  return out;
 }
 
 KernelAttributes Kernel::attributes(const Device& device) const {

@@ -111,6 +111,12 @@ struct LaunchConfig {
   bool debug = false;
 };
 
+/// A `__device__` or `__constant__` variable of a loaded module (PyCUDA's get_global).
+struct ModuleGlobal {
+  void* address = nullptr;  // device memory on a GPU; host memory on cpu() (the emulator's library)
+  size_t nbytes = 0;
+};
+
 /// What the compiled kernel needs and allows on one device.
 struct KernelAttributes {
   int max_threads_per_block = 0;
@@ -156,6 +162,11 @@ class Kernel {
   /// max_cooperative_grid_blocks). On a GPU from the occupancy calculator, on cpu() the
   /// emulator's limit.
   int64_t max_cooperative_blocks(const Device& device, int64_t block_threads, size_t dynamic_shared = 0) const;
+  /// What loom knows of each parameter's C type, read from the source: "pointer", "scalar",
+  /// "view" (a LoomArray) or "unknown" (a struct, a typedef, a macro); empty when the
+  /// parameter list itself cannot be told (PyCUDA's driver layer turns integers into
+  /// addresses for the pointer ones).
+  std::vector<std::string> param_kinds() const;
   /// The module this kernel belongs to.
   const std::shared_ptr<ModuleState>& module() const { return module_; }
 
@@ -195,6 +206,12 @@ class RawModule {
   /// portable to every newer GPU), compiled now without a GPU; for reading (Numba's
   /// inspect_asm and compile_ptx), not cached. Raises CompileError on bad source.
   std::string ptx(int arch = 0) const;
+  /// The address and size of the module's variable `name` on `device` (a `__device__` or
+  /// `__constant__` variable at namespace scope, by its unmangled name), compiling and
+  /// loading the module there if needed; ValueError when there is none. A GPU address
+  /// (cuModuleGetGlobal) or, on cpu(), one in the emulator's library. Modules of the same
+  /// source and options share one loaded module per device, so they share its variables.
+  ModuleGlobal get_global(const std::string& name, const Device& device) const;
   const std::string& code() const;
   const std::vector<std::string>& options() const;
   const std::vector<std::string>& name_expressions() const;

@@ -264,6 +264,9 @@ LOOM_BINDING_FAMILY(raw_module, 55) {
            "Compiled facts on `device` (default device; cpu(): the kernel emulator's): "
            "max_threads_per_block, num_regs, shared_size_bytes, max_dynamic_shared_size_bytes, "
            "local_size_bytes, const_size_bytes, ptx_version, binary_version, param_sizes.")
+      .def_prop_ro("param_kinds", [](const PyKernel& k) { return k.kernel.param_kinds(); },
+                   "What loom read of each parameter's C type: 'pointer', 'scalar', 'view' or 'unknown' "
+                   "(a struct, typedef or macro); empty when the parameter list cannot be told.")
       .def_prop_ro("cooperative", [](const PyKernel& k) { return k.kernel.cooperative(); },
                    "Whether it launches cooperatively: its module names cooperative groups' this_grid, so "
                    "every block is resident at once and grid.sync() can complete (on cpu(), every block "
@@ -312,6 +315,16 @@ LOOM_BINDING_FAMILY(raw_module, 55) {
            "The module's PTX for compute_`arch` (default: the default GPU's; without one, the "
            "oldest architecture NVRTC knows, which every newer GPU runs). Compiled now by NVRTC, "
            "no GPU needed; for reading: launches use the CUBIN.")
+      .def("get_global",
+           [](const PyModule& m, const std::string& name, nb::handle device) {
+             const ModuleGlobal g = m.module.get_global(name, device.is_none() ? default_device() : to_device(device));
+             return nb::make_tuple(reinterpret_cast<uintptr_t>(g.address), g.nbytes);
+           },
+           nb::arg("name"), nb::arg("device") = nb::none(),
+           "(address, nbytes) of the module's __device__ or __constant__ variable `name` (at namespace "
+           "scope, by its unmangled name) on `device` (default: the default device), loading the module "
+           "there: PyCUDA's get_global. A GPU address, or on cpu() one in the CPU kernel emulator's "
+           "library. Modules of the same source share their variables on a device.")
       .def_prop_ro("code", [](const PyModule& m) { return m.module.code(); }, "The CUDA C++ source.")
       .def_prop_ro("options", [](const PyModule& m) { return m.module.options(); }, "The NVRTC options.")
       .def_prop_ro("name_expressions", [](const PyModule& m) { return m.module.name_expressions(); },

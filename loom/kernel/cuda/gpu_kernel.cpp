@@ -176,6 +176,21 @@ const UserFunction& user_function(const ModuleState& m, int device, const std::s
   return *slot;
 }
 
+ModuleGlobal module_global(const ModuleState& m, int device, const std::string& name) {
+  GpuModule& gm = gpu_module(m);
+  cuda::activate(device);
+  CUmodule mod = cuda::get_module(device, gm.program);
+  CUdeviceptr address = 0;
+  size_t nbytes = 0;
+  const CUresult r = cuda::driver().cuModuleGetGlobal(&address, &nbytes, mod, name.c_str());
+  if (r == CUDA_ERROR_NOT_FOUND)
+    throw std::invalid_argument("[RawModule.get_global] the module has no variable named '" + name +
+                                "' at namespace scope (a __device__ or __constant__ variable, found by its "
+                                "unmangled name)");
+  if (r != CUDA_SUCCESS) cuda::raise_driver_error(r, "cuModuleGetGlobal(&address, &nbytes, module, name)");
+  return ModuleGlobal{reinterpret_cast<void*>(static_cast<uintptr_t>(address)), nbytes};
+}
+
 std::vector<std::string> compile_user_module(const ModuleState& m, int arch) {
   auto bin = cuda::compile_cached(gpu_module(m).program, arch);
   std::vector<std::string> lowered;

@@ -5,6 +5,8 @@
 // loads a second build of the same source, on its first debug-mode launch.
 #include <dirent.h>
 #include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,6 +20,7 @@
 #include <unordered_map>
 
 #include "loom/runtime/compile_log.h"
+#include "loom/kernel/emulator/elf_symbols.h"
 #include "loom/kernel/emulator/emu_source.h"
 #include "loom/kernel/emulator/emulator.h"
 #include "loom/kernel/emulator/host_compiler.h"
@@ -127,6 +130,9 @@ struct CpuLibrary {
   std::unique_ptr<cpu_runtime::LoadedLibrary> library;  // first: unloaded after the functions that point into it go
   std::map<std::string, std::unique_ptr<EmuFunction>> functions;
   std::set<std::string> unexported;  // kernels defined but not findable by name (for messages)
+  // Its variables at namespace scope by unmangled name (__device__ and __constant__ ones, which
+  // the emulator makes plain globals): where they are once loaded, and their bytes.
+  std::map<std::string, ModuleGlobal, std::less<>> globals;
   ~CpuLibrary();
 };
 
@@ -187,6 +193,22 @@ Hash128 library_id(const Hash128& key, const ModuleState& m, const Plan& p) {
   }
   for (const std::string& n : p.unexported) k.add(std::string_view(n));
   return k.finish();
+}
+
+// The library's data objects at namespace scope with unmangled names (C linkage, or C++ at
+// global scope), at their loaded addresses: PyCUDA's get_global. Thread-locals (the
+// `__shared__` variables) and the emulator's own objects are left out.
+std::map<std::string, ModuleGlobal, std::less<>> library_globals(std::string_view elf, void* handle) {
+  std::map<std::string, ModuleGlobal, std::less<>> out;
+  link_map* lm = nullptr;
+  if (dlinfo(handle, RTLD_DI_LINKMAP, &lm) != 0 || !lm) return out;
+  for_each_elf_symbol(elf, [&](const ElfSymbol& sym) {
+    if (sym.type != STT_OBJECT || sym.section == SHN_UNDEF || sym.name.empty() || sym.name.rfind("_Z", 0) == 0 ||
+        sym.name.rfind("loom_emu", 0) == 0 || sym.name.find('.') != std::string_view::npos)
+      return;
+    out.emplace(std::string(sym.name), ModuleGlobal{reinterpret_cast<char*>(lm->l_addr) + sym.value, sym.size});
+  });
+  return out;
 }
 
 // Compiles (through the compile cache) and loads the library of module `m`, or finds it
@@ -304,12 +326,14 @@ std::shared_ptr<const CpuLibrary> load(const ModuleState& m, const std::string& 
     cm->functions[f->name] = std::move(f);
   }
   cm->unexported = p.unexported;
+  cm->globals = library_globals(decoded.library, h);
   return share_loaded(std::move(cm));
 }
 
-}  // namespace
 
-const EmuFunction& function(const ModuleState& m, const std::string& name, bool debug) {
+// The module's library (normal or debug-mode build), compiled and loaded on first use;
+// `label` starts its messages.
+const CpuLibrary& module_library(const ModuleState& m, const std::string& label, bool debug) {
   CpuModule* cm;
   {
     auto& state = const_cast<ModuleState&>(m);  // the lazily made backend data is logically const
@@ -319,7 +343,14 @@ const EmuFunction& function(const ModuleState& m, const std::string& name, bool 
   }
   std::lock_guard<std::mutex> lock(cm->mu);  // one compile per module; failures retry next time
   std::shared_ptr<const CpuLibrary>& lib = debug ? cm->debug : cm->normal;
-  if (!lib) lib = load(m, "[RawKernel " + name + "]", debug);
+  if (!lib) lib = load(m, label, debug);
+  return *lib;  // kept by the module for its life
+}
+
+}  // namespace
+
+const EmuFunction& function(const ModuleState& m, const std::string& name, bool debug) {
+  const CpuLibrary* lib = &module_library(m, "[RawKernel " + name + "]", debug);
   auto it = lib->functions.find(name);
   if (it == lib->functions.end()) {
     if (lib->unexported.count(name))
@@ -332,6 +363,16 @@ const EmuFunction& function(const ModuleState& m, const std::string& name, bool 
         "must be listed in name_expressions");
   }
   return *it->second;
+}
+
+ModuleGlobal global(const ModuleState& m, const std::string& name) {
+  const CpuLibrary& lib = module_library(m, "[RawModule.get_global]", false);
+  auto it = lib.globals.find(name);
+  if (it == lib.globals.end())
+    throw std::invalid_argument("[RawModule.get_global] the module has no variable named '" + name +
+                                "' at namespace scope (a __device__ or __constant__ variable, found by its "
+                                "unmangled name)");
+  return it->second;
 }
 
 }  // namespace loom::cpu_emulator

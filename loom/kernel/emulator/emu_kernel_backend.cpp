@@ -28,6 +28,10 @@ int64_t emu_max_cooperative_blocks(const ModuleState& m, const Device&, const st
   return static_cast<int64_t>(cpu_emulator::max_cooperative_blocks(static_cast<size_t>(block_threads)));
 }
 
+ModuleGlobal emu_global(const ModuleState& m, const Device&, const std::string& name) {
+  return cpu_emulator::global(m, name);
+}
+
 // Every CPU is one tuning target: its launches need no timing (emu_launch.cpp's auto_block).
 void emu_tuning_names(const Device& d, std::string& identity, std::string& label) {
   identity = "cpu";
@@ -36,6 +40,7 @@ void emu_tuning_names(const Device& d, std::string& identity, std::string& label
 
 }  // namespace
 
-const KernelBackend kCpuKernelBackend = {emu_prepare, emu_attributes, emu_max_cooperative_blocks, emu_tuning_names};
+const KernelBackend kCpuKernelBackend = {emu_prepare, emu_attributes, emu_max_cooperative_blocks, emu_global,
+                                        emu_tuning_names};
 
 }  // namespace loom

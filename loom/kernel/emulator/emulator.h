@@ -59,6 +59,11 @@ struct EmuFunction {
 /// bounds-checked pointer parameters and debug information; loaded on first use).
 const EmuFunction& function(const ModuleState& m, const std::string& name, bool debug = false);
 
+/// Module `m`'s variable `name` at namespace scope (a `__device__` or `__constant__` one, by
+/// its unmangled name) in its loaded normal build, compiling and loading it if needed; ValueError
+/// when there is none. Debug-mode launches run a second build with its own copy of each variable.
+ModuleGlobal global(const ModuleState& m, const std::string& name);
+
 /// What a debug-mode launch adds (LOOM_EMULATOR_DEBUG=1 or LaunchConfig::debug).
 struct DebugLaunch {
   std::vector<loom_emu::ArgRange> ranges;  // one per argument; checked only for loom arrays

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "loom/kernel/emulator/elf_symbols.h"
 #include "loom/kernel/emulator/emu_source.h"
 #include "loom/core/error.h"
 
@@ -89,39 +90,22 @@ std::string owning_function(const std::string& demangled, std::string* name) {
 
 std::vector<SharedObject> shared_objects(std::string_view elf) {
   std::vector<SharedObject> out;
-  auto fits = [&](uint64_t off, uint64_t size) { return off <= elf.size() && size <= elf.size() - off; };
-  if (!fits(0, sizeof(Elf64_Ehdr)) || memcmp(elf.data(), ELFMAG, SELFMAG) != 0 || elf[EI_CLASS] != ELFCLASS64)
-    return out;
-  Elf64_Ehdr eh;
-  memcpy(&eh, elf.data(), sizeof eh);
-  if (eh.e_shentsize != sizeof(Elf64_Shdr) || !fits(eh.e_shoff, uint64_t{eh.e_shnum} * sizeof(Elf64_Shdr))) return out;
-  std::vector<Elf64_Shdr> sh(eh.e_shnum);
-  memcpy(sh.data(), elf.data() + eh.e_shoff, sh.size() * sizeof(Elf64_Shdr));
-  for (const Elf64_Shdr& s : sh) {
-    if (s.sh_type != SHT_SYMTAB || s.sh_entsize != sizeof(Elf64_Sym) || s.sh_link >= sh.size()) continue;
-    const Elf64_Shdr& strtab = sh[s.sh_link];
-    if (!fits(s.sh_offset, s.sh_size) || !fits(strtab.sh_offset, strtab.sh_size)) continue;
-    const std::string_view names = elf.substr(strtab.sh_offset, strtab.sh_size);
-    for (uint64_t o = 0; o + sizeof(Elf64_Sym) <= s.sh_size; o += sizeof(Elf64_Sym)) {
-      Elf64_Sym sym;
-      memcpy(&sym, elf.data() + s.sh_offset + o, sizeof sym);
-      if (ELF64_ST_TYPE(sym.st_info) != STT_TLS || sym.st_size == 0 || sym.st_name >= names.size()) continue;
-      const std::string_view n = names.substr(sym.st_name);
-      const std::string symbol(n.substr(0, n.find('\0')));
-      const std::string d = demangle(symbol);
-      if (symbol.rfind("_ZGV", 0) == 0 || ours(d)) continue;
-      SharedObject obj;
-      // Only local names (_ZZ) belong to a function; others are at namespace scope.
-      if (symbol.rfind("_ZZ", 0) == 0) {
-        obj.function = owning_function(d, &obj.name);
-      } else {
-        const size_t sc = last_scope(d);
-        obj.name = sc == std::string::npos ? d : d.substr(sc + 2);
-      }
-      obj.size = sym.st_size;
-      out.push_back(obj);
+  for_each_elf_symbol(elf, [&](const ElfSymbol& sym) {
+    if (sym.type != STT_TLS || sym.size == 0) return;
+    const std::string symbol(sym.name);
+    const std::string d = demangle(symbol);
+    if (symbol.rfind("_ZGV", 0) == 0 || ours(d)) return;
+    SharedObject obj;
+    // Only local names (_ZZ) belong to a function; others are at namespace scope.
+    if (symbol.rfind("_ZZ", 0) == 0) {
+      obj.function = owning_function(d, &obj.name);
+    } else {
+      const size_t sc = last_scope(d);
+      obj.name = sc == std::string::npos ? d : d.substr(sc + 2);
     }
-  }
+    obj.size = sym.size;
+    out.push_back(obj);
+  });
   return out;
 }
 

@@ -19,6 +19,7 @@ int64_t max_cooperative_blocks(const UserFunction&, int64_t, size_t) { unsupport
 void launch_kernel(const Kernel&, const Device&, const LaunchConfig&, const std::vector<KernelArg>&) {
   unsupported("RawKernel");
 }
+ModuleGlobal module_global(const ModuleState&, int, const std::string&) { unsupported("RawModule.get_global"); }
 void copy_device_bytes(int, void*, const void*, size_t, void*) { unsupported("RawKernel"); }
 void copy_host_to_device(int, void*, const void*, size_t) { unsupported("loom.driver.memcpy_htod"); }
 void copy_device_to_host(int, void*, const void*, size_t) { unsupported("loom.driver.memcpy_dtoh"); }
