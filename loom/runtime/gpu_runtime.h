@@ -25,6 +25,9 @@ DeviceProperties properties(int index);
 std::string driver_version();
 std::string runtime_version();
 std::string nvrtc_version();
+/// CUDA's device attribute `attribute` (a CUdevice_attribute / cudaDeviceAttr number) of GPU
+/// `index`: PyCUDA's Device.get_attribute. ValueError for a number the driver does not know.
+int device_attribute(int index, int attribute);
 /// Waits for all work on GPU `index`.
 void synchronize(int index);
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "bindings.h"
+#include "loom/runtime/gpu_runtime.h"
 
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
@@ -71,6 +72,16 @@ void init_device(nb::module_& m) {
                    "(major, minor) for a GPU, (0, 0) for the CPU.")
       .def_prop_ro("multiprocessor_count", [](const Device& d) { return properties(d).multiprocessor_count; },
                    "Number of SMs of a GPU (0 for the CPU).")
+      .def("attribute",
+           [](const Device& d, int attribute) {
+             if (d.is_cpu())
+               throw std::invalid_argument("[Device.attribute] cpu() has no CUDA device attributes");
+             check_device_present(d);
+             return gpu_runtime::device_attribute(d.index, attribute);
+           },
+           nb::arg("attribute"),
+           "A GPU's CUDA device attribute by its number (CUdevice_attribute, cudaDeviceAttr: 1 is "
+           "MAX_THREADS_PER_BLOCK); ValueError for cpu() and for a number CUDA does not know.")
       .def("__repr__", &Device::str, "'cpu()' or 'gpu(0)'.")
       .def("__eq__", &device_equals, nb::arg("other").none(),
            "Same device (another Device or a string such as 'gpu:0').")

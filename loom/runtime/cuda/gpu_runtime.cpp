@@ -3,6 +3,7 @@
 #include <nvrtc.h>
 
 #include <chrono>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
@@ -96,6 +97,18 @@ std::string nvrtc_version() {
   int major = 0, minor = 0;
   if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return "";
   return std::to_string(major) + "." + std::to_string(minor);
+}
+
+int device_attribute(int index, int attribute) {
+  cuda::activate(index);
+  int v = 0;
+  const cudaError_t e = cudaDeviceGetAttribute(&v, static_cast<cudaDeviceAttr>(attribute), index);
+  if (e == cudaErrorInvalidValue) {
+    cudaGetLastError();
+    throw std::invalid_argument("[device_attribute] CUDA has no device attribute numbered " + std::to_string(attribute));
+  }
+  LOOM_CUDA_CHECK(e);
+  return v;
 }
 
 void synchronize(int index) {

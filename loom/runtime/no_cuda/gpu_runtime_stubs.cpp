@@ -20,6 +20,7 @@ DeviceProperties properties(int) { no_cuda("properties"); }
 std::string driver_version() { return ""; }
 std::string runtime_version() { return ""; }
 std::string nvrtc_version() { return ""; }
+int device_attribute(int, int) { no_cuda("device_attribute"); }
 void synchronize(int) { no_cuda("synchronize"); }
 
 std::shared_ptr<Buffer> allocate(int, size_t, void*) { no_cuda("allocate"); }
