@@ -133,7 +133,11 @@ std::vector<Found> find_kernels(const std::string& text, std::vector<ParamList>*
     // "template <...> __global__ void k(": the last non-space character before is '>'.
     size_t q = p;
     while (q > 0 && isspace(static_cast<unsigned char>(text[q - 1]))) --q;
-    f.is_template = q > 0 && text[q - 1] == '>';
+    // A '>' that ends a preprocessor line (#include <stdio.h>) is no template's.
+    size_t line = q;
+    while (line > 0 && text[line - 1] != '\n') --line;
+    while (line < q && isspace(static_cast<unsigned char>(text[line]))) ++line;
+    f.is_template = q > 0 && text[q - 1] == '>' && !(line < q && text[line] == '#');
     f.extern_c = scopes.in_extern_c_block() ||
                  std::regex_search(text.substr(p >= 64 ? p - 64 : 0, p >= 64 ? 64 : p), extern_c_before);
     size_t i = static_cast<size_t>(it->position(0) + it->length(0));  // after '('

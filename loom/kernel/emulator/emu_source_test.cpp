@@ -51,5 +51,17 @@ extern "C" __global__ void plain(float* a) { a[0] += 1; }
   EXPECT_TRUE(r.at("plain"));
 }
 
+// PyCUDA wraps its sources in extern "C" { }: a kernel right after "#include <stdio.h>" is
+// still exported by its plain name (the '>' ending the include is no template's).
+TEST(EmulatorSource, KernelAfterAnIncludeKeepsItsCLinkage) {
+  ModuleState m;
+  m.code = "extern \"C\" {\n#include <stdio.h>\n__global__ void after(int* a) { a[0] = 1; }\n"
+           "template <class T>\n__global__ void tmpl(T* a) { a[0] = 1; }\n}\n";
+  const Plan p = plan(m);
+  ASSERT_EQ(p.kernels.size(), 1u);
+  EXPECT_EQ(p.kernels[0].name, "after");
+  EXPECT_EQ(p.unexported.count("tmpl"), 1u);
+}
+
 }  // namespace
 }  // namespace loom::cpu_emulator

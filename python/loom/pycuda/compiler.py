@@ -1,0 +1,76 @@
+"""pycuda.compiler: SourceModule over loom's run-time compiled modules.
+
+PyCUDA runs nvcc; loom compiles with NVRTC for the exact architecture of the device a
+kernel runs on (and, on cpu(), with the host compiler for the CPU kernel emulator), caching
+in memory and on disk. So `nvcc`, `keep` and `cache_dir` have nothing to control, and
+`arch`/`code` (a target architecture) are accepted but loom still compiles for the device
+the kernel runs on: a binary for another GPU could not run there.
+"""
+import loom
+
+from ._errors import LogicError
+from ._function import Function, _TEXTURES_GONE
+from ._context import Context
+
+DEFAULT_NVCC_FLAGS = []
+
+
+class SourceModule:
+    """CUDA C source compiled at run time; kernels by get_function, variables by get_global.
+
+    `source` is a string or any object whose str() is the source (cgen/codepy modules). Unless
+    `no_extern_c` is true, the source is wrapped in extern "C" so kernels are found by their
+    plain names, as PyCUDA does.
+    """
+
+    def __init__(self, source, nvcc="nvcc", options=None, keep=False, no_extern_c=False,
+                 arch=None, code=None, cache_dir=None, include_dirs=(), **kwargs):
+        if kwargs:
+            raise TypeError(f"[SourceModule] unexpected keyword arguments: {', '.join(kwargs)}")
+        self.source = str(source)
+        self._module = loom.SourceModule(self.source, options=list(options or []),
+                                         no_extern_c=bool(no_extern_c), include_dirs=list(include_dirs or []))
+        self._functions = {}
+        # PyCUDA compiles in the constructor: a syntax error is raised here, not at first use.
+        if Context.get_device().loom_device.type == "cuda":
+            self._module.compile()
+
+    @property
+    def module(self):
+        """The loom SourceModule it is."""
+        return self._module
+
+    def get_function(self, name):
+        f = self._functions.get(name)
+        if f is None:
+            f = self._functions[name] = Function(self._module.get_function(name))
+        return f
+
+    def get_global(self, name):
+        """(address, size in bytes) of the module's __device__ or __constant__ variable `name` on
+        the current device: the address is an integer that memcpy_htod/dtoh and kernels take."""
+        return self._module.get_global(name, device=Context.get_device().loom_device)
+
+    def get_texref(self, name):
+        raise LogicError(f"[SourceModule.get_texref] {_TEXTURES_GONE}")
+
+    def get_surfref(self, name):
+        raise LogicError(f"[SourceModule.get_surfref] {_TEXTURES_GONE}")
+
+
+class DynamicSourceModule(SourceModule):
+    """PyCUDA's module for dynamic parallelism (kernels that launch kernels)."""
+
+    def __init__(self, source, *args, **kwargs):
+        raise NotImplementedError(
+            "[DynamicSourceModule] dynamic parallelism (kernels launching kernels) needs relocatable "
+            "device code linked with cudadevrt, which loom's run-time compiler does not link")
+
+
+class DynamicModule:
+    """PyCUDA's linker of several sources (relocatable device code)."""
+
+    def __init__(self, *args, **kwargs):
+        raise NotImplementedError(
+            "[DynamicModule] linking several sources (relocatable device code, cudadevrt) is not "
+            "supported by loom's run-time compiler; put the kernels in one SourceModule")
