@@ -131,6 +131,7 @@ _METHODS = {
     "get_async": lambda self, stream=None, ary=None: _get(self, ary, stream=stream),
     "set_async": lambda self, ary, stream=None: _set(self, ary, stream=stream),
     "mul_add": _mul_add,
+    "reverse": lambda self, stream=None: self[::-1].copy(),
     "fill": _fill,
     "view": _reinterpret,
     "bind_to_texref": _bind_to_texref,

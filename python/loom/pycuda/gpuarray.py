@@ -83,6 +83,8 @@ def _into(value, allocator):
 def to_gpu(ary, allocator=None):
     """A copy of host array `ary` on the current device."""
     ary = np.asarray(ary)
+    if ary.ndim > 1 and ary.flags.f_contiguous and not ary.flags.c_contiguous:
+        return _into(loom.array(ary.T, device=_device()).T, allocator)  # keeps Fortran order
     return _into(loom.array(ary, device=_device()), allocator)
 
 

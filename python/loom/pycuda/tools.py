@@ -16,6 +16,17 @@ _CTYPES = {np.dtype(np.int8): "signed char", np.dtype(np.uint8): "unsigned char"
            np.dtype(np.bool_): "bool"}
 
 
+_REGISTERED = {}
+
+
+def register_dtype(dtype, c_name, alias_ok=False):
+    """Names `dtype` (a struct dtype, say) `c_name` in generated kernels' source."""
+    dtype = np.dtype(dtype)
+    if not alias_ok and _REGISTERED.get(dtype, c_name) != c_name:
+        raise RuntimeError(f"[register_dtype] {dtype} is registered as '{_REGISTERED[dtype]}' already")
+    _REGISTERED[dtype] = c_name
+
+
 def dtype_to_ctype(dtype, with_fp_tex_hack=False):
     """The C type name of `dtype` in kernel source ("float", "unsigned int", a vector type's name)."""
     if dtype is None:
@@ -23,6 +34,8 @@ def dtype_to_ctype(dtype, with_fp_tex_hack=False):
     dtype = np.dtype(dtype)
     if with_fp_tex_hack and dtype in (np.dtype(np.float64), np.dtype(np.complex64), np.dtype(np.complex128)):
         return {"d": "fp_tex_double", "F": "fp_tex_cfloat", "D": "fp_tex_cdouble"}[dtype.char]
+    if dtype in _REGISTERED:
+        return _REGISTERED[dtype]
     from . import _vec
     for name, t in _vec.types.items():
         if t == dtype:
