@@ -50,6 +50,9 @@ def address_of(ptr, op):
     cai = getattr(ptr, "__cuda_array_interface__", None)
     if cai is not None:
         return int(cai["data"][0])
+    if isinstance(ptr, (str, bytes, float, complex, np.floating)):
+        raise TypeError(f"[{op}] a {type(ptr).__name__} is not a device pointer (an allocation, an "
+                        f"integer address or an array)")
     try:
         return int(ptr)
     except TypeError:

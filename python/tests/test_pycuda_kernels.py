@@ -1,0 +1,159 @@
+"""loom.pycuda's kernels on every device: SourceModule calls with PyCUDA's argument rules,
+prepared calls, get_global, vector types, and the generated Elementwise/Reduction/Scan
+kernels, against NumPy on fresh random data."""
+import numpy as np
+import pytest
+
+import loom
+import loom.pycuda.driver as drv
+from loom.pycuda import gpuarray
+from loom.pycuda.compiler import SourceModule
+from loom.pycuda.elementwise import ElementwiseKernel
+from loom.pycuda.reduction import ReductionKernel
+from loom.pycuda.scan import ExclusiveScanKernel, InclusiveScanKernel
+
+MULTIPLY = """
+__global__ void multiply_them(float *dest, float *a, float *b)
+{
+  const int i = threadIdx.x;
+  dest[i] = a[i] * b[i];
+}
+"""
+
+
+@pytest.fixture
+def ctx(device):
+    with loom.device(device):
+        c = drv.Device(0).make_context()
+        yield c
+        c.pop()
+
+
+def test_calls_with_handlers_allocations_and_integer_offsets(ctx, rng):
+    f = SourceModule(MULTIPLY).get_function("multiply_them")
+    a, b = (rng.standard_normal(400).astype(np.float32) for _ in range(2))
+    dest = np.zeros_like(a)
+    f(drv.Out(dest), drv.In(a), drv.In(b), block=(400, 1, 1))
+    np.testing.assert_array_equal(dest, a * b)
+    a_gpu, b_gpu = drv.to_device(a), drv.to_device(b)
+    dest = np.zeros_like(a)
+    f(drv.Out(dest), np.intp(a_gpu) + a.itemsize, b_gpu, block=(399, 1, 1))  # a pointer + offset
+    np.testing.assert_array_equal(dest[:-1], a[1:] * b[:-1])
+    seconds = f(drv.Out(dest), a_gpu, b_gpu, block=(400, 1, 1), time_kernel=True)
+    assert seconds >= 0
+    np.testing.assert_array_equal(dest, a * b)
+
+
+def test_arrays_pass_as_addresses_whatever_the_element_type(ctx):
+    # PyCUDA passes a GPUArray's address: an int* kernel may write a float32 array's memory.
+    k = SourceModule("__global__ void k(int *d) { d[threadIdx.x] = threadIdx.x; }").get_function("k")
+    x = gpuarray.zeros(64, np.float32)
+    k(x, block=(64, 1, 1))
+    np.testing.assert_array_equal(x.get().view(np.int32), np.arange(64))
+
+
+def test_prepared_calls(ctx, rng):
+    a = rng.standard_normal((4, 4)).astype(np.float32)
+    a_gpu = drv.to_device(a)
+    f = SourceModule("""
+    __global__ void doublify(float *a, int scale)
+    { a[threadIdx.x + threadIdx.y * blockDim.x] *= scale; }""").get_function("doublify")
+    f.prepare("Pi")
+    f.prepared_call((1, 1), (4, 4, 1), a_gpu, 2, shared_size=20)
+    np.testing.assert_array_equal(drv.from_device_like(a_gpu, a), 2 * a)
+    f.prepare([np.intp, np.int32])
+    f.prepared_call((1, 1), (15, 1, 1), int(a_gpu) + a.itemsize, 3)
+    np.testing.assert_array_equal(drv.from_device_like(a_gpu, a).ravel()[1:], 6 * a.ravel()[1:])
+    timer = f.prepared_timed_call((1, 1), (1, 1, 1), a_gpu, 1)
+    assert timer() >= 0
+    with pytest.raises(TypeError, match="prepared for 2 arguments"):
+        f.prepared_call((1, 1), (1, 1, 1), a_gpu)
+
+
+def test_get_global_constant_memory(ctx, rng):
+    mod = SourceModule("""
+    __constant__ float const_array[32];
+    __device__ int offset;
+    __global__ void copy_constant_into_global(float* out)
+    { out[threadIdx.x] = const_array[threadIdx.x] + offset; }""")
+    f = mod.get_function("copy_constant_into_global")
+    const_array, nbytes = mod.get_global("const_array")
+    assert nbytes == 32 * 4
+    offset, size = mod.get_global("offset")
+    assert size == 4
+    host = rng.integers(0, 255, 32).astype(np.float32)
+    drv.memcpy_htod(const_array, host)
+    drv.memcpy_htod(offset, np.array([7], np.int32))
+    out = drv.mem_alloc_like(host)
+    f(out, grid=(1, 1), block=(32, 1, 1))
+    np.testing.assert_array_equal(drv.from_device_like(out, host), host + 7)
+    with pytest.raises(ValueError, match="no variable named 'missing'"):
+        mod.get_global("missing")
+
+
+def test_a_kernel_after_an_include_keeps_c_linkage(ctx):
+    mod = SourceModule("#include <stdio.h>\n__global__ void kernel(int *d) { d[threadIdx.x] = 2 * threadIdx.x; }")
+    d = gpuarray.zeros(16, np.int32)
+    mod.get_function("kernel")(d, block=(16, 1, 1))
+    np.testing.assert_array_equal(d.get(), 2 * np.arange(16))
+
+
+def test_vector_types_by_value_and_through_out(ctx, rng):
+    f = SourceModule("""
+    __global__ void set_them(float3 *dest, float3 x) { dest[threadIdx.x] = x; }""").get_function("set_them")
+    x, y, z = (float(v) for v in rng.standard_normal(3).astype(np.float32))
+    v = gpuarray.vec.make_float3(x, y, z)
+    dest = np.empty(50, gpuarray.vec.float3)
+    f(drv.Out(dest), v, block=(50, 1, 1))
+    assert (dest == v).all()
+    assert gpuarray.vec.float4.itemsize == 16 and gpuarray.vec.double3.itemsize == 24
+
+
+def test_texture_references_are_refused_with_the_reason(ctx):
+    mod = SourceModule(MULTIPLY)
+    with pytest.raises(drv.LogicError, match="removed in CUDA 12"):
+        mod.get_texref("tex")
+    with pytest.raises(ValueError, match="block size"):
+        mod.get_function("multiply_them")(np.intp(0), np.intp(0), np.intp(0))
+
+
+def test_elementwise_kernel_with_ranges(ctx, rng):
+    a, b = (rng.standard_normal(5000).astype(np.float32) for _ in range(2))
+    lin_comb = ElementwiseKernel("float a, float *x, float b, float *y, float *z",
+                                 "z[i] = a*x[i] + b*y[i]", "linear_combination")
+    z = gpuarray.empty(5000, np.float32)
+    lin_comb(5, gpuarray.to_gpu(a), 6, gpuarray.to_gpu(b), z)
+    np.testing.assert_allclose(z.get(), 5 * a + 6 * b, rtol=1e-6)
+    seven = ElementwiseKernel("float *z", "z[i] = 7", "set_to_seven")
+    for slc in (slice(5, 4000), slice(5, 4000, 17), slice(3000, 5, -1)):
+        x = gpuarray.zeros(5000, np.float32)
+        seven(x, slice=slc)
+        want = np.zeros(5000, np.float32)
+        want[slc] = 7
+        np.testing.assert_array_equal(x.get(), want)
+
+
+@pytest.mark.parametrize("n", [1, 255, 256, 5000, 70001])
+def test_reduction_kernels(ctx, rng, n):
+    x = rng.standard_normal(n).astype(np.float32)
+    y = rng.standard_normal(n).astype(np.float32)
+    dot = ReductionKernel(np.float32, neutral="0", reduce_expr="a+b", map_expr="x[i]*y[i]",
+                          arguments="float *x, float *y")
+    got = dot(gpuarray.to_gpu(x), gpuarray.to_gpu(y)).get()
+    np.testing.assert_allclose(got, np.dot(x.astype(np.float64), y), rtol=1e-4, atol=1e-4)
+    biggest = ReductionKernel(np.float32, neutral="-1e38", reduce_expr="fmaxf(a, b)", arguments="float *in")
+    out = gpuarray.zeros(2, np.float32)
+    biggest(gpuarray.to_gpu(x), out=out[1])
+    assert out.get()[1] == x.max() and out.get()[0] == 0
+
+
+@pytest.mark.parametrize("n", [1, 10, 2047, 2048, 2049, 70000])
+def test_scan_kernels(ctx, rng, n):
+    host = rng.integers(0, 10, n).astype(np.int32)
+    data = gpuarray.to_gpu(host)
+    InclusiveScanKernel(np.int32, "a+b")(data)
+    np.testing.assert_array_equal(data.get(), np.cumsum(host))
+    out = gpuarray.empty_like(data)
+    ExclusiveScanKernel(np.int32, "max(a, b)", "0")(gpuarray.to_gpu(host), out)
+    want = np.concatenate([[0], np.maximum.accumulate(host)[:-1]])
+    np.testing.assert_array_equal(out.get(), want)
