@@ -167,6 +167,11 @@ class Device:
     def multiprocessor_count(self) -> int:
         """Number of SMs of a GPU (0 for the CPU)."""
 
+    def attribute(self, attribute: int) -> int:
+        """
+        A GPU's CUDA device attribute by its number (CUdevice_attribute, cudaDeviceAttr: 1 is MAX_THREADS_PER_BLOCK); ValueError for cpu() and for a number CUDA does not know.
+        """
+
     def __repr__(self) -> str:
         """'cpu()' or 'gpu(0)'."""
 
@@ -2730,6 +2735,12 @@ class RawKernel:
         """
 
     @property
+    def param_kinds(self) -> list[str]:
+        """
+        What loom read of each parameter's C type: 'pointer', 'scalar', 'view' or 'unknown' (a struct, typedef or macro); empty when the parameter list cannot be told.
+        """
+
+    @property
     def cooperative(self) -> bool:
         """
         Whether it launches cooperatively: its module names cooperative groups' this_grid, so every block is resident at once and grid.sync() can complete (on cpu(), every block runs at once).
@@ -2771,6 +2782,11 @@ class RawModule:
     def ptx(self, arch: object | None = None) -> str:
         """
         The module's PTX for compute_`arch` (default: the default GPU's; without one, the oldest architecture NVRTC knows, which every newer GPU runs). Compiled now by NVRTC, no GPU needed; for reading: launches use the CUBIN.
+        """
+
+    def get_global(self, name: str, device: object | None = None) -> tuple:
+        """
+        (address, nbytes) of the module's __device__ or __constant__ variable `name` (at namespace scope, by its unmangled name) on `device` (default: the default device), loading the module there: PyCUDA's get_global. A GPU address, or on cpu() one in the CPU kernel emulator's library. Modules of the same source share their variables on a device.
         """
 
     @property
