@@ -12,6 +12,8 @@ from loom.pycuda.elementwise import ElementwiseKernel
 from loom.pycuda.reduction import ReductionKernel
 from loom.pycuda.scan import ExclusiveScanKernel, InclusiveScanKernel
 
+from conftest import needs_nvrtc
+
 MULTIPLY = """
 __global__ void multiply_them(float *dest, float *a, float *b)
 {
@@ -157,3 +159,33 @@ def test_scan_kernels(ctx, rng, n):
     ExclusiveScanKernel(np.int32, "max(a, b)", "0")(gpuarray.to_gpu(host), out)
     want = np.concatenate([[0], np.maximum.accumulate(host)[:-1]])
     np.testing.assert_array_equal(out.get(), want)
+
+
+def _vector_type_source():
+    lines = ["__global__ void every_type(float *out) {",
+             "  uint a = 1; ushort b = 2; ulong c = 3; out[0] = a + b + c;"]
+    i = 1
+    for base in ("char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "longlong",
+                 "ulonglong", "float", "double"):
+        for n in (1, 2, 3, 4):
+            values = ", ".join(str(k + 2) for k in range(n))
+            last = "xyzw"[n - 1]
+            lines.append(f"  {{ {base}{n} v = make_{base}{n}({values}); out[{i}] = (float)(v.x + v.{last}); }}")
+            i += 1
+    lines.append("}")
+    return "\n".join(lines), i
+
+
+def test_short_unsigned_names_and_every_vector_type(ctx):
+    # nvcc's CUDA C has uint/ushort/ulong (glibc's) and every vector type with its make_*.
+    source, n = _vector_type_source()
+    out = gpuarray.zeros(n, np.float32)
+    SourceModule(source).get_function("every_type")(out, block=(1, 1, 1))
+    want = [6.0] + [2.0 + (k % 4 + 2) for k in range(n - 1)]
+    np.testing.assert_array_equal(out.get(), want)
+
+
+@needs_nvrtc
+def test_short_unsigned_names_compile_with_nvrtc():
+    source, _ = _vector_type_source()
+    loom.SourceModule(source).compile(90)  # no GPU needed

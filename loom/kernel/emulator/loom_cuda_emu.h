@@ -306,6 +306,16 @@ inline unsigned int atomicDec(unsigned int* p, unsigned int limit) {
 #define atomicExch_block atomicExch
 
 // ---------------------------------------------------------------- vector types
+// The short unsigned names CUDA C sees under nvcc (glibc's sys/types.h; loom_user_prelude.cuh
+// gives them to NVRTC): the same typedefs.
+typedef unsigned short ushort;
+typedef unsigned int uint;
+typedef unsigned long ulong;
+#define LOOM_EMU_VEC1(N, T)                                                     \
+  struct N {                                                                    \
+    T x;                                                                        \
+  };                                                                            \
+  inline N make_##N(T x) { return N{x}; }
 #define LOOM_EMU_VEC2(N, T, A)                                                  \
   struct alignas(A) N {                                                         \
     T x, y;                                                                     \
@@ -322,6 +332,7 @@ inline unsigned int atomicDec(unsigned int* p, unsigned int limit) {
   };                                                                            \
   inline N make_##N(T x, T y, T z, T w) { return N{x, y, z, w}; }
 #define LOOM_EMU_VECS(P, T)                                                     \
+  LOOM_EMU_VEC1(P##1, T)                                                        \
   LOOM_EMU_VEC2(P##2, T, 2 * sizeof(T))                                         \
   LOOM_EMU_VEC3(P##3, T)                                                        \
   LOOM_EMU_VEC4(P##4, T, (4 * sizeof(T) > 16 ? 16 : 4 * sizeof(T)))
@@ -336,9 +347,11 @@ LOOM_EMU_VECS(ulong, unsigned long)
 LOOM_EMU_VECS(longlong, long long)
 LOOM_EMU_VECS(ulonglong, unsigned long long)
 LOOM_EMU_VECS(double, double)
+LOOM_EMU_VEC1(uint1, unsigned int)
 LOOM_EMU_VEC2(uint2, unsigned int, 8)
 LOOM_EMU_VEC4(uint4, unsigned int, 16)
 #undef LOOM_EMU_VECS
+#undef LOOM_EMU_VEC1
 #undef LOOM_EMU_VEC2
 #undef LOOM_EMU_VEC3
 #undef LOOM_EMU_VEC4

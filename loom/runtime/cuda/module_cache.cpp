@@ -189,6 +189,7 @@ CompiledProgram compile_program(const Program& p, int arch, bool ptx_only) {
   if (p.dialect() == Dialect::kMinimal) options.push_back("--minimal");
   options.insert(options.end(), p.options().begin(), p.options().end());
   // Users' programs see the toolkit's headers, after their own include folders.
+  if (p.dialect() == Dialect::kFull) options.push_back("--pre-include=loom_user_prelude.cuh");
   if (p.dialect() == Dialect::kFull && !cuda_include_dir().empty()) {
     options.push_back("--include-path=" + cuda_include_dir());
     // CUDA 13 keeps CCCL (cuda/std, cub, thrust) in include/cccl; cooperative_groups.h needs it.
