@@ -42,7 +42,7 @@ if [[ "$python" == */* ]]; then
   python=$(cd "$(dirname "$python")" && pwd)/$(basename "$python")
 fi
 export NUMBA_CUDA_DIR=$suite
-export PYTHONPATH="$here/shim:$here:$root/python${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONPATH="$here/shim:$here:$root/tools:$root/python${PYTHONPATH:+:$PYTHONPATH}"
 
 args=(-p numba_suite_plugin -p no:cacheprovider -c "$here/pytest.ini" --rootdir="$tests" --confcutdir="$tests"
       --continue-on-collection-errors -q -rfE --tb=short
