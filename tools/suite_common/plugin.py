@@ -39,16 +39,17 @@ def add_options(parser, prefix):
 
 
 def read_scope(path):
-    """{path or test id: (in_scope, reason)} from scope.txt (`in|out PATH[::TEST] reason`)."""
+    """{path or test id: (in_scope, reason)} from scope.txt (`in|out PATH[::TEST] reason`; an id
+    may hold a `{...}` with spaces, as the classes CuPy's testing.parameterize names)."""
     scope = {}
     for line in Path(path).read_text().splitlines():
         line = line.strip()
         if not line or line.startswith("#"):
             continue
-        parts = line.split(None, 2)
-        if len(parts) < 2 or parts[0] not in ("in", "out"):
+        m = re.match(r"(in|out)\s+((?:[^\s{]|\{[^}]*\})+)\s*(.*)$", line)
+        if m is None:
             raise pytest.UsageError(f"scope.txt: cannot read {line!r} (want 'in|out PATH[::TEST] reason')")
-        scope[parts[1]] = (parts[0] == "in", parts[2] if len(parts) > 2 else "")
+        scope[m.group(2)] = (m.group(1) == "in", m.group(3))
     return scope
 
 
@@ -72,12 +73,16 @@ def read_known(path):
 
 def prefixes(nodeid):
     """The node id, the id without its parameters (`test_x[...]` -> `test_x`), then the ids of
-    its parents (class, file)."""
+    its parents (class, file); for a class generated per parameter set (CuPy's
+    `Base_param_3_{...}`), its base class's ids after its own."""
     parts = nodeid.split("::")
     out = ["::".join(parts[:i]) for i in range(len(parts), 0, -1)]
-    bare = re.sub(r"\[.*\]$", "", nodeid)
+    bare = "::".join(parts[:-1] + [re.sub(r"\[.*\]$", "", parts[-1])])
     if bare != nodeid:
         out.insert(1, bare)
+    base = re.sub(r"_param_\d+_\{[^:]*\}(?=::|$)", "", bare)
+    if base != bare:
+        out += [p for p in prefixes(base) if p not in out]
     return out
 
 

@@ -117,7 +117,7 @@ def compress(failing, results):
 def _parents(tid):
     parts = tid.split("::")
     out = ["::".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)]
-    bare = re.sub(r"\[.*\]$", "", tid)
+    bare = "::".join(parts[:-1] + [re.sub(r"\[.*\]$", "", parts[-1])])
     return ([bare] if bare != tid else []) + out
 
 
@@ -137,6 +137,9 @@ def summarize(report, scope_path, tests_dir, categories, known_path=None, write_
         causes[c][2].add(f)
 
     for tid, (outcome, msg) in sorted(results.items()):
+        entry = lookup(scope, tid)
+        if entry is not None and not entry[0]:
+            continue  # run before scope.txt left it out
         f = tid.split("::")[0]
         first = msg.splitlines()[0] if msg else ""
         if outcome in ("collect-error", "collect-skipped") and (outcome == "collect-error" or "known failure" in msg):
@@ -184,8 +187,8 @@ def summarize(report, scope_path, tests_dir, categories, known_path=None, write_
 
     if write_known:
         if not known_header and Path(write_known).exists():  # keep the file's header block
-            head = Path(write_known).read_text().split("\n\n", 1)[0]
-            known_header = head + "\n\n" if head.startswith("#") else ""
+            head = Path(write_known).read_text().split("\n\n", 1)[0].splitlines()
+            known_header = "\n".join(head) + "\n\n" if head and all(h.startswith("#") for h in head) else ""
         groups = collections.defaultdict(list)
         for t, c in compress(failing, results).items():
             groups[c].append(t)
