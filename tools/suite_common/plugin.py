@@ -73,16 +73,17 @@ def read_known(path):
 
 def prefixes(nodeid):
     """The node id, the id without its parameters (`test_x[...]` -> `test_x`), then the ids of
-    its parents (class, file); for a class generated per parameter set (CuPy's
-    `Base_param_3_{...}`), its base class's ids after its own."""
+    its parents (class, file), most specific first; a class generated per parameter set
+    (CuPy's `Base_param_3_{...}`) is followed at each level by its base class."""
     parts = nodeid.split("::")
-    out = ["::".join(parts[:i]) for i in range(len(parts), 0, -1)]
-    bare = "::".join(parts[:-1] + [re.sub(r"\[.*\]$", "", parts[-1])])
-    if bare != nodeid:
-        out.insert(1, bare)
-    base = re.sub(r"_param_\d+_\{[^:]*\}(?=::|$)", "", bare)
-    if base != bare:
-        out += [p for p in prefixes(base) if p not in out]
+    bare = parts[:-1] + [re.sub(r"\[.*\]$", "", parts[-1])]
+    levels = [parts] + ([bare] if bare != parts else []) + [parts[:i] for i in range(len(parts) - 1, 0, -1)]
+    out = []
+    for level in levels:
+        for ids in (level, [re.sub(r"_param_\d+_\{.*\}$", "", p) for p in level]):
+            text = "::".join(ids)
+            if text not in out:
+                out.append(text)
     return out
 
 

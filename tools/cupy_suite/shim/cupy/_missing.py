@@ -9,7 +9,7 @@ import types
 
 # Modules served as stand-ins, with everything below them.
 INTERNAL = ("cupy._core", "cupy._indexing", "cupy.cublas", "cupy._statistics", "cupy._sorting",
-            "cupy.random._generator", "cupy.random._distributions", "cupy.random._sample", "cupy.random._bit_generator",
+            "cupy.random._bit_generator",
             "cupy.linalg._util", "cupy.fft._fft", "cupy.fft.config",
             "cupyx.cutensor", "cupyx.jit")
 
