@@ -121,3 +121,17 @@ def test_array_order(device, rng, fn, order, fortran_input):
 def test_array_ndmin(device, rng, ndmin):
     a = random_array(rng, (2,), "int16")
     compare(lambda xp, a: xp.array(a, ndmin=ndmin), a, device=device, exact=True)
+
+
+@pytest.mark.parametrize("fn", ["empty", "zeros", "ones"])
+def test_creation_order_none_is_c(device, fn):
+    x = getattr(loom, fn)((2, 3), order=None, device=device)
+    assert x.flags.c_contiguous and x.shape == getattr(np, fn)((2, 3), order=None).shape
+
+
+@pytest.mark.parametrize("fn", ["empty_like", "zeros_like", "ones_like"])
+def test_like_refuses_subok(device, rng, fn):
+    x = loom.asarray(random_array(rng, (2, 2), "float32"), device=device)
+    with pytest.raises(TypeError, match=rf"\[{fn}\] subok=True"):
+        getattr(loom, fn)(x, subok=True)
+    assert getattr(loom, fn)(x, subok=False).shape == (2, 2)

@@ -74,7 +74,9 @@ _loom.dtype.str = NumpyDtypeAttribute("str")
 # ---- order= ---------------------------------------------------------------------------------
 
 def _check_order(op, order, allowed=_ORDERS):
-    o = "K" if order is None else str(order).upper()
+    """order in upper case; None is "C" where only C and F are allowed (NumPy's creation
+    functions), else "K"."""
+    o = ("C" if "K" not in allowed else "K") if order is None else str(order).upper()
     if o not in allowed:
         raise ValueError(f"[{op}] order must be one of {', '.join(allowed)}, not {order!r}")
     return o
@@ -120,8 +122,10 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None):
     return _loom.full(shape, fill_value, dtype=dtype, device=device)
 
 
-def _like(op, make, a, dtype, order, shape, device):
+def _like(op, make, a, dtype, order, subok, shape, device):
     """A new array like a: Fortran-ordered for order "F", or for "A"/"K" when a is."""
+    if subok:
+        raise TypeError(f"[{op}] subok=True: loom has no array subclasses")
     o = _check_order(op, order)
     proto = a if isinstance(a, _loom.ndarray) else _loom.asarray(a)
     fortran = o == "F" or (o in ("A", "K") and shape is None and _is_fortran(proto))
@@ -132,22 +136,22 @@ def _like(op, make, a, dtype, order, shape, device):
 
 
 def empty_like(prototype, dtype=None, order="K", subok=None, shape=None, *, device=None):
-    return _like("empty_like", lambda s, d, dev: _loom.empty(s, dtype=d, device=dev), prototype, dtype, order,
+    return _like("empty_like", lambda s, d, dev: _loom.empty(s, dtype=d, device=dev), prototype, dtype, order, subok,
                  shape, device)
 
 
 def zeros_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
-    return _like("zeros_like", lambda s, d, dev: _loom.zeros(s, dtype=d, device=dev), a, dtype, order, shape,
+    return _like("zeros_like", lambda s, d, dev: _loom.zeros(s, dtype=d, device=dev), a, dtype, order, subok, shape,
                  device)
 
 
 def ones_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
-    return _like("ones_like", lambda s, d, dev: _loom.ones(s, dtype=d, device=dev), a, dtype, order, shape,
+    return _like("ones_like", lambda s, d, dev: _loom.ones(s, dtype=d, device=dev), a, dtype, order, subok, shape,
                  device)
 
 
 def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None, *, device=None):
-    return _like("full_like", lambda s, d, dev: _loom.full(s, fill_value, dtype=d, device=dev), a, dtype, order,
+    return _like("full_like", lambda s, d, dev: _loom.full(s, fill_value, dtype=d, device=dev), a, dtype, order, subok,
                  shape, device)
 
 
