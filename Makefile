@@ -19,13 +19,15 @@
 #                  emulator and user-kernel tests) and examples/nn_digits.py on cpu() (slow; not in CI)
 #   make numba-suite  Numba-CUDA's own tests against loom.cuda (NUMBA_CUDA_DIR: a checkout of
 #                  NVIDIA/numba-cuda; tools/numba_suite/; not part of make test)
+#   make cupy-suite   CuPy's own tests (tests/cupy_tests) against loom as `cupy` (CUPY_DIR: a
+#                  checkout of cupy/cupy; tools/cupy_suite/; not part of make test)
 #   make gpu-memcheck  on the GPU machine: ctest and the GPU-heavy pytest files under
 #                  compute-sanitizer --tool memcheck (log in build-gpu/memcheck.log)
 #   make stubs     rewrite the type stubs (python/loom/*.pyi) from the built extension
 #   make clean     build outputs; `make distclean` also drops .venv and .ccache
 SHELL := /bin/bash
 .DEFAULT_GOAL := test
-.PHONY: test demo docs build stubs deps venv gpu-check gpu-build gpu-test gpu-memcheck asan-test tsan-test numba-suite bench gtest-src deps-debs gloo-debs clean distclean
+.PHONY: test demo docs build stubs deps venv gpu-check gpu-build gpu-test gpu-memcheck asan-test tsan-test numba-suite cupy-suite bench gtest-src deps-debs gloo-debs clean distclean
 
 JOBS ?= 2
 GPU_JOBS ?= 16
@@ -237,6 +239,19 @@ numba-suite:
 	  NUMBA_CUDA_DIR=$(NUMBA_CUDA_DIR) PYTHON=$$py NUMBA_SUITE_XFAIL=1 tools/numba_suite/run.sh || rc=$$?; \
 	  $$py tools/numba_suite/summarize.py build/numba_suite/report.jsonl --suite $(NUMBA_CUDA_DIR) \
 	    --known tools/numba_suite/known_failures.txt; exit $$rc
+
+# CuPy's test suite run against loom as `cupy` (docs/site/porting/cupy_suite.md): fails on a
+# failure that tools/cupy_suite/known_failures.txt does not list, then prints the per-file and
+# per-folder counts, the pass rate and the causes. Runs on the default device (LOOM_DEVICE=cpu
+# for cpu()); JOBS=N runs N pytest-xdist workers (default 2).
+cupy-suite:
+	@test -n "$(CUPY_DIR)" || { echo "cupy-suite: set CUPY_DIR to a checkout of cupy/cupy" >&2; exit 2; }
+	@ls python/loom/_loom*.so >/dev/null 2>&1 \
+	  || { echo "cupy-suite: build loom first (make build, or make gpu-build on a GPU machine)" >&2; exit 1; }
+	@py=python3; [ -x $(VPY) ] && py=$(VPY); rc=0; \
+	  CUPY_DIR=$(CUPY_DIR) PYTHON=$$py CUPY_SUITE_XFAIL=1 JOBS=$(JOBS) tools/cupy_suite/run.sh || rc=$$?; \
+	  $$py tools/cupy_suite/summarize.py build/cupy_suite/report.jsonl --suite $(CUPY_DIR) \
+	    --known tools/cupy_suite/known_failures.txt; exit $$rc
 
 # ---------------------------------------------------------------- misc
 

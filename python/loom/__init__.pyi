@@ -58,11 +58,9 @@ from loom._loom import (
     argsort as argsort,
     argwhere as argwhere,
     around as around,
-    array as array,
     array_equal as array_equal,
     array_equiv as array_equiv,
     array_split as array_split,
-    asarray as asarray,
     ascontiguousarray as ascontiguousarray,
     asfortranarray as asfortranarray,
     asin as asin,
@@ -147,8 +145,6 @@ from loom._loom import (
     dtype as dtype,
     ediff1d as ediff1d,
     einsum as einsum,
-    empty as empty,
-    empty_like as empty_like,
     empty_mapped as empty_mapped,
     empty_pinned as empty_pinned,
     equal as equal,
@@ -177,8 +173,6 @@ from loom._loom import (
     fmod as fmod,
     frexp as frexp,
     from_dlpack as from_dlpack,
-    full as full,
-    full_like as full_like,
     gcd as gcd,
     geomspace as geomspace,
     get_matmul_precision as get_matmul_precision,
@@ -282,8 +276,6 @@ from loom._loom import (
     nonzero as nonzero,
     not_equal as not_equal,
     num_gpus as num_gpus,
-    ones as ones,
-    ones_like as ones_like,
     outer as outer,
     packbits as packbits,
     pad as pad,
@@ -384,12 +376,23 @@ from loom._loom import (
     vecmat as vecmat,
     vsplit as vsplit,
     vstack as vstack,
-    where as where,
-    zeros as zeros,
-    zeros_like as zeros_like
+    where as where
 )
 from loom._numpy.array_api import (
     __array_namespace_info__ as __array_namespace_info__
+)
+from loom._numpy.cupy_names import (
+    array as array,
+    asarray as asarray,
+    empty as empty,
+    empty_like as empty_like,
+    full as full,
+    full_like as full_like,
+    get_array_module as get_array_module,
+    ones as ones,
+    ones_like as ones_like,
+    zeros as zeros,
+    zeros_like as zeros_like
 )
 from loom._numpy.pyfuncs import (
     apply_along_axis as apply_along_axis,
@@ -541,4 +544,4 @@ pi: float = 3.141592653589793
 
 bool: _loom.dtype = ...
 
-__all__: list = ['Array', 'AxisError', 'CompileError', 'ConcretizationTypeError', 'CudaError', 'CudaGraph', 'Device', 'DeviceMismatchError', 'DistributedError', 'DistributedTimeoutError', 'ElementwiseKernel', 'Event', 'GraphCaptureError', 'In', 'InOut', 'KernelFaultError', 'KernelSyntaxError', 'LinAlgError', 'Out', 'OutOfMemoryError', 'RawKernel', 'RawModule', 'ReductionKernel', 'SourceModule', 'Stream', 'TypingError', 'UnsupportedError', 'abs', 'absolute', 'acos', 'acosh', 'add', 'all', 'allclose', 'amax', 'amin', 'angle', 'any', 'append', 'apply_along_axis', 'apply_over_axes', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argpartition', 'argsort', 'argwhere', 'around', 'array', 'array_equal', 'array_equiv', 'array_split', 'asanyarray', 'asarray', 'asarray_chkfinite', 'ascontiguousarray', 'asfortranarray', 'asin', 'asinh', 'asnumpy', 'astype', 'atan', 'atan2', 'atanh', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'autotune', 'average', 'avg_pool2d', 'avg_pool2d_grad', 'bartlett', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_count', 'bitwise_invert', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'blackman', 'block', 'bool_', 'broadcast_arrays', 'broadcast_shapes', 'broadcast_to', 'build_info', 'can_cast', 'cbrt', 'ceil', 'choose', 'clip', 'column_stack', 'common_type', 'complex128', 'complex64', 'compress', 'concat', 'concatenate', 'conj', 'conjugate', 'conv2d', 'conv2d_input_grad', 'conv2d_weight_grad', 'conv_backend', 'convolve', 'copy', 'copysign', 'copyto', 'corrcoef', 'correlate', 'cos', 'cosh', 'count_nonzero', 'cov', 'cpu', 'cross', 'cuda_graph', 'cumprod', 'cumsum', 'cumulative_prod', 'cumulative_sum', 'current_stream', 'default_device', 'default_stream', 'deg2rad', 'degrees', 'delete', 'device', 'devices', 'diag', 'diag_indices', 'diag_indices_from', 'diagflat', 'diagonal', 'diff', 'digitize', 'divide', 'divmod', 'dot', 'driver', 'dsplit', 'dstack', 'dtype', 'e', 'ediff1d', 'einsum', 'einsum_path', 'empty', 'empty_like', 'empty_mapped', 'empty_pinned', 'equal', 'erf', 'exp', 'exp2', 'expand_dims', 'expm1', 'external_stream', 'extract', 'eye', 'fabs', 'fft', 'fill_diagonal', 'finfo', 'fix', 'flatnonzero', 'flip', 'fliplr', 'flipud', 'float16', 'float32', 'float64', 'float_power', 'floor', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frexp', 'from_dlpack', 'frombuffer', 'fromfunction', 'fromiter', 'fromstring', 'full', 'full_like', 'gcd', 'geomspace', 'get_matmul_precision', 'gpu', 'grad', 'gradient', 'greater', 'greater_equal', 'hamming', 'hanning', 'heaviside', 'histogram', 'histogram2d', 'histogram_bin_edges', 'histogramdd', 'hsplit', 'hstack', 'hypot', 'i0', 'identity', 'iinfo', 'imag', 'indices', 'inf', 'inner', 'insert', 'int16', 'int32', 'int64', 'int8', 'interp', 'intersect1d', 'invert', 'isclose', 'iscomplex', 'iscomplexobj', 'isdtype', 'isfinite', 'isfortran', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'isrealobj', 'isscalar', 'issubdtype', 'iterable', 'ix_', 'jit', 'jvp', 'kaiser', 'kron', 'lcm', 'ldexp', 'left_shift', 'legacy_default_stream', 'less', 'less_equal', 'lexsort', 'linalg', 'linspace', 'log', 'log10', 'log1p', 'log2', 'logaddexp', 'logaddexp2', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logspace', 'mask_indices', 'matmul', 'matrix_transpose', 'matvec', 'max', 'max_pool2d', 'max_pool2d_grad', 'maximum', 'may_share_memory', 'mean', 'median', 'memory', 'meshgrid', 'min', 'min_scalar_type', 'minimum', 'mintypecode', 'mod', 'modf', 'moveaxis', 'multiply', 'nan', 'nan_to_num', 'nanargmax', 'nanargmin', 'nancumprod', 'nancumsum', 'nanmax', 'nanmean', 'nanmedian', 'nanmin', 'nanpercentile', 'nanprod', 'nanquantile', 'nanstd', 'nansum', 'nanvar', 'ndarray', 'ndim', 'negative', 'newaxis', 'nextafter', 'nonzero', 'not_equal', 'num_gpus', 'ones', 'ones_like', 'outer', 'packbits', 'pad', 'partition', 'per_thread_default_stream', 'percentile', 'permute_dims', 'pi', 'piecewise', 'place', 'positive', 'pow', 'power', 'prod', 'promote_types', 'ptp', 'put', 'put_along_axis', 'putmask', 'pykernel', 'quantile', 'rad2deg', 'radians', 'random', 'ravel', 'ravel_multi_index', 'real', 'real_if_close', 'reciprocal', 'register_pytree_node', 'register_pytree_node_class', 'remainder', 'repeat', 'require', 'reshape', 'resize', 'result_type', 'right_shift', 'rint', 'roll', 'rollaxis', 'rot90', 'round', 'row_stack', 'searchsorted', 'select', 'set_default_device', 'set_matmul_precision', 'setdiff1d', 'setxor1d', 'shape', 'shares_memory', 'sign', 'signbit', 'sin', 'sinc', 'sinh', 'size', 'softmax_cross_entropy', 'sort', 'sort_complex', 'spacing', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'stop_gradient', 'subtract', 'sum', 'swapaxes', 'synchronize', 'take', 'take_along_axis', 'tan', 'tanh', 'tensordot', 'tile', 'trace', 'transforms', 'transpose', 'trapezoid', 'tree_flatten', 'tree_leaves', 'tree_map', 'tree_structure', 'tree_unflatten', 'tree_util', 'tri', 'tril', 'tril_indices', 'tril_indices_from', 'trim_zeros', 'triu', 'triu_indices', 'triu_indices_from', 'true_divide', 'trunc', 'try_all_gpus', 'try_gpu', 'typename', 'uint16', 'uint32', 'uint64', 'uint8', 'union1d', 'unique', 'unique_all', 'unique_counts', 'unique_inverse', 'unique_values', 'unpackbits', 'unravel_index', 'unstack', 'unwrap', 'value_and_grad', 'vander', 'var', 'vdot', 'vecdot', 'vecmat', 'vjp', 'vmap', 'vsplit', 'vstack', 'where', 'zeros', 'zeros_like', '__version__', 'cuda', 'vectorize', 'guvectorize', 'nn', 'optim', 'data', 'Trainer', 'profiler', 'dashboard', 'lax']
+__all__: list = ['Array', 'AxisError', 'CompileError', 'ConcretizationTypeError', 'CudaError', 'CudaGraph', 'Device', 'DeviceMismatchError', 'DistributedError', 'DistributedTimeoutError', 'ElementwiseKernel', 'Event', 'GraphCaptureError', 'In', 'InOut', 'KernelFaultError', 'KernelSyntaxError', 'LinAlgError', 'Out', 'OutOfMemoryError', 'RawKernel', 'RawModule', 'ReductionKernel', 'SourceModule', 'Stream', 'TypingError', 'UnsupportedError', 'abs', 'absolute', 'acos', 'acosh', 'add', 'all', 'allclose', 'amax', 'amin', 'angle', 'any', 'append', 'apply_along_axis', 'apply_over_axes', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argpartition', 'argsort', 'argwhere', 'around', 'array', 'array_equal', 'array_equiv', 'array_split', 'asanyarray', 'asarray', 'asarray_chkfinite', 'ascontiguousarray', 'asfortranarray', 'asin', 'asinh', 'asnumpy', 'astype', 'atan', 'atan2', 'atanh', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'autotune', 'average', 'avg_pool2d', 'avg_pool2d_grad', 'bartlett', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_count', 'bitwise_invert', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'blackman', 'block', 'bool_', 'broadcast_arrays', 'broadcast_shapes', 'broadcast_to', 'build_info', 'can_cast', 'cbrt', 'ceil', 'choose', 'clip', 'column_stack', 'common_type', 'complex128', 'complex64', 'compress', 'concat', 'concatenate', 'conj', 'conjugate', 'conv2d', 'conv2d_input_grad', 'conv2d_weight_grad', 'conv_backend', 'convolve', 'copy', 'copysign', 'copyto', 'corrcoef', 'correlate', 'cos', 'cosh', 'count_nonzero', 'cov', 'cpu', 'cross', 'cuda_graph', 'cumprod', 'cumsum', 'cumulative_prod', 'cumulative_sum', 'current_stream', 'default_device', 'default_stream', 'deg2rad', 'degrees', 'delete', 'device', 'devices', 'diag', 'diag_indices', 'diag_indices_from', 'diagflat', 'diagonal', 'diff', 'digitize', 'divide', 'divmod', 'dot', 'driver', 'dsplit', 'dstack', 'dtype', 'e', 'ediff1d', 'einsum', 'einsum_path', 'empty', 'empty_like', 'empty_mapped', 'empty_pinned', 'equal', 'erf', 'exp', 'exp2', 'expand_dims', 'expm1', 'external_stream', 'extract', 'eye', 'fabs', 'fft', 'fill_diagonal', 'finfo', 'fix', 'flatnonzero', 'flip', 'fliplr', 'flipud', 'float16', 'float32', 'float64', 'float_power', 'floor', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frexp', 'from_dlpack', 'frombuffer', 'fromfunction', 'fromiter', 'fromstring', 'full', 'full_like', 'gcd', 'geomspace', 'get_array_module', 'get_matmul_precision', 'gpu', 'grad', 'gradient', 'greater', 'greater_equal', 'hamming', 'hanning', 'heaviside', 'histogram', 'histogram2d', 'histogram_bin_edges', 'histogramdd', 'hsplit', 'hstack', 'hypot', 'i0', 'identity', 'iinfo', 'imag', 'indices', 'inf', 'inner', 'insert', 'int16', 'int32', 'int64', 'int8', 'interp', 'intersect1d', 'invert', 'isclose', 'iscomplex', 'iscomplexobj', 'isdtype', 'isfinite', 'isfortran', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'isrealobj', 'isscalar', 'issubdtype', 'iterable', 'ix_', 'jit', 'jvp', 'kaiser', 'kron', 'lcm', 'ldexp', 'left_shift', 'legacy_default_stream', 'less', 'less_equal', 'lexsort', 'linalg', 'linspace', 'log', 'log10', 'log1p', 'log2', 'logaddexp', 'logaddexp2', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logspace', 'mask_indices', 'matmul', 'matrix_transpose', 'matvec', 'max', 'max_pool2d', 'max_pool2d_grad', 'maximum', 'may_share_memory', 'mean', 'median', 'memory', 'meshgrid', 'min', 'min_scalar_type', 'minimum', 'mintypecode', 'mod', 'modf', 'moveaxis', 'multiply', 'nan', 'nan_to_num', 'nanargmax', 'nanargmin', 'nancumprod', 'nancumsum', 'nanmax', 'nanmean', 'nanmedian', 'nanmin', 'nanpercentile', 'nanprod', 'nanquantile', 'nanstd', 'nansum', 'nanvar', 'ndarray', 'ndim', 'negative', 'newaxis', 'nextafter', 'nonzero', 'not_equal', 'num_gpus', 'ones', 'ones_like', 'outer', 'packbits', 'pad', 'partition', 'per_thread_default_stream', 'percentile', 'permute_dims', 'pi', 'piecewise', 'place', 'positive', 'pow', 'power', 'prod', 'promote_types', 'ptp', 'put', 'put_along_axis', 'putmask', 'pykernel', 'quantile', 'rad2deg', 'radians', 'random', 'ravel', 'ravel_multi_index', 'real', 'real_if_close', 'reciprocal', 'register_pytree_node', 'register_pytree_node_class', 'remainder', 'repeat', 'require', 'reshape', 'resize', 'result_type', 'right_shift', 'rint', 'roll', 'rollaxis', 'rot90', 'round', 'row_stack', 'searchsorted', 'select', 'set_default_device', 'set_matmul_precision', 'setdiff1d', 'setxor1d', 'shape', 'shares_memory', 'sign', 'signbit', 'sin', 'sinc', 'sinh', 'size', 'softmax_cross_entropy', 'sort', 'sort_complex', 'spacing', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'stop_gradient', 'subtract', 'sum', 'swapaxes', 'synchronize', 'take', 'take_along_axis', 'tan', 'tanh', 'tensordot', 'tile', 'trace', 'transforms', 'transpose', 'trapezoid', 'tree_flatten', 'tree_leaves', 'tree_map', 'tree_structure', 'tree_unflatten', 'tree_util', 'tri', 'tril', 'tril_indices', 'tril_indices_from', 'trim_zeros', 'triu', 'triu_indices', 'triu_indices_from', 'true_divide', 'trunc', 'try_all_gpus', 'try_gpu', 'typename', 'uint16', 'uint32', 'uint64', 'uint8', 'union1d', 'unique', 'unique_all', 'unique_counts', 'unique_inverse', 'unique_values', 'unpackbits', 'unravel_index', 'unstack', 'unwrap', 'value_and_grad', 'vander', 'var', 'vdot', 'vecdot', 'vecmat', 'vjp', 'vmap', 'vsplit', 'vstack', 'where', 'zeros', 'zeros_like', '__version__', 'cuda', 'vectorize', 'guvectorize', 'nn', 'optim', 'data', 'Trainer', 'profiler', 'dashboard', 'lax']

@@ -3,33 +3,18 @@
 - Imports the suite's test files as `numba.cuda.tests.<dir>.<file>` through the shim (so
   their relative imports and use-case modules resolve), never through the checkout's own
   `numba` packages, whose __init__ files import the real Numba.
-- Leaves out what scope.txt marks `out` (files, or single test ids).
-- --numba-suite-known=FILE: marks the ids listed there xfail (a listed file whose import
-  fails is reported skipped), each with its group's reason.
-- --numba-suite-report=FILE: one JSON object per test or collection outcome (summarize.py
-  reads it).
-- --numba-suite-timeout=S: a test running longer fails (SIGALRM), and one stuck outside
-  Python ends its process after S + 60 s (faulthandler; xdist then replaces the worker).
-- A test that leaves the GPU's CUDA context lost (a kernel fault, or a debug-mode check that
-  traps on a GPU) fails, and under xdist its worker then exits, so that the tests after it
-  run in a fresh process instead of failing one by one on the lost context.
+- The rest is the harnesses' shared hooks (tools/suite_common/plugin.py: scope.txt, known
+  failures xfail, the timeout, the JSONL report), under --numba-suite-* options.
 """
-import faulthandler
 import importlib
-import json
-import os
-import signal
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from suite_common.plugin import Recorder, add_options, read_known, read_scope  # noqa: F401 - summarize.py reads these
 
-KNOWN = "known failure: "
-# loom's CudaError after which every call on the GPU fails (loom/runtime: a sticky CUDA error).
-LOST_CONTEXT = "is lost (device context lost)"
-_LOST = [False]
 SHIM = Path(__file__).resolve().parent / "shim"
+_STATE = {}
 
 
 def _use_the_shim():
@@ -48,79 +33,18 @@ _use_the_shim()
 
 
 def pytest_addoption(parser):
-    g = parser.getgroup("numba_suite")
-    g.addoption("--numba-suite-tests", help="the suite's tests folder (numba_cuda/numba/cuda/tests)")
-    g.addoption("--numba-suite-scope", help="scope.txt")
-    g.addoption("--numba-suite-known", help="known_failures.txt: mark its ids xfail")
-    g.addoption("--numba-suite-report", help="write outcomes here, one JSON object a line")
-    g.addoption("--numba-suite-timeout", type=float, default=0, help="seconds a test may run (0: no limit)")
-
-
-def read_scope(path):
-    """{path or test id: (in_scope, reason)} from scope.txt."""
-    scope = {}
-    for line in Path(path).read_text().splitlines():
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        parts = line.split(None, 2)
-        if len(parts) < 2 or parts[0] not in ("in", "out"):
-            raise pytest.UsageError(f"scope.txt: cannot read {line!r} (want 'in|out PATH[::TEST] reason')")
-        scope[parts[1]] = (parts[0] == "in", parts[2] if len(parts) > 2 else "")
-    return scope
-
-
-def read_known(path):
-    """{test id or file: reason}; the reason is the comment block above each group."""
-    known, reason = {}, []
-    new_group = True
-    for line in Path(path).read_text().splitlines():
-        s = line.strip()
-        if s.startswith("#"):
-            if new_group:
-                reason, new_group = [], False
-            reason.append(s.lstrip("# ").strip())
-        elif s:
-            known[s] = " ".join(reason)
-            new_group = True
-        else:
-            new_group = True
-    return known
-
-
-class _State:
-    tests = None
-    scope = {}
-    known = {}
-    records = []
+    add_options(parser, "numba-suite")
 
 
 def pytest_configure(config):
-    tests = config.getoption("numba_suite_tests")
-    _State.tests = Path(tests).resolve() if tests else None
-    if config.getoption("numba_suite_scope"):
-        _State.scope = read_scope(config.getoption("numba_suite_scope"))
-    if config.getoption("numba_suite_known"):
-        _State.known = read_known(config.getoption("numba_suite_known"))
+    rec = Recorder(config, "numba-suite", is_suite_module=lambda c: isinstance(c, SuiteModule))
+    _STATE["recorder"] = rec
+    config.pluginmanager.register(rec, "numba_suite_recorder")
 
 
 def _rel(path):
-    try:
-        return Path(path).resolve().relative_to(_State.tests).as_posix()
-    except (ValueError, TypeError):
-        return None
-
-
-def pytest_ignore_collect(collection_path, config):
-    rel = _rel(collection_path)
-    if rel is None or not _State.scope or collection_path.is_dir():
-        return None
-    if not rel.endswith(".py") or not Path(rel).name.startswith("test_"):
-        return None
-    entry = _State.scope.get(rel)
-    if entry is None:
-        return None  # not listed: collected (summarize.py flags unlisted files)
-    return not entry[0] or None
+    rec = _STATE.get("recorder")
+    return rec.rel(path) if rec is not None else None
 
 
 def pytest_collect_directory(path, parent):
@@ -153,135 +77,3 @@ def pytest_pycollect_makemodule(module_path, parent):
     if _rel(module_path) is not None:
         return SuiteModule.from_parent(parent, path=module_path)
     return None
-
-
-def pytest_collection_modifyitems(session, config, items):
-    keep, drop = [], []
-    for item in items:
-        entry = next((_State.scope[k] for k in _prefixes(item.nodeid) if k in _State.scope), None)
-        (drop if entry is not None and not entry[0] else keep).append(item)
-        reason = next((_State.known[k] for k in _prefixes(item.nodeid) if k in _State.known), None)
-        if reason is not None:
-            item.add_marker(pytest.mark.xfail(reason=KNOWN + (reason or "listed"), strict=False))
-    if drop:
-        config.hook.pytest_deselected(items=drop)
-        items[:] = keep
-
-
-def _prefixes(nodeid):
-    """The node id, then the ids of its parents (class, file)."""
-    parts = nodeid.split("::")
-    return ["::".join(parts[:i]) for i in range(len(parts), 0, -1)]
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_make_collect_report(collector):
-    rep = yield
-    if rep.failed and isinstance(collector, SuiteModule) and rep.nodeid in _State.known:
-        rep.outcome = "skipped"
-        rep.longrepr = (str(collector.path), 0, KNOWN + _State.known[rep.nodeid])
-    return rep
-
-
-class TestTimeout(Exception):
-    pass
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_call(item):
-    limit = item.config.getoption("numba_suite_timeout")
-    if not limit or not hasattr(signal, "SIGALRM"):
-        return (yield)
-
-    def on_alarm(signum, frame):
-        raise TestTimeout(f"the test ran past {limit:g} s")
-    old = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, limit)
-    faulthandler.dump_traceback_later(limit + 60, exit=True)
-    try:
-        return (yield)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-        faulthandler.cancel_dump_traceback_later()
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item, call):
-    rep = yield
-    # A test that runs code in a subprocess fails with CalledProcessError, whose message
-    # lacks the child's error: keep the last line of its stderr.
-    exc = call.excinfo.value if call.excinfo is not None else None
-    if exc is not None and LOST_CONTEXT in str(exc) and os.environ.get("PYTEST_XDIST_WORKER"):
-        _LOST[0] = True  # this worker's GPU is unusable: it ends after this test (logfinish)
-    stderr = getattr(exc, "stderr", None) if isinstance(exc, subprocess.CalledProcessError) else None
-    if stderr:
-        text = stderr.decode(errors="replace") if isinstance(stderr, bytes) else str(stderr)
-        lines = [t for t in text.strip().splitlines() if t.strip()]
-        if lines:
-            rep.user_properties.append(("subprocess_error", lines[-1].strip()))
-    return rep
-
-
-def pytest_runtest_logfinish(nodeid, location):
-    if _LOST[0]:  # xdist reports the worker crashed and starts another for the rest
-        os._exit(3)
-
-
-def _message(rep):
-    for key, value in getattr(rep, "user_properties", ()):
-        if key == "subprocess_error":
-            return f"a subprocess failed: {value}"
-    lr = rep.longrepr
-    if lr is None:
-        return ""
-    if isinstance(lr, tuple):  # a skip: (path, line, reason)
-        return str(lr[2])
-    crash = getattr(lr, "reprcrash", None)
-    if crash is not None and getattr(crash, "message", None):
-        return crash.message
-    text = str(lr).rstrip().splitlines()
-    errs = [t for t in text if t.startswith("E ") or ("Error" in t and ":" in t)]
-    return (errs[-1] if errs else text[-1] if text else "").strip()
-
-
-def _worker(config):
-    return hasattr(config, "workerinput")
-
-
-def pytest_runtest_logreport(report):
-    outcome = None
-    if report.when == "call" or (report.when == "setup" and not report.passed):
-        if hasattr(report, "wasxfail"):
-            # xfailed: a test the suite itself expects to fail on a GPU (unittest's
-            # expectedFailure), which behaves as there; xfailed-known: one of known_failures.txt.
-            known = str(report.wasxfail).startswith(KNOWN)
-            outcome = ("xpassed" if report.passed else "xfailed") + ("-known" if known else "")
-        else:
-            outcome = report.outcome
-        if report.when == "setup" and report.failed:
-            outcome = "error"
-    elif report.when == "teardown" and report.failed:
-        outcome = "error"
-    if outcome:
-        # A unittest subTest has its own report (pytest's subtests): summarize.py folds
-        # the reports of one id into one outcome.
-        _State.records.append({"id": report.nodeid, "outcome": outcome, "when": report.when,
-                               "sub": type(report).__name__ == "SubtestReport",
-                               "message": _message(report) if outcome != "passed" else "",
-                               "duration": round(report.duration, 3)})
-
-
-def pytest_collectreport(report):
-    if report.failed or (report.skipped and report.nodeid.endswith(".py")):
-        _State.records.append({"id": report.nodeid, "outcome": "collect-error" if report.failed else "collect-skipped",
-                               "when": "collect", "message": _message(report), "duration": 0})
-
-
-def pytest_sessionfinish(session, exitstatus):
-    path = session.config.getoption("numba_suite_report")
-    if not path or _worker(session.config):
-        return
-    with open(path, "w") as f:
-        for r in _State.records:
-            f.write(json.dumps(r) + "\n")

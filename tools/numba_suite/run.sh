@@ -33,32 +33,11 @@ if [[ ! -d "$tests/cudapy" ]]; then
   echo "run.sh: $suite is not a numba-cuda checkout (no numba_cuda/numba/cuda/tests/cudapy)" >&2
   exit 2
 fi
-python=${PYTHON:-python3}
 report=${NUMBA_SUITE_REPORT:-$root/build/numba_suite/report.jsonl}
-mkdir -p "$(dirname "$report")"
-# Absolute paths: the run happens in the suite's folder.
-report=$(cd "$(dirname "$report")" && pwd)/$(basename "$report")
-if [[ "$python" == */* ]]; then
-  python=$(cd "$(dirname "$python")" && pwd)/$(basename "$python")
-fi
+prefix=numba-suite
+xfail=${NUMBA_SUITE_XFAIL:-0}
+timeout=${NUMBA_SUITE_TIMEOUT:-600}
 export NUMBA_CUDA_DIR=$suite
-export PYTHONPATH="$here/shim:$here:$root/python${PYTHONPATH:+:$PYTHONPATH}"
-
-args=(-p numba_suite_plugin -p no:cacheprovider -c "$here/pytest.ini" --rootdir="$tests" --confcutdir="$tests"
-      --continue-on-collection-errors -q -rfE --tb=short
-      --numba-suite-tests="$tests" --numba-suite-scope="$here/scope.txt"
-      --numba-suite-report="$report"
-      --numba-suite-timeout="${NUMBA_SUITE_TIMEOUT:-600}")
-if [[ "${NUMBA_SUITE_XFAIL:-0}" == 1 ]]; then
-  args+=(--numba-suite-known="$here/known_failures.txt")
-fi
-jobs=${JOBS:-2}
-if [[ "$jobs" != 0 ]] && "$python" -c 'import xdist' 2>/dev/null; then
-  args+=(-n "$jobs")
-fi
-if [[ $# -eq 0 ]]; then
-  set -- cudapy doc_examples
-fi
-
-cd "$tests"
-exec "$python" -m pytest "${args[@]}" "$@"
+default_paths=(cudapy doc_examples)
+source "$root/tools/suite_common/run_suite.sh"
+run_suite "$@"

@@ -27,6 +27,8 @@ from loom._numpy.array_api import (
     _dlpack as __dlpack__,
     _to_device as to_device
 )
+import loom._numpy.cupy_names
+from loom._numpy.cupy_names import _fill as fill, _get as get
 import loom._numpy.flags
 from loom._numpy.protocols import (
     array_function as __array_function__
@@ -93,6 +95,12 @@ class dtype:
 
     def __str__(self) -> str:
         """'float32'"""
+
+    type: loom._numpy.cupy_names.NumpyDtypeAttribute = ...
+
+    char: loom._numpy.cupy_names.NumpyDtypeAttribute = ...
+
+    str: loom._numpy.cupy_names.NumpyDtypeAttribute = ...
 
 bool_: dtype = ...
 

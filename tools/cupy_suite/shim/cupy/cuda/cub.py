@@ -1,0 +1,2 @@
+"""cupy.cuda.cub: loom has no switch for CUB routines."""
+available = False

@@ -1,0 +1,34 @@
+# Sourced by tools/numba_suite/run.sh and tools/cupy_suite/run.sh: runs pytest over a suite's
+# tests folder with a harness's shim and plugin. The caller sets:
+#   here (its folder, holding shim/, pytest.ini, scope.txt, known_failures.txt), root (the
+#   repository), tests (the suite's tests folder), prefix (numba-suite|cupy-suite: the plugin's
+#   option prefix and the report's default folder), report, xfail (1: mark known failures),
+#   timeout (seconds a test may run), and default_paths (what runs with no arguments).
+# Then: run_suite "$@".
+run_suite() {
+  local python=${PYTHON:-python3}
+  mkdir -p "$(dirname "$report")"
+  # Absolute paths: the run happens in the suite's folder.
+  report=$(cd "$(dirname "$report")" && pwd)/$(basename "$report")
+  if [[ "$python" == */* ]]; then
+    python=$(cd "$(dirname "$python")" && pwd)/$(basename "$python")
+  fi
+  export PYTHONPATH="$here/shim:$here:$root/tools:$root/python${PYTHONPATH:+:$PYTHONPATH}"
+  local plugin=${prefix//-/_}_plugin
+  local args=(-p "$plugin" -p no:cacheprovider -c "$here/pytest.ini" --rootdir="$tests" --confcutdir="$tests"
+              --continue-on-collection-errors -q -rfE --tb=short
+              "--$prefix-tests=$tests" "--$prefix-scope=$here/scope.txt" "--$prefix-report=$report"
+              "--$prefix-timeout=$timeout")
+  if [[ "$xfail" == 1 ]]; then
+    args+=("--$prefix-known=$here/known_failures.txt")
+  fi
+  local jobs=${JOBS:-2}
+  if [[ "$jobs" != 0 ]] && "$python" -c 'import xdist' 2>/dev/null; then
+    args+=(-n "$jobs")
+  fi
+  if [[ $# -eq 0 ]]; then
+    set -- "${default_paths[@]}"
+  fi
+  cd "$tests"
+  exec "$python" -m pytest "${args[@]}" "$@"
+}
