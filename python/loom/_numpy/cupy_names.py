@@ -26,10 +26,19 @@ def get_array_module(*args):
 
 # ---- ndarray and dtype ---------------------------------------------------------------------
 
-def _get(self, stream=None, order="C", out=None, blocking=True):
+def _get(self, stream=None, order="C", out=None, blocking=True, *, ary=None, pagelocked=False, async_=False):
     """x.get(): the array copied to a NumPy array (CuPy's ndarray.get); order "C", "F" or "A"
-    (Fortran when x is), or out= a NumPy array of x's shape to copy into."""
-    host = self.numpy()
+    (Fortran when x is), or out= a NumPy array of x's shape to copy into. PyCUDA's form works
+    too: x.get(ary) / x.get(ary=...) copies into `ary`, and pagelocked/async_ are accepted (the
+    copy is done when get returns)."""
+    if isinstance(stream, _np.ndarray):  # PyCUDA's positional x.get(ary)
+        stream, ary = None, stream
+    out = ary if out is None else out
+    if stream is not None:
+        with stream:
+            host = self.numpy()
+    else:
+        host = self.numpy()
     if out is not None:
         if not isinstance(out, _np.ndarray):
             raise TypeError(f"[get] out must be a numpy.ndarray, not {type(out).__name__}")
@@ -40,14 +49,22 @@ def _get(self, stream=None, order="C", out=None, blocking=True):
         return out
     order = _check_order("get", order, ("C", "F", "A"))
     fortran = order == "F" or (order == "A" and self.flags.f_contiguous and not self.flags.c_contiguous)
-    return _np.asfortranarray(host) if fortran else _np.ascontiguousarray(host)
+    result = _np.asarray(host, order="F" if fortran else "C")  # keeps a 0-d array 0-d
+    # On cpu() numpy() may share the array's memory; get() is a copy on every device.
+    return result.copy(order="K") if self.device == _loom.cpu() and _np.shares_memory(result, host) else result
 
 
-def _fill(self, value):
-    """x.fill(value): every element set to value, cast to x's dtype (NumPy's ndarray.fill)."""
+def _fill(self, value, stream=None):
+    """x.fill(value): every element set to value, cast to x's dtype (NumPy's ndarray.fill).
+    Returns the array (PyCUDA's GPUArray.fill does; NumPy's returns None)."""
     if isinstance(value, _loom.ndarray) and value.ndim != 0:
         raise ValueError(f"[fill] value must be a scalar, not an array of shape {tuple(value.shape)}")
-    self[...] = value
+    if stream is not None:
+        with stream:
+            self[...] = value
+    else:
+        self[...] = value
+    return self
 
 
 _loom.ndarray.get = _get

@@ -1,7 +1,8 @@
 """PyCUDA's GPUArray methods on loom's ndarray (installed by loom.pycuda.gpuarray).
 
-loom's arrays already have NumPy's methods and operators; PyCUDA code also calls get/set,
-reads gpudata/ptr/mem_size, and uses mul_add and fill. Each is added only where loom's
+loom's arrays already have NumPy's methods and operators, and CuPy's get and fill (which take
+PyCUDA's forms too: _numpy/cupy_names.py); PyCUDA code also calls set, reads
+gpudata/ptr/mem_size, and uses mul_add, view and reverse. Each is added only where loom's
 ndarray has no attribute of that name, so loom's own meaning always wins.
 """
 import numpy as np
@@ -49,19 +50,6 @@ class ArrayPointer:
         return f"<loom.pycuda pointer {self._address:#x}>"
 
 
-def _get(self, ary=None, pagelocked=False, async_=False, stream=None, **kwargs):
-    """A host copy (NumPy array); into `ary` when given (same shape and dtype)."""
-    host = self.numpy() if stream is None else _on_stream(stream, self.numpy)
-    if ary is None:
-        # On cpu() numpy() may share the array's memory; PyCUDA's get() is always a copy.
-        return host.copy() if self.device.type == "cpu" else host
-    if ary.shape != self.shape or ary.dtype != self.dtype:
-        raise TypeError(f"[get] ary has shape {ary.shape} and dtype {ary.dtype}; the array has "
-                        f"{self.shape} and {self.dtype}")
-    ary[...] = host
-    return ary
-
-
 def _on_stream(stream, fn, *args):
     with stream:
         return fn(*args)
@@ -90,20 +78,6 @@ def _mul_add(self, selffac, other, otherfac, add_timer=None, stream=None, out=No
     return out
 
 
-def _fill(self, value, stream=None):
-    """Sets every element to `value` (a scalar, or a 0-d structured value); returns the array."""
-    if isinstance(value, np.ndarray) and value.dtype.kind == "V":
-        host = np.empty(self.shape, dtype=self.dtype)
-        host[...] = value
-        _set(self, host)
-        return self
-    if stream is None:
-        self[...] = value
-    else:
-        _on_stream(stream, self.__setitem__, Ellipsis, value)
-    return self
-
-
 def _bind_to_texref(self, *args, **kwargs):
     raise LogicError("[GPUArray.bind_to_texref] texture references were removed in CUDA 12")
 
@@ -126,13 +100,11 @@ def _reinterpret(self, dtype=None):
 
 
 _METHODS = {
-    "get": _get,
     "set": _set,
-    "get_async": lambda self, stream=None, ary=None: _get(self, ary, stream=stream),
+    "get_async": lambda self, stream=None, ary=None: self.get(stream, ary=ary),
     "set_async": lambda self, ary, stream=None: _set(self, ary, stream=stream),
     "mul_add": _mul_add,
     "reverse": lambda self, stream=None: self[::-1].copy(),
-    "fill": _fill,
     "view": _reinterpret,
     "bind_to_texref": _bind_to_texref,
     "bind_to_texref_ext": _bind_to_texref,
