@@ -19,7 +19,7 @@ import re
 PACKAGE = "python/loom"
 # Lowest first. Subpackages on one rung are independent of each other.
 RUNGS = [
-    ["_numpy", "transforms", "pykernel", "distributed", "monitor"],  # over the extension alone
+    ["_numpy", "transforms", "pykernel", "distributed", "monitor", "random"],  # over the extension alone
     ["nn", "optim"],                                                 # layers; optimisers
     ["train"],                                                       # Trainer, data, data-parallel
 ]

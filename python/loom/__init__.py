@@ -113,6 +113,13 @@ for _v in list(globals().values()):
     if isinstance(_v, _types.ModuleType) and getattr(_v, "__name__", "").startswith("loom._loom."):
         _signatures.sign_namespace(_v.__dict__, f"{__name__}.{_v.__name__.rsplit('.', 1)[-1]}")
 
+# loom.random is a Python package (random/): the extension's keyed Philox draws with NumPy's
+# legacy and Generator APIs over them. It takes the name the extension's submodule got above
+# (while that name is bound, `from . import random` would return the submodule, not import).
+_sys.modules.pop(f"{__name__}.random", None)
+del random  # noqa: F821
+from . import random  # noqa: E402
+
 # Errors that say loom's spelling of a PyTorch name (dim= -> axis=, x.cuda(), loom.tensor).
 from . import _porting_hints  # noqa: E402
 

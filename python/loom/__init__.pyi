@@ -17,6 +17,7 @@ from loom import (
     nn as nn,
     optim as optim,
     pykernel as pykernel,
+    random as random,
     train as train,
     transforms as transforms
 )
@@ -296,7 +297,6 @@ from loom._loom import (
     quantile as quantile,
     rad2deg as rad2deg,
     radians as radians,
-    random as random,
     ravel as ravel,
     ravel_multi_index as ravel_multi_index,
     real as real,
