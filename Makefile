@@ -21,13 +21,15 @@
 #                  NVIDIA/numba-cuda; tools/numba_suite/; not part of make test)
 #   make cupy-suite   CuPy's own tests (tests/cupy_tests) against loom as `cupy` (CUPY_DIR: a
 #                  checkout of cupy/cupy; tools/cupy_suite/; not part of make test)
+#   make pycuda-suite  PyCUDA's own tests (test/test_driver.py, test_gpuarray.py, test_cumath.py)
+#                  against loom.pycuda (PYCUDA_DIR: a checkout of inducer/pycuda; tools/pycuda_suite/)
 #   make gpu-memcheck  on the GPU machine: ctest and the GPU-heavy pytest files under
 #                  compute-sanitizer --tool memcheck (log in build-gpu/memcheck.log)
 #   make stubs     rewrite the type stubs (python/loom/*.pyi) from the built extension
 #   make clean     build outputs; `make distclean` also drops .venv and .ccache
 SHELL := /bin/bash
 .DEFAULT_GOAL := test
-.PHONY: test demo docs build stubs deps venv gpu-check gpu-build gpu-test gpu-memcheck asan-test tsan-test numba-suite cupy-suite bench gtest-src deps-debs gloo-debs clean distclean
+.PHONY: test demo docs build stubs deps venv gpu-check gpu-build gpu-test gpu-memcheck asan-test tsan-test numba-suite cupy-suite pycuda-suite bench gtest-src deps-debs gloo-debs clean distclean
 
 JOBS ?= 2
 GPU_JOBS ?= 16
@@ -252,6 +254,16 @@ cupy-suite:
 	  CUPY_DIR=$(CUPY_DIR) PYTHON=$$py CUPY_SUITE_XFAIL=1 JOBS=$(JOBS) tools/cupy_suite/run.sh || rc=$$?; \
 	  $$py tools/cupy_suite/summarize.py build/cupy_suite/report.jsonl --suite $(CUPY_DIR) \
 	    --known tools/cupy_suite/known_failures.txt; exit $$rc
+
+# PyCUDA's test suite run against loom.pycuda (docs/site/porting/pycuda_suite.md), as cupy-suite.
+pycuda-suite:
+	@test -n "$(PYCUDA_DIR)" || { echo "pycuda-suite: set PYCUDA_DIR to a checkout of inducer/pycuda" >&2; exit 2; }
+	@ls python/loom/_loom*.so >/dev/null 2>&1 \
+	  || { echo "pycuda-suite: build loom first (make build, or make gpu-build on a GPU machine)" >&2; exit 1; }
+	@py=python3; [ -x $(VPY) ] && py=$(VPY); rc=0; \
+	  PYCUDA_DIR=$(PYCUDA_DIR) PYTHON=$$py PYCUDA_SUITE_XFAIL=1 JOBS=$(JOBS) tools/pycuda_suite/run.sh || rc=$$?; \
+	  $$py tools/pycuda_suite/summarize.py build/pycuda_suite/report.jsonl --suite $(PYCUDA_DIR) \
+	    --known tools/pycuda_suite/known_failures.txt; exit $$rc
 
 # ---------------------------------------------------------------- misc
 
