@@ -4,6 +4,8 @@ import re
 
 import numpy as np
 
+from loom.pykernel.signatures import split_top_level
+
 _SCALARS = {
     "bool": np.bool_, "char": np.int8, "signed char": np.int8, "unsigned char": np.uint8,
     "short": np.int16, "short int": np.int16, "unsigned short": np.uint16, "ushort": np.uint16,
@@ -46,17 +48,4 @@ def parse_c_arg(c_arg, vector_cls, scalar_cls):
 
 def split_arg_list(arguments):
     """A comma-separated declaration list, commas inside <...> kept ("complex<float> *a, int n")."""
-    out, depth, cur = [], 0, ""
-    for ch in arguments:
-        if ch == "<":
-            depth += 1
-        elif ch == ">":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        out.append(cur)
-    return [a.strip() for a in out if a.strip()]
+    return [a.strip() for a in split_top_level(arguments, "<", ">") if a.strip()]

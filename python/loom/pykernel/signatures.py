@@ -46,12 +46,14 @@ def parse_type(text, where):
     return T.Scalar(dt)
 
 
-def _split_args(text):
+def split_top_level(text, opens="[(", closes="])"):
+    """`text` split at the commas outside brackets ("float32[:, ::1], int32" -> two parts);
+    the parts as written, blank ones kept out."""
     depth, cur, out = 0, "", []
     for ch in text:
-        if ch in "[(":
+        if ch in opens:
             depth += 1
-        elif ch in "])":
+        elif ch in closes:
             depth -= 1
         if ch == "," and depth == 0:
             out.append(cur)
@@ -61,6 +63,10 @@ def _split_args(text):
     if cur.strip():
         out.append(cur)
     return out
+
+
+def _split_args(text):
+    return split_top_level(text)
 
 
 def _type_object(t, where):
