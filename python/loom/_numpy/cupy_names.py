@@ -168,8 +168,13 @@ def ones_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
 
 
 def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None, *, device=None):
-    return _like("full_like", lambda s, d, dev: _loom.full(s, fill_value, dtype=d, device=dev), a, dtype, order, subok,
-                 shape, device)
+    def make(s, d, dev):
+        try:
+            return _loom.full(s, fill_value, dtype=d, device=dev)
+        except (ValueError, OverflowError, TypeError) as e:  # named as the call the user made
+            msg = str(e)
+            raise type(e)("[full_like]" + msg[len("[full]"):] if msg.startswith("[full]") else msg) from None
+    return _like("full_like", make, a, dtype, order, subok, shape, device)
 
 
 def _laid_out(op, x, source, order):
