@@ -189,3 +189,31 @@ def test_short_unsigned_names_and_every_vector_type(ctx):
 def test_short_unsigned_names_compile_with_nvrtc():
     source, _ = _vector_type_source()
     loom.SourceModule(source).compile(90)  # no GPU needed
+
+
+def test_complex_kernels(ctx, rng):
+    # pycuda::complex<T> (loom's complex64/complex128 with std::complex's API) in every form.
+    a = (rng.standard_normal(700) + 1j * rng.standard_normal(700)).astype(np.complex64)
+    k = ElementwiseKernel("pycuda::complex<float> *x, pycuda::complex<float> *y, float s",
+                          "y[i] = exp(x[i]) * s + conj(x[i]) + x[i].real() * abs(x[i])", "cx")
+    y = gpuarray.empty(700, np.complex64)
+    k(gpuarray.to_gpu(a), y, 2.0)
+    np.testing.assert_allclose(y.get(), np.exp(a) * 2 + np.conj(a) + a.real * np.abs(a), rtol=1e-5)
+    sq = ReductionKernel(np.complex128, "0", "a+b", "x[i]*x[i]", "pycuda::complex<double> *x")
+    np.testing.assert_allclose(sq(gpuarray.to_gpu(a.astype(np.complex128))).get(), np.sum(a.astype(np.complex128) ** 2))
+    d = gpuarray.to_gpu(a.astype(np.complex128))
+    InclusiveScanKernel(np.complex128, "a+b")(d)
+    np.testing.assert_allclose(d.get(), np.cumsum(a.astype(np.complex128)))
+    mod = SourceModule("#include <pycuda-complex.hpp>\n#include <stdio.h>\n"
+                       "__global__ void twice(pycuda::complex<double> *z) { z[threadIdx.x] *= 2; }")
+    z = gpuarray.to_gpu(a.astype(np.complex128))
+    mod.get_function("twice")(z, block=(700, 1, 1))
+    np.testing.assert_array_equal(z.get(), 2 * a.astype(np.complex128))
+
+
+@needs_nvrtc
+def test_complex_header_compiles_with_nvrtc():
+    loom.RawModule('#include "loom_user_complex.cuh"\n'
+                   'extern "C" __global__ void k(complex<float>* z, pycuda::complex<double>* w) {\n'
+                   '  z[0] = pow(sqrt(z[0]) / 2.0f, 3.0f) + polar(1.0f, 0.5f);\n'
+                   '  w[0] = atanh(w[0]) + pycuda::norm(w[0]);\n}').compile(90)

@@ -18,6 +18,11 @@ def parse_arguments(arguments):
     return list(arguments)
 
 
+def complex_header(*dtypes):
+    """PyCUDA's complex header line when any dtype is complex (loom.pycuda.compiler answers it)."""
+    return "#include <pycuda-complex.hpp>\n" if any(np.dtype(d).kind == "c" for d in dtypes) else ""
+
+
 def declarations(args):
     return ", ".join(a.declarator() for a in args)
 

@@ -6,6 +6,8 @@ in memory and on disk. So `nvcc`, `keep` and `cache_dir` have nothing to control
 `arch`/`code` (a target architecture) are accepted but loom still compiles for the device
 the kernel runs on: a binary for another GPU could not run there.
 """
+import re
+
 import loom
 
 from ._errors import LogicError
@@ -13,6 +15,23 @@ from ._function import Function, _TEXTURES_GONE
 from ._context import Context
 
 DEFAULT_NVCC_FLAGS = []
+
+# PyCUDA's own device header for complex numbers, answered by loom's (the same API).
+_PYCUDA_COMPLEX = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]pycuda-complex\.hpp[>"][^\n]*$', re.M)
+_LOOM_COMPLEX = '#include "loom_user_complex.cuh"'
+
+
+def _with_loom_headers(source, no_extern_c):
+    """`source` as loom compiles it: `#include <pycuda-complex.hpp>` becomes loom's complex
+    header, included before the extern "C" block PyCUDA wraps the source in (a C++ template
+    cannot have C linkage); `#line 1` keeps the compiler's line numbers the user's."""
+    needs_complex = bool(_PYCUDA_COMPLEX.search(source))
+    if needs_complex:
+        source = _PYCUDA_COMPLEX.sub("", source)
+    head = _LOOM_COMPLEX + "\n" if needs_complex else ""
+    if no_extern_c:
+        return head + "#line 1\n" + source if head else source
+    return head + 'extern "C" {\n#line 1\n' + source + "\n}\n"
 
 
 class SourceModule:
@@ -28,8 +47,9 @@ class SourceModule:
         if kwargs:
             raise TypeError(f"[SourceModule] unexpected keyword arguments: {', '.join(kwargs)}")
         self.source = str(source)
-        self._module = loom.SourceModule(self.source, options=list(options or []),
-                                         no_extern_c=bool(no_extern_c), include_dirs=list(include_dirs or []))
+        self._module = loom.SourceModule(_with_loom_headers(self.source, bool(no_extern_c)),
+                                         options=list(options or []), no_extern_c=True,
+                                         include_dirs=list(include_dirs or []))
         self._functions = {}
         # PyCUDA compiles in the constructor: a syntax error is raised here, not at first use.
         if Context.get_device().loom_device.type == "cuda":

@@ -6,14 +6,14 @@ form, typed parameters without [i].)"""
 import numpy as np
 
 from ._function import Function
-from ._kernel_args import (BLOCK, declarations, first_array, grid_for, index_range, parse_arguments,
-                           values_for)
+from ._kernel_args import (BLOCK, complex_header, declarations, first_array, grid_for, index_range,
+                           parse_arguments, values_for)
 from .compiler import SourceModule
 
 
 def _source(args, operation, name, preamble, loop_prep, after_loop):
     params = declarations(args)
-    return f"""{preamble}
+    return f"""{complex_header(*(a.dtype for a in args))}{preamble}
 __global__ void {name}({params}{', ' if params else ''}long long loom_start, long long loom_stop,
                        long long loom_step, unsigned long long n)
 {{

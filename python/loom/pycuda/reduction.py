@@ -11,15 +11,16 @@ import numpy as np
 import loom
 
 from ._function import Function
-from ._kernel_args import (BLOCK, ctype, declarations, device, first_array, index_range, parse_arguments,
-                           values_for)
+from ._kernel_args import (BLOCK, complex_header, ctype, declarations, device, first_array, index_range,
+                           parse_arguments, values_for)
 from .compiler import SourceModule
 from .gpuarray import GPUArray
 
 _MAX_BLOCKS = 1024  # partial results of the first launch; the second folds them in one block
 
 
-def _source(args, out_t, neutral, reduce_expr, map_expr, name, preamble):
+def _source(args, out_dtype, neutral, reduce_expr, map_expr, name, preamble):
+    out_t = ctype(out_dtype)
     params = declarations(args)
     fold = f"""  __shared__ {out_t} loom_partial[{BLOCK}];
   loom_partial[threadIdx.x] = acc;
@@ -29,7 +30,7 @@ def _source(args, out_t, neutral, reduce_expr, map_expr, name, preamble):
     __syncthreads();
   }}
   if (threadIdx.x == 0) out[blockIdx.x] = loom_partial[0];"""
-    return f"""{preamble}
+    return f"""{complex_header(out_dtype, *(a.dtype for a in args))}{preamble}
 __device__ {out_t} {name}_op({out_t} a, {out_t} b) {{ return ({reduce_expr}); }}
 
 __global__ void {name}_stage1({params}{', ' if params else ''}{out_t} *out, long long loom_start,
@@ -61,7 +62,7 @@ class ReductionKernel:
         self.args = parse_arguments(arguments or "")
         self.name = name
         self.allocator = allocator
-        source = _source(self.args, ctype(self.dtype_out), neutral, reduce_expr, map_expr or "in[i]", name, preamble)
+        source = _source(self.args, self.dtype_out, neutral, reduce_expr, map_expr or "in[i]", name, preamble)
         self._module = SourceModule(source, options=options)
         self._stages = None
 

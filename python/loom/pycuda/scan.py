@@ -11,16 +11,17 @@ import numpy as np
 import loom
 
 from ._function import Function
-from ._kernel_args import BLOCK, ctype, device
+from ._kernel_args import BLOCK, complex_header, ctype, device
 from .compiler import SourceModule
 
 K = 8  # elements a thread scans in sequence
 ITEMS = BLOCK * K
 
 
-def _source(t, scan_expr, neutral, preamble):
+def _source(dtype, scan_expr, neutral, preamble):
+    t = ctype(dtype)
     identity = neutral if neutral is not None else "0"  # used only by exclusive scans, which need one
-    return f"""{preamble}
+    return f"""{complex_header(dtype)}{preamble}
 __device__ {t} loom_scan_op({t} a, {t} b) {{ return ({scan_expr}); }}
 
 __global__ void loom_scan_blocks(const {t} *in, {t} *out, {t} *totals, unsigned long long n, int exclusive)
@@ -83,7 +84,7 @@ class _ScanKernel:
         self.dtype = np.dtype(dtype)
         if self.exclusive and neutral is None:
             raise ValueError("[ExclusiveScanKernel] an exclusive scan needs `neutral`")
-        self._module = SourceModule(_source(ctype(self.dtype), scan_expr, neutral, preamble), options=options)
+        self._module = SourceModule(_source(self.dtype, scan_expr, neutral, preamble), options=options)
         self._fns = None
 
     def _scan(self, src, dst, exclusive):
