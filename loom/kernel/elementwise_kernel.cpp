@@ -56,6 +56,10 @@ std::string gen_source(const ElementwiseKernel::State& st, const Plan& plan, con
   for (const auto& [t, dt] : types) half |= needs_half_types(dt);
   for (const auto& o : plan.ops) half |= needs_half_types(o.param_dt) || needs_half_types(o.arg_dt);
   if (half) s << "#include \"loom_user_types.cuh\"\n";
+  bool cplx = false;
+  for (const auto& [t, dt] : types) cplx |= needs_complex_types(dt);
+  for (const auto& o : plan.ops) cplx |= needs_complex_types(o.param_dt) || needs_complex_types(o.arg_dt);
+  if (cplx) s << "#include \"loom_user_complex.cuh\"\n";
   for (const auto& [t, dt] : types) s << "typedef " << ctype(dt) << " " << t << ";\n";
   if (!st.opts.preamble.empty()) s << st.opts.preamble << "\n";
   const char* idx = plan.idx32 ? "int" : "long long";

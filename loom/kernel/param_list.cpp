@@ -27,20 +27,17 @@ bool is_identifier(const std::string& s) {
   return true;
 }
 
-// NumPy's canonical dtype names of the types user kernels' parameter lists take: loom's real
-// and bool types (complex parameters are not supported by these kernels yet).
+// NumPy's canonical dtype names of the types user kernels' parameter lists take: every loom
+// dtype (complex ones are complex<float>/complex<double> in the source: loom_user_complex.cuh).
 std::optional<DType> numpy_dtype_named(const std::string& t, const std::string& label) {
   static const std::map<std::string, DType> names = {
       {"bool", bool_},       {"int8", int8},         {"int16", int16},     {"int32", int32},
       {"int64", int64},      {"uint8", uint8},       {"uint16", uint16},   {"uint32", uint32},
       {"uint64", uint64},    {"float16", float16},   {"bfloat16", bfloat16}, {"float32", float32},
-      {"float64", float64},
+      {"float64", float64},  {"complex64", complex64}, {"complex128", complex128},
   };
   auto it = names.find(t);
   if (it != names.end()) return it->second;
-  if (t == "complex64" || t == "complex128")
-    throw DTypeError(label + "unsupported dtype " + t + ": ElementwiseKernel and ReductionKernel parameters "
-                     "are real or bool (complex ones are not supported yet)");
   if (t == "float128" || t == "longdouble")
     throw DTypeError(label + "unsupported dtype " + t + " (loom has no " + t + ")");
   return std::nullopt;
@@ -167,14 +164,14 @@ const char* ctype(DType dt) {
     case DType::bfloat16: return "loom_bfloat16";
     case DType::float32: return "float";
     case DType::float64: return "double";
-    case DType::complex64:  // user kernels take real dtypes (kernel_launch is not complex)
-    case DType::complex128:
-      break;
+    case DType::complex64: return "complex<float>";  // loom_user_complex.cuh
+    case DType::complex128: return "complex<double>";
   }
   return "?";
 }
 
 bool needs_half_types(DType dt) { return dt == DType::float16 || dt == DType::bfloat16; }
+bool needs_complex_types(DType dt) { return is_complex(dt); }
 
 Strides broadcast_strides(const Array& a, const Shape& shape, const std::string& label) {
   const int nd = static_cast<int>(shape.size()), ad = a.ndim();

@@ -65,6 +65,8 @@ namespace user_kernel {
 const char* ctype(DType dt);
 /// True for float16/bfloat16, whose device types need kernels/loom_user_types.cuh.
 bool needs_half_types(DType dt);
+/// complex64/complex128 operands: the source includes loom_user_complex.cuh (complex<T>).
+bool needs_complex_types(DType dt);
 
 /// Operands (non-raw arrays) broadcast to one shape, with their dimensions collapsed
 /// together: dims of size 1 dropped, neighbours merged where every operand allows it.

@@ -59,6 +59,11 @@ std::string gen_source(const ReductionKernel::State& st, const RPlan& pl, const 
   for (const auto& o : pl.ins) half |= needs_half_types(o.param_dt) || needs_half_types(o.arg_dt);
   for (DType d : pl.out_dts) half |= needs_half_types(d);
   if (half) s << "#include \"loom_user_types.cuh\"\n";
+  bool cplx = needs_complex_types(pl.rdt);
+  for (const auto& [t, dt] : types) cplx |= needs_complex_types(dt);
+  for (const auto& o : pl.ins) cplx |= needs_complex_types(o.param_dt) || needs_complex_types(o.arg_dt);
+  for (DType d : pl.out_dts) cplx |= needs_complex_types(d);
+  if (cplx) s << "#include \"loom_user_complex.cuh\"\n";
   for (const auto& [t, dt] : types) s << "typedef " << ctype(dt) << " " << t << ";\n";
   s << "typedef " << ctype(pl.rdt) << " _type_reduce;\n";
   if (!st.opts.preamble.empty()) s << st.opts.preamble << "\n";

@@ -15,7 +15,7 @@ std::vector<UserArg> to_user_args(const std::string& label, const nb::args& args
     PyObject* p = h.ptr();
     if (nb::isinstance<Array>(h)) {
       out.emplace_back(*nb::inst_ptr<Array>(h));
-    } else if (PyBool_Check(p) || PyLong_Check(p) || PyFloat_Check(p) ||
+    } else if (PyBool_Check(p) || PyLong_Check(p) || PyFloat_Check(p) || PyComplex_Check(p) ||
                nb::isinstance(h, numpy_module().attr("generic"))) {
       out.emplace_back(to_scalar(h));
     } else if (nb::isinstance(h, numpy_module().attr("ndarray"))) {
