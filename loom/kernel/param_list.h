@@ -25,7 +25,7 @@ struct KernelParam {
 
 /// Parses "T x, raw T y, float32 z" (an empty string is no parameter). A one-character
 /// type is a placeholder; any other must be a NumPy dtype name exactly, else ValueError
-/// naming it (TypeError for NumPy dtypes loom does not have, e.g. complex64). `label`
+/// naming it (TypeError for NumPy dtypes loom does not have, e.g. float128). `label`
 /// prefixes messages: "[ElementwiseKernel k]".
 std::vector<KernelParam> parse_param_list(const std::string& text, const std::string& label);
 /// ValueError when two parameters (inputs and outputs together) share a name.

@@ -45,7 +45,12 @@ TEST(ParamList, BadTypesAndNames) {
   EXPECT_THROW(parse_param_list("T 1x", L), std::invalid_argument);
   EXPECT_THROW(parse_param_list("T x,", L), std::invalid_argument);
   // A NumPy dtype loom lacks is a TypeError (unsupported dtype), not a parse error.
-  EXPECT_THROW(parse_param_list("complex64 z", L), DTypeError);
+  EXPECT_THROW(parse_param_list("float128 z", L), DTypeError);
+  // Complex parameters are complex<float> / complex<double> in the source.
+  const auto c = parse_param_list("complex64 z, complex128 w", L);
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_STREQ(user_kernel::ctype(*c[0].dtype), "complex<float>");
+  EXPECT_STREQ(user_kernel::ctype(*c[1].dtype), "complex<double>");
   auto in = parse_param_list("T x, T y", L), out = parse_param_list("T x", L);
   m = message_of<std::invalid_argument>([&] { check_unique_names(in, out, L); });
   EXPECT_NE(m.find("duplicate"), std::string::npos) << m;
