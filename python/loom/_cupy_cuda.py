@@ -99,14 +99,28 @@ def _stream_launch_host_func(self, callback, arg):
     callback(arg)
 
 
+class DoneAttribute:
+    """s.done and e.done (CuPy's): query(), True once the queued or recorded work has finished.
+    A descriptor class rather than a property, which the stub generator cannot write."""
+
+    def __get__(self, obj, cls=None):
+        return self if obj is None else obj.query()
+
+
+class DeviceIdAttribute:
+    """s.device_id (CuPy's): the stream's device number, -1 for cpu()."""
+
+    def __get__(self, obj, cls=None):
+        return self if obj is None else _memptr.device_id(obj.device)
+
+
 _loom.Stream.__enter__ = _stream_enter
 _loom.Stream.__exit__ = _stream_exit
 _loom.Stream.use = _stream_use
-_loom.Stream.done = property(lambda self: self.query(), doc="True when the stream's queued work has finished (CuPy).")
+_loom.Stream.done = _loom.Event.done = DoneAttribute()
 _loom.Stream.add_callback = _stream_add_callback
 _loom.Stream.launch_host_func = _stream_launch_host_func
-_loom.Stream.device_id = property(lambda self: _memptr.device_id(self.device), doc="CuPy's device number (-1: cpu()).")
-_loom.Event.done = property(lambda self: self.query(), doc="True when the recorded work has finished (CuPy).")
+_loom.Stream.device_id = DeviceIdAttribute()
 
 
 def _device_enter(self):

@@ -35,9 +35,19 @@ def _dtype_call(self, *args, **kwargs):
     return _scalar_type(self)(*args, **kwargs)
 
 
+def _dtype_instancecheck(self, obj):
+    """isinstance(v, loom.float32): as isinstance(v, numpy.float32)."""
+    return isinstance(obj, _scalar_type(self))
+
+
+def _dtype_subclasscheck(self, cls):
+    """issubclass(t, loom.float32): as issubclass(t, numpy.float32)."""
+    return isinstance(cls, type) and issubclass(cls, _scalar_type(self))
+
+
 _loom.dtype.__call__ = _dtype_call
-_loom.dtype.__instancecheck__ = lambda self, obj: isinstance(obj, _scalar_type(self))
-_loom.dtype.__subclasscheck__ = lambda self, cls: isinstance(cls, type) and issubclass(cls, _scalar_type(self))
+_loom.dtype.__instancecheck__ = _dtype_instancecheck
+_loom.dtype.__subclasscheck__ = _dtype_subclasscheck
 
 
 # ---- loom.ndarray -------------------------------------------------------------------------------
