@@ -76,7 +76,7 @@ from ._loom import (
 )
 from . import memory
 from .pykernel.errors import KernelSyntaxError, TypingError, UnsupportedError
-from .transforms import CudaGraph, cuda_graph, jit, tree_util
+from .transforms import CudaGraph, cuda_graph, fuse, jit, tree_util
 from .transforms.tree_util import (register_pytree_node, register_pytree_node_class, tree_flatten, tree_leaves,
                                    tree_map, tree_structure, tree_unflatten)
 
@@ -100,6 +100,9 @@ from ._numpy import flags as _numpy_flags  # noqa: E402, F401 - x.flags
 from ._numpy.pyfuncs import *  # noqa: E402, F401, F403 - NumPy's object-level functions
 # CuPy's names (get_array_module, x.get(), x.fill()) and order= on the creation functions.
 from ._numpy.cupy_names import *  # noqa: E402, F401, F403
+# CuPy's types: loom.ndarray(shape, dtype, memptr=...) constructs, x.data is a MemoryPointer, and
+# dtypes are callable as NumPy's scalar types (loom.float32(1.5)).
+from ._numpy.cupy_types import ndarray  # noqa: E402
 
 # The Python Array API standard: x.__array_namespace__() is this module (_numpy/array_api.py).
 from ._numpy.array_api import __array_api_version__, __array_namespace_info__, e, inf, nan, newaxis, pi  # noqa: E402
@@ -135,7 +138,10 @@ bool = bool_  # NumPy 2 spells it np.bool too
 _LAZY = {"cuda": ("loom.cuda", None), "vectorize": ("loom.pykernel.vectorize", "vectorize"),
          "guvectorize": ("loom.pykernel.vectorize", "guvectorize"), "nn": ("loom.nn", None),
          "optim": ("loom.optim", None), "data": ("loom.train.data", None), "Trainer": ("loom.train.trainer", "Trainer"),
-         "profiler": ("loom.monitor.profiler", None), "dashboard": ("loom.monitor.dashboard", None), "lax": ("loom.transforms.lax", None)}
+         "profiler": ("loom.monitor.profiler", None), "dashboard": ("loom.monitor.dashboard", None), "lax": ("loom.transforms.lax", None),
+         # CuPy's pools (cupy.get_default_memory_pool()), over loom.memory
+         "get_default_memory_pool": ("loom._cupy_runtime", "get_default_memory_pool"),
+         "get_default_pinned_memory_pool": ("loom._cupy_runtime", "get_default_pinned_memory_pool")}
 
 # Public module paths whose code moved into a subpackage (loom.profiler is loom/monitor/profiler.py):
 # `import loom.profiler` and `python -m loom.launch` find them through this table.

@@ -15,6 +15,9 @@ Types: Numba's type objects, `cuda.types` and the scalar names (`from loom.cuda 
 float32, void`; `void(float32[:, ::1], int32)` as a signature; pykernel/numba_types.py).
 
 PTX: `cuda.compile_ptx`, `cuda.compile` and `kernel.inspect_asm()` (pykernel/ptx.py).
+CuPy's cupy.cuda names live here too (_cupy_cuda.py, _cupy_runtime.py): Stream, Event, Device,
+get_current_stream, get_elapsed_time, runtime (also Numba's runtime.get_version()), memory,
+MemoryPool, PinnedMemoryPool, MemoryPointer (CuPy's and Numba's), alloc, alloc_pinned_memory.
 Host side: to_device, device_array, device_array_like, pinned_array, synchronize, gpus,
 select_device, is_available; device arrays are loom arrays (copy_to_host()). Streams are
 loom.Stream: stream, default_stream, legacy_default_stream, per_thread_default_stream,
@@ -40,6 +43,12 @@ from .pykernel.errors import TypingError, UnsupportedError
 from .pykernel.foreign import CUSource, declare_device
 from .pykernel.ptx import compile, compile_for_current_device, compile_ptx, compile_ptx_for_current_device
 from .pykernel.reduce import Reduce, reduce
+from ._numpy.cupy_types import ndarray as _ndarray
+from ._numpy.memptr import Memory, MemoryPointer
+from ._cupy_cuda import Device, Event, ExternalStream, Stream, get_current_stream, get_elapsed_time
+from ._cupy_runtime import (MemoryPool, PinnedMemoryPool, PinnedMemoryPointer, alloc, alloc_pinned_memory,
+                            get_allocator, get_default_memory_pool, get_default_pinned_memory_pool, memory,
+                            pinned_memory, runtime, set_allocator, set_pinned_memory_allocator)
 
 # The intrinsics kernels name (markers the translator knows by identity).
 for _n in _stubs.ALL:
@@ -54,6 +63,8 @@ import sys as _sys  # noqa: E402
 _sys.modules[__name__ + ".types"] = types  # import loom.cuda.types
 _sys.modules[__name__ + ".random"] = random  # from loom.cuda.random import create_xoroshiro128p_states
 _sys.modules[__name__ + ".libdevice"] = libdevice
+for _n, _m in (("runtime", runtime), ("memory", memory), ("pinned_memory", pinned_memory)):
+    _sys.modules[__name__ + "." + _n] = _m  # import loom.cuda.runtime (cupy.cuda.runtime)
 from .pykernel import config  # noqa: E402  (Numba's settings loom honours)
 _sys.modules[__name__ + ".config"] = config
 from .pykernel import vector_types  # noqa: E402  (cuda.float32x3 and the other vector types; C's names too)
@@ -130,7 +141,7 @@ def is_cuda_array(obj):
 # numba.cuda.devicearray (also numba.cuda.cudadrv.devicearray): device arrays are loom arrays.
 devicearray = _types_module.ModuleType(__name__ + ".devicearray",
                                        "Numba's device-array module: DeviceNDArray is loom.ndarray.")
-devicearray.DeviceNDArray = devicearray.DeviceNDArrayBase = _loom.ndarray
+devicearray.DeviceNDArray = devicearray.DeviceNDArrayBase = _ndarray
 devicearray.auto_device = lambda obj, stream=0, copy=True, user_explicit=False: _host_api.auto_device(
     obj, to_device, device_array_like, stream, copy)
 devicearray.from_array_like = lambda ary, stream=0, gpu_data=None: device_array_like(ary, stream=stream)
@@ -261,5 +272,10 @@ __all__ = ["jit", "Dispatcher", "reduce", "Reduce", "TypingError", "UnsupportedE
            "gpus", "types", "random", "detect", "current_context", "mapped_array", "pinned", "defer_cleanup",
            "declare_device", "CUSource", "mapped_array_like", "libdevice", "compile", "compile_ptx",
            "compile_for_current_device", "compile_ptx_for_current_device", "bf16", "is_bfloat16_supported", "In", "Out", "InOut",
-           "is_fp16_supported", "vector_types"] \
+           "is_fp16_supported", "vector_types",
+           # CuPy's cupy.cuda names
+           "Stream", "Event", "Device", "ExternalStream", "get_current_stream", "get_elapsed_time", "runtime", "memory",
+           "pinned_memory", "MemoryPool", "PinnedMemoryPool", "PinnedMemoryPointer", "Memory", "MemoryPointer",
+           "alloc", "alloc_pinned_memory", "get_default_memory_pool", "get_default_pinned_memory_pool",
+           "set_allocator", "get_allocator", "set_pinned_memory_allocator"] \
     + _stubs.ALL + _TYPE_NAMES + _VECTOR_NAMES

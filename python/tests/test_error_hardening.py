@@ -60,7 +60,7 @@ A = loom.arange(6.0).reshape((2, 3))
         (lambda: loom.dtype(None), TypeError, ["dtype"]),
         (lambda: loom.dtype("no-such-type"), TypeError, ["no-such-type"]),
         (lambda: loom.dtype(np.dtype("U3")), TypeError, ["U3"]),
-        (lambda: loom.ndarray((2, 3)), TypeError, ["loom.empty"]),
+        (lambda: loom.ndarray((2, 3), memptr=b"ab"), TypeError, ["[ndarray]", "memptr"]),
         (lambda: loom.tensordot(A, A.T, axes=2**63), OverflowError, ["[tensordot]", "axes"]),
         (lambda: loom.tensordot(A, A.T, axes=([2**64], [0])), OverflowError, ["[tensordot]", "axes"]),
         (lambda: loom.tensordot(A, A.T, axes="ab"), TypeError, ["[tensordot]", "axes"]),

@@ -14,6 +14,12 @@ from loom import (
     KernelFaultError as KernelFaultError,
     OutOfMemoryError as OutOfMemoryError
 )
+import loom._cupy_cuda
+from loom._cupy_cuda import (
+    _stream_add_callback as add_callback,
+    _stream_launch_host_func as launch_host_func,
+    _stream_use as use
+)
 from loom._loom import (
     autotune as autotune,
     driver as driver,
@@ -29,7 +35,13 @@ from loom._numpy.array_api import (
 )
 import loom._numpy.cupy_names
 from loom._numpy.cupy_names import _fill as fill, _get as get
+from loom._numpy.cupy_types import (
+    _dtype_call as __call__,
+    _dtype_instancecheck as __instancecheck__,
+    _dtype_subclasscheck as __subclasscheck__
+)
 import loom._numpy.flags
+import loom._numpy.memptr
 from loom._numpy.protocols import (
     array_function as __array_function__
 )
@@ -193,12 +205,10 @@ class Device:
         """Hash of (type, index)."""
 
     def __enter__(self) -> Device:
-        """
-        Makes this device the default of this thread until the with-block ends.
-        """
+        """Makes it current in this thread until the with-block ends."""
 
-    def __exit__(self, exc_type: object | None, exc_value: object | None, traceback: object | None) -> None:
-        """Restores the previous default device."""
+    def __exit__(self, exc_type: object | None = None, exc_value: object | None = None, traceback: object | None = None) -> bool:
+        """Restores what was current before the with-block."""
 
     def synchronize(self) -> None:
         """Waits for all work queued on this device."""
@@ -314,11 +324,11 @@ class Stream:
     def record(self, event: Event | None = None) -> Event:
         """Records `event` (a new one when None) on this stream and returns it."""
 
-    def __enter__(self) -> object:
-        """Makes this stream current on its device until the with-block ends."""
+    def __enter__(self) -> Stream:
+        """Makes it current in this thread until the with-block ends."""
 
-    def __exit__(self, exc_type: object | None, exc_value: object | None, traceback: object | None) -> None:
-        """Restores the previous current stream."""
+    def __exit__(self, exc_type: object | None = None, exc_value: object | None = None, traceback: object | None = None) -> bool:
+        """Restores what was current before the with-block."""
 
     def __eq__(self, other: object | None) -> bool:
         """Same device and same native stream."""
@@ -328,6 +338,10 @@ class Stream:
 
     def __repr__(self) -> str:
         """<loom.Stream gpu(0) 0x...>"""
+
+    done: loom._cupy_cuda.DoneAttribute = ...
+
+    device_id: loom._cupy_cuda.DeviceIdAttribute = ...
 
 def current_stream(device: object | None = None) -> Stream:
     """
@@ -383,6 +397,8 @@ class Event:
 
     def __repr__(self) -> str:
         """<loom.Event gpu(0)>"""
+
+    done: loom._cupy_cuda.DoneAttribute = ...
 
 class ndarray:
     """
@@ -793,6 +809,8 @@ class ndarray:
         """
 
     flags: loom._numpy.flags.FlagsAttribute = ...
+
+    data: loom._numpy.memptr._DataAttribute = ...
 
     gpu_data: loom.pykernel.host_api.AddressAttribute = ...
 

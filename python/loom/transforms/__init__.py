@@ -5,14 +5,16 @@ pytree arguments and results, turns NumPy arrays into loom arrays and calls the 
   _grad.py         loom.grad, value_and_grad, vjp, jvp, stop_gradient
   _vmap.py         loom.vmap
   _cuda_graph.py   loom.cuda_graph: capture once, replay with new inputs
+  _fuse.py         loom.fuse: cupy.fuse on loom.jit
   tree_util.py     pytrees (loom.tree_util), which every transform flattens with
 
 loom re-exports these names at the top level; this package is their home.
 """
 from ._cuda_graph import CudaGraph, cuda_graph
+from ._fuse import Fusion, fuse
 from ._grad import grad, jvp, stop_gradient, value_and_grad, vjp
 from ._jit import JitFunction, jit
 from ._vmap import vmap
 
 __all__ = ["jit", "JitFunction", "grad", "value_and_grad", "vjp", "jvp", "stop_gradient", "vmap", "cuda_graph",
-           "CudaGraph"]
+           "CudaGraph", "fuse", "Fusion"]
