@@ -25,7 +25,9 @@ What importing this module registers, as Dask registers CuPy:
   deterministic names; a GPU array is copied to the host once for it);
 - itself in `distributed.worker.preload`, so that the workers a cluster started from this
   process runs (LocalCluster and others that pass Dask's config on) import it too; a worker
-  started elsewhere takes `dask worker --preload loom.dask_backend`.
+  started elsewhere takes `dask worker --preload loom.dask_backend`;
+- LOOM_NUM_THREADS=1 in `distributed.nanny.pre-spawn-environ` (beside distributed's own
+  OMP_NUM_THREADS=1, ...): a worker's threads run the chunks, each with one loom CPU thread.
 """
 from collections.abc import Iterator
 
@@ -213,6 +215,7 @@ class LoomBackendEntrypoint(ArrayBackendEntrypoint):
 
 
 _registered = False
+_ENVIRON = "distributed.nanny.pre-spawn-environ"
 
 
 def register():
@@ -240,6 +243,10 @@ def register():
     preload = list(dask.config.get("distributed.worker.preload", None) or [])
     if __name__ not in preload:
         dask.config.set({"distributed.worker.preload": preload + [__name__]})
+    # A worker's loom runs one CPU thread, as distributed's defaults pin OpenMP, MKL and
+    # OpenBLAS: the worker's threads are the parallelism (a value the user set is kept).
+    if dask.config.get(f"{_ENVIRON}.LOOM_NUM_THREADS", None) is None:
+        dask.config.set({f"{_ENVIRON}.LOOM_NUM_THREADS": 1})
 
 
 register()

@@ -186,6 +186,7 @@ def test_registration_is_once_and_lazy():
     assert _HANDLED_CHUNK_TYPES.count(loom.ndarray) == 1
     assert isinstance(array_creation_dispatch.dispatch("loom"), ldb.LoomBackendEntrypoint)
     assert "loom.dask_backend" in dask.config.get("distributed.worker.preload")
+    assert dask.config.get("distributed.nanny.pre-spawn-environ.LOOM_NUM_THREADS") == 1
     # import loom alone imports no Dask.
     code = "import sys, loom; loom.ones(2); print(any(m == 'dask' or m.startswith('dask.') for m in sys.modules))"
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
@@ -213,8 +214,10 @@ def test_local_cluster_of_two_worker_processes(rng):
         with dask.config.set({"array.backend": "loom"}):
             g = da.random.default_rng(1).random((200, 50), chunks=(50, 50))
         assert isinstance(g.mean(axis=0).compute(), loom.ndarray)
-        workers = client.run(lambda: (os.getpid(), "loom.dask_backend" in sys.modules))
-        assert len({pid for pid, _ in workers.values()} - {os.getpid()}) == 2   # two other processes
-        assert all(imported for _, imported in workers.values())          # preloaded: sizeof, dispatches
+        workers = client.run(lambda: (os.getpid(), "loom.dask_backend" in sys.modules,
+                                      os.environ.get("LOOM_NUM_THREADS")))
+        assert len({pid for pid, _, _ in workers.values()} - {os.getpid()}) == 2   # two other processes
+        assert all(imported for _, imported, _ in workers.values())       # preloaded: sizeof, dispatches
+        assert all(threads == "1" for _, _, threads in workers.values())  # one loom thread per worker thread
         doubled = client.submit(lambda v: v * 2, loom.asarray(a[0])).result()
         assert_matches(doubled, a[0] * 2, device=loom.default_device())
