@@ -10,6 +10,7 @@ device and one machine (docs/site/guide/dask.md).
     (x @ y).sum(axis=0).compute()                # a loom array
 
 What importing this module registers, as Dask registers CuPy:
+
 - the chunk type (`dask.array.register_chunk_type(loom.ndarray)`): Dask keeps loom chunks and
   does not defer to them in operators and NumPy functions;
 - the array backend "loom" (`array_creation_dispatch`; also the `dask.array.backends` entry
@@ -49,7 +50,8 @@ __all__ = ["LoomBackendEntrypoint", "to_loom_dispatch", "register"]
 BACKEND = "loom"
 _ndarray = loom.ndarray
 
-# Moves a chunk to loom (x.to_backend("loom")): NumPy arrays and loom arrays, device= optional.
+# to_loom_dispatch(chunk, device=None, dtype=None): a NumPy or loom chunk as a loom array on `device`
+# (a loom chunk stays where it is by default); what x.to_backend("loom") maps over the chunks.
 to_loom_dispatch = Dispatch("to_loom_dispatch")
 
 
