@@ -11,7 +11,8 @@
 #                  bench/python_kernels.py (Python kernels: loom vs Numba, CuPy),
 #                  bench/transforms.py (jit, vmap, grad: loom vs JAX, PyTorch),
 #                  bench/fft.py (FFTs: loom vs NumPy on the CPU, CuPy and PyTorch on a GPU),
-#                  bench/graphs.py (20 small ops: eager vs loom.cuda_graph, PyTorch's and CuPy's graphs);
+#                  bench/graphs.py (20 small ops: eager vs loom.cuda_graph, PyTorch's and CuPy's graphs),
+#                  bench/dask_cluster.py (dask.array over loom chunks: a 2-process local cluster vs 1 process);
 #                  every table also as JSON/CSV, and charts by bench/plots.py, under docs/site/benchmarks
 #   make asan-test the CPU build and both test suites under AddressSanitizer and
 #                  UndefinedBehaviorSanitizer, in build-asan/ (slow; not part of CI)
@@ -283,6 +284,7 @@ bench:
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/nn.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/linalg.py && PYTHONPATH=$(CURDIR)/python $$py bench/fft.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/distributed.py && PYTHONPATH=$(CURDIR)/python $$py bench/graphs.py \
+	  && PYTHONPATH=$(CURDIR)/python $$py bench/dask_cluster.py \
 	  && $$py bench/plots.py
 
 clean:
