@@ -48,7 +48,9 @@ import loom
 __all__ = ["LoomBackendEntrypoint", "to_loom_dispatch", "register"]
 
 BACKEND = "loom"
-_ndarray = loom.ndarray
+# The arrays' own type: Dask's dispatch looks chunks up by type(chunk), and loom.ndarray is
+# CuPy's constructor (a stand-in class whose isinstance answers for loom arrays).
+_ndarray = type(loom.zeros(0))
 
 # to_loom_dispatch(chunk, device=None, dtype=None): a NumPy or loom chunk as a loom array on `device`
 # (a loom chunk stays where it is by default); what x.to_backend("loom") maps over the chunks.

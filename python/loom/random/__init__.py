@@ -2,6 +2,7 @@
 same numbers on the CPU and on every GPU.
 
 Three APIs over one generator:
+
 - NumPy's legacy functions (rand, normal, gamma, choice, ...) and RandomState, as CuPy's
   cupy.random has them: the module functions draw from a global RandomState
   (get_random_state / set_random_state; seed() restarts it);
