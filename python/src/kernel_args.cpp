@@ -86,6 +86,14 @@ KernelArg convert_scalar_or_fail(const std::string& kernel, size_t i, nb::handle
     nb::object v = h.attr("value");  // None for NULL
     return KernelArg::address(v.is_none() ? nullptr : reinterpret_cast<void*>(nb::cast<uintptr_t>(v)));
   }
+  if (is_numpy_array(h)) {
+    // A 0-d array is a scalar, and a one-element structured array is how CuPy programs pass
+    // a struct: both by value, as their element.
+    const bool zero_d = nb::cast<int>(h.attr("ndim")) == 0;
+    const bool one_struct = nb::cast<int64_t>(h.attr("size")) == 1 &&
+                            nb::cast<std::string>(h.attr("dtype").attr("kind")) == "V";
+    if (zero_d || one_struct) return numpy_scalar(kernel, i, h.attr("reshape")(-1)[0]);
+  }
   if (is_numpy_array(h))
     throw DTypeError(prefix(kernel) + " argument " + std::to_string(i) +
                      " is a NumPy array in host memory; pass loom.asarray(a, device=...) or wrap it "

@@ -41,7 +41,8 @@ bool truth(nb::handle value) {
   return r == 1;
 }
 
-// k(grid, block, args, shared_mem=0, stream=None, debug=False) or k(*args, grid=(1, 1),
+// k(grid, block, args, shared_mem=0, stream=None, debug=False), CuPy's keyword forms of it
+// (k(grid, block, args=...), k(grid=..., block=..., args=...)), or PyCUDA's k(*args, grid=(1, 1),
 // block=..., shared=0, stream=None, debug=False). `args` is the call's tuple, `kwargs` its
 // dict or null (then no keyword is looked at).
 void call(const PyKernel& k, nb::handle args_tuple, PyObject* kwargs) {
@@ -49,7 +50,10 @@ void call(const PyKernel& k, nb::handle args_tuple, PyObject* kwargs) {
   LaunchConfig cfg;
   std::optional<Stream> stream;
   const bool has_kwargs = kwargs && PyDict_GET_SIZE(kwargs) != 0;
-  const bool pycuda = has_kwargs && (PyDict_GetItemString(kwargs, "block") || PyDict_GetItemString(kwargs, "grid"));
+  PyObject* const kw_args = has_kwargs ? PyDict_GetItemString(kwargs, "args") : nullptr;
+  const bool kw_grid = has_kwargs && PyDict_GetItemString(kwargs, "grid");
+  const bool kw_block = has_kwargs && PyDict_GetItemString(kwargs, "block");
+  const bool pycuda = !kw_args && (kw_grid || kw_block);
   if (has_kwargs) {
     for (auto [key, value] : nb::borrow<nb::dict>(kwargs)) {
       const std::string name = nb::cast<std::string>(key);
@@ -58,26 +62,42 @@ void call(const PyKernel& k, nb::handle args_tuple, PyObject* kwargs) {
       else if (name == "shared_mem" || name == "shared") cfg.shared_mem = to_shared(value);
       else if (name == "stream") cfg.stream = to_stream(value, stream);
       else if (name == "debug") cfg.debug = truth(value);
+      else if (name == "args") continue;  // CuPy's keyword form, below
+      // CuPy's flag: loom launches a kernel cooperatively when its module names this_grid.
+      else if (name == "enable_cooperative_groups") continue;
       else throw DTypeError("[RawKernel " + k.kernel.name() + "] unexpected keyword argument '" + name + "'");
     }
   }
   if (pycuda) {
-    if (!PyDict_GetItemString(kwargs, "block"))
-      throw DTypeError("[RawKernel " + k.kernel.name() + "] the keyword form needs block=");
+    if (!kw_block) throw DTypeError("[RawKernel " + k.kernel.name() + "] the keyword form needs block=");
     std::vector<nb::handle> hs = handles(args);
     run(k.kernel, cfg, hs.data(), hs.size());
     return;
   }
-  if (args.size() != 3 || !(PyTuple_Check(args[2].ptr()) || PyList_Check(args[2].ptr())))
-    throw DTypeError("[RawKernel " + k.kernel.name() +
-                     "] call it as k(grid, block, args) with args a tuple, as k(*args, grid=..., "
-                     "block=...), or as k[grid, block](*args)");
-  cfg.grid = to_dim3(args[0], "grid");
-  set_block(cfg, args[1]);
+  nb::handle kernel_args;
+  if (kw_args) {  // k(grid, block, args=...) or k(grid=..., block=..., args=...)
+    if (args.size() > 2 || (args.size() >= 1 && kw_grid) || (args.size() == 2 && kw_block))
+      throw DTypeError("[RawKernel " + k.kernel.name() + "] grid and block are given twice");
+    if (args.size() + kw_grid + kw_block != 2)
+      throw DTypeError("[RawKernel " + k.kernel.name() + "] k(grid, block, args=...) needs grid and block");
+    if (args.size() >= 1) cfg.grid = to_dim3(args[0], "grid");
+    if (args.size() == 2) set_block(cfg, args[1]);
+    kernel_args = kw_args;
+  } else {
+    if (args.size() != 3)
+      throw DTypeError("[RawKernel " + k.kernel.name() +
+                       "] call it as k(grid, block, args) with args a tuple, as k(*args, grid=..., "
+                       "block=...), or as k[grid, block](*args)");
+    cfg.grid = to_dim3(args[0], "grid");
+    set_block(cfg, args[1]);
+    kernel_args = args[2];
+  }
+  if (!(PyTuple_Check(kernel_args.ptr()) || PyList_Check(kernel_args.ptr())))
+    throw DTypeError("[RawKernel " + k.kernel.name() + "] args must be a tuple or a list of the kernel's arguments");
   // A tuple of our own: array arguments are borrowed while the GIL is released, so no
   // other thread may drop them from a list the caller passed.
-  nb::tuple t = PyTuple_Check(args[2].ptr()) ? nb::borrow<nb::tuple>(args[2])
-                                             : nb::steal<nb::tuple>(PySequence_Tuple(args[2].ptr()));
+  nb::tuple t = PyTuple_Check(kernel_args.ptr()) ? nb::borrow<nb::tuple>(kernel_args)
+                                                 : nb::steal<nb::tuple>(PySequence_Tuple(kernel_args.ptr()));
   std::vector<nb::handle> hs(t.size());
   for (size_t i = 0; i < hs.size(); ++i) hs[i] = t[i];
   run(k.kernel, cfg, hs.data(), hs.size());

@@ -39,9 +39,6 @@ def test_struct_argument_as_structured_scalar(device, rng):
     np.testing.assert_allclose(out.numpy(), want, rtol=1e-6)
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError,
-                   reason="needs C++: the launcher (python/src/kernel_args.cpp) refuses NumPy arrays, where "
-                          "CuPy passes a size-1 array's bytes by value")
 @pytest.mark.parametrize("shape", [(1,), ()])
 def test_struct_argument_as_one_element_array(device, rng, shape):
     params, x, out, want = _launch_inputs(device, rng)
@@ -50,14 +47,20 @@ def test_struct_argument_as_one_element_array(device, rng, shape):
     np.testing.assert_allclose(out.numpy(), want, rtol=1e-6)
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError,
-                   reason="needs C++: RawKernel's tp_call (python/src/raw_module.cpp) takes grid, block and "
-                          "args positionally only; a Python __call__ would slow every launch")
 def test_args_keyword(device, rng):
     params, x, out, want = _launch_inputs(device, rng)
     k = loom.RawKernel(STRUCT_CODE, "affine")
     k((2,), (256,), args=(params[0], x, out), stream=None)
     np.testing.assert_allclose(out.numpy(), want, rtol=1e-6)
+    out[...] = 0
+    k(grid=(2,), block=(256,), args=[params[0], x, out], enable_cooperative_groups=False)
+    np.testing.assert_allclose(out.numpy(), want, rtol=1e-6)
+    with pytest.raises(TypeError, match="given twice"):
+        k((2,), (256,), grid=(2,), args=(params[0], x, out))
+    with pytest.raises(TypeError, match="needs grid and block"):
+        k((2,), args=(params[0], x, out))
+    with pytest.raises(TypeError, match="args must be a tuple"):
+        k((2,), (256,), args=x)
 
 
 def test_kernel_on_a_used_stream(device, rng):

@@ -73,7 +73,7 @@ def test_reductions_and_selection(ctx, rng):
     np.testing.assert_array_equal(gpuarray.minimum(ga, 5.0).get(), np.minimum(a, 5.0))
     np.testing.assert_array_equal(gpuarray.if_positive(ga - 5, ga, gb).get(), np.where(a > 5, a, b))
     np.testing.assert_array_equal(gpuarray.where(ga > 5, ga, gb).get(), np.where(a > 5, a, b))
-    np.testing.assert_array_equal(ga.mul_add(2, gb, 3).get(), 2 * a + 3 * b)
+    np.testing.assert_allclose(ga.mul_add(2, gb, 3).get(), 2 * a + 3 * b, rtol=1e-15)
     calls = []
     pool = tools.DeviceMemoryPool()
 
