@@ -283,7 +283,7 @@ bench:
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/python_kernels.py && PYTHONPATH=$(CURDIR)/python $$py bench/transforms.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/nn.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/linalg.py && PYTHONPATH=$(CURDIR)/python $$py bench/fft.py \
-	  && PYTHONPATH=$(CURDIR)/python $$py bench/distributed.py && PYTHONPATH=$(CURDIR)/python $$py bench/graphs.py \
+	  && PYTHONPATH=$(CURDIR)/python $$py bench/data_parallel.py && PYTHONPATH=$(CURDIR)/python $$py bench/graphs.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/dask_cluster.py \
 	  && $$py bench/plots.py
 

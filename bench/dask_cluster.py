@@ -18,16 +18,11 @@ runs after a warm-up. A benchmark, never a test. Needs dask[array] and distribut
 import argparse
 import itertools
 import os
-import sys
 import time
 
-# bench/distributed.py would shadow the distributed package (here and in the workers, which
-# inherit sys.path): this folder goes to the end of the path, where table and timing are found.
-HERE = os.path.dirname(os.path.realpath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.realpath(p or os.curdir) != HERE] + [HERE]
-import loom  # noqa: E402
-from table import print_rows  # noqa: E402
-from timing import timed  # noqa: E402
+import loom
+from table import print_rows
+from timing import timed
 
 
 def workloads(da, dask, n, device):

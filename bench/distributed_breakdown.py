@@ -1,9 +1,9 @@
-"""Where data-parallel training's time goes, per rank: a diagnostic beside bench/distributed.py.
+"""Where data-parallel training's time goes, per rank: a diagnostic beside bench/data_parallel.py.
 
     python3 bench/distributed_breakdown.py [--batch 256] [--steps 30] [--rounds 5] [--own-gpu-only]
 
 Starts itself under `python -m loom.launch --nproc 2` (GPUs when the machine has 2, else
-cpu() over Gloo) and trains the MLP 784-512-512-10 (Adam) of bench/distributed.py. For each
+cpu() over Gloo) and trains the MLP 784-512-512-10 (Adam) of bench/data_parallel.py. For each
 rank it prints, in milliseconds per step (medians over --rounds rounds of --steps steps,
 the ranks lined up by a barrier before each round):
   plain host / total   one process's own training, no communication: the host's time to

@@ -7,7 +7,7 @@ time), and data-parallel training of the MLP 784-512-512-10 (Adam) with DDP on 2
 against one GPU, in samples per second at the same batch per GPU, loom's and PyTorch's
 (the last column: loom's samples per second on 2 GPUs against PyTorch's).
 
-    python3 bench/distributed.py [--quick]
+    python3 bench/data_parallel.py [--quick]
 
 Needs 2 GPUs; prints why not otherwise.
 """
@@ -186,7 +186,7 @@ def main():
     if args.ranks:
         return ranks(reps, args.quick)
     if loom.num_gpus() < 2:
-        print(f"bench/distributed.py: needs 2 GPUs, this machine has {loom.num_gpus()}; skipped")
+        print(f"bench/data_parallel.py: needs 2 GPUs, this machine has {loom.num_gpus()}; skipped")
         return
     import torch
     print_rows(["case (one process)", "loom", "PyTorch", "loom vs PyTorch"], one_process(torch, reps))
