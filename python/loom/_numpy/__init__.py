@@ -6,5 +6,6 @@ installs the protocols and re-exports what is public).
   lookup.py      the loom function behind a NumPy name
   pyfuncs.py     NumPy's functions about Python objects (callables, iterables, dtypes, shapes)
   array_api.py   the Array API standard's namespace glue (__array_namespace__, its constants)
+  einsum.py      numpy.einsum's interleaved form and out=, dtype=, order=, casting=, optimize=
   signatures.py  signatures inspect.signature reads for every bound function (help(), IDEs)
 """
