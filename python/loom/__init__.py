@@ -100,8 +100,12 @@ from ._numpy import flags as _numpy_flags  # noqa: E402, F401 - x.flags
 from ._numpy.pyfuncs import *  # noqa: E402, F401, F403 - NumPy's object-level functions
 # CuPy's names (get_array_module, x.get(), x.fill()) and order= on the creation functions.
 from ._numpy.cupy_names import *  # noqa: E402, F401, F403
-# NumPy's keywords the bound functions lack: einsum's interleaved form, out=, dtype=, optimize=.
+# NumPy's keywords the bound functions lack: einsum's whole call, copyto(casting=, where=),
+# dot(out=), and the ufunc keywords of float_power, heaviside, ldexp, matmul, ...
 from ._numpy.einsum import einsum  # noqa: E402, F401
+from ._numpy.out_keywords import *  # noqa: E402, F401, F403
+
+linalg.matmul = matmul  # noqa: F405 - one function under both names, as before
 
 # The Python Array API standard: x.__array_namespace__() is this module (_numpy/array_api.py).
 from ._numpy.array_api import __array_api_version__, __array_namespace_info__, e, inf, nan, newaxis, pi  # noqa: E402

@@ -30,6 +30,7 @@ from loom._numpy.array_api import (
 import loom._numpy.cupy_names
 from loom._numpy.cupy_names import _fill as fill, _get as get
 import loom._numpy.flags
+from loom._numpy.out_keywords import _dot_method as dot
 from loom._numpy.protocols import (
     array_function as __array_function__
 )
@@ -753,9 +754,6 @@ class ndarray:
 
     def __imatmul__(self, other: object) -> object:
         """self @= other: the product written into self (same shape required)."""
-
-    def dot(self, b: object) -> ndarray:
-        """dot(self, b)."""
 
     def trace(self, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: object | None = None) -> ndarray:
         """trace(self, offset, axis1, axis2, dtype)."""

@@ -7,5 +7,6 @@ installs the protocols and re-exports what is public).
   pyfuncs.py     NumPy's functions about Python objects (callables, iterables, dtypes, shapes)
   array_api.py   the Array API standard's namespace glue (__array_namespace__, its constants)
   einsum.py      numpy.einsum's interleaved form and out=, dtype=, order=, casting=, optimize=
+  out_keywords.py  copyto(casting=, where=), dot(out=), the ufunc keywords of float_power, ldexp, matmul, ...
   signatures.py  signatures inspect.signature reads for every bound function (help(), IDEs)
 """
