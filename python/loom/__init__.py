@@ -97,6 +97,7 @@ from .transforms import grad, jvp, stop_gradient, value_and_grad, vjp, vmap  # n
 # NumPy's __array_ufunc__ and __array_function__ on loom.ndarray: np.sin(x), np.mean(x) run loom's ops.
 from ._numpy import protocols as _numpy_protocols  # noqa: E402, F401
 from ._numpy import flags as _numpy_flags  # noqa: E402, F401 - x.flags
+from ._numpy import setitem as _numpy_setitem  # noqa: E402, F401 - x[i] = nan on complex arrays
 from ._numpy.pyfuncs import *  # noqa: E402, F401, F403 - NumPy's object-level functions
 # CuPy's names (get_array_module, x.get(), x.fill()) and order= on the creation functions.
 from ._numpy.cupy_names import *  # noqa: E402, F401, F403

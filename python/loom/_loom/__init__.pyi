@@ -34,6 +34,7 @@ from loom._numpy.out_keywords import _dot_method as dot
 from loom._numpy.protocols import (
     array_function as __array_function__
 )
+from loom._numpy.setitem import _setitem as __setitem__
 from loom._numpy.ufuncs import array_ufunc as __array_ufunc__
 from loom._porting_hints import array_getattr as __getattr__
 from loom.cuda import (
@@ -692,11 +693,6 @@ class ndarray:
     def __getitem__(self, key: object | None) -> ndarray:
         """
         x[key] as NumPy: basic indices (ints, slices, None, ...) give views, integer and boolean arrays gather into a new array (the GPU is waited on to check bounds).
-        """
-
-    def __setitem__(self, key: object | None, value: object) -> None:
-        """
-        x[key] = value: value broadcast and cast to x's dtype. With repeated indices the last write wins on the CPU; on a GPU the winner is unspecified.
         """
 
     @property
