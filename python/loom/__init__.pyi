@@ -234,7 +234,6 @@ from loom._loom import (
     maximum as maximum,
     may_share_memory as may_share_memory,
     mean as mean,
-    median as median,
     memory as memory,
     meshgrid as meshgrid,
     min as min,
@@ -250,7 +249,6 @@ from loom._loom import (
     nancumsum as nancumsum,
     nanmax as nanmax,
     nanmean as nanmean,
-    nanmedian as nanmedian,
     nanmin as nanmin,
     nanpercentile as nanpercentile,
     nanprod as nanprod,
@@ -270,7 +268,6 @@ from loom._loom import (
     pad as pad,
     partition as partition,
     per_thread_default_stream as per_thread_default_stream,
-    percentile as percentile,
     permute_dims as permute_dims,
     place as place,
     positive as positive,
@@ -282,7 +279,6 @@ from loom._loom import (
     put as put,
     put_along_axis as put_along_axis,
     putmask as putmask,
-    quantile as quantile,
     ravel as ravel,
     ravel_multi_index as ravel_multi_index,
     real as real,
@@ -412,6 +408,12 @@ from loom._numpy.pyfuncs import (
     size as size,
     sort_complex as sort_complex,
     typename as typename
+)
+from loom._numpy.quantile import (
+    median as median,
+    nanmedian as nanmedian,
+    percentile as percentile,
+    quantile as quantile
 )
 from loom.monitor import dashboard as dashboard, profiler as profiler
 from loom.pykernel.errors import (
