@@ -105,9 +105,11 @@ from ._numpy.cupy_names import *  # noqa: E402, F401, F403
 # dot(out=), and the ufunc keywords of float_power, heaviside, ldexp, matmul, ...
 from ._numpy.einsum import einsum  # noqa: E402, F401
 from ._numpy.out_keywords import *  # noqa: E402, F401, F403
+from ._numpy import linalg_shapes as _linalg_shapes  # noqa: E402, F401 - LinAlgError for non-square, lstsq's rank
 from ._numpy.quantile import median, nanmedian, percentile, quantile  # noqa: E402, F401 - every method, out=, complex median
 
 linalg.matmul = matmul  # noqa: F405 - one function under both names, as before
+matmul._loom_bound = _loom.matmul  # noqa: F405 - what the extension's stub describes (tools/gen_stubs.py)
 
 # The Python Array API standard: x.__array_namespace__() is this module (_numpy/array_api.py).
 from ._numpy.array_api import __array_api_version__, __array_namespace_info__, e, inf, nan, newaxis, pi  # noqa: E402

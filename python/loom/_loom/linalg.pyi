@@ -2,11 +2,11 @@
 
 import loom._loom
 from loom._loom import (
+    matmul as matmul,
     matrix_transpose as matrix_transpose,
     tensordot as tensordot,
     vecdot as vecdot
 )
-from loom._numpy.out_keywords import matmul as matmul
 
 
 def cond(x: object, p: object | None = None) -> loom._loom.ndarray:
