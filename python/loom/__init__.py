@@ -105,6 +105,7 @@ from ._numpy.cupy_names import *  # noqa: E402, F401, F403
 # dot(out=), and the ufunc keywords of float_power, heaviside, ldexp, matmul, ...
 from ._numpy.einsum import einsum  # noqa: E402, F401
 from ._numpy.out_keywords import *  # noqa: E402, F401, F403
+from ._numpy.flat_partition import argpartition, partition  # noqa: E402, F401 - and x.flat, x.partition
 from ._numpy import linalg_shapes as _linalg_shapes  # noqa: E402, F401 - LinAlgError for non-square, lstsq's rank
 from ._numpy.quantile import median, nanmedian, percentile, quantile  # noqa: E402, F401 - every method, out=, complex median
 

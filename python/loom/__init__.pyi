@@ -55,7 +55,6 @@ from loom._loom import (
     arctanh as arctanh,
     argmax as argmax,
     argmin as argmin,
-    argpartition as argpartition,
     argsort as argsort,
     argwhere as argwhere,
     around as around,
@@ -266,7 +265,6 @@ from loom._loom import (
     outer as outer,
     packbits as packbits,
     pad as pad,
-    partition as partition,
     per_thread_default_stream as per_thread_default_stream,
     permute_dims as permute_dims,
     place as place,
@@ -375,6 +373,10 @@ from loom._numpy.cupy_names import (
     zeros_like as zeros_like
 )
 from loom._numpy.einsum import einsum as einsum
+from loom._numpy.flat_partition import (
+    argpartition as argpartition,
+    partition as partition
+)
 from loom._numpy.out_keywords import (
     copyto as copyto,
     dot as dot,

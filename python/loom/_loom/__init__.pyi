@@ -30,6 +30,11 @@ from loom._numpy.array_api import (
 import loom._numpy.cupy_names
 from loom._numpy.cupy_names import _fill as fill, _get as get
 import loom._numpy.flags
+import loom._numpy.flat_partition
+from loom._numpy.flat_partition import (
+    _argpartition_method as argpartition,
+    _partition_method as partition
+)
 from loom._numpy.out_keywords import _dot_method as dot
 from loom._numpy.protocols import (
     array_function as __array_function__
@@ -787,6 +792,8 @@ class ndarray:
         """
 
     flags: loom._numpy.flags.FlagsAttribute = ...
+
+    flat: loom._numpy.flat_partition.FlatAttribute = ...
 
     gpu_data: loom.pykernel.host_api.AddressAttribute = ...
 

@@ -7,6 +7,7 @@ installs the protocols and re-exports what is public).
   pyfuncs.py     NumPy's functions about Python objects (callables, iterables, dtypes, shapes)
   array_api.py   the Array API standard's namespace glue (__array_namespace__, its constants)
   einsum.py      numpy.einsum's interleaved form and out=, dtype=, order=, casting=, optimize=
+  flat_partition.py x.flat, x.partition/argpartition, partition(axis=None)
   linalg_shapes.py  LinAlgError for non-square or 1-d input to eig, inv, det, ...; lstsq's int32 rank
   out_keywords.py  copyto(casting=, where=), dot(out=), the ufunc keywords of float_power, ldexp, matmul, ...
   quantile.py    quantile/percentile with every NumPy method, out=, overwrite_input=; complex (nan)median
