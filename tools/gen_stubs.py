@@ -33,7 +33,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def unsign(loom):
     """Puts the bound functions back in place of _signatures' builtins, in loom and in the
-    extension's submodules."""
+    extension's submodules, and in place of Python functions that stand for them there."""
     from loom._numpy import signatures as _signatures
 
     original = {wrapper: fn for fn, wrapper in _signatures._wrapped.items()}
@@ -43,6 +43,13 @@ def unsign(loom):
         for name, value in list(ns.items()):
             if isinstance(value, types.BuiltinFunctionType) and value in original:
                 ns[name] = original[value]
+    # A Python function that took a bound function's place in a submodule of the extension
+    # (loom.linalg.solve: loom/_numpy/linalg_shapes.py) names it as _loom_bound: the
+    # extension's stub describes the bound function.
+    for ns in namespaces[1:]:
+        for name, value in list(ns.items()):
+            if isinstance(value, types.FunctionType) and hasattr(value, "_loom_bound"):
+                ns[name] = value._loom_bound
 
 
 def home_result_types(loom):

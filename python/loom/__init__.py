@@ -98,12 +98,23 @@ from .transforms import grad, jvp, stop_gradient, value_and_grad, vjp, vmap  # n
 from ._numpy import protocols as _numpy_protocols  # noqa: E402, F401
 from ._numpy import flags as _numpy_flags  # noqa: E402, F401 - x.flags
 from ._numpy import pickling as _numpy_pickling  # noqa: E402, F401 - pickle of arrays, dtypes, devices
+from ._numpy import setitem as _numpy_setitem  # noqa: E402, F401 - x[i] = nan on complex arrays
 from ._numpy.pyfuncs import *  # noqa: E402, F401, F403 - NumPy's object-level functions
 # CuPy's names (get_array_module, x.get(), x.fill()) and order= on the creation functions.
 from ._numpy.cupy_names import *  # noqa: E402, F401, F403
 # CuPy's types: loom.ndarray(shape, dtype, memptr=...) constructs, x.data is a MemoryPointer, and
 # dtypes are callable as NumPy's scalar types (loom.float32(1.5)).
 from ._numpy.cupy_types import ndarray  # noqa: E402
+# NumPy's keywords the bound functions lack: einsum's whole call, copyto(casting=, where=),
+# dot(out=), and the ufunc keywords of float_power, heaviside, ldexp, matmul, ...
+from ._numpy.einsum import einsum  # noqa: E402, F401
+from ._numpy.out_keywords import *  # noqa: E402, F401, F403
+from ._numpy.flat_partition import argpartition, partition  # noqa: E402, F401 - and x.flat, x.partition
+from ._numpy import linalg_shapes as _linalg_shapes  # noqa: E402, F401 - LinAlgError for non-square, lstsq's rank
+from ._numpy.quantile import median, nanmedian, percentile, quantile  # noqa: E402, F401 - every method, out=, complex median
+
+linalg.matmul = matmul  # noqa: F405 - one function under both names, as before
+matmul._loom_bound = _loom.matmul  # noqa: F405 - what the extension's stub describes (tools/gen_stubs.py)
 
 # The Python Array API standard: x.__array_namespace__() is this module (_numpy/array_api.py).
 from ._numpy.array_api import __array_api_version__, __array_namespace_info__, e, inf, nan, newaxis, pi  # noqa: E402

@@ -61,7 +61,6 @@ from loom._loom import (
     arctanh as arctanh,
     argmax as argmax,
     argmin as argmin,
-    argpartition as argpartition,
     argsort as argsort,
     argwhere as argwhere,
     around as around,
@@ -87,7 +86,6 @@ from loom._loom import (
     bartlett as bartlett,
     bincount as bincount,
     bitwise_and as bitwise_and,
-    bitwise_count as bitwise_count,
     bitwise_invert as bitwise_invert,
     bitwise_left_shift as bitwise_left_shift,
     bitwise_not as bitwise_not,
@@ -115,7 +113,6 @@ from loom._loom import (
     conv_backend as conv_backend,
     convolve as convolve,
     copysign as copysign,
-    copyto as copyto,
     corrcoef as corrcoef,
     correlate as correlate,
     cos as cos,
@@ -131,8 +128,6 @@ from loom._loom import (
     current_stream as current_stream,
     default_device as default_device,
     default_stream as default_stream,
-    deg2rad as deg2rad,
-    degrees as degrees,
     delete as delete,
     device as device,
     devices as devices,
@@ -145,13 +140,11 @@ from loom._loom import (
     digitize as digitize,
     divide as divide,
     divmod as divmod,
-    dot as dot,
     driver as driver,
     dsplit as dsplit,
     dstack as dstack,
     dtype as dtype,
     ediff1d as ediff1d,
-    einsum as einsum,
     empty_mapped as empty_mapped,
     empty_pinned as empty_pinned,
     equal as equal,
@@ -172,7 +165,6 @@ from loom._loom import (
     flip as flip,
     fliplr as fliplr,
     flipud as flipud,
-    float_power as float_power,
     floor as floor,
     floor_divide as floor_divide,
     fmax as fmax,
@@ -189,7 +181,6 @@ from loom._loom import (
     greater_equal as greater_equal,
     hamming as hamming,
     hanning as hanning,
-    heaviside as heaviside,
     histogram as histogram,
     histogram2d as histogram2d,
     histogram_bin_edges as histogram_bin_edges,
@@ -224,7 +215,6 @@ from loom._loom import (
     kaiser as kaiser,
     kron as kron,
     lcm as lcm,
-    ldexp as ldexp,
     left_shift as left_shift,
     legacy_default_stream as legacy_default_stream,
     less as less,
@@ -236,14 +226,11 @@ from loom._loom import (
     log10 as log10,
     log1p as log1p,
     log2 as log2,
-    logaddexp as logaddexp,
-    logaddexp2 as logaddexp2,
     logical_and as logical_and,
     logical_not as logical_not,
     logical_or as logical_or,
     logical_xor as logical_xor,
     logspace as logspace,
-    matmul as matmul,
     matrix_transpose as matrix_transpose,
     matvec as matvec,
     max as max,
@@ -252,7 +239,6 @@ from loom._loom import (
     maximum as maximum,
     may_share_memory as may_share_memory,
     mean as mean,
-    median as median,
     memory as memory,
     meshgrid as meshgrid,
     min as min,
@@ -268,7 +254,6 @@ from loom._loom import (
     nancumsum as nancumsum,
     nanmax as nanmax,
     nanmean as nanmean,
-    nanmedian as nanmedian,
     nanmin as nanmin,
     nanpercentile as nanpercentile,
     nanprod as nanprod,
@@ -284,9 +269,7 @@ from loom._loom import (
     outer as outer,
     packbits as packbits,
     pad as pad,
-    partition as partition,
     per_thread_default_stream as per_thread_default_stream,
-    percentile as percentile,
     permute_dims as permute_dims,
     place as place,
     positive as positive,
@@ -298,9 +281,6 @@ from loom._loom import (
     put as put,
     put_along_axis as put_along_axis,
     putmask as putmask,
-    quantile as quantile,
-    rad2deg as rad2deg,
-    radians as radians,
     ravel as ravel,
     ravel_multi_index as ravel_multi_index,
     real as real,
@@ -325,13 +305,11 @@ from loom._loom import (
     setxor1d as setxor1d,
     shares_memory as shares_memory,
     sign as sign,
-    signbit as signbit,
     sin as sin,
     sinc as sinc,
     sinh as sinh,
     softmax_cross_entropy as softmax_cross_entropy,
     sort as sort,
-    spacing as spacing,
     split as split,
     sqrt as sqrt,
     square as square,
@@ -398,6 +376,16 @@ from loom._numpy.cupy_names import (
     zeros as zeros,
     zeros_like as zeros_like
 )
+from loom._numpy.einsum import einsum as einsum
+from loom._numpy.flat_partition import (
+    argpartition as argpartition,
+    partition as partition
+)
+from loom._numpy.out_keywords import (
+    copyto as copyto,
+    dot as dot,
+    matmul as matmul
+)
 from loom._numpy.pyfuncs import (
     apply_along_axis as apply_along_axis,
     apply_over_axes as apply_over_axes,
@@ -426,6 +414,12 @@ from loom._numpy.pyfuncs import (
     size as size,
     sort_complex as sort_complex,
     typename as typename
+)
+from loom._numpy.quantile import (
+    median as median,
+    nanmedian as nanmedian,
+    percentile as percentile,
+    quantile as quantile
 )
 from loom.monitor import dashboard as dashboard, profiler as profiler
 from loom.pykernel.errors import (
@@ -538,9 +532,93 @@ class DistributedError(RuntimeError):
 class DistributedTimeoutError(DistributedError, TimeoutError):
     """The other ranks did not arrive within the process group's timeout."""
 
+def bitwise_count(x, /, out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True):
+    """
+    numpy.bitwise_count: the number of 1 bits in |x|.
+
+    NumPy's ufunc keywords: out= (the result cast into it by `casting`), where=, dtype= (the inputs cast to it), casting=, order=; subok= is accepted (loom has no subclasses).
+    """
+
 complex128: _loom.dtype = ...
 
 complex64: _loom.dtype = ...
+
+def deg2rad(x, /, out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True):
+    """
+    numpy.deg2rad: degrees to radians.
+
+    NumPy's ufunc keywords: out= (the result cast into it by `casting`), where=, dtype= (the inputs cast to it), casting=, order=; subok= is accepted (loom has no subclasses).
+    """
+
+def degrees(x, /, out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True):
+    """
+    numpy.degrees: radians to degrees.
+
+    NumPy's ufunc keywords: out= (the result cast into it by `casting`), where=, dtype= (the inputs cast to it), casting=, order=; subok= is accepted (loom has no subclasses).
+    """
+
+def float_power(x1, x2, /, out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True):
+    """
+    numpy.float_power: x1 ** x2 in float64 (complex128).
+
+    NumPy's ufunc keywords: out= (the result cast into it by `casting`), where=, dtype= (the inputs cast to it), casting=, order=; subok= is accepted (loom has no subclasses).
+    """
+
+def heaviside(x1, x2, /, out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True):
+    """
+    numpy.heaviside: 0 where x1 < 0, x2 where x1 == 0, 1 where x1 > 0.
+
+    NumPy's ufunc keywords: out= (the result cast into it by `casting`), where=, dtype= (the inputs cast to it), casting=, order=; subok= is accepted (loom has no subclasses).
+    """
+
+def ldexp(x1, x2, /, out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True):
+    """
+    numpy.ldexp: x1 * 2 ** x2.
+
+    NumPy's ufunc keywords: out= (the result cast into it by `casting`), where=, dtype= (the inputs cast to it), casting=, order=; subok= is accepted (loom has no subclasses).
+    """
+
+def logaddexp(x1, x2, /, out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True):
+    """
+    numpy.logaddexp: log(exp(x1) + exp(x2)), without overflow.
+
+    NumPy's ufunc keywords: out= (the result cast into it by `casting`), where=, dtype= (the inputs cast to it), casting=, order=; subok= is accepted (loom has no subclasses).
+    """
+
+def logaddexp2(x1, x2, /, out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True):
+    """
+    numpy.logaddexp2: log2(2 ** x1 + 2 ** x2), without overflow.
+
+    NumPy's ufunc keywords: out= (the result cast into it by `casting`), where=, dtype= (the inputs cast to it), casting=, order=; subok= is accepted (loom has no subclasses).
+    """
+
+def rad2deg(x, /, out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True):
+    """
+    numpy.rad2deg: radians to degrees.
+
+    NumPy's ufunc keywords: out= (the result cast into it by `casting`), where=, dtype= (the inputs cast to it), casting=, order=; subok= is accepted (loom has no subclasses).
+    """
+
+def radians(x, /, out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True):
+    """
+    numpy.radians: degrees to radians.
+
+    NumPy's ufunc keywords: out= (the result cast into it by `casting`), where=, dtype= (the inputs cast to it), casting=, order=; subok= is accepted (loom has no subclasses).
+    """
+
+def signbit(x, /, out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True):
+    """
+    numpy.signbit: True where the sign bit is set.
+
+    NumPy's ufunc keywords: out= (the result cast into it by `casting`), where=, dtype= (the inputs cast to it), casting=, order=; subok= is accepted (loom has no subclasses).
+    """
+
+def spacing(x, /, out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True):
+    """
+    numpy.spacing: the distance from x to the nearest adjacent number.
+
+    NumPy's ufunc keywords: out= (the result cast into it by `casting`), where=, dtype= (the inputs cast to it), casting=, order=; subok= is accepted (loom has no subclasses).
+    """
 
 __array_api_version__: str = '2024.12'
 

@@ -41,10 +41,17 @@ from loom._numpy.cupy_types import (
     _dtype_subclasscheck as __subclasscheck__
 )
 import loom._numpy.flags
+import loom._numpy.flat_partition
+from loom._numpy.flat_partition import (
+    _argpartition_method as argpartition,
+    _partition_method as partition
+)
 import loom._numpy.memptr
+from loom._numpy.out_keywords import _dot_method as dot
 from loom._numpy.protocols import (
     array_function as __array_function__
 )
+from loom._numpy.setitem import _setitem as __setitem__
 from loom._numpy.ufuncs import array_ufunc as __array_ufunc__
 from loom._porting_hints import array_getattr as __getattr__
 from loom.cuda import (
@@ -709,11 +716,6 @@ class ndarray:
         x[key] as NumPy: basic indices (ints, slices, None, ...) give views, integer and boolean arrays gather into a new array (the GPU is waited on to check bounds).
         """
 
-    def __setitem__(self, key: object | None, value: object) -> None:
-        """
-        x[key] = value: value broadcast and cast to x's dtype. With repeated indices the last write wins on the CPU; on a GPU the winner is unspecified.
-        """
-
     @property
     def at(self) -> _AtHelper:
         """
@@ -770,9 +772,6 @@ class ndarray:
     def __imatmul__(self, other: object) -> object:
         """self @= other: the product written into self (same shape required)."""
 
-    def dot(self, b: object) -> ndarray:
-        """dot(self, b)."""
-
     def trace(self, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: object | None = None) -> ndarray:
         """trace(self, offset, axis1, axis2, dtype)."""
 
@@ -811,6 +810,8 @@ class ndarray:
     flags: loom._numpy.flags.FlagsAttribute = ...
 
     data: loom._numpy.memptr._DataAttribute = ...
+
+    flat: loom._numpy.flat_partition.FlatAttribute = ...
 
     gpu_data: loom.pykernel.host_api.AddressAttribute = ...
 

@@ -16,6 +16,10 @@ for _name in ("ElementwiseKernel", "ReductionKernel", "RawKernel", "RawModule", 
     if hasattr(_loom, _name):
         globals()[_name] = getattr(_loom, _name)
 
+# The star import bound loom's modules under these names (loom.cuda, loom.linalg, ...), and
+# `from . import name` returns a bound attribute without importing the submodule: drop them.
+for _name in ("cuda", "exceptions", "fft", "linalg", "random", "testing"):
+    globals().pop(_name, None)
 from . import cuda, exceptions, fft, linalg, random, testing  # noqa: E402,F401
 from ._memory import get_default_memory_pool, get_default_pinned_memory_pool  # noqa: E402,F401
 from ._missing import INTERNAL, LoomHasNo  # noqa: E402

@@ -68,10 +68,11 @@ def shaped_linspace(start, stop, shape, xp=None, dtype=numpy.float32):
 def _module_array(xp, a, order):
     """a (a NumPy array) in xp's kind, in order (C or F) — loom arrays are built from a copy of
     a in that layout, so that order never needs the module's own keyword."""
+    # numpy.array rather than ascontiguousarray/asfortranarray, which make a 0-d array 1-d.
     if order in ("F", "f"):
-        a = numpy.asfortranarray(a)
+        a = numpy.array(a, order="F")
     elif order in ("C", "c", None):
-        a = numpy.ascontiguousarray(a)
+        a = numpy.array(a, order="C")
     return a.copy() if xp is numpy else xp.asarray(a)
 
 
