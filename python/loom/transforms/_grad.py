@@ -111,19 +111,22 @@ def vjp(fun, *primals, has_aux=False):
     return (out, vjp_fn, aux) if has_aux else (out, vjp_fn)
 
 
-def jvp(fun, primals, tangents):
+def jvp(fun, primals, tangents, has_aux=False):
     """(fun(*primals), J tangents): primals and tangents are tuples (or lists) of pytrees of
-    one structure."""
+    one structure. With has_aux, fun returns (output, aux) and jvp returns
+    (output, tangent, aux)."""
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise TypeError("[jvp] primals and tangents must be tuples or lists of arguments")
     if len(primals) != len(tangents):
         raise ValueError(f"[jvp] got {len(primals)} primals but {len(tangents)} tangents")
-    flat = _Flat(fun, primals, tuple(range(len(primals))), False, "jvp")
+    flat = _Flat(fun, primals, tuple(range(len(primals))), has_aux, "jvp")
     t_leaves, t_tree = tree_flatten(tuple(tangents))
     if t_tree != flat.in_tree:
         raise ValueError(f"[jvp] the tangents' structure {t_tree} differs from the primals' {flat.in_tree}")
     outs, t_outs = _loom._jvp(flat, flat.leaves, [_as_array(t, "jvp") for t in t_leaves])
-    return flat.split(outs)[0], tree_unflatten(flat.out_tree, t_outs)
+    out, aux = flat.split(outs)
+    t_out = tree_unflatten(flat.out_tree, t_outs[:flat.n_out])
+    return (out, t_out, aux) if has_aux else (out, t_out)
 
 
 def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False):
