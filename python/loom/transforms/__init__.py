@@ -3,6 +3,9 @@ pytree arguments and results, turns NumPy arrays into loom arrays and calls the 
 
   _jit.py          loom.jit: trace once per signature, fuse, replay
   _grad.py         loom.grad, value_and_grad, vjp, jvp, stop_gradient
+  _jacobian.py     loom.jacfwd, jacrev, hessian, linearize (over _grad's vjp)
+  _custom.py       loom.custom_jvp, custom_vjp (rules written into the trace), checkpoint
+  lax.py           loom.lax (its _lax_*.py parts: control flow, array functions, windows)
   _vmap.py         loom.vmap
   _cuda_graph.py   loom.cuda_graph: capture once, replay with new inputs
   _fuse.py         loom.fuse: cupy.fuse on loom.jit
@@ -11,10 +14,14 @@ pytree arguments and results, turns NumPy arrays into loom arrays and calls the 
 loom re-exports these names at the top level; this package is their home.
 """
 from ._cuda_graph import CudaGraph, cuda_graph
+from ._custom import checkpoint, checkpoint_policies, custom_jvp, custom_vjp, remat
 from ._fuse import Fusion, fuse
 from ._grad import grad, jvp, stop_gradient, value_and_grad, vjp
+from ._jacobian import hessian, jacfwd, jacobian, jacrev, linearize
 from ._jit import JitFunction, jit
 from ._vmap import vmap
 
-__all__ = ["jit", "JitFunction", "grad", "value_and_grad", "vjp", "jvp", "stop_gradient", "vmap", "cuda_graph",
+__all__ = ["jit", "JitFunction", "grad", "value_and_grad", "vjp", "jvp", "stop_gradient", "vmap",
+           "jacfwd", "jacrev", "jacobian", "hessian", "linearize",
+           "custom_jvp", "custom_vjp", "checkpoint", "remat", "checkpoint_policies", "cuda_graph",
            "CudaGraph", "fuse", "Fusion"]

@@ -51,7 +51,15 @@ class _Flat:
         leaves, self.in_tree = tree_flatten(tuple(self.args[i] for i in argnums))
         self.leaves = [_as_array(x, who) for x in leaves]
 
+    # Set where the pullback will be transposed (jvp, linearize): the core's transpose loses a
+    # cotangent that reaches an argument unchanged from the caller's (f(x) = x + c, x, a
+    # reshape of x), so each argument first goes through an op of its own (x * 1, which an
+    # enclosing jit fuses away). docs/TRANSFORMS.md, "What needs C++".
+    reads_through_op = False
+
     def __call__(self, leaves):
+        if self.reads_through_op:
+            leaves = [a * 1 for a in leaves]
         args = list(self.args)
         for i, a in zip(self.argnums, tree_unflatten(self.in_tree, leaves)):
             args[i] = a
@@ -111,19 +119,23 @@ def vjp(fun, *primals, has_aux=False):
     return (out, vjp_fn, aux) if has_aux else (out, vjp_fn)
 
 
-def jvp(fun, primals, tangents):
+def jvp(fun, primals, tangents, has_aux=False):
     """(fun(*primals), J tangents): primals and tangents are tuples (or lists) of pytrees of
-    one structure."""
+    one structure. With has_aux, fun returns (output, aux) and jvp returns
+    (output, tangent, aux)."""
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise TypeError("[jvp] primals and tangents must be tuples or lists of arguments")
     if len(primals) != len(tangents):
         raise ValueError(f"[jvp] got {len(primals)} primals but {len(tangents)} tangents")
-    flat = _Flat(fun, primals, tuple(range(len(primals))), False, "jvp")
+    flat = _Flat(fun, primals, tuple(range(len(primals))), has_aux, "jvp")
+    flat.reads_through_op = True
     t_leaves, t_tree = tree_flatten(tuple(tangents))
     if t_tree != flat.in_tree:
         raise ValueError(f"[jvp] the tangents' structure {t_tree} differs from the primals' {flat.in_tree}")
     outs, t_outs = _loom._jvp(flat, flat.leaves, [_as_array(t, "jvp") for t in t_leaves])
-    return flat.split(outs)[0], tree_unflatten(flat.out_tree, t_outs)
+    out, aux = flat.split(outs)
+    t_out = tree_unflatten(flat.out_tree, t_outs[:flat.n_out])
+    return (out, t_out, aux) if has_aux else (out, t_out)
 
 
 def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False):

@@ -1,4 +1,7 @@
-"""loom.lax: JAX's lax control flow over the C++ core's (loom/transforms/control_flow.h).
+"""loom.lax: JAX's lax. The loops here run on the C++ core's (loom/transforms/control_flow.h);
+cond, switch, scan, map and associative_scan are Python over them and loom's ops
+(_lax_control.py), the array functions compositions of loom's ops (_lax_ops.py: select,
+dynamic_slice, dot_general, ...; _lax_conv.py: reduce_window, conv_general_dilated).
 
 A loop written with these is one op of a traced function (the primitive `while_loop`), not
 Python control flow unrolled into the trace: under `loom.jit` a loop whose trip count
@@ -14,8 +17,8 @@ Where the body returns a leaf of another dtype that NumPy's "same_kind" casting 
 (float64 from `x + i` with a float32 `x`, because NumPy promotes where JAX's weak types
 would not), it is cast back to the carry's dtype, as JAX's result would have been.
 
-Not yet: `scan`, `cond`, `switch`, `map`, `associative_scan`; grad through a loop (the
-trip count is known only at run time).
+Not yet: grad through while_loop and fori_loop (the trip count is known only at run time),
+nor through a traced scan unless unroll=True; cond and scan are not primitives of their own.
 """
 import numbers
 
@@ -24,7 +27,12 @@ import numpy as np
 from .. import _loom
 from .tree_util import tree_flatten, tree_unflatten
 
-__all__ = ["while_loop", "fori_loop"]
+from . import _lax_control, _lax_conv, _lax_ops
+from ._lax_control import associative_scan, cond, map, scan, switch  # noqa: F401
+from ._lax_conv import *  # noqa: F401, F403
+from ._lax_ops import *  # noqa: F401, F403
+
+__all__ = ["while_loop", "fori_loop"] + _lax_control.__all__ + _lax_conv.__all__ + _lax_ops.__all__
 
 _ndarray = _loom.ndarray
 

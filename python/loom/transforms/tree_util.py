@@ -12,9 +12,12 @@ As in JAX: None is a tree without leaves, dict keys are visited in sorted order,
 anything not registered is a leaf.
 """
 import collections
+import functools
 
 __all__ = ["PyTreeDef", "tree_flatten", "tree_unflatten", "tree_map", "tree_leaves", "tree_structure",
-           "register_pytree_node", "register_pytree_node_class", "all_leaves"]
+           "register_pytree_node", "register_pytree_node_class", "all_leaves", "Partial", "tree_reduce", "tree_all",
+           "tree_flatten_with_path", "tree_leaves_with_path", "tree_map_with_path", "keystr", "DictKey",
+           "SequenceKey", "GetAttrKey", "FlattenedIndexKey", "treedef_is_leaf", "treedef_children"]
 
 # type -> (flatten(obj) -> (children, aux data), unflatten(aux data, children) -> obj)
 _REGISTRY = {}
@@ -178,3 +181,106 @@ def tree_map(f, tree, *rest, is_leaf=None):
             raise ValueError(f"[tree_map] tree {k + 1} has structure {rd!r}, not {treedef!r} as the first")
         others.append(rl)
     return tree_unflatten(treedef, [f(*xs) for xs in zip(leaves, *others)])
+
+
+def tree_reduce(function, tree, initializer=None, is_leaf=None):
+    """functools.reduce over the leaves (with initializer first when given)."""
+    leaves = tree_leaves(tree, is_leaf)
+    return functools.reduce(function, leaves) if initializer is None else functools.reduce(function, leaves, initializer)
+
+
+def tree_all(tree, is_leaf=None):
+    return all(bool(x) for x in tree_leaves(tree, is_leaf))
+
+
+def treedef_is_leaf(treedef):
+    return treedef._node is None
+
+
+def treedef_children(treedef):
+    return treedef.children
+
+
+class Partial(functools.partial):
+    """jax.tree_util.Partial: functools.partial whose bound arguments are pytree children (the
+    function is static), so it passes through jit, vmap and grad as an argument."""
+
+    def __new__(cls, func, *args, **kw):
+        if isinstance(func, functools.partial) and not isinstance(func, Partial):
+            args, kw = func.args + args, {**func.keywords, **kw}
+            func = func.func
+        return super().__new__(cls, func, *args, **kw)
+
+
+register_pytree_node(Partial, lambda p: ((p.args, p.keywords), p.func),
+                     lambda func, kids: Partial(func, *kids[0], **kids[1]))
+
+
+class DictKey(collections.namedtuple("DictKey", ["key"])):
+    def __str__(self):
+        return f"[{self.key!r}]"
+
+
+class SequenceKey(collections.namedtuple("SequenceKey", ["idx"])):
+    def __str__(self):
+        return f"[{self.idx}]"
+
+
+class GetAttrKey(collections.namedtuple("GetAttrKey", ["name"])):
+    def __str__(self):
+        return f".{self.name}"
+
+
+class FlattenedIndexKey(collections.namedtuple("FlattenedIndexKey", ["key"])):
+    def __str__(self):
+        return f"[<flat index {self.key}>]"
+
+
+def _child_keys(x, n):
+    if isinstance(x, (dict, collections.OrderedDict, collections.defaultdict)):
+        keys = list(x) if type(x) is collections.OrderedDict else _sorted_keys(x)
+        return [DictKey(k) for k in keys]
+    if isinstance(x, tuple) and hasattr(type(x), "_fields"):
+        return [GetAttrKey(f) for f in type(x)._fields]
+    if isinstance(x, (tuple, list)):
+        return [SequenceKey(i) for i in range(n)]
+    return [FlattenedIndexKey(i) for i in range(n)]
+
+
+def _with_path(x, path, out, is_leaf):
+    if (is_leaf is not None and is_leaf(x)) or _node_kind(x) is None:
+        out.append((path, x))
+        return
+    children, _ = _node_kind(x)[1](x)
+    children = list(children)
+    for k, c in zip(_child_keys(x, len(children)), children):
+        _with_path(c, path + (k,), out, is_leaf)
+
+
+def tree_flatten_with_path(tree, is_leaf=None):
+    """([(key path, leaf), ...], treedef): each path a tuple of DictKey, SequenceKey, GetAttrKey
+    (namedtuple fields) or FlattenedIndexKey (registered nodes)."""
+    out = []
+    _with_path(tree, (), out, is_leaf)
+    return out, tree_structure(tree, is_leaf)
+
+
+def tree_leaves_with_path(tree, is_leaf=None):
+    return tree_flatten_with_path(tree, is_leaf)[0]
+
+
+def tree_map_with_path(f, tree, *rest, is_leaf=None):
+    """f(path, leaf, *matching leaves of rest) for each leaf, in a tree of the same structure."""
+    pairs, treedef = tree_flatten_with_path(tree, is_leaf)
+    others = []
+    for k, r in enumerate(rest):
+        rl, rd = tree_flatten(r, is_leaf)
+        if rd != treedef:
+            raise ValueError(f"[tree_map_with_path] tree {k + 1} has structure {rd!r}, not {treedef!r} as the first")
+        others.append(rl)
+    return tree_unflatten(treedef, [f(p, x, *xs) for (p, x), *xs in zip(pairs, *others)])
+
+
+def keystr(keys):
+    """A key path as a string: ['a'][0].b"""
+    return "".join(str(k) for k in keys)

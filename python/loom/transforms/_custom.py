@@ -1,0 +1,262 @@
+"""User-defined derivatives as JAX has them (loom.custom_jvp, custom_vjp) and loom.checkpoint
+(remat), in Python over the core's grad: the core has no hook for a user's rule (its rules are
+C++ rows of primitives; docs/TRANSFORMS.md, "User-defined derivatives"), so the rule is written
+into the trace as ops whose derivative is the rule.
+
+With x0 = stop_gradient(x) and dx = x - x0 (value 0, derivative the identity), the result is
+
+    stop_gradient(primal_out) + T(x0 + dx / 2, dx)
+
+where T(p, t) is the tangent of the user's rule at primals p along t (custom_jvp: the rule
+itself; custom_vjp: the transpose of bwd(res(p), .), taken with the core's vjp). Its value is
+primal_out, its first derivative T's linear map, and, T being linear in t, its second
+derivative the derivative of that map (the half makes the two terms of the product rule one):
+grad, jacfwd, jacrev and hessian are exact; third and higher derivatives are not.
+
+This runs only inside a trace (jit, vmap, grad: loom cannot tell which); eagerly the function
+itself runs. Limits, until the rule can be a primitive (C++): custom_vjp's bwd must be linear
+in the cotangent, as a vjp is (a bwd that clips the cotangent is differentiated at zero
+instead); inside jit without grad the rule's ops run too (their tangent part is zero).
+"""
+import functools
+import inspect
+import types
+
+from .. import _loom
+from ._grad import _is_complex, _is_float
+from .tree_util import tree_flatten, tree_map, tree_unflatten
+
+__all__ = ["custom_jvp", "custom_vjp", "checkpoint", "remat", "checkpoint_policies"]
+
+_ndarray = _loom.ndarray
+
+
+def _positional(fun, args, kwargs, who):
+    if not kwargs:
+        return tuple(args)
+    try:
+        bound = inspect.signature(fun).bind(*args, **kwargs)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"[{who}] {e}") from None
+    bound.apply_defaults()
+    if bound.kwargs:
+        raise TypeError(f"[{who}] keyword-only arguments {sorted(bound.kwargs)} cannot be differentiated")
+    return tuple(bound.args)
+
+
+def _split(args, nondiff_argnums, who):
+    n = len(args)
+    nd = tuple(sorted(set(i % n if -n <= i < n else _bad(i, n, who) for i in nondiff_argnums)))
+    return nd, [args[i] for i in nd], [i for i in range(n) if i not in nd]
+
+
+def _bad(i, n, who):
+    raise ValueError(f"[{who}] nondiff_argnums {i} is out of range for a call with {n} positional arguments")
+
+
+def _differentiable(x):
+    return isinstance(x, _ndarray) and (_is_float(x) or _is_complex(x))
+
+
+def _shifted(diff_args):
+    """(a, dx): the differentiated arguments as x0 + dx / 2, and their tangents dx (zeros for
+    leaves that carry no derivative)."""
+    leaves, tree = tree_flatten(tuple(diff_args))
+    a, d = [], []
+    for x in leaves:
+        if _differentiable(x):
+            x0 = _loom._stop_gradient(x)
+            dx = x - x0
+            a.append(x0 + dx * 0.5)
+            d.append(dx)
+        else:
+            a.append(x)
+            d.append(_loom.zeros_like(x) if isinstance(x, _ndarray) else 0.0 * x)
+    return tree_unflatten(tree, a), tree_unflatten(tree, d), leaves
+
+
+def _combine(primal_out, tangent_out, who):
+    """stop_gradient(primal) + tangent, leaf by leaf (leaves without derivatives as they are)."""
+    p_leaves, p_tree = tree_flatten(primal_out)
+    t_leaves, t_tree = tree_flatten(tangent_out)
+    if t_tree != p_tree:
+        raise TypeError(f"[{who}] the rule's tangent output has the structure {t_tree}, the primal output {p_tree}")
+    out = []
+    for p, t in zip(p_leaves, t_leaves):
+        if not _differentiable(p) or t is None:
+            out.append(p)
+            continue
+        t = t if isinstance(t, _ndarray) else _loom.asarray(t, device=p.device)
+        if tuple(t.shape) != tuple(p.shape):
+            raise TypeError(f"[{who}] a tangent output has shape {tuple(t.shape)}, its primal {tuple(p.shape)}")
+        out.append(_loom._stop_gradient(p) + t.astype(p.dtype))
+    return tree_unflatten(p_tree, out)
+
+
+def _rebuild(args, diff_idx, diff_args):
+    full = list(args)
+    for i, v in zip(diff_idx, diff_args):
+        full[i] = v
+    return full
+
+
+class custom_jvp:
+    """jax.custom_jvp: f = custom_jvp(fun); @f.defjvp def rule(primals, tangents): return
+    (primal_out, tangent_out). nondiff_argnums: arguments passed to the rule first, not
+    differentiated. Eagerly f runs fun; inside jit, vmap or grad, the rule defines the derivative."""
+
+    def __init__(self, fun, nondiff_argnums=()):
+        functools.update_wrapper(self, fun)
+        self.fun, self.nondiff_argnums, self.jvp = fun, tuple(nondiff_argnums), None
+        self._in_rule = False
+
+    def defjvp(self, jvp, symbolic_zeros=False):
+        self.jvp = jvp
+        return jvp
+
+    def defjvps(self, *jvps):
+        """One rule per differentiated argument: jvp_i(t_i, primal_out, *primals) -> tangent
+        contribution (None: no dependence); the tangent is their sum."""
+        def rule(primals, tangents):
+            out = self.fun(*primals)
+            total = None
+            for j, t in zip(jvps, tangents):
+                if j is None:
+                    continue
+                c = j(t, out, *primals)
+                total = c if total is None else tree_map(lambda u, v: u + v, total, c)
+            return out, (total if total is not None else tree_map(_loom.zeros_like, out))
+        self.jvp = rule
+
+    def __get__(self, obj, objtype=None):
+        return self if obj is None else functools.partial(self, obj)
+
+    def __call__(self, *args, **kwargs):
+        who = f"custom_jvp {getattr(self.fun, '__name__', 'function')}"
+        if self.jvp is None:
+            raise AttributeError(f"[{who}] no JVP rule: define one with defjvp")
+        args = _positional(self.fun, args, kwargs, who)
+        if not _loom._is_tracing() or self._in_rule:
+            return self.fun(*args)  # a rule that calls the function gets the function itself
+        nd, nondiff, diff_idx = _split(args, self.nondiff_argnums, who)
+        a, d, _ = _shifted([args[i] for i in diff_idx])
+        self._in_rule = True
+        try:
+            out = self.jvp(*nondiff, tuple(a), tuple(d))
+        finally:
+            self._in_rule = False
+        if not (isinstance(out, (tuple, list)) and len(out) == 2):
+            raise TypeError(f"[{who}] the JVP rule must return (primal_out, tangent_out)")
+        return _combine(out[0], out[1], who)
+
+
+class custom_vjp:
+    """jax.custom_vjp: f = custom_vjp(fun); f.defvjp(fwd, bwd) with fwd(*args) -> (out, res) and
+    bwd(*nondiff_args, res, g) -> a tuple with one cotangent per differentiated argument (None:
+    zero). Eagerly f runs fun; inside jit, vmap or grad, bwd defines the derivative. bwd must be
+    linear in g (see the module's note)."""
+
+    def __init__(self, fun, nondiff_argnums=()):
+        functools.update_wrapper(self, fun)
+        self.fun, self.nondiff_argnums, self.fwd, self.bwd = fun, tuple(nondiff_argnums), None, None
+        self._in_rule = False
+
+    def defvjp(self, fwd, bwd, symbolic_zeros=False, optimize_remat=False):
+        self.fwd, self.bwd = fwd, bwd
+
+    def __get__(self, obj, objtype=None):
+        return self if obj is None else functools.partial(self, obj)
+
+    def __call__(self, *args, **kwargs):
+        who = f"custom_vjp {getattr(self.fun, '__name__', 'function')}"
+        if self.fwd is None:
+            raise AttributeError(f"[{who}] no VJP rule: define one with defvjp")
+        args = _positional(self.fun, args, kwargs, who)
+        if not _loom._is_tracing() or self._in_rule:
+            return self.fun(*args)  # fwd or bwd calling the function get the function itself
+        nd, nondiff, diff_idx = _split(args, self.nondiff_argnums, who)
+        a, d, in_leaves = _shifted([args[i] for i in diff_idx])
+        self._in_rule = True
+        try:
+            return self._traced(args, nondiff, diff_idx, a, d, in_leaves, who)
+        finally:
+            self._in_rule = False
+
+    def _traced(self, args, nondiff, diff_idx, a, d, in_leaves, who):
+        fwd_out = self.fwd(*_rebuild(args, diff_idx, a))
+        if not (isinstance(fwd_out, (tuple, list)) and len(fwd_out) == 2):
+            raise TypeError(f"[{who}] fwd must return (output, residuals)")
+        out, res = fwd_out
+        out_leaves, out_tree = tree_flatten(out)
+        carriers = [k for k, y in enumerate(out_leaves) if _differentiable(y)]
+        wanted = [k for k, x in enumerate(in_leaves) if _differentiable(x)]
+        if not carriers or not wanted:
+            return _combine(out, tree_unflatten(out_tree, [None] * len(out_leaves)), who)
+        d_leaves = tree_flatten(tuple(d))[0]
+
+        def cotangents(us):
+            g = [_loom.zeros_like(y) if _differentiable(y) else None for y in out_leaves]
+            for k, u in zip(carriers, us):
+                g[k] = u
+            cts = self.bwd(*nondiff, res, tree_unflatten(out_tree, g))
+            if not isinstance(cts, (tuple, list)) or len(cts) != len(diff_idx):
+                raise TypeError(f"[{who}] bwd must return a tuple of {len(diff_idx)} cotangents (one per "
+                                f"differentiated argument), got {type(cts).__name__}")
+            ct_leaves = _ct_leaves(cts, [args[i] for i in diff_idx], who)
+            return [_zero_or(ct_leaves[k], in_leaves[k]) for k in wanted]
+
+        zeros = [_loom.zeros_like(out_leaves[k]) for k in carriers]
+        _, transpose = _loom._vjp(cotangents, zeros)
+        tangents = transpose([d_leaves[k] for k in wanted])
+        t = [None] * len(out_leaves)
+        for k, v in zip(carriers, tangents):
+            t[k] = v
+        return _combine(out, tree_unflatten(out_tree, t), who)
+
+
+def _ct_leaves(cts, diff_args, who):
+    """bwd's cotangents as one leaf per leaf of the differentiated arguments (None: zero)."""
+    out = []
+    for c, arg in zip(cts, diff_args):
+        n = len(tree_flatten(arg)[0])
+        if c is None:
+            out.extend([None] * n)
+            continue
+        leaves, tree = tree_flatten(c, is_leaf=lambda v: v is None)
+        if len(leaves) != n:
+            raise TypeError(f"[{who}] bwd returned a cotangent with {len(leaves)} leaves for an argument with {n}")
+        out.extend(leaves)
+    return out
+
+
+def _zero_or(ct, like):
+    if ct is None:
+        return _loom.zeros_like(like)
+    ct = ct if isinstance(ct, _ndarray) else _loom.asarray(ct, device=like.device)
+    return _loom.broadcast_to(ct, like.shape).astype(like.dtype)
+
+
+def checkpoint(fun=None, *, prevent_cse=True, policy=None, static_argnums=()):
+    """jax.checkpoint (remat): the same function and derivatives. loom's grad keeps every
+    forward value it needs; recomputing them in the backward pass instead needs the core's
+    autodiff to mark a region (C++), so today this saves no memory."""
+    if fun is None:
+        return lambda f: checkpoint(f, prevent_cse=prevent_cse, policy=policy, static_argnums=static_argnums)
+    if not callable(fun):
+        raise TypeError(f"[checkpoint] expected a function, not {type(fun).__name__}")
+
+    @functools.wraps(fun)
+    def remat_f(*args, **kwargs):
+        return fun(*args, **kwargs)
+
+    return remat_f
+
+
+remat = checkpoint
+
+# jax.checkpoint_policies' names: accepted, and (with checkpoint saving nothing) ignored.
+checkpoint_policies = types.SimpleNamespace(
+    everything_saveable=None, nothing_saveable=None, dots_saveable=None, checkpoint_dots=None,
+    dots_with_no_batch_dims_saveable=None, checkpoint_dots_with_no_batch_dims=None,
+    save_anything_except_these_names=lambda *names: None, save_only_these_names=lambda *names: None,
+    save_any_names_but_these=lambda *names: None, save_from_both_policies=lambda a, b: None)

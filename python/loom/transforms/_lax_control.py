@@ -1,0 +1,292 @@
+"""jax.lax's other control flow (cond, switch, scan, map, associative_scan) in Python over
+loom's ops and its one loop primitive (while_loop, lax.py); loom.lax re-exports them.
+
+None is a primitive of its own yet (issue 39 asks for cond and scan as primitives; that is C++
+work, docs/TRANSFORMS.md "Control flow"):
+
+- cond / switch: a concrete predicate or index runs only the branch it picks (JAX's result);
+  a traced one (inside jit, vmap, grad) runs every branch and selects the results with where,
+  so jit, vmap and grad go through. Every branch's ops run, and a branch whose own derivative
+  is NaN or inf where it is not taken poisons the gradient (as jnp.where does in JAX).
+- scan / map: eagerly a Python loop; inside a trace one fori_loop op whose carry holds the
+  stacked ys (written with .at[i].set), so a scan inside jit is one op and vmap batches it. That
+  loop has no derivative (the while_loop primitive has none), so grad through it raises; pass
+  unroll=True to record every step instead (differentiable, the trace grows with the length).
+- associative_scan: the odd/even (Blelloch-style) recursion JAX uses, 2 log2(n) rounds of fn.
+"""
+import numbers
+
+import numpy as np
+
+from .. import _loom
+from .tree_util import tree_flatten, tree_map, tree_unflatten
+
+__all__ = ["cond", "switch", "scan", "map", "associative_scan"]
+
+_ndarray = _loom.ndarray
+
+
+def _concrete(x, who, what):
+    """x's value as a Python scalar, or None when x is traced."""
+    if isinstance(x, (bool, numbers.Number, np.generic)):
+        return x
+    if isinstance(x, np.ndarray):
+        if x.shape != ():
+            raise TypeError(f"[{who}] {what} must be a scalar, got shape {x.shape}")
+        return x.item()
+    if not isinstance(x, _ndarray):
+        raise TypeError(f"[{who}] {what} must be a scalar or a scalar array, got {type(x).__name__}")
+    if tuple(x.shape) != ():
+        raise TypeError(f"[{who}] {what} must be a scalar, got shape {tuple(x.shape)}")
+    try:
+        return x.item()
+    except _loom.ConcretizationTypeError:
+        return None
+
+
+def _leaf_array(x, like):
+    if isinstance(x, _ndarray):
+        return x
+    return _loom.asarray(x, device=like.device) if isinstance(like, _ndarray) else _loom.asarray(x)
+
+
+def _select_trees(who, pick, outs):
+    """The branches' results (pytrees of one structure) merged leaf by leaf: pick(leaves) chooses."""
+    flat = [tree_flatten(o) for o in outs]
+    tree = flat[0][1]
+    for k, (_, t) in enumerate(flat[1:], 1):
+        if t != tree:
+            raise TypeError(f"[{who}] branch 0 returns the structure {tree} but branch {k} returns {t}")
+    merged = []
+    for j in range(tree.num_leaves):
+        leaves = [f[0][j] for f in flat]
+        like = next((v for v in leaves if isinstance(v, _ndarray)), None)
+        arrays = [_leaf_array(v, like) for v in leaves]
+        for k, a in enumerate(arrays[1:], 1):
+            if tuple(a.shape) != tuple(arrays[0].shape) or a.dtype != arrays[0].dtype:
+                raise TypeError(f"[{who}] the branches must return identical shapes and dtypes: leaf {j} is "
+                                f"{arrays[0].dtype}{tuple(arrays[0].shape)} in branch 0 but "
+                                f"{a.dtype}{tuple(a.shape)} in branch {k}")
+        merged.append(pick(arrays))
+    return tree_unflatten(tree, merged)
+
+
+def cond(pred, true_fun, false_fun, *operands, operand=None):
+    """lax.cond: true_fun(*operands) if pred else false_fun(*operands).
+
+    A concrete pred runs one branch. A traced pred (inside jit, vmap, grad) runs both and
+    selects with where; both must return the same structure, shapes and dtypes."""
+    if operand is not None:
+        if operands:
+            raise TypeError("[cond] pass the operands positionally or as operand=, not both")
+        operands = (operand,)
+    if not (callable(true_fun) and callable(false_fun)):
+        raise TypeError("[cond] true_fun and false_fun must be callable")
+    p = _concrete(pred, "cond", "pred")
+    if p is not None:
+        return true_fun(*operands) if p else false_fun(*operands)
+    pred = pred if pred.dtype == _loom.bool_ else pred != 0
+    return _select_trees("cond", lambda ab: _loom.where(pred, ab[0], ab[1]),
+                         [true_fun(*operands), false_fun(*operands)])
+
+
+def switch(index, branches, *operands, operand=None):
+    """lax.switch: branches[index](*operands), index clamped to [0, len(branches) - 1].
+
+    A concrete index runs one branch; a traced one runs all and selects (see cond)."""
+    if operand is not None:
+        if operands:
+            raise TypeError("[switch] pass the operands positionally or as operand=, not both")
+        operands = (operand,)
+    branches = list(branches)
+    if not branches or not all(callable(b) for b in branches):
+        raise TypeError("[switch] branches must be a non-empty sequence of functions")
+    i = _concrete(index, "switch", "index")
+    n = len(branches)
+    if i is not None:
+        if isinstance(i, float) or isinstance(i, bool):
+            raise TypeError(f"[switch] index must be an integer, got {i!r}")
+        return branches[min(max(int(i), 0), n - 1)](*operands)
+    if index.dtype.kind not in "iu":
+        raise TypeError(f"[switch] index must be an integer scalar, got {index.dtype}")
+    idx = _loom.clip(index, 0, n - 1)
+
+    def pick(arrays):
+        out = arrays[-1]
+        for k in range(n - 2, -1, -1):
+            out = _loom.where(idx == k, arrays[k], out)
+        return out
+
+    return _select_trees("switch", pick, [b(*operands) for b in branches])
+
+
+def _scan_length(xs_leaves, length):
+    n = None
+    for x in xs_leaves:
+        if x.ndim == 0:
+            raise ValueError("[scan] every leaf of xs needs a leading axis to scan over, got a scalar")
+        if n is None:
+            n = int(x.shape[0])
+        elif int(x.shape[0]) != n:
+            raise ValueError(f"[scan] the leaves of xs have different leading sizes: {n} and {int(x.shape[0])}")
+    if length is not None:
+        if n is not None and int(length) != n:
+            raise ValueError(f"[scan] length {length} differs from the leading size {n} of xs")
+        n = int(length)
+    if n is None:
+        raise ValueError("[scan] give xs or length: there is nothing to scan over")
+    return n
+
+
+def _step(f, carry, x, carry_tree):
+    out = f(carry, x)
+    if not (isinstance(out, (tuple, list)) and len(out) == 2):
+        raise TypeError(f"[scan] f must return a pair (carry, y), got {type(out).__name__}")
+    new_carry, y = out
+    if tree_flatten(new_carry)[1] != carry_tree:
+        raise TypeError(f"[scan] f must return a carry of the structure {carry_tree}, got "
+                        f"{tree_flatten(new_carry)[1]}")
+    return new_carry, y
+
+
+def _stack_ys(ys, like):
+    leaves = [tree_flatten(y) for y in ys]
+    tree = leaves[0][1]
+    cols = [[_leaf_array(l[0][j], like) for l in leaves] for j in range(tree.num_leaves)]
+    return tree_unflatten(tree, [_loom.stack(c) for c in cols])
+
+
+def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpose=False):
+    """lax.scan: carry = init; for each x along xs's leading axis: carry, y = f(carry, x); returns
+    (carry, ys) with the ys stacked. reverse scans from the end (ys keep xs's order).
+
+    Eagerly the steps run as Python. Inside a trace (jit, vmap, grad) the steps after the first
+    are one fori_loop op (the carry holds the stacked ys); that op has no derivative, so under
+    grad pass unroll=True (every step recorded in the trace)."""
+    if not callable(f):
+        raise TypeError(f"[scan] f must be callable, not {type(f).__name__}")
+    xs_leaves, xs_tree = tree_flatten(xs)
+    xs_leaves = [x if isinstance(x, _ndarray) else _loom.asarray(x) for x in xs_leaves]
+    n = _scan_length(xs_leaves, length)
+    carry_tree = tree_flatten(init)[1]
+    like = next((v for v in tree_flatten(init)[0] + xs_leaves if isinstance(v, _ndarray)), None)
+    order = range(n - 1, -1, -1) if reverse else range(n)
+
+    def x_at(i):
+        return tree_unflatten(xs_tree, [x[i] for x in xs_leaves])
+
+    if n == 0:
+        # The ys' shapes come from one step on zeros, which is thrown away (JAX traces f abstractly).
+        zeros = tree_unflatten(xs_tree, [_loom.zeros(x.shape[1:], dtype=x.dtype, device=x.device) for x in xs_leaves])
+        _, y = _step(f, init, zeros, carry_tree)
+        y_leaves, y_tree = tree_flatten(y)
+        y_leaves = [_leaf_array(v, like) for v in y_leaves]
+        return init, tree_unflatten(y_tree, [_loom.zeros((0,) + tuple(v.shape), dtype=v.dtype, device=v.device)
+                                             for v in y_leaves])
+    full_unroll = unroll is True or (not isinstance(unroll, bool) and int(unroll) >= n)
+    if not _loom._is_tracing() or full_unroll or n == 1:
+        carry, ys = init, []
+        for i in order:
+            carry, y = _step(f, carry, x_at(i), carry_tree)
+            ys.append(y)
+        if reverse:
+            ys.reverse()
+        return carry, _stack_ys(ys, like)
+    from .lax import fori_loop  # lazy: lax re-exports this module at its top
+
+    first = n - 1 if reverse else 0
+    carry, y0 = _step(f, init, x_at(first), carry_tree)
+    y_leaves, y_tree = tree_flatten(y0)
+    y_leaves = [_leaf_array(v, like) for v in y_leaves]
+    ys = [_loom.zeros((n,) + tuple(v.shape), dtype=v.dtype, device=v.device).at[first].set(v) for v in y_leaves]
+
+    def body(i, state):
+        c, stacked = state
+        k = n - 1 - i if reverse else i
+        c, y = _step(f, c, x_at(k), carry_tree)
+        leaves, tree = tree_flatten(y)
+        if tree != y_tree:
+            raise TypeError(f"[scan] f returned ys of the structure {tree} after {y_tree}")
+        return c, [s.at[k].set(_leaf_array(v, s)) for s, v in zip(stacked, leaves)]
+
+    carry, ys = fori_loop(1, n, body, (carry, ys))
+    return carry, tree_unflatten(y_tree, ys)
+
+
+def map(f, xs, batch_size=None):  # noqa: A001 - lax.map
+    """lax.map: f applied to each slice of xs (a pytree) along its leading axis, results stacked:
+    a scan without a carry. batch_size: vmap f over chunks of that many slices."""
+    if batch_size is None:
+        return scan(lambda c, x: (c, f(x)), (), xs)[1]
+    from ._vmap import vmap
+
+    leaves, tree = tree_flatten(xs)
+    n = _scan_length(leaves, None)
+    b = int(batch_size)
+    full = (n // b) * b
+    parts = []
+    if full:
+        chunks = tree_unflatten(tree, [x[:full].reshape((n // b, b) + tuple(x.shape[1:])) for x in leaves])
+        out = scan(lambda c, x: (c, vmap(f)(x)), (), chunks)[1]
+        parts.append(tree_map(lambda y: y.reshape((full,) + tuple(y.shape[2:])), out))
+    if full < n:
+        parts.append(vmap(f)(tree_unflatten(tree, [x[full:] for x in leaves])))
+    if len(parts) == 1:
+        return parts[0]
+    return tree_map(lambda a, c: _loom.concatenate([a, c]), parts[0], parts[1])
+
+
+def _take(x, axis, s):
+    key = [slice(None)] * x.ndim
+    key[axis] = s
+    return x[tuple(key)]
+
+
+def _interleave(a, b, axis):
+    """a[0], b[0], a[1], b[1], ... along axis (a has as many elements as b, or one more)."""
+    na, nb = a.shape[axis], b.shape[axis]
+    pairs = _loom.stack([_take(a, axis, slice(0, nb)), b], axis=axis + 1)
+    shape = list(a.shape)
+    shape[axis] = 2 * nb
+    out = pairs.reshape(tuple(shape))
+    return out if na == nb else _loom.concatenate([out, _take(a, axis, slice(nb, na))], axis=axis)
+
+
+def associative_scan(fn, elems, reverse=False, axis=0):
+    """lax.associative_scan: the inclusive prefix combination of elems (a pytree of arrays with a
+    common size along axis) under the associative fn, by JAX's odd/even recursion: O(log n)
+    rounds of fn on strided slices, each a batch of independent combinations."""
+    leaves, tree = tree_flatten(elems)
+    if not leaves:
+        raise ValueError("[associative_scan] elems holds no arrays")
+    leaves = [x if isinstance(x, _ndarray) else _loom.asarray(x) for x in leaves]
+    ax = axis % leaves[0].ndim
+    n = int(leaves[0].shape[ax])
+    if any(int(x.shape[ax]) != n for x in leaves):
+        raise ValueError(f"[associative_scan] the leaves of elems differ in size along axis {axis}")
+    if reverse:
+        leaves = [_loom.flip(x, axis=ax) for x in leaves]
+
+    def combine(a, b):
+        out_leaves, out_tree = tree_flatten(fn(tree_unflatten(tree, a), tree_unflatten(tree, b)))
+        if out_tree != tree:
+            raise TypeError(f"[associative_scan] fn must return the structure of elems {tree}, got {out_tree}")
+        return out_leaves
+
+    def rec(xs):
+        m = int(xs[0].shape[ax])
+        if m < 2:
+            return xs
+        reduced = combine([_take(x, ax, slice(0, -1, 2)) for x in xs], [_take(x, ax, slice(1, None, 2)) for x in xs])
+        odd = rec(reduced)
+        if m % 2 == 0:
+            even = combine([_take(o, ax, slice(0, -1)) for o in odd], [_take(x, ax, slice(2, None, 2)) for x in xs])
+        else:
+            even = combine(odd, [_take(x, ax, slice(2, None, 2)) for x in xs])
+        even = [_loom.concatenate([_take(x, ax, slice(0, 1)), e], axis=ax) for x, e in zip(xs, even)]
+        return [_interleave(e, o, ax) for e, o in zip(even, odd)]
+
+    out = rec(leaves)
+    if reverse:
+        out = [_loom.flip(x, axis=ax) for x in out]
+    return tree_unflatten(tree, out)
