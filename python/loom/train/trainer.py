@@ -14,8 +14,8 @@ from .board import ProgressBoard
 
 _HINT = ("[Trainer] this error was raised inside the training step, which runs under loom.jit: it is traced on the "
          "first batch, so its arrays are tracers (Python branches on their values, .item(), .numpy() and the global "
-         "random generator are refused there). Trainer(jit=False) runs the step eagerly, op by op, and shows the "
-         "line that fails.")
+         "random generator are refused there). Trainer(jit=False) runs the step eagerly, op by op, so that the "
+         "traceback ends at the line that fails.")
 
 
 class Trainer:
