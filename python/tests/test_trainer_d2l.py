@@ -306,3 +306,22 @@ def test_trainer_steps_schedulers_and_the_forms_agree(device, rng):
         results.append(model.net.weight.numpy())
     np.testing.assert_allclose(results[0], results[1], rtol=1e-6)
     np.testing.assert_allclose(results[1], results[2], rtol=1e-5, atol=1e-6)
+
+
+class WarmedUp(SoftmaxRegression):
+    def configure_optimizers(self):
+        return optim.SGD(self.parameters(), lr=optim.schedules.linear_warmup(self.lr, warmup_steps=4))
+
+
+def test_replicas_train_a_lazy_classifier_like_one_device(rng):
+    # Trainer(num_gpus=k)'s arithmetic on replicas sharing cpu(): lazy layers made before the
+    # copies, plotted values weighted like the loss, a traced schedule.
+    data = ArrayData(*_classes(rng))
+    histories = []
+    for devices in ([loom.cpu()], [loom.cpu()] * 2):
+        loom.random.seed(2)
+        trainer = loom.Trainer(max_epochs=2, devices=devices, progress=False)
+        trainer.fit(WarmedUp(num_outputs=3, lr=0.3), data)
+        histories.append(trainer.history)
+    for key in ("train_loss", "val_loss", "val_acc"):
+        np.testing.assert_allclose(histories[1][key], histories[0][key], rtol=1e-5, err_msg=key)
