@@ -151,7 +151,8 @@ bool = bool_  # NumPy 2 spells it np.bool too
 # transforms) loads on first use too: about 27 ms of `import loom` otherwise.
 _LAZY = {"cuda": ("loom.cuda", None), "vectorize": ("loom.pykernel.vectorize", "vectorize"),
          "guvectorize": ("loom.pykernel.vectorize", "guvectorize"), "nn": ("loom.nn", None),
-         "optim": ("loom.optim", None), "data": ("loom.train.data", None), "Trainer": ("loom.train.trainer", "Trainer"),
+         "optim": ("loom.optim", None), "data": ("loom.train.data", None),
+         "d2l": ("loom.train.d2l", None), "Trainer": ("loom.train.trainer", "Trainer"),
          "profiler": ("loom.monitor.profiler", None), "dashboard": ("loom.monitor.dashboard", None), "lax": ("loom.transforms.lax", None),
          # CuPy's pools (cupy.get_default_memory_pool()), over loom.memory
          "get_default_memory_pool": ("loom._cupy_runtime", "get_default_memory_pool"),

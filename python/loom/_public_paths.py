@@ -17,6 +17,7 @@ PUBLIC_PATHS = {
     "loom.tree_util": "loom.transforms.tree_util",
     "loom.lax": "loom.transforms.lax",
     "loom.data": "loom.train.data",
+    "loom.d2l": "loom.train.d2l",
     "loom.launch": "loom.distributed.launch",
     "loom.profiler": "loom.monitor.profiler",
     "loom.dashboard": "loom.monitor.dashboard",

@@ -110,8 +110,10 @@ def test_num_gpus_2_trains_like_one_gpu():
 
 
 def test_contract_errors():
-    with pytest.raises(ValueError, match="GPUs"):
+    with pytest.warns(UserWarning, match="this machine has"):
         loom.Trainer(max_epochs=1, num_gpus=loom.num_gpus() + 1)
+    with pytest.raises(ValueError, match="num_gpus must be"):
+        loom.Trainer(max_epochs=1, num_gpus=-1)
     with pytest.raises(ValueError, match="devices must be"):
         loom.Trainer(max_epochs=1, devices=[])
     with pytest.raises(ValueError, match="gradient_clip_val"):

@@ -1,4 +1,4 @@
-"""Layers with PyTorch's names, shapes and default initialisations: Linear, LazyLinear,
+"""Layers with PyTorch's names, shapes and default initialisations: Linear,
 Sequential, Flatten, Identity, Embedding, LayerNorm."""
 import math
 
@@ -36,33 +36,6 @@ class Linear(Module):
 
     def extra_repr(self):
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
-
-
-class LazyLinear(Module):
-    """A Linear whose in_features is taken from its first input (called outside jit/grad):
-    its parameters are made then, on that input's device and dtype."""
-
-    def __init__(self, out_features, bias=True, device=None, dtype=None):
-        super().__init__()
-        self.out_features, self.use_bias = int(out_features), bias
-        self._device, self._dtype = device, dtype
-        self.in_features = None
-
-    def forward(self, x):
-        if self.in_features is None:
-            self.in_features = int(x.shape[-1])
-            device = self._device or x.device
-            dtype = self._dtype or (x.dtype if x.dtype.kind == "f" else _loom.float32)
-            self.weight = init.kaiming_uniform_default((self.out_features, self.in_features), device, dtype)
-            self.bias = init.bias_default(self.out_features, self.in_features, device, dtype) if self.use_bias else None
-        if x.shape[-1] != self.in_features:
-            raise ValueError(f"[nn.LazyLinear] expected inputs with {self.in_features} features in the last "
-                             f"dimension, got shape {tuple(x.shape)}")
-        y = _loom.matmul(x, self.weight.T)
-        return y + self.bias if self.bias is not None else y
-
-    def extra_repr(self):
-        return f"in_features={self.in_features}, out_features={self.out_features}"
 
 
 class Sequential(Module):

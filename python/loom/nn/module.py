@@ -9,6 +9,8 @@ and the tree keeps the module objects and their `training` flags, so loom.jit an
 take functions of a module and retrace when the structure or the mode changes. Unflattening
 builds shallow copies of the modules around the new leaves; the originals are untouched.
 """
+import inspect
+
 from .. import _loom
 from ..transforms._grad import value_and_grad_with_hook as _value_and_grad
 from ..transforms.tree_util import register_pytree_node
@@ -19,6 +21,8 @@ _ndarray = _loom.ndarray
 class Module:
     """Base class of layers and models: subclasses set attributes in __init__ (after
     super().__init__()) and define forward(); calling the module calls forward."""
+
+    _lazy = False  # lazy layers (lazy.py) set it until their first input makes their parameters
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -255,6 +259,31 @@ class Module:
     def extra_repr(self):
         return ""
 
+    def has_uninitialized_params(self):
+        """Whether a lazy layer in this module still waits for its first input (PyTorch's name)."""
+        return any(m._lazy for m in self.modules())
+
+    # ---- d2l's habits ----------------------------------------------------------------------
+    def save_hyperparameters(self, ignore=()):
+        """d2l's: every argument of the calling __init__ (but self, the names in `ignore` and
+        names starting with _) becomes an attribute, and all of them are kept in self.hparams."""
+        save_hyperparameters(self, inspect.currentframe().f_back, ignore)
+
+    def plot(self, key, value, train=True):
+        """d2l's: records `value` (a loss, an accuracy: a scalar array or a number) as
+        'train_<key>' or 'val_<key>' on the Trainer's board. Inside Trainer.fit the values are
+        collected with the step (also under loom.jit) and averaged per epoch."""
+        label = ("train_" if train else "val_") + str(key)
+        if _PLOTS:
+            _PLOTS[-1][label] = value if isinstance(value, _ndarray) else _loom.asarray(float(value))
+            return
+        trainer = self.__dict__.get("trainer")
+        if trainer is None or not hasattr(trainer, "_plot_now"):
+            raise RuntimeError(f"[nn.Module.plot] {type(self).__name__}.plot({key!r}, ...) draws on the board of the "
+                               "Trainer that fits this model; it has none (call it from training_step or "
+                               "validation_step under trainer.fit)")
+        trainer._plot_now(label, value)
+
 
 class _ModuleDef:
     """The pytree aux data of a module: the module object (by identity), its parameter and
@@ -293,17 +322,74 @@ def _register(cls):
 _register(Module)
 
 
-def value_and_grad(model, fn):
+# Stack of dicts collecting Module.plot's values while a Trainer runs a step (recording()).
+_PLOTS = []
+
+
+class recording:
+    """with recording() as values: Module.plot calls in the block store into `values`
+    (label -> value) instead of drawing; the Trainer returns them from its step."""
+
+    def __enter__(self):
+        self.values = {}
+        _PLOTS.append(self.values)
+        return self.values
+
+    def __exit__(self, *exc):
+        _PLOTS.remove(self.values)
+
+
+def save_hyperparameters(obj, frame, ignore=()):
+    """d2l's HyperParameters.save_hyperparameters over the arguments of `frame` (an __init__)."""
+    info = inspect.getargvalues(frame)
+    skip = set(ignore) | {"self", "__class__"}
+    names = list(info.args) + ([info.varargs] if info.varargs else []) + ([info.keywords] if info.keywords else [])
+    hparams = {k: info.locals[k] for k in names if k not in skip and not k.startswith("_")}
+    obj.hparams = hparams
+    for k, v in hparams.items():
+        setattr(obj, k, v)
+
+
+def materialize_lazy(model, run, who):
+    """Gives the lazy layers of `model` their parameters by calling run(model) once, eagerly
+    and in eval mode (BatchNorm's running statistics and Dropout's generator untouched), with
+    Module.plot muted; the modes are restored. Under a transform it raises instead: the
+    parameters' first draw must come outside loom.jit, grad and vmap."""
+    pending = [name or type(m).__name__ for name, m in model.named_modules() if m._lazy]
+    if not pending:
+        return
+    if _loom._is_tracing():
+        raise _loom.ConcretizationTypeError(
+            f"[{who}] the model's lazy layers ({', '.join(pending)}) have no parameters yet: they are made from the "
+            "first input, outside loom.jit, grad and vmap (the global generator draws them). Call the model once on "
+            "a batch before the transformed step (net(X)), as d2l does; loom.Trainer and an nn.value_and_grad "
+            "called outside loom.jit do it themselves.")
+    modes = [(m, m.training) for m in model.modules()]
+    model.eval()
+    try:
+        with recording():
+            run(model)
+    finally:
+        for m, mode in modes:
+            object.__setattr__(m, "training", mode)
+
+
+def value_and_grad(model, fn, has_aux=False):
     """A function like `fn(model, *args)` (which returns a float scalar) returning (value,
     grads): grads maps each parameter's dotted name to the gradient of the value with respect
     to it. Buffers are inputs, not differentiated. Called as nn.value_and_grad(net, loss_fn)(net,
     X, y); the model passed may be `model` itself or one of the same structure. Buffers that
     the forward pass replaces (BatchNorm's running statistics in training mode) are written
-    into the model passed."""
-    return value_and_grad_with_hook(model, fn, None)
+    into the model passed. has_aux: fn returns (value, aux) and the result is ((value, aux),
+    grads), as jax.value_and_grad.
+
+    Lazy layers (nn.LazyLinear, ...) get their parameters on the first call, from one eager
+    call of fn in eval mode, as d2l's first call of the net; called under loom.jit, that first
+    call raises and says to call the model once before."""
+    return value_and_grad_with_hook(model, fn, None, has_aux)
 
 
-def value_and_grad_with_hook(model, fn, ready):
+def value_and_grad_with_hook(model, fn, ready, has_aux=False):
     """value_and_grad that also calls ready(name, gradient) during the backward pass, as soon
     as each parameter's gradient is final (see transforms/_grad.py); None: none."""
     if not isinstance(model, Module):
@@ -316,12 +402,21 @@ def value_and_grad_with_hook(model, fn, ready):
             raise TypeError(f"[nn.value_and_grad] the first argument must be the model, got {type(m).__name__}")
         # One walk of the module tree per call: this runs every training step.
         mods = m.named_modules()
+        if any(x._lazy for _, x in mods):
+            materialize_lazy(m, lambda mm: fn(mm, *args, **kwargs), "nn.value_and_grad")
+            mods = m.named_modules()
         named = m._named("_parameters", mods)
         has_buffers = bool(m._named("_buffers", mods))
 
         def loss_of(params, *a):
             copy = m._with_swapped({id(p): params[n] for n, p in named})
-            return fn(copy, *a, **kwargs), dict(copy.named_buffers()) if has_buffers else {}
+            out = fn(copy, *a, **kwargs)
+            if has_aux:
+                if not (isinstance(out, tuple) and len(out) == 2):
+                    raise TypeError("[nn.value_and_grad] with has_aux=True the function must return (value, aux), "
+                                    f"got {type(out).__name__}")
+                return out[0], (out[1], dict(copy.named_buffers()) if has_buffers else {})
+            return out, (None, dict(copy.named_buffers()) if has_buffers else {})
         params = dict(named)
         hook = None
         if ready is not None:
@@ -329,8 +424,8 @@ def value_and_grad_with_hook(model, fn, ready):
 
             def hook(i, g):
                 ready(names[i], g)
-        (value, new_buffers), grads = _value_and_grad(loss_of, hook, has_aux=True)(params, *args)
+        (value, (aux, new_buffers)), grads = _value_and_grad(loss_of, hook, has_aux=True)(params, *args)
         if new_buffers:
             m.update_parameters(new_buffers)  # buffers the forward pass updated (running statistics)
-        return value, grads
+        return ((value, aux) if has_aux else value), grads
     return value_and_grad_fn

@@ -24,10 +24,17 @@ parameter, which differs only for a parameter that skipped updates: its bias cor
 float16/bfloat16 parameters are updated in float32 with float32 buffers and rounded once
 (as torch's fused kernels compute; in 16 bits Adam's second moment and eps underflow to 0);
 amsgrad, maximize and parameter groups are not offered.
+
+PyTorch's form works too: optim.SGD(model.parameters(), lr=0.1, momentum=0.9) updates the
+parameters given (all of the model's, here) exactly as optim.SGD(0.1, momentum=0.9) does;
+opt.zero_grad() does nothing and opt.step() says to use opt.update(model, grads).
+Learning-rate schedules: `schedules` (loom's form, functions of the update count) and
+`lr_scheduler` (torch's classes, stepped once an epoch).
 """
+from . import lr_scheduler, schedules
 from .adam import Adam, AdamW
 from .clip import clip_grad_norm
 from .optimizer import Optimizer
 from .sgd import SGD
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "clip_grad_norm"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "clip_grad_norm", "lr_scheduler", "schedules"]

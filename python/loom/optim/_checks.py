@@ -1,5 +1,6 @@
 """The argument checks of loom.optim, each raising a typed error that names the op
 (`who`), and the moves of scalars and buffers to a parameter's device and dtype."""
+import collections.abc
 import numbers
 
 import numpy as np
@@ -23,22 +24,46 @@ def check_range(who, name, value, low, high=None, low_open=False):
         raise ValueError(f"[{who}] {name} must be {bounds}, got {value}")
 
 
-def check_torch_form(who, args, kwargs):
-    """Refuses torch.optim's call form, optim.SGD(model.parameters(), lr=0.1), with loom's:
-    loom's optimisers hold no parameters (the model is given to each update), so that the
-    same optimiser state works for opt.apply under loom.jit."""
-    given_params = bool(args) and not is_number(args[0]) and not isinstance(args[0], _ndarray) and (
-        hasattr(args[0], "named_parameters") or isinstance(args[0], (list, tuple, dict))
-        or (hasattr(args[0], "__next__") and hasattr(args[0], "__iter__")))
-    if not given_params and "lr" not in kwargs:
-        return
-    lr = kwargs.get("lr", args[1] if given_params and len(args) > 1 else None)
-    example = f"{who}(learning_rate={lr!r})" if is_number(lr) else f"{who}(learning_rate=0.1)"
-    what = (f"got the parameters to update ({type(args[0]).__name__}) as its first argument" if given_params
-            else "unexpected keyword argument 'lr'")
-    raise TypeError(f"[{who}] {what}: loom's optimisers take no parameters and spell the rate learning_rate=; "
-                    f"write opt = {example}, then opt.update(model, grads) each step "
-                    "(grads from nn.value_and_grad)")
+def torch_form(who, positional, args, kwargs):
+    """(args, kwargs, params) with torch.optim's call form, SGD(model.parameters(), lr=0.1,
+    momentum=0.9), turned into loom's: the parameters (a list of arrays, a generator of them,
+    or a model) come back as `params` (None in loom's form, SGD(0.1)); torch's positional
+    arguments after them are named by `positional` (torch's order); lr= is learning_rate=."""
+    kwargs = dict(kwargs)
+    first = args[0] if args else kwargs.pop("params", None)
+    given = hasattr(first, "named_parameters") or isinstance(first, (list, tuple, collections.abc.Iterator))
+    params = None
+    if given:
+        params = list(first.parameters()) if hasattr(first, "named_parameters") else list(first)
+        if any(isinstance(p, dict) for p in params):
+            raise TypeError(f"[{who}] parameter groups (a list of dicts) are not offered: make one optimiser per "
+                            "group, each with that group's parameters")
+        bad = [type(p).__name__ for p in params if not isinstance(p, _ndarray)]
+        if bad:
+            raise TypeError(f"[{who}] the parameters to update must be loom arrays (model.parameters()), got {bad[0]}")
+        if not params:
+            raise ValueError(f"[{who}] got an empty parameter list (does the model have lazy layers not yet "
+                             "called on a batch? loom.Trainer calls the model once before configure_optimizers)")
+        rest = args[1:] if args else args
+        if len(rest) > len(positional):
+            raise TypeError(f"[{who}] takes at most {len(positional)} arguments after the parameters, got {len(rest)}")
+        for name, v in zip(positional, rest):
+            if name in kwargs:
+                raise TypeError(f"[{who}] got {name!r} both by position and by keyword")
+            kwargs[name] = v
+        args = ()
+    if "lr" in kwargs:
+        if "learning_rate" in kwargs:
+            raise TypeError(f"[{who}] got both lr= and learning_rate= (they are one argument)")
+        kwargs["learning_rate"] = kwargs.pop("lr")
+    if given and "learning_rate" not in kwargs:
+        kwargs["learning_rate"] = 1e-3  # torch's default
+    for name in ("foreach", "fused", "capturable", "differentiable"):
+        kwargs.pop(name, None)  # how torch computes, not what: loom compiles its own step
+    for name in ("maximize", "amsgrad"):
+        if kwargs.pop(name, False):
+            raise NotImplementedError(f"[{who}] {name}=True is not offered")
+    return args, kwargs, params
 
 
 def check_learning_rate(who, lr):

@@ -15,6 +15,7 @@ class Adam(Optimizer):
 
     buffers = ("exp_avg", "exp_avg_sq")
     hyperparameter_names = ("learning_rate", "betas", "eps", "weight_decay")
+    torch_positional = ("learning_rate", "betas", "eps", "weight_decay")
     _decoupled = False
 
     def __init__(self, learning_rate=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0):

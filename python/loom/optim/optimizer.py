@@ -1,12 +1,14 @@
 """Optimizer, the base of loom's optimisers: the functional core (init, apply), the
 stateful update of a model with its compiled step, and state_dict/load_state_dict."""
+import functools
+
 import numpy as np
 
 from .. import _loom
 from ..transforms._jit import jit
 from ..transforms.tree_util import tree_map
-from ._checks import (align_buffers, check_grads, check_learning_rate, check_params, check_state, check_torch_form,
-                      compute_dtype, is_number, to_like)
+from ._checks import (align_buffers, check_grads, check_learning_rate, check_params, check_state, compute_dtype,
+                      is_number, to_like, torch_form)
 
 _ndarray = _loom.ndarray
 # After this many distinct hyperparameter settings opt.update stops compiling new steps and
@@ -42,15 +44,30 @@ class Optimizer:
 
     buffers = ()
     hyperparameter_names = ("learning_rate",)
+    # torch.optim's positional arguments after the parameters, in torch's order.
+    torch_positional = ("learning_rate",)
 
-    def __new__(cls, *args, **kwargs):
-        # Before any subclass's __init__ reads its arguments: torch.optim's form is refused with
-        # loom's (a keyword error from Python's call machinery would name neither).
-        check_torch_form(f"optim.{cls.__name__}", args, kwargs)
-        return super().__new__(cls)
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is None:
+            return
+
+        @functools.wraps(init)
+        def __init__(self, *args, **kw):
+            # torch.optim's form, SGD(model.parameters(), lr=0.1, momentum=0.9), as well as loom's.
+            args, kw, params = torch_form(f"optim.{cls.__name__}", cls.torch_positional, args, kw)
+            init(self, *args, **kw)
+            if params is not None:
+                self._given_params = params
+        cls.__init__ = __init__
 
     def __init__(self):
         self.state = None
+        # torch's form names the parameters to update: kept until init() turns them into names
+        # (by identity, outside any trace); the others keep their values, as in torch.
+        self._given_params = None
+        self._given_names = None
         # opt.update compiles its step (see _step_function); False runs it op by op.
         self.jit_update = True
         self._jitted = {}            # hyperparameter key -> loom.jit of the pure step
@@ -80,6 +97,7 @@ class Optimizer:
         if hasattr(params, "named_parameters") and not isinstance(params, dict):
             params = dict(params.named_parameters())
         params = check_params(params, self._who)
+        self._resolve_given(params)
         first = next(iter(params.values()), None)
         device = first.device if first is not None else _loom.default_device()
         state = {"step": _loom.zeros((), dtype=_loom.int32, device=device)}
@@ -87,17 +105,55 @@ class Optimizer:
             state[b] = {name: _loom.zeros_like(p, dtype=compute_dtype(p)) for name, p in params.items()}
         return state
 
-    def apply(self, params, grads, state):
+    def _resolve_given(self, params):
+        if self._given_params is None:
+            return
+        ids = {id(p) for p in self._given_params}
+        names = {n for n, p in params.items() if id(p) in ids}
+        if len(names) != len(ids):
+            raise ValueError(f"[{self._who}] {len(ids) - len(names)} of the {len(ids)} parameters given to the optimiser "
+                             "are not the model's: make the optimiser from model.parameters() before the model is "
+                             "updated (an update replaces the arrays)")
+        self._given_names, self._given_params = names, None
+
+    def apply(self, params, grads, state, learning_rate=None):
         """(new_params, new_state) after one update; pure, so loom.jit and loom.grad can trace
-        it. Parameters without a gradient (missing or None) keep their values and buffers."""
+        it. Parameters without a gradient (missing or None) keep their values and buffers.
+        learning_rate: overrides opt.learning_rate for this update (a number or a 0-d array,
+        so that a compiled step takes the rate a scheduler sets as an argument)."""
         self._check_hyperparameters()
-        return self._apply(params, grads, state, self._hyperparameters())
+        hp = self._hyperparameters()
+        if learning_rate is not None:
+            hp["learning_rate"] = learning_rate
+        return self._apply(params, grads, state, hp)
+
+    def learning_rate_argument(self, device):
+        """The float learning rate as a 0-d float64 array on `device` (one copy per value), for
+        apply(..., learning_rate=) in a compiled step; None for a schedule (a function of the
+        step, traced with it)."""
+        lr = self.learning_rate
+        if callable(lr):
+            return None
+        if self._lr_array is None or self._lr_array[:2] != (lr, device):
+            self._lr_array = (lr, device, _loom.asarray(np.float64(lr), device=device))
+        return self._lr_array[2]
+
+    def zero_grad(self, set_to_none=True):
+        """Nothing to do: loom's gradients are values returned by nn.value_and_grad, never
+        accumulated in the parameters (kept so that PyTorch's loops port line by line)."""
+
+    def step(self, closure=None):
+        raise TypeError(f"[{self._who}] step() needs gradients stored in the parameters (loss.backward()), which loom "
+                        "does not have: write loss, grads = nn.value_and_grad(model, loss_fn)(model, X, y), then "
+                        "opt.update(model, grads); loom.Trainer does both")
 
     def _apply(self, params, grads, state, hp):
         who = self._who
         params = check_params(params, who)
         grads = check_grads(params, grads, who)
         check_state(state, params, grads, self.buffers, who)
+        if self._given_names is not None:  # torch's form: only the parameters given are updated
+            grads = {n: g for n, g in grads.items() if n in self._given_names}
         step = state["step"]
         lr = hp["learning_rate"]
         if callable(lr):
@@ -153,7 +209,6 @@ class Optimizer:
         hp = self._hyperparameters()
         if not self.jit_update or _loom._is_tracing():
             return lambda params, grads, state: self._apply(params, grads, state, hp)
-        lr = hp["learning_rate"]
         key = tuple((n, v) for n, v in hp.items() if not (n == "learning_rate" and not callable(v)))
         try:
             compiled = self._jitted.get(key)
@@ -169,13 +224,7 @@ class Optimizer:
                 return self._apply(params, grads, state, dict(fixed, learning_rate=lr_now))
 
             compiled = self._jitted[key] = jit(pure_step)
-        if callable(lr):
-            return lambda params, grads, state: compiled(params, grads, state, None)
-        device = self.state["step"].device
-        if self._lr_array is None or self._lr_array[:2] != (lr, device):
-            # One copy to the device per learning rate, not one per update.
-            self._lr_array = (lr, device, _loom.asarray(np.float64(lr), device=device))
-        lr_array = self._lr_array[2]
+        lr_array = self.learning_rate_argument(self.state["step"].device)  # one copy per rate, not per update
         return lambda params, grads, state: compiled(params, grads, state, lr_array)
 
     def state_dict(self):

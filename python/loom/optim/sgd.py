@@ -12,9 +12,12 @@ class SGD(Optimizer):
         buf = g at the first step, else momentum * buf + (1 - dampening) * g
         g = g + momentum * buf if nesterov else buf          (with momentum != 0)
         p = p - learning_rate * g
+
+    Also PyTorch's form: SGD(model.parameters(), lr=0.1, momentum=0.9, weight_decay=1e-4).
     """
 
     hyperparameter_names = ("learning_rate", "momentum", "weight_decay", "nesterov", "dampening")
+    torch_positional = ("learning_rate", "momentum", "dampening", "weight_decay", "nesterov")
 
     def __init__(self, learning_rate, momentum=0.0, weight_decay=0.0, nesterov=False, dampening=0.0):
         super().__init__()

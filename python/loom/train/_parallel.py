@@ -12,6 +12,7 @@ at once while this thread enqueues.
 import copy
 
 from .. import nn
+from ..nn.module import recording
 from ..nn.parallel import pack, unpack
 
 
@@ -24,16 +25,22 @@ class ParallelStep:
         self.replicas = [model] + [copy.deepcopy(model, {id(trainer): trainer}).to(d) for d in self.devices[1:]]
         self.group = DeviceGroup(self.devices)
         training_step = type(model).training_step
-        vg = nn.value_and_grad(model, lambda m, batch: training_step(m, batch))
+
+        def loss_fn(m, batch):
+            with recording() as plotted:  # Module.plot's values, weighted like the loss
+                loss = training_step(m, batch)
+            return loss, dict(plotted)
+        vg = nn.value_and_grad(model, loss_fn, has_aux=True)
 
         def grads_of(m, batch, weight):
-            loss, grads = vg(m, batch)
-            return loss * weight, {n: g * weight for n, g in grads.items()}, dict(m.named_buffers())
+            (loss, plotted), grads = vg(m, batch)
+            return (loss * weight, {k: v * weight for k, v in plotted.items()}, {n: g * weight for n, g in grads.items()},
+                    dict(m.named_buffers()))
 
-        def update(params, grads, state):
+        def update(params, grads, state, lr):
             if self.clip > 0:
                 grads, _ = optim.clip_grad_norm(grads, self.clip)
-            return self.opt.apply(params, grads, state)
+            return self.opt.apply(params, grads, state, learning_rate=lr)
         wrap = _jit if jit else (lambda f: f)
         self.grads_of, self.update = wrap(grads_of), wrap(update)
         self.states = [self.opt.init(dict(r.named_parameters())) for r in self.replicas]
@@ -49,18 +56,20 @@ class ParallelStep:
             rows = slice(lo, hi) if hi > lo else slice(0, 1)
             shard = tuple(a[rows].to(dev) for a in batch)
             results.append(self.grads_of(replica, shard, (hi - lo) / n))
-        names = list(results[0][1])
-        flats = [pack(grads, names) for _, grads, _ in results]
+        names = list(results[0][2])
+        flats = [pack(grads, names) for _, _, grads, _ in results]
         self.group.all_reduce(flats, op="sum")
-        loss = results[0][0]
-        for i, (replica, (part, grads, buffers)) in enumerate(zip(self.replicas, results)):
+        loss, plotted = results[0][0], dict(results[0][1])
+        for i, (replica, (part, values, grads, buffers)) in enumerate(zip(self.replicas, results)):
             summed = unpack(flats[i], grads, names)
-            params, self.states[i] = self.update(dict(replica.named_parameters()), summed, self.states[i])
+            lr = self.opt.learning_rate_argument(self.devices[i])
+            params, self.states[i] = self.update(dict(replica.named_parameters()), summed, self.states[i], lr)
             replica.update_parameters(params)
             replica.update_parameters(buffers)
             if i:
                 loss = loss + part.to(self.devices[0])
-        return loss
+                plotted = {k: v + values[k].to(self.devices[0]) for k, v in plotted.items()}
+        return loss, plotted
 
 
 def _jit(fn):
