@@ -10,6 +10,7 @@
 #include "loom/ops/batch_common.h"
 #include "loom/ops/elementwise.h"
 #include "loom/ops/shape_ops.h"
+#include "loom/runtime/abstract_allocations.h"
 
 namespace loom {
 namespace {
@@ -96,6 +97,9 @@ std::vector<Array> run_vmap(const ArrayFn& f, std::vector<std::optional<int>> ax
     if (axes[i]) s.shape.erase(s.shape.begin() + *axes[i]);
     specs.push_back(std::move(s));
   }
+  // What the trace allocates is the function's own; an abstract buffer it reads but did not
+  // allocate belongs to an enclosing trace (jit(lambda w, xs: vmap(lambda x: w @ x)(xs))).
+  memory::AbstractAllocationLog log;
   const TracedGraph g = trace(f, specs);
   const std::vector<std::optional<int>> out_axes = out_axes_of(g.outputs.size());
   const BufferSet batched = batched_buffers(g, axes);
@@ -116,15 +120,24 @@ std::vector<Array> run_vmap(const ArrayFn& f, std::vector<std::optional<int>> ax
   // Constants the function writes into start each call as a fresh copy (as in replay()).
   for (const Array& c : g.written_constants)
     m.buffers[c.buffer().get()] = fresh(*c.buffer(), size, batched.count(c.buffer().get()), c);
-  // Intermediates, and results allocated but never written (empty()).
+  // Intermediates, and results allocated but never written (empty()). An enclosing trace's
+  // array the function closes over is the same array for every example: bound to itself.
   auto add = [&](const Array& a) {
     const Buffer* b = a.valid() ? a.buffer().get() : nullptr;
-    if (b && b->is_abstract() && !b->is_trace_constant() && !m.buffers.count(b))
-      m.buffers[b] = fresh(*b, size, batched.count(b));
+    if (!b || !b->is_abstract() || b->is_trace_constant() || m.buffers.count(b)) return;
+    if (log.allocated_here(b)) m.buffers[b] = fresh(*b, size, batched.count(b));
+    else m.buffers[b] = {a.buffer(), 0, 0};
   };
   for (const TracedOp& op : g.ops) {
     for (const Array& a : op.inputs) add(a);
-    for (const Array& a : op.outputs) add(a);
+    for (const Array& a : op.outputs) {
+      if (a.valid() && a.buffer()->is_abstract() && !a.buffer()->is_trace_constant() &&
+          !log.allocated_here(a.buffer().get()) && batched.count(a.buffer().get()))
+        throw_value_error("vmap", std::string("the function writes an array from outside it in place (") +
+                                      op.op->name + "): under vmap each example would write the one array; "
+                                      "return the new value instead");
+      add(a);
+    }
   }
   for (const Array& a : g.outputs) add(a);
 
