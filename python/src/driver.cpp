@@ -9,6 +9,7 @@
 #include "bindings.h"
 #include "kernel_args.h"
 #include "loom/kernel/gpu_kernel.h"
+#include "loom/runtime/stream.h"
 
 namespace loom::py {
 namespace {
@@ -54,6 +55,29 @@ void memcpy_dtoh(nb::handle dst, const DeviceAllocation& src) {
   else std::memcpy(host->data(), b.data(), host->nbytes());
 }
 
+// PyCUDA's rule that a device pointer is an integer: `nbytes` copied between raw addresses on
+// `device` ("htod", "dtoh" or "dtod"; on cpu() every address is host memory), synchronously.
+void copy_raw(uintptr_t dst, uintptr_t src, size_t nbytes, const std::string& kind, nb::handle device) {
+  if (kind != "htod" && kind != "dtoh" && kind != "dtod")
+    throw std::invalid_argument("[copy_raw] kind must be 'htod', 'dtoh' or 'dtod', not '" + kind + "'");
+  if (nbytes == 0) return;
+  if (dst == 0 || src == 0) throw std::invalid_argument("[copy_raw] a NULL address");
+  const Device d = device.is_none() ? default_device() : to_device(device);
+  void* to = reinterpret_cast<void*>(dst);
+  const void* from = reinterpret_cast<const void*>(src);
+  nb::gil_scoped_release unlocked;
+  if (d.is_cpu()) {
+    std::memmove(to, from, nbytes);
+  } else if (kind == "htod") {
+    kernel_cuda::copy_host_to_device(d.index, to, from, nbytes);
+  } else if (kind == "dtoh") {
+    kernel_cuda::copy_device_to_host(d.index, to, from, nbytes);
+  } else {
+    kernel_cuda::copy_device_bytes(d.index, to, from, nbytes, Stream::current_native(d.index));
+    Stream::current(d).synchronize();
+  }
+}
+
 }  // namespace
 
 LOOM_BINDING_FAMILY(driver, 56) {
@@ -76,6 +100,10 @@ LOOM_BINDING_FAMILY(driver, 56) {
           "Copies the host buffer `src` (C-contiguous) into the allocation `dst`; returns when done.");
   drv.def("memcpy_dtoh", &memcpy_dtoh, nb::arg("dst"), nb::arg("src"),
           "Copies the allocation `src` into the writeable C-contiguous host buffer `dst`; returns when done.");
+  drv.def("_copy_raw", &copy_raw, nb::arg("dst"), nb::arg("src"), nb::arg("nbytes"), nb::arg("kind"),
+          nb::arg("device") = nb::none(),
+          "Copies `nbytes` between raw addresses on `device` (kind 'htod', 'dtoh' or 'dtod'; on cpu() "
+          "both are host memory), returning when done: loom.pycuda's memcpy at integer addresses.");
   drv.attr("In") = m.attr("In");
   drv.attr("Out") = m.attr("Out");
   drv.attr("InOut") = m.attr("InOut");

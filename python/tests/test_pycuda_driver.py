@@ -40,6 +40,12 @@ def test_integer_addresses_and_offsets(ctx, rng):
     np.testing.assert_array_equal(got[:2], 0)
     drv.memcpy_htod(np.intp(int(b)) + 4, z[:3].copy())
     np.testing.assert_array_equal(drv.from_device_like(b, z)[1:4], z[:3])
+    part = np.zeros(5, np.int32)
+    drv.memcpy_dtoh(part, int(a) + 12)  # from an integer address, 3 elements in
+    np.testing.assert_array_equal(part, z[3:8])
+    strided = np.zeros((5, 2), np.int32)[:, 0]  # a non-contiguous destination is refused
+    with pytest.raises(ValueError, match="contiguous"):
+        drv.memcpy_dtoh(strided, a)
 
 
 @pytest.mark.parametrize("bits, dtype", [(8, np.uint8), (16, np.uint16), (32, np.uint32)])

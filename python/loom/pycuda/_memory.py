@@ -4,7 +4,8 @@ PyCUDA's rule is that a device pointer is an integer: `int(alloc) + offset` is a
 every call takes. loom's allocations (DeviceAllocation) keep their checked paths; a plain
 address is reached through a zero-copy loom array over it: on a GPU an array made from a
 `__cuda_array_interface__` of that address, on cpu() (where "device memory" is host memory)
-a NumPy array over it. Copies and fills are then loom's own array operations.
+a NumPy array over it. Copies between addresses are the driver's own (loom.driver._copy_raw);
+fills are loom's own array operations on that view.
 """
 import ctypes
 
@@ -107,6 +108,22 @@ def _host_bytes(ary, op, writable=False):
     return a.reshape(-1, order="A").view(np.uint8)
 
 
+def _nonnull(ptr, op):
+    address = address_of(ptr, op)
+    if address == 0:
+        raise ValueError(f"[{op}] the device pointer is NULL")
+    return address
+
+
+def _raw_copy(device_ptr, host_address, nbytes, kind, op, device_is_dst=True):
+    """A copy between device pointer `device_ptr` (an integer address, or anything
+    address_of takes) and host memory, by the driver's own copy (loom.driver._copy_raw)."""
+    dev = _nonnull(device_ptr, op)
+    if nbytes:
+        dst, src = (dev, host_address) if device_is_dst else (host_address, dev)
+        _driver._copy_raw(dst, src, int(nbytes), kind, _device())
+
+
 def mem_alloc(nbytes):
     """`nbytes` of uninitialised memory on the current device."""
     return _driver.mem_alloc(int(nbytes), device=_device())
@@ -124,27 +141,25 @@ def mem_get_info():
 
 def memcpy_htod(dest, src):
     """Copies host buffer `src` to device pointer `dest`; returns when done."""
-    host = _host_bytes(src, "memcpy_htod")
-    if isinstance(dest, DeviceAllocation) and host.flags.c_contiguous:
+    host = _host_bytes(src, "memcpy_htod")  # its bytes in memory order
+    if isinstance(dest, DeviceAllocation):
         _driver.memcpy_htod(dest, host)
         return
-    view(dest, host.size, np.uint8, "memcpy_htod")[...] = loom.asarray(host, device=_device())
-    loom.synchronize(_device())
+    _raw_copy(dest, host.ctypes.data, host.nbytes, "htod", "memcpy_htod")
 
 
 def memcpy_dtoh(dest, src):
     """Copies from device pointer `src` into host buffer `dest`; returns when done."""
-    host = _host_bytes(dest, "memcpy_dtoh", writable=True)
+    host = _host_bytes(dest, "memcpy_dtoh", writable=True)  # its bytes in memory order: a view
     if isinstance(src, DeviceAllocation):
         _driver.memcpy_dtoh(host, src)
         return
-    host[...] = view(src, host.size, np.uint8, "memcpy_dtoh").numpy()
+    _raw_copy(src, host.ctypes.data, host.nbytes, "dtoh", "memcpy_dtoh", device_is_dst=False)
 
 
 def memcpy_dtod(dest, src, size):
     """Copies `size` bytes between device pointers."""
-    size = int(size)
-    view(dest, size, np.uint8, "memcpy_dtod")[...] = view(src, size, np.uint8, "memcpy_dtod")
+    _driver._copy_raw(_nonnull(dest, "memcpy_dtod"), _nonnull(src, "memcpy_dtod"), int(size), "dtod", _device())
 
 
 def _on(stream, fn, *args):
