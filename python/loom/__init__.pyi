@@ -7,7 +7,6 @@ loom: NumPy-style arrays on the CPU and GPUs, with a C++ core.
 """
 
 import types
-from typing import TypeAlias
 
 from numpy.exceptions import AxisError as AxisError
 from numpy.linalg import LinAlgError as LinAlgError
@@ -262,6 +261,8 @@ from loom._loom import (
     nanstd as nanstd,
     nansum as nansum,
     nanvar as nanvar,
+    ndarray as Array,
+    ndarray as ndarray,
     negative as negative,
     nextafter as nextafter,
     nonzero as nonzero,
@@ -526,13 +527,6 @@ float32: _loom.dtype = ...
 
 float64: _loom.dtype = ...
 
-class ndarray:
-    """
-    An n-dimensional array on a device (the CPU or a GPU). loom.ndarray(shape, dtype=float,
-        memptr=None, strides=None, order='C') makes one as cupy.ndarray does; loom.empty, loom.zeros
-        and loom.asarray too. isinstance(x, loom.ndarray) is True for every loom array.
-    """
-
 class ConcretizationTypeError(TypeError):
     """
     An operation needs the values of an array that is being traced (inside loom.jit, vmap or grad), which are not known until the function runs: a Python if, bool(), int(), float(), .item() or a NumPy conversion.
@@ -647,8 +641,6 @@ nan: float = float('nan')
 newaxis: None = None
 
 pi: float = 3.141592653589793
-
-Array: TypeAlias = ndarray
 
 bool: _loom.dtype = ...
 

@@ -48,9 +48,8 @@ import loom
 __all__ = ["LoomBackendEntrypoint", "to_loom_dispatch", "register"]
 
 BACKEND = "loom"
-# The arrays' own type: Dask's dispatch looks chunks up by type(chunk), and loom.ndarray is
-# CuPy's constructor (a stand-in class whose isinstance answers for loom arrays).
-_ndarray = type(loom.zeros(0))
+# The arrays' own type (Dask's dispatch looks chunks up by type(chunk)).
+_ndarray = loom.ndarray
 
 # to_loom_dispatch(chunk, device=None, dtype=None): a NumPy or loom chunk as a loom array on `device`
 # (a loom chunk stays where it is by default); what x.to_backend("loom") maps over the chunks.

@@ -139,14 +139,21 @@ nb::object to_numpy(const Array& a, bool copy, bool escapes) {
 }
 
 void init_array(nb::module_& m, nb::class_<Array>& cls) {
-  // Without an __init__, nanobind would answer "ndarray: no constructor defined!".
+  // CuPy's constructor, ndarray(shape, dtype=float, memptr=None, strides=None, order='C'): the
+  // Python layer (loom/_numpy/cupy_types.py) makes the array (a new one, or a view of memptr's
+  // memory); this object becomes a handle to it, so loom.ndarray stays the arrays' own type.
   cls.def("__init__",
-          [](Array*, nb::args, nb::kwargs) {
-            throw nb::type_error(
-                "loom.ndarray cannot be constructed directly; use loom.empty(shape, dtype), "
-                "loom.zeros(...) or loom.asarray(obj)");
+          [](Array* self, nb::args args, nb::kwargs kwargs) {
+            // Kept for the life of the process: a static nb::object would be released after
+            // the interpreter is gone.
+            static PyObject* const construct =
+                nb::object(nb::module_::import_("loom._numpy.cupy_types").attr("construct")).release().ptr();
+            nb::object made = nb::handle(construct)(*args, **kwargs);
+            new (self) Array(nb::cast<Array>(made));
           },
-          "Not constructible: use loom.empty, loom.zeros or loom.asarray.");
+          "ndarray(shape, dtype=float, memptr=None, strides=None, order='C'): CuPy's constructor, a new "
+          "uninitialised array on the default device, or one over memptr's memory (a loom.cuda.MemoryPointer: "
+          "x.data, loom.cuda.alloc(n)) with strides in bytes. loom.empty/zeros/asarray are the usual ways.");
   cls.def_prop_ro("shape", [](const Array& a) { return shape_tuple(a.shape()); }, "Tuple of dimensions.")
       .def_prop_ro("dtype", [](const Array& a) { return dtype_object(a.dtype()); }, "Element type (loom.float32, ...).")
       .def_prop_ro("ndim", &Array::ndim, "Number of dimensions.")

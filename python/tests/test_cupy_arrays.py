@@ -16,7 +16,7 @@ DTYPES = ["float32", "float64", "int8", "uint16", "int64", "complex64", "bool"]
 def test_ndarray_constructs_an_empty_array(device, shape, order):
     with loom.device(device):
         x = loom.ndarray(shape, np.float32, order=order)
-    assert isinstance(x, loom.ndarray) and type(x) is loom._loom.ndarray
+    assert type(x) is loom.ndarray
     assert x.shape == shape and x.dtype == loom.float32 and x.device == device
     want = np.ndarray(shape, np.float32, order=order)
     assert x.strides == want.strides or x.size == 0  # NumPy gives empty arrays zero strides
@@ -69,12 +69,12 @@ def test_ndarray_errors(device):
         loom.ndarray((2,), memptr=123)
 
 
-def test_ndarray_class_stands_for_the_array_type(device, rng):
+def test_ndarray_class_is_the_array_type(device, rng):
     x = loom.asarray(random_array(rng, (3, 4), "float32"), device=device)
     assert isinstance(x, loom.ndarray) and not isinstance(np.zeros(2), loom.ndarray)
-    assert issubclass(type(x), loom.ndarray) and loom.Array is loom.ndarray
+    assert type(x) is loom.ndarray and loom.Array is loom.ndarray  # CuPy's constructor is its own
     np.testing.assert_allclose(loom.ndarray.mean(x, 0).numpy(), x.numpy().mean(0), rtol=1e-6)
-    assert "sum" in dir(loom.ndarray) and repr(loom.ndarray) == "<class 'loom.ndarray'>"
+    assert "sum" in dir(loom.ndarray)
     loom.ndarray._cupy_test_attribute = 5  # writes reach the array type
     try:
         assert x._cupy_test_attribute == 5

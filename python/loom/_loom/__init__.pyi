@@ -413,7 +413,9 @@ class ndarray:
     """
 
     def __init__(self, *args, **kwargs) -> None:
-        """Not constructible: use loom.empty, loom.zeros or loom.asarray."""
+        """
+        ndarray(shape, dtype=float, memptr=None, strides=None, order='C'): CuPy's constructor, a new uninitialised array on the default device, or one over memptr's memory (a loom.cuda.MemoryPointer: x.data, loom.cuda.alloc(n)) with strides in bytes. loom.empty/zeros/asarray are the usual ways.
+        """
 
     @property
     def shape(self) -> object:

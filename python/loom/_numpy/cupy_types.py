@@ -7,11 +7,7 @@ loom.float32 stays loom's dtype object (`loom.zeros(3, dtype=loom.float32)`,
 loom array `x.astype(loom.float32)` (kept on its device, as jax.numpy's do), and
 isinstance/issubclass answer as for NumPy's type.
 
-loom.ndarray is a class whose instances are the extension's arrays: the extension's array type
-has no constructor Python can reach (nanobind keeps its own __init__), so `loom.ndarray` is a
-stand-in that constructs CuPy's way, answers isinstance/issubclass for loom arrays, and
-forwards attribute reads and writes (`loom.ndarray.mean`, `loom.ndarray.get = ...`) to the
-array type.
+loom.ndarray is the arrays' own type; its constructor (bound in C++) calls construct() here.
 """
 import numpy as _np
 
@@ -52,14 +48,6 @@ _loom.dtype.__subclasscheck__ = _dtype_subclasscheck
 
 # ---- loom.ndarray -------------------------------------------------------------------------------
 
-_ARRAY = _loom.ndarray
-_OWN = frozenset({"__call__", "__instancecheck__", "__subclasscheck__", "__class__", "__dict__", "__mro__",
-                  "__bases__", "__new__", "__init__", "__name__", "__qualname__", "__module__", "__repr__",
-                  "__setattr__", "__getattribute__", "__doc__", "mro", "__subclasses__", "__weakref__",
-                  "__base__", "__flags__", "__basicsize__", "__itemsize__", "__dictoffset__", "__prepare__",
-                  "__annotations__", "__type_params__", "__text_signature__", "__abstractmethods__"})
-
-
 def _strides_for(shape, itemsize, order):
     strides, step = [0] * len(shape), itemsize
     for i in (reversed(range(len(shape))) if order == "C" else range(len(shape))):
@@ -94,39 +82,5 @@ def construct(shape, dtype=float, memptr=None, strides=None, order="C"):
     return _memptr.view(memptr.device, memptr.ptr, shape, dt, strides, memptr.mem)
 
 
-class _NdarrayType(type):
-    """The stand-in's type: construction, isinstance/issubclass of loom arrays, and every other
-    attribute the array type's."""
-
-    def __call__(cls, shape, dtype=float, memptr=None, strides=None, order="C"):
-        return construct(shape, dtype, memptr, strides, order)
-
-    def __instancecheck__(cls, obj):
-        return isinstance(obj, _ARRAY)
-
-    def __subclasscheck__(cls, sub):
-        return sub is cls or (isinstance(sub, type) and issubclass(sub, _ARRAY))
-
-    def __getattribute__(cls, name):
-        if name in _OWN:
-            return type.__getattribute__(cls, name)
-        return getattr(_ARRAY, name)
-
-    def __setattr__(cls, name, value):
-        setattr(_ARRAY, name, value)
-
-    def __delattr__(cls, name):
-        delattr(_ARRAY, name)
-
-    def __dir__(cls):
-        return dir(_ARRAY)
-
-    def __repr__(cls):
-        return "<class 'loom.ndarray'>"
-
-
-class ndarray(metaclass=_NdarrayType):
-    """An n-dimensional array on a device (the CPU or a GPU). loom.ndarray(shape, dtype=float,
-    memptr=None, strides=None, order='C') makes one as cupy.ndarray does; loom.empty, loom.zeros
-    and loom.asarray too. isinstance(x, loom.ndarray) is True for every loom array."""
-    __module__ = "loom"
+# The arrays' own type: its constructor (python/src/array.cpp) calls construct() above.
+ndarray = _loom.ndarray
