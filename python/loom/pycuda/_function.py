@@ -3,9 +3,11 @@
 PyCUDA packs each argument by its own type and passes device pointers as integers
 (`np.intp(alloc) + 4`, `int(alloc)`, a GPUArray's `gpudata`); loom's kernels check each
 argument against the parameter's C type. The wrapper turns what PyCUDA means by an address
-into one loom takes (ctypes.c_void_p) where the kernel's parameter is a pointer, and leaves
-the rest to loom's checks: arrays keep their dtype check, numbers their conversion rules.
-`prepare(format)` / `prepared_call` convert each argument by the format's type code first.
+into one loom takes (ctypes.c_void_p): integers at pointer parameters (RawKernel.param_kinds
+tells which), pointer holders, and arrays (their data address, whatever the pointer's element
+type, as PyCUDA passes them; they must live on the current context's device). Numbers keep
+loom's conversion rules. `prepare(format)` / `prepared_call` convert each argument by the
+format's type code first.
 """
 import ctypes
 import re
