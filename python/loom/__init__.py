@@ -104,6 +104,8 @@ from ._numpy import setitem as _numpy_setitem  # noqa: E402, F401 - x[i] = nan o
 from ._numpy.pyfuncs import *  # noqa: E402, F401, F403 - NumPy's object-level functions
 # CuPy's names (get_array_module, x.get(), x.fill()) and order= on the creation functions.
 from ._numpy.cupy_names import *  # noqa: E402, F401, F403
+# NumPy's index tricks (r_, c_, mgrid, ogrid, s_, broadcast, x.choose) and abstract scalar types.
+from ._numpy.index_tricks import *  # noqa: E402, F401, F403
 # CuPy's types: loom.ndarray(shape, dtype, memptr=...) constructs, x.data is a MemoryPointer, and
 # dtypes are callable as NumPy's scalar types (loom.float32(1.5)).
 from ._numpy.cupy_types import ndarray  # noqa: E402

@@ -46,6 +46,7 @@ from loom._numpy.flat_partition import (
     _argpartition_method as argpartition,
     _partition_method as partition
 )
+from loom._numpy.index_tricks import _choose as choose
 import loom._numpy.memptr
 from loom._numpy.out_keywords import _dot_method as dot
 from loom._numpy.protocols import (
