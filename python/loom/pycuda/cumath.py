@@ -12,10 +12,10 @@ def _unary(ufunc, name):
                 stream = a
             else:
                 out = a
-        if stream is not None:
-            with stream:
-                return ufunc(array, out=out) if out is not None else ufunc(array)
-        return ufunc(array, out=out) if out is not None else ufunc(array)
+        if stream is None:
+            return ufunc(array, out=out)
+        with stream:
+            return ufunc(array, out=out)
     fn.__name__ = name
     fn.__doc__ = f"Elementwise {name} of `array` (into `out` when given)."
     return fn

@@ -66,17 +66,17 @@ class GPUArray(metaclass=_GPUArrayType):
         return array_at(gpudata, shape, dtype, "GPUArray", strides=strides, device=_device())
 
 
-def _result(shape, dtype, allocator):
-    return GPUArray(shape, dtype, allocator=allocator) if allocator is not None else None
+def _written(result, out):
+    """`result`, or `out` holding it when given (PyCUDA's out= argument)."""
+    if out is None:
+        return result
+    out[...] = result
+    return out
 
 
 def _into(value, allocator):
     """`value` (a loom array) in memory from `allocator`, when one is given."""
-    out = _result(value.shape, value.dtype, allocator)
-    if out is None:
-        return value
-    out[...] = value
-    return out
+    return _written(value, None if allocator is None else GPUArray(value.shape, value.dtype, allocator=allocator))
 
 
 # ---- creation -------------------------------------------------------------------------
@@ -138,11 +138,7 @@ def arange(*args, **kwargs):
 
 # ---- indexing, joining ----------------------------------------------------------------
 def take(a, indices, out=None, stream=None):
-    result = loom.take(a, indices)
-    if out is None:
-        return result
-    out[...] = result
-    return out
+    return _written(loom.take(a, indices), out)
 
 
 def multi_take(arrays, indices, out=None, stream=None):
@@ -231,11 +227,7 @@ def subset_max(subset, a, stream=None, allocator=None):
 # ---- elementwise ----------------------------------------------------------------------
 def _binary(fn):
     def op(a, b, out=None, stream=None):
-        result = fn(a, b)
-        if out is None:
-            return result
-        out[...] = result
-        return out
+        return _written(fn(a, b), out)
     op.__name__ = fn.__name__
     return op
 
@@ -247,29 +239,17 @@ logical_or = _binary(loom.logical_or)
 
 
 def logical_not(x, out=None, stream=None):
-    result = loom.logical_not(x)
-    if out is None:
-        return result
-    out[...] = result
-    return out
+    return _written(loom.logical_not(x), out)
 
 
 def if_positive(criterion, then_, else_, out=None, stream=None):
     """then_ where criterion > 0, else else_."""
-    result = loom.where(criterion > 0, then_, else_)
-    if out is None:
-        return result
-    out[...] = result
-    return out
+    return _written(loom.where(criterion > 0, then_, else_), out)
 
 
 def where(criterion, then_, else_, out=None, stream=None):
     """then_ where criterion is nonzero, else else_."""
-    result = loom.where(criterion != 0, then_, else_)
-    if out is None:
-        return result
-    out[...] = result
-    return out
+    return _written(loom.where(criterion != 0, then_, else_), out)
 
 
 def is_vector(a):

@@ -188,7 +188,7 @@ class PageLockedMemoryPool:
     """Page-locked host arrays (loom.driver.pagelocked_empty) on request."""
 
     def allocate(self, shape, dtype, order="C"):
-        return _drv.pagelocked_empty(shape, dtype, order=order) if order != "C" else _drv.pagelocked_empty(shape, dtype)
+        return _drv.pagelocked_empty(shape, dtype, order=order)
 
     def free_held(self):
         pass

@@ -100,15 +100,38 @@ def _rebuild(args, diff_idx, diff_args):
     return full
 
 
-class custom_jvp:
+class _CustomDerivative:
+    """What custom_jvp and custom_vjp share: the wrapped function, its non-differentiated
+    arguments, method binding, and the check at each call."""
+
+    def __init__(self, fun, nondiff_argnums=()):
+        functools.update_wrapper(self, fun)
+        self.fun, self.nondiff_argnums = fun, tuple(nondiff_argnums)
+        self._in_rule = False
+
+    def __get__(self, obj, objtype=None):
+        return self if obj is None else functools.partial(self, obj)
+
+    def _checked(self, args, kwargs, kind, rule, missing):
+        """(who, positional args); AttributeError naming `missing` when no rule is defined."""
+        who = f"{kind} {getattr(self.fun, '__name__', 'function')}"
+        if rule is None:
+            raise AttributeError(f"[{who}] {missing}")
+        return who, _positional(self.fun, args, kwargs, who)
+
+    def _plain(self):
+        """Eagerly, or when a rule calls the function itself, the function runs as it is."""
+        return not _loom._is_tracing() or self._in_rule
+
+
+class custom_jvp(_CustomDerivative):
     """jax.custom_jvp: f = custom_jvp(fun); @f.defjvp def rule(primals, tangents): return
     (primal_out, tangent_out). nondiff_argnums: arguments passed to the rule first, not
     differentiated. Eagerly f runs fun; inside jit, vmap or grad, the rule defines the derivative."""
 
     def __init__(self, fun, nondiff_argnums=()):
-        functools.update_wrapper(self, fun)
-        self.fun, self.nondiff_argnums, self.jvp = fun, tuple(nondiff_argnums), None
-        self._in_rule = False
+        super().__init__(fun, nondiff_argnums)
+        self.jvp = None
 
     def defjvp(self, jvp, symbolic_zeros=False):
         self.jvp = jvp
@@ -128,16 +151,10 @@ class custom_jvp:
             return out, (total if total is not None else tree_map(_loom.zeros_like, out))
         self.jvp = rule
 
-    def __get__(self, obj, objtype=None):
-        return self if obj is None else functools.partial(self, obj)
-
     def __call__(self, *args, **kwargs):
-        who = f"custom_jvp {getattr(self.fun, '__name__', 'function')}"
-        if self.jvp is None:
-            raise AttributeError(f"[{who}] no JVP rule: define one with defjvp")
-        args = _positional(self.fun, args, kwargs, who)
-        if not _loom._is_tracing() or self._in_rule:
-            return self.fun(*args)  # a rule that calls the function gets the function itself
+        who, args = self._checked(args, kwargs, "custom_jvp", self.jvp, "no JVP rule: define one with defjvp")
+        if self._plain():
+            return self.fun(*args)
         nd, nondiff, diff_idx = _split(args, self.nondiff_argnums, who)
         a, d, _ = _shifted([args[i] for i in diff_idx])
         self._in_rule = True
@@ -150,30 +167,23 @@ class custom_jvp:
         return _combine(out[0], out[1], who)
 
 
-class custom_vjp:
+class custom_vjp(_CustomDerivative):
     """jax.custom_vjp: f = custom_vjp(fun); f.defvjp(fwd, bwd) with fwd(*args) -> (out, res) and
     bwd(*nondiff_args, res, g) -> a tuple with one cotangent per differentiated argument (None:
     zero). Eagerly f runs fun; inside jit, vmap or grad, bwd defines the derivative. bwd must be
     linear in g (see the module's note)."""
 
     def __init__(self, fun, nondiff_argnums=()):
-        functools.update_wrapper(self, fun)
-        self.fun, self.nondiff_argnums, self.fwd, self.bwd = fun, tuple(nondiff_argnums), None, None
-        self._in_rule = False
+        super().__init__(fun, nondiff_argnums)
+        self.fwd, self.bwd = None, None
 
     def defvjp(self, fwd, bwd, symbolic_zeros=False, optimize_remat=False):
         self.fwd, self.bwd = fwd, bwd
 
-    def __get__(self, obj, objtype=None):
-        return self if obj is None else functools.partial(self, obj)
-
     def __call__(self, *args, **kwargs):
-        who = f"custom_vjp {getattr(self.fun, '__name__', 'function')}"
-        if self.fwd is None:
-            raise AttributeError(f"[{who}] no VJP rule: define one with defvjp")
-        args = _positional(self.fun, args, kwargs, who)
-        if not _loom._is_tracing() or self._in_rule:
-            return self.fun(*args)  # fwd or bwd calling the function get the function itself
+        who, args = self._checked(args, kwargs, "custom_vjp", self.fwd, "no VJP rule: define one with defvjp")
+        if self._plain():
+            return self.fun(*args)
         nd, nondiff, diff_idx = _split(args, self.nondiff_argnums, who)
         a, d, in_leaves = _shifted([args[i] for i in diff_idx])
         self._in_rule = True
