@@ -83,7 +83,10 @@ def test_device_queries(ctx, device):
     free, total = drv.mem_get_info()
     assert 0 < free <= total
     assert drv.Device.count() >= 1
-    assert drv.get_driver_version() >= 11000 and drv.get_version() >= (11, 0, 0)
+    if loom.build_info()["cuda"]:  # a loom built without CUDA knows no CUDA version: 0
+        assert drv.get_driver_version() >= 11000 and drv.get_version() >= (11, 0, 0)
+    else:
+        assert drv.get_driver_version() == 0 and drv.get_version() == (0, 0, 0)
 
 
 def test_contexts_make_their_device_the_default(device):
