@@ -90,14 +90,21 @@ void Cotangents::accumulate(const Array& v, const Array& ct, bool exclusive) {
       held_.insert(sum_.buffer().get());
       return;
     }
-    own(it->second, b);
+    own(it->second, b, target);
   }
   const Array dst = view(it->second, target);
   add(dst, value, UfuncArgs{dst});
 }
 
-void Cotangents::own(Slot& s, const Buffer* b) {
-  const Array whole(s.binding.buffer, uint8, {static_cast<int64_t>(b->nbytes())}, {1}, s.binding.offset_delta);
+void Cotangents::own(Slot& s, const Buffer* b, const Array& like) {
+  // A copy as bytes would cut the cotangent off from an enclosing trace (uint8 carries no
+  // tangent), and jvp transposes this pass: a cotangent passed through unchanged (f(x) = x,
+  // x + c, a reshape) would then give a zero tangent.
+  const size_t item = like.itemsize();
+  const bool typed = b->nbytes() % item == 0 && s.binding.offset_delta % static_cast<int64_t>(item) == 0;
+  const DType dt = typed ? like.dtype() : uint8;
+  const int64_t step = typed ? static_cast<int64_t>(item) : 1;
+  const Array whole(s.binding.buffer, dt, {static_cast<int64_t>(b->nbytes()) / step}, {step}, s.binding.offset_delta);
   const Array mine = whole.copy();
   s = {{mine.buffer(), mine.offset()}, true};
   held_.insert(mine.buffer().get());
@@ -106,14 +113,14 @@ void Cotangents::own(Slot& s, const Buffer* b) {
 Array Cotangents::take(const Array& v) {
   auto it = slots_.find(v.buffer().get());
   if (it == slots_.end()) return Array();
-  if (!it->second.owned) own(it->second, v.buffer().get());
+  if (!it->second.owned) own(it->second, v.buffer().get(), v);
   return view(it->second, v);
 }
 
 void Cotangents::zero(const Array& v) {
   auto it = slots_.find(v.buffer().get());
   if (it == slots_.end()) return;
-  if (!it->second.owned) own(it->second, v.buffer().get());
+  if (!it->second.owned) own(it->second, v.buffer().get(), v);
   const Array dst = view(it->second, v);
   copyto(dst, zeros({}, v.dtype(), v.device()));
 }

@@ -34,7 +34,9 @@ class Cotangents {
     // of the forward pass): it is copied before its first write.
     bool owned = true;
   };
-  void own(Slot& s, const Buffer* b);
+  // Copies a shared slot into a buffer of its own, in `like`'s dtype where it divides the
+  // buffer (so that an enclosing trace sees a differentiable copy), else as bytes.
+  void own(Slot& s, const Buffer* b, const Array& like);
   Array view(const Slot& s, const Array& v) const {
     return Array(s.binding.buffer, v.dtype(), v.shape(), v.strides(), v.offset() + s.binding.offset_delta);
   }

@@ -172,6 +172,21 @@ TEST(Grad, JvpIsTheVjpTransposed) {
   EXPECT_EQ(host(outs[0]), host(outs2[0]));
 }
 
+TEST(Grad, JvpOfAnArgumentPassedThrough) {
+  // The tangent of an output that is an argument unchanged, shifted or reshaped is the
+  // argument's tangent (the pullback's copy of a shared cotangent must stay differentiable).
+  const Array x = normal({2, 3}, 40);
+  const Array t = normal({2, 3}, 41);
+  const ArrayFn f = [](const std::vector<Array>& in) {
+    return std::vector<Array>{in[0], add(in[0], full({}, 2.0, float64, cpu())), reshape(in[0], {3, 2}),
+                              subtract(in[0], stop_gradient(in[0]))};
+  };
+  auto [outs, jt] = jvp(f, {x}, {t});
+  ASSERT_EQ(jt.size(), 4u);
+  for (const Array& d : jt) EXPECT_EQ(host(d), host(t));
+  EXPECT_EQ(jt[2].shape(), (Shape{3, 2}));
+}
+
 TEST(Grad, Compositions) {
   // d2/dx2 sum(sin(x)) = -sin(x); jit(grad) equals grad.
   const ArrayFn f = unary([](const Array& a) { return sum(sin(a)); });

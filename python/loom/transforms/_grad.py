@@ -51,15 +51,7 @@ class _Flat:
         leaves, self.in_tree = tree_flatten(tuple(self.args[i] for i in argnums))
         self.leaves = [_as_array(x, who) for x in leaves]
 
-    # Set where the pullback will be transposed (jvp, linearize): the core's transpose loses a
-    # cotangent that reaches an argument unchanged from the caller's (f(x) = x + c, x, a
-    # reshape of x), so each argument first goes through an op of its own (x * 1, which an
-    # enclosing jit fuses away). docs/TRANSFORMS.md, "What needs C++".
-    reads_through_op = False
-
     def __call__(self, leaves):
-        if self.reads_through_op:
-            leaves = [a * 1 for a in leaves]
         args = list(self.args)
         for i, a in zip(self.argnums, tree_unflatten(self.in_tree, leaves)):
             args[i] = a
@@ -128,7 +120,6 @@ def jvp(fun, primals, tangents, has_aux=False):
     if len(primals) != len(tangents):
         raise ValueError(f"[jvp] got {len(primals)} primals but {len(tangents)} tangents")
     flat = _Flat(fun, primals, tuple(range(len(primals))), has_aux, "jvp")
-    flat.reads_through_op = True
     t_leaves, t_tree = tree_flatten(tuple(tangents))
     if t_tree != flat.in_tree:
         raise ValueError(f"[jvp] the tangents' structure {t_tree} differs from the primals' {flat.in_tree}")

@@ -75,7 +75,6 @@ class _Linearized:
 
     def __init__(self, fun, args, argnums, has_aux, who):
         self.flat = _Flat(fun, args, argnums, has_aux, who)
-        self.flat.reads_through_op = True  # its pullback is transposed (jvp below)
         self.who = who
         self.outs, self.pullback = _loom._vjp(self.flat, self.flat.leaves)
         self.out_leaves = self.outs[:self.flat.n_out]
