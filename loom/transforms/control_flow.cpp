@@ -3,8 +3,10 @@
 // while_loop op (transforms/control_flow_primitives.h).
 #include "loom/transforms/control_flow.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "loom/core/error.h"
@@ -19,10 +21,31 @@ namespace {
 
 std::string spec_str(const Array& a) { return std::string(dtype_name(a.dtype())) + shape_str(a.shape()); }
 
-// The buffers of an enclosing trace that `fn` reads, in order of first use.
+// The buffers of an enclosing trace that the traced functions read, in order of first use,
+// each with the dtype its readers view it in (bytes when they differ).
 struct Captures {
   std::vector<std::shared_ptr<Buffer>> buffers;
-  std::unordered_set<const Buffer*> seen;
+  std::unordered_map<const Buffer*, DType> dtype;
+
+  void add(const Array& a) {
+    auto [it, fresh] = dtype.emplace(a.buffer().get(), a.dtype());
+    if (fresh)
+      buffers.push_back(a.buffer());
+    else if (it->second != a.dtype())
+      it->second = uint8;
+  }
+  // Each buffer whole, as the op's operand and the graphs' input: typed, so that grad can
+  // hand a cotangent to what a loop body reads (a scan's weights), else as bytes.
+  std::vector<Array> arrays() const {
+    std::vector<Array> out;
+    for (const auto& b : buffers) {
+      DType dt = dtype.at(b.get());
+      if (b->nbytes() % itemsize(dt) != 0) dt = uint8;
+      const int64_t item = static_cast<int64_t>(itemsize(dt));
+      out.emplace_back(b, dt, Shape{static_cast<int64_t>(b->nbytes()) / item}, Strides{item}, 0);
+    }
+    return out;
+  }
 };
 
 // `fn` traced on `specs`. A buffer its ops or results touch that is abstract and was not
@@ -35,7 +58,7 @@ TracedGraph trace_closed(const char* op, const char* who, const ArrayFn& fn, con
   TracedGraph g = trace(fn, specs);
   auto outer = [&](const Array& a) { return a.valid() && a.buffer()->is_abstract() && !log.allocated_here(a.buffer().get()); };
   auto capture = [&](const Array& a) {
-    if (outer(a) && captures.seen.insert(a.buffer().get()).second) captures.buffers.push_back(a.buffer());
+    if (outer(a)) captures.add(a);
   };
   for (const TracedOp& o : g.ops) {
     for (const Array& a : o.inputs) capture(a);
@@ -43,10 +66,32 @@ TracedGraph trace_closed(const char* op, const char* who, const ArrayFn& fn, con
       if (outer(a))
         throw_value_error(op, std::string(who) + " writes an array from outside the loop in place (" + o.op->name +
                                   " into a " + spec_str(a) +
-                                  " view); a loop's only results are its carry: return the new value in it");
+                                  " view); a loop's only results are its carry (and a scan's ys): return the new "
+                                  "value in it");
   }
   for (const Array& a : g.outputs) capture(a);
   return g;
+}
+
+// The first init.size() results of a step must have the carry's types.
+void check_carry(const char* op, const char* who, const std::vector<Array>& next, const std::vector<Array>& init) {
+  for (size_t i = 0; i < init.size(); ++i)
+    if (!next[i].valid() || !(ArraySpec::of(next[i]) == ArraySpec::of(init[i])))
+      throw_dtype_error(op, std::string(who) + " must return the carry's types: element " + std::to_string(i) +
+                                " is " +
+                                (next[i].valid() ? spec_str(next[i]) + " on " + next[i].device().str() : "empty") +
+                                ", the carry's is " + spec_str(init[i]) + " on " + init[i].device().str());
+}
+
+// Whether one of g's records writes into one of its inputs (graphs are traced on their
+// arguments alone: the captured buffers are appended after this is asked).
+bool writes_inputs(const TracedGraph& g) {
+  std::unordered_set<const Buffer*> in;
+  for (const Array& a : g.inputs) in.insert(a.buffer().get());
+  for (const TracedOp& o : g.ops)
+    for (const Array& a : o.outputs)
+      if (a.valid() && in.count(a.buffer().get()) > 0) return true;
+  return false;
 }
 
 }  // namespace
@@ -76,25 +121,13 @@ std::vector<Array> while_loop(const ArrayFn& cond, const ArrayFn& body, const st
   if (next.size() != init.size())
     throw_value_error(kOp, "body_fun must return the carry (" + std::to_string(init.size()) + " arrays), got " +
                                std::to_string(next.size()));
-  for (size_t i = 0; i < next.size(); ++i)
-    if (!next[i].valid() || !(ArraySpec::of(next[i]) == specs[i]))
-      throw_dtype_error(kOp, "body_fun must return the carry's types: element " + std::to_string(i) + " is " +
-                                 (next[i].valid() ? spec_str(next[i]) + " on " + next[i].device().str() : "empty") +
-                                 ", the carry's is " + spec_str(init[i]) + " on " + init[i].device().str());
-
-  for (const TracedGraph* g : {&program->cond, &program->body}) {
-    std::unordered_set<const Buffer*> carry;
-    for (const Array& a : g->inputs) carry.insert(a.buffer().get());
-    for (const TracedOp& o : g->ops)
-      for (const Array& a : o.outputs) program->writes_carry |= a.valid() && carry.count(a.buffer().get()) > 0;
-  }
+  check_carry(kOp, "body_fun", next, init);
+  program->writes_carry = writes_inputs(program->cond) || writes_inputs(program->body);
   // Each captured buffer, whole, becomes an input of both graphs and an operand of the op.
-  std::vector<Array> captured;
-  for (const auto& b : captures.buffers) {
-    const Array bytes(b, uint8, {static_cast<int64_t>(b->nbytes())}, {1}, 0);
-    captured.push_back(bytes);
-    program->cond.inputs.push_back(bytes);
-    program->body.inputs.push_back(bytes);
+  const std::vector<Array> captured = captures.arrays();
+  for (const Array& c : captured) {
+    program->cond.inputs.push_back(c);
+    program->body.inputs.push_back(c);
   }
   std::vector<Array> out, operands = init;
   for (const ArraySpec& s : specs) out.push_back(Array::allocate(s.shape, s.dtype, s.device));
@@ -128,8 +161,83 @@ std::vector<Array> fori_loop(const Array& lower, const Array& upper, const ForiB
 }
 
 std::vector<Array> fori_loop(int64_t lower, int64_t upper, const ForiBody& body, const std::vector<Array>& init) {
+  if (!body) throw_value_error("fori_loop", "body_fun is empty");
   const Device dev = init.empty() || !init[0].valid() ? cpu() : init[0].device();
-  return fori_loop(full({}, Scalar(lower), int64, dev), full({}, Scalar(upper), int64, dev), body, init);
+  // A known trip count: a scan over (i, carry), which reverse mode can run backwards.
+  std::vector<Array> carry{full({}, Scalar(lower), int64, dev)};
+  carry.insert(carry.end(), init.begin(), init.end());
+  const ArrayFn step = [&body](const std::vector<Array>& c) {
+    const std::vector<Array> rest = body(c[0], std::vector<Array>(c.begin() + 1, c.end()));
+    std::vector<Array> next{add(c[0], Scalar(1))};
+    next.insert(next.end(), rest.begin(), rest.end());
+    return next;
+  };
+  ScanResult r = scan(step, carry, {}, std::max<int64_t>(upper - lower, 0));
+  return std::vector<Array>(r.carry.begin() + 1, r.carry.end());
+}
+
+ScanResult scan(const ArrayFn& f, const std::vector<Array>& init, const std::vector<Array>& xs,
+                std::optional<int64_t> length, bool reverse) {
+  constexpr const char* kOp = "scan";
+  if (!f) throw_value_error(kOp, "f is empty");
+  std::vector<ArraySpec> specs;
+  for (size_t i = 0; i < init.size(); ++i) {
+    if (!init[i].valid()) throw_value_error(kOp, "carry element " + std::to_string(i) + " is an empty Array handle");
+    specs.push_back(ArraySpec::of(init[i]));
+  }
+  // The trip count: every x's leading extent, and `length` where given.
+  std::optional<int64_t> n = length;
+  std::vector<Array> slices_of;  // each x, C-contiguous, so that its slices are
+  for (size_t j = 0; j < xs.size(); ++j) {
+    const Array& x = xs[j];
+    if (!x.valid()) throw_value_error(kOp, "xs element " + std::to_string(j) + " is an empty Array handle");
+    if (x.ndim() == 0)
+      throw_value_error(kOp, "xs element " + std::to_string(j) + " is a scalar (shape ()): scan steps over each x's "
+                                 "leading axis, so every x needs one");
+    if (n && *n != x.shape()[0])
+      throw_value_error(kOp, "xs element " + std::to_string(j) + " has leading extent " + std::to_string(x.shape()[0]) +
+                                 ", but " + (j == 0 ? "length is " : "xs element 0 has ") + std::to_string(*n) +
+                                 ": every x must have the scan's length along axis 0");
+    n = x.shape()[0];
+    slices_of.push_back(x.contiguous());
+    specs.push_back({Shape(x.shape().begin() + 1, x.shape().end()), x.dtype(), x.device()});
+  }
+  if (!n) throw_value_error(kOp, "with no xs, give the length of the scan");
+  if (*n < 0) throw_value_error(kOp, "length must be >= 0, got " + std::to_string(*n));
+
+  auto program = std::make_shared<ScanProgram>();
+  program->num_carry = init.size();
+  program->num_xs = xs.size();
+  program->length = *n;
+  program->reverse = reverse;
+  Captures captures;
+  program->body = trace_closed(kOp, "f", f, specs, captures);
+  const std::vector<Array>& outs = program->body.outputs;
+  if (outs.size() < init.size())
+    throw_value_error(kOp, "f must return the carry (" + std::to_string(init.size()) + " arrays) and then the ys, got " +
+                               std::to_string(outs.size()) + " arrays");
+  check_carry(kOp, "f", outs, init);
+  program->num_ys = outs.size() - init.size();
+  program->writes_inputs = writes_inputs(program->body);
+  const std::vector<Array> captured = captures.arrays();
+  for (const Array& c : captured) program->body.inputs.push_back(c);
+
+  ScanResult r;
+  for (const ArraySpec& s : std::vector<ArraySpec>(specs.begin(), specs.begin() + init.size()))
+    r.carry.push_back(Array::allocate(s.shape, s.dtype, s.device));
+  for (size_t j = init.size(); j < outs.size(); ++j) {
+    if (!outs[j].valid()) throw_value_error(kOp, "f returned an empty Array handle as y " + std::to_string(j - init.size()));
+    Shape shape{*n};
+    shape.insert(shape.end(), outs[j].shape().begin(), outs[j].shape().end());
+    r.ys.push_back(Array::allocate(shape, outs[j].dtype(), outs[j].device()));
+  }
+  std::vector<Array> operands = init, results = r.carry;
+  operands.insert(operands.end(), slices_of.begin(), slices_of.end());
+  operands.insert(operands.end(), captured.begin(), captured.end());
+  results.insert(results.end(), r.ys.begin(), r.ys.end());
+  dispatch(primitives::scan_loop, trace_detail::refs(operands), trace_detail::refs(results), init, slices_of, captured,
+           r.carry, r.ys, ScanProgramPtr(std::move(program)));
+  return r;
 }
 
 }  // namespace loom::lax

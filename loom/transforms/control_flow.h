@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "loom/transforms/graph.h"
@@ -20,11 +21,28 @@ namespace loom::lax {
 /// run time (a C++ loop, which the trace unrolls, can be differentiated).
 std::vector<Array> while_loop(const ArrayFn& cond, const ArrayFn& body, const std::vector<Array>& init);
 
+/// What scan returns: the final carry and the stacked ys (each of shape (length, *y.shape)).
+struct ScanResult {
+  std::vector<Array> carry, ys;
+};
+
+/// JAX's lax.scan: `carry = init; for t in 0..length: (carry, ys[t]) = f(carry, x[t])`, x[t]
+/// the t-th slice along the leading axis of each of `xs`; from the last t back to the first
+/// when `reverse` (ys[t] still belongs to x[t]). `f` takes the carry's arrays then the x
+/// slices and returns the next carry (the carry's shapes, dtypes and device) then the ys.
+/// `length` is the leading extent of every x (required when xs is empty). It is traced once
+/// and runs as one op; grad differentiates it (the backward pass is a scan running the other
+/// way over the steps' pullbacks, with each step's carry recomputed by a forward scan), and
+/// vmap batches it.
+ScanResult scan(const ArrayFn& f, const std::vector<Array>& init, const std::vector<Array>& xs,
+                std::optional<int64_t> length = std::nullopt, bool reverse = false);
+
 /// The loop body of fori_loop: the index (an int64 scalar array) and the carry.
 using ForiBody = std::function<std::vector<Array>(const Array& i, const std::vector<Array>& carry)>;
 
-/// JAX's lax.fori_loop: `for (i = lower; i < upper; ++i) carry = body(i, carry)`, as a
-/// while_loop over (i, carry). `lower` and `upper` are int64 scalars or 0-d integer arrays.
+/// JAX's lax.fori_loop: `for (i = lower; i < upper; ++i) carry = body(i, carry)`. With array
+/// bounds (known only at run time) a while_loop over (i, carry); with integer bounds, as JAX
+/// does, a scan of upper - lower steps, which grad can differentiate.
 std::vector<Array> fori_loop(const Array& lower, const Array& upper, const ForiBody& body,
                              const std::vector<Array>& init);
 std::vector<Array> fori_loop(int64_t lower, int64_t upper, const ForiBody& body, const std::vector<Array>& init);

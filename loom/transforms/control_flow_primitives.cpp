@@ -7,10 +7,20 @@
 // carry (a select, as JAX does), so every example ends where it would have alone; the new
 // loop is itself a while_loop over vmapped cond and body. No vjp: the trip count is known
 // only at run time, and reverse mode would need each iteration's carry.
+//
+// scan's eval runs the compiled body once per step on the carry and the step's slices of
+// the xs, and writes each step's ys into row t of the stacked outputs. Its vjp is two scans
+// (JAX's rule, with the residuals recomputed rather than stored by the forward op): a forward
+// scan that stacks the carry each step starts from, then a scan the other way whose step is
+// the body's pullback at (that carry, x[t]), carrying the carry's cotangent and the sums of
+// the captured arrays' cotangents, and stacking the xs' cotangents. Both are scans, so grad
+// of grad and jit of grad go through the same records. Batching scans a vmapped body over
+// the xs with the batch axis moved behind the scan's.
 #include "loom/transforms/control_flow_primitives.h"
 
 #include <cstdint>
 #include <optional>
+#include <tuple>
 #include <string>
 
 #include "loom/core/interrupt.h"
@@ -18,6 +28,9 @@
 #include "loom/ops/elementwise.h"
 #include "loom/ops/reduce.h"
 #include "loom/ops/shape_ops.h"
+#include "loom/ops/creation.h"
+#include "loom/ops/grad_util.h"
+#include "loom/transforms/autodiff.h"
 #include "loom/transforms/control_flow.h"
 #include "loom/transforms/vmap.h"
 
@@ -37,6 +50,21 @@ const CompiledPlan& LoopProgram::body_plan() const {
   compile();
   return *body_plan_;
 }
+
+const CompiledPlan& ScanProgram::body_plan() const {
+  std::call_once(compiled_, [this] { body_plan_ = std::make_unique<CompiledPlan>(body); });
+  return *body_plan_;
+}
+
+namespace {
+
+// Row t of `a` along its leading axis, as a view.
+Array row(const Array& a, int64_t t) {
+  return a.view(Shape(a.shape().begin() + 1, a.shape().end()), Strides(a.strides().begin() + 1, a.strides().end()),
+                a.offset() + t * a.strides()[0]);
+}
+
+}  // namespace
 
 namespace control_flow_evals {
 
@@ -61,7 +89,96 @@ void while_loop(const std::vector<Array>& init, const std::vector<Array>& captur
   for (size_t i = 0; i < out.size(); ++i) copyto(out[i], args[i]);
 }
 
+void scan_loop(const std::vector<Array>& init, const std::vector<Array>& xs, const std::vector<Array>& captured,
+          const std::vector<Array>& carry_out, const std::vector<Array>& ys, const ScanProgramPtr& program) {
+  const ScanProgram& p = *program;
+  const size_t nc = p.num_carry;
+  std::vector<Array> args;
+  for (const Array& a : init) args.push_back(p.writes_inputs ? a.copy() : a);
+  args.resize(nc + xs.size());
+  args.insert(args.end(), captured.begin(), captured.end());
+  InterruptScope interrupt;
+  for (int64_t step = 0; step < p.length; ++step) {
+    const int64_t t = p.reverse ? p.length - 1 - step : step;
+    for (size_t j = 0; j < xs.size(); ++j) args[nc + j] = p.writes_inputs ? row(xs[j], t).copy() : row(xs[j], t);
+    if (interrupt.interrupted()) throw_interrupted("scan", " after " + std::to_string(step) + " steps");
+    std::vector<Array> next = p.body_plan().run(args);
+    for (size_t j = 0; j < ys.size(); ++j) copyto(row(ys[j], t), next[nc + j]);
+    for (size_t i = 0; i < nc; ++i) args[i] = std::move(next[i]);
+  }
+  for (size_t i = 0; i < nc; ++i) copyto(carry_out[i], args[i]);
+}
+
 }  // namespace control_flow_evals
+
+namespace control_flow_vjp {
+namespace {
+
+// The cotangents in the rule are in the backward pass's convention, the conjugates of the
+// public vjp's (docs/TRANSFORMS.md §6), which the steps' pullbacks below use.
+// The record's arrays are read from its operands and results, which the backward pass has
+// bound to their values (its array arguments still name the trace's buffers).
+void scan_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
+  const ScanProgramPtr p = std::get<5>(op.args_as<std::vector<Array>, std::vector<Array>, std::vector<Array>,
+                                                  std::vector<Array>, std::vector<Array>, ScanProgramPtr>());
+  const size_t nc = p->num_carry, nx = p->num_xs, ny = p->num_ys, ncap = op.inputs.size() - nc - nx;
+  const auto part = [](const std::vector<Array>& v, size_t from, size_t n) {
+    return std::vector<Array>(v.begin() + static_cast<std::ptrdiff_t>(from),
+                              v.begin() + static_cast<std::ptrdiff_t>(from + n));
+  };
+  const std::vector<Array> init = part(op.inputs, 0, nc), xs = part(op.inputs, nc, nx),
+                           captured = part(op.inputs, nc + nx, ncap), carry_out = part(op.outputs, 0, nc),
+                           ys = part(op.outputs, nc, ny);
+  const std::vector<Array> caps = captured;
+  auto step = [p, caps](std::vector<Array> carry_and_x) {
+    carry_and_x.insert(carry_and_x.end(), caps.begin(), caps.end());
+    return replay(p->body, carry_and_x);
+  };
+  // The carry each step starts from, at the step's row (a forward scan: the residuals).
+  const ArrayFn starts = [step, nc](const std::vector<Array>& a) {
+    std::vector<Array> out = step(a);
+    out.resize(nc);
+    out.insert(out.end(), a.begin(), a.begin() + static_cast<std::ptrdiff_t>(nc));
+    return out;
+  };
+  const lax::ScanResult fwd = lax::scan(starts, init, xs, p->length, p->reverse);
+
+  // Backwards: carry (the carry's cotangent, the captured arrays' summed cotangents), xs
+  // (x[t], the carry at t, ys' cotangent at t); each step the body's pullback there.
+  const ArrayFn back = [p, caps, nc, nx, ny, ncap](const std::vector<Array>& a) {
+    const auto at = [&a](size_t from, size_t n) {
+      return std::vector<Array>(a.begin() + static_cast<std::ptrdiff_t>(from),
+                                a.begin() + static_cast<std::ptrdiff_t>(from + n));
+    };
+    const std::vector<Array> ct_carry = at(0, nc), acc = at(nc, ncap), x = at(nc + ncap, nx),
+                             carry = at(nc + ncap + nx, nc), ct_y = at(nc + ncap + nx + nc, ny);
+    std::vector<Array> primals = carry;
+    primals.insert(primals.end(), x.begin(), x.end());
+    primals.insert(primals.end(), caps.begin(), caps.end());
+    auto [unused, pullback] = vjp([p](const std::vector<Array>& in) { return replay(p->body, in); }, primals);
+    (void)unused;
+    std::vector<Array> cts = ct_carry;
+    cts.insert(cts.end(), ct_y.begin(), ct_y.end());
+    const std::vector<Array> g = pullback(cts);
+    std::vector<Array> out(g.begin(), g.begin() + static_cast<std::ptrdiff_t>(nc));  // the carry's cotangent
+    for (size_t k = 0; k < ncap; ++k) out.push_back(add(acc[k], g[nc + nx + k]));
+    out.insert(out.end(), g.begin() + static_cast<std::ptrdiff_t>(nc), g.begin() + static_cast<std::ptrdiff_t>(nc + nx));
+    return out;
+  };
+  std::vector<Array> back_init, back_xs = xs;
+  for (size_t i = 0; i < nc; ++i)
+    back_init.push_back(out_cts[i].valid() ? conj(out_cts[i]) : zeros_like(carry_out[i]));
+  for (const Array& c : captured) back_init.push_back(zeros_like(c));
+  back_xs.insert(back_xs.end(), fwd.ys.begin(), fwd.ys.end());
+  for (size_t j = 0; j < ny; ++j) back_xs.push_back(out_cts[nc + j].valid() ? conj(out_cts[nc + j]) : zeros_like(ys[j]));
+  const lax::ScanResult bwd = lax::scan(back, back_init, back_xs, p->length, !p->reverse);
+  for (size_t i = 0; i < nc; ++i) in_cts[i] = conj(bwd.carry[i]);
+  for (size_t j = 0; j < nx; ++j) in_cts[nc + j] = conj(bwd.ys[j]);
+  for (size_t k = 0; k < ncap; ++k) in_cts[nc + nx + k] = conj(bwd.carry[nc + k]);
+}
+
+}  // namespace
+}  // namespace control_flow_vjp
 
 namespace batch {
 namespace {
@@ -104,6 +221,37 @@ void while_loop_rule(const TracedOp& op, const BatchMap& m) {
   for (size_t i = 0; i < n; ++i) copyto(m.batched(op.outputs[i]), result[i]);
 }
 
+void scan_rule(const TracedOp& op, const BatchMap& m) {
+  const auto& [init, xs, captured, carry_out, ys, program] =
+      op.args_as<std::vector<Array>, std::vector<Array>, std::vector<Array>, std::vector<Array>, std::vector<Array>,
+                 ScanProgramPtr>();
+  const size_t nc = init.size(), nx = xs.size();
+  const BufferMap example0 = m.example(0);
+  // The carry over all examples (an unbatched element is copied per example, as for a loop);
+  // a batched x is scanned over axis 1 (its batch axis moves behind the scan's), an
+  // unbatched one as it is, and a captured buffer is batched only where it differs.
+  std::vector<Array> carry, scan_xs, extra;
+  std::vector<std::optional<int>> axes(nc, 0);
+  for (const Array& a : init) carry.push_back(m.is_batched(a) ? m.batched(a) : m.batched(a).copy());
+  for (const Array& x : xs) {
+    scan_xs.push_back(m.is_batched(x) ? swapaxes(m.batched(x), 0, 1) : rebind(x, example0));
+    axes.push_back(m.is_batched(x) ? std::optional<int>(0) : std::nullopt);
+  }
+  for (const Array& c : captured) {
+    extra.push_back(m.is_batched(c) ? m.batched(c) : rebind(c, example0));
+    axes.push_back(m.is_batched(c) ? std::optional<int>(0) : std::nullopt);
+  }
+  const ScanProgramPtr p = program;
+  const ArrayFn vbody = vmap([p](const std::vector<Array>& a) { return replay(p->body, a); }, axes);
+  const ArrayFn f = [vbody, extra](std::vector<Array> a) {
+    a.insert(a.end(), extra.begin(), extra.end());
+    return vbody(a);
+  };
+  const lax::ScanResult r = lax::scan(f, carry, scan_xs, p->length, p->reverse);
+  for (size_t i = 0; i < nc; ++i) copyto(m.batched(op.outputs[i]), r.carry[i]);
+  for (size_t j = 0; j < r.ys.size(); ++j) copyto(m.batched(op.outputs[nc + j]), swapaxes(r.ys[j], 0, 1));
+}
+
 }  // namespace
 }  // namespace batch
 
@@ -114,6 +262,10 @@ const Primitive<WhileLoopFn> primitives::while_loop{
                         "carry (JAX refuses it too): differentiate a Python loop, which the trace unrolls")
         .batched(batch::while_loop_rule),
     control_flow_evals::while_loop, control_flow_evals::while_loop};
+
+const Primitive<ScanLoopFn> primitives::scan_loop{
+    PrimitiveInfo{"scan_loop", "control_flow"}.takes_complex().complex_vjp(control_flow_vjp::scan_vjp).batched(batch::scan_rule),
+    control_flow_evals::scan_loop, control_flow_evals::scan_loop};
 
 std::vector<const PrimitiveInfo*> control_flow_primitives() {
   std::vector<const PrimitiveInfo*> out;

@@ -7,6 +7,7 @@
 // records, which pick their backends), so the row names it as both cpu and gpu eval.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -49,7 +50,36 @@ inline void rebind_arg(LoopProgramPtr&, const BufferMap&) {}
 using WhileLoopFn = void(const std::vector<Array>& init, const std::vector<Array>& captured,
                          const std::vector<Array>& out, const LoopProgramPtr& program);
 
-#define LOOM_CONTROL_FLOW_PRIMITIVES(X) X(WhileLoopFn, while_loop, )
+/// What a scan record runs: `body` traced on (carry..., x...), returning (carry..., y...),
+/// with the captured buffers appended to its inputs as for a loop (LoopProgram). The trip
+/// count is fixed when the scan is made, so reverse mode can run the steps backwards.
+struct ScanProgram {
+  TracedGraph body;
+  size_t num_carry = 0, num_xs = 0, num_ys = 0;
+  int64_t length = 0;
+  bool reverse = false;
+  /// Whether the body writes a carry or x argument in place: the eval then gives it copies.
+  bool writes_inputs = false;
+
+  /// The body compiled (transforms/compile.h) at the first run, once.
+  const CompiledPlan& body_plan() const;
+
+ private:
+  mutable std::once_flag compiled_;
+  mutable std::unique_ptr<CompiledPlan> body_plan_;
+};
+using ScanProgramPtr = std::shared_ptr<const ScanProgram>;
+inline void rebind_arg(ScanProgramPtr&, const BufferMap&) {}
+
+/// carry_out (one array per carry element) and ys (each of shape (length, *y.shape)) from
+/// `length` steps of program.body over the leading axis of each of `xs` (C-contiguous),
+/// from the last step back to the first when program.reverse; y of step t is ys[t].
+using ScanLoopFn = void(const std::vector<Array>& init, const std::vector<Array>& xs, const std::vector<Array>& captured,
+                    const std::vector<Array>& carry_out, const std::vector<Array>& ys, const ScanProgramPtr& program);
+
+#define LOOM_CONTROL_FLOW_PRIMITIVES(X) \
+  X(WhileLoopFn, while_loop, )      \
+  X(ScanLoopFn, scan_loop, )
 
 namespace primitives {
 LOOM_CONTROL_FLOW_PRIMITIVES(LOOM_DECLARE_PRIMITIVE)

@@ -1,5 +1,7 @@
 // loom::lax's loops (loom/transforms/control_flow.h) for python/loom/transforms/lax.py,
 // which flattens the carry's pytree and checks what the functions return.
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/vector.h>
 
 #include "bindings.h"
@@ -18,6 +20,17 @@ LOOM_BINDING_FAMILY(control_flow, 91) {
       "loom::lax::while_loop(cond, body, init): cond and body are functions of a list of arrays (the carry); "
       "cond returns [a bool scalar], body the next carry. Runs as one op (a primitive of its own under jit, "
       "vmap and grad).");
+  m.def(
+      "_scan",
+      [](nb::object f, const std::vector<Array>& init, const std::vector<Array>& xs, std::optional<int64_t> length,
+         bool reverse) {
+        lax::ScanResult r = lax::scan(python_array_fn(std::move(f)), init, xs, length, reverse);
+        return std::make_pair(std::move(r.carry), std::move(r.ys));
+      },
+      nb::arg("f"), nb::arg("init"), nb::arg("xs"), nb::arg("length") = nb::none(), nb::arg("reverse") = false,
+      "loom::lax::scan(f, init, xs, length, reverse) -> (carry, ys): f is a function of a list of arrays (the "
+      "carry, then one slice of each x) returning the next carry then the ys. Runs as one op (a primitive of its "
+      "own under jit, vmap and grad).");
 }
 
 }  // namespace loom::py

@@ -106,11 +106,56 @@ def test_scan_vmap_and_grad(rng, device):
         wc, wy = _np_scan(xsn[b], c0n[b])
         assert_matches(c[b], wc, device=device)
         assert_matches(ys[b], wy, device=device)
-    # grad through the unrolled scan; its traced loop op has no derivative.
-    g = loom.grad(lambda c: loom.sum(lax.scan(_step, c, xs[0], unroll=True)[1]))(c0[0])
+    # grad through the scan primitive (its backward pass is a scan the other way).
+    g = loom.grad(lambda c: loom.sum(lax.scan(_step, c, xs[0])[1]))(c0[0])
     assert_matches(g, xsn[0].sum(axis=0), device=device)  # d/dc0 of sum_i c_i x_i, c_i = c0 + ...
-    with pytest.raises(NotImplementedError, match="while_loop"):
-        loom.grad(lambda c: loom.sum(lax.scan(_step, c, xs[0])[1]))(c0[0])
+
+
+def _rnn(w, h, xs, reverse=False, python_loop=False):
+    """A small recurrent cell over xs, through scan or as a Python loop; w is closed over."""
+    def cell(h, x):
+        h = loom.tanh(h @ w + x)
+        return h, h * 2 + x
+    if not python_loop:
+        return lax.scan(cell, h, xs, reverse=reverse)
+    ys = [None] * xs.shape[0]
+    for t in (range(xs.shape[0] - 1, -1, -1) if reverse else range(xs.shape[0])):
+        h, ys[t] = cell(h, xs[t])
+    return h, loom.stack(ys)
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_scan_grad_reaches_carry_xs_and_closed_over_weights(reverse, rng, device):
+    _, w = _a(rng, (3, 3), device)
+    _, h = _a(rng, 3, device)
+    _, xs = _a(rng, (5, 3), device)
+
+    def loss(w, h, xs, python_loop=False):
+        hn, ys = _rnn(w, h, xs, reverse, python_loop)
+        return loom.sum(hn * hn) + loom.sum(loom.sin(ys))
+
+    want = loom.grad(lambda *a: loss(*a, python_loop=True), argnums=(0, 1, 2))(w, h, xs)
+    for fn in (loom.grad(loss, argnums=(0, 1, 2)), loom.jit(loom.grad(loss, argnums=(0, 1, 2)))):
+        for g, e in zip(fn(w, h, xs), want):
+            assert_matches(g, np.asarray(e), device=device, rtol=1e-10)
+    # Second order: the backward scan is differentiated too.
+    g2 = loom.grad(lambda w: loom.sum(loom.grad(loss, argnums=1)(w, h, xs)))(w)
+    e2 = loom.grad(lambda w: loom.sum(loom.grad(lambda *a: loss(*a, python_loop=True), argnums=1)(w, h, xs)))(w)
+    assert_matches(g2, np.asarray(e2), device=device, rtol=1e-9)
+
+
+def test_fori_loop_with_integer_bounds_is_differentiable(rng, device):
+    xn, x = _a(rng, 4, device)
+
+    def f(x):
+        return loom.sum(lax.fori_loop(0, 3, lambda i, v: v * x + i, x))
+
+    # d/dx of v_3, where v_{k+1} = v_k x + k and v_0 = x, by the chain rule.
+    v, dv = xn.copy(), np.ones(4)
+    for k in range(3):
+        dv, v = dv * xn + v, v * xn + k
+    assert_matches(loom.grad(f)(x), dv, device=device)
+    assert_matches(loom.jit(loom.grad(f))(x), dv, device=device)
 
 
 def test_scan_pytrees_and_length(rng, device):

@@ -1,17 +1,15 @@
 """jax.lax's other control flow (cond, switch, scan, map, associative_scan) in Python over
 loom's ops and its one loop primitive (while_loop, lax.py); loom.lax re-exports them.
 
-None is a primitive of its own yet (issue 39 asks for cond and scan as primitives; that is C++
-work, docs/TRANSFORMS.md "Control flow"):
+scan is a primitive; cond and switch are not yet (docs/TRANSFORMS.md, "What needs C++"):
 
 - cond / switch: a concrete predicate or index runs only the branch it picks (JAX's result);
   a traced one (inside jit, vmap, grad) runs every branch and selects the results with where,
   so jit, vmap and grad go through. Every branch's ops run, and a branch whose own derivative
   is NaN or inf where it is not taken poisons the gradient (as jnp.where does in JAX).
-- scan / map: eagerly a Python loop; inside a trace one fori_loop op whose carry holds the
-  stacked ys (written with .at[i].set), so a scan inside jit is one op and vmap batches it. That
-  loop has no derivative (the while_loop primitive has none), so grad through it raises; pass
-  unroll=True to record every step instead (differentiable, the trace grows with the length).
+- scan: the scan primitive (C++: lax::scan), eagerly and under every transform: f is traced
+  once, the steps run as one op, grad runs the steps backwards (a second scan) and vmap
+  batches it. map is a scan without a carry.
 - associative_scan: the odd/even (Blelloch-style) recursion JAX uses, 2 log2(n) rounds of fn.
 """
 import numbers
@@ -24,6 +22,31 @@ from .tree_util import tree_flatten, tree_map, tree_unflatten
 __all__ = ["cond", "switch", "scan", "map", "associative_scan"]
 
 _ndarray = _loom.ndarray
+
+
+def _carry_arrays(leaves, who):
+    """The carry's leaves as loom arrays, Python scalars on the first array's device."""
+    device = next((x.device for x in leaves if isinstance(x, _ndarray)), None)
+    out = []
+    for i, x in enumerate(leaves):
+        if isinstance(x, _ndarray):
+            out.append(x)
+        elif isinstance(x, (np.ndarray, np.generic, numbers.Number)):
+            out.append(_loom.asarray(x, device=device) if device is not None else _loom.asarray(x))
+        else:
+            raise TypeError(f"[{who}] carry leaf {i} is a {type(x).__name__}; the carry holds arrays and numbers")
+    return out
+
+
+def _returned(x, like, who, what):
+    """A leaf the body returned, as an array of `like`'s dtype where same_kind casting allows."""
+    if not isinstance(x, _ndarray):
+        if not isinstance(x, (np.ndarray, np.generic, numbers.Number)):
+            raise TypeError(f"[{who}] {what} is a {type(x).__name__}; return arrays or numbers")
+        x = _loom.asarray(x, device=like.device)
+    if x.dtype != like.dtype and _loom.can_cast(x.dtype, like.dtype, casting="same_kind"):
+        x = x.astype(like.dtype)
+    return x
 
 
 def _concrete(x, who, what):
@@ -149,68 +172,36 @@ def _step(f, carry, x, carry_tree):
     return new_carry, y
 
 
-def _stack_ys(ys, like):
-    leaves = [tree_flatten(y) for y in ys]
-    tree = leaves[0][1]
-    cols = [[_leaf_array(l[0][j], like) for l in leaves] for j in range(tree.num_leaves)]
-    return tree_unflatten(tree, [_loom.stack(c) for c in cols])
-
-
 def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpose=False):
     """lax.scan: carry = init; for each x along xs's leading axis: carry, y = f(carry, x); returns
     (carry, ys) with the ys stacked. reverse scans from the end (ys keep xs's order).
 
-    Eagerly the steps run as Python. Inside a trace (jit, vmap, grad) the steps after the first
-    are one fori_loop op (the carry holds the stacked ys); that op has no derivative, so under
-    grad pass unroll=True (every step recorded in the trace)."""
+    f is traced once and the steps run as one op (loom's scan primitive), eagerly and under
+    jit; grad differentiates it (the backward pass is a scan the other way), vmap batches it.
+    `unroll` is accepted for JAX's signature; the loop is not unrolled."""
     if not callable(f):
         raise TypeError(f"[scan] f must be callable, not {type(f).__name__}")
+    init_leaves, carry_tree = tree_flatten(init)
+    carry = _carry_arrays(init_leaves, "scan")
     xs_leaves, xs_tree = tree_flatten(xs)
-    xs_leaves = [x if isinstance(x, _ndarray) else _loom.asarray(x) for x in xs_leaves]
+    device = next((x.device for x in carry + xs_leaves if isinstance(x, _ndarray)), None)
+    xs_leaves = [x if isinstance(x, _ndarray) else
+                 (_loom.asarray(x, device=device) if device is not None else _loom.asarray(x)) for x in xs_leaves]
     n = _scan_length(xs_leaves, length)
-    carry_tree = tree_flatten(init)[1]
-    like = next((v for v in tree_flatten(init)[0] + xs_leaves if isinstance(v, _ndarray)), None)
-    order = range(n - 1, -1, -1) if reverse else range(n)
+    nc = len(carry)
+    y_tree = []
 
-    def x_at(i):
-        return tree_unflatten(xs_tree, [x[i] for x in xs_leaves])
+    def step(arrays):
+        new_carry, y = _step(f, tree_unflatten(carry_tree, arrays[:nc]), tree_unflatten(xs_tree, arrays[nc:]),
+                             carry_tree)
+        y_leaves, tree = tree_flatten(y)
+        y_tree[:] = [tree]
+        like = arrays[0] if arrays else None
+        return ([_returned(v, c, "scan", f"f's carry leaf {i}") for i, (v, c) in enumerate(zip(tree_flatten(new_carry)[0], carry))]
+                + [_leaf_array(v, like) for v in y_leaves])
 
-    if n == 0:
-        # The ys' shapes come from one step on zeros, which is thrown away (JAX traces f abstractly).
-        zeros = tree_unflatten(xs_tree, [_loom.zeros(x.shape[1:], dtype=x.dtype, device=x.device) for x in xs_leaves])
-        _, y = _step(f, init, zeros, carry_tree)
-        y_leaves, y_tree = tree_flatten(y)
-        y_leaves = [_leaf_array(v, like) for v in y_leaves]
-        return init, tree_unflatten(y_tree, [_loom.zeros((0,) + tuple(v.shape), dtype=v.dtype, device=v.device)
-                                             for v in y_leaves])
-    full_unroll = unroll is True or (not isinstance(unroll, bool) and int(unroll) >= n)
-    if not _loom._is_tracing() or full_unroll or n == 1:
-        carry, ys = init, []
-        for i in order:
-            carry, y = _step(f, carry, x_at(i), carry_tree)
-            ys.append(y)
-        if reverse:
-            ys.reverse()
-        return carry, _stack_ys(ys, like)
-    from .lax import fori_loop  # lazy: lax re-exports this module at its top
-
-    first = n - 1 if reverse else 0
-    carry, y0 = _step(f, init, x_at(first), carry_tree)
-    y_leaves, y_tree = tree_flatten(y0)
-    y_leaves = [_leaf_array(v, like) for v in y_leaves]
-    ys = [_loom.zeros((n,) + tuple(v.shape), dtype=v.dtype, device=v.device).at[first].set(v) for v in y_leaves]
-
-    def body(i, state):
-        c, stacked = state
-        k = n - 1 - i if reverse else i
-        c, y = _step(f, c, x_at(k), carry_tree)
-        leaves, tree = tree_flatten(y)
-        if tree != y_tree:
-            raise TypeError(f"[scan] f returned ys of the structure {tree} after {y_tree}")
-        return c, [s.at[k].set(_leaf_array(v, s)) for s, v in zip(stacked, leaves)]
-
-    carry, ys = fori_loop(1, n, body, (carry, ys))
-    return carry, tree_unflatten(y_tree, ys)
+    out, ys = _loom._scan(step, carry, xs_leaves, n, bool(reverse))
+    return tree_unflatten(carry_tree, out), tree_unflatten(y_tree[0], ys)
 
 
 def map(f, xs, batch_size=None):  # noqa: A001 - lax.map

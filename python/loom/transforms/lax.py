@@ -29,37 +29,13 @@ from .tree_util import tree_flatten, tree_unflatten
 
 from . import _lax_control, _lax_conv, _lax_ops
 from ._lax_control import associative_scan, cond, map, scan, switch  # noqa: F401
+from ._lax_control import _carry_arrays, _returned
 from ._lax_conv import *  # noqa: F401, F403
 from ._lax_ops import *  # noqa: F401, F403
 
 __all__ = ["while_loop", "fori_loop"] + _lax_control.__all__ + _lax_conv.__all__ + _lax_ops.__all__
 
 _ndarray = _loom.ndarray
-
-
-def _carry_arrays(leaves, who):
-    """The carry's leaves as loom arrays, Python scalars on the first array's device."""
-    device = next((x.device for x in leaves if isinstance(x, _ndarray)), None)
-    out = []
-    for i, x in enumerate(leaves):
-        if isinstance(x, _ndarray):
-            out.append(x)
-        elif isinstance(x, (np.ndarray, np.generic, numbers.Number)):
-            out.append(_loom.asarray(x, device=device) if device is not None else _loom.asarray(x))
-        else:
-            raise TypeError(f"[{who}] carry leaf {i} is a {type(x).__name__}; the carry holds arrays and numbers")
-    return out
-
-
-def _returned(x, like, who, what):
-    """A leaf the body returned, as an array of `like`'s dtype where same_kind casting allows."""
-    if not isinstance(x, _ndarray):
-        if not isinstance(x, (np.ndarray, np.generic, numbers.Number)):
-            raise TypeError(f"[{who}] {what} is a {type(x).__name__}; return arrays or numbers")
-        x = _loom.asarray(x, device=like.device)
-    if x.dtype != like.dtype and _loom.can_cast(x.dtype, like.dtype, casting="same_kind"):
-        x = x.astype(like.dtype)
-    return x
 
 
 def while_loop(cond_fun, body_fun, init_val):
@@ -102,9 +78,10 @@ def _index(x, what, device):
 
 
 def fori_loop(lower, upper, body_fun, init_val):
-    """JAX's lax.fori_loop: `for i in range(lower, upper): val = body_fun(i, val)`, as a
-    while_loop over (i, val). `lower` and `upper` are integers or integer scalar arrays (traced
-    ones too: the trip count may depend on the data); `i` has their promoted dtype."""
+    """JAX's lax.fori_loop: `for i in range(lower, upper): val = body_fun(i, val)`. With integer
+    bounds (a known trip count) a scan, which grad differentiates, as JAX does; with array
+    bounds (traced ones too: the trip count may depend on the data) a while_loop over (i, val).
+    `i` has the bounds' promoted dtype."""
     leaves, treedef = tree_flatten(init_val)
     # Integer bounds are made on the device of the carry's first array, else of an array
     # bound, else the default one (an array made elsewhere could not move inside a trace).
@@ -117,12 +94,16 @@ def fori_loop(lower, upper, body_fun, init_val):
     lo, hi = lo.astype(t), hi.astype(t)
     carry = _carry_arrays(leaves, "fori_loop")
 
-    def body(c):
-        i, val = c
+    def step(i, val):
         out_leaves, out_def = tree_flatten(body_fun(i, tree_unflatten(treedef, val)))
         if out_def != treedef:
             raise TypeError(f"[fori_loop] body_fun must return the carry's structure {treedef}, got {out_def}")
-        return i + 1, [_returned(x, c, "fori_loop", f"body_fun's leaf {k}") for k, (x, c) in enumerate(zip(out_leaves, carry))]
+        return [_returned(x, c, "fori_loop", f"body_fun's leaf {k}") for k, (x, c) in enumerate(zip(out_leaves, carry))]
 
-    _, val = while_loop(lambda c: c[0] < hi, body, (lo, carry))
+    if all(isinstance(b, (numbers.Integral, np.integer)) and not isinstance(b, bool) for b in (lower, upper)):
+        trips = int(upper) - int(lower)  # (not max(): lax.max is this module's)
+        (_, val), _ = scan(lambda c, _: ((c[0] + 1, step(*c)), None), (lo, carry), None,
+                           length=trips if trips > 0 else 0)
+    else:
+        _, val = while_loop(lambda c: c[0] < hi, lambda c: (c[0] + 1, step(*c)), (lo, carry))
     return tree_unflatten(treedef, val)
