@@ -24,13 +24,16 @@
 #                  checkout of cupy/cupy; tools/cupy_suite/; not part of make test)
 #   make pycuda-suite  PyCUDA's own tests (test/test_driver.py, test_gpuarray.py, test_cumath.py)
 #                  against loom.pycuda (PYCUDA_DIR: a checkout of inducer/pycuda; tools/pycuda_suite/)
+#   make jax-docs-suite  JAX's documentation pages (quickstart, autodiff, custom derivatives,
+#                  control flow) cell by cell against loom as `jax` (JAX_DIR: a checkout of
+#                  jax-ml/jax; JAX_REF_PYTHON: a Python with real JAX; tools/jax_docs_suite/)
 #   make gpu-memcheck  on the GPU machine: ctest and the GPU-heavy pytest files under
 #                  compute-sanitizer --tool memcheck (log in build-gpu/memcheck.log)
 #   make stubs     rewrite the type stubs (python/loom/*.pyi) from the built extension
 #   make clean     build outputs; `make distclean` also drops .venv and .ccache
 SHELL := /bin/bash
 .DEFAULT_GOAL := test
-.PHONY: test demo docs build stubs deps venv gpu-check gpu-build gpu-test gpu-memcheck asan-test tsan-test numba-suite cupy-suite pycuda-suite bench gtest-src deps-debs gloo-debs clean distclean
+.PHONY: test demo docs build stubs deps venv gpu-check gpu-build gpu-test gpu-memcheck asan-test tsan-test numba-suite cupy-suite pycuda-suite jax-docs-suite bench gtest-src deps-debs gloo-debs clean distclean
 
 JOBS ?= 2
 GPU_JOBS ?= 16
@@ -265,6 +268,16 @@ pycuda-suite:
 	  PYCUDA_DIR=$(PYCUDA_DIR) PYTHON=$$py PYCUDA_SUITE_XFAIL=1 JOBS=$(JOBS) tools/pycuda_suite/run.sh || rc=$$?; \
 	  $$py tools/pycuda_suite/summarize.py build/pycuda_suite/report.jsonl --suite $(PYCUDA_DIR) \
 	    --known tools/pycuda_suite/known_failures.txt; exit $$rc
+
+# JAX's documentation pages run against loom as `jax` (docs/site/porting/jax_docs_suite.md):
+# prints the per-page counts and fails on a failing cell tools/jax_docs_suite/known_failures.txt
+# does not list. JAX_REF_PYTHON (a Python with jax installed) makes the reference outputs.
+jax-docs-suite:
+	@test -n "$(JAX_DIR)" || { echo "jax-docs-suite: set JAX_DIR to a checkout of jax-ml/jax" >&2; exit 2; }
+	@ls python/loom/_loom*.so >/dev/null 2>&1 \
+	  || { echo "jax-docs-suite: build loom first (make build, or make gpu-build on a GPU machine)" >&2; exit 1; }
+	@py=python3; [ -x $(VPY) ] && py=$(VPY); \
+	  JAX_DIR=$(JAX_DIR) JAX_REF_PYTHON=$(JAX_REF_PYTHON) PYTHON=$$py tools/jax_docs_suite/run.sh
 
 # ---------------------------------------------------------------- misc
 

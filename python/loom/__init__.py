@@ -94,13 +94,14 @@ for _n, _v in list(globals().items()):
 # The transforms (after the extension's names: stop_gradient is bound there as the op, and
 # the Python function takes pytrees).
 from .transforms import grad, jvp, stop_gradient, value_and_grad, vjp, vmap  # noqa: E402
-from .transforms import hessian, jacfwd, jacobian, jacrev, linearize  # noqa: E402
+from .transforms import check_grads, hessian, jacfwd, jacobian, jacrev, linearize  # noqa: E402
 from .transforms import checkpoint, checkpoint_policies, custom_jvp, custom_vjp, remat  # noqa: E402
 # NumPy's __array_ufunc__ and __array_function__ on loom.ndarray: np.sin(x), np.mean(x) run loom's ops.
 from ._numpy import protocols as _numpy_protocols  # noqa: E402, F401
 from ._numpy import flags as _numpy_flags  # noqa: E402, F401 - x.flags
 from ._numpy import pickling as _numpy_pickling  # noqa: E402, F401 - pickle of arrays, dtypes, devices
 from ._numpy import setitem as _numpy_setitem  # noqa: E402, F401 - x[i] = nan on complex arrays
+from ._numpy import jax_names as _numpy_jax_names  # noqa: E402, F401 - x.devices()
 from ._numpy.pyfuncs import *  # noqa: E402, F401, F403 - NumPy's object-level functions
 # CuPy's names (get_array_module, x.get(), x.fill()) and order= on the creation functions.
 from ._numpy.cupy_names import *  # noqa: E402, F401, F403

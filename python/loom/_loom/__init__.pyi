@@ -47,6 +47,7 @@ from loom._numpy.flat_partition import (
     _partition_method as partition
 )
 from loom._numpy.index_tricks import _choose as choose
+from loom._numpy.jax_names import _devices as devices
 import loom._numpy.memptr
 from loom._numpy.out_keywords import _dot_method as dot
 from loom._numpy.protocols import (

@@ -23,6 +23,7 @@ import inspect
 import types
 
 from .. import _loom
+from . import _trace_context
 from ._grad import _is_complex, _is_float
 from .tree_util import tree_flatten, tree_map, tree_unflatten
 
@@ -60,14 +61,17 @@ def _differentiable(x):
 
 def _shifted(diff_args):
     """(a, dx): the differentiated arguments as x0 + dx / 2, and their tangents dx (zeros for
-    leaves that carry no derivative)."""
+    leaves that carry no derivative). Where the trace is differentiated once only, a is x0: the
+    rule's primal computation then carries no derivative, so a derivative the rule replaces
+    (sqrt at 0) is never formed, as in JAX."""
     leaves, tree = tree_flatten(tuple(diff_args))
+    first_order = _trace_context.first_order_only()
     a, d = [], []
     for x in leaves:
         if _differentiable(x):
             x0 = _loom._stop_gradient(x)
             dx = x - x0
-            a.append(x0 + dx * 0.5)
+            a.append(x0 if first_order else x0 + dx * 0.5)
             d.append(dx)
         else:
             a.append(x)
