@@ -294,7 +294,7 @@ bench:
 	  py=python3; [ -x $(VPY) ] && py=$(VPY); PYTHONPATH=$(CURDIR)/python $$py bench/transfer.py && PYTHONPATH=$(CURDIR)/python $$py bench/ops.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/kernels.py && PYTHONPATH=$(CURDIR)/python $$py bench/emulator.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/python_kernels.py && PYTHONPATH=$(CURDIR)/python $$py bench/transforms.py \
-	  && PYTHONPATH=$(CURDIR)/python $$py bench/nn.py \
+	  && PYTHONPATH=$(CURDIR)/python $$py bench/control_flow.py && PYTHONPATH=$(CURDIR)/python $$py bench/nn.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/linalg.py && PYTHONPATH=$(CURDIR)/python $$py bench/fft.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/data_parallel.py && PYTHONPATH=$(CURDIR)/python $$py bench/graphs.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/dask_cluster.py \
