@@ -240,4 +240,61 @@ ScanResult scan(const ArrayFn& f, const std::vector<Array>& init, const std::vec
   return r;
 }
 
+std::vector<Array> switch_(const Array& index, const std::vector<ArrayFn>& branches, const std::vector<Array>& operands) {
+  constexpr const char* kOp = "switch";
+  if (!index.valid() || index.ndim() != 0 || !(is_integer(index.dtype()) || index.dtype() == bool_))
+    throw_dtype_error(kOp, "the index must be an integer or bool scalar, got " +
+                               (index.valid() ? spec_str(index) : std::string("an empty Array handle")));
+  if (branches.empty()) throw_value_error(kOp, "there are no branches");
+  std::vector<ArraySpec> specs;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    if (!operands[i].valid())
+      throw_value_error(kOp, "operand " + std::to_string(i) + " is an empty Array handle");
+    specs.push_back(ArraySpec::of(operands[i]));
+  }
+  auto program = std::make_shared<SwitchProgram>(branches.size());
+  program->num_operands = operands.size();
+  Captures captures;
+  for (size_t k = 0; k < branches.size(); ++k) {
+    if (!branches[k]) throw_value_error(kOp, "branch " + std::to_string(k) + " is empty");
+    program->branches[k] = trace_closed(kOp, ("branch " + std::to_string(k)).c_str(), branches[k], specs, captures);
+  }
+  const std::vector<Array>& first = program->branches[0].outputs;
+  for (size_t k = 1; k < branches.size(); ++k) {
+    const std::vector<Array>& outs = program->branches[k].outputs;
+    if (outs.size() != first.size())
+      throw_value_error(kOp, "branch 0 returns " + std::to_string(first.size()) + " arrays but branch " +
+                                 std::to_string(k) + " returns " + std::to_string(outs.size()));
+    for (size_t j = 0; j < outs.size(); ++j)
+      if (!outs[j].valid() || !first[j].valid() || !(ArraySpec::of(outs[j]) == ArraySpec::of(first[j])))
+        throw_dtype_error(kOp, "the branches must return identical shapes, dtypes and devices: output " +
+                                   std::to_string(j) + " is " + (first[j].valid() ? spec_str(first[j]) : "empty") +
+                                   " in branch 0 but " + (outs[j].valid() ? spec_str(outs[j]) : "empty") +
+                                   " in branch " + std::to_string(k));
+  }
+  const std::vector<Array> captured = captures.arrays();
+  for (TracedGraph& g : program->branches)
+    for (const Array& c : captured) g.inputs.push_back(c);
+  // The index as int32 (a bool picks branch 0 or 1), made on the host side of no one: an op.
+  const Array idx = index.dtype() == int32 ? index : index.astype(int32);
+  std::vector<Array> out;
+  for (const Array& o : first) out.push_back(Array::allocate(o.shape(), o.dtype(), o.device()));
+  std::vector<Array> in{idx};
+  in.insert(in.end(), operands.begin(), operands.end());
+  in.insert(in.end(), captured.begin(), captured.end());
+  dispatch(primitives::switch_branches, trace_detail::refs(in), trace_detail::refs(out), idx, operands, captured, out,
+           SwitchProgramPtr(std::move(program)));
+  return out;
+}
+
+std::vector<Array> cond(const Array& pred, const ArrayFn& true_fn, const ArrayFn& false_fn,
+                        const std::vector<Array>& operands) {
+  if (!pred.valid() || pred.ndim() != 0 || !(is_integer(pred.dtype()) || pred.dtype() == bool_))
+    throw_dtype_error("cond", "the predicate must be a bool (or integer) scalar, got " +
+                                  (pred.valid() ? spec_str(pred) : std::string("an empty Array handle")));
+  // Any nonzero integer is true, as JAX converts it.
+  const Array p = pred.dtype() == bool_ ? pred : not_equal(pred, Scalar(0));
+  return switch_(p, {false_fn, true_fn}, operands);
+}
+
 }  // namespace loom::lax

@@ -37,6 +37,19 @@ struct ScanResult {
 ScanResult scan(const ArrayFn& f, const std::vector<Array>& init, const std::vector<Array>& xs,
                 std::optional<int64_t> length = std::nullopt, bool reverse = false);
 
+/// JAX's lax.switch: branches[clamp(index, 0, n - 1)](operands). `index` is an integer or
+/// bool scalar array (a traced one too); each branch takes the operands and returns arrays of
+/// the same shapes, dtypes and devices in every branch. Every branch is traced once and the
+/// choice runs as one op that runs one branch; grad differentiates the branch taken (the
+/// index has no derivative); under vmap a batched index runs every branch and selects each
+/// example's result, as JAX does.
+std::vector<Array> switch_(const Array& index, const std::vector<ArrayFn>& branches, const std::vector<Array>& operands);
+
+/// JAX's lax.cond: true_fn(operands) if pred else false_fn(operands), as switch_(pred,
+/// {false_fn, true_fn}, operands).
+std::vector<Array> cond(const Array& pred, const ArrayFn& true_fn, const ArrayFn& false_fn,
+                        const std::vector<Array>& operands);
+
 /// The loop body of fori_loop: the index (an int64 scalar array) and the carry.
 using ForiBody = std::function<std::vector<Array>(const Array& i, const std::vector<Array>& carry)>;
 

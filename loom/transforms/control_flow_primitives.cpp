@@ -16,6 +16,11 @@
 // the captured arrays' cotangents, and stacking the xs' cotangents. Both are scans, so grad
 // of grad and jit of grad go through the same records. Batching scans a vmapped body over
 // the xs with the batch axis moved behind the scan's.
+//
+// switch_branches's eval reads the index on the host and runs that branch's compiled graph.
+// Its vjp is a switch on the same index over the branches' pullbacks (the index has no
+// derivative); batching runs a switch of vmapped branches when the index is shared, and
+// every branch with a per-example select when it is batched (JAX's rule).
 #include "loom/transforms/control_flow_primitives.h"
 
 #include <cstdint>
@@ -66,6 +71,11 @@ Array row(const Array& a, int64_t t) {
 
 }  // namespace
 
+const CompiledPlan& SwitchProgram::plan(size_t k) const {
+  std::call_once(once_[k], [this, k] { plans_[k] = std::make_unique<CompiledPlan>(branches[k]); });
+  return *plans_[k];
+}
+
 namespace control_flow_evals {
 
 // One eval for every device: the graphs' records dispatch to their own backends.
@@ -107,6 +117,18 @@ void scan_loop(const std::vector<Array>& init, const std::vector<Array>& xs, con
     for (size_t i = 0; i < nc; ++i) args[i] = std::move(next[i]);
   }
   for (size_t i = 0; i < nc; ++i) copyto(carry_out[i], args[i]);
+}
+
+void switch_branches(const Array& index, const std::vector<Array>& operands, const std::vector<Array>& captured,
+                     const std::vector<Array>& out, const SwitchProgramPtr& program) {
+  int32_t k = 0;
+  index.copy_to_host(&k);
+  const int32_t last = static_cast<int32_t>(program->branches.size()) - 1;
+  k = k < 0 ? 0 : (k > last ? last : k);  // JAX clamps the index
+  std::vector<Array> args = operands;
+  args.insert(args.end(), captured.begin(), captured.end());
+  const std::vector<Array> r = program->plan(static_cast<size_t>(k)).run(args);
+  for (size_t j = 0; j < out.size(); ++j) copyto(out[j], r[j]);
 }
 
 }  // namespace control_flow_evals
@@ -175,6 +197,32 @@ void scan_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector
   for (size_t i = 0; i < nc; ++i) in_cts[i] = conj(bwd.carry[i]);
   for (size_t j = 0; j < nx; ++j) in_cts[nc + j] = conj(bwd.ys[j]);
   for (size_t k = 0; k < ncap; ++k) in_cts[nc + nx + k] = conj(bwd.carry[nc + k]);
+}
+
+// A switch on the same index whose branch k is branch k's pullback at the operands (in the
+// public vjp's convention, as for scan), giving the operands' and captured arrays' cotangents.
+void switch_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
+  const SwitchProgramPtr p = std::get<4>(
+      op.args_as<Array, std::vector<Array>, std::vector<Array>, std::vector<Array>, SwitchProgramPtr>());
+  const size_t nops = p->num_operands, nin = op.inputs.size() - 1;
+  const std::vector<Array> primals(op.inputs.begin() + 1, op.inputs.end());  // operands, captured
+  std::vector<Array> cts;
+  for (size_t j = 0; j < op.outputs.size(); ++j)
+    cts.push_back(out_cts[j].valid() ? conj(out_cts[j]) : zeros_like(op.outputs[j]));
+  std::vector<ArrayFn> backs;
+  for (size_t k = 0; k < p->branches.size(); ++k)
+    backs.push_back([p, k, nin](const std::vector<Array>& a) {
+      const std::vector<Array> prim(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(nin));
+      const std::vector<Array> ct(a.begin() + static_cast<std::ptrdiff_t>(nin), a.end());
+      auto [unused, pullback] = vjp([p, k](const std::vector<Array>& in) { return replay(p->branches[k], in); }, prim);
+      (void)unused;
+      return pullback(ct);
+    });
+  std::vector<Array> args = primals;
+  args.insert(args.end(), cts.begin(), cts.end());
+  const std::vector<Array> g = lax::switch_(op.inputs[0], backs, args);
+  for (size_t i = 0; i < nin; ++i) in_cts[1 + i] = conj(g[i]);
+  (void)nops;
 }
 
 }  // namespace
@@ -252,6 +300,47 @@ void scan_rule(const TracedOp& op, const BatchMap& m) {
   for (size_t j = 0; j < r.ys.size(); ++j) copyto(m.batched(op.outputs[nc + j]), swapaxes(r.ys[j], 0, 1));
 }
 
+void switch_rule(const TracedOp& op, const BatchMap& m) {
+  const auto& [index, operands, captured, out, program] =
+      op.args_as<Array, std::vector<Array>, std::vector<Array>, std::vector<Array>, SwitchProgramPtr>();
+  const BufferMap example0 = m.example(0);
+  std::vector<Array> args;
+  std::vector<std::optional<int>> axes;
+  for (const auto* list : {&operands, &captured})
+    for (const Array& a : *list) {
+      args.push_back(m.is_batched(a) ? m.batched(a) : rebind(a, example0));
+      axes.push_back(m.is_batched(a) ? std::optional<int>(0) : std::nullopt);
+    }
+  const SwitchProgramPtr p = program;
+  std::vector<ArrayFn> vbranches;
+  for (size_t k = 0; k < p->branches.size(); ++k)
+    vbranches.push_back(vmap([p, k](const std::vector<Array>& a) { return replay(p->branches[k], a); }, axes));
+  std::vector<Array> result;
+  if (!m.is_batched(index)) {
+    // One index for every example: still one branch runs.
+    std::vector<ArrayFn> fns;
+    for (const ArrayFn& f : vbranches) fns.push_back([f, args](const std::vector<Array>&) { return f(args); });
+    result = lax::switch_(rebind(index, example0), fns, {});
+  } else {
+    // Each example its own branch: every branch runs, each example selects its own result.
+    const Array idx = clip(m.batched(index), Scalar(int32_t{0}), Scalar(static_cast<int32_t>(p->branches.size() - 1)));
+    for (size_t k = 0; k < vbranches.size(); ++k) {
+      const std::vector<Array> r = vbranches[k](args);
+      if (k == 0) {
+        result = r;
+        continue;
+      }
+      const Array take_k = equal(idx, Scalar(static_cast<int32_t>(k)));
+      for (size_t j = 0; j < r.size(); ++j) {
+        Shape s(r[j].ndim(), 1);
+        s[0] = m.size;
+        result[j] = where(reshape(take_k, s), r[j], result[j]);
+      }
+    }
+  }
+  for (size_t j = 0; j < out.size(); ++j) copyto(m.batched(op.outputs[j]), result[j]);
+}
+
 }  // namespace
 }  // namespace batch
 
@@ -266,6 +355,13 @@ const Primitive<WhileLoopFn> primitives::while_loop{
 const Primitive<ScanLoopFn> primitives::scan_loop{
     PrimitiveInfo{"scan_loop", "control_flow"}.takes_complex().complex_vjp(control_flow_vjp::scan_vjp).batched(batch::scan_rule),
     control_flow_evals::scan_loop, control_flow_evals::scan_loop};
+
+const Primitive<SwitchFn> primitives::switch_branches{
+    PrimitiveInfo{"switch_branches", "control_flow"}
+        .takes_complex()
+        .complex_vjp(control_flow_vjp::switch_vjp)
+        .batched(batch::switch_rule),
+    control_flow_evals::switch_branches, control_flow_evals::switch_branches};
 
 std::vector<const PrimitiveInfo*> control_flow_primitives() {
   std::vector<const PrimitiveInfo*> out;

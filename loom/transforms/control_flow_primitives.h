@@ -77,9 +77,33 @@ inline void rebind_arg(ScanProgramPtr&, const BufferMap&) {}
 using ScanLoopFn = void(const std::vector<Array>& init, const std::vector<Array>& xs, const std::vector<Array>& captured,
                     const std::vector<Array>& carry_out, const std::vector<Array>& ys, const ScanProgramPtr& program);
 
+/// What a switch record runs: one traced graph per branch, each on (operand..., captured...)
+/// (the captures of every branch, in one list, appended to each), returning arrays of the
+/// same specs in every branch.
+struct SwitchProgram {
+  std::vector<TracedGraph> branches;
+  size_t num_operands = 0;
+  /// Branch k compiled at its first run, once.
+  const CompiledPlan& plan(size_t k) const;
+
+  explicit SwitchProgram(size_t n) : branches(n), plans_(n), once_(n) {}
+
+ private:
+  mutable std::vector<std::unique_ptr<CompiledPlan>> plans_;
+  mutable std::vector<std::once_flag> once_;
+};
+using SwitchProgramPtr = std::shared_ptr<const SwitchProgram>;
+inline void rebind_arg(SwitchProgramPtr&, const BufferMap&) {}
+
+/// out = program.branches[clamp(index)] on (operands, captured); index is an int32 scalar,
+/// read on the host.
+using SwitchFn = void(const Array& index, const std::vector<Array>& operands, const std::vector<Array>& captured,
+                      const std::vector<Array>& out, const SwitchProgramPtr& program);
+
 #define LOOM_CONTROL_FLOW_PRIMITIVES(X) \
   X(WhileLoopFn, while_loop, )      \
-  X(ScanLoopFn, scan_loop, )
+  X(ScanLoopFn, scan_loop, )        \
+  X(SwitchFn, switch_branches, )
 
 namespace primitives {
 LOOM_CONTROL_FLOW_PRIMITIVES(LOOM_DECLARE_PRIMITIVE)
