@@ -240,8 +240,11 @@ ScanResult scan(const ArrayFn& f, const std::vector<Array>& init, const std::vec
   return r;
 }
 
-std::vector<Array> switch_(const Array& index, const std::vector<ArrayFn>& branches, const std::vector<Array>& operands) {
-  constexpr const char* kOp = "switch";
+namespace {
+
+// switch_ under the name of the op the user called (switch or cond).
+std::vector<Array> run_switch(const char* kOp, const Array& index, const std::vector<ArrayFn>& branches,
+                              const std::vector<Array>& operands) {
   if (!index.valid() || index.ndim() != 0 || !(is_integer(index.dtype()) || index.dtype() == bool_))
     throw_dtype_error(kOp, "the index must be an integer or bool scalar, got " +
                                (index.valid() ? spec_str(index) : std::string("an empty Array handle")));
@@ -287,6 +290,12 @@ std::vector<Array> switch_(const Array& index, const std::vector<ArrayFn>& branc
   return out;
 }
 
+}  // namespace
+
+std::vector<Array> switch_(const Array& index, const std::vector<ArrayFn>& branches, const std::vector<Array>& operands) {
+  return run_switch("switch", index, branches, operands);
+}
+
 std::vector<Array> cond(const Array& pred, const ArrayFn& true_fn, const ArrayFn& false_fn,
                         const std::vector<Array>& operands) {
   if (!pred.valid() || pred.ndim() != 0 || !(is_integer(pred.dtype()) || pred.dtype() == bool_))
@@ -294,7 +303,7 @@ std::vector<Array> cond(const Array& pred, const ArrayFn& true_fn, const ArrayFn
                                   (pred.valid() ? spec_str(pred) : std::string("an empty Array handle")));
   // Any nonzero integer is true, as JAX converts it.
   const Array p = pred.dtype() == bool_ ? pred : not_equal(pred, Scalar(0));
-  return switch_(p, {false_fn, true_fn}, operands);
+  return run_switch("cond", p, {false_fn, true_fn}, operands);
 }
 
 }  // namespace loom::lax

@@ -31,6 +31,19 @@ LOOM_BINDING_FAMILY(control_flow, 91) {
       "loom::lax::scan(f, init, xs, length, reverse) -> (carry, ys): f is a function of a list of arrays (the "
       "carry, then one slice of each x) returning the next carry then the ys. Runs as one op (a primitive of its "
       "own under jit, vmap and grad).");
+  m.def(
+      "_switch",
+      [](const Array& index, const std::vector<nb::object>& branches, const std::vector<Array>& operands, bool cond) {
+        std::vector<ArrayFn> fns;
+        for (const nb::object& b : branches) fns.push_back(python_array_fn(b));
+        if (cond && fns.size() == 2) return lax::cond(index, fns[1], fns[0], operands);
+        return lax::switch_(index, fns, operands);
+      },
+      nb::arg("index"), nb::arg("branches"), nb::arg("operands"), nb::arg("cond") = false,
+      "loom::lax::switch_(index, branches, operands): each branch is a function of a list of arrays (the "
+      "operands) returning a list of arrays of the same specs in every branch. Runs as one op that runs one "
+      "branch (a primitive of its own under jit, vmap and grad). cond=True: lax::cond(index, branches[1], "
+      "branches[0], operands), whose errors name cond.");
 }
 
 }  // namespace loom::py

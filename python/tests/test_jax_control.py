@@ -51,6 +51,17 @@ def test_cond_traced_jit_vmap_grad(rng, device):
         lax.cond(loom.asarray([True, False], device=device), lambda: 1, lambda: 2)
 
 
+def test_traced_cond_differentiates_only_the_branch_taken(device):
+    # The untaken branch's derivative (sqrt at a negative number: NaN) never reaches the
+    # gradient: one branch runs, as in JAX (a where over both branches would give NaN).
+    f = lambda v: lax.cond(v > 0, loom.sqrt, lambda u: -3.0 * u, v)  # noqa: E731
+    for fn in (loom.grad(f), loom.jit(loom.grad(f))):
+        assert_matches(fn(loom.asarray(-4.0, device=device)), np.asarray(-3.0), device=device)
+        assert_matches(fn(loom.asarray(4.0, device=device)), np.asarray(0.25), device=device)
+    g = loom.vmap(loom.grad(f))(loom.asarray([-4.0, 4.0], device=device))
+    assert_matches(g, np.asarray([-3.0, 0.25]), device=device)
+
+
 @pytest.mark.parametrize("index", [-3, 0, 1, 2, 7])
 def test_switch_clamps(index, rng, device):
     xn, x = _a(rng, 3, device)

@@ -1,12 +1,11 @@
-"""jax.lax's other control flow (cond, switch, scan, map, associative_scan) in Python over
-loom's ops and its one loop primitive (while_loop, lax.py); loom.lax re-exports them.
+"""jax.lax's control flow other than while_loop/fori_loop (lax.py): cond, switch, scan, map,
+associative_scan, over the core's control-flow primitives (docs/TRANSFORMS.md §7); loom.lax
+re-exports them.
 
-scan is a primitive; cond and switch are not yet (docs/TRANSFORMS.md, "What needs C++"):
-
-- cond / switch: a concrete predicate or index runs only the branch it picks (JAX's result);
-  a traced one (inside jit, vmap, grad) runs every branch and selects the results with where,
-  so jit, vmap and grad go through. Every branch's ops run, and a branch whose own derivative
-  is NaN or inf where it is not taken poisons the gradient (as jnp.where does in JAX).
+- cond / switch: a concrete predicate or index calls the branch it picks; a traced one (inside
+  jit, vmap, grad) is the switch primitive (C++: lax::switch_/cond): every branch traced once,
+  the one taken runs and is differentiated; under vmap with a batched index every branch
+  runs and each example selects its result (JAX's rule).
 - scan: the scan primitive (C++: lax::scan), eagerly and under every transform: f is traced
   once, the steps run as one op, grad runs the steps backwards (a second scan) and vmap
   batches it. map is a scan without a carry.
@@ -73,32 +72,35 @@ def _leaf_array(x, like):
     return _loom.asarray(x, device=like.device) if isinstance(like, _ndarray) else _loom.asarray(x)
 
 
-def _select_trees(who, pick, outs):
-    """The branches' results (pytrees of one structure) merged leaf by leaf: pick(leaves) chooses."""
-    flat = [tree_flatten(o) for o in outs]
-    tree = flat[0][1]
-    for k, (_, t) in enumerate(flat[1:], 1):
-        if t != tree:
-            raise TypeError(f"[{who}] branch 0 returns the structure {tree} but branch {k} returns {t}")
-    merged = []
-    for j in range(tree.num_leaves):
-        leaves = [f[0][j] for f in flat]
-        like = next((v for v in leaves if isinstance(v, _ndarray)), None)
-        arrays = [_leaf_array(v, like) for v in leaves]
-        for k, a in enumerate(arrays[1:], 1):
-            if tuple(a.shape) != tuple(arrays[0].shape) or a.dtype != arrays[0].dtype:
-                raise TypeError(f"[{who}] the branches must return identical shapes and dtypes: leaf {j} is "
-                                f"{arrays[0].dtype}{tuple(arrays[0].shape)} in branch 0 but "
-                                f"{a.dtype}{tuple(a.shape)} in branch {k}")
-        merged.append(pick(arrays))
-    return tree_unflatten(tree, merged)
+def _switch_traced(who, index, branches, operands):
+    """The switch primitive over pytree operands and results: every branch is traced once, the
+    one the index picks runs (under vmap with a batched index, each example's)."""
+    leaves, tree = tree_flatten(tuple(operands))
+    device = index.device
+    arrays = [x if isinstance(x, _ndarray) else _loom.asarray(x, device=device) for x in leaves]
+    out_trees = [None] * len(branches)
+
+    def wrap(k, fn):
+        def run(flat):
+            out = fn(*tree_unflatten(tree, flat))
+            out_leaves, out_tree = tree_flatten(out)
+            out_trees[k] = out_tree
+            if k and out_tree != out_trees[0]:
+                raise TypeError(f"[{who}] branch 0 returns the structure {out_trees[0]} but branch {k} returns {out_tree}")
+            like = next((v for v in out_leaves if isinstance(v, _ndarray)), None)
+            return [_leaf_array(v, like) if like is not None else _loom.asarray(v, device=device) for v in out_leaves]
+        return run
+
+    outs = _loom._switch(index, [wrap(k, f) for k, f in enumerate(branches)], arrays, who == "cond")
+    return tree_unflatten(out_trees[0], outs)
 
 
 def cond(pred, true_fun, false_fun, *operands, operand=None):
     """lax.cond: true_fun(*operands) if pred else false_fun(*operands).
 
-    A concrete pred runs one branch. A traced pred (inside jit, vmap, grad) runs both and
-    selects with where; both must return the same structure, shapes and dtypes."""
+    A concrete pred runs one branch. A traced pred (inside jit, vmap, grad) makes one switch op
+    that runs the branch taken (every branch traced; under vmap with a batched pred, both run
+    and each example selects); both must return the same structure, shapes and dtypes."""
     if operand is not None:
         if operands:
             raise TypeError("[cond] pass the operands positionally or as operand=, not both")
@@ -109,14 +111,13 @@ def cond(pred, true_fun, false_fun, *operands, operand=None):
     if p is not None:
         return true_fun(*operands) if p else false_fun(*operands)
     pred = pred if pred.dtype == _loom.bool_ else pred != 0
-    return _select_trees("cond", lambda ab: _loom.where(pred, ab[0], ab[1]),
-                         [true_fun(*operands), false_fun(*operands)])
+    return _switch_traced("cond", pred, [false_fun, true_fun], operands)
 
 
 def switch(index, branches, *operands, operand=None):
     """lax.switch: branches[index](*operands), index clamped to [0, len(branches) - 1].
 
-    A concrete index runs one branch; a traced one runs all and selects (see cond)."""
+    A concrete index runs one branch; a traced one makes one switch op (see cond)."""
     if operand is not None:
         if operands:
             raise TypeError("[switch] pass the operands positionally or as operand=, not both")
@@ -124,23 +125,15 @@ def switch(index, branches, *operands, operand=None):
     branches = list(branches)
     if not branches or not all(callable(b) for b in branches):
         raise TypeError("[switch] branches must be a non-empty sequence of functions")
-    i = _concrete(index, "switch", "index")
     n = len(branches)
+    i = _concrete(index, "switch", "index")
     if i is not None:
         if isinstance(i, float) or isinstance(i, bool):
             raise TypeError(f"[switch] index must be an integer, got {i!r}")
         return branches[min(max(int(i), 0), n - 1)](*operands)
     if index.dtype.kind not in "iu":
         raise TypeError(f"[switch] index must be an integer scalar, got {index.dtype}")
-    idx = _loom.clip(index, 0, n - 1)
-
-    def pick(arrays):
-        out = arrays[-1]
-        for k in range(n - 2, -1, -1):
-            out = _loom.where(idx == k, arrays[k], out)
-        return out
-
-    return _select_trees("switch", pick, [b(*operands) for b in branches])
+    return _switch_traced("switch", index, branches, operands)
 
 
 def _scan_length(xs_leaves, length):
