@@ -307,3 +307,34 @@ std::vector<Array> cond(const Array& pred, const ArrayFn& true_fn, const ArrayFn
 }
 
 }  // namespace loom::lax
+
+namespace loom {
+
+ArrayFn checkpoint(ArrayFn fn) {
+  if (!fn) throw_value_error("checkpoint", "the function is empty");
+  return [fn = std::move(fn)](const std::vector<Array>& args) {
+    std::vector<ArraySpec> specs;
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (!args[i].valid()) throw_value_error("checkpoint", "argument " + std::to_string(i) + " is an empty Array handle");
+      specs.push_back(ArraySpec::of(args[i]));
+    }
+    auto program = std::make_shared<RematProgram>();
+    lax::Captures captures;
+    program->fn = lax::trace_closed("checkpoint", "the function", fn, specs, captures);
+    const std::vector<Array> captured = captures.arrays();
+    for (const Array& c : captured) program->fn.inputs.push_back(c);
+    std::vector<Array> out;
+    for (size_t j = 0; j < program->fn.outputs.size(); ++j) {
+      const Array& o = program->fn.outputs[j];
+      if (!o.valid()) throw_value_error("checkpoint", "the function returned an empty Array handle as output " + std::to_string(j));
+      out.push_back(Array::allocate(o.shape(), o.dtype(), o.device()));
+    }
+    std::vector<Array> in = args;
+    in.insert(in.end(), captured.begin(), captured.end());
+    dispatch(primitives::remat, trace_detail::refs(in), trace_detail::refs(out), args, captured, out,
+             RematProgramPtr(std::move(program)));
+    return out;
+  };
+}
+
+}  // namespace loom

@@ -61,3 +61,13 @@ std::vector<Array> fori_loop(const Array& lower, const Array& upper, const ForiB
 std::vector<Array> fori_loop(int64_t lower, int64_t upper, const ForiBody& body, const std::vector<Array>& init);
 
 }  // namespace loom::lax
+
+namespace loom {
+
+/// JAX's checkpoint (remat): the same function, whose forward values grad does not keep. It
+/// runs as one op (fn traced once per call, compiled); the op's derivative rule runs fn
+/// again under vjp, so reverse mode stores fn's arguments and results only and recomputes
+/// the rest in the backward pass, trading compute for memory.
+ArrayFn checkpoint(ArrayFn fn);
+
+}  // namespace loom

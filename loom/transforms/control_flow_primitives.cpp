@@ -76,6 +76,11 @@ const CompiledPlan& SwitchProgram::plan(size_t k) const {
   return *plans_[k];
 }
 
+const CompiledPlan& RematProgram::plan() const {
+  std::call_once(compiled_, [this] { plan_ = std::make_unique<CompiledPlan>(fn); });
+  return *plan_;
+}
+
 namespace control_flow_evals {
 
 // One eval for every device: the graphs' records dispatch to their own backends.
@@ -128,6 +133,14 @@ void switch_branches(const Array& index, const std::vector<Array>& operands, con
   std::vector<Array> args = operands;
   args.insert(args.end(), captured.begin(), captured.end());
   const std::vector<Array> r = program->plan(static_cast<size_t>(k)).run(args);
+  for (size_t j = 0; j < out.size(); ++j) copyto(out[j], r[j]);
+}
+
+void remat(const std::vector<Array>& operands, const std::vector<Array>& captured, const std::vector<Array>& out,
+           const RematProgramPtr& program) {
+  std::vector<Array> args = operands;
+  args.insert(args.end(), captured.begin(), captured.end());
+  const std::vector<Array> r = program->plan().run(args);
   for (size_t j = 0; j < out.size(); ++j) copyto(out[j], r[j]);
 }
 
@@ -223,6 +236,18 @@ void switch_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vect
   const std::vector<Array> g = lax::switch_(op.inputs[0], backs, args);
   for (size_t i = 0; i < nin; ++i) in_cts[1 + i] = conj(g[i]);
   (void)nops;
+}
+
+void remat_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
+  const RematProgramPtr p =
+      std::get<3>(op.args_as<std::vector<Array>, std::vector<Array>, std::vector<Array>, RematProgramPtr>());
+  auto [unused, pullback] = vjp([p](const std::vector<Array>& in) { return replay(p->fn, in); }, op.inputs);
+  (void)unused;
+  std::vector<Array> cts;
+  for (size_t j = 0; j < op.outputs.size(); ++j)
+    cts.push_back(out_cts[j].valid() ? conj(out_cts[j]) : zeros_like(op.outputs[j]));
+  const std::vector<Array> g = pullback(cts);
+  for (size_t i = 0; i < g.size(); ++i) in_cts[i] = conj(g[i]);
 }
 
 }  // namespace
@@ -341,6 +366,23 @@ void switch_rule(const TracedOp& op, const BatchMap& m) {
   for (size_t j = 0; j < out.size(); ++j) copyto(m.batched(op.outputs[j]), result[j]);
 }
 
+void remat_rule(const TracedOp& op, const BatchMap& m) {
+  const auto& [operands, captured, out, program] =
+      op.args_as<std::vector<Array>, std::vector<Array>, std::vector<Array>, RematProgramPtr>();
+  const BufferMap example0 = m.example(0);
+  std::vector<Array> args;
+  std::vector<std::optional<int>> axes;
+  for (const auto* list : {&operands, &captured})
+    for (const Array& a : *list) {
+      args.push_back(m.is_batched(a) ? m.batched(a) : rebind(a, example0));
+      axes.push_back(m.is_batched(a) ? std::optional<int>(0) : std::nullopt);
+    }
+  const RematProgramPtr p = program;
+  const std::vector<Array> r =
+      checkpoint(vmap([p](const std::vector<Array>& a) { return replay(p->fn, a); }, axes))(args);
+  for (size_t j = 0; j < out.size(); ++j) copyto(m.batched(op.outputs[j]), r[j]);
+}
+
 }  // namespace
 }  // namespace batch
 
@@ -362,6 +404,10 @@ const Primitive<SwitchFn> primitives::switch_branches{
         .complex_vjp(control_flow_vjp::switch_vjp)
         .batched(batch::switch_rule),
     control_flow_evals::switch_branches, control_flow_evals::switch_branches};
+
+const Primitive<RematFn> primitives::remat{
+    PrimitiveInfo{"remat", "control_flow"}.takes_complex().complex_vjp(control_flow_vjp::remat_vjp).batched(batch::remat_rule),
+    control_flow_evals::remat, control_flow_evals::remat};
 
 std::vector<const PrimitiveInfo*> control_flow_primitives() {
   std::vector<const PrimitiveInfo*> out;

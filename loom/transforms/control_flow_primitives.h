@@ -100,10 +100,28 @@ inline void rebind_arg(SwitchProgramPtr&, const BufferMap&) {}
 using SwitchFn = void(const Array& index, const std::vector<Array>& operands, const std::vector<Array>& captured,
                       const std::vector<Array>& out, const SwitchProgramPtr& program);
 
+/// What a checkpoint record runs: `fn` traced on (operand..., captured...), compiled once.
+struct RematProgram {
+  TracedGraph fn;
+  const CompiledPlan& plan() const;
+
+ private:
+  mutable std::once_flag compiled_;
+  mutable std::unique_ptr<CompiledPlan> plan_;
+};
+using RematProgramPtr = std::shared_ptr<const RematProgram>;
+inline void rebind_arg(RematProgramPtr&, const BufferMap&) {}
+
+/// out = program.fn(operands, captured). grad keeps only the record's operands and results:
+/// its rule runs fn again under vjp, so fn's intermediates are recomputed, never stored.
+using RematFn = void(const std::vector<Array>& operands, const std::vector<Array>& captured,
+                     const std::vector<Array>& out, const RematProgramPtr& program);
+
 #define LOOM_CONTROL_FLOW_PRIMITIVES(X) \
   X(WhileLoopFn, while_loop, )      \
   X(ScanLoopFn, scan_loop, )        \
-  X(SwitchFn, switch_branches, )
+  X(SwitchFn, switch_branches, )    \
+  X(RematFn, remat, )
 
 namespace primitives {
 LOOM_CONTROL_FLOW_PRIMITIVES(LOOM_DECLARE_PRIMITIVE)

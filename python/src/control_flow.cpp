@@ -44,6 +44,12 @@ LOOM_BINDING_FAMILY(control_flow, 91) {
       "operands) returning a list of arrays of the same specs in every branch. Runs as one op that runs one "
       "branch (a primitive of its own under jit, vmap and grad). cond=True: lax::cond(index, branches[1], "
       "branches[0], operands), whose errors name cond.");
+  m.def(
+      "_checkpoint",
+      [](nb::object f, const std::vector<Array>& args) { return checkpoint(python_array_fn(std::move(f)))(args); },
+      nb::arg("f"), nb::arg("args"),
+      "loom::checkpoint(f)(args): f is a function of a list of arrays returning a list of arrays; it runs as one op "
+      "whose derivative recomputes f's forward values instead of storing them.");
 }
 
 }  // namespace loom::py

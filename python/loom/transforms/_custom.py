@@ -251,24 +251,46 @@ def _zero_or(ct, like):
 
 
 def checkpoint(fun=None, *, prevent_cse=True, policy=None, static_argnums=()):
-    """jax.checkpoint (remat): the same function and derivatives. loom's grad keeps every
-    forward value it needs; recomputing them in the backward pass instead needs the core's
-    autodiff to mark a region (C++), so today this saves no memory."""
+    """jax.checkpoint (remat): the same function and derivatives, whose forward values grad
+    does not keep. The call is one op (the core's remat primitive): reverse mode stores its
+    arguments and results only, and its derivative rule runs fun again to get the rest, trading
+    compute for memory. Array leaves of the arguments are its operands; other leaves, and the
+    arguments at static_argnums, are fixed values. `policy` is accepted and every policy
+    recomputes everything (nothing_saveable); `prevent_cse` has nothing to prevent."""
     if fun is None:
         return lambda f: checkpoint(f, prevent_cse=prevent_cse, policy=policy, static_argnums=static_argnums)
     if not callable(fun):
         raise TypeError(f"[checkpoint] expected a function, not {type(fun).__name__}")
+    static_argnums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
 
     @functools.wraps(fun)
     def remat_f(*args, **kwargs):
-        return fun(*args, **kwargs)
+        args = _positional(fun, args, kwargs, "checkpoint")
+        n = len(args)
+        static = {i % n for i in static_argnums if -n <= i < n}
+        leaves, tree = tree_flatten(tuple(a for i, a in enumerate(args) if i not in static))
+        where = [k for k, v in enumerate(leaves) if isinstance(v, _ndarray)]
+        result = []  # the output's structure and its non-array leaves, set when fun is traced
+
+        def flat(arrays):
+            filled = list(leaves)
+            for k, a in zip(where, arrays):
+                filled[k] = a
+            dynamic = iter(tree_unflatten(tree, filled))
+            out_leaves, out_tree = tree_flatten(fun(*(args[i] if i in static else next(dynamic) for i in range(n))))
+            result[:] = [out_tree, [None if isinstance(v, _ndarray) else v for v in out_leaves]]
+            return [v for v in out_leaves if isinstance(v, _ndarray)]
+
+        outs = iter(_loom._checkpoint(flat, [leaves[k] for k in where]))
+        out_tree, fixed = result
+        return tree_unflatten(out_tree, [next(outs) if v is None else v for v in fixed])
 
     return remat_f
 
 
 remat = checkpoint
 
-# jax.checkpoint_policies' names: accepted, and (with checkpoint saving nothing) ignored.
+# jax.checkpoint_policies' names: accepted, and ignored (checkpoint saves nothing: it recomputes).
 checkpoint_policies = types.SimpleNamespace(
     everything_saveable=None, nothing_saveable=None, dots_saveable=None, checkpoint_dots=None,
     dots_with_no_batch_dims_saveable=None, checkpoint_dots_with_no_batch_dims=None,
