@@ -2,6 +2,6 @@
 loom's public operations, so they run unchanged on cpu() and on every GPU (the role of
 cupyx.scipy for CuPy and jax.scipy for JAX). `from loom import scipy as cpx_scipy` serves
 code ported from CuPy. Special functions and sparse matrices are not here yet."""
-from . import fft, linalg, signal
+from . import fft, linalg, ndimage, signal
 
 __all__ = ["fft", "linalg", "ndimage", "signal"]
