@@ -106,5 +106,7 @@ def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False
         return loom.take_along_axis(low, p[..., :, None] * loom.ones((1, k), dtype=p.dtype, device=a.device), axis=-2), up
     if p_indices:
         return p, low, up
-    pm = (perm[..., None, :] == loom.arange(m, device=a.device)[:, None]).astype(a.dtype)
+    # SciPy's P is real, but for a 1 x 1 matrix (its shortcut) it has a's dtype.
+    real = a.real.dtype if a.dtype.kind == "c" and (m, n) != (1, 1) else a.dtype
+    pm = (perm[..., None, :] == loom.arange(m, device=a.device)[:, None]).astype(real)
     return pm, low, up

@@ -95,8 +95,8 @@ def _run(system, x, axis, zi, dt):
     def dev_(m):
         return loom.asarray(np.ascontiguousarray(m), device=dev).astype(dt)
 
-    xm = xm.astype(dt).reshape(-1, n)
-    rows = xm.shape[0]
+    rows = int(np.prod(batch))
+    xm = xm.astype(dt).reshape(rows, n)
     z0 = (loom.zeros((rows, p), dtype=dt, device=dev) if zi is None
           else loom.moveaxis(zi, axis, -1).astype(dt).reshape(rows, p))
     if n == 0:

@@ -135,11 +135,11 @@ def _helper(x, fs, window, nperseg, noverlap, nfft, detrend, return_onesided, sc
 def welch(x, fs=1.0, window="hann", nperseg=None, noverlap=None, nfft=None, detrend="constant",
           return_onesided=True, scaling="density", axis=-1, average="mean"):
     """(f, Pxx): the power spectral density by Welch's method (scipy.signal.welch)."""
-    if average not in ("mean", "median"):
-        raise ValueError(f'average must be "median" or "mean", got {average}')
     freqs, _, p, axis = _helper(x, fs, window, nperseg, noverlap, nfft, detrend, return_onesided, scaling, axis, "psd")
-    if p.shape[-1] == 0:
-        p = p[..., 0] if p.ndim else p
+    if p.shape[-1] == 1:
+        p = p[..., 0]                          # one segment: SciPy checks `average` only for more
+    elif average not in ("mean", "median"):
+        raise ValueError(f'average must be "median" or "mean", got {average}')
     elif average == "median":
         p = loom.median(p, axis=-1) / _median_bias(p.shape[-1])
     else:
