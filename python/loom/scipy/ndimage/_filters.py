@@ -12,8 +12,11 @@ from .. import _util
 from . import _support
 
 
-def _check_origin(origin, size):
+def _check_origin(origin, size, nd=False):
     if not -(size // 2) <= origin <= (size - 1) // 2:
+        if nd:
+            raise ValueError("Invalid origin; origin must satisfy -(weights.shape[k] // 2) <= origin[k] <= "
+                             "(weights.shape[k]-1) // 2")
         raise ValueError("Invalid origin; origin must satisfy -(len(weights) // 2) <= origin <= (len(weights)-1) // 2")
 
 
@@ -29,7 +32,7 @@ def _correlate_nd(x, weights, axes, mode, cval, origins, output, divide=None):
     ext = xw
     before = []
     for ax, w, org in zip(axes, weights.shape, origins):
-        _check_origin(org, w)
+        _check_origin(org, w, len(axes) > 1)
         b = w // 2 + org
         before.append(b)
         ext = _support.extend(ext, ax, b, w - 1 - b, mode, cval)

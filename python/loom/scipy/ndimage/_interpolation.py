@@ -95,8 +95,9 @@ def _reflect_correction(src, exact, axis, n, z, radius):
 
 
 def spline_filter(input, order=3, output=np.float64, mode="mirror"):
-    """spline_filter1d along every axis (scipy.ndimage.spline_filter)."""
-    _check_order(order)
+    """spline_filter1d along every axis (scipy.ndimage.spline_filter); orders 2-5."""
+    if order < 2 or order > 5:
+        raise RuntimeError("spline order not supported")
     x = _util.asarray(input)
     out = x.astype(_support.work_dtype(x))
     if order > 1:
