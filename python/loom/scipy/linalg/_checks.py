@@ -1,4 +1,6 @@
 """SciPy's shape checks, with its messages."""
+import loom
+
 from .. import _util
 
 
@@ -25,7 +27,6 @@ def conj_t(a):
 
 def common(*arrays):
     """The arrays cast to one result dtype (float64 for integers)."""
-    import loom
     arrays = [_util.inexact(x) for x in arrays]
     dt = loom.result_type(*[x.dtype for x in arrays])
     return [x.astype(dt) if x.dtype != dt else x for x in arrays]

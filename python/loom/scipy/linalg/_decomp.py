@@ -1,10 +1,9 @@
 """Eigen, singular value and QR decompositions over loom.linalg (scipy.linalg.eigh, svd, qr)."""
-import numpy as np
-
 import loom
 
 from .. import _util
-from ._checks import conj_t, matrix, square
+from ._basic import _from_triangle
+from ._checks import conj_t, matrix
 from ._triangular import cholesky, solve_triangular
 
 
@@ -39,7 +38,6 @@ def eigh(a, b=None, *, lower=True, eigvals_only=False, overwrite_a=False, overwr
             raise ValueError(f"wrong b dimensions {tuple(b.shape)}, should be {tuple(a.shape)}")
         dt = loom.result_type(a.dtype, b.dtype)
         a, b = a.astype(dt), b.astype(dt)
-        from ._basic import _from_triangle
         a = _from_triangle(a, lower, True)
         low = cholesky(_from_triangle(b, lower, True), lower=True, check_finite=False)
         # C = L^-1 A L^-H; its eigenvectors y give v = L^-H y (v^H b v = I).

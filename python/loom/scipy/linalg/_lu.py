@@ -4,12 +4,10 @@ loom.linalg has no LU of its own (its solve/inv/det factor internally and keep t
 so lu_factor runs Doolittle elimination with partial pivoting on loom ops, one column per
 step: min(M, N) steps of a few ops each, batched over leading axes. Exact to LAPACK's
 getrf up to rounding (same pivots: the first largest |entry| of each column)."""
-import numpy as np
-
 import loom
 
 from .. import _util
-from ._checks import common, conj_t, matrix
+from ._checks import common, matrix
 from ._triangular import solve_triangular
 
 

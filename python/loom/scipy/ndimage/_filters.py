@@ -2,8 +2,6 @@
 gaussian_filter(1d), uniform_filter(1d). The input is extended once per axis by the mode's
 index table, then each nonzero weight adds one shifted slice: the weights (a small table)
 are read on the host, the image stays on its device."""
-import math
-
 import numpy as np
 
 import loom
@@ -50,7 +48,7 @@ def _correlate_nd(x, weights, axes, mode, cval, origins, output, divide=None):
     return _support.finish(out, x, output)
 
 
-def _weights(weights, ndim_expected=None):
+def _weights(weights):
     w = np.asarray(weights.numpy() if isinstance(weights, loom.ndarray) else weights)
     if w.dtype.kind not in "fc":
         w = w.astype(np.float64)

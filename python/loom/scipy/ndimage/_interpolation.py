@@ -153,32 +153,53 @@ def _tap_index(idx, n, mode):
     return loom.remainder(idx, n), inside   # grid-wrap
 
 
-def _weights(t, order):
-    """The order + 1 B-spline weights of each point, t = position - first tap."""
+def _weights(x, order):
+    """The order + 1 B-spline weights of each point at distance x from its first tap's
+    middle knot, written as SciPy's get_spline_interpolation_weights writes them (the last
+    weight is one minus the others), so the sums round as SciPy's do."""
     if order == 0:
-        return [loom.ones_like(t)]
+        return [loom.ones_like(x)]
+    x = x - loom.floor(x if order & 1 else x + 0.5)
+    w = [None] * (order + 1)
     if order == 1:
-        return [1 - t, t]
-    out = []
-    for k in range(order + 1):
-        y = loom.abs(t - k)
-        if order == 2:
-            w = loom.where(y < 0.5, 0.75 - y * y, loom.where(y < 1.5, 0.5 * (1.5 - y) ** 2, 0.0))
-        elif order == 3:
-            w = loom.where(y < 1.0, (y * y * (y - 2.0) * 3.0 + 4.0) / 6.0,
-                           loom.where(y < 2.0, (2.0 - y) ** 3 / 6.0, 0.0))
-        elif order == 4:
-            y2 = y * y
-            w = loom.where(y < 0.5, y2 * (y2 * 0.25 - 0.625) + 115.0 / 192.0,
-                           loom.where(y < 1.5, y * (y * (y * (5.0 / 6.0 - y / 6.0) - 1.25) + 5.0 / 24.0) + 55.0 / 96.0,
-                                      loom.where(y < 2.5, (y - 2.5) ** 4 / 24.0, 0.0)))
-        else:
-            f = y * y
-            w = loom.where(y < 1.0, f * (f * (0.25 - y / 12.0) - 0.5) + 0.55,
-                           loom.where(y < 2.0, y * (y * (y * (y * (y / 24.0 - 0.375) + 1.25) - 1.75) + 0.625) + 0.425,
-                                      loom.where(y < 3.0, (3.0 - y) ** 5 / 120.0, 0.0)))
-        out.append(w)
-    return out
+        w[0] = 1.0 - x
+    elif order == 2:
+        w[1] = 0.75 - x * x
+        y = 0.5 - x
+        w[0] = 0.5 * y * y
+    elif order == 3:
+        z = 1.0 - x
+        w[1] = (x * x * (x - 2.0) * 3.0 + 4.0) / 6.0
+        w[2] = (z * z * (z - 2.0) * 3.0 + 4.0) / 6.0
+        w[0] = z * z * z / 6.0
+    elif order == 4:
+        t = x * x
+        w[2] = t * (t * 0.25 - 0.625) + 115.0 / 192.0
+        y = 1.0 + x
+        w[1] = y * (y * (y * (5.0 - y) / 6.0 - 1.25) + 5.0 / 24.0) + 55.0 / 96.0
+        z = 1.0 - x
+        w[3] = z * (z * (z * (5.0 - z) / 6.0 - 1.25) + 5.0 / 24.0) + 55.0 / 96.0
+        y = 0.5 - x
+        t = y * y
+        w[0] = t * t / 24.0
+    else:
+        z = 1.0 - x
+        t = x * x
+        w[2] = t * (t * (0.25 - x / 12.0) - 0.5) + 0.55
+        t = z * z
+        w[3] = t * (t * (0.25 - z / 12.0) - 0.5) + 0.55
+        y = x + 1.0
+        w[1] = y * (y * (y * (y * (y / 24.0 - 0.375) + 1.25) - 1.75) + 0.625) + 0.425
+        z = z + 1.0
+        w[4] = z * (z * (z * (z * (z / 24.0 - 0.375) + 1.25) - 1.75) + 0.625) + 0.425
+        y = 1.0 - x
+        t = y * y
+        w[0] = y * t * t / 120.0
+    last = 1.0 - w[0]
+    for k in range(1, order):
+        last = last - w[k]
+    w[order] = last
+    return w
 
 
 def _interpolate(coeffs, coords, order, mode, cval, npad=0):
@@ -199,7 +220,7 @@ def _interpolate(coeffs, coords, order, mode, cval, npad=0):
         c = _fold(c, n, mode)
         start = loom.floor(c + 0.5) if order % 2 == 0 else loom.floor(c)
         start = start - order // 2
-        w = _weights(c - start, order)
+        w = _weights(c, order)
         start = start.astype(loom.int64)
         per_axis.append((w, [_tap_index(start + j, n, mode) for j in range(order + 1)]))
     strides = [int(np.prod(spatial[i + 1:])) for i in range(k)]

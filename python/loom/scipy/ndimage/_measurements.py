@@ -56,12 +56,9 @@ def label(input, structure=None, output=None):
     shape = x.shape
     if x.ndim == 0:
         x = x.reshape(1)
-    s = _structure(structure, x.ndim) if structure is not None or x.ndim else None
-    if structure is None:
-        s = _structure(None, x.ndim)
+    s = _structure(structure, x.ndim)
     n = x.size
-    out_dt = loom.int32 if output is None or isinstance(output, loom.ndarray) and output.dtype == loom.int32 \
-        else _support.output_dtype(x, output)
+    out_dt = loom.int32 if output is None else _support.output_dtype(x, output)
     if n == 0:
         res = loom.zeros(shape, dtype=out_dt, device=x.device)
         return (_write(output, res), 0)

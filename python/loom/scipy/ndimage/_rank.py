@@ -27,7 +27,7 @@ def _window(x, axis, size, n, op):
 
 def _check_origin(origin, size):
     if not -(size // 2) <= origin <= (size - 1) // 2:
-        raise ValueError(f"Invalid origin; origin must satisfy -(size // 2) <= origin <= (size-1) // 2")
+        raise ValueError("Invalid origin; origin must satisfy -(size // 2) <= origin <= (size-1) // 2")
 
 
 def _minmax1d(x, size, axis, output, mode, cval, origin, op):
@@ -54,7 +54,7 @@ def maximum_filter1d(input, size, axis=-1, output=None, mode="reflect", cval=0.0
     return _minmax1d(input, size, axis, output, mode, cval, origin, loom.maximum)
 
 
-def _footprint(x, size, footprint, axes):
+def _footprint(size, footprint, axes):
     if footprint is None:
         if size is None:
             raise RuntimeError("no footprint or filter size provided")
@@ -89,7 +89,7 @@ def _taps(x, fp, axes, mode, cval, origins):
 def _minmax(input, size, footprint, output, mode, cval, origin, axes, op, op1d):
     x = _support.check_input(input)
     axes = _support.axes_of(axes, x.ndim)
-    fp, separable = _footprint(x, size, footprint, axes)
+    fp, separable = _footprint(size, footprint, axes)
     origins = _support.sequence(origin, len(axes))
     modes = _support.sequence(mode, len(axes))
     if separable:
@@ -120,7 +120,7 @@ def maximum_filter(input, size=None, footprint=None, output=None, mode="reflect"
 def _rank(input, rank, size, footprint, output, mode, cval, origin, axes, operation):
     x = _support.check_input(input)
     axes = _support.axes_of(axes, x.ndim)
-    fp, _ = _footprint(x, size, footprint, axes)
+    fp, _ = _footprint(size, footprint, axes)
     origins = _support.sequence(origin, len(axes))
     filter_size = int(fp.sum())
     if operation == "median":

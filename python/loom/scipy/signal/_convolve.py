@@ -58,15 +58,19 @@ def _result_dtype(a, b):
 
 
 def _direct_full(a, b):
-    """The full N-D convolution of a with the smaller b: one multiply-add per element of b."""
+    """The full N-D convolution of a with the smaller b: a is zero-padded once, then each
+    element of b adds one scaled slice of it."""
     dt = _result_dtype(a, b)
-    full_shape = tuple(n1 + n2 - 1 for n1, n2 in zip(a.shape, b.shape))
-    out = loom.zeros(full_shape, dtype=dt, device=a.device)
-    a = a.astype(dt)
+    a = loom.pad(a.astype(dt), [(n - 1, n - 1) for n in b.shape])
     b = b.astype(dt)
+    full_shape = tuple(n1 - n2 + 1 for n1, n2 in zip(a.shape, b.shape))
+    out = None
     for idx in np.ndindex(*b.shape):
-        region = tuple(slice(i, i + n) for i, n in zip(idx, a.shape))
-        out = out.at[region].add(a * b[idx])
+        # out[i] = sum_j b[j] a[i - j]: element j of b meets a shifted by j.
+        start = [n - 1 - j for j, n in zip(idx, b.shape)]
+        region = tuple(slice(s, s + m) for s, m in zip(start, full_shape))
+        term = a[region] * b[idx]
+        out = term if out is None else out + term
     return out
 
 

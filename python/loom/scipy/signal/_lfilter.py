@@ -16,7 +16,7 @@ import loom
 
 from .. import _util
 
-_BLOCK = 64
+_BLOCK = 128                     # fastest of 16..256 for 10^6 samples on cpu()
 
 
 def _coefficients(b, a):
