@@ -6,7 +6,8 @@ function-level import hides an import cycle (docs/ARCHITECTURE.md, "The Python p
   package's root (loom/__init__.py, __main__.py, cuda.py, autoinit.py, memory.py, ...) are the
   public face, above every rung: they import anything, and only lazily are they imported.
   A subpackage that RUNGS does not list is reported, so that a new one is placed on purpose.
-  CLIENTS (loom.pycuda) sit above the root: they use loom's public API and nothing imports them.
+  CLIENTS (loom.pycuda, loom.scipy) sit above the root: they use loom's public API and nothing
+  imports them (the root may name one in its table of names loaded on first use).
 - Lazy imports: an import inside a function that could not be written at the top of its
   module (it goes up the order, or its target imports the importer back through module-level
   imports) needs `# lazy: <reason>` on its line or the line above. Other function-level
@@ -25,7 +26,7 @@ RUNGS = [
 ]
 # Subpackages above the public face: other libraries' APIs written over loom's own (as a
 # separate package would be), so they import the package root; nothing of loom imports them.
-CLIENTS = ["pycuda"]
+CLIENTS = ["pycuda", "scipy"]
 EXTENSION = "_loom"
 LAZY_MARK = re.compile(r"#\s*lazy:\s*\S")
 BASE_RANK, TOP_RANK = -1, len(RUNGS)

@@ -156,6 +156,8 @@ _LAZY = {"cuda": ("loom.cuda", None), "vectorize": ("loom.pykernel.vectorize", "
          "guvectorize": ("loom.pykernel.vectorize", "guvectorize"), "nn": ("loom.nn", None),
          "optim": ("loom.optim", None), "data": ("loom.train.data", None),
          "d2l": ("loom.train.d2l", None), "Trainer": ("loom.train.trainer", "Trainer"),
+         # SciPy's names over loom's ops (a client package, as pycuda/ is): loom.scipy.linalg, ...
+         "scipy": ("loom.scipy", None),
          "profiler": ("loom.monitor.profiler", None), "dashboard": ("loom.monitor.dashboard", None), "lax": ("loom.transforms.lax", None),
          # CuPy's pools (cupy.get_default_memory_pool()), over loom.memory
          "get_default_memory_pool": ("loom._cupy_runtime", "get_default_memory_pool"),

@@ -1,0 +1,11 @@
+"""scipy.fft's names over loom.fft: the Fourier transforms, their helpers, and the discrete
+cosine and sine transforms (types 1-4) computed through FFTs on the arrays' device."""
+from ._basic import (fft, fft2, fftfreq, fftn, fftshift, hfft, hfft2, hfftn, ifft, ifft2, ifftn,
+                     ifftshift, ihfft, ihfft2, ihfftn, irfft, irfft2, irfftn, next_fast_len,
+                     prev_fast_len, rfft, rfft2, rfftfreq, rfftn)
+from ._realtransforms import dct, dctn, dst, dstn, idct, idctn, idst, idstn
+
+__all__ = ["dct", "dctn", "dst", "dstn", "fft", "fft2", "fftfreq", "fftn", "fftshift", "hfft", "hfft2",
+           "hfftn", "idct", "idctn", "idst", "idstn", "ifft", "ifft2", "ifftn", "ifftshift", "ihfft",
+           "ihfft2", "ihfftn", "irfft", "irfft2", "irfftn", "next_fast_len", "prev_fast_len", "rfft",
+           "rfft2", "rfftfreq", "rfftn"]

@@ -1,0 +1,17 @@
+"""scipy.ndimage's names on loom arrays: filters with SciPy's boundary modes, spline
+interpolation (orders 0-5) and geometric transforms, labels and measurements."""
+from ._filters import (convolve, convolve1d, correlate, correlate1d, gaussian_filter, gaussian_filter1d,
+                       uniform_filter, uniform_filter1d)
+from ._rank import (maximum_filter, maximum_filter1d, median_filter, minimum_filter, minimum_filter1d,
+                    percentile_filter, rank_filter)
+
+__all__ = ["convolve", "convolve1d", "correlate", "correlate1d", "gaussian_filter", "gaussian_filter1d",
+           "maximum_filter", "maximum_filter1d", "median_filter", "minimum_filter", "minimum_filter1d",
+           "percentile_filter", "rank_filter", "uniform_filter", "uniform_filter1d"]
+from ._interpolation import (affine_transform, map_coordinates, rotate, shift, spline_filter, spline_filter1d,
+                             zoom)
+
+__all__ += ["affine_transform", "map_coordinates", "rotate", "shift", "spline_filter", "spline_filter1d", "zoom"]
+from ._measurements import center_of_mass, generate_binary_structure, label, mean, sum_labels
+
+__all__ += ["center_of_mass", "generate_binary_structure", "label", "mean", "sum_labels"]
