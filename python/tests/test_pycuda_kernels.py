@@ -220,3 +220,33 @@ def test_complex_header_compiles_with_nvrtc():
                    'extern "C" __global__ void k(complex<float>* z, pycuda::complex<double>* w) {\n'
                    '  z[0] = pow(sqrt(z[0]) / 2.0f, 3.0f) + polar(1.0f, 0.5f);\n'
                    '  w[0] = atanh(w[0]) + pycuda::norm(w[0]);\n}').compile(90)
+
+
+DYNAMIC = """
+__global__ void child(int *x, int n) { int i = threadIdx.x; if (i < n) x[i] = x[i] * 2 + 1; }
+__global__ void parent(int *x, int n) { if (threadIdx.x == 0) child<<<1, n>>>(x, n); }
+"""
+
+
+def test_dynamic_parallelism(ctx, device, rng):
+    """A kernel launching a kernel (relocatable code linked with the device runtime) on a GPU;
+    cpu()'s emulator runs no device-side launches and says so."""
+    from loom.pycuda.compiler import DynamicModule, DynamicSourceModule
+    if device.type != "cuda":
+        with pytest.raises(NotImplementedError, match="DynamicSourceModule.*needs a GPU"):
+            DynamicSourceModule(DYNAMIC)
+        with pytest.raises(NotImplementedError, match="DynamicModule.*needs a GPU"):
+            DynamicModule()
+        return
+    x = rng.integers(-50, 50, 32).astype(np.int32)
+    xg = drv.to_device(x)
+    DynamicSourceModule(DYNAMIC).get_function("parent")(xg, np.int32(32), block=(32, 1, 1))
+    np.testing.assert_array_equal(drv.from_device_like(xg, x), x * 2 + 1)
+    # Two sources linked into one module; the device runtime is implied.
+    mod = DynamicModule()
+    mod.add_source(DYNAMIC.split("\n__global__ void parent")[0], nvcc_options=["-rdc=true", "-lcudadevrt"])
+    mod.add_source("__global__ void child(int *x, int n);\n__global__ void parent" + DYNAMIC.split("__global__ void parent")[1])
+    mod.add_stdlib("cudadevrt").link()
+    xg = drv.to_device(x)
+    mod.get_function("parent")(xg, np.int32(32), block=(1, 1, 1))
+    np.testing.assert_array_equal(drv.from_device_like(xg, x), x * 2 + 1)

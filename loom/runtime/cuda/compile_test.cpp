@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "loom/runtime/cuda/compile_test_util.h"
+#include "loom/runtime/cuda/jit_link.h"
 #include "loom/runtime/cuda/module_cache.h"
 #include "loom/backend/cuda/programs.h"
 #include "loom/core/error.h"
@@ -42,6 +43,34 @@ TEST(CudaCompileErrors, NewerArchThanNvrtcGivesPtx) {
   EXPECT_NE(c.image.find(".entry loom_plain"), std::string::npos);
   ASSERT_EQ(c.lowered_names.size(), 1u);
   EXPECT_EQ(c.lowered_names[0].second, "loom_plain");
+}
+
+// A kernel that launches a kernel (dynamic parallelism): relocatable device code, linked with
+// the device runtime into a loadable CUBIN (an ELF image); without -rdc NVRTC refuses it.
+TEST(CudaCompileRelocatable, AKernelLaunchingAKernelLinksWithTheDeviceRuntime) {
+  const std::string source =
+      "extern \"C\" __global__ void child(int* x) { x[threadIdx.x] += 1; }\n"
+      "extern \"C\" __global__ void parent(int* x) { if (threadIdx.x == 0) child<<<1, 4>>>(x); }\n";
+  const Program rdc("dynamic.cu", source, {"parent", "child"}, {"-rdc=true"}, Dialect::kFull);
+  const CompiledProgram c = compile_program(rdc, 90);
+  EXPECT_FALSE(c.is_ptx);
+  EXPECT_EQ(c.image.compare(0, 4, "\x7f" "ELF"), 0);
+  EXPECT_EQ(c.lowered_names.size(), 2u);
+  EXPECT_THROW(compile_program(Program("dynamic.cu", source, {"parent"}, {}, Dialect::kFull), 90), CompileError);
+  // A GPU newer than NVRTC would get PTX, which cannot be linked for it: a clear error.
+  EXPECT_THROW(compile_program(rdc, 990), CompileError);
+  EXPECT_TRUE(wants_relocatable_code({"-G", "-rdc=true"}));
+  EXPECT_FALSE(wants_relocatable_code({"-rdc=false"}));
+}
+
+// nvcc's programs include stdio for printf; NVRTC has printf built in and finds an empty header.
+TEST(CudaCompileUserPrograms, StdioIncludesCompile) {
+  for (const char* header : {"<stdio.h>", "<cstdio>"}) {
+    const Program p("printing.cu", std::string("#include ") + header +
+                                       "\nextern \"C\" __global__ void say(int x) { printf(\"%d\\n\", x); }\n",
+                    {"say"}, {}, Dialect::kFull);
+    EXPECT_FALSE(compile_program(p, 90).image.empty()) << header;
+  }
 }
 
 TEST(CudaCompileErrors, KeyCoversSourceOptionsAndNames) {

@@ -15,6 +15,7 @@
 #include "loom/runtime/compile_log.h"
 #include "loom/runtime/cuda/check.h"
 #include "loom/runtime/cuda/driver_api.h"
+#include "loom/runtime/cuda/jit_link.h"
 #include "loom/runtime/cuda/context.h"
 #include "loom/runtime/gpu_compile.h"
 #include "loom/core/error.h"
@@ -163,6 +164,9 @@ CompiledProgram compile_program(const Program& p, int arch, bool ptx_only) {
                          std::to_string(arch / 10) + "." + std::to_string(arch % 10) +
                          " (oldest supported: sm_" + std::to_string(archs.front()) + ")");
     // A GPU newer than this NVRTC: PTX for the newest arch it knows, JIT-compiled by the driver.
+    if (wants_relocatable_code(p.options()))
+      throw CompileError("[compile] relocatable device code (-rdc=true) needs an NVRTC that knows the GPU's "
+                         "architecture sm_" + std::to_string(arch) + " (the device runtime is linked for it)", "");
     ptx = true;
     for (int a : archs)
       if (a <= arch) target = a;
@@ -172,6 +176,13 @@ CompiledProgram compile_program(const Program& p, int arch, bool ptx_only) {
     header_sources.push_back(k.source);
     header_names.push_back(k.name);
   }
+  // nvcc's programs include the C library's stdio for printf, which NVRTC has built in and
+  // whose header it does not ship: users' programs (PyCUDA's, CuPy's) find an empty one.
+  if (p.dialect() == Dialect::kFull)
+    for (const char* name : {"stdio.h", "cstdio"}) {
+      header_sources.push_back("#pragma once\n");
+      header_names.push_back(name);
+    }
   nvrtcProgram prog = nullptr;
   LOOM_NVRTC_CHECK(nvrtcCreateProgram(&prog, p.source().c_str(), p.name().c_str(),
                                       static_cast<int>(header_sources.size()),
@@ -224,6 +235,8 @@ CompiledProgram compile_program(const Program& p, int arch, bool ptx_only) {
     LOOM_NVRTC_CHECK(nvrtcGetCUBINSize(prog, &size));
     out.image.resize(size);
     LOOM_NVRTC_CHECK(nvrtcGetCUBIN(prog, out.image.data()));
+    // A relocatable object (a kernel launching kernels) is linked with the device runtime.
+    if (wants_relocatable_code(p.options())) out.image = link_with_device_runtime(out.image, target, p.name());
   }
   out.is_ptx = ptx;
   for (const auto& n : p.name_expressions()) {

@@ -78,19 +78,82 @@ class SourceModule:
         raise LogicError(f"[SourceModule.get_surfref] {_TEXTURES_GONE}")
 
 
-class DynamicSourceModule(SourceModule):
-    """PyCUDA's module for dynamic parallelism (kernels that launch kernels)."""
+_RDC = "-rdc=true"
 
-    def __init__(self, source, *args, **kwargs):
+
+def _needs_a_gpu(who):
+    if Context.get_device().loom_device.type != "cuda":
         raise NotImplementedError(
-            "[DynamicSourceModule] dynamic parallelism (kernels launching kernels) needs relocatable "
-            "device code linked with cudadevrt, which loom's run-time compiler does not link")
+            f"[{who}] dynamic parallelism (a kernel launching kernels) needs a GPU: loom's CPU kernel "
+            "emulator runs no device-side launches")
+
+
+class DynamicSourceModule(SourceModule):
+    """PyCUDA's module for dynamic parallelism (kernels that launch kernels): the source is
+    compiled as relocatable device code (-rdc=true) and linked with the device runtime
+    (libcudadevrt) by nvJitLink. Needs a GPU. `cuda_libdir` is accepted; loom finds the
+    toolkit's libraries itself (CUDA_PATH to point elsewhere)."""
+
+    def __init__(self, source, nvcc="nvcc", options=None, keep=False, no_extern_c=False, arch=None, code=None,
+                 cache_dir=None, include_dirs=(), cuda_libdir=None):
+        _needs_a_gpu("DynamicSourceModule")
+        options = list(options or [])
+        if _RDC not in options:
+            options.append(_RDC)
+        super().__init__(source, nvcc, options, keep, no_extern_c, arch, code, cache_dir, include_dirs)
 
 
 class DynamicModule:
-    """PyCUDA's linker of several sources (relocatable device code)."""
+    """PyCUDA's linker of several sources (relocatable device code): add_source collects CUDA C
+    sources, add_stdlib("cudadevrt") is implied, and link() compiles them as one relocatable
+    program linked with the device runtime; get_function/get_global then work as on a
+    SourceModule. Precompiled inputs (add_data, add_file: PTX, cubin, fatbin) are not
+    supported. Needs a GPU."""
 
-    def __init__(self, *args, **kwargs):
-        raise NotImplementedError(
-            "[DynamicModule] linking several sources (relocatable device code, cudadevrt) is not "
-            "supported by loom's run-time compiler; put the kernels in one SourceModule")
+    def __init__(self, nvcc="nvcc", link_options=None, keep=False, no_extern_c=False, arch=None, code=None,
+                 cache_dir=None, include_dirs=(), message_handler=None, log_verbose=False, cuda_libdir=None):
+        _needs_a_gpu("DynamicModule")
+        self._no_extern_c, self._include_dirs = no_extern_c, list(include_dirs or [])
+        self._sources, self._options = [], [_RDC]
+        self.module = None
+
+    def add_source(self, source, nvcc_options=None, name="kernel.ptx"):
+        if self.module is not None:
+            raise LogicError("[DynamicModule.add_source] the module is linked already")
+        self._sources.append(str(source))
+        for o in nvcc_options or []:
+            # -lcudadevrt and -L... are the linker's: the device runtime is always linked.
+            if not o.startswith(("-l", "-L")) and o not in self._options:
+                self._options.append(o)
+        return self
+
+    def add_stdlib(self, name):
+        if name != "cudadevrt":
+            raise NotImplementedError(f"[DynamicModule.add_stdlib] only cudadevrt is linked, not {name!r}")
+        return self
+
+    def add_data(self, data, input_type, name="unknown"):
+        raise NotImplementedError("[DynamicModule.add_data] precompiled inputs (PTX, cubin, fatbin) are not "
+                                  "supported: pass CUDA C to add_source")
+
+    def add_file(self, filename, input_type):
+        raise NotImplementedError("[DynamicModule.add_file] precompiled inputs (PTX, cubin, fatbin) are not "
+                                  "supported: pass CUDA C to add_source")
+
+    def link(self):
+        if not self._sources:
+            raise LogicError("[DynamicModule.link] no source was added")
+        self.module = SourceModule("\n".join(self._sources), options=self._options, no_extern_c=self._no_extern_c,
+                                   include_dirs=self._include_dirs)
+        return self
+
+    def _linked(self):
+        if self.module is None:
+            raise LogicError("[DynamicModule] call link() first")
+        return self.module
+
+    def get_function(self, name):
+        return self._linked().get_function(name)
+
+    def get_global(self, name):
+        return self._linked().get_global(name)
