@@ -7,11 +7,9 @@ vjp (python/loom/transforms/_grad.py): no second differentiation engine.
 - jacfwd: linearize, then its jvp applied to every basis vector of the input space.
 - hessian: jacfwd(jacrev(f)).
 
-The basis is pushed through with loom.vmap (JAX's construction: one batched pass). Inside an
-enclosing trace (jit, vmap, grad) it is pushed one vector at a time instead, unrolled into that
-trace: the core's vmap does not yet capture arrays of an enclosing trace that the mapped
-function closes over (it would read fresh buffers instead; docs/TRANSFORMS.md, "Jacobians"), and
-a user's function inside jit often closes over jit's arguments. Results are the same.
+The basis is pushed through with loom.vmap (JAX's construction: one batched pass), inside an
+enclosing trace (jit, vmap, grad) too: vmap reads the arrays of the enclosing trace that the
+pushed function closes over (docs/TRANSFORMS.md, "What needs C++").
 
 Output layout (JAX's): for each leaf of f's output (shape S) and each leaf of the
 differentiated arguments (shape T), a leaf of shape S + T; a pytree of the output's structure
@@ -61,13 +59,9 @@ def _basis(like, who):
 
 
 def _push(fn, basis):
-    """fn (list of arrays -> list of arrays) on every basis vector: lists of results, each
-    with a leading axis of the basis size. vmap outside a trace, one by one inside one."""
-    if not _loom._is_tracing():
-        return vmap(fn)(basis)
-    n = basis[0].shape[0]
-    rows = [fn([b[k] for b in basis]) for k in range(n)]
-    return [_loom.stack([r[j] for r in rows]) for j in range(len(rows[0]))]
+    """fn (list of arrays -> list of arrays) on every basis vector at once (vmap): lists of
+    results, each with a leading axis of the basis size."""
+    return vmap(fn)(basis)
 
 
 class _Linearized:
