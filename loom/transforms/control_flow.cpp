@@ -337,4 +337,38 @@ ArrayFn checkpoint(ArrayFn fn) {
   };
 }
 
+std::vector<Array> custom_vjp_call(const ArrayFn& fwd, ArrayFn bwd, const std::vector<Array>& args,
+                                   const std::function<size_t()>& num_out) {
+  constexpr const char* kOp = "custom_vjp";
+  if (!fwd) throw_value_error(kOp, "fwd is empty");
+  if (!bwd) throw_value_error(kOp, "bwd is empty");
+  std::vector<ArraySpec> specs;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!args[i].valid()) throw_value_error(kOp, "argument " + std::to_string(i) + " is an empty Array handle");
+    specs.push_back(ArraySpec::of(args[i]));
+  }
+  auto program = std::make_shared<CustomVjpProgram>();
+  lax::Captures captures;
+  program->fwd = lax::trace_closed(kOp, "fwd", fwd, specs, captures);
+  program->bwd = std::move(bwd);
+  program->num_args = args.size();
+  program->num_out = num_out();
+  if (program->num_out > program->fwd.outputs.size())
+    throw_value_error(kOp, "fwd returned " + std::to_string(program->fwd.outputs.size()) + " arrays, fewer than its " +
+                               std::to_string(program->num_out) + " outputs");
+  const std::vector<Array> captured = captures.arrays();
+  for (const Array& c : captured) program->fwd.inputs.push_back(c);
+  std::vector<Array> out;
+  for (size_t j = 0; j < program->fwd.outputs.size(); ++j) {
+    const Array& o = program->fwd.outputs[j];
+    if (!o.valid()) throw_value_error(kOp, "fwd returned an empty Array handle as result " + std::to_string(j));
+    out.push_back(Array::allocate(o.shape(), o.dtype(), o.device()));
+  }
+  std::vector<Array> in = args;
+  in.insert(in.end(), captured.begin(), captured.end());
+  dispatch(primitives::custom_vjp_call, trace_detail::refs(in), trace_detail::refs(out), args, captured, out,
+           CustomVjpProgramPtr(std::move(program)));
+  return out;
+}
+
 }  // namespace loom

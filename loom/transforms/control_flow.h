@@ -70,4 +70,14 @@ namespace loom {
 /// the rest in the backward pass, trading compute for memory.
 ArrayFn checkpoint(ArrayFn fn);
 
+/// JAX's custom_vjp as one op: `fwd` maps args to the function's outputs followed by its
+/// residuals (num_out() outputs, known once fwd is traced: it is asked after); the op runs fwd
+/// and returns the outputs (all arrays: outputs, then residuals). When reverse mode reaches
+/// it, `bwd` gets (residual..., output cotangent...) and returns one cotangent per arg (of its
+/// shape and dtype): the derivative is bwd's, whatever it computes (clipping included), to
+/// any order (bwd's own ops are differentiated as any others). Arrays fwd closes over get
+/// no cotangent. vmap batches fwd and bwd.
+std::vector<Array> custom_vjp_call(const ArrayFn& fwd, ArrayFn bwd, const std::vector<Array>& args,
+                                   const std::function<size_t()>& num_out);
+
 }  // namespace loom

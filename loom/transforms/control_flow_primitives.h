@@ -117,11 +117,32 @@ inline void rebind_arg(RematProgramPtr&, const BufferMap&) {}
 using RematFn = void(const std::vector<Array>& operands, const std::vector<Array>& captured,
                      const std::vector<Array>& out, const RematProgramPtr& program);
 
+/// What a custom_vjp record runs: `fwd` traced on (arg..., captured...), returning the
+/// function's outputs then its residuals; `bwd`, the user's rule, maps (residual..., output
+/// cotangent...) to one cotangent per arg. bwd runs when the backward pass reaches the record.
+struct CustomVjpProgram {
+  TracedGraph fwd;
+  ArrayFn bwd;
+  size_t num_args = 0, num_out = 0;
+  const CompiledPlan& plan() const;
+
+ private:
+  mutable std::once_flag compiled_;
+  mutable std::unique_ptr<CompiledPlan> plan_;
+};
+using CustomVjpProgramPtr = std::shared_ptr<const CustomVjpProgram>;
+inline void rebind_arg(CustomVjpProgramPtr&, const BufferMap&) {}
+
+/// out (the outputs, then the residuals) = program.fwd(args, captured).
+using CustomVjpFn = void(const std::vector<Array>& args, const std::vector<Array>& captured,
+                         const std::vector<Array>& out, const CustomVjpProgramPtr& program);
+
 #define LOOM_CONTROL_FLOW_PRIMITIVES(X) \
   X(WhileLoopFn, while_loop, )      \
   X(ScanLoopFn, scan_loop, )        \
   X(SwitchFn, switch_branches, )    \
-  X(RematFn, remat, )
+  X(RematFn, remat, )                \
+  X(CustomVjpFn, custom_vjp_call, )
 
 namespace primitives {
 LOOM_CONTROL_FLOW_PRIMITIVES(LOOM_DECLARE_PRIMITIVE)

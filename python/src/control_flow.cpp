@@ -50,6 +50,17 @@ LOOM_BINDING_FAMILY(control_flow, 91) {
       nb::arg("f"), nb::arg("args"),
       "loom::checkpoint(f)(args): f is a function of a list of arrays returning a list of arrays; it runs as one op "
       "whose derivative recomputes f's forward values instead of storing them.");
+  m.def(
+      "_custom_vjp_call",
+      [](nb::object fwd, nb::object bwd, const std::vector<Array>& args, nb::object num_out) {
+        // Asked once, right after fwd is traced, inside this call (the GIL held).
+        return custom_vjp_call(python_array_fn(std::move(fwd)), python_array_fn(std::move(bwd)), args,
+                               [&num_out]() { return nb::cast<size_t>(num_out()); });
+      },
+      nb::arg("fwd"), nb::arg("bwd"), nb::arg("args"), nb::arg("num_out"),
+      "loom::custom_vjp_call(fwd, bwd, args, num_out): fwd maps the args (a list of arrays) to the outputs then the "
+      "residuals; num_out() (asked once fwd is traced) counts the outputs; bwd maps residuals + output cotangents "
+      "to one cotangent per arg. One op; returns the outputs then the residuals.");
 }
 
 }  // namespace loom::py

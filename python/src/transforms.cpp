@@ -9,7 +9,13 @@
 namespace loom::py {
 
 ArrayFn python_array_fn(nb::object fn) {
-  auto held = std::make_shared<nb::object>(std::move(fn));
+  // Copies of the function travel with traced programs (a loop's body, a custom_vjp's bwd),
+  // into code that runs without the GIL (vmap releases it): the object is shared, and its
+  // last owner takes the GIL to drop it.
+  auto held = std::shared_ptr<nb::object>(new nb::object(std::move(fn)), [](nb::object* o) {
+    nb::gil_scoped_acquire gil;
+    delete o;
+  });
   return [held](const std::vector<Array>& args) {
     nb::gil_scoped_acquire gil;
     nb::list in;

@@ -274,6 +274,24 @@ def test_custom_vjp(rng, device):
     assert_matches(loom.grad(lambda x: loom.sum(h(x)))(x), np.full(4, 3.0), device=device)
 
 
+def test_custom_vjp_bwd_need_not_be_linear(rng, device):
+    # JAX's gradient clipping example: bwd clips the cotangent; the derivative is bwd's.
+    clip_gradient = loom.custom_vjp(lambda lo, hi, x: x, nondiff_argnums=(0, 1))
+    clip_gradient.defvjp(lambda lo, hi, x: (x, None), lambda lo, hi, _, g: (loom.clip(g, lo, hi),))
+    xn, x = _a(rng, 5, device)
+    g = loom.grad(lambda x: loom.sum(3.0 * clip_gradient(-0.75, 0.75, loom.sin(x))))(x)
+    assert_matches(g, np.clip(3.0, -0.75, 0.75) * np.cos(xn), device=device)
+    gj = loom.jit(loom.grad(lambda x: loom.sum(3.0 * clip_gradient(-0.75, 0.75, loom.sin(x)))))(x)
+    assert_matches(gj, 0.75 * np.cos(xn), device=device)
+    # Second order goes through bwd's ops and fwd's residuals: f = sin with residual cos.
+    f = loom.custom_vjp(loom.sin)
+    f.defvjp(lambda x: (loom.sin(x), loom.cos(x)), lambda c, g: (c * g,))
+    h = loom.grad(lambda x: loom.sum(loom.grad(lambda x: loom.sum(f(x)))(x)))(x)
+    assert_matches(h, -np.sin(xn), device=device)
+    v = loom.vmap(loom.grad(lambda x: f(x)))(x)
+    assert_matches(v, np.cos(xn), device=device)
+
+
 def test_checkpoint_is_transparent(rng, device):
     xn, x = _a(rng, 3, device)
     f = loom.checkpoint(lambda x: loom.sin(x) ** 2, policy=loom.checkpoint_policies.dots_saveable)

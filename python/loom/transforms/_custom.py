@@ -1,22 +1,21 @@
 """User-defined derivatives as JAX has them (loom.custom_jvp, custom_vjp) and loom.checkpoint
-(remat), in Python over the core's grad: the core has no hook for a user's rule (its rules are
-C++ rows of primitives; docs/TRANSFORMS.md, "User-defined derivatives"), so the rule is written
-into the trace as ops whose derivative is the rule.
+(remat); docs/TRANSFORMS.md, "User-defined derivatives".
 
-With x0 = stop_gradient(x) and dx = x - x0 (value 0, derivative the identity), the result is
+custom_vjp and checkpoint are the core's primitives (custom_vjp_call, remat): custom_vjp's fwd
+is traced once per call and the record calls bwd when reverse mode reaches it, so the
+derivative is bwd's whatever it computes, to any order.
+
+custom_jvp is written into the trace as ops whose derivative is the rule. With
+x0 = stop_gradient(x) and dx = x - x0 (value 0, derivative the identity), the result is
 
     stop_gradient(primal_out) + T(x0 + dx / 2, dx)
 
-where T(p, t) is the tangent of the user's rule at primals p along t (custom_jvp: the rule
-itself; custom_vjp: the transpose of bwd(res(p), .), taken with the core's vjp). Its value is
-primal_out, its first derivative T's linear map, and, T being linear in t, its second
-derivative the derivative of that map (the half makes the two terms of the product rule one):
-grad, jacfwd, jacrev and hessian are exact; third and higher derivatives are not.
-
-This runs only inside a trace (jit, vmap, grad: loom cannot tell which); eagerly the function
-itself runs. Limits, until the rule can be a primitive (C++): custom_vjp's bwd must be linear
-in the cotangent, as a vjp is (a bwd that clips the cotangent is differentiated at zero
-instead); inside jit without grad the rule's ops run too (their tangent part is zero).
+where T(p, t) is the tangent of the user's rule at primals p along t. Its value is primal_out,
+its first derivative T's linear map, and, T being linear in t, its second derivative the
+derivative of that map (the half makes the two terms of the product rule one): grad, jacfwd,
+jacrev and hessian are exact; third and higher derivatives are not. This runs only inside a
+trace (jit, vmap, grad: loom cannot tell which); eagerly the function itself runs; inside jit
+without grad the rule's ops run too (their tangent part is zero).
 """
 import functools
 import inspect
@@ -174,8 +173,10 @@ class custom_jvp(_CustomDerivative):
 class custom_vjp(_CustomDerivative):
     """jax.custom_vjp: f = custom_vjp(fun); f.defvjp(fwd, bwd) with fwd(*args) -> (out, res) and
     bwd(*nondiff_args, res, g) -> a tuple with one cotangent per differentiated argument (None:
-    zero). Eagerly f runs fun; inside jit, vmap or grad, bwd defines the derivative. bwd must be
-    linear in g (see the module's note)."""
+    zero). Eagerly f runs fun; inside jit, vmap or grad the call is one op (the core's
+    custom_vjp_call) that runs fwd and, when reverse mode reaches it, calls bwd: the derivative
+    is bwd's whatever it computes (a clipped gradient too), and bwd's own ops are differentiated
+    for higher orders, as in JAX. Arrays fwd closes over get no cotangent (JAX refuses them)."""
 
     def __init__(self, fun, nondiff_argnums=()):
         super().__init__(fun, nondiff_argnums)
@@ -189,43 +190,47 @@ class custom_vjp(_CustomDerivative):
         if self._plain():
             return self.fun(*args)
         nd, nondiff, diff_idx = _split(args, self.nondiff_argnums, who)
-        a, d, in_leaves = _shifted([args[i] for i in diff_idx])
-        self._in_rule = True
-        try:
-            return self._traced(args, nondiff, diff_idx, a, d, in_leaves, who)
-        finally:
-            self._in_rule = False
+        diff_args = [args[i] for i in diff_idx]
+        leaves, tree = tree_flatten(tuple(diff_args))
+        where = [k for k, v in enumerate(leaves) if _differentiable(v)]
+        if not where:
+            return self.fun(*args)
+        meta = {}
 
-    def _traced(self, args, nondiff, diff_idx, a, d, in_leaves, who):
-        fwd_out = self.fwd(*_rebuild(args, diff_idx, a))
-        if not (isinstance(fwd_out, (tuple, list)) and len(fwd_out) == 2):
-            raise TypeError(f"[{who}] fwd must return (output, residuals)")
-        out, res = fwd_out
-        out_leaves, out_tree = tree_flatten(out)
-        carriers = [k for k, y in enumerate(out_leaves) if _differentiable(y)]
-        wanted = [k for k, x in enumerate(in_leaves) if _differentiable(x)]
-        if not carriers or not wanted:
-            return _combine(out, tree_unflatten(out_tree, [None] * len(out_leaves)), who)
-        d_leaves = tree_flatten(tuple(d))[0]
+        def fwd(arrays):
+            filled = list(leaves)
+            for k, x in zip(where, arrays):
+                filled[k] = x
+            self._in_rule = True
+            try:
+                out = self.fwd(*_rebuild(args, diff_idx, tree_unflatten(tree, filled)))
+            finally:
+                self._in_rule = False
+            if not (isinstance(out, (tuple, list)) and len(out) == 2):
+                raise TypeError(f"[{who}] fwd must return (output, residuals)")
+            (out_leaves, meta["out_tree"]), (res_leaves, meta["res_tree"]) = tree_flatten(out[0]), tree_flatten(out[1])
+            meta["out"] = [None if isinstance(v, _ndarray) else v for v in out_leaves]
+            meta["res"] = [None if isinstance(v, _ndarray) else v for v in res_leaves]
+            outs = [v for v in out_leaves if isinstance(v, _ndarray)]
+            meta["n_out"] = len(outs)
+            return outs + [v for v in res_leaves if isinstance(v, _ndarray)]
 
-        def cotangents(us):
-            g = [_loom.zeros_like(y) if _differentiable(y) else None for y in out_leaves]
-            for k, u in zip(carriers, us):
-                g[k] = u
-            cts = self.bwd(*nondiff, res, tree_unflatten(out_tree, g))
+        def bwd(arrays):
+            n_res = len(arrays) - meta["n_out"]
+            res_arrays, ct_arrays = iter(arrays[:n_res]), iter(arrays[n_res:])
+            res = tree_unflatten(meta["res_tree"], [next(res_arrays) if v is None else v for v in meta["res"]])
+            g = tree_unflatten(meta["out_tree"], [next(ct_arrays) if v is None else None for v in meta["out"]])
+            # Not a rule's own call: the function called inside bwd is this custom_vjp again
+            # (JAX's fixed_point), so that a second derivative goes through its bwd too.
+            cts = self.bwd(*nondiff, res, g)
             if not isinstance(cts, (tuple, list)) or len(cts) != len(diff_idx):
                 raise TypeError(f"[{who}] bwd must return a tuple of {len(diff_idx)} cotangents (one per "
                                 f"differentiated argument), got {type(cts).__name__}")
-            ct_leaves = _ct_leaves(cts, [args[i] for i in diff_idx], who)
-            return [_zero_or(ct_leaves[k], in_leaves[k]) for k in wanted]
+            ct_leaves = _ct_leaves(cts, diff_args, who)
+            return [_zero_or(ct_leaves[k], leaves[k]) for k in where]
 
-        zeros = [_loom.zeros_like(out_leaves[k]) for k in carriers]
-        _, transpose = _loom._vjp(cotangents, zeros)
-        tangents = transpose([d_leaves[k] for k in wanted])
-        t = [None] * len(out_leaves)
-        for k, v in zip(carriers, tangents):
-            t[k] = v
-        return _combine(out, tree_unflatten(out_tree, t), who)
+        results = iter(_loom._custom_vjp_call(fwd, bwd, [leaves[k] for k in where], lambda: meta["n_out"]))
+        return tree_unflatten(meta["out_tree"], [next(results) if v is None else v for v in meta["out"]])
 
 
 def _ct_leaves(cts, diff_args, who):
