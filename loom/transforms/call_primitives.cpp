@@ -1,0 +1,179 @@
+// The call-like rows of the control-flow family (transforms/control_flow_primitives.h): a
+// function traced once and run as one op, with a derivative rule of its own.
+//
+// remat's eval runs its compiled graph; its vjp runs the graph again under vjp (the forward
+// values recomputed, never stored by the record) and its batch rule is a remat of the
+// vmapped graph.
+//
+// custom_vjp_call's eval runs the traced fwd (outputs and residuals); its vjp calls the
+// user's bwd on the residuals (the record's own results) and the outputs' cotangents, and
+// sends the residuals' cotangents (a second derivative) back through fwd; its batch rule is a
+// custom_vjp_call of the vmapped fwd and the vmapped bwd.
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "loom/dispatch/rules.h"
+#include "loom/ops/creation.h"
+#include "loom/ops/elementwise.h"
+#include "loom/ops/grad_util.h"
+#include "loom/transforms/autodiff.h"
+#include "loom/transforms/control_flow.h"
+#include "loom/transforms/control_flow_primitives.h"
+#include "loom/transforms/vmap.h"
+
+namespace loom {
+
+const CompiledPlan& RematProgram::plan() const {
+  std::call_once(compiled_, [this] { plan_ = std::make_unique<CompiledPlan>(fn); });
+  return *plan_;
+}
+
+const CompiledPlan& CustomVjpProgram::plan() const {
+  std::call_once(compiled_, [this] { plan_ = std::make_unique<CompiledPlan>(fwd); });
+  return *plan_;
+}
+
+namespace control_flow_evals {
+
+void remat(const std::vector<Array>& operands, const std::vector<Array>& captured, const std::vector<Array>& out,
+           const RematProgramPtr& program) {
+  std::vector<Array> args = operands;
+  args.insert(args.end(), captured.begin(), captured.end());
+  const std::vector<Array> r = program->plan().run(args);
+  for (size_t j = 0; j < out.size(); ++j) copyto(out[j], r[j]);
+}
+
+void custom_vjp_call(const std::vector<Array>& args, const std::vector<Array>& captured, const std::vector<Array>& out,
+                     const CustomVjpProgramPtr& program) {
+  std::vector<Array> in = args;
+  in.insert(in.end(), captured.begin(), captured.end());
+  const std::vector<Array> r = program->plan().run(in);
+  for (size_t j = 0; j < out.size(); ++j) copyto(out[j], r[j]);
+}
+
+}  // namespace control_flow_evals
+
+namespace control_flow_vjp {
+namespace {
+
+void remat_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
+  const RematProgramPtr p =
+      std::get<3>(op.args_as<std::vector<Array>, std::vector<Array>, std::vector<Array>, RematProgramPtr>());
+  auto [unused, pullback] = vjp([p](const std::vector<Array>& in) { return replay(p->fn, in); }, op.inputs);
+  (void)unused;
+  std::vector<Array> cts;
+  for (size_t j = 0; j < op.outputs.size(); ++j)
+    cts.push_back(out_cts[j].valid() ? conj(out_cts[j]) : zeros_like(op.outputs[j]));
+  const std::vector<Array> g = pullback(cts);
+  for (size_t i = 0; i < g.size(); ++i) in_cts[i] = conj(g[i]);
+}
+
+void custom_vjp_rule(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
+  const CustomVjpProgramPtr p =
+      std::get<3>(op.args_as<std::vector<Array>, std::vector<Array>, std::vector<Array>, CustomVjpProgramPtr>());
+  std::vector<Array> in(op.outputs.begin() + static_cast<std::ptrdiff_t>(p->num_out), op.outputs.end());  // residuals
+  for (size_t j = 0; j < p->num_out; ++j)
+    in.push_back(out_cts[j].valid() ? conj(out_cts[j]) : zeros_like(op.outputs[j]));
+  const std::vector<Array> g = p->bwd(in);
+  if (g.size() != p->num_args)
+    throw_value_error("custom_vjp", "bwd returned " + std::to_string(g.size()) + " cotangents for " +
+                                        std::to_string(p->num_args) + " differentiated arguments");
+  for (size_t i = 0; i < g.size(); ++i) {
+    const Array& a = op.inputs[i];
+    if (!g[i].valid() || g[i].shape() != a.shape())
+      throw_value_error("custom_vjp", "bwd's cotangent " + std::to_string(i) + " has shape " +
+                                          (g[i].valid() ? shape_str(g[i].shape()) : std::string("(none)")) +
+                                          ", its argument " + shape_str(a.shape()));
+    in_cts[i] = conj(g[i].dtype() == a.dtype() ? g[i] : g[i].astype(a.dtype()));
+  }
+  // A residual that got a cotangent (an enclosing derivative of bwd, which read it) passes it
+  // back through fwd's own derivative, as JAX differentiates fwd for the second order.
+  std::vector<Array> res_cts;
+  bool any = false;
+  for (size_t j = p->num_out; j < op.outputs.size(); ++j) {
+    any |= out_cts[j].valid();
+    res_cts.push_back(out_cts[j].valid() ? conj(out_cts[j]) : zeros_like(op.outputs[j]));
+  }
+  if (!any) return;
+  const size_t n_out = p->num_out;
+  auto [unused, pullback] = vjp(
+      [p, n_out](const std::vector<Array>& a) {
+        std::vector<Array> r = replay(p->fwd, a);
+        return std::vector<Array>(r.begin() + static_cast<std::ptrdiff_t>(n_out), r.end());
+      },
+      op.inputs);
+  (void)unused;
+  const std::vector<Array> h = pullback(res_cts);
+  for (size_t i = 0; i < h.size(); ++i) {
+    const Array c = conj(h[i]);
+    in_cts[i] = in_cts[i].valid() ? add(in_cts[i], c) : c;
+  }
+}
+
+}  // namespace
+}  // namespace control_flow_vjp
+
+namespace batch {
+namespace {
+
+void remat_rule(const TracedOp& op, const BatchMap& m) {
+  const auto& [operands, captured, out, program] =
+      op.args_as<std::vector<Array>, std::vector<Array>, std::vector<Array>, RematProgramPtr>();
+  const BufferMap example0 = m.example(0);
+  std::vector<Array> args;
+  std::vector<std::optional<int>> axes;
+  for (const auto* list : {&operands, &captured})
+    for (const Array& a : *list) {
+      args.push_back(m.is_batched(a) ? m.batched(a) : rebind(a, example0));
+      axes.push_back(m.is_batched(a) ? std::optional<int>(0) : std::nullopt);
+    }
+  const RematProgramPtr p = program;
+  const std::vector<Array> r =
+      checkpoint(vmap([p](const std::vector<Array>& a) { return replay(p->fn, a); }, axes))(args);
+  for (size_t j = 0; j < out.size(); ++j) copyto(m.batched(op.outputs[j]), r[j]);
+}
+
+void custom_vjp_batch(const TracedOp& op, const BatchMap& m) {
+  const auto& [args, captured, out, program] =
+      op.args_as<std::vector<Array>, std::vector<Array>, std::vector<Array>, CustomVjpProgramPtr>();
+  const BufferMap example0 = m.example(0);
+  std::vector<Array> batched_args, extra;
+  std::vector<std::optional<int>> axes;
+  // Every arg is batched (a shared one copied per example), so bwd's cotangents are batched too.
+  for (const Array& a : args) {
+    batched_args.push_back(m.is_batched(a) ? m.batched(a) : m.batched(a).copy());
+    axes.push_back(0);
+  }
+  for (const Array& c : captured) {
+    extra.push_back(m.is_batched(c) ? m.batched(c) : rebind(c, example0));
+    axes.push_back(m.is_batched(c) ? std::optional<int>(0) : std::nullopt);
+  }
+  const CustomVjpProgramPtr p = program;
+  const ArrayFn vfwd = vmap([p](const std::vector<Array>& a) { return replay(p->fwd, a); }, axes);
+  const ArrayFn fwd = [vfwd, extra](std::vector<Array> a) {
+    a.insert(a.end(), extra.begin(), extra.end());
+    return vfwd(a);
+  };
+  const ArrayFn bwd = vmap(p->bwd);
+  const size_t n = p->num_out;
+  const std::vector<Array> r = custom_vjp_call(fwd, bwd, batched_args, [n] { return n; });
+  for (size_t j = 0; j < out.size(); ++j) copyto(m.batched(op.outputs[j]), r[j]);
+}
+
+}  // namespace
+}  // namespace batch
+
+const Primitive<RematFn> primitives::remat{
+    PrimitiveInfo{"remat", "control_flow"}.takes_complex().complex_vjp(control_flow_vjp::remat_vjp).batched(batch::remat_rule),
+    control_flow_evals::remat, control_flow_evals::remat};
+
+const Primitive<CustomVjpFn> primitives::custom_vjp_call{
+    PrimitiveInfo{"custom_vjp_call", "control_flow"}
+        .takes_complex()
+        .complex_vjp(control_flow_vjp::custom_vjp_rule)
+        .batched(batch::custom_vjp_batch),
+    control_flow_evals::custom_vjp_call, control_flow_evals::custom_vjp_call};
+
+}  // namespace loom
