@@ -43,6 +43,7 @@
 #include "loom/runtime/stream.h"
 #include "loom/transforms/autodiff.h"
 #include "loom/transforms/control_flow.h"
+#include "loom/transforms/jacobian.h"
 #include "loom/transforms/jit.h"
 #include "loom/transforms/vmap.h"
 #include "loom/version.h"
