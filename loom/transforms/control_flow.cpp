@@ -1,6 +1,8 @@
-// loom::lax's loops (transforms/control_flow.h): cond and body are traced on the carry's
-// specs, closed over what they read from an enclosing trace, checked, and run as one
-// while_loop op (transforms/control_flow_primitives.h).
+// loom::lax's control flow and the call transforms (transforms/control_flow.h): each
+// function (a loop's cond and body, a scan's step, a switch's branches, checkpoint's or
+// custom_vjp's function) is traced on its arguments' specs, closed over what it reads from an
+// enclosing trace, checked, and run as one op of the family's primitives
+// (transforms/control_flow_primitives.h).
 #include "loom/transforms/control_flow.h"
 
 #include <algorithm>

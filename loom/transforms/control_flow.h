@@ -1,7 +1,9 @@
-// Control flow that stays inside a trace (JAX's lax): a loop written with these is one op
-// of the traced function (transforms/control_flow_primitives.h), not Python or C++ control
-// flow unrolled into it, so jit compiles a function with a loop whose trip count depends on
-// the data, and vmap batches it. docs/TRANSFORMS.md §7 has the design.
+// Control flow that stays inside a trace (JAX's lax): a loop, scan or switch written with
+// these is one op of the traced function (transforms/control_flow_primitives.h), not Python
+// or C++ control flow unrolled into it, so jit compiles a function with a loop whose trip
+// count depends on the data, vmap batches it and grad differentiates scan and switch. Also
+// checkpoint and custom_vjp, functions run as one op with a derivative rule of their own.
+// docs/TRANSFORMS.md §7 and §9 have the design.
 #pragma once
 #include <cstdint>
 #include <functional>
