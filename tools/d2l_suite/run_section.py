@@ -54,6 +54,9 @@ def main(argv):
                "display": (display or "")[-500:], "seconds": round(time.time() - t0, 1)}
         tr = ns.get("trainer")
         hist = getattr(tr, "history", None)
+        board = getattr(getattr(tr, "model", None), "board", None)
+        if hist is None and board is not None and getattr(board, "data", None):  # the book's Trainer
+            hist = {k: [p.y for p in v] for k, v in board.data.items()}
         if isinstance(hist, dict) and hist.get("val_acc"):
             rec["val_acc"] = float(hist["val_acc"][-1])
             rec["epochs"] = len(hist["val_acc"])
@@ -61,8 +64,11 @@ def main(argv):
             rec["val_loss"] = float(hist["val_loss"][-1])
         records.append(rec)
     tv = sys.modules.get("torchvision.datasets")
-    Path(out).write_text(json.dumps({"cells": records,
-                                     "stand_in_data": getattr(tv, "STAND_IN", None)}, indent=1))
+    stand_in = getattr(tv, "STAND_IN", None)
+    ref = sys.modules.get("d2l.torch")
+    if getattr(ref, "STAND_IN", None) is not None and stand_in is None:
+        stand_in = ref.STAND_IN
+    Path(out).write_text(json.dumps({"cells": records, "stand_in_data": stand_in}, indent=1, default=float))
 
 
 if __name__ == "__main__":

@@ -68,6 +68,8 @@ def main():
     ap.add_argument("--report", required=True)
     ap.add_argument("--scope", default=str(here / "scope.txt"))
     ap.add_argument("--python", default=sys.executable)
+    ap.add_argument("--reference", action="store_true",
+                    help="run under real PyTorch and the book's d2l library (ref_shim/), for reference accuracies")
     ap.add_argument("sections", nargs="*")
     a = ap.parse_args()
     report = Path(a.report)
@@ -76,7 +78,8 @@ def main():
     work.mkdir(exist_ok=True)
     sections, out_cells, out_sections, book = read_scope(a.scope)
     env = dict(os.environ, D2L_DIR=str(Path(a.book).resolve()), PYTHONHASHSEED="0", MPLBACKEND="Agg")
-    env["PYTHONPATH"] = os.pathsep.join([str(here / "shim"), env.get("PYTHONPATH", "")])
+    env["PYTHONPATH"] = os.pathsep.join([str(here / ("ref_shim" if a.reference else "shim")),
+                                         env.get("PYTHONPATH", "")])
     rows = []
     for sec, title in sections:
         if a.sections and not any(sec.endswith(s) or Path(sec).stem == s for s in a.sections):

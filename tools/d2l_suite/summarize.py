@@ -2,11 +2,11 @@
 cells in scope, those that ran, those left out, the verdict (runs: every cell in scope ran),
 the last validation accuracy of a section that trained (and the epochs it ran), and, where
 scope.txt gives the book's printed accuracy and the section ran the book's epochs on the real
-Fashion-MNIST, whether it is within a point of it; then the share of sections in scope that
-run, and the failures by their cause in known_failures.txt. A failing section not listed
+Fashion-MNIST, whether it is within a point of it (with --reference, of PyTorch's on the same
+data); then the share of sections in scope that run, and the failures by their cause in known_failures.txt. A failing section not listed
 there is new (exit status 1); a listed one that runs now is reported so the list can shrink.
 
-  python summarize.py REPORT [--known tools/d2l_suite/known_failures.txt] [--markdown]
+  python summarize.py REPORT [--known tools/d2l_suite/known_failures.txt] [--markdown] [--reference REF]
 """
 import argparse
 import json
@@ -18,11 +18,17 @@ sys.path.insert(0, str(here.parent / "jax_docs_suite"))
 from summarize import read_known  # noqa: E402  (the same file format: a cause, then its ids)
 
 
-def accuracy(r):
-    """(shown accuracy, comparison) of one section's row."""
+def accuracy(r, ref=None):
+    """(shown accuracy, comparison) of one section's row; ref: the same section's row of a
+    reference run (real PyTorch and the book's library on the same data, suite.py --reference)."""
     if "val_acc" not in r:
         return "", ""
     acc = f"{r['val_acc']:.3f} ({r['epochs']} ep)"
+    if ref is not None and "val_acc" in ref:
+        if ref.get("epochs") != r.get("epochs") or ref.get("full") != r.get("full"):
+            return acc, f"PyTorch {ref['val_acc']:.3f} ({ref.get('epochs')} ep): not the same run"
+        ok = abs(r["val_acc"] - ref["val_acc"]) <= 0.01
+        return acc, f"PyTorch {ref['val_acc']:.3f}: {'within' if ok else 'NOT within'} a point"
     if r.get("stand_in_data"):
         return acc, "not compared: stand-in data"
     if "book_acc" not in r:
@@ -38,8 +44,15 @@ def main():
     ap.add_argument("report")
     ap.add_argument("--known", default=str(here / "known_failures.txt"))
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--reference", help="a report of suite.py --reference (real PyTorch on the same data)")
     a = ap.parse_args()
     rows = [json.loads(line) for line in Path(a.report).read_text().splitlines() if line.strip()]
+    refs = {}
+    if a.reference:
+        for line in Path(a.reference).read_text().splitlines():
+            if line.strip():
+                r = json.loads(line)
+                refs[r["section"]] = r
     known = read_known(a.known)
     scoped = [r for r in rows if r["verdict"] != "out"]
     runs = [r for r in scoped if r["verdict"] == "runs"]
@@ -55,7 +68,7 @@ def main():
             print(line.format(name, r["reason"][:90]))
             continue
         inscope = r["cells"] - r["out"]
-        acc, cmp_ = accuracy(r)
+        acc, cmp_ = accuracy(r, refs.get(r["section"]))
         if a.markdown:
             print(f"| {name} | {inscope} | {r['ran']} | {r['out']} | {r['verdict']} | {acc} | {cmp_} |")
         else:

@@ -28,7 +28,7 @@ def _stand_in(train):
     protos = rng.uniform(0, 255, size=(10, 28, 28))
     rng = np.random.default_rng(1 if train else 2)
     y = rng.integers(0, 10, size=n)
-    x = 0.5 * protos[y] + rng.uniform(0, 127, size=(n, 28, 28))
+    x = 0.12 * protos[y] + rng.uniform(0, 220, size=(n, 28, 28))
     return x.astype(np.uint8), y.astype(np.int64)
 
 

@@ -1,9 +1,7 @@
 """transforms.Compose/Resize/ToTensor, applied by the shim's DataLoader to a whole batch of
 uint8 images (N, H, W) at once: ToTensor gives float32 (N, 1, H, W) in [0, 1], Resize a
-bilinear resize (as torchvision's default for tensors)."""
+bilinear resize (as torchvision's default)."""
 import numpy as np
-
-import loom
 
 
 class Compose:
@@ -40,9 +38,11 @@ class Resize:
         self.size = (size, size) if isinstance(size, int) else tuple(size)
 
     def __call__(self, x):
+        """uint8 images stay uint8 (rounded), as torchvision's Resize of PIL images: ToTensor
+        then scales them to [0, 1]."""
         h, w = self.size
-        x = np.asarray(x, np.float32) if not isinstance(x, loom.ndarray) else x
-        wh = _weights(x.shape[-2], h)
-        ww = _weights(x.shape[-1], w)
-        x = loom.asarray(x)
-        return loom.matmul(loom.matmul(loom.asarray(wh), x), loom.asarray(ww.T))
+        x = np.asarray(x)
+        if x.shape[-2:] == (h, w):
+            return x
+        y = _weights(x.shape[-2], h) @ x.astype(np.float32) @ _weights(x.shape[-1], w).T
+        return np.clip(np.rint(y), 0, 255).astype(np.uint8) if x.dtype == np.uint8 else y
