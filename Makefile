@@ -24,6 +24,8 @@
 #                  checkout of cupy/cupy; tools/cupy_suite/; not part of make test)
 #   make pycuda-suite  PyCUDA's own tests (test/test_driver.py, test_gpuarray.py, test_cumath.py)
 #                  against loom.pycuda (PYCUDA_DIR: a checkout of inducer/pycuda; tools/pycuda_suite/)
+#   make d2l-suite  the d2l book's PyTorch code, chapters 3-8 and 13, against loom (D2L_DIR: a
+#                  checkout of d2l-ai/d2l-en; D2L_SUITE_MAX_EPOCHS/_BATCHES cap a quick run; tools/d2l_suite/)
 #   make jax-docs-suite  JAX's documentation pages (quickstart, autodiff, custom derivatives,
 #                  control flow) cell by cell against loom as `jax` (JAX_DIR: a checkout of
 #                  jax-ml/jax; JAX_REF_PYTHON: a Python with real JAX; tools/jax_docs_suite/)
@@ -33,7 +35,7 @@
 #   make clean     build outputs; `make distclean` also drops .venv and .ccache
 SHELL := /bin/bash
 .DEFAULT_GOAL := test
-.PHONY: test demo docs build stubs deps venv gpu-check gpu-build gpu-test gpu-memcheck asan-test tsan-test numba-suite cupy-suite pycuda-suite jax-docs-suite bench gtest-src deps-debs gloo-debs clean distclean
+.PHONY: test demo docs build stubs deps venv gpu-check gpu-build gpu-test gpu-memcheck asan-test tsan-test numba-suite cupy-suite pycuda-suite jax-docs-suite d2l-suite bench gtest-src deps-debs gloo-debs clean distclean
 
 JOBS ?= 2
 GPU_JOBS ?= 16
@@ -278,6 +280,16 @@ jax-docs-suite:
 	  || { echo "jax-docs-suite: build loom first (make build, or make gpu-build on a GPU machine)" >&2; exit 1; }
 	@py=python3; [ -x $(VPY) ] && py=$(VPY); \
 	  JAX_DIR=$(JAX_DIR) JAX_REF_PYTHON=$(JAX_REF_PYTHON) PYTHON=$$py tools/jax_docs_suite/run.sh
+
+# The d2l book's PyTorch sections (chapters 3-8 and 13) run against loom through a torch shim
+# (docs/site/porting/d2l_suite.md): prints the per-section table and fails on a failing cell
+# tools/d2l_suite/known_failures.txt does not list. D2L_DATA: Fashion-MNIST's files, if at hand.
+d2l-suite:
+	@test -n "$(D2L_DIR)" || { echo "d2l-suite: set D2L_DIR to a checkout of d2l-ai/d2l-en" >&2; exit 2; }
+	@ls python/loom/_loom*.so >/dev/null 2>&1 \
+	  || { echo "d2l-suite: build loom first (make build, or make gpu-build on a GPU machine)" >&2; exit 1; }
+	@py=python3; [ -x $(VPY) ] && py=$(VPY); \
+	  D2L_DIR=$(D2L_DIR) PYTHON=$$py tools/d2l_suite/run.sh
 
 # ---------------------------------------------------------------- misc
 

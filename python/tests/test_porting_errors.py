@@ -136,8 +136,8 @@ def test_pytorch_optimiser_forms_are_taken():
     assert (sgd.learning_rate, sgd.momentum) == (0.1, 0.9)
     assert optim.Adam(model.parameters(), lr=1e-3).learning_rate == 1e-3
     assert optim.AdamW(lr=0.01).learning_rate == 0.01
-    with pytest.raises(TypeError, match=r"^\[optim\.SGD\] parameter groups"):
-        optim.SGD([{"params": model.parameters()}], lr=0.1)
+    with pytest.raises(TypeError, match=r"^\[optim\.SGD\] a parameter group sets 'betas'"):
+        optim.SGD([{"params": model.parameters(), "betas": (0.9, 0.99)}], lr=0.1)
     with pytest.raises(TypeError, match=r"^\[optim\.SGD\] step\(\) needs gradients .*opt\.update\(model, grads\)"):
         sgd.step()
 

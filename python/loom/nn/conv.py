@@ -176,3 +176,38 @@ def max_pool2d(x, kernel_size, stride=None, padding=0):
 def avg_pool2d(x, kernel_size, stride=None, padding=0):
     """The functional AvgPool2d (count_include_pad=True, as PyTorch's default)."""
     return AvgPool2d(kernel_size, stride, padding)(x)
+
+
+def _bins(n, m):
+    """PyTorch's adaptive pooling windows: [floor(i*n/m), ceil((i+1)*n/m)) for i < m."""
+    return [(i * n // m, -(-(i + 1) * n // m)) for i in range(m)]
+
+
+def adaptive_avg_pool2d(x, output_size):
+    """torch.nn.functional.adaptive_avg_pool2d: output (N, C, oh, ow), each the mean of its
+    window; one avg_pool2d when the sizes divide, else a mean per window."""
+    _check_input(x, None, "nn.adaptive_avg_pool2d")
+    oh, ow = (output_size, output_size) if isinstance(output_size, int) else tuple(output_size)
+    h, w = x.shape[-2:]
+    oh, ow = h if oh is None else int(oh), w if ow is None else int(ow)
+    if (oh, ow) == (1, 1):
+        return _loom.mean(x, axis=(-2, -1), keepdims=True)
+    if h % oh == 0 and w % ow == 0:
+        return avg_pool2d(x, (h // oh, w // ow))
+    rows = [_loom.stack([_loom.mean(x[..., r0:r1, c0:c1], axis=(-2, -1)) for c0, c1 in _bins(w, ow)], axis=-1)
+            for r0, r1 in _bins(h, oh)]
+    return _loom.stack(rows, axis=-2)
+
+
+class AdaptiveAvgPool2d(Module):
+    """The mean over output_size windows that cover the input (PyTorch's AdaptiveAvgPool2d)."""
+
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = output_size
+
+    def forward(self, x):
+        return adaptive_avg_pool2d(x, self.output_size)
+
+    def extra_repr(self):
+        return f"output_size={self.output_size}"

@@ -142,11 +142,63 @@ class LayerNorm(Module):
         return f"{self.normalized_shape}, eps={self.eps}"
 
 
+_SEEDS = []  # stack of [seed, draws so far] (random_keys)
+
+
+class random_keys:
+    """with nn.random_keys(seed): layers that draw random numbers without a key= (Dropout) draw
+    from `seed`, a uint32 array (0-d; a traced value is fine) hashed with their draw number and
+    each element's index, so a compiled step given a new seed each time (loom.Trainer passes
+    one derived from the optimiser's step count) draws new masks without tracing again;
+    outside such a block they use the global generator."""
+
+    def __init__(self, seed):
+        self.seed = seed
+
+    def __enter__(self):
+        _SEEDS.append([self.seed, 0])
+        return self
+
+    def __exit__(self, *exc):
+        _SEEDS.pop()
+        return False
+
+
+def _mix(h):
+    # murmur3's 32-bit finaliser: each input bit flips each output bit with probability ~1/2
+    h = h ^ (h >> 16)
+    h = h * 0x85EBCA6B
+    h = h ^ (h >> 13)
+    h = h * 0xC2B2AE35
+    return h ^ (h >> 16)
+
+
+def scope_uniform(shape, device=None, dtype=None):
+    """U[0, 1) of `shape` from the innermost random_keys block (its seed, this draw's number,
+    each element's index, hashed), or None outside one."""
+    if not _SEEDS or _SEEDS[-1][0] is None:
+        return None
+    slot = _SEEDS[-1]
+    slot[1] += 1
+    u32 = _loom.uint32
+    seed = _loom.asarray(slot[0]).astype(u32)
+    if device is not None and seed.device != device:
+        seed = seed.to(device)
+    n = 1
+    for d in shape:
+        n *= int(d)
+    idx = _loom.arange(n, dtype=u32, device=seed.device).reshape(tuple(shape))
+    h = _mix(_mix(seed ^ (slot[1] * 0x9E3779B9 & 0xFFFFFFFF)) + idx * 0x27D4EB2F)
+    return (h >> 8).astype(dtype or _loom.float32) * (1.0 / (1 << 24))
+
+
 class Dropout(Module):
     """In training mode, zeroes each element with probability p and scales the others by
     1/(1-p) (PyTorch's); in eval mode, the identity. The mask comes from `key` when given
     (loom.random's keyed draws: the same key, the same mask), else from loom's global
-    generator, which loom.jit refuses (a replay would repeat the mask): pass a key there."""
+    generator, which loom.jit refuses (a replay would repeat the mask): pass a key there, or
+    run the model inside `nn.random_keys(seed)` (loom.Trainer does, with a new seed each step),
+    where each Dropout call draws from the scope's seed hashed with its call number."""
 
     def __init__(self, p=0.5):
         super().__init__()
@@ -159,7 +211,10 @@ class Dropout(Module):
             return x
         if self.p == 1:
             return _loom.zeros_like(x)
-        if key is not None:
+        u = scope_uniform(tuple(x.shape), x.device) if key is None else None
+        if u is not None:
+            keep = u >= self.p
+        elif key is not None:
             keep = _loom.random.bernoulli(key, 1 - self.p, tuple(x.shape), device=x.device)
         else:
             keep = _loom.random.uniform(0.0, 1.0, size=tuple(x.shape), device=x.device) >= self.p

@@ -15,6 +15,21 @@ from .module import Module
 from .norm import BatchNorm1d, BatchNorm2d
 
 
+class UninitializedParameter:
+    """What a lazy layer's weight and bias are before its first call (PyTorch's name): a
+    placeholder with no shape or values; the error says how to make the real ones."""
+
+    def __init__(self, owner, name):
+        self._where = f"nn.{owner}.{name}"
+
+    def __repr__(self):
+        return "<UninitializedParameter>"
+
+    def __getattr__(self, attr):
+        raise AttributeError(f"[{self._where}] the parameter is not made yet ({attr!r} asked): a lazy layer makes "
+                             "its parameters on its first call; call the model once on a batch (net(X)) first")
+
+
 class _LazyModule(Module):
     _lazy = True            # module.py: has_uninitialized_params, materialize_lazy
     cls_to_become = None
@@ -39,6 +54,25 @@ class _LazyModule(Module):
         size = self._input_size(x)
         device = self._device if self._device is not None else x.device
         dtype = self._dtype or (x.dtype if x.dtype.kind == "f" else _loom.float32)
+        self._become(size, device, dtype)
+        return self.forward(x, *args, **kwargs)
+
+    def _size_from_state(self, weight):
+        """The input size that a saved weight (or per-channel array) implies."""
+        return int(weight.shape[1])
+
+    def _materialize_from_state(self, state, prefix):
+        """load_state_dict into a layer not yet called: made with the size the saved arrays imply
+        (then loaded); a state without this layer's arrays leaves it lazy."""
+        key = next((prefix + n for n in ("weight", "running_mean") if prefix + n in state), None)
+        if key is None:
+            return
+        value = state[key]
+        device = self._device if self._device is not None else _loom.default_device()
+        dtype = self._dtype or _loom.float32
+        self._become(self._size_from_state(value), device, dtype)
+
+    def _become(self, size, device, dtype):
         real = self._build(size, device, dtype)
         training = self.training
         d = self.__dict__
@@ -46,10 +80,17 @@ class _LazyModule(Module):
         d.update(real.__dict__)
         object.__setattr__(self, "training", training)
         self.__class__ = type(real)  # from now on a plain layer (a pytree node of that class)
-        return self.forward(x, *args, **kwargs)
 
     def has_uninitialized_params(self):
         return True
+
+    @property
+    def weight(self):
+        return UninitializedParameter(type(self).__name__, "weight")
+
+    @property
+    def bias(self):
+        return UninitializedParameter(type(self).__name__, "bias")
 
     def extra_repr(self):
         return f"{self._size_name}=<first input>, " + ", ".join(f"{k}={v!r}" for k, v in self._args.items())
@@ -95,6 +136,9 @@ class LazyConv2d(_LazyModule):
     def _build(self, size, device, dtype):
         return Conv2d(size, device=device, dtype=dtype, **self._args)
 
+    def _size_from_state(self, weight):
+        return int(weight.shape[1]) * int(self._args["groups"])
+
 
 class _LazyBatchNorm(_LazyModule):
     _size_name = "num_features"
@@ -113,6 +157,9 @@ class _LazyBatchNorm(_LazyModule):
 
     def _build(self, size, device, dtype):
         return self.cls_to_become(size, device=device, dtype=dtype, **self._args)
+
+    def _size_from_state(self, weight):
+        return int(weight.shape[0])
 
 
 class LazyBatchNorm1d(_LazyBatchNorm):

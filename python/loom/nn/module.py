@@ -108,6 +108,15 @@ class Module:
     def modules(self):
         return [m for _, m in self.named_modules()]
 
+    def apply(self, fn):
+        """PyTorch's: fn(m) for every submodule, children before their parent, then self; returns
+        self. With nn.init's in-place initialisers (nn.init.xavier_uniform_(m.weight)) it
+        re-initialises a network; a lazy layer is skipped by type tests until its first call."""
+        for child in self.children():
+            child.apply(fn)
+        fn(self)
+        return self
+
     def named_children(self):
         return list(self._modules.items())
 
@@ -160,7 +169,11 @@ class Module:
     def load_state_dict(self, state, strict=True):
         """Replaces parameters and buffers by name with `state`'s arrays (loom or NumPy), moved
         to each one's device and checked for shape and dtype. strict: the names must match
-        exactly (KeyError naming the missing and unexpected ones)."""
+        exactly (KeyError naming the missing and unexpected ones). A lazy layer not yet called
+        is made from the state's shapes first, as PyTorch's lazy modules are."""
+        for mname, m in self.named_modules():
+            if getattr(m, "_lazy", False) and isinstance(m, Module) and hasattr(m, "_materialize_from_state"):
+                m._materialize_from_state(state, f"{mname}." if mname else "")
         own = self.state_dict()
         if strict:
             missing = [k for k in own if k not in state]

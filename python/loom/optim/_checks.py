@@ -25,19 +25,21 @@ def check_range(who, name, value, low, high=None, low_open=False):
 
 
 def torch_form(who, positional, args, kwargs):
-    """(args, kwargs, params) with torch.optim's call form, SGD(model.parameters(), lr=0.1,
-    momentum=0.9), turned into loom's: the parameters (a list of arrays, a generator of them,
-    or a model) come back as `params` (None in loom's form, SGD(0.1)); torch's positional
-    arguments after them are named by `positional` (torch's order); lr= is learning_rate=."""
+    """(args, kwargs, params, groups) with torch.optim's call form, SGD(model.parameters(),
+    lr=0.1, momentum=0.9), turned into loom's: the parameters (a list of arrays, a generator of
+    them, or a model) come back as `params` (None in loom's form, SGD(0.1)); torch's positional
+    arguments after them are named by `positional` (torch's order); lr= is learning_rate=.
+    Parameter groups (a list of dicts, {'params': [...], 'weight_decay': 1e-4, 'lr': ...})
+    come back as `groups`: [(arrays, {hyperparameter: value})], params their concatenation."""
     kwargs = dict(kwargs)
     first = args[0] if args else kwargs.pop("params", None)
     given = hasattr(first, "named_parameters") or isinstance(first, (list, tuple, collections.abc.Iterator))
-    params = None
+    params = groups = None
     if given:
         params = list(first.parameters()) if hasattr(first, "named_parameters") else list(first)
         if any(isinstance(p, dict) for p in params):
-            raise TypeError(f"[{who}] parameter groups (a list of dicts) are not offered: make one optimiser per "
-                            "group, each with that group's parameters")
+            groups = [_group(who, g) for g in params]
+            params = [p for arrays, _ in groups for p in arrays]
         bad = [type(p).__name__ for p in params if not isinstance(p, _ndarray)]
         if bad:
             raise TypeError(f"[{who}] the parameters to update must be loom arrays (model.parameters()), got {bad[0]}")
@@ -63,7 +65,18 @@ def torch_form(who, positional, args, kwargs):
     for name in ("maximize", "amsgrad"):
         if kwargs.pop(name, False):
             raise NotImplementedError(f"[{who}] {name}=True is not offered")
-    return args, kwargs, params
+    return args, kwargs, params, groups
+
+
+def _group(who, g):
+    """(arrays, overrides) of one torch parameter group: 'params' an array or a list of them,
+    the other keys hyperparameters (lr= is learning_rate=)."""
+    if not isinstance(g, dict) or "params" not in g:
+        raise TypeError(f"[{who}] a parameter group must be a dict with 'params', got {type(g).__name__}")
+    arrays = g["params"]
+    arrays = [arrays] if isinstance(arrays, _ndarray) else list(arrays)
+    overrides = {("learning_rate" if k == "lr" else k): v for k, v in g.items() if k != "params"}
+    return arrays, overrides
 
 
 def check_learning_rate(who, lr):

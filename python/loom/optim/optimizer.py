@@ -56,10 +56,13 @@ class Optimizer:
         @functools.wraps(init)
         def __init__(self, *args, **kw):
             # torch.optim's form, SGD(model.parameters(), lr=0.1, momentum=0.9), as well as loom's.
-            args, kw, params = torch_form(f"optim.{cls.__name__}", cls.torch_positional, args, kw)
+            args, kw, params, groups = torch_form(f"optim.{cls.__name__}", cls.torch_positional, args, kw)
             init(self, *args, **kw)
             if params is not None:
                 self._given_params = params
+            if groups is not None:
+                self._check_groups(groups)
+                self._given_groups = groups
         cls.__init__ = __init__
 
     def __init__(self):
@@ -68,6 +71,9 @@ class Optimizer:
         # (by identity, outside any trace); the others keep their values, as in torch.
         self._given_params = None
         self._given_names = None
+        # torch's parameter groups: [(arrays, overrides)] until init() makes {name: overrides}
+        self._given_groups = None
+        self._group_of = None
         # opt.update compiles its step (see _step_function); False runs it op by op.
         self.jit_update = True
         self._jitted = {}            # hyperparameter key -> loom.jit of the pure step
@@ -115,6 +121,28 @@ class Optimizer:
                              "are not the model's: make the optimiser from model.parameters() before the model is "
                              "updated (an update replaces the arrays)")
         self._given_names, self._given_params = names, None
+        if self._given_groups is not None:
+            where = {id(p): n for n, p in params.items()}
+            self._group_of = {where[id(p)]: overrides for arrays, overrides in self._given_groups for p in arrays}
+            self._given_groups = None
+
+    def _check_groups(self, groups):
+        for _, overrides in groups:
+            unknown = sorted(set(overrides) - set(self.hyperparameter_names))
+            if unknown:
+                raise TypeError(f"[{self._who}] a parameter group sets {unknown[0]!r}, which is not one of "
+                                f"{type(self).__name__}'s hyperparameters {list(self.hyperparameter_names)}")
+            if "momentum" in overrides and (overrides["momentum"] != 0) != (getattr(self, "momentum", 0) != 0):
+                raise NotImplementedError(f"[{self._who}] a parameter group with momentum where the optimiser has "
+                                          "none (or the reverse) is not offered: give every group momentum")
+            saved = {n: getattr(self, n) for n in overrides}
+            try:
+                for n, v in overrides.items():
+                    setattr(self, n, v)
+                self._check_hyperparameters()
+            finally:
+                for n, v in saved.items():
+                    setattr(self, n, v)
 
     def apply(self, params, grads, state, learning_rate=None):
         """(new_params, new_state) after one update; pure, so loom.jit and loom.grad can trace
@@ -161,6 +189,17 @@ class Optimizer:
             if not (is_number(lr) or isinstance(lr, _ndarray)):
                 raise TypeError(f"[{who}] the learning_rate schedule returned a {type(lr).__name__}; "
                                 "it must return a number or a 0-d array")
+        per_group = {}  # id of a group's overrides -> (its hyperparameters, its step scalars)
+
+        def group(name):
+            overrides = (self._group_of or {}).get(name)
+            if not overrides:
+                return hp, scalars
+            if id(overrides) not in per_group:
+                ghp = {**hp, **overrides}
+                glr = ghp["learning_rate"]
+                per_group[id(overrides)] = ghp, self._scalars(step, glr(step) if callable(glr) else glr, ghp)
+            return per_group[id(overrides)]
         scalars = self._scalars(step, lr, hp)
         new_params = dict(params)
         new_buffers = {b: dict(state[b]) for b in self.buffers}
@@ -169,7 +208,8 @@ class Optimizer:
             bufs = {b: state[b][name] for b in self.buffers}
             wide = compute_dtype(p)  # 16-bit floats update in float32, then round once
             pw, gw = (p.astype(wide), g.astype(wide)) if wide != p.dtype else (p, g)
-            new_p, bufs = self._update_one(pw, gw, bufs, scalars.for_param(pw), hp)
+            ghp, gscalars = group(name)
+            new_p, bufs = self._update_one(pw, gw, bufs, gscalars.for_param(pw), ghp)
             new_params[name] = new_p.astype(p.dtype) if wide != p.dtype else new_p
             for b in self.buffers:
                 new_buffers[b][name] = bufs[b]

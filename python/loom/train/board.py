@@ -20,15 +20,27 @@ def in_notebook():
 class ProgressBoard:
     """Points per label; draw() adds one, show() redraws (notebook) or writes `path`."""
 
-    def __init__(self, xlabel="epoch", path=None, display=None, figsize=(3.5, 2.5)):
+    def __init__(self, xlabel="epoch", path=None, display=None, figsize=(3.5, 2.5), ylabel=None, xlim=None,
+                 ylim=None, xscale="linear", yscale="linear", **style):
         self.xlabel, self.path, self.figsize = xlabel, path, figsize
         self.display = in_notebook() if display is None else bool(display)
         self.data = collections.OrderedDict()
-        self.xlim = None
+        self.xlim, self.ylabel, self.ylim, self.xscale, self.yscale = xlim, ylabel, ylim, xscale, yscale
+        self.style = style  # d2l's ls=, colors=, fig=, axes=: kept, not used
+        self._raw = collections.defaultdict(list)
         self._fig = None
 
-    def draw(self, x, y, label):
-        self.data.setdefault(label, []).append((float(x), float(y)))
+    def draw(self, x, y, label, every_n=1):
+        """Adds the point (x, y) to `label`'s line; with every_n > 1 (d2l's), one point per n
+        calls: the mean of their x and of their y."""
+        if every_n <= 1:
+            self.data.setdefault(label, []).append((float(x), float(y)))
+            return
+        raw = self._raw[label]
+        raw.append((float(x), float(y)))
+        if len(raw) == every_n:
+            self.data.setdefault(label, []).append((sum(p[0] for p in raw) / every_n, sum(p[1] for p in raw) / every_n))
+            raw.clear()
 
     def show(self):
         if not (self.display or self.path) or not self.data:
@@ -48,8 +60,14 @@ class ProgressBoard:
             xs, ys = zip(*points)
             ax.plot(xs, ys, ("-", "--", "-.", ":")[i % 4], color=f"C{i % 10}", label=label)
         ax.set_xlabel(self.xlabel)
+        if self.ylabel:
+            ax.set_ylabel(self.ylabel)
+        ax.set_xscale(self.xscale)
+        ax.set_yscale(self.yscale)  # d2l's model.board.yscale = 'log'
         if self.xlim is not None:
             ax.set_xlim(self.xlim)
+        if self.ylim is not None:
+            ax.set_ylim(self.ylim)
         ax.legend()
         ax.grid(True)
         if self.path:

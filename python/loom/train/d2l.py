@@ -41,6 +41,7 @@ class Module(nn.Module):
     def __init__(self, plot_train_per_epoch=2, plot_valid_per_epoch=1):
         super().__init__()
         self.save_hyperparameters()
+        self.board = ProgressBoard()  # d2l's: the Trainer draws on it (model.board.yscale = 'log')
 
     def loss(self, y_hat, y):
         raise NotImplementedError(f"[d2l.Module] {type(self).__name__} must define loss(y_hat, y)")

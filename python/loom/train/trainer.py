@@ -114,6 +114,10 @@ class Trainer:
                 raise TypeError(f"[Trainer] the model must define {hook}()")
         model.to(self.device)  # num_gpus=0 trains on cpu() whatever loom's default device is
         object.__setattr__(model, "trainer", self)
+        board = getattr(model, "board", None)
+        if isinstance(board, ProgressBoard) and board is not self.board:  # d2l's Module has its own
+            board.path = board.path or self.board.path
+            self.board = board
         self.model = model
 
     def prepare_batch(self, batch):
@@ -261,14 +265,15 @@ class Trainer:
             return _with_hint(ParallelStep(self, model, self.devices, self.use_jit), self.use_jit)
         training_step = type(model).training_step
 
-        def loss_fn(m, batch):
-            with recording() as plotted:
+        def loss_fn(m, batch, seed):
+            with recording() as plotted, nn.random_keys(seed):  # Dropout draws from the step's seed
                 loss = training_step(m, batch)
             return loss, dict(plotted)
         value_and_grad = nn.value_and_grad(model, loss_fn, has_aux=True)
 
-        def update(m, state, batch, lr):
-            (loss, plotted), grads = value_and_grad(m, batch)  # also writes m's updated buffers into m
+        def update(m, state, batch, lr, base):
+            seed = base + state["step"].astype(_loom.uint32) * 0x61C88647  # a new seed each step, on the device
+            (loss, plotted), grads = value_and_grad(m, batch, seed)  # also writes m's updated buffers into m
             if clip > 0:
                 grads, _ = optim.clip_grad_norm(grads, clip)
             params, state = opt.apply(dict(m.named_parameters()), grads, state, learning_rate=lr)
@@ -280,11 +285,20 @@ class Trainer:
 
         def step(batch):
             lr = opt.learning_rate_argument(self.device)
-            loss, plotted, params, opt.state, buffers = run(model, opt.state, batch, lr)
+            loss, plotted, params, opt.state, buffers = run(model, opt.state, batch, lr, self._seed())
             model.update_parameters(params)
             model.update_parameters(buffers)
             return loss, plotted
         return _with_hint(step, self.use_jit)
+
+    def _seed(self):
+        """The base of the steps' random seeds (a 0-d uint32 array on the device, drawn once from
+        loom's global generator, so loom.random.seed makes a run repeat); each step adds its
+        count, so random layers (Dropout) draw new numbers without a new trace."""
+        if getattr(self, "_seed_base", None) is None or self._seed_base.device != self.device:
+            base = np.uint32(int(_loom.random.randint(0, 2 ** 31 - 1)))
+            self._seed_base = _loom.asarray(base, device=self.device)
+        return self._seed_base
 
     def _progress(self, it, desc, total):
         if not self.progress:

@@ -1,0 +1,6 @@
+def display(*a, **k):
+    pass
+
+
+def clear_output(*a, **k):
+    pass

@@ -1,0 +1,1 @@
+from . import backend_inline  # noqa: F401

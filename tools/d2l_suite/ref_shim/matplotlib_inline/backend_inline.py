@@ -1,0 +1,2 @@
+def set_matplotlib_formats(*a, **k):
+    pass
