@@ -22,6 +22,7 @@
 #include "loom/transforms/control_flow.h"
 #include "loom/transforms/control_flow_primitives.h"
 #include "loom/transforms/vmap.h"
+#include "loom/transforms/vmap_operands.h"
 
 namespace loom {
 
@@ -124,11 +125,8 @@ void remat_rule(const TracedOp& op, const BatchMap& m) {
   const BufferMap example0 = m.example(0);
   std::vector<Array> args;
   std::vector<std::optional<int>> axes;
-  for (const auto* list : {&operands, &captured})
-    for (const Array& a : *list) {
-      args.push_back(m.is_batched(a) ? m.batched(a) : rebind(a, example0));
-      axes.push_back(m.is_batched(a) ? std::optional<int>(0) : std::nullopt);
-    }
+  append_vmap_operands(operands, m, example0, args, axes);
+  append_vmap_operands(captured, m, example0, args, axes);
   const RematProgramPtr p = program;
   const std::vector<Array> r =
       checkpoint(vmap([p](const std::vector<Array>& a) { return replay(p->fn, a); }, axes))(args);
@@ -146,10 +144,7 @@ void custom_vjp_batch(const TracedOp& op, const BatchMap& m) {
     batched_args.push_back(m.is_batched(a) ? m.batched(a) : m.batched(a).copy());
     axes.push_back(0);
   }
-  for (const Array& c : captured) {
-    extra.push_back(m.is_batched(c) ? m.batched(c) : rebind(c, example0));
-    axes.push_back(m.is_batched(c) ? std::optional<int>(0) : std::nullopt);
-  }
+  append_vmap_operands(captured, m, example0, extra, axes);
   const CustomVjpProgramPtr p = program;
   const ArrayFn vfwd = vmap([p](const std::vector<Array>& a) { return replay(p->fwd, a); }, axes);
   const ArrayFn fwd = [vfwd, extra](std::vector<Array> a) {

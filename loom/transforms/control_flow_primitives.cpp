@@ -38,6 +38,7 @@
 #include "loom/transforms/autodiff.h"
 #include "loom/transforms/control_flow.h"
 #include "loom/transforms/vmap.h"
+#include "loom/transforms/vmap_operands.h"
 
 namespace loom {
 
@@ -241,11 +242,7 @@ void while_loop_rule(const TracedOp& op, const BatchMap& m) {
   for (const Array& a : init) carry.push_back(m.is_batched(a) ? m.batched(a) : m.batched(a).copy());
   std::vector<Array> extra;
   std::vector<std::optional<int>> axes(n, 0);
-  const BufferMap example0 = m.example(0);
-  for (const Array& c : captured) {
-    extra.push_back(m.is_batched(c) ? m.batched(c) : rebind(c, example0));
-    axes.push_back(m.is_batched(c) ? std::optional<int>(0) : std::nullopt);
-  }
+  append_vmap_operands(captured, m, m.example(0), extra, axes);
   const LoopProgramPtr p = program;
   const ArrayFn vcond = vmap([p](const std::vector<Array>& a) { return replay(p->cond, a); }, axes);
   const ArrayFn vbody = vmap([p](const std::vector<Array>& a) { return replay(p->body, a); }, axes);
@@ -285,10 +282,7 @@ void scan_rule(const TracedOp& op, const BatchMap& m) {
     scan_xs.push_back(m.is_batched(x) ? swapaxes(m.batched(x), 0, 1) : rebind(x, example0));
     axes.push_back(m.is_batched(x) ? std::optional<int>(0) : std::nullopt);
   }
-  for (const Array& c : captured) {
-    extra.push_back(m.is_batched(c) ? m.batched(c) : rebind(c, example0));
-    axes.push_back(m.is_batched(c) ? std::optional<int>(0) : std::nullopt);
-  }
+  append_vmap_operands(captured, m, example0, extra, axes);
   const ScanProgramPtr p = program;
   const ArrayFn vbody = vmap([p](const std::vector<Array>& a) { return replay(p->body, a); }, axes);
   const ArrayFn f = [vbody, extra](std::vector<Array> a) {
@@ -306,11 +300,8 @@ void switch_rule(const TracedOp& op, const BatchMap& m) {
   const BufferMap example0 = m.example(0);
   std::vector<Array> args;
   std::vector<std::optional<int>> axes;
-  for (const auto* list : {&operands, &captured})
-    for (const Array& a : *list) {
-      args.push_back(m.is_batched(a) ? m.batched(a) : rebind(a, example0));
-      axes.push_back(m.is_batched(a) ? std::optional<int>(0) : std::nullopt);
-    }
+  append_vmap_operands(operands, m, example0, args, axes);
+  append_vmap_operands(captured, m, example0, args, axes);
   const SwitchProgramPtr p = program;
   std::vector<ArrayFn> vbranches;
   for (size_t k = 0; k < p->branches.size(); ++k)

@@ -3,7 +3,6 @@
 // order); jit keeps one op; vmap batches fwd and bwd; bwd's errors name the op.
 #include <gtest/gtest.h>
 
-#include <random>
 #include <string>
 #include <vector>
 
@@ -12,32 +11,17 @@
 #include "loom/ops/reduce.h"
 #include "loom/transforms/autodiff.h"
 #include "loom/transforms/control_flow.h"
+#include "loom/transforms/transform_test_util.h"
 #include "loom/transforms/jit.h"
 #include "loom/transforms/vmap.h"
 
 namespace loom {
 namespace {
 
-std::vector<double> host(const Array& a) {
-  const Array c = a.astype(float64).contiguous();
-  std::vector<double> v(static_cast<size_t>(c.size()));
-  c.copy_to_host(v.data());
-  return v;
-}
-
-Array random_array(const Shape& shape, uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> d(-2.0, 2.0);
-  std::vector<double> v(static_cast<size_t>(shape_size(shape)));
-  for (double& x : v) x = d(gen);
-  return from_host(HostView{v.data(), float64, shape, contiguous_strides(shape, 8)}, cpu());
-}
-
-void expect_near(const Array& got, const Array& want, double tol = 1e-12) {
-  ASSERT_EQ(got.shape(), want.shape());
-  const std::vector<double> g = host(got), w = host(want);
-  for (size_t i = 0; i < g.size(); ++i) EXPECT_NEAR(g[i], w[i], tol * (1 + std::abs(w[i]))) << "element " << i;
-}
+using transform_test::expect_near;
+using transform_test::host;
+// Uniform in [-2, 2): cos crosses the clipping bounds of the rule below.
+Array random_array(const Shape& shape, uint32_t seed) { return transform_test::random_array(shape, seed, -2.0, 2.0); }
 
 // sin(x) with the residual cos(x); bwd clips the cotangent times cos(x) to [-0.5, 0.5].
 std::vector<Array> clipped_sin(const Array& x) {

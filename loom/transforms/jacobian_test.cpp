@@ -4,7 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <random>
 #include <vector>
 
 #include "loom/core/error.h"
@@ -13,24 +12,12 @@
 #include "loom/ops/linalg.h"
 #include "loom/ops/reduce.h"
 #include "loom/transforms/jit.h"
+#include "loom/transforms/transform_test_util.h"
 
 namespace loom {
 namespace {
 
-std::vector<double> host(const Array& a) {
-  const Array c = a.astype(float64).contiguous();
-  std::vector<double> v(static_cast<size_t>(c.size()));
-  c.copy_to_host(v.data());
-  return v;
-}
-
-Array random_array(const Shape& shape, uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> d(-1.0, 1.0);
-  std::vector<double> v(static_cast<size_t>(shape_size(shape)));
-  for (double& x : v) x = d(gen);
-  return from_host(HostView{v.data(), float64, shape, contiguous_strides(shape, 8)}, cpu());
-}
+using namespace transform_test;
 
 // f(w, x) = (sin(x) * s, W x) with s = sum(x^2): outputs of shapes (3,) and (2,).
 std::vector<Array> f(const std::vector<Array>& a) {

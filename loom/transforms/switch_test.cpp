@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <functional>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -16,32 +15,14 @@
 #include "loom/ops/take.h"
 #include "loom/transforms/autodiff.h"
 #include "loom/transforms/control_flow.h"
+#include "loom/transforms/transform_test_util.h"
 #include "loom/transforms/jit.h"
 #include "loom/transforms/vmap.h"
 
 namespace loom {
 namespace {
 
-std::vector<double> host(const Array& a) {
-  const Array c = a.astype(float64).contiguous();
-  std::vector<double> v(static_cast<size_t>(c.size()));
-  c.copy_to_host(v.data());
-  return v;
-}
-
-Array random_array(const Shape& shape, uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> d(-1.0, 1.0);
-  std::vector<double> v(static_cast<size_t>(shape_size(shape)));
-  for (double& x : v) x = d(gen);
-  return from_host(HostView{v.data(), float64, shape, contiguous_strides(shape, 8)}, cpu());
-}
-
-void expect_near(const Array& got, const Array& want, double tol = 1e-12) {
-  ASSERT_EQ(got.shape(), want.shape());
-  const std::vector<double> g = host(got), w = host(want);
-  for (size_t i = 0; i < g.size(); ++i) EXPECT_NEAR(g[i], w[i], tol * (1 + std::abs(w[i]))) << "element " << i;
-}
+using namespace transform_test;
 
 Array i32(int32_t v) { return full({}, Scalar(v), int32, cpu()); }
 
