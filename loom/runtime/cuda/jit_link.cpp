@@ -85,8 +85,7 @@ std::string device_runtime_library() {
 
 bool wants_relocatable_code(const std::vector<std::string>& options) {
   for (const std::string& o : options)
-    if (o == "-rdc=true" || o == "--relocatable-device-code=true" || o == "-dc" || o == "--device-c" ||
-        o == "-rdc" )
+    if (o == "-rdc=true" || o == "--relocatable-device-code=true" || o == "-dc" || o == "--device-c")
       return true;
   return false;
 }
