@@ -16,6 +16,7 @@
 #include "loom/ops/creation.h"
 #include "loom/ops/data_types.h"
 #include "loom/ops/elementwise.h"
+#include "loom/ops/special.h"
 #include "loom/ops/fft.h"
 #include "loom/ops/indexing.h"
 #include "loom/ops/linalg.h"

@@ -40,6 +40,7 @@ const NodeTable& node_table() {
     Table() {
       register_nodes_part0(t);
       register_nodes_part1(t);
+      register_nodes_part2(t);
     }
   } table;
   return table.t;

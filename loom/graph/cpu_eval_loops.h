@@ -25,6 +25,7 @@ using CastFn = void (*)(const char* src, char* dst, int64_t n);
 /// The parts fill the node loops of a range of ops (split over files for build time).
 void register_nodes_part0(NodeTable& t);
 void register_nodes_part1(NodeTable& t);
+void register_nodes_part2(NodeTable& t);
 
 namespace detail {
 using namespace op_scalar;

@@ -79,6 +79,19 @@ bool has_complex(const FusedGraph& g) {
   return false;
 }
 
+// Special functions (scipy.special's rows) need loom_special.cuh; other kernels skip its parse.
+bool has_special(const FusedGraph& g) {
+  for (const auto& n : g.nodes)
+    if (op_info(n.op).traits & op_trait::special) return true;
+  return false;
+}
+
+// The optional headers a graph's expressions need.
+void emit_includes(std::ostringstream& s, const FusedGraph& g) {
+  if (has_complex(g)) s << "#include \"loom_complex.cuh\"\n";
+  if (has_special(g)) s << "#include \"loom_special.cuh\"\n";
+}
+
 void emit_compute(std::ostringstream& s, const FusedGraph& g, const char* fname = "loom_compute",
                   const char* qualifiers = kDeviceQualifiers) {
   const int nin = static_cast<int>(g.inputs.size());
@@ -126,7 +139,7 @@ const char* storage_type(DType d) { return kStorage[static_cast<int>(d)]; }
 std::string graph_function_source(const FusedGraph& g, const std::string& name, const char* qualifiers) {
   check(g);
   std::ostringstream s;
-  if (has_complex(g)) s << "#include \"loom_complex.cuh\"\n";
+  emit_includes(s, g);
   emit_compute(s, g, name.c_str(), qualifiers);
   return s.str();
 }
@@ -141,7 +154,7 @@ std::string elementwise_source(const FusedGraph& g, const KernelConfig& cfg, con
   const std::string I = cfg.index32 ? "unsigned" : "unsigned long long";
   std::ostringstream s;
   s << "#include \"loom_elementwise.cuh\"\n";
-  if (has_complex(g)) s << "#include \"loom_complex.cuh\"\n";
+  emit_includes(s, g);
   emit_compute(s, g);
   if (cfg.strided) {
     const std::string off = cfg.index32 ? "int" : "long long";

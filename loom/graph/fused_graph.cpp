@@ -48,7 +48,7 @@ int FusedGraph::add_op(OpId op, std::initializer_list<int> args) {
     if (a++ < first) continue;
     if (v < 0 || v >= num_values()) throw std::invalid_argument("[graph] a node reads a value not yet computed");
     DType d = value_dtype(v);
-    if (info.rule == DTypeRule::floating) d = loop_dtype(info.rule, d);
+    if (per_input_loop(info.rule)) d = loop_dtype(info.rule, d);
     p = have ? promote_types(p, d) : d;
     have = true;
   }

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "loom/common/loom_complex.cuh"  // loom_math.cuh and the complex overloads
+#include "loom/common/loom_special.cuh"  // the special rows (scipy.special)
 #include "loom/core/cast.h"
 #include "loom/graph/op_table.h"
 

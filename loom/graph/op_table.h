@@ -23,13 +23,17 @@ enum class DTypeRule : uint8_t {
   divide,     // bool and ints -> float64 (true_divide)
   to_bool,    // loop = P, result bool (comparisons, logical ops, isnan)
   modulus,    // as `same`, but a complex P gives its parts' dtype (absolute: |z| is real)
+  special_float,  // SciPy's special functions: float32 stays float32, every other P computes in
+                  // float64 (their loops are f->f and d->d, d first)
 };
 
 /// What an op is in the public API. `ufunc`: generated from this table as
 /// loom::name(x[, x2], UfuncArgs) (ops/elementwise.h) and bound as a Python ufunc with
 /// NumPy's keywords. `custom`: public under NumPy's own signature, written by hand
-/// (clip's optional bounds, where's condition). `internal`: not public (copy).
-enum class OpApi : uint8_t { ufunc, custom, internal };
+/// (clip's optional bounds, where's condition). `internal`: not public (copy). `special`:
+/// generated as loom::special::name (ops/special.h) and bound as a ufunc of
+/// loom.scipy.special (scipy.special's functions).
+enum class OpApi : uint8_t { ufunc, custom, internal, special };
 
 /// Bit i set: DType(i) is an allowed promoted input dtype.
 namespace dtype_mask {
@@ -60,7 +64,11 @@ constexpr uint8_t libm = 2;
 /// The same in a float64 loop only (exp: float32's and the 16-bit floats' is loom's own
 /// vectorized one, common/loom_math.cuh).
 constexpr uint8_t libm64 = 4;
+/// Computed by a function of common/loom_special.cuh, which a generated kernel includes only
+/// when one of its ops has this trait.
+constexpr uint8_t special = 8;
 constexpr uint8_t none = 0;
+constexpr uint8_t special_libm = special | libm;
 constexpr uint8_t holo_libm = holo | libm;
 constexpr uint8_t holo_libm64 = holo | libm64;
 }  // namespace op_trait
@@ -168,7 +176,59 @@ constexpr uint8_t holo_libm64 = holo | libm64;
   X(frexp_exponent, 1, floats, same, loom_frexp_exponent(x0), internal, none,                                      \
     "the exponent of numpy.frexp, as a float value")                                                               \
   X(popcount, 1, int_bool, same, loom_popcount(x0), internal, none, "the number of 1 bits of |x|")                 \
-  X(copy, 1, all_c, same, x0, internal, holo, "x cast to the output's dtype (copyto, astype)")
+  X(copy, 1, all_c, same, x0, internal, holo, "x cast to the output's dtype (copyto, astype)")                     \
+  LOOM_SPECIAL_OPS(X)
+
+// scipy.special's ufuncs (common/loom_special.cuh; loom::special:: in C++, loom.scipy.special in
+// Python), over the real dtypes with SciPy's loops (float32 stays float32, the rest compute in
+// float64). Arguments are named as SciPy names them; `doc` uses x, x1, x2, x3 for them.
+#define LOOM_SPECIAL_OPS(X)                                                                                        \
+  X(erfc, 1, all, special_float, loom_erfc(x0), special, special_libm, "the complementary error function 1 - erf(x)") \
+  X(erfinv, 1, all, special_float, loom_erfinv(x0), special, special_libm,                                         \
+    "the inverse error function: erf(erfinv(x)) = x on (-1, 1)")                                                   \
+  X(erfcinv, 1, all, special_float, loom_erfcinv(x0), special, special_libm,                                       \
+    "the inverse complementary error function: erfc(erfcinv(x)) = x on (0, 2)")                                    \
+  X(ndtr, 1, all, special_float, loom_ndtr(x0), special, special_libm, "the standard normal CDF")                  \
+  X(ndtri, 1, all, special_float, loom_ndtri(x0), special, special_libm, "the inverse of ndtr on (0, 1)")          \
+  X(log_ndtr, 1, all, special_float, loom_log_ndtr(x0), special, special_libm,                                     \
+    "log(ndtr(x)), accurate in both tails")                                                                        \
+  X(gamma, 1, all, special_float, loom_gamma(x0), special, special_libm, "the gamma function")                     \
+  X(gammaln, 1, all, special_float, loom_gammaln(x0), special, special_libm, "log|gamma(x)|")                      \
+  X(digamma, 1, all, special_float, loom_digamma(x0), special, special_libm,                                       \
+    "the digamma function psi(x), gamma'(x) / gamma(x)")                                                           \
+  X(polygamma, 2, all, special_float, loom_polygamma(x0, x1), special, special_libm,                              \
+    "the n-th derivative of digamma at x (n = x1 a non-negative integer, x = x2)")                                 \
+  X(zeta, 2, all, special_float, loom_zeta(x0, x1), special, special_libm,                                        \
+    "the Hurwitz zeta function sum (q + k)**-x over k >= 0 (x = x1 > 1, q = x2)")                                  \
+  X(riemann_zeta, 1, all, special_float, loom_riemann_zeta(x0), special, special_libm,                             \
+    "Riemann's zeta function of x (scipy.special.zeta(x))")                                                        \
+  X(gammainc, 2, all, special_float, loom_gammainc(x0, x1), special, special_libm,                                 \
+    "the regularized lower incomplete gamma function P(a, x) (a = x1, x = x2)")                                    \
+  X(gammaincc, 2, all, special_float, loom_gammaincc(x0, x1), special, special_libm,                               \
+    "the regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x) (a = x1, x = x2)")                      \
+  X(beta, 2, all, special_float, loom_beta(x0, x1), special, special_libm,                                         \
+    "the beta function gamma(a) gamma(b) / gamma(a + b) (a = x1, b = x2)")                                         \
+  X(betaln, 2, all, special_float, loom_betaln(x0, x1), special, special_libm, "log|beta(a, b)| (a = x1, b = x2)") \
+  X(betainc, 3, all, special_float, loom_betainc(x0, x1, x2), special, special_libm,                               \
+    "the regularized incomplete beta function I_x(a, b) (a = x1, b = x2, x = x3)")                                 \
+  X(expit, 1, all, special_float, loom_expit(x0), special, special_libm, "the logistic sigmoid 1 / (1 + exp(-x))") \
+  X(logit, 1, all, special_float, loom_logit(x0), special, special_libm, "log(x / (1 - x)), expit's inverse")      \
+  X(log_expit, 1, all, special_float, loom_log_expit(x0), special, special_libm, "log(expit(x)) without overflow")  \
+  X(xlogy, 2, all, special_float, loom_xlogy(x0, x1), special, special_libm,                                       \
+    "x1 * log(x2), 0 where x1 is 0 and x2 is not NaN")                                                             \
+  X(xlog1py, 2, all, special_float, loom_xlog1py(x0, x1), special, special_libm,                                   \
+    "x1 * log1p(x2), 0 where x1 is 0 and x2 is not NaN")                                                           \
+  X(entr, 1, all, special_float, loom_entr(x0), special, special_libm, "-x log(x) (0 at 0, -inf below)")           \
+  X(rel_entr, 2, all, special_float, loom_rel_entr(x0, x1), special, special_libm,                                 \
+    "x1 log(x1 / x2) for positive arguments (0 where x1 = 0 <= x2, else inf)")                                     \
+  X(kl_div, 2, all, special_float, loom_kl_div(x0, x1), special, special_libm,                                     \
+    "x1 log(x1 / x2) - x1 + x2 for positive arguments (x2 where x1 = 0 <= x2, else inf)")                          \
+  X(i0e, 1, all, special_float, loom_i0e(x0), special, special_libm, "exp(-|x|) i0(x)")                            \
+  X(i1e, 1, all, special_float, loom_i1e(x0), special, special_libm, "exp(-|x|) i1(x)")                            \
+  X(j0, 1, all, special_float, loom_j0(x0), special, special_libm, "the Bessel function of the first kind, order 0") \
+  X(j1, 1, all, special_float, loom_j1(x0), special, special_libm, "the Bessel function of the first kind, order 1") \
+  X(y0, 1, all, special_float, loom_y0(x0), special, special_libm, "the Bessel function of the second kind, order 0") \
+  X(y1, 1, all, special_float, loom_y1(x0), special, special_libm, "the Bessel function of the second kind, order 1")
 
 /// The ops, in table order.
 enum class OpId : uint8_t {
@@ -239,6 +299,7 @@ LOOM_ELEMENTWISE_ALIASES(LOOM_OP_ALIAS_CHECK)
 #define LOOM_OP_IF_ufunc(...) __VA_ARGS__
 #define LOOM_OP_IF_custom(...)
 #define LOOM_OP_IF_internal(...)
+#define LOOM_OP_IF_special(...)
 
 constexpr bool dtype_allowed(OpId op, DType p) {
   return (op_info(op).dtypes >> static_cast<int>(p)) & 1u;
@@ -258,9 +319,16 @@ constexpr DType loop_dtype(DTypeRule rule, DType p) {
       }
     case DTypeRule::divide:
       return static_cast<int>(p) < static_cast<int>(DType::float16) ? DType::float64 : p;
+    case DTypeRule::special_float:  // complex stays complex, for the dtype check to refuse it
+      return p == DType::float32 || p == DType::complex64 || p == DType::complex128 ? p : DType::float64;
     default:
       return p;
   }
+}
+
+/// Float-only rules pick the loop each input fits on its own, then promote those loops.
+constexpr bool per_input_loop(DTypeRule rule) {
+  return rule == DTypeRule::floating || rule == DTypeRule::special_float;
 }
 
 /// The result dtype of a loop dtype.

@@ -65,7 +65,8 @@ const Derivative& derivative(OpId op) {
     for (int k = 0; k < kNumOps; ++k) {
       const OpId id = static_cast<OpId>(k);
       Derivative& d = t[static_cast<size_t>(k)];
-      if (!arith_derivative(id, &d) && !transcendental_derivative(id, &d)) select_derivative(id, &d);
+      if (!arith_derivative(id, &d) && !transcendental_derivative(id, &d) && !special_derivative(id, &d))
+        select_derivative(id, &d);
     }
     return t;
   }();

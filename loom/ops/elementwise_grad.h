@@ -54,6 +54,7 @@ const Derivative& derivative(OpId op);
 bool arith_derivative(OpId op, Derivative* d);          // elementwise_grad_arith.cpp
 bool transcendental_derivative(OpId op, Derivative* d);  // elementwise_grad_transcendental.cpp
 bool select_derivative(OpId op, Derivative* d);          // elementwise_grad_select.cpp
+bool special_derivative(OpId op, Derivative* d);         // elementwise_grad_special.cpp
 
 /// Shorthands for the kinds' tables.
 inline Derivative unary(ApplyFn f) { return {f, 1, true}; }

@@ -83,7 +83,7 @@ DType resolve(OpId op, const Operand* ops, Scalar* scalars, int nin, std::option
   const int first = op == OpId::where ? 1 : 0;  // where's condition is cast to bool
   // Float-only ops take the smallest float loop every input casts to safely, so
   // arctan2(int8, uint8) is float16 although int8 and uint8 promote to int16.
-  const bool per_input = info.rule == DTypeRule::floating && !dtype;
+  const bool per_input = per_input_loop(info.rule) && !dtype;
   std::optional<DType> p;
   for (int i = first; i < nin; ++i) {
     if (ops[i].is_scalar) continue;

@@ -111,7 +111,7 @@ nb::object clip_impl(nb::handle a, nb::handle lo, nb::handle hi, nb::handle out,
 }
 
 // The table as Python sees it, for tests and tools: (name, arity, api, op, expr, loops) per
-// row and per alias, api being "ufunc", "custom", "internal" or "alias", op the row an alias
+// row and per alias, api being "ufunc", "custom", "internal", "special" or "alias", op the row an alias
 // names, expr the row's C expression over x0, x1, x2 (common/loom_math.cuh's helpers), loops
 // {promoted input dtype: (loop dtype, result dtype)} for the dtypes the row allows. The
 // Python kernel translator computes an op inside kernels from expr and loops.
@@ -127,7 +127,7 @@ nb::tuple op_row(const char* name, const char* api, const OpInfo& info) {
 }
 
 nb::list op_table() {
-  static const char* const kApi[] = {"ufunc", "custom", "internal"};
+  static const char* const kApi[] = {"ufunc", "custom", "internal", "special"};
   nb::list rows;
   for (const OpInfo& info : kOpTable) rows.append(op_row(info.name, kApi[static_cast<int>(info.api)], info));
   for (const OpAlias& alias : kOpAliases) rows.append(op_row(alias.name, "alias", op_info(alias.op)));

@@ -27,6 +27,7 @@ struct Loops {
     register_loops_part1(t);
     register_loops_part2(t);
     register_loops_part3(t);
+    register_loops_part4(t);
   }
 };
 

@@ -19,6 +19,7 @@ void register_loops_part0(LoopTable& t);
 void register_loops_part1(LoopTable& t);
 void register_loops_part2(LoopTable& t);
 void register_loops_part3(LoopTable& t);
+void register_loops_part4(LoopTable& t);
 
 namespace ew {
 

@@ -44,7 +44,7 @@ std::vector<std::pair<FusedGraph, KernelConfig>> variants(OpId op, DType loop, b
 // Many generated kernels in one NVRTC program: each in its own namespace (their helper
 // names repeat), the includes at the top (loom_complex.cuh's operators must be global).
 Program batch(const std::string& name, const std::vector<std::string>& sources, const std::vector<std::string>& names) {
-  std::string src = "#include \"loom_elementwise.cuh\"\n#include \"loom_complex.cuh\"\n";
+  std::string src = "#include \"loom_elementwise.cuh\"\n#include \"loom_complex.cuh\"\n#include \"loom_special.cuh\"\n";
   for (size_t i = 0; i < sources.size(); ++i) {
     std::string s = sources[i];
     while (s.rfind("#include", 0) == 0) s.erase(0, s.find('\n') + 1);  // the include lines
