@@ -9,6 +9,10 @@
 // user's bwd on the residuals (the record's own results) and the outputs' cotangents, and
 // sends the residuals' cotangents (a second derivative) back through fwd; its batch rule is a
 // custom_vjp_call of the vmapped fwd and the vmapped bwd.
+//
+// custom_jvp_call's eval runs the traced fn; its vjp transposes the user's jvp rule, which is
+// linear in the tangents: the pullback of t -> jvp(primals, t) (at t = 0) applied to the
+// outputs' cotangents; its batch rule is a custom_jvp_call of the vmapped fn and jvp.
 #include <optional>
 #include <string>
 #include <tuple>
@@ -36,6 +40,11 @@ const CompiledPlan& CustomVjpProgram::plan() const {
   return *plan_;
 }
 
+const CompiledPlan& CustomJvpProgram::plan() const {
+  std::call_once(compiled_, [this] { plan_ = std::make_unique<CompiledPlan>(fn); });
+  return *plan_;
+}
+
 namespace control_flow_evals {
 
 void remat(const std::vector<Array>& operands, const std::vector<Array>& captured, const std::vector<Array>& out,
@@ -48,6 +57,14 @@ void remat(const std::vector<Array>& operands, const std::vector<Array>& capture
 
 void custom_vjp_call(const std::vector<Array>& args, const std::vector<Array>& captured, const std::vector<Array>& out,
                      const CustomVjpProgramPtr& program) {
+  std::vector<Array> in = args;
+  in.insert(in.end(), captured.begin(), captured.end());
+  const std::vector<Array> r = program->plan().run(in);
+  for (size_t j = 0; j < out.size(); ++j) copyto(out[j], r[j]);
+}
+
+void custom_jvp_call(const std::vector<Array>& args, const std::vector<Array>& captured, const std::vector<Array>& out,
+                     const CustomJvpProgramPtr& program) {
   std::vector<Array> in = args;
   in.insert(in.end(), captured.begin(), captured.end());
   const std::vector<Array> r = program->plan().run(in);
@@ -113,6 +130,32 @@ void custom_vjp_rule(const TracedOp& op, const std::vector<Array>& out_cts, std:
   }
 }
 
+void custom_jvp_rule(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts) {
+  const CustomJvpProgramPtr p =
+      std::get<3>(op.args_as<std::vector<Array>, std::vector<Array>, std::vector<Array>, CustomJvpProgramPtr>());
+  const std::vector<Array> primals(op.inputs.begin(), op.inputs.begin() + static_cast<std::ptrdiff_t>(p->num_args));
+  std::vector<Array> zero_tangents;
+  for (const Array& a : primals) zero_tangents.push_back(zeros_like(a));
+  const size_t n_out = op.outputs.size();
+  auto [unused, pullback] = vjp(
+      [p, primals, n_out](const std::vector<Array>& tangents) {
+        std::vector<Array> in = primals;
+        in.insert(in.end(), tangents.begin(), tangents.end());
+        std::vector<Array> t = p->jvp(in);
+        if (t.size() != n_out)
+          throw_value_error("custom_jvp", "the JVP rule returned " + std::to_string(t.size()) + " tangents for " +
+                                              std::to_string(n_out) + " outputs");
+        return t;
+      },
+      zero_tangents);
+  (void)unused;
+  std::vector<Array> cts;
+  for (size_t j = 0; j < n_out; ++j) cts.push_back(out_cts[j].valid() ? conj(out_cts[j]) : zeros_like(op.outputs[j]));
+  const std::vector<Array> g = pullback(cts);
+  for (size_t i = 0; i < g.size(); ++i)
+    if (g[i].valid()) in_cts[i] = conj(g[i].dtype() == primals[i].dtype() ? g[i] : g[i].astype(primals[i].dtype()));
+}
+
 }  // namespace
 }  // namespace control_flow_vjp
 
@@ -157,6 +200,28 @@ void custom_vjp_batch(const TracedOp& op, const BatchMap& m) {
   for (size_t j = 0; j < out.size(); ++j) copyto(m.batched(op.outputs[j]), r[j]);
 }
 
+void custom_jvp_batch(const TracedOp& op, const BatchMap& m) {
+  const auto& [args, captured, out, program] =
+      op.args_as<std::vector<Array>, std::vector<Array>, std::vector<Array>, CustomJvpProgramPtr>();
+  const BufferMap example0 = m.example(0);
+  std::vector<Array> batched_args, extra;
+  std::vector<std::optional<int>> axes;
+  // Every arg is batched (a shared one copied per example), so the rule's tangents are batched too.
+  for (const Array& a : args) {
+    batched_args.push_back(m.is_batched(a) ? m.batched(a) : m.batched(a).copy());
+    axes.push_back(0);
+  }
+  append_vmap_operands(captured, m, example0, extra, axes);
+  const CustomJvpProgramPtr p = program;
+  const ArrayFn vfn = vmap([p](const std::vector<Array>& a) { return replay(p->fn, a); }, axes);
+  const ArrayFn fn = [vfn, extra](std::vector<Array> a) {
+    a.insert(a.end(), extra.begin(), extra.end());
+    return vfn(a);
+  };
+  const std::vector<Array> r = custom_jvp_call(fn, vmap(p->jvp), batched_args);
+  for (size_t j = 0; j < out.size(); ++j) copyto(m.batched(op.outputs[j]), r[j]);
+}
+
 }  // namespace
 }  // namespace batch
 
@@ -170,5 +235,12 @@ const Primitive<CustomVjpFn> primitives::custom_vjp_call{
         .complex_vjp(control_flow_vjp::custom_vjp_rule)
         .batched(batch::custom_vjp_batch),
     control_flow_evals::custom_vjp_call, control_flow_evals::custom_vjp_call};
+
+const Primitive<CustomJvpFn> primitives::custom_jvp_call{
+    PrimitiveInfo{"custom_jvp_call", "control_flow"}
+        .takes_complex()
+        .complex_vjp(control_flow_vjp::custom_jvp_rule)
+        .batched(batch::custom_jvp_batch),
+    control_flow_evals::custom_jvp_call, control_flow_evals::custom_jvp_call};
 
 }  // namespace loom

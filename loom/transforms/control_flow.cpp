@@ -373,4 +373,33 @@ std::vector<Array> custom_vjp_call(const ArrayFn& fwd, ArrayFn bwd, const std::v
   return out;
 }
 
+std::vector<Array> custom_jvp_call(const ArrayFn& fn, ArrayFn jvp, const std::vector<Array>& args) {
+  constexpr const char* kOp = "custom_jvp";
+  if (!fn) throw_value_error(kOp, "fn is empty");
+  if (!jvp) throw_value_error(kOp, "jvp is empty");
+  std::vector<ArraySpec> specs;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!args[i].valid()) throw_value_error(kOp, "argument " + std::to_string(i) + " is an empty Array handle");
+    specs.push_back(ArraySpec::of(args[i]));
+  }
+  auto program = std::make_shared<CustomJvpProgram>();
+  lax::Captures captures;
+  program->fn = lax::trace_closed(kOp, "fn", fn, specs, captures);
+  program->jvp = std::move(jvp);
+  program->num_args = args.size();
+  const std::vector<Array> captured = captures.arrays();
+  for (const Array& c : captured) program->fn.inputs.push_back(c);
+  std::vector<Array> out;
+  for (size_t j = 0; j < program->fn.outputs.size(); ++j) {
+    const Array& o = program->fn.outputs[j];
+    if (!o.valid()) throw_value_error(kOp, "fn returned an empty Array handle as result " + std::to_string(j));
+    out.push_back(Array::allocate(o.shape(), o.dtype(), o.device()));
+  }
+  std::vector<Array> in = args;
+  in.insert(in.end(), captured.begin(), captured.end());
+  dispatch(primitives::custom_jvp_call, trace_detail::refs(in), trace_detail::refs(out), args, captured, out,
+           CustomJvpProgramPtr(std::move(program)));
+  return out;
+}
+
 }  // namespace loom

@@ -82,4 +82,11 @@ ArrayFn checkpoint(ArrayFn fn);
 std::vector<Array> custom_vjp_call(const ArrayFn& fwd, ArrayFn bwd, const std::vector<Array>& args,
                                    const std::function<size_t()>& num_out);
 
+/// JAX's custom_jvp as one op: returns fn(args). Its derivative is `jvp`'s: jvp maps
+/// (primal arg..., tangent arg...) to one tangent per output, linearly in the tangents (JAX's
+/// contract); forward mode uses that map, reverse mode its transpose (a vjp of jvp in the
+/// tangents), and jvp's own ops are differentiated for higher orders. Arrays fn closes over
+/// get no derivative. vmap batches fn and jvp.
+std::vector<Array> custom_jvp_call(const ArrayFn& fn, ArrayFn jvp, const std::vector<Array>& args);
+
 }  // namespace loom

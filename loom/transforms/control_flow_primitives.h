@@ -137,12 +137,33 @@ inline void rebind_arg(CustomVjpProgramPtr&, const BufferMap&) {}
 using CustomVjpFn = void(const std::vector<Array>& args, const std::vector<Array>& captured,
                          const std::vector<Array>& out, const CustomVjpProgramPtr& program);
 
+/// What a custom_jvp record runs: `fn` traced on (arg..., captured...); `jvp`, the user's
+/// rule, maps (primal arg..., tangent arg...) to one tangent per output of fn, linearly in the
+/// tangents. Reverse mode transposes that linear map (a vjp of jvp in the tangents).
+struct CustomJvpProgram {
+  TracedGraph fn;
+  ArrayFn jvp;
+  size_t num_args = 0;
+  const CompiledPlan& plan() const;
+
+ private:
+  mutable std::once_flag compiled_;
+  mutable std::unique_ptr<CompiledPlan> plan_;
+};
+using CustomJvpProgramPtr = std::shared_ptr<const CustomJvpProgram>;
+inline void rebind_arg(CustomJvpProgramPtr&, const BufferMap&) {}
+
+/// out = program.fn(args, captured).
+using CustomJvpFn = void(const std::vector<Array>& args, const std::vector<Array>& captured,
+                         const std::vector<Array>& out, const CustomJvpProgramPtr& program);
+
 #define LOOM_CONTROL_FLOW_PRIMITIVES(X) \
   X(WhileLoopFn, while_loop, )      \
   X(ScanLoopFn, scan_loop, )        \
   X(SwitchFn, switch_branches, )    \
   X(RematFn, remat, )                \
-  X(CustomVjpFn, custom_vjp_call, )
+  X(CustomVjpFn, custom_vjp_call, ) \
+  X(CustomJvpFn, custom_jvp_call, )
 
 namespace primitives {
 LOOM_CONTROL_FLOW_PRIMITIVES(LOOM_DECLARE_PRIMITIVE)

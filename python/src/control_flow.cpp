@@ -61,6 +61,15 @@ LOOM_BINDING_FAMILY(control_flow, 91) {
       "loom::custom_vjp_call(fwd, bwd, args, num_out): fwd maps the args (a list of arrays) to the outputs then the "
       "residuals; num_out() (asked once fwd is traced) counts the outputs; bwd maps residuals + output cotangents "
       "to one cotangent per arg. One op; returns the outputs then the residuals.");
+  m.def(
+      "_custom_jvp_call",
+      [](nb::object fn, nb::object jvp, const std::vector<Array>& args) {
+        return custom_jvp_call(python_array_fn(std::move(fn)), python_array_fn(std::move(jvp)), args);
+      },
+      nb::arg("fn"), nb::arg("jvp"), nb::arg("args"),
+      "loom::custom_jvp_call(fn, jvp, args): fn maps the args (a list of arrays) to its outputs; jvp maps primals + "
+      "tangents to one tangent per output, linearly in the tangents. One op whose derivative is jvp's (reverse mode "
+      "transposes it).");
 }
 
 }  // namespace loom::py

@@ -5,24 +5,17 @@ custom_vjp and checkpoint are the core's primitives (custom_vjp_call, remat): cu
 is traced once per call and the record calls bwd when reverse mode reaches it, so the
 derivative is bwd's whatever it computes, to any order.
 
-custom_jvp is written into the trace as ops whose derivative is the rule. With
-x0 = stop_gradient(x) and dx = x - x0 (value 0, derivative the identity), the result is
-
-    stop_gradient(primal_out) + T(x0 + dx / 2, dx)
-
-where T(p, t) is the tangent of the user's rule at primals p along t. Its value is primal_out,
-its first derivative T's linear map, and, T being linear in t, its second derivative the
-derivative of that map (the half makes the two terms of the product rule one): grad, jacfwd,
-jacrev and hessian are exact; third and higher derivatives are not. This runs only inside a
-trace (jit, vmap, grad: loom cannot tell which); eagerly the function itself runs; inside jit
-without grad the rule's ops run too (their tangent part is zero).
+custom_jvp is the core's custom_jvp_call: the function is traced once per call and runs as
+one op; its derivative is the rule's tangent map (linear in the tangents, JAX's contract),
+which reverse mode transposes (a vjp of the rule in the tangents) and whose own ops are
+differentiated for higher orders. The rule runs only when a derivative is taken; inside jit
+without grad only the function runs. Eagerly (no trace) the function itself runs.
 """
 import functools
 import inspect
 import types
 
 from .. import _loom
-from . import _trace_context
 from ._grad import _is_complex, _is_float
 from .tree_util import tree_flatten, tree_map, tree_unflatten
 
@@ -56,44 +49,6 @@ def _bad(i, n, who):
 
 def _differentiable(x):
     return isinstance(x, _ndarray) and (_is_float(x) or _is_complex(x))
-
-
-def _shifted(diff_args):
-    """(a, dx): the differentiated arguments as x0 + dx / 2, and their tangents dx (zeros for
-    leaves that carry no derivative). Where the trace is differentiated once only, a is x0: the
-    rule's primal computation then carries no derivative, so a derivative the rule replaces
-    (sqrt at 0) is never formed, as in JAX."""
-    leaves, tree = tree_flatten(tuple(diff_args))
-    first_order = _trace_context.first_order_only()
-    a, d = [], []
-    for x in leaves:
-        if _differentiable(x):
-            x0 = _loom._stop_gradient(x)
-            dx = x - x0
-            a.append(x0 if first_order else x0 + dx * 0.5)
-            d.append(dx)
-        else:
-            a.append(x)
-            d.append(_loom.zeros_like(x) if isinstance(x, _ndarray) else 0.0 * x)
-    return tree_unflatten(tree, a), tree_unflatten(tree, d), leaves
-
-
-def _combine(primal_out, tangent_out, who):
-    """stop_gradient(primal) + tangent, leaf by leaf (leaves without derivatives as they are)."""
-    p_leaves, p_tree = tree_flatten(primal_out)
-    t_leaves, t_tree = tree_flatten(tangent_out)
-    if t_tree != p_tree:
-        raise TypeError(f"[{who}] the rule's tangent output has the structure {t_tree}, the primal output {p_tree}")
-    out = []
-    for p, t in zip(p_leaves, t_leaves):
-        if not _differentiable(p) or t is None:
-            out.append(p)
-            continue
-        t = t if isinstance(t, _ndarray) else _loom.asarray(t, device=p.device)
-        if tuple(t.shape) != tuple(p.shape):
-            raise TypeError(f"[{who}] a tangent output has shape {tuple(t.shape)}, its primal {tuple(p.shape)}")
-        out.append(_loom._stop_gradient(p) + t.astype(p.dtype))
-    return tree_unflatten(p_tree, out)
 
 
 def _rebuild(args, diff_idx, diff_args):
@@ -159,15 +114,66 @@ class custom_jvp(_CustomDerivative):
         if self._plain():
             return self.fun(*args)
         nd, nondiff, diff_idx = _split(args, self.nondiff_argnums, who)
-        a, d, _ = _shifted([args[i] for i in diff_idx])
-        self._in_rule = True
-        try:
-            out = self.jvp(*nondiff, tuple(a), tuple(d))
-        finally:
-            self._in_rule = False
-        if not (isinstance(out, (tuple, list)) and len(out) == 2):
-            raise TypeError(f"[{who}] the JVP rule must return (primal_out, tangent_out)")
-        return _combine(out[0], out[1], who)
+        diff_args = [args[i] for i in diff_idx]
+        leaves, tree = tree_flatten(tuple(diff_args))
+        where = [k for k, v in enumerate(leaves) if _differentiable(v)]
+        if not where:
+            return self.fun(*args)
+        meta = {}
+
+        def filled(arrays, others):
+            """The differentiated arguments with `arrays` at the float leaves, `others(leaf)` elsewhere."""
+            vals = [others(v) for v in leaves]
+            for k, x in zip(where, arrays):
+                vals[k] = x
+            return tree_unflatten(tree, vals)
+
+        def fn(arrays):
+            self._in_rule = True
+            try:
+                out = self.fun(*_rebuild(args, diff_idx, filled(arrays, lambda v: v)))
+            finally:
+                self._in_rule = False
+            out_leaves, meta["out_tree"] = tree_flatten(out)
+            meta["out"] = [None if isinstance(v, _ndarray) else v for v in out_leaves]
+            return [v for v in out_leaves if isinstance(v, _ndarray)]
+
+        def jvp(arrays):
+            n = len(where)
+            primals = filled(arrays[:n], lambda v: v)
+            tangents = filled(arrays[n:], lambda v: _loom.zeros_like(v) if isinstance(v, _ndarray) else 0.0 * v)
+            self._in_rule = True
+            try:
+                out = self.jvp(*nondiff, tuple(primals), tuple(tangents))
+            finally:
+                self._in_rule = False
+            if not (isinstance(out, (tuple, list)) and len(out) == 2):
+                raise TypeError(f"[{who}] the JVP rule must return (primal_out, tangent_out)")
+            return _tangent_leaves(out[0], out[1], who)
+
+        results = iter(_loom._custom_jvp_call(fn, jvp, [leaves[k] for k in where]))
+        return tree_unflatten(meta["out_tree"], [next(results) if v is None else v for v in meta["out"]])
+
+
+def _tangent_leaves(primal_out, tangent_out, who):
+    """The rule's tangent output as one array per array leaf of its primal output (zeros for
+    a None or symbolic-zero tangent), shape-checked against it."""
+    p_leaves, p_tree = tree_flatten(primal_out)
+    t_leaves, t_tree = tree_flatten(tangent_out, is_leaf=lambda v: v is None)
+    if t_tree != p_tree and len(t_leaves) != len(p_leaves):
+        raise TypeError(f"[{who}] the rule's tangent output has the structure {t_tree}, the primal output {p_tree}")
+    out = []
+    for p, t in zip(p_leaves, t_leaves):
+        if not isinstance(p, _ndarray):
+            continue
+        if t is None or not _differentiable(p):
+            out.append(_loom.zeros_like(p))
+            continue
+        t = t if isinstance(t, _ndarray) else _loom.asarray(t, device=p.device)
+        if tuple(t.shape) != tuple(p.shape):
+            raise TypeError(f"[{who}] a tangent output has shape {tuple(t.shape)}, its primal {tuple(p.shape)}")
+        out.append(t.astype(p.dtype))
+    return out
 
 
 class custom_vjp(_CustomDerivative):

@@ -17,7 +17,6 @@ import numbers
 import numpy as np
 
 from .. import _loom
-from . import _trace_context
 from .tree_util import tree_flatten, tree_map, tree_unflatten
 
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "stop_gradient"]
@@ -56,8 +55,7 @@ class _Flat:
         args = list(self.args)
         for i, a in zip(self.argnums, tree_unflatten(self.in_tree, leaves)):
             args[i] = a
-        with _trace_context.frame("grad"):
-            out = self.fun(*args)
+        out = self.fun(*args)
         if self.has_aux:
             if not (isinstance(out, (tuple, list)) and len(out) == 2):
                 raise TypeError(f"[{self.who}] with has_aux=True the function must return a pair (output, aux), "

@@ -15,7 +15,6 @@ import numbers
 import numpy as np
 
 from .. import _loom
-from . import _trace_context
 from .tree_util import tree_flatten, tree_unflatten
 
 __all__ = ["jit"]
@@ -71,8 +70,7 @@ class _Specialization:
             for pos, leaf in zip(dynamic_pos, leaves):
                 flat[pos] = leaf
             args, kwargs = tree_unflatten(in_tree, flat)
-            with _trace_context.frame("jit"):
-                out = fn(*args, **kwargs)
+            out = fn(*args, **kwargs)
             out_leaves, out_tree = tree_flatten(out)
             # The plan this trace becomes is numbered by the traces before it.
             plan = self.cpp.num_traces
