@@ -17,6 +17,7 @@
 #include "loom/ops/data_types.h"
 #include "loom/ops/elementwise.h"
 #include "loom/ops/special.h"
+#include "loom/ops/sparse.h"
 #include "loom/ops/fft.h"
 #include "loom/ops/indexing.h"
 #include "loom/ops/linalg.h"

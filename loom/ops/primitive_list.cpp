@@ -17,6 +17,7 @@
 #include "loom/ops/reduce_primitives.h"
 #include "loom/ops/shape_ops_primitives.h"
 #include "loom/ops/sorting_primitives.h"
+#include "loom/ops/sparse_primitives.h"
 
 namespace loom {
 namespace {
@@ -49,6 +50,7 @@ std::vector<const PrimitiveInfo*> all_primitives() {
   LOOM_REDUCE_PRIMITIVES(LOOM_LIST_PRIMITIVE)
   LOOM_SHAPE_OPS_PRIMITIVES(LOOM_LIST_PRIMITIVE)
   LOOM_SORTING_PRIMITIVES(LOOM_LIST_PRIMITIVE)
+  LOOM_SPARSE_PRIMITIVES(LOOM_LIST_PRIMITIVE)
 #undef LOOM_LIST_PRIMITIVE
   return out;
 }

@@ -21,6 +21,7 @@
 #include "loom/backend/reduce.h"
 #include "loom/backend/shape_ops.h"
 #include "loom/backend/sorting.h"
+#include "loom/backend/sparse.h"
 #include "loom/core/error.h"
 
 namespace loom::gpu_backend {
@@ -70,6 +71,7 @@ LOOM_RANDOM_EVALS(LOOM_NO_CUDA_STUB)
 LOOM_REDUCE_EVALS(LOOM_NO_CUDA_STUB)
 LOOM_SHAPE_OPS_EVALS(LOOM_NO_CUDA_STUB)
 LOOM_SORTING_EVALS(LOOM_NO_CUDA_STUB)
+LOOM_SPARSE_EVALS(LOOM_NO_CUDA_STUB)
 
 // The GPU queries: no library, and nothing ran.
 std::string conv_library(int) { return ""; }

@@ -1,0 +1,115 @@
+// CPU eval of the sparse family (backend/sparse.h). A @ x: rows over the thread pool, each
+// output row a dot of its stored values with x's rows, summed in storage order (so the
+// result does not depend on thread timing). A^T @ x scatters row i's values into the output
+// rows their columns name: the threads split x's columns when there are several, else the
+// matrix's rows, each into a private output summed in thread order afterwards.
+#include "loom/backend/sparse.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "loom/core/cast.h"
+#include "loom/runtime/cpu/thread_pool.h"
+
+namespace loom::cpu_backend {
+namespace {
+
+// Sums accumulate in double (complex128 for complex64): a long row loses no float bits.
+template <class T> struct Wide { using type = double; };
+template <> struct Wide<complex64_t> { using type = complex128_t; };
+template <> struct Wide<complex128_t> { using type = complex128_t; };
+template <class T> using acc_t = typename Wide<T>::type;
+
+inline double mul_acc(double a, float b, float c) { return a + static_cast<double>(b) * c; }
+inline double mul_acc(double a, double b, double c) { return a + b * c; }
+inline complex128_t mul_acc(complex128_t a, complex64_t b, complex64_t c) {
+  return {a.re + static_cast<double>(b.re) * c.re - static_cast<double>(b.im) * c.im,
+          a.im + static_cast<double>(b.re) * c.im + static_cast<double>(b.im) * c.re};
+}
+inline complex128_t mul_acc(complex128_t a, complex128_t b, complex128_t c) {
+  return {a.re + b.re * c.re - b.im * c.im, a.im + b.re * c.im + b.im * c.re};
+}
+inline double add_acc(double a, double b) { return a + b; }
+inline complex128_t add_acc(complex128_t a, complex128_t b) { return {a.re + b.re, a.im + b.im}; }
+inline float to_value(double v, float*) { return static_cast<float>(v); }
+inline double to_value(double v, double*) { return v; }
+inline complex64_t to_value(complex128_t v, complex64_t*) {
+  return {static_cast<float>(v.re), static_cast<float>(v.im)};
+}
+inline complex128_t to_value(complex128_t v, complex128_t*) { return v; }
+
+template <class T, class I>
+void matmul(const T* data, const I* indices, const I* indptr, const T* x, int64_t rows, int64_t k, T* out) {
+  cpu_runtime::parallel_for(rows, std::max<int64_t>(1, 4096 / std::max<int64_t>(k, 1)), [&](int64_t b, int64_t e) {
+    std::vector<acc_t<T>> acc(static_cast<size_t>(k));
+    for (int64_t r = b; r < e; ++r) {
+      std::fill(acc.begin(), acc.end(), acc_t<T>{});
+      for (I p = indptr[r]; p < indptr[r + 1]; ++p) {
+        const T v = data[p];
+        const T* xr = x + static_cast<int64_t>(indices[p]) * k;
+        for (int64_t c = 0; c < k; ++c) acc[static_cast<size_t>(c)] = mul_acc(acc[static_cast<size_t>(c)], v, xr[c]);
+      }
+      for (int64_t c = 0; c < k; ++c) out[r * k + c] = to_value(acc[static_cast<size_t>(c)], static_cast<T*>(nullptr));
+    }
+  });
+}
+
+// out (cols x k) = A^T x: row r of A adds data[p] * x[r, :] into out[indices[p], :].
+template <class T, class I>
+void matmul_t(const T* data, const I* indices, const I* indptr, const T* x, int64_t rows, int64_t cols, int64_t k,
+              T* out) {
+  // One private output per part: at most 2^26 accumulators together.
+  int64_t parts = std::min<int64_t>(cpu_runtime::num_threads(), std::max<int64_t>(1, rows / 1024));
+  parts = std::max<int64_t>(1, std::min<int64_t>(parts, (int64_t{1} << 26) / std::max<int64_t>(1, cols * k)));
+  std::vector<acc_t<T>> acc(static_cast<size_t>(parts * cols * k), acc_t<T>{});
+  cpu_runtime::parallel_for(parts, 1, [&](int64_t pb, int64_t pe) {
+    for (int64_t part = pb; part < pe; ++part) {
+      acc_t<T>* o = acc.data() + part * cols * k;
+      for (int64_t r = rows * part / parts; r < rows * (part + 1) / parts; ++r)
+        for (I p = indptr[r]; p < indptr[r + 1]; ++p) {
+          acc_t<T>* orow = o + static_cast<int64_t>(indices[p]) * k;
+          for (int64_t c = 0; c < k; ++c) orow[c] = mul_acc(orow[c], data[p], x[r * k + c]);
+        }
+    }
+  });
+  for (int64_t i = 0; i < cols * k; ++i) {
+    acc_t<T> s = acc[static_cast<size_t>(i)];
+    for (int64_t part = 1; part < parts; ++part) {
+      s = add_acc(s, acc[static_cast<size_t>(part * cols * k + i)]);
+    }
+    out[i] = to_value(s, static_cast<T*>(nullptr));
+  }
+}
+
+template <class T, class I>
+void run(const Array& data, const Array& indices, const Array& indptr, const Array& x, bool transpose, const Array& out) {
+  const T* d = static_cast<const T*>(data.data());
+  const I* ind = static_cast<const I*>(indices.data());
+  const I* ptr = static_cast<const I*>(indptr.data());
+  const T* xp = static_cast<const T*>(x.data());
+  T* o = static_cast<T*>(out.data());
+  const int64_t k = x.shape()[1];
+  if (transpose) matmul_t(d, ind, ptr, xp, x.shape()[0], out.shape()[0], k, o);
+  else matmul(d, ind, ptr, xp, out.shape()[0], k, o);
+}
+
+template <class T>
+void run_index(const Array& data, const Array& indices, const Array& indptr, const Array& x, bool transpose,
+               const Array& out) {
+  if (indices.dtype() == DType::int32) run<T, int32_t>(data, indices, indptr, x, transpose, out);
+  else run<T, int64_t>(data, indices, indptr, x, transpose, out);
+}
+
+}  // namespace
+
+void csr_matmul(const Array& data, const Array& indices, const Array& indptr, const Array& x, bool transpose,
+                const Array& out) {
+  switch (data.dtype()) {
+    case DType::float32: return run_index<float>(data, indices, indptr, x, transpose, out);
+    case DType::float64: return run_index<double>(data, indices, indptr, x, transpose, out);
+    case DType::complex64: return run_index<complex64_t>(data, indices, indptr, x, transpose, out);
+    default: return run_index<complex128_t>(data, indices, indptr, x, transpose, out);
+  }
+}
+
+}  // namespace loom::cpu_backend
