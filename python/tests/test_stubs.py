@@ -70,7 +70,8 @@ def test_every_public_name_of_loom_is_in_the_package_stub():
 
 def test_every_public_name_of_each_submodule_is_in_its_stub():
     for name, module in vars(loom._loom).items():
-        if isinstance(module, types.ModuleType) and module.__name__.startswith("loom._loom."):
+        # Private submodules (_special, _sparse) are loom.scipy's internals, not API: no stub.
+        if isinstance(module, types.ModuleType) and module.__name__.startswith("loom._loom.") and name[0] != "_":
             names = stub_names(os.path.join(PACKAGE, "_loom", name + ".pyi"))
             missing = sorted({n for n in dir(module) if not n.startswith("_")} - names)
             assert not missing, f"loom.{name} names its stub lacks: {missing}"
