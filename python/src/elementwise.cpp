@@ -30,27 +30,6 @@ std::string docstring(OpId op, const char* name) {
   return d;
 }
 
-void def_ufunc(nb::module_& m, OpId op, const char* name) {
-  const std::string doc = docstring(op, name);
-  if (op_info(op).arity == 1) {
-    m.def(
-        name,
-        [op](nb::handle x, nb::handle out, nb::handle where, nb::handle dtype) {
-          return call_ufunc(op, {x}, out, where, dtype);
-        },
-        nb::arg("x"), nb::arg("out").none() = nb::none(), nb::kw_only(), nb::arg("where").none() = nb::bool_(true),
-        nb::arg("dtype").none() = nb::none(), doc.c_str());
-  } else {
-    m.def(
-        name,
-        [op](nb::handle x1, nb::handle x2, nb::handle out, nb::handle where, nb::handle dtype) {
-          return call_ufunc(op, {x1, x2}, out, where, dtype);
-        },
-        nb::arg("x1"), nb::arg("x2"), nb::arg("out").none() = nb::none(), nb::kw_only(),
-        nb::arg("where").none() = nb::bool_(true), nb::arg("dtype").none() = nb::none(), doc.c_str());
-  }
-}
-
 nb::object round_impl(nb::handle a, nb::handle decimals_h, nb::handle out) {
   const int64_t d64 = to_int_arg(decimals_h, "round", "decimals");
   // Beyond +-10**9 digits every float rounds to itself (or 0): clamp into an int.
@@ -140,8 +119,8 @@ LOOM_BINDING_FAMILY(elementwise, 10) {
   // Every `ufunc` row of the op table and every alias; clip and where (`custom` rows) are
   // bound below with NumPy's own signatures.
   for (int i = 0; i < kNumOps; ++i)
-    if (kOpTable[i].api == OpApi::ufunc) def_ufunc(m, static_cast<OpId>(i), kOpTable[i].name);
-  for (const OpAlias& alias : kOpAliases) def_ufunc(m, alias.op, alias.name);
+    if (kOpTable[i].api == OpApi::ufunc) def_ufunc(m, static_cast<OpId>(i), kOpTable[i].name, docstring(static_cast<OpId>(i), kOpTable[i].name));
+  for (const OpAlias& alias : kOpAliases) def_ufunc(m, alias.op, alias.name, docstring(alias.op, alias.name));
   m.def("_elementwise_op_table", &op_table,
         "_elementwise_op_table() -> [(name, arity, api, op, expr, loops)]: loom's elementwise op table "
         "(private); loops maps each allowed promoted input dtype to (loop dtype, result dtype).");

@@ -119,4 +119,36 @@ nb::object call_ufunc(OpId op, std::initializer_list<nb::handle> ins, nb::handle
   return nb::cast(std::move(r));
 }
 
+void def_ufunc(nb::module_& m, OpId op, const char* name, const std::string& doc) {
+  switch (op_info(op).arity) {
+    case 1:
+      m.def(
+          name,
+          [op](nb::handle x, nb::handle out, nb::handle where, nb::handle dtype) {
+            return call_ufunc(op, {x}, out, where, dtype);
+          },
+          nb::arg("x"), nb::arg("out").none() = nb::none(), nb::kw_only(), nb::arg("where").none() = nb::bool_(true),
+          nb::arg("dtype").none() = nb::none(), doc.c_str());
+      break;
+    case 2:
+      m.def(
+          name,
+          [op](nb::handle x1, nb::handle x2, nb::handle out, nb::handle where, nb::handle dtype) {
+            return call_ufunc(op, {x1, x2}, out, where, dtype);
+          },
+          nb::arg("x1"), nb::arg("x2"), nb::arg("out").none() = nb::none(), nb::kw_only(),
+          nb::arg("where").none() = nb::bool_(true), nb::arg("dtype").none() = nb::none(), doc.c_str());
+      break;
+    default:
+      m.def(
+          name,
+          [op](nb::handle x1, nb::handle x2, nb::handle x3, nb::handle out, nb::handle where, nb::handle dtype) {
+            return call_ufunc(op, {x1, x2, x3}, out, where, dtype);
+          },
+          nb::arg("x1"), nb::arg("x2"), nb::arg("x3"), nb::arg("out").none() = nb::none(), nb::kw_only(),
+          nb::arg("where").none() = nb::bool_(true), nb::arg("dtype").none() = nb::none(), doc.c_str());
+      break;
+  }
+}
+
 }  // namespace loom::py

@@ -46,4 +46,8 @@ inline int64_t work_of(const Operand* ops, int n) {
 nb::object call_ufunc(OpId op, std::initializer_list<nb::handle> ins, nb::handle out, nb::handle where,
                       nb::handle dtype);
 
+/// Binds op-table row `op` as the ufunc `name` of `m`: its operands positional (x, or x1, x2
+/// and x3), then out=, where= and dtype= as NumPy's ufuncs take them.
+void def_ufunc(nb::module_& m, OpId op, const char* name, const std::string& doc);
+
 }  // namespace loom::py

@@ -22,44 +22,13 @@ std::string special_doc(OpId op) {
          "float64, as SciPy's loops. Inputs broadcast; Python scalars are weak (NEP 50).";
 }
 
-void def_special(nb::module_& m, OpId op) {
-  const std::string doc = special_doc(op);
-  const char* name = op_info(op).name;
-  switch (op_info(op).arity) {
-    case 1:
-      m.def(name,
-            [op](nb::handle x, nb::handle out, nb::handle where, nb::handle dtype) {
-              return call_ufunc(op, {x}, out, where, dtype);
-            },
-            nb::arg("x"), nb::arg("out").none() = nb::none(), nb::kw_only(),
-            nb::arg("where").none() = nb::bool_(true), nb::arg("dtype").none() = nb::none(), doc.c_str());
-      break;
-    case 2:
-      m.def(name,
-            [op](nb::handle x1, nb::handle x2, nb::handle out, nb::handle where, nb::handle dtype) {
-              return call_ufunc(op, {x1, x2}, out, where, dtype);
-            },
-            nb::arg("x1"), nb::arg("x2"), nb::arg("out").none() = nb::none(), nb::kw_only(),
-            nb::arg("where").none() = nb::bool_(true), nb::arg("dtype").none() = nb::none(), doc.c_str());
-      break;
-    default:
-      m.def(name,
-            [op](nb::handle x1, nb::handle x2, nb::handle x3, nb::handle out, nb::handle where, nb::handle dtype) {
-              return call_ufunc(op, {x1, x2, x3}, out, where, dtype);
-            },
-            nb::arg("x1"), nb::arg("x2"), nb::arg("x3"), nb::arg("out").none() = nb::none(), nb::kw_only(),
-            nb::arg("where").none() = nb::bool_(true), nb::arg("dtype").none() = nb::none(), doc.c_str());
-      break;
-  }
-}
-
 }  // namespace
 
 LOOM_BINDING_FAMILY(special, 11) {
   nb::module_ sp = m.def_submodule(
       "_special", "scipy.special's ufuncs (private: loom.scipy.special is their public home).");
   for (int i = 0; i < kNumOps; ++i)
-    if (kOpTable[i].api == OpApi::special) def_special(sp, static_cast<OpId>(i));
+    if (kOpTable[i].api == OpApi::special) def_ufunc(sp, static_cast<OpId>(i), kOpTable[i].name, special_doc(static_cast<OpId>(i)));
 }
 
 }  // namespace loom::py
