@@ -85,44 +85,79 @@ LOOM_DEV double loom_sp_erfcx_pos(double x) {
 // ---- error functions and the normal distribution ----------------------------------------
 LOOM_DEV double loom_erfc(double x) { return erfc(x); }
 
-// The x > 0 with erfc(x) = t, for t in (0, 1]: start from the asymptotic root of
-// e^-x^2 / (x sqrt(pi)) = t, then Halley steps on erfcx(x) - t e^(x^2), which is
-// erfc's residual scaled by e^(x^2) and so never underflows (t down to 5e-324).
-LOOM_DEV double loom_sp_erfcinv_tail(double t) {
+// The inverse error functions on the host (CUDA has its own on the device). The start is
+// Giles's single-precision approximation ("Approximating the erfinv function", GPU Computing
+// Gems, 2010), within about 1e-7, in w = -log((1 - a)(1 + a)) for a = |y| and t = 1 - a; one
+// Halley step on erf (erfc in the tail, where t is exact) takes it to double precision.
+// Below t = 1e-7, beyond the approximation's range, the start is the asymptotic root of
+// e^-x^2 / (x sqrt(pi)) = t and Halley runs to convergence on erfc's residual scaled by
+// e^(x^2) (erfcx(x) - t e^(x^2)), which never underflows (t down to 5e-324).
+LOOM_DEV double loom_sp_erfinv_start(double a, double t) {
+  const double w0 = -log(t * (2.0 - t));
+  double p;
+  if (w0 < 5.0) {
+    const double w = w0 - 2.5;
+    p = 2.81022636e-08;
+    p = 3.43273939e-07 + p * w;
+    p = -3.5233877e-06 + p * w;
+    p = -4.39150654e-06 + p * w;
+    p = 0.00021858087 + p * w;
+    p = -0.00125372503 + p * w;
+    p = -0.00417768164 + p * w;
+    p = 0.246640727 + p * w;
+    p = 1.50140941 + p * w;
+  } else {
+    const double w = sqrt(w0) - 3.0;
+    p = -0.000200214257;
+    p = 0.000100950558 + p * w;
+    p = 0.00134934322 + p * w;
+    p = -0.00367342844 + p * w;
+    p = 0.00573950773 + p * w;
+    p = -0.0076224613 + p * w;
+    p = 0.00943887047 + p * w;
+    p = 1.00167406 + p * w;
+    p = 2.83297682 + p * w;
+  }
+  return p * a;
+}
+
+// x > 0 with erfc(x) = t for t in (0, 1e-7): the tail beyond float's range, where Giles's
+// approximation (made for float) no longer holds.
+LOOM_DEV double loom_sp_erfcinv_far(double t) {
   const double lt = log(t);
   double x = sqrt(-lt);
-  for (int i = 0; i < 2; ++i) {
-    const double v = -lt - log(x * LOOM_SP_SQRT_PI);
-    x = v > 0.0 ? sqrt(v) : 0.5;
-  }
-  for (int i = 0; i < 6; ++i) {
-    const double r = loom_sp_erfcx_pos(x) - exp(x * x + lt);
-    const double delta = -r * (0.5 * LOOM_SP_SQRT_PI);  // f / f'
-    const double step = delta / (1.0 + x * delta);     // Halley: f'' / f' = -2x
+  for (int i = 0; i < 2; ++i) x = sqrt(-lt - log(x * LOOM_SP_SQRT_PI));
+  for (int i = 0; i < 8; ++i) {
+    const double delta = -(loom_sp_erfcx_pos(x) - exp(x * x + lt)) * (0.5 * LOOM_SP_SQRT_PI);  // f / f'
+    const double step = delta / (1.0 + x * delta);                                             // Halley
     x -= step;
     if (fabs(step) <= 1e-16 * x) break;
   }
   return x;
 }
 
+// x >= 0 with erf(x) = a, for a in (0, 1) and t = 1 - a, exact where a > 0.5 (the tail).
+LOOM_DEV double loom_sp_erfinv_pos(double a, double t) {
+  if (t < 1e-7) return loom_sp_erfcinv_far(t);
+  const double x = loom_sp_erfinv_start(a, t);
+  // Halley (f'' / f' = -2x), the residual from erf near 0 and from erfc in the tail, where a
+  // holds none of t's low bits.
+  const double f = a <= 0.5 ? erf(x) - a : t - erfc(x);
+  const double delta = f * (0.5 * LOOM_SP_SQRT_PI) * exp(x * x);
+  return x - delta / (1.0 + x * delta);
+}
+
 LOOM_DEV double loom_sp_erfinv_host(double y) {
   if (!(y > -1.0 && y < 1.0)) return y == 1.0 ? LOOM_SP_INF : y == -1.0 ? -LOOM_SP_INF : LOOM_SP_NAN;
   if (y == 0.0) return y;
   const double a = fabs(y);
-  if (a > 0.5) return copysign(loom_sp_erfcinv_tail(1.0 - a), y);  // 1 - a is exact here
-  // The Maclaurin series of erfinv to y^9 (error below 3e-4 at 0.5), then Newton on erf.
-  const double y2 = y * y, c = 0.5 * LOOM_SP_SQRT_PI, p = LOOM_SP_PI;
-  double x = c * y * (1.0 + y2 * (p / 12.0 + y2 * (7.0 * p * p / 480.0 + y2 * (127.0 * p * p * p / 40320.0 +
-                                                                             y2 * 4369.0 * p * p * p * p / 5806080.0))));
-  for (int i = 0; i < 3; ++i) x -= (erf(x) - y) * c * exp(x * x);
-  return x;
+  return copysign(loom_sp_erfinv_pos(a, 1.0 - a), y);  // 1 - a is exact for a >= 0.5
 }
 
 LOOM_DEV double loom_sp_erfcinv_host(double t) {
   if (!(t > 0.0 && t < 2.0)) return t == 0.0 ? LOOM_SP_INF : t == 2.0 ? -LOOM_SP_INF : LOOM_SP_NAN;
-  if (t > 1.0) return -loom_sp_erfcinv_tail(2.0 - t);  // exact for t >= 1
-  if (t >= 0.5) return loom_sp_erfinv_host(1.0 - t);   // exact for t >= 0.5
-  return loom_sp_erfcinv_tail(t);
+  if (t > 1.0) return -loom_sp_erfinv_pos(t - 1.0, 2.0 - t);  // both exact for t >= 1
+  return loom_sp_erfinv_pos(1.0 - t, t);                        // 1 - t exact for t >= 0.5
 }
 
 #if LOOM_SP_DEVICE
@@ -138,6 +173,25 @@ LOOM_DEV double loom_erfcinv(double t) { return loom_sp_erfcinv_host(t); }
 LOOM_DEV double loom_ndtri(double p) {
   if (!(p >= 0.0 && p <= 1.0)) return LOOM_SP_NAN;
   return -LOOM_SP_SQRT2 * loom_sp_erfcinv_host(2.0 * p);
+}
+// float results: Giles's approximation alone is within 2 ulps of float (as CUDA's erfinvf),
+// so the Halley step is skipped; the far tail takes the double path.
+LOOM_DEV float loom_sp_erfinv_float(double a, double t) {
+  return static_cast<float>(t < 1e-7 ? loom_sp_erfcinv_far(t) : loom_sp_erfinv_start(a, t));
+}
+LOOM_DEV float loom_erfinv(float y) {
+  if (!(y > -1.0f && y < 1.0f) || y == 0.0f) return static_cast<float>(loom_sp_erfinv_host(y));
+  const double a = fabs(static_cast<double>(y));
+  return copysignf(loom_sp_erfinv_float(a, 1.0 - a), y);
+}
+LOOM_DEV float loom_sp_erfcinv_float(double t) {
+  if (!(t > 0.0 && t < 2.0)) return static_cast<float>(loom_sp_erfcinv_host(t));
+  return t > 1.0 ? -loom_sp_erfinv_float(t - 1.0, 2.0 - t) : loom_sp_erfinv_float(1.0 - t, t);
+}
+LOOM_DEV float loom_erfcinv(float t) { return loom_sp_erfcinv_float(t); }
+LOOM_DEV float loom_ndtri(float p) {
+  if (!(p >= 0.0f && p <= 1.0f)) return static_cast<float>(LOOM_SP_NAN);
+  return static_cast<float>(-LOOM_SP_SQRT2 * loom_sp_erfcinv_float(2.0 * static_cast<double>(p)));
 }
 #endif
 
@@ -449,9 +503,6 @@ LOOM_DEV float loom_j0(float x) { return fabsf(x) == __int_as_float(0x7f800000) 
 LOOM_DEV float loom_j1(float x) { return fabsf(x) == __int_as_float(0x7f800000) ? __int_as_float(0x7fc00000) : j1f(x); }
 #else
 LOOM_SP_F1(erfc)
-LOOM_SP_F1(erfinv)
-LOOM_SP_F1(erfcinv)
-LOOM_SP_F1(ndtri)
 LOOM_SP_F1(gammaln)
 LOOM_SP_F1(j0)
 LOOM_SP_F1(j1)

@@ -117,7 +117,28 @@ def test_betainc_against_scipy(device, rng, dtype):
         # SciPy's float32 loop computes in float32 (Boost); loom's rounds the float64 result.
         want = ss.betainc(a.astype(np.float64), b.astype(np.float64), x.astype(np.float64)).astype(dtype)
     got = ls.betainc(*(loom.asarray(v, device=device) for v in (a, b, x)))
-    compare(got, want, "betainc", dtype)
+    # Below 1e-200 SciPy's (Boost's) float64 result can be off by percents (see the next test).
+    keep = ~(np.abs(want) < 1e-200)
+    compare(got[loom.asarray(keep, device=device)], want[keep], "betainc", dtype)
+
+
+def test_betainc_deep_lower_tail(device):
+    # I_x(a, b) = x^a (1-x)^b / (a B(a, b)) 2F1(a + b, 1; a + 1; x): the series has positive
+    # terms only, so summing it in float64 is accurate; SciPy 1.17 is 2% off at the first point.
+    def series(a, b, x):
+        total, term, n = 0.0, 1.0, 0
+        while term > 1e-18 * total or n == 0:
+            total += term
+            term *= (a + b + n) / (a + 1 + n) * x
+            n += 1
+        log_front = a * np.log(x) + b * np.log1p(-x) - np.log(a) - ss.betaln(a, b)
+        return np.exp(log_front) * total
+
+    pts = [(494.38627600791926, 16.40489214007434, 0.22244582911541155),
+           (767.4505151087068, 25.908580866735086, 0.37729202115118377), (30.5, 2.5, 0.01)]
+    a, b, x = (np.array(v) for v in zip(*pts))
+    got = ls.betainc(*(loom.asarray(v, device=device) for v in (a, b, x))).numpy()
+    np.testing.assert_allclose(got, [series(*p) for p in pts], rtol=1e-10)
 
 
 def test_riemann_zeta(device, rng):
@@ -231,11 +252,13 @@ def test_logsumexp_softmax(device, rng, axis):
     a = rng.normal(0, 50, (4, 5))
     a[0, 0] = -np.inf
     la = loom.asarray(a, device=device)
-    np.testing.assert_allclose(ls.logsumexp(la, axis=axis).numpy(), ss.logsumexp(a, axis=axis), rtol=1e-12, atol=1e-12)
+    # Absolute tolerances too: a log near 0 and a probability far below 1 have no relative precision.
+    close = {"rtol": 1e-12, "atol": 1e-13}
+    np.testing.assert_allclose(ls.logsumexp(la, axis=axis).numpy(), ss.logsumexp(a, axis=axis), **close)
     np.testing.assert_allclose(ls.logsumexp(la, axis=axis, keepdims=True).numpy(),
-                               ss.logsumexp(a, axis=axis, keepdims=True), rtol=1e-12)
-    np.testing.assert_allclose(ls.softmax(la, axis=axis).numpy(), ss.softmax(a, axis=axis), rtol=1e-12, atol=1e-300)
-    np.testing.assert_allclose(ls.log_softmax(la, axis=axis).numpy(), ss.log_softmax(a, axis=axis), rtol=1e-12)
+                               ss.logsumexp(a, axis=axis, keepdims=True), **close)
+    np.testing.assert_allclose(ls.softmax(la, axis=axis).numpy(), ss.softmax(a, axis=axis), **close)
+    np.testing.assert_allclose(ls.log_softmax(la, axis=axis).numpy(), ss.log_softmax(a, axis=axis), **close)
     b = rng.normal(size=(4, 5))
     got, sign = ls.logsumexp(la, axis=axis, b=loom.asarray(b, device=device), return_sign=True)
     want, wsign = ss.logsumexp(a, axis=axis, b=b, return_sign=True)
