@@ -193,7 +193,8 @@ def _to_loom(x, device):
 
 
 def compare(fn, *inputs, device, dtype=None, exact=False, rtol=None, raises=None):
-    """The one NumPy-vs-loom check: runs fn(np, *inputs) and fn(loom, *inputs_on_device).
+    """The one NumPy-vs-loom check: runs fn(np, *inputs) and fn(loom, *inputs_on_device), the
+    latter with `device` as the default device.
 
     NumPy arrays among `inputs` (also inside lists/tuples) become loom arrays on `device`;
     other values pass as they are. Results (an array, a scalar or a tuple/list of them) are
@@ -209,10 +210,13 @@ def compare(fn, *inputs, device, dtype=None, exact=False, rtol=None, raises=None
         expected = fn(np, *np_inputs)
     except Exception as e:  # noqa: BLE001 - the type is what is compared
         want = raises or type(e)
-        with pytest.raises(want):
+        with pytest.raises(want), device:
             fn(loom, *[_to_loom(x, device) for x in inputs])
         return None
-    got = fn(loom, *[_to_loom(x, device) for x in inputs])
+    # `device` is the default inside the body, so the arrays it makes (an out= of zeros) live
+    # beside its inputs, as NumPy's all live on the host.
+    with device:
+        got = fn(loom, *[_to_loom(x, device) for x in inputs])
     if isinstance(expected, (tuple, list)):
         assert isinstance(got, (tuple, list)) and len(got) == len(expected), got
         for g, e in zip(got, expected):

@@ -60,8 +60,8 @@ def test_torch_form_updates_only_the_parameters_given(rng):
     vg = nn.value_and_grad(net, _loss)
     before = net[2].weight.numpy().copy()
     for _ in range(2):
-        X = loom.asarray(rng.standard_normal((6, 4)).astype(np.float32))
-        y = loom.asarray(rng.standard_normal((6, 2)).astype(np.float32))
+        X = loom.asarray(rng.standard_normal((6, 4)).astype(np.float32), device=loom.cpu())
+        y = loom.asarray(rng.standard_normal((6, 2)).astype(np.float32), device=loom.cpu())
         opt.update(net, vg(net, X, y)[1])
     for n, p in net.named_parameters():
         if n in frozen:

@@ -58,6 +58,9 @@ RTOL = {"float64": 1e-9, "float32": 1e-5}
 # asymptotic series there); the issue's bound.
 RTOL_VS_SCIPY = {"betaln": 1e-6}
 ATOL = {"j0": 1e-14, "j1": 1e-14, "y0": 1e-13, "y1": 1e-13, "psi": 1e-14}
+# float32: CUDA's j0f and j1f are within 2.2e-6 absolute (its math API's documented bound),
+# and y0/y1 go through float64; the others' float32 bound is relative.
+ATOL32 = {"j0": 2.5e-6, "j1": 2.5e-6, "y0": 1e-6, "y1": 1e-6, "psi": 1e-7}
 
 
 def scipy_fn(name):
@@ -69,7 +72,7 @@ def compare(got, want, name, dtype):
     assert got.dtype == np.dtype(dtype), f"{name}: dtype {got.dtype}, SciPy's {np.dtype(dtype)}"
     g, w = got.numpy().astype(np.float64), np.asarray(want, np.float64)
     rtol = max(RTOL[np.dtype(dtype).name], RTOL_VS_SCIPY.get(name, 0.0))
-    atol = ATOL.get(name, 0.0) * (1e7 if dtype == np.float32 else 1)
+    atol = ATOL32.get(name, 0.0) if dtype == np.float32 else ATOL.get(name, 0.0)
     # float32 results below float32's normal range (subnormals, flushed to 0 on a GPU).
     tiny = np.abs(w) < (1.2e-38 if dtype == np.float32 else 1e-300)
     same = (g == w) | (np.isnan(g) & np.isnan(w)) | (tiny & (np.abs(g) < 1.2e-37))
@@ -148,13 +151,14 @@ def test_riemann_zeta(device, rng):
 
 @pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int16", "int32", "int64", "float16", "float32", "float64"])
 def test_result_dtypes_are_scipys(device, dtype):
+    # SciPy 1.17's loops (d->d before f->f): float32 stays, every other dtype gives float64.
+    # Older SciPys list f->f first for some functions (int8 -> float32); loom keeps one rule.
     x = np.array([0, 1, 1], dtype=dtype)
-    for name in ("erfc", "gammaln", "expit", "i0e", "j0", "ndtr"):
-        got = getattr(ls, name)(loom.asarray(x, device=device))
-        assert got.dtype == scipy_fn(name)(x).dtype, (name, dtype)
-    assert ls.xlogy(loom.asarray(x, device=device), loom.ones(3, dtype=loom.float32, device=device)).dtype == \
-        ss.xlogy(x, np.ones(3, np.float32)).dtype
-    assert ls.erf(loom.asarray(x, device=device)).dtype == ss.erf(x).dtype
+    want = np.float32 if dtype == "float32" else np.float64
+    for name in ("erfc", "gammaln", "expit", "i0e", "j0", "ndtr", "erf"):
+        assert getattr(ls, name)(loom.asarray(x, device=device)).dtype == want, (name, dtype)
+    f32 = loom.ones(3, dtype=loom.float32, device=device)
+    assert ls.xlogy(loom.asarray(x, device=device), f32).dtype == np.result_type(want, np.float32)
 
 
 def test_broadcasting_weak_scalars_out_and_where(device, rng):

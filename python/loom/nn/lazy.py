@@ -68,7 +68,9 @@ class _LazyModule(Module):
         if key is None:
             return
         value = state[key]
-        device = self._device if self._device is not None else _loom.default_device()
+        # The device .to() gave the layer, else the saved array's, else the default one.
+        device = self._device if self._device is not None else (
+            value.device if isinstance(value, _loom.ndarray) else _loom.default_device())
         dtype = self._dtype or _loom.float32
         self._become(self._size_from_state(value), device, dtype)
 

@@ -215,8 +215,11 @@ class Module:
 
     def to(self, device=None, dtype=None):
         """Moves every parameter and buffer to `device` and/or casts floating ones to `dtype`;
-        returns the module."""
+        returns the module. A lazy layer not yet called remembers them for its parameters."""
         for m in self.modules():
+            if getattr(m, "_lazy", False):
+                m._device = device if device is not None else m._device
+                m._dtype = dtype if dtype is not None else m._dtype
             for table in (m._parameters, m._buffers):
                 for k, a in table.items():
                     if a is None:

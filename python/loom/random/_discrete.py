@@ -33,7 +33,7 @@ def _ptrs_proposal(dev):
         fast = (us >= 0.07) & (v <= vr)
         bound = -lam + x * loglam - m.loggam(_loom.maximum(x, 0.0) + 1.0)
         slow = (x >= 0) & ~((us < 0.013) & (v > us)) & \
-            (_loom.log(v) + _loom.log(invalpha) - _loom.log(a / (us * us) + b) <= bound)
+            (_loom.log(v) + m.log(invalpha) - _loom.log(a / (us * us) + b) <= bound)
         return x, fast | slow
     return propose
 

@@ -113,6 +113,11 @@ def _into(out, x):
     return out
 
 
+def _draw_device(device, out):
+    """Where a draw with out= runs when device= is not given: on out's device."""
+    return out.device if device is None and out is not None else device
+
+
 class Generator(ContinuousMethods, DiscreteMethods):
     """NumPy's Generator on a loom bit generator (Philox). Every method takes device=
     (default: the device of an array parameter, else loom's default device); size=None
@@ -146,10 +151,12 @@ class Generator(ContinuousMethods, DiscreteMethods):
 
     def random(self, size=None, dtype=None, out=None, device=None):
         """Uniform samples in [0, 1)."""
+        device = _draw_device(device, out)
         return self._float_out("random", lambda s, dt: self.random_sample(s, dt, device), size, dtype, out)
 
     def standard_normal(self, size=None, dtype=None, out=None, device=None):
         """Standard normal samples."""
+        device = _draw_device(device, out)
         draw = lambda s, dt: ContinuousMethods.standard_normal(self, s, dt, device)  # noqa: E731
         return self._float_out("standard_normal", draw, size, dtype, out)
 
@@ -157,11 +164,13 @@ class Generator(ContinuousMethods, DiscreteMethods):
         """Exponential samples of mean 1 (method 'zig' or 'inv': both by inversion here)."""
         if method not in ("zig", "inv"):
             raise ValueError("[standard_exponential] method must be either 'inv' or 'zig'")
+        device = _draw_device(device, out)
         draw = lambda s, dt: ContinuousMethods.standard_exponential(self, s, dt, device)  # noqa: E731
         return self._float_out("standard_exponential", draw, size, dtype, out)
 
     def standard_gamma(self, shape, size=None, dtype=None, out=None, device=None):
         """Gamma(shape, 1) samples (shape >= 0)."""
+        device = _draw_device(device, out)
         draw = lambda s, dt: ContinuousMethods.standard_gamma(self, shape, s, dt, device)  # noqa: E731
         return self._float_out("standard_gamma", draw, size, dtype, out)
 
