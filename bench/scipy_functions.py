@@ -108,7 +108,8 @@ def cases(gpu, quick):
 
 
 # Each library: (column name, builder) where the builder returns put (NumPy -> its array,
-# Csr -> its sparse matrix), {key: function}, sync(last result); or raises Missing.
+# Csr -> its sparse matrix), {key: function or Missing}, sync(last result); it raises when
+# the library cannot run here (not installed, no device).
 def loom_lib(dev):
     from loom.scipy import ndimage, signal, special
     put = lambda a: loom.asarray(a, device=dev, copy=True)  # noqa: E731 - a copy: loom owns it
@@ -181,7 +182,7 @@ def jax_lib():
     fns = {k: jax.jit(getattr(sp, k)) for k in SPECIAL}
     fns.update(gammainc=jax.jit(lambda x: sp.gammainc(A, x)), fftconvolve=jax.jit(jax.scipy.signal.fftconvolve),
                gaussian_filter=Missing("jax.scipy.ndimage has no gaussian_filter"),
-               spmv=Missing("not compared (jax.experimental.sparse)"), cg=Missing("not compared"))
+               spmv=Missing("jax.experimental.sparse not compared"), cg=Missing("not compared"))
     return lambda a: jax.device_put(a, gpu), fns, jax.block_until_ready
 
 
