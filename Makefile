@@ -11,6 +11,8 @@
 #                  bench/python_kernels.py (Python kernels: loom vs Numba, CuPy),
 #                  bench/transforms.py (jit, vmap, grad: loom vs JAX, PyTorch),
 #                  bench/fft.py (FFTs: loom vs NumPy on the CPU, CuPy and PyTorch on a GPU),
+#                  bench/scipy_functions.py (loom.scipy: special, gaussian_filter, fftconvolve vs SciPy
+#                  on the CPU, CuPy, PyTorch, JAX on a GPU),
 #                  bench/graphs.py (20 small ops: eager vs loom.cuda_graph, PyTorch's and CuPy's graphs),
 #                  bench/dask_cluster.py (dask.array over loom chunks: a 2-process local cluster vs 1 process);
 #                  every table also as JSON/CSV, and charts by bench/plots.py, under docs/site/benchmarks
@@ -308,6 +310,7 @@ bench:
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/python_kernels.py && PYTHONPATH=$(CURDIR)/python $$py bench/transforms.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/control_flow.py && PYTHONPATH=$(CURDIR)/python $$py bench/nn.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/linalg.py && PYTHONPATH=$(CURDIR)/python $$py bench/fft.py \
+	  && PYTHONPATH=$(CURDIR)/python $$py bench/scipy_functions.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/data_parallel.py && PYTHONPATH=$(CURDIR)/python $$py bench/graphs.py \
 	  && PYTHONPATH=$(CURDIR)/python $$py bench/dask_cluster.py \
 	  && $$py bench/plots.py
