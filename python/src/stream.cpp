@@ -13,8 +13,12 @@
 namespace loom::py {
 namespace {
 
-// `with stream:` scopes of this thread, innermost last.
-thread_local std::vector<std::unique_ptr<StreamScope>> t_stream_scopes;
+// `with stream:` scopes of this thread, innermost last: the stream current before each. Kept
+// as plain Streams, not StreamScopes: a thread that ends inside a scope (a use() without its
+// with-block) drops them without restoring, because restoring would write the current-stream
+// slots of runtime/stream.cpp, thread_locals that may be destroyed before these (a crash
+// seen on the GPU).
+thread_local std::vector<Stream> t_previous_streams;
 
 Device device_or_default(nb::handle d) {
   const Device dev = d.is_none() ? default_device() : to_device(d);
@@ -100,13 +104,17 @@ void init_stream(nb::module_& m) {
            nb::arg("event").none() = nb::none(), "Records `event` (a new one when None) on this stream and returns it.")
       .def("__enter__",
            [](nb::handle self) {
-             t_stream_scopes.push_back(std::make_unique<StreamScope>(nb::cast<const Stream&>(self)));
+             const Stream& s = nb::cast<const Stream&>(self);
+             t_previous_streams.push_back(Stream::current(s.device()));
+             Stream::set_current(s);
              return nb::borrow(self);
            },
            "Makes this stream current on its device until the with-block ends.")
       .def("__exit__",
            [](const Stream&, nb::handle, nb::handle, nb::handle) {
-             if (!t_stream_scopes.empty()) t_stream_scopes.pop_back();
+             if (t_previous_streams.empty()) return;
+             Stream::set_current(t_previous_streams.back());
+             t_previous_streams.pop_back();
            },
            nb::arg("exc_type").none(), nb::arg("exc_value").none(), nb::arg("traceback").none(),
            "Restores the previous current stream.")
