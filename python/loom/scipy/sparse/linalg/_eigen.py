@@ -19,6 +19,7 @@ import loom
 
 from .._sputils import on_device
 from ._interface import aslinearoperator, operator_device
+from ._krylov import orthogonalize
 
 _WHICH = ("LM", "SM", "LA", "SA", "BE")
 
@@ -46,17 +47,10 @@ def _order(theta, which, count):
     return out
 
 
-def _orthogonalize(V, w):
-    """w with its components along the orthonormal columns of V removed (twice over)."""
-    for _ in range(2):
-        w = w - V @ (loom.conj(V.T) @ w)
-    return w
-
-
-def _random_unit(n, dtype, device, g, V):
+def _random_unit(n, dtype, device, g, B):
     v = g.standard_normal(n, device=device).astype(dtype)
-    if V is not None:
-        v = _orthogonalize(V, v)
+    if B is not None:
+        v = orthogonalize(B, v)[0]
     return v / loom.linalg.norm(v)
 
 
@@ -100,28 +94,33 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
     g = rng if isinstance(rng, loom.random.Generator) else loom.random.default_rng(rng)
     v = _random_unit(n, dt, dev, g, None) if v0 is None else on_device(v0, dev).astype(dt)
     v = v / loom.linalg.norm(v)
-    V, W = v[:, None], None  # the basis (one vector ahead of W) and A times its first columns
+    # The basis as rows, written in place: V[:nv] (one row ahead of W), W[:nw] = A times them.
+    V = loom.zeros((ncv + 1, n), dtype=dt, device=dev)
+    W = loom.zeros((ncv, n), dtype=dt, device=dev)
+    V[0] = v
+    nv, nw = 1, 0
     keep = min(k + (ncv - k) // 2, ncv - 1)  # Ritz vectors carried over a restart
     for cycle in range(maxiter):
         full = False
-        while W is None or W.shape[1] < ncv:
-            j = 0 if W is None else W.shape[1]
-            w = op.matvec(V[:, j]).astype(dt)
-            W = w[:, None] if W is None else loom.concatenate([W, w[:, None]], axis=1)
-            if W.shape[1] == n:
+        while nw < ncv:
+            w = op.matvec(V[nw]).astype(dt)
+            W[nw] = w
+            nw += 1
+            if nw == n:
                 full = True  # the basis spans everything: the Ritz pairs are exact
                 break
-            f = _orthogonalize(V, w)
+            f = orthogonalize(V[:nv], w)[0]
             fn, wn = (float(x) for x in loom.stack([loom.linalg.norm(f), loom.linalg.norm(w)]).tolist())
-            last_fn = fn  # the coupling of the last column to the next vector
+            last_fn = fn  # the coupling of the last row to the next one
             if fn <= n * eps * max(wn, 1e-300):
-                f = _random_unit(n, dt, dev, g, V)  # an invariant subspace: go on elsewhere
+                f = _random_unit(n, dt, dev, g, V[:nv])  # an invariant subspace: go on elsewhere
             else:
                 f = f / fn
-            V = loom.concatenate([V, f[:, None]], axis=1)
-        m = W.shape[1]
-        Vm = V[:, :m]
-        T = loom.conj(Vm.T) @ W
+            V[nv] = f
+            nv += 1
+        m = nw
+        Vm, Wm = V[:m], W[:m]
+        T = (loom.conj(Vm) if dt.kind == "c" else Vm) @ Wm.T  # V^H A V
         T = (T + loom.conj(T.T)) / 2
         theta, S = loom.linalg.eigh(T)
         # One read: the Ritz values and the last components of their vectors. A V = V T + f e_m^H
@@ -138,14 +137,17 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
         done = bool(np.all(res <= np.maximum(tol * np.maximum(np.abs(host_theta[wanted]), eps ** (2 / 3)), floor)))
         if done or cycle == maxiter - 1:
             break
-        # Restart with the `keep` most wanted Ritz vectors and the next basis vector.
+        # Restart with the `keep` most wanted Ritz vectors and the next basis vector (rows: S^T V).
         Sp = S[:, loom.asarray(np.array(_order(host_theta, which, keep)), device=dev)]
-        V = loom.concatenate([Vm @ Sp, V[:, m:m + 1]], axis=1)
-        W = W @ Sp
+        nxt = V[m]
+        V[:keep] = Sp.T @ Vm
+        W[:keep] = Sp.T @ Wm
+        V[keep] = nxt
+        nv, nw = keep + 1, keep
     order = np.argsort(host_theta[wanted], kind="stable")
     idx = loom.asarray(np.array(wanted)[order], device=dev)
     w = loom.take(theta, idx)
-    vecs = Vm @ loom.take(S, idx, axis=1)
+    vecs = (loom.take(S, idx, axis=1).T @ Vm).T
     if not done:
         raise ArpackNoConvergence(f"ARPACK error -1: No convergence ({maxiter} iterations, "
                                   f"{k} eigenvalues wanted)", w, vecs)

@@ -8,6 +8,7 @@ import loom
 
 from .._sputils import on_device
 from ._interface import aslinearoperator, operator_device
+from ._krylov import orthogonalize
 
 
 def _norm(x):
@@ -116,18 +117,15 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None, M=N
     for _ in range(maxiter):
         z = psolve(r)
         beta = _norm(z)
-        V = [z / beta]
+        V = loom.zeros((restart + 1, n), dtype=b.dtype, device=b.device)  # the Krylov basis as rows
+        V[0] = z / beta
         H = loom.zeros((restart + 1, restart), dtype=b.dtype, device=b.device)
         breakdown = False
         for j in range(restart):
             w = psolve(A.matvec(V[j]))
-            basis = loom.stack(V, axis=1)
-            h = loom.conj(basis.T) @ w
-            w = w - basis @ h
-            h2 = loom.conj(basis.T) @ w  # the second pass restores orthogonality lost to rounding
-            w = w - basis @ h2
+            w, h = orthogonalize(V[:j + 1], w)
             hn = _norm(w)
-            H = H.at[:j + 1, j].set(h + h2).at[j + 1, j].set(hn.astype(b.dtype))
+            H = H.at[:j + 1, j].set(h).at[j + 1, j].set(hn.astype(b.dtype))
             y, presid = _hessenberg_lsq(H, beta, j)
             presid_f, hn_f = (float(v) for v in loom.stack([presid, hn.astype(presid.dtype)]).tolist())
             if callback is not None and callback_type != "x":
@@ -135,8 +133,8 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None, M=N
             breakdown = hn_f <= eps * max(float(beta), 1e-300)
             if presid_f <= ptol or breakdown:
                 break
-            V.append(w / hn)
-        x = x + loom.stack(V[:j + 1], axis=1) @ y
+            V[j + 1] = w / hn
+        x = x + y @ V[:j + 1]
         r = b - A.matvec(x)
         rnorm = float(_norm(r))
         if callback is not None and callback_type == "x":
