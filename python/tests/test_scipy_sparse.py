@@ -220,6 +220,12 @@ def test_index_order_duplicates_and_zeros(device, rng):
     s.eliminate_zeros()
     assert a.nnz == s.nnz
     np.testing.assert_array_equal(a.data.numpy(), s.data)
+    a.check_format(full_check=True)
+    for ind, ptr, words in [([0, 4], [0, 1, 2, 2], "indices must"), ([0, 1], [1, 1, 2, 2], "start"),
+                            ([0, 1], [0, 2, 1, 2], "non-decreasing"), ([0, 1], [0, 1, 2, 3], "last value")]:
+        def make(m, **kw):  # SciPy's constructor reads indptr[0]; loom checks it in check_format
+            return m.csr_matrix((np.ones(2), np.array(ind), np.array(ptr)), shape=(3, 4), **kw).check_format(True)
+        assert words in str(same_error(lambda: make(ls, device=device), lambda: make(sp)))
     c = ls.coo_matrix((np.array([1.0, 0.0, 2.0]), (np.array([1, 0, 1]), np.array([1, 1, 1]))), shape=(2, 2))
     c.sum_duplicates()
     assert c.nnz == 2 and c.has_canonical_format

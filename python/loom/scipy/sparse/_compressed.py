@@ -100,6 +100,35 @@ class _cs_base(_spbase):
         data = dm[major, minor] if major.size else loom.zeros(0, dtype=d.dtype, device=d.device)
         return tuple(d.shape), [data, minor.astype(idx), K.indptr_of(major, dm.shape[0], idx)]
 
+    def check_format(self, full_check=False):
+        """SciPy's check of the arrays: their shapes always (the constructor's check); with
+        full_check, also their values (one read of five scalars): indptr starts at 0, never
+        decreases and ends at most at nnz, and every index lies in [0, minor size). Neither
+        the constructor nor csr_matmul reads the values: an index out of range makes A @ x read
+        outside x (SciPy's constructor reads indptr[0] alone)."""
+        nmajor, nminor = self._swap(self._shape)
+        if self.indptr.size != nmajor + 1:
+            raise ValueError(f"index pointer size {self.indptr.size} should be {nmajor + 1}")
+        if self.indices.size != self.data.size:
+            raise ValueError("indices and data should have the same size")
+        if not full_check:
+            return
+        ptr, ind = self.indptr.astype(loom.int64), self.indices.astype(loom.int64)
+        zero = loom.zeros((), dtype=loom.int64, device=self.device)
+        steps = loom.min(ptr[1:] - ptr[:-1]) if nmajor else zero
+        lo, hi = (loom.min(ind), loom.max(ind)) if ind.size else (zero, zero)
+        first, last, step, lo, hi = read_ints(ptr[0], ptr[-1], steps, lo, hi)
+        if first != 0:
+            raise ValueError("index pointer should start with 0")
+        if last > self.nnz:
+            raise ValueError(f"last value of index pointer should be less than the size of index and data "
+                             f"arrays ({last} > {self.nnz})")
+        if step < 0:
+            raise ValueError("index pointer values must form a non-decreasing sequence")
+        if self.nnz and (lo < 0 or hi >= nminor):
+            raise ValueError(f"indices must be in [0, {nminor}) (the {'column' if self._format == 'csr' else 'row'}"
+                             f" count), found {lo if lo < 0 else hi}")
+
     def _set(self, data, indices, indptr, shape, sorted_=None, canonical=None):
         self.data, self.indices, self.indptr, self._shape = data, indices, indptr, shape
         self._sorted = True if canonical else sorted_
