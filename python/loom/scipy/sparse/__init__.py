@@ -1,0 +1,29 @@
+"""scipy.sparse on loom devices: CSR, CSC and COO matrices whose arrays (data, indices,
+indptr; row, col) are loom arrays on cpu() or a GPU, with SciPy's names and semantics
+(cupyx.scipy.sparse's role for CuPy).
+
+Products with dense operands run the csr_matmul primitive (cuSPARSE on a GPU, parallel loops
+on cpu()), which loom.grad differentiates in the dense operand and in the stored values.
+Conversions sort linear (row, col) keys on the device; sparse x sparse expands every product,
+then sorts and sums them. Host reads are scalars that size a result: the nonzero count of a
+dense input, the number of distinct positions when duplicates are summed, the products of
+sparse x sparse, the kept count of eliminate_zeros, a row slice's bounds.
+
+What differs from SciPy: matrices are 2-d only (no 1-d sparse arrays, so csr_array[i] raises
+where SciPy returns a 1-d COO array); results SciPy gives as NumPy scalars or np.matrix are
+loom arrays (0-d, or 2-d for matrices, as CuPy's); there are no DIA, BSR, LIL or DOK formats
+(eye and diags return CSR, kron COO); given int64 indices stay int64; random() draws other
+values than SciPy for a seed; products of integer matrices with dense operands compute in
+float64.
+"""
+from ._base import issparse, isspmatrix, sparray, spmatrix
+from ._compressed import csc_array, csc_matrix, csr_array, csr_matrix, isspmatrix_csc, isspmatrix_csr
+from ._construct import (diags, diags_array, eye, eye_array, hstack, identity, kron, random, random_array,
+                         vstack)
+from ._coo import coo_array, coo_matrix, isspmatrix_coo
+from . import linalg  # noqa: E402 (after the classes it uses)
+
+__all__ = ["coo_array", "coo_matrix", "csc_array", "csc_matrix", "csr_array", "csr_matrix", "diags",
+           "diags_array", "eye", "eye_array", "hstack", "identity", "issparse", "isspmatrix", "isspmatrix_coo",
+           "isspmatrix_csc", "isspmatrix_csr", "kron", "linalg", "random", "random_array", "sparray", "spmatrix",
+           "vstack"]

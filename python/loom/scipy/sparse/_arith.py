@@ -1,0 +1,199 @@
+"""Sparse arithmetic: products with dense operands (the csr_matmul primitive), sparse x
+sparse (expand, sort, sum), and elementwise operations of two sparse matrices (merging their
+patterns). Dense operands are moved to the matrix's device; results live there."""
+import loom
+from loom._loom import _sparse
+
+from . import _kernels as K
+from ._sputils import is_dense, is_scalar, on_device
+
+
+def _base():
+    from ._base import _spbase  # lazy: _base imports this module at its top (the operators call here)
+    return _spbase
+
+
+def product_dtype(a, b):
+    return loom.result_type(a, b)
+
+
+def mul_dense(A, x):
+    """A @ x for a dense 1-d or 2-d x, by csr_matmul on A's arrays: CSR directly, CSC as the
+    transposed product of its arrays (they are the CSR arrays of A.T), COO through CSR.
+    csr_matmul computes in float (integer and bool matrices in float64); the result is cast to
+    SciPy's dtype, the promoted dtype of A and x (exact for integers below 2**53)."""
+    x = on_device(x, A.device)
+    m, n = A.shape
+    if x.ndim not in (1, 2):
+        raise ValueError(f"matmul: the dense operand must be 1-d or 2-d, not {x.ndim}-d")
+    if x.shape[0] != n:
+        raise ValueError(f"matmul: dimension mismatch: the matrix has shape {A.shape}, the operand {x.shape}")
+    if A.format == "coo":
+        A = A.tocsr()
+    want = product_dtype(A.dtype, x.dtype)
+    if A.format == "csr":
+        y = _sparse.csr_matmul(A.data, A.indices, A.indptr, m, n, x)
+    else:
+        y = _sparse.csr_matmul(A.data, A.indices, A.indptr, n, m, x, transpose=True)
+    return y if y.dtype == want else y.astype(want)
+
+
+def _csr_matmul_sparse(a, b, dtype):
+    """(data, indices, indptr) of a @ b for CSR a and b: every product of a stored value of
+    a with the row of b it meets, then sorted and summed by position (two count reads)."""
+    rows = K.majors(a.indptr, a.nnz)
+    r, c, v = K.expand_products(rows, a.indices, a.data, b.indptr, b.indices, b.data, dtype)
+    return K.compress(r, c, v, a.shape[0], b.shape[1], sum_duplicates=True)
+
+
+def matmul_sparse(A, B):
+    if A.shape[1] != B.shape[0]:
+        raise ValueError(f"matmul: dimension mismatch: shapes {A.shape} and {B.shape}")
+    dt = product_dtype(A.dtype, B.dtype)
+    if A.format == "csc" and B.format == "csc":
+        # (A @ B).T = B.T @ A.T, and the CSC arrays of A and B are CSR arrays of their transposes.
+        data, ind, ptr = _csr_matmul_sparse(B.T, A.T, dt)
+        return A._container("csc")._build(data, ind, ptr, (A.shape[0], B.shape[1]), canonical=True)
+    data, ind, ptr = _csr_matmul_sparse(A.tocsr(), B.tocsr(), dt)
+    return A._container("csr")._build(data, ind, ptr, (A.shape[0], B.shape[1]), canonical=True)
+
+
+def matmul(A, other):
+    if isinstance(other, _base()):
+        return matmul_sparse(A, other)
+    if is_dense(other):
+        return mul_dense(A, other)
+    return NotImplemented
+
+
+def rmatmul(A, other):
+    """x @ A = (A.T @ x.T).T (not conjugated)."""
+    if not is_dense(other):
+        return NotImplemented
+    x = on_device(other, A.device)
+    if x.ndim == 1:
+        return mul_dense(A.T, x)
+    if x.ndim != 2:
+        raise ValueError(f"matmul: the dense operand must be 1-d or 2-d, not {x.ndim}-d")
+    return mul_dense(A.T, x.T).T
+
+
+def _canonical_keys(A):
+    """Sorted distinct linear keys of A's stored positions and their summed values."""
+    a = A.tocsr()
+    if not a.has_canonical_format:
+        a = a.copy()
+        a.sum_duplicates()
+    return K.linear_keys(K.majors(a.indptr, a.nnz), a.indices, a.shape[1]), a.data
+
+
+def binop(A, B, op):
+    """op(A, B) elementwise for sparse A and B of one shape, as CSR: op applies on the union
+    of the patterns (0 where one stores nothing); zero results are not stored, as SciPy's
+    binary operations drop them. Two count reads (the union, then the nonzeros)."""
+    if A.shape != B.shape:
+        raise ValueError(f"inconsistent shapes {A.shape} and {B.shape}")
+    dt = product_dtype(A.dtype, B.dtype)
+    ka, da = _canonical_keys(A)
+    kb, db = _canonical_keys(B)
+    keys, a, b = K.merge(ka, da, kb, db, dt)
+    vals = op(a, b)
+    if vals.size:
+        keys, vals = K.keep(vals != 0, keys, vals)
+    m, n = A.shape
+    row = keys // max(n, 1)
+    data, ind, ptr = K.compress(row, keys - row * n, vals, m, n, sum_duplicates=False, is_sorted=True)
+    return A._container("csr")._build(data, ind, ptr, A.shape, canonical=True)
+
+
+def add(A, other, sign):
+    """A + other (sign 1) or A - other (sign -1)."""
+    word = "adding a nonzero scalar to" if sign > 0 else "subtracting a nonzero scalar from"
+    if is_scalar(other):
+        if isinstance(other, loom.ndarray) or other != 0:
+            raise NotImplementedError(f"{word} a sparse array is not supported")
+        return A.copy()
+    if isinstance(other, _base()):
+        return binop(A, other, loom.add if sign > 0 else loom.subtract)
+    if is_dense(other):
+        x = on_device(other, A.device)
+        _check_broadcast(A, x)
+        return A.toarray() + x if sign > 0 else A.toarray() - x
+    return NotImplemented
+
+
+def rsub(A, other):
+    """other - A."""
+    if is_scalar(other):
+        if isinstance(other, loom.ndarray) or other != 0:
+            raise NotImplementedError("subtracting a sparse array from a nonzero scalar is not supported")
+        return -A
+    if is_dense(other):
+        x = on_device(other, A.device)
+        _check_broadcast(A, x)
+        return x - A.toarray()
+    return NotImplemented
+
+
+def _check_broadcast(A, x):
+    """A dense operand must broadcast to A's shape without enlarging it."""
+    shape = x.shape if x.ndim <= 2 else None
+    ok = shape is not None and all(s in (1, t) for s, t in zip(((1,) * (2 - len(shape))) + tuple(shape), A.shape))
+    if not ok:
+        raise ValueError(f"inconsistent shapes {A.shape} and {tuple(x.shape)}")
+
+
+def multiply(A, other):
+    if is_scalar(other):
+        return A._with_data(A.data * other)
+    if isinstance(other, _base()):
+        return binop(A, other, loom.multiply)
+    if not is_dense(other):
+        return NotImplemented
+    x = on_device(other, A.device)
+    _check_broadcast(A, x)
+    x2 = x.reshape((1,) * (2 - x.ndim) + tuple(x.shape))
+    row, col, data = A._triples()
+    bm, bn = x2.shape
+    # Each stored value meets the operand's element at its position (row 0 / column 0 where
+    # the operand broadcasts along that axis): a gather, no dense copy of the operand.
+    r = row.astype(loom.int64) if bm > 1 else loom.zeros(row.shape, dtype=loom.int64, device=A.device)
+    c = col.astype(loom.int64) if bn > 1 else loom.zeros(col.shape, dtype=loom.int64, device=A.device)
+    vals = data * loom.take(x2.reshape(-1), r * bn + c)
+    return A._container("coo")._build(vals, row, col, A.shape, nodup=A._known_nodup())
+
+
+def truediv(A, other):
+    if is_scalar(other):
+        # SciPy divides in float64 whatever casts to it safely (float32 too), else in A's dtype.
+        data = A.data.astype(loom.float64) if A.dtype.kind in "biuf" else A.data
+        return A._with_data(data / other)
+    if isinstance(other, _base()):
+        if A.shape != other.shape:
+            raise ValueError(f"inconsistent shapes {A.shape} and {other.shape}")
+        return A.toarray() / other.toarray()  # SciPy's result is dense too (0/0 is nan)
+    if is_dense(other):
+        x = on_device(other, A.device)
+        _check_broadcast(A, x)
+        return A.toarray() / x
+    return NotImplemented
+
+
+def extremum(A, other, op, name):
+    """maximum/minimum with a sparse matrix (CSR result) or a scalar: a scalar on the side of
+    zero that leaves implicit zeros unchanged keeps the result sparse, any other gives the
+    dense result (as SciPy)."""
+    if isinstance(other, _base()):
+        return binop(A, other, op)
+    if is_scalar(other) and not isinstance(other, loom.ndarray):
+        if (other <= 0) if name == "maximum" else (other >= 0):
+            csr = A.tocsr()
+            out = csr._with_data(op(csr.data, other), copy=True)
+            out.eliminate_zeros()
+            return out
+        return op(A.toarray(), other)
+    if is_dense(other):
+        x = on_device(other, A.device)
+        _check_broadcast(A, x)
+        return op(A.toarray(), x)
+    raise TypeError(f"{name}: unsupported operand {type(other).__name__}")

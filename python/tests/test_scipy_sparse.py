@@ -1,0 +1,333 @@
+"""loom.scipy.sparse against scipy.sparse on fresh random matrices, on every device: shapes
+with empty rows and columns, no stored values at all, int32 and int64 indices, real and
+complex values; grad through A @ x; round trips with SciPy; SciPy's exception types.
+(sparse.linalg: test_scipy_sparse_linalg.py.)"""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import loom
+from loom.scipy import sparse as ls
+from scipy_compare import check, same_error
+
+SHAPES = [(7, 5), (1, 9), (12, 12), (0, 3), (4, 0)]
+DTYPES = [np.float64, np.float32, np.complex128]
+FORMATS = ["csr", "csc", "coo"]
+
+
+def rand(rng, shape, dtype=np.float64, density=0.35, fmt="csr", idx=np.int32):
+    """A random SciPy matrix with some empty rows and columns, in `fmt`, indices of `idx`."""
+    m, n = shape
+    a = rng.standard_normal(shape) * (rng.random(shape) < density)
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * rng.standard_normal(shape) * (a != 0)
+    if m > 2:
+        a[rng.integers(m)] = 0
+    if n > 2:
+        a[:, rng.integers(n)] = 0
+    s = sp.csr_matrix(a.astype(dtype)).asformat(fmt)
+    for name in ("indices", "indptr", "row", "col"):
+        if hasattr(s, name):
+            setattr(s, name, getattr(s, name).astype(idx))
+    return s
+
+
+def loom_of(s, device, array=False):
+    return getattr(ls, f"{s.format}_{'array' if array else 'matrix'}")(s, device=device)
+
+
+def same(got, want, device=None, rtol=None):
+    """A loom sparse matrix equals a SciPy one: format, shape, dtype, values."""
+    assert ls.issparse(got) and got.format == want.format and got.shape == want.shape
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    if device is not None:
+        assert got.device == device
+    check(got.toarray(), want.toarray(), rtol=rtol)
+
+
+@pytest.mark.parametrize("idx", [np.int32, np.int64])
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_round_trip_with_scipy(device, rng, fmt, dtype, idx):
+    for shape in SHAPES:
+        s = rand(rng, shape, dtype, fmt=fmt, idx=idx)
+        a = loom_of(s, device)
+        same(a, s, device)
+        assert a.nnz == s.nnz and a.ndim == 2 and type(a.get()) is type(s)
+        back = a.get()
+        assert back.format == fmt and (back != s).nnz == 0
+        if fmt != "coo":
+            assert a.indices.dtype == np.dtype(idx) and a.indptr.dtype == np.dtype(idx)
+            np.testing.assert_array_equal(a.indptr.numpy(), s.indptr)
+        arr = loom_of(s, device, array=True)
+        assert isinstance(arr, ls.sparray) and not ls.isspmatrix(arr) and ls.isspmatrix(a)
+        assert type(arr.get()) is getattr(sp, f"{fmt}_array")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_from_dense_matches_scipy_layout(device, rng, fmt):
+    for shape in SHAPES + [(3, 4)]:
+        d = rand(rng, shape).toarray() if shape != (3, 4) else np.zeros(shape)
+        want = getattr(sp, f"{fmt}_matrix")(d)
+        for src in (d, loom.asarray(d, device=device)):
+            got = getattr(ls, f"{fmt}_matrix")(src, device=device)
+            same(got, want, device)
+            for name in ("data", "indices", "indptr", "row", "col"):
+                if hasattr(want, name):
+                    np.testing.assert_array_equal(getattr(got, name).numpy(), getattr(want, name))
+    assert ls.csr_matrix(np.ones(3), device=device).shape == (1, 3)  # a matrix makes 1-d a row
+
+
+def test_triples_sum_duplicates_and_arrays(device, rng):
+    m, n, k = 6, 5, 40
+    r, c = rng.integers(0, m, k), rng.integers(0, n, k)
+    v = rng.standard_normal(k)
+    for fmt in FORMATS:
+        want = getattr(sp, f"{fmt}_matrix")((v, (r, c)), shape=(m, n))
+        got = getattr(ls, f"{fmt}_matrix")((loom.asarray(v, device=device), (r, c)), shape=(m, n))
+        same(got, want, device)
+        if fmt != "coo":
+            assert got.nnz == want.nnz and got.has_canonical_format
+    inferred = ls.coo_matrix((v, (r, c)), device=device)
+    assert inferred.shape == sp.coo_matrix((v, (r, c))).shape and not inferred.has_canonical_format
+    csr = ls.coo_matrix((v, (r, c)), shape=(m, n), device=device).tocsr()
+    np.testing.assert_array_equal(csr.indptr.numpy(), sp.coo_matrix((v, (r, c)), shape=(m, n)).tocsr().indptr)
+    s = rand(rng, (5, 8), idx=np.int64)
+    got = ls.csr_matrix((s.data, s.indices, s.indptr), device=device)  # shape inferred: one read
+    assert got.shape == sp.csr_matrix((s.data, s.indices, s.indptr)).shape and got.indices.dtype == loom.int64
+    e = ls.csr_matrix((3, 4), dtype=np.complex64, device=device)
+    assert e.nnz == 0 and e.dtype == loom.complex64 and e.toarray().shape == (3, 4)
+
+
+def test_copy_dtype_and_device_arguments(device, rng):
+    s = rand(rng, (6, 6))
+    a = ls.csr_matrix(s, device=device)
+    b = ls.csr_matrix(a)
+    c = ls.csr_matrix(a, copy=True, dtype=np.float32)
+    assert b.data is a.data and c.dtype == loom.float32 and c.device == device
+    d = a.copy()
+    d.data[...] = 0
+    check(a.toarray(), s.toarray())
+    assert ls.csc_matrix(a).format == "csc" and ls.coo_array(a).format == "coo"
+    same(a.astype(np.complex64), s.astype(np.complex64))
+    same(a.asformat("coo"), s.asformat("coo"))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_matmul_with_dense(device, rng, fmt, dtype):
+    for m, n in SHAPES:
+        s = rand(rng, (m, n), dtype, fmt=fmt, idx=np.int64 if m == 12 else np.int32)
+        a = loom_of(s, device)
+        for x in (rng.standard_normal(n).astype(dtype), rng.standard_normal((n, 3)).astype(dtype)):
+            check(a @ loom.asarray(x, device=device), s @ x, device=device)
+            check(a.dot(x), s.dot(x))
+            check(a * x, s * x)  # matrix: * is the product
+        y = rng.standard_normal((2, m)).astype(dtype)
+        check(loom.asarray(y, device=device) @ a, y @ s, device=device)
+        check(y[0] @ a, y[0] @ s)
+    i = sp.csr_matrix(np.array([[1, 0], [2, 3]], np.int8))
+    check(ls.csr_matrix(i, device=device) @ np.array([1, 1], np.int8), i @ np.array([1, 1], np.int8))
+
+
+@pytest.mark.parametrize("fa,fb", [("csr", "csr"), ("csc", "csc"), ("csr", "csc"), ("coo", "csr")])
+def test_sparse_times_sparse(device, rng, fa, fb):
+    for m, k, n in [(6, 7, 5), (1, 4, 9), (0, 3, 2), (5, 3, 0)]:
+        sa, sb = rand(rng, (m, k), fmt=fa), rand(rng, (k, n), np.complex128, fmt=fb)
+        got = loom_of(sa, device) @ loom_of(sb, device)
+        want = sa @ sb
+        assert got.format == ("csc" if fa == fb == "csc" else "csr")
+        check(got.toarray(), want.toarray(), device=device)
+
+
+def test_star_is_matmul_for_matrices_and_elementwise_for_arrays(device, rng):
+    sa, sb = rand(rng, (5, 5)), rand(rng, (5, 5))
+    am, bm = loom_of(sa, device), loom_of(sb, device)
+    aa, ba = loom_of(sa, device, True), loom_of(sb, device, True)
+    check((am * bm).toarray(), (sa * sb).toarray())
+    check((aa * ba).toarray(), (sp.csr_array(sa) * sp.csr_array(sb)).toarray())
+    d = rng.standard_normal((5, 5))
+    check((aa * d).toarray(), (sp.csr_array(sa) * d).toarray())
+    check(am * d, sa * d)
+    check((2 * aa).toarray(), 2 * sa.toarray())
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_elementwise_operations(device, rng, dtype):
+    sa, sb = rand(rng, (8, 6), dtype), rand(rng, (8, 6), dtype, fmt="csc")
+    a, b = loom_of(sa, device), loom_of(sb, device)
+    for got, want in [(a + b, sa + sb), (a - b, sa - sb), (a.multiply(b), sa.multiply(sb)), (-a, -sa),
+                      (a * 2.5, sa * 2.5), (a / 4, sa / 4), (abs(a), abs(sa)), (a.conj(), sa.conj()),
+                      (a.power(2), sa.power(2))]:
+        assert ls.issparse(got)
+        check(got.toarray(), want.toarray(), device=device)
+    assert (a - a).nnz == 0 == (sa - sa).nnz  # cancelled values are not stored, as in SciPy
+    d = rng.standard_normal((8, 6)).astype(dtype)
+    for got, want in [(a + d, sa + d), (d - a, d - sa), (a.multiply(d[0]), sa.multiply(d[0]))]:
+        check(got if isinstance(got, loom.ndarray) else got.toarray(),
+              np.asarray(want if isinstance(want, np.ndarray) else want.toarray()))
+    if dtype != np.complex128:
+        for got, want in [(a.maximum(b), sa.maximum(sb)), (a.minimum(b), sa.minimum(sb)),
+                          (a.maximum(0), sa.maximum(0))]:
+            check(got.toarray(), want.toarray())
+
+
+def test_reductions_and_diagonal(device, rng):
+    for shape in SHAPES:
+        for dtype in (np.float32, np.complex128, np.int8):
+            s = sp.csr_matrix((rand(rng, shape).toarray() * 10).astype(dtype))
+            for fmt in FORMATS:
+                a = loom_of(s.asformat(fmt), device)
+                check(a.sum(), np.asarray(s.sum()), device=device)
+                for axis in (0, 1, -1):
+                    check(a.sum(axis=axis), np.asarray(s.sum(axis=axis)))
+                    arr = loom_of(s.asformat(fmt), device, array=True)
+                    check(arr.sum(axis=axis), sp.csr_array(s).sum(axis=axis))
+                    if 0 not in shape:  # SciPy's mean divides by zero there
+                        check(a.mean(axis=axis), np.asarray(s.mean(axis=axis)))
+                if 0 not in shape:
+                    check(a.mean(), np.asarray(s.mean()), rtol=1e-5)
+                for k in (0, 1, -2, 10):
+                    check(a.diagonal(k), s.diagonal(k))
+
+
+def test_transpose_shares_arrays(device, rng):
+    s = rand(rng, (6, 4), np.complex128)
+    a = loom_of(s, device)
+    t = a.T
+    assert t.format == "csc" and t.shape == (4, 6) and t.data is a.data and t.indptr is a.indptr
+    assert t.T.format == "csr"
+    same(t, s.T.tocsc())
+    same(a.transpose(copy=True), s.transpose())
+    same(loom_of(s.tocoo(), device).T, s.tocoo().T)
+    check(t @ np.ones(6), s.T @ np.ones(6))
+
+
+def test_index_order_duplicates_and_zeros(device, rng):
+    # An unsorted CSR with a repeat and a stored zero, as SciPy allows.
+    data, indices, indptr = np.array([3.0, 1.0, 2.0, 0.0, 5.0]), np.array([2, 0, 2, 1, 0]), np.array([0, 3, 3, 5])
+    s = sp.csr_matrix((data, indices, indptr), shape=(3, 4))
+    a = ls.csr_matrix((data, indices, indptr), shape=(3, 4), device=device)
+    assert a.has_sorted_indices == s.has_sorted_indices is False and not a.has_canonical_format
+    check(a.toarray(), s.toarray())
+    b = a.sorted_indices()
+    assert b.has_sorted_indices and b.nnz == 5
+    a.sum_duplicates()
+    s.sum_duplicates()
+    np.testing.assert_array_equal(a.indices.numpy(), s.indices)
+    np.testing.assert_array_equal(a.indptr.numpy(), s.indptr)
+    a.eliminate_zeros()
+    s.eliminate_zeros()
+    assert a.nnz == s.nnz
+    np.testing.assert_array_equal(a.data.numpy(), s.data)
+    a.check_format(full_check=True)
+    for ind, ptr, words in [([0, 4], [0, 1, 2, 2], "indices must"), ([0, 1], [1, 1, 2, 2], "start"),
+                            ([0, 1], [0, 2, 1, 2], "non-decreasing"), ([0, 1], [0, 1, 2, 3], "last value")]:
+        def make(m, **kw):  # SciPy's constructor reads indptr[0]; loom checks it in check_format
+            return m.csr_matrix((np.ones(2), np.array(ind), np.array(ptr)), shape=(3, 4), **kw).check_format(True)
+        assert words in str(same_error(lambda: make(ls, device=device), lambda: make(sp)))
+    c = ls.coo_matrix((np.array([1.0, 0.0, 2.0]), (np.array([1, 0, 1]), np.array([1, 1, 1]))), shape=(2, 2))
+    c.sum_duplicates()
+    assert c.nnz == 2 and c.has_canonical_format
+    assert c.count_nonzero() == 1
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+def test_indexing(device, rng, fmt):
+    s = rand(rng, (9, 7), fmt=fmt)
+    a = loom_of(s, device)
+    for key in [2, -1, slice(2, 6), slice(None, None, 2), slice(5, 5), [4, 0, 4], (slice(1, 4), slice(None)),
+                (slice(None), 3), (slice(None), [6, 1]), (slice(2, 8), slice(1, 5))]:
+        got, want = a[key], s[key]
+        assert got.format == fmt and got.shape == want.shape, key
+        check(got.toarray(), want.toarray(), device=device)
+    check(a[3, 4], np.asarray(s[3, 4]))
+    check(a.getrow(1).toarray(), s.getrow(1).toarray())
+    check(a.getcol(2).toarray(), s.getcol(2).toarray())
+    with pytest.raises(NotImplementedError, match="1-d"):
+        loom_of(s, device, array=True)[2]
+    check(loom_of(s, device, array=True)[2:3].toarray(), sp.csr_array(s)[2:3].toarray())
+
+
+def test_constructors(device, rng):
+    for args in [(4,), (3, 5), (5, 3, 1), (5, 3, -2), (4, 4, 4)]:
+        check(ls.eye(*args, device=device).toarray(), sp.eye(*args).toarray(), device=device)
+    e = ls.eye(3, dtype=np.int32, format="coo", device=device)
+    assert e.format == "coo" and e.dtype == loom.int32 and ls.identity(4).format == "csr"
+    assert isinstance(ls.eye_array(3), ls.csr_array)
+    d0, d1 = rng.standard_normal(5), rng.standard_normal(4)
+    for diags, offsets, shape in [([d0, d1], [0, 1], None), ([d0, d1], [0, -1], (5, 5)), (d1, 2, None),
+                                  ([d0, 3.0], [0, 2], (5, 6))]:
+        check(ls.diags(diags, offsets, shape=shape, device=device).toarray(),
+              sp.diags(diags, offsets, shape=shape).toarray())
+    check(ls.diags([loom.asarray(d0, device=device)], [0]).toarray(), np.diag(d0), device=device)
+    sa, sb = rand(rng, (3, 4), density=0.9), rand(rng, (3, 5), np.complex128, density=0.9)
+    a, b = loom_of(sa, device), loom_of(sb, device)
+    check(ls.kron(a, b).toarray(), sp.kron(sa, sb).toarray())
+    check(ls.kron(a, sb.toarray(), format="csr").toarray(), sp.kron(sa, sb).toarray())
+    sc = rand(rng, (6, 4), fmt="csc")
+    c = loom_of(sc, device)
+    check(ls.vstack([a, c]).toarray(), sp.vstack([sa, sc]).toarray())
+    assert ls.vstack([a, a]).format == "csr" and ls.vstack([a, c]).format == "coo"
+    check(ls.hstack([a, loom_of(sa.tocsc(), device)], format="csr").toarray(), sp.hstack([sa, sa]).toarray())
+
+
+def test_random(device):
+    r = ls.random(40, 30, density=0.1, rng=3, device=device)
+    assert r.format == "coo" and r.nnz == 120 and r.shape == (40, 30) and r.device == device
+    d = r.toarray().numpy()
+    assert np.count_nonzero(d) == 120 and d.min() >= 0 and d.max() < 1  # distinct positions
+    again = ls.random(40, 30, density=0.1, rng=3, device=device)
+    np.testing.assert_array_equal(again.toarray().numpy(), d)  # a seed repeats (not SciPy's values)
+    assert ls.random(5, 5, 0.4, format="csr", dtype=np.int16, device=device).dtype == loom.int16
+    c = ls.random_array((6, 7), density=0.5, dtype=np.complex64, rng=np.random.default_rng(1))
+    assert isinstance(c, ls.coo_array) and c.nnz == 21 and c.dtype == loom.complex64
+
+
+def test_grad_through_matmul(device, rng):
+    s = rand(rng, (8, 6))
+    x = rng.standard_normal(6)
+    ind, ptr = loom.asarray(s.indices, device=device), loom.asarray(s.indptr, device=device)
+    lx = loom.asarray(x, device=device)
+
+    def f(data, v):
+        return loom.sum((ls.csr_matrix((data, ind, ptr), shape=s.shape) @ v) ** 2)
+
+    gd, gx = loom.grad(f, argnums=(0, 1))(loom.asarray(s.data, device=device), lx)
+    y = s @ x
+    rows = np.repeat(np.arange(8), np.diff(s.indptr))
+    check(gd, 2 * y[rows] * x[s.indices], device=device)
+    check(gx, 2 * (s.T @ y), device=device)
+    c = s.tocsc()
+    g = loom.grad(lambda v: loom.sum((loom_of(c, device) @ v) ** 2))(lx)  # CSC: the transposed product
+    check(g, 2 * (s.T @ y))
+
+
+def test_errors_are_scipys(device):
+    d, i3, p4 = np.ones(3), np.array([0, 1, 2]), np.array([0, 1, 2, 3])
+    a, sa = ls.csr_matrix(np.eye(3), device=device), sp.csr_matrix(np.eye(3))
+    cases = [
+        (lambda m: m.csr_matrix((d, i3, np.array([0, 1, 3])), shape=(3, 3)), "index pointer"),
+        (lambda m: m.csr_matrix((d, i3[:2], p4), shape=(3, 3)), "same size"),
+        (lambda m: m.csr_matrix((d[:, None], i3, p4), shape=(3, 3)), "1-D"),
+        (lambda m: m.csr_matrix((3, -1)), "shape"),
+        (lambda m: m.coo_matrix((np.ones(2), (np.array([0, 1]), np.array([0, 5]))), shape=(2, 2)), "index 5"),
+        (lambda m: m.coo_matrix((np.ones(2), (np.array([0, -1]), np.array([0, 1]))), shape=(2, 2)), "negative"),
+        (lambda m: m.coo_matrix((np.ones(2), (np.array([0]), np.array([0, 1]))), shape=(2, 2)), "same length"),
+        (lambda m: m.csr_matrix(np.ones((2, 2), np.float16)), "float16"),
+        (lambda m: m.random(3, 3, density=2), "density"),
+        (lambda m: m.eye(3, format="xyz"), "xyz"),
+        (lambda m: m.vstack([m.csr_matrix(np.ones((2, 2))), m.csr_matrix(np.ones((2, 3)))]), "axis 1"),
+        (lambda m: m.diags([[1.0, 2.0], [1.0, 2.0, 3.0]], [0, 0]), "duplicate"),
+    ]
+    for call, words in cases:
+        err = same_error(lambda: call(ls), lambda: call(sp))
+        assert words in str(err), (words, str(err))
+    ops = [(lambda x: x @ np.ones(4), "dimension mismatch"), (lambda x: x + x[:2], "inconsistent shapes"),
+           (lambda x: x[5], "out of range"), (lambda x: x[0, -4], "out of range"),
+           (lambda x: x + 1, "nonzero scalar"), (lambda x: len(x), "ambiguous"),
+           (lambda x: x.asformat("dia2"), "dia2"), (lambda x: x.sum(axis=2), "axis"),
+           (lambda x: x @ 2, "Scalar"), (lambda x: -(x.astype(bool)), "boolean")]
+    for op, words in ops:
+        err = same_error(lambda: op(a), lambda: op(sa))
+        assert words in str(err), (words, str(err))
