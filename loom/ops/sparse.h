@@ -16,9 +16,10 @@ namespace loom::sparse {
 /// and x, computed in float32, float64, complex64 or complex128 (integers and bool as
 /// float64, float16 as float32). indices and indptr: 1-d, both int32 or both int64, on
 /// data's device; indptr has rows + 1 nondecreasing values from 0 to data.size(); columns
-/// must lie in [0, cols) (not checked: that would read the indices on the host; cuSPARSE
-/// needs them too). Errors: std::invalid_argument naming csr_matmul and the argument,
-/// DTypeError, DeviceMismatchError.
+/// must lie in [0, cols): cpu() checks these values (std::out_of_range, invalid_argument);
+/// a GPU does not read them back and cuSPARSE does not check them (pass arrays
+/// loom.scipy.sparse made, or check_format(full_check=True) them first). Errors:
+/// std::invalid_argument naming csr_matmul and the argument, DTypeError, DeviceMismatchError.
 Array csr_matmul(const Array& data, const Array& indices, const Array& indptr, int64_t rows, int64_t cols,
                  const Array& x, bool transpose = false);
 

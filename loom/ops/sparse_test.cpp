@@ -117,6 +117,13 @@ TEST(SparseCsrMatmul, BadArgumentsNameTheOpAndTheArgument) {
   EXPECT_NE(message([&] { sparse::csr_matmul(ones({2}, float64, cpu()), ind, ptr, 2, 2, x); }).find("[csr_matmul]"),
             std::string::npos);
   EXPECT_THROW(sparse::csr_matmul(data, ind, ptr, 2, 2, ones({2, 2, 2}, float64, cpu())), std::invalid_argument);
+  // Structure values that would address outside x: a clear error on cpu(), not a crash.
+  EXPECT_NE(message([&] { sparse::csr_matmul(data, index_array({0, 7, 1}, int64, cpu()), ptr, 2, 2, x); })
+                .find("column index 7 (stored value 1) is out of range for 2 columns"),
+            std::string::npos);
+  EXPECT_NE(message([&] { sparse::csr_matmul(data, ind, index_array({0, 3, 2}, int64, cpu()), 2, 2, x); })
+                .find("indptr"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include "loom/backend/sparse.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "loom/core/cast.h"
@@ -81,11 +83,32 @@ void matmul_t(const T* data, const I* indices, const I* indptr, const T* x, int6
   }
 }
 
+// The structure's values, read here because a bad one would address memory outside x or out
+// (cuSPARSE does not check either; on a GPU the Python classes' check_format does): row
+// starts from 0 to nnz, nondecreasing, and columns inside [0, cols).
+template <class I>
+void check_structure(const I* ind, const I* ptr, int64_t rows, int64_t cols, int64_t nnz) {
+  if (ptr[0] != 0 || ptr[rows] != nnz)
+    throw std::invalid_argument("[csr_matmul] indptr must start at 0 and end at the number of stored values (" +
+                                std::to_string(nnz) + "), not run from " + std::to_string(ptr[0]) + " to " +
+                                std::to_string(ptr[rows]));
+  for (int64_t r = 0; r < rows; ++r)
+    if (ptr[r + 1] < ptr[r])
+      throw std::invalid_argument("[csr_matmul] indptr decreases at row " + std::to_string(r));
+  for (int64_t p = 0; p < nnz; ++p)
+    if (ind[p] < 0 || ind[p] >= cols)
+      throw std::out_of_range("[csr_matmul] column index " + std::to_string(static_cast<int64_t>(ind[p])) +
+                              " (stored value " + std::to_string(p) + ") is out of range for " +
+                              std::to_string(cols) + " columns");
+}
+
 template <class T, class I>
 void run(const Array& data, const Array& indices, const Array& indptr, const Array& x, bool transpose, const Array& out) {
   const T* d = static_cast<const T*>(data.data());
   const I* ind = static_cast<const I*>(indices.data());
   const I* ptr = static_cast<const I*>(indptr.data());
+  const int64_t rows = transpose ? x.shape()[0] : out.shape()[0], cols = transpose ? out.shape()[0] : x.shape()[0];
+  check_structure(ind, ptr, rows, cols, data.size());
   const T* xp = static_cast<const T*>(x.data());
   T* o = static_cast<T*>(out.data());
   const int64_t k = x.shape()[1];
