@@ -42,6 +42,16 @@ inline complex128_t to_value(complex128_t v, complex128_t*) { return v; }
 
 template <class T, class I>
 void matmul(const T* data, const I* indices, const I* indptr, const T* x, int64_t rows, int64_t k, T* out) {
+  if (k == 1) {  // SpMV: one accumulator in a register per row
+    cpu_runtime::parallel_for(rows, 4096, [&](int64_t b, int64_t e) {
+      for (int64_t r = b; r < e; ++r) {
+        acc_t<T> s{};
+        for (I p = indptr[r]; p < indptr[r + 1]; ++p) s = mul_acc(s, data[p], x[indices[p]]);
+        out[r] = to_value(s, static_cast<T*>(nullptr));
+      }
+    });
+    return;
+  }
   cpu_runtime::parallel_for(rows, std::max<int64_t>(1, 4096 / std::max<int64_t>(k, 1)), [&](int64_t b, int64_t e) {
     std::vector<acc_t<T>> acc(static_cast<size_t>(k));
     for (int64_t r = b; r < e; ++r) {
