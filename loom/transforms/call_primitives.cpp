@@ -176,49 +176,48 @@ void remat_rule(const TracedOp& op, const BatchMap& m) {
   for (size_t j = 0; j < out.size(); ++j) copyto(m.batched(op.outputs[j]), r[j]);
 }
 
-void custom_vjp_batch(const TracedOp& op, const BatchMap& m) {
-  const auto& [args, captured, out, program] =
-      op.args_as<std::vector<Array>, std::vector<Array>, std::vector<Array>, CustomVjpProgramPtr>();
+// What custom_vjp's and custom_jvp's batch rules share: every arg batched (a shared one
+// copied per example, so the user's rule sees batched values and returns batched ones), and
+// the traced function vmapped over them with the captured arrays' operands appended.
+struct BatchedCall {
+  std::vector<Array> args;
+  ArrayFn fn;
+};
+BatchedCall batch_call(const std::vector<Array>& args, const std::vector<Array>& captured, const BatchMap& m,
+                       ArrayFn traced) {
   const BufferMap example0 = m.example(0);
-  std::vector<Array> batched_args, extra;
+  BatchedCall c;
+  std::vector<Array> extra;
   std::vector<std::optional<int>> axes;
-  // Every arg is batched (a shared one copied per example), so bwd's cotangents are batched too.
   for (const Array& a : args) {
-    batched_args.push_back(m.is_batched(a) ? m.batched(a) : m.batched(a).copy());
+    c.args.push_back(m.is_batched(a) ? m.batched(a) : m.batched(a).copy());
     axes.push_back(0);
   }
   append_vmap_operands(captured, m, example0, extra, axes);
-  const CustomVjpProgramPtr p = program;
-  const ArrayFn vfwd = vmap([p](const std::vector<Array>& a) { return replay(p->fwd, a); }, axes);
-  const ArrayFn fwd = [vfwd, extra](std::vector<Array> a) {
+  const ArrayFn v = vmap(std::move(traced), axes);
+  c.fn = [v, extra](std::vector<Array> a) {
     a.insert(a.end(), extra.begin(), extra.end());
-    return vfwd(a);
+    return v(a);
   };
-  const ArrayFn bwd = vmap(p->bwd);
+  return c;
+}
+
+void custom_vjp_batch(const TracedOp& op, const BatchMap& m) {
+  const auto& [args, captured, out, program] =
+      op.args_as<std::vector<Array>, std::vector<Array>, std::vector<Array>, CustomVjpProgramPtr>();
+  const CustomVjpProgramPtr p = program;
+  const BatchedCall c = batch_call(args, captured, m, [p](const std::vector<Array>& a) { return replay(p->fwd, a); });
   const size_t n = p->num_out;
-  const std::vector<Array> r = custom_vjp_call(fwd, bwd, batched_args, [n] { return n; });
+  const std::vector<Array> r = custom_vjp_call(c.fn, vmap(p->bwd), c.args, [n] { return n; });
   for (size_t j = 0; j < out.size(); ++j) copyto(m.batched(op.outputs[j]), r[j]);
 }
 
 void custom_jvp_batch(const TracedOp& op, const BatchMap& m) {
   const auto& [args, captured, out, program] =
       op.args_as<std::vector<Array>, std::vector<Array>, std::vector<Array>, CustomJvpProgramPtr>();
-  const BufferMap example0 = m.example(0);
-  std::vector<Array> batched_args, extra;
-  std::vector<std::optional<int>> axes;
-  // Every arg is batched (a shared one copied per example), so the rule's tangents are batched too.
-  for (const Array& a : args) {
-    batched_args.push_back(m.is_batched(a) ? m.batched(a) : m.batched(a).copy());
-    axes.push_back(0);
-  }
-  append_vmap_operands(captured, m, example0, extra, axes);
   const CustomJvpProgramPtr p = program;
-  const ArrayFn vfn = vmap([p](const std::vector<Array>& a) { return replay(p->fn, a); }, axes);
-  const ArrayFn fn = [vfn, extra](std::vector<Array> a) {
-    a.insert(a.end(), extra.begin(), extra.end());
-    return vfn(a);
-  };
-  const std::vector<Array> r = custom_jvp_call(fn, vmap(p->jvp), batched_args);
+  const BatchedCall c = batch_call(args, captured, m, [p](const std::vector<Array>& a) { return replay(p->fn, a); });
+  const std::vector<Array> r = custom_jvp_call(c.fn, vmap(p->jvp), c.args);
   for (size_t j = 0; j < out.size(); ++j) copyto(m.batched(op.outputs[j]), r[j]);
 }
 
