@@ -312,30 +312,47 @@ std::vector<Array> cond(const Array& pred, const ArrayFn& true_fn, const ArrayFn
 
 namespace loom {
 
+namespace {
+
+// What the call-like primitives share (remat, custom_vjp_call, custom_jvp_call): `f` traced
+// once on the args' specs into `graph`, the arrays it captures appended to the graph's
+// inputs; the record's inputs (args, then captured) and one fresh output per graph output.
+struct CallOperands {
+  std::vector<Array> captured, in, out;
+};
+CallOperands trace_call(const char* op, const char* what, const ArrayFn& f, const std::vector<Array>& args,
+                        TracedGraph& graph) {
+  std::vector<ArraySpec> specs;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!args[i].valid()) throw_value_error(op, "argument " + std::to_string(i) + " is an empty Array handle");
+    specs.push_back(ArraySpec::of(args[i]));
+  }
+  lax::Captures captures;
+  graph = lax::trace_closed(op, what, f, specs, captures);
+  CallOperands c;
+  c.captured = captures.arrays();
+  for (const Array& a : c.captured) graph.inputs.push_back(a);
+  for (size_t j = 0; j < graph.outputs.size(); ++j) {
+    const Array& o = graph.outputs[j];
+    if (!o.valid())
+      throw_value_error(op, std::string(what) + " returned an empty Array handle as output " + std::to_string(j));
+    c.out.push_back(Array::allocate(o.shape(), o.dtype(), o.device()));
+  }
+  c.in = args;
+  c.in.insert(c.in.end(), c.captured.begin(), c.captured.end());
+  return c;
+}
+
+}  // namespace
+
 ArrayFn checkpoint(ArrayFn fn) {
   if (!fn) throw_value_error("checkpoint", "the function is empty");
   return [fn = std::move(fn)](const std::vector<Array>& args) {
-    std::vector<ArraySpec> specs;
-    for (size_t i = 0; i < args.size(); ++i) {
-      if (!args[i].valid()) throw_value_error("checkpoint", "argument " + std::to_string(i) + " is an empty Array handle");
-      specs.push_back(ArraySpec::of(args[i]));
-    }
     auto program = std::make_shared<RematProgram>();
-    lax::Captures captures;
-    program->fn = lax::trace_closed("checkpoint", "the function", fn, specs, captures);
-    const std::vector<Array> captured = captures.arrays();
-    for (const Array& c : captured) program->fn.inputs.push_back(c);
-    std::vector<Array> out;
-    for (size_t j = 0; j < program->fn.outputs.size(); ++j) {
-      const Array& o = program->fn.outputs[j];
-      if (!o.valid()) throw_value_error("checkpoint", "the function returned an empty Array handle as output " + std::to_string(j));
-      out.push_back(Array::allocate(o.shape(), o.dtype(), o.device()));
-    }
-    std::vector<Array> in = args;
-    in.insert(in.end(), captured.begin(), captured.end());
-    dispatch(primitives::remat, trace_detail::refs(in), trace_detail::refs(out), args, captured, out,
+    const CallOperands c = trace_call("checkpoint", "the function", fn, args, program->fn);
+    dispatch(primitives::remat, trace_detail::refs(c.in), trace_detail::refs(c.out), args, c.captured, c.out,
              RematProgramPtr(std::move(program)));
-    return out;
+    return c.out;
   };
 }
 
@@ -344,62 +361,30 @@ std::vector<Array> custom_vjp_call(const ArrayFn& fwd, ArrayFn bwd, const std::v
   constexpr const char* kOp = "custom_vjp";
   if (!fwd) throw_value_error(kOp, "fwd is empty");
   if (!bwd) throw_value_error(kOp, "bwd is empty");
-  std::vector<ArraySpec> specs;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (!args[i].valid()) throw_value_error(kOp, "argument " + std::to_string(i) + " is an empty Array handle");
-    specs.push_back(ArraySpec::of(args[i]));
-  }
   auto program = std::make_shared<CustomVjpProgram>();
-  lax::Captures captures;
-  program->fwd = lax::trace_closed(kOp, "fwd", fwd, specs, captures);
+  const CallOperands c = trace_call(kOp, "fwd", fwd, args, program->fwd);
   program->bwd = std::move(bwd);
   program->num_args = args.size();
   program->num_out = num_out();
-  if (program->num_out > program->fwd.outputs.size())
-    throw_value_error(kOp, "fwd returned " + std::to_string(program->fwd.outputs.size()) + " arrays, fewer than its " +
+  if (program->num_out > c.out.size())
+    throw_value_error(kOp, "fwd returned " + std::to_string(c.out.size()) + " arrays, fewer than its " +
                                std::to_string(program->num_out) + " outputs");
-  const std::vector<Array> captured = captures.arrays();
-  for (const Array& c : captured) program->fwd.inputs.push_back(c);
-  std::vector<Array> out;
-  for (size_t j = 0; j < program->fwd.outputs.size(); ++j) {
-    const Array& o = program->fwd.outputs[j];
-    if (!o.valid()) throw_value_error(kOp, "fwd returned an empty Array handle as result " + std::to_string(j));
-    out.push_back(Array::allocate(o.shape(), o.dtype(), o.device()));
-  }
-  std::vector<Array> in = args;
-  in.insert(in.end(), captured.begin(), captured.end());
-  dispatch(primitives::custom_vjp_call, trace_detail::refs(in), trace_detail::refs(out), args, captured, out,
+  dispatch(primitives::custom_vjp_call, trace_detail::refs(c.in), trace_detail::refs(c.out), args, c.captured, c.out,
            CustomVjpProgramPtr(std::move(program)));
-  return out;
+  return c.out;
 }
 
 std::vector<Array> custom_jvp_call(const ArrayFn& fn, ArrayFn jvp, const std::vector<Array>& args) {
   constexpr const char* kOp = "custom_jvp";
   if (!fn) throw_value_error(kOp, "fn is empty");
   if (!jvp) throw_value_error(kOp, "jvp is empty");
-  std::vector<ArraySpec> specs;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (!args[i].valid()) throw_value_error(kOp, "argument " + std::to_string(i) + " is an empty Array handle");
-    specs.push_back(ArraySpec::of(args[i]));
-  }
   auto program = std::make_shared<CustomJvpProgram>();
-  lax::Captures captures;
-  program->fn = lax::trace_closed(kOp, "fn", fn, specs, captures);
+  const CallOperands c = trace_call(kOp, "fn", fn, args, program->fn);
   program->jvp = std::move(jvp);
   program->num_args = args.size();
-  const std::vector<Array> captured = captures.arrays();
-  for (const Array& c : captured) program->fn.inputs.push_back(c);
-  std::vector<Array> out;
-  for (size_t j = 0; j < program->fn.outputs.size(); ++j) {
-    const Array& o = program->fn.outputs[j];
-    if (!o.valid()) throw_value_error(kOp, "fn returned an empty Array handle as result " + std::to_string(j));
-    out.push_back(Array::allocate(o.shape(), o.dtype(), o.device()));
-  }
-  std::vector<Array> in = args;
-  in.insert(in.end(), captured.begin(), captured.end());
-  dispatch(primitives::custom_jvp_call, trace_detail::refs(in), trace_detail::refs(out), args, captured, out,
+  dispatch(primitives::custom_jvp_call, trace_detail::refs(c.in), trace_detail::refs(c.out), args, c.captured, c.out,
            CustomJvpProgramPtr(std::move(program)));
-  return out;
+  return c.out;
 }
 
 }  // namespace loom
