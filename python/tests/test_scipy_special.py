@@ -272,3 +272,46 @@ def test_logsumexp_softmax(device, rng, axis):
         inf_rows = np.full((2, 3), -np.inf)
         np.testing.assert_array_equal(ls.logsumexp(loom.asarray(inf_rows, device=device), axis=1).numpy(),
                                       ss.logsumexp(inf_rows, axis=1))
+
+
+# The formulas over the rows (_composites.py): (name, argument generators).
+COMPOSITES = {
+    "gammasgn": [lambda r: np.r_[r.uniform(-10, 10, 200), [-1.0, 0.0, -0.0, 2.0, -2.5, np.nan, np.inf]]],
+    "rgamma": [lambda r: np.r_[r.uniform(-10, 10, 200), [-1.0, 0.0, 2.0, -2.5, np.nan]]],
+    "poch": [lambda r: r.uniform(0.1, 10, 100), lambda r: r.uniform(-3, 5, 100)],
+    "binom": [lambda r: r.uniform(0, 30, 100), lambda r: r.uniform(0, 10, 100)],
+    "boxcox": [lambda r: r.uniform(0.1, 5, 100), lambda r: np.r_[r.uniform(-2, 2, 99), 0.0]],
+    "boxcox1p": [lambda r: r.uniform(-0.5, 5, 100), lambda r: np.r_[r.uniform(-2, 2, 99), 0.0]],
+    "inv_boxcox": [lambda r: r.uniform(-1, 1, 100), lambda r: np.r_[r.uniform(-0.5, 0.5, 99), 0.0]],
+    "inv_boxcox1p": [lambda r: r.uniform(-1, 1, 100), lambda r: np.r_[r.uniform(-0.5, 0.5, 99), 0.0]],
+    "cosm1": [lambda r: np.r_[r.normal(0, 3, 100), [1e-8, -1e-9, 0.0]]],
+    "sindg": [lambda r: np.r_[r.uniform(-720, 720, 200), [0.0, 90.0, 180.0, 270.0, -90.0, 360.0]]],
+    "cosdg": [lambda r: np.r_[r.uniform(-720, 720, 200), [0.0, 90.0, 180.0, 270.0, -90.0, 360.0]]],
+    "tandg": [lambda r: np.r_[r.uniform(-720, 720, 200), [0.0, 45.0, 135.0, 180.0, 225.0, -45.0]]],
+    "cotdg": [lambda r: np.r_[r.uniform(-720, 720, 200), [45.0, 90.0, 135.0, 270.0, -45.0]]],
+    "radian": [lambda r: r.uniform(0, 360, 50), lambda r: r.uniform(0, 60, 50), lambda r: r.uniform(0, 60, 50)],
+    "exp10": [lambda r: r.uniform(-5, 5, 50)],
+    "softplus": [lambda r: r.normal(0, 50, 100)],
+    "huber": [lambda r: r.uniform(-1, 3, 50), lambda r: r.normal(0, 3, 50)],
+    "pseudo_huber": [lambda r: np.r_[r.uniform(0, 3, 49), 0.0], lambda r: r.normal(0, 3, 50)],
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMPOSITES))
+def test_composites_against_scipy(device, rng, name):
+    if name == "softplus" and not hasattr(ss, "softplus"):
+        pytest.skip("this SciPy has no softplus")
+    args = [g(rng) for g in COMPOSITES[name]]
+    with np.errstate(all="ignore"):
+        want = getattr(ss, name)(*args)
+    got = getattr(ls, name)(*(loom.asarray(a, device=device) for a in args))
+    assert got.device == device
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-10, atol=1e-12, equal_nan=True)
+
+
+def test_multigammaln(device, rng):
+    a = rng.uniform(3, 20, 30)
+    np.testing.assert_allclose(ls.multigammaln(loom.asarray(a, device=device), 4).numpy(), ss.multigammaln(a, 4),
+                               rtol=1e-12)
+    with pytest.raises(ValueError, match="multigammaln"):
+        ls.multigammaln(loom.asarray([0.5], device=device), 3)
