@@ -6,12 +6,13 @@
 // special (op_trait::special), so other kernels skip its parse time.
 //
 // Each function computes in double; the float overloads round the double result, as
-// SciPy's float32 loops do. On the device, the float forms CUDA provides (erfinvf,
-// lgammaf, j0f, ...) are used instead: they are within a few ulps and much faster.
+// SciPy's float32 loops do, except the inverse error functions on the host (Giles's float
+// approximation alone, loom_special_erf.cuh). On the device, the float forms CUDA provides
+// (erfinvf, lgammaf, j0f, ...) are used instead: within a few ulps and much faster.
 // Algorithms: series and continued fractions evaluated by Lentz's method (gammainc,
 // betainc), Euler-Maclaurin summation (zeta), recurrence and the asymptotic series
-// (digamma), Halley's iteration on erf/erfc (erfinv on the host), the power and
-// asymptotic series of the Bessel functions (i0e, i1e).
+// (digamma), Giles's approximation and Halley's iteration on erf/erfc (erfinv on the host),
+// the power and asymptotic series of the Bessel functions (i0e, i1e).
 #pragma once
 #include "loom_math.cuh"
 
@@ -31,7 +32,6 @@
 #define LOOM_SP_PI 3.14159265358979323846
 #define LOOM_SP_SQRT_PI 1.77245385090551602730
 #define LOOM_SP_SQRT2 1.41421356237309504880
-#define LOOM_SP_LN_SQRT_2PI 0.91893853320467274178
 
 // ---- helpers ----------------------------------------------------------------------------
 // sin(pi x) and cos(pi x) with exact zeros at the integers and half-integers: the argument
