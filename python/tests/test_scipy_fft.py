@@ -92,3 +92,16 @@ def test_errors(device):
     same_error(lambda: lf.next_fast_len(1.5), lambda: sf.next_fast_len(1.5))
     same_error(lambda: lf.fftn(loom.ones((2, 2), device=device), s=(2, 2, 2)), lambda: sf.fftn(np.ones((2, 2)), s=(2, 2, 2)))
     same_error(lambda: lf.rfft(loom.ones(3, device=device) * 1j), lambda: sf.rfft(np.ones(3) * 1j))
+
+
+def test_scipy_fft_backend(device, rng):
+    # loom.scipy.fft as scipy.fft's backend (cupyx.scipy.fft's use): loom arrays go to loom,
+    # NumPy arrays stay with SciPy.
+    x = rng.standard_normal((4, 8))
+    lx = loom.asarray(x, device=device)
+    with sf.set_backend(lf):
+        y = sf.rfft(lx, axis=0)
+        assert isinstance(y, loom.ndarray) and y.device == device
+        np.testing.assert_allclose(y.numpy(), np.fft.rfft(x, axis=0), rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(sf.dctn(lx, norm="ortho").numpy(), sf.dctn(x, norm="ortho"), rtol=1e-12, atol=1e-12)
+        assert isinstance(sf.fft(x), np.ndarray)
