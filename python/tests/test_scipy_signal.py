@@ -209,3 +209,20 @@ def test_errors(device):
                lambda: ss.welch(np.ones(100), nperseg=20, average="max"))
     same_error(lambda: ls.stft(loom.ones(10, device=device), nperseg=4, boundary="bad"),
                lambda: ss.stft(np.ones(10), nperseg=4, boundary="bad"))
+
+
+@pytest.mark.parametrize("padtype", ["odd", "even", "constant", None])
+@pytest.mark.parametrize("shape, axis", [((100,), -1), ((3, 80), -1), ((60, 4), 0)])
+def test_filtfilt_and_sosfiltfilt(device, rng, padtype, shape, axis):
+    b, a = ss.butter(4, 0.2)
+    sos = ss.butter(4, 0.2, output="sos")
+    x = rng.standard_normal(shape)
+    lx = loom.asarray(x, device=device)
+    check(ls.filtfilt(b, a, lx, axis=axis, padtype=padtype), ss.filtfilt(b, a, x, axis=axis, padtype=padtype),
+          device=device)
+    check(ls.sosfiltfilt(sos, lx, axis=axis, padtype=padtype), ss.sosfiltfilt(sos, x, axis=axis, padtype=padtype),
+          device=device)
+    check(ls.filtfilt(b, a, lx, axis=axis, padlen=5), ss.filtfilt(b, a, x, axis=axis, padlen=5), device=device)
+    same_error(lambda: ls.filtfilt(b, a, loom.ones(10, device=device)), lambda: ss.filtfilt(b, a, np.ones(10)))
+    with pytest.raises(NotImplementedError, match="gust"):
+        ls.filtfilt(b, a, lx, axis=axis, method="gust")

@@ -1,10 +1,12 @@
 """scipy.signal's names on loom arrays: convolution (N-D, direct and FFT), IIR filtering
-without a Python loop over samples (lfilter, sosfilt), windows, and spectral estimates."""
+without a Python loop over samples (lfilter, sosfilt) and its zero-phase form (filtfilt, sosfiltfilt), windows, and spectral
+estimates."""
 from . import windows
 from ._convolve import choose_conv_method, convolve, correlate, fftconvolve, oaconvolve
+from ._filtfilt import filtfilt, sosfiltfilt
 from ._lfilter import lfilter, lfilter_zi, sosfilt, sosfilt_zi
 from ._spectral import periodogram, stft, welch
 from .windows import get_window
 
-__all__ = ["choose_conv_method", "convolve", "correlate", "fftconvolve", "get_window", "lfilter", "lfilter_zi",
-           "oaconvolve", "periodogram", "sosfilt", "sosfilt_zi", "stft", "welch", "windows"]
+__all__ = ["choose_conv_method", "convolve", "correlate", "fftconvolve", "filtfilt", "get_window", "lfilter",
+           "lfilter_zi", "oaconvolve", "periodogram", "sosfilt", "sosfilt_zi", "sosfiltfilt", "stft", "welch", "windows"]
