@@ -270,3 +270,22 @@ def test_errors(device):
     same_error(lambda: ln.label(loom.asarray(ones, device=device), np.ones((2, 2))), lambda: nd.label(ones, np.ones((2, 2))))
     same_error(lambda: ln.label(loom.asarray(ones, device=device), np.ones((3, 3, 3))), lambda: nd.label(ones, np.ones((3, 3, 3))))
     same_error(lambda: ln.label(loom.asarray(np.ones(3) + 1j, device=device)), lambda: nd.label(np.ones(3) + 1j))
+
+
+GREY = ["grey_erosion", "grey_dilation", "grey_opening", "grey_closing", "morphological_gradient",
+        "morphological_laplace", "white_tophat", "black_tophat"]
+
+
+@pytest.mark.parametrize("name", GREY)
+def test_grey_morphology(device, rng, name):
+    x = rng.integers(0, 50, (7, 9)).astype(np.float64)
+    fp = rng.random((3, 2)) < 0.7
+    fp[0, 0] = True
+    st = rng.integers(0, 3, (3, 2)).astype(float)
+    cases = [dict(size=3), dict(size=(2, 3)), dict(footprint=fp), dict(structure=st), dict(structure=st, footprint=fp),
+             dict(size=(3, 4), mode="constant", cval=5.0), dict(size=3, origin=1), dict(footprint=fp, mode="wrap")]
+    for kw in cases:
+        check(getattr(ln, name)(loom.asarray(x, device=device), **kw), getattr(nd, name)(x, **kw), device=device)
+    xi = x.astype(np.int32)
+    check(getattr(ln, name)(loom.asarray(xi, device=device), size=3), getattr(nd, name)(xi, size=3), device=device)
+    same_error(lambda: getattr(ln, name)(loom.asarray(x, device=device)), lambda: getattr(nd, name)(x))

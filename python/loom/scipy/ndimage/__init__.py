@@ -1,5 +1,6 @@
 """scipy.ndimage's names on loom arrays: filters with SciPy's boundary modes, spline
-interpolation (orders 0-5) and geometric transforms, labels and measurements."""
+interpolation (orders 0-5) and geometric transforms, labels and measurements, grey-scale
+morphology."""
 from ._filters import (convolve, convolve1d, correlate, correlate1d, gaussian_filter, gaussian_filter1d,
                        uniform_filter, uniform_filter1d)
 from ._rank import (maximum_filter, maximum_filter1d, median_filter, minimum_filter, minimum_filter1d,
@@ -15,3 +16,8 @@ __all__ += ["affine_transform", "map_coordinates", "rotate", "shift", "spline_fi
 from ._measurements import center_of_mass, generate_binary_structure, label, mean, sum_labels
 
 __all__ += ["center_of_mass", "generate_binary_structure", "label", "mean", "sum_labels"]
+from ._morphology import (black_tophat, grey_closing, grey_dilation, grey_erosion, grey_opening,
+                          morphological_gradient, morphological_laplace, white_tophat)
+
+__all__ += ["black_tophat", "grey_closing", "grey_dilation", "grey_erosion", "grey_opening", "morphological_gradient",
+            "morphological_laplace", "white_tophat"]
