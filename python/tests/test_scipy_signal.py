@@ -226,3 +226,17 @@ def test_filtfilt_and_sosfiltfilt(device, rng, padtype, shape, axis):
     same_error(lambda: ls.filtfilt(b, a, loom.ones(10, device=device)), lambda: ss.filtfilt(b, a, np.ones(10)))
     with pytest.raises(NotImplementedError, match="gust"):
         ls.filtfilt(b, a, lx, axis=axis, method="gust")
+
+
+@pytest.mark.parametrize("n, up, down, nh", [(10, 3, 2, 3), (7, 1, 1, 4), (12, 2, 5, 7), (1, 4, 1, 2), (20, 1, 3, 5)])
+def test_upfirdn(device, rng, n, up, down, nh):
+    x, h = rng.standard_normal((3, n)), rng.standard_normal(nh)
+    check(ls.upfirdn(h, loom.asarray(x, device=device), up, down), ss.upfirdn(h, x, up, down), device=device)
+    check(ls.upfirdn(h, loom.asarray(x.T, device=device), up, down, axis=0), ss.upfirdn(h, x.T, up, down, axis=0),
+          device=device)
+    f32 = x.astype(np.float32)
+    assert ls.upfirdn(h.astype(np.float32), loom.asarray(f32, device=device), up, down).dtype == \
+        ss.upfirdn(h.astype(np.float32), f32, up, down).dtype
+    same_error(lambda: ls.upfirdn(h, loom.asarray(x, device=device), 0), lambda: ss.upfirdn(h, x, 0))
+    with pytest.raises(NotImplementedError, match="upfirdn"):
+        ls.upfirdn(h, loom.asarray(x, device=device), mode="wrap")

@@ -4,9 +4,11 @@ estimates."""
 from . import windows
 from ._convolve import choose_conv_method, convolve, correlate, fftconvolve, oaconvolve
 from ._filtfilt import filtfilt, sosfiltfilt
+from ._upfirdn import upfirdn
 from ._lfilter import lfilter, lfilter_zi, sosfilt, sosfilt_zi
 from ._spectral import periodogram, stft, welch
 from .windows import get_window
 
 __all__ = ["choose_conv_method", "convolve", "correlate", "fftconvolve", "filtfilt", "get_window", "lfilter",
-           "lfilter_zi", "oaconvolve", "periodogram", "sosfilt", "sosfilt_zi", "sosfiltfilt", "stft", "welch", "windows"]
+           "lfilter_zi", "oaconvolve", "periodogram", "sosfilt", "sosfilt_zi", "sosfiltfilt", "stft", "upfirdn", "welch",
+           "windows"]
