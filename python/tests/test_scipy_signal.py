@@ -240,3 +240,20 @@ def test_upfirdn(device, rng, n, up, down, nh):
     same_error(lambda: ls.upfirdn(h, loom.asarray(x, device=device), 0), lambda: ss.upfirdn(h, x, 0))
     with pytest.raises(NotImplementedError, match="upfirdn"):
         ls.upfirdn(h, loom.asarray(x, device=device), mode="wrap")
+
+
+@pytest.mark.parametrize("shapes", [((6, 7), (3, 2)), ((5, 5), (4, 4)), ((3, 4), (5, 6)), ((8, 3), (2, 5))])
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+@pytest.mark.parametrize("boundary, fillvalue", [("fill", 0), ("fill", 2.5), ("wrap", 0), ("symm", 0)])
+def test_convolve2d_correlate2d(device, rng, shapes, mode, boundary, fillvalue):
+    a = rng.standard_normal(shapes[0]) + 1j * rng.standard_normal(shapes[0])
+    k = rng.standard_normal(shapes[1]) + 0.5j * rng.standard_normal(shapes[1])
+    la, lk = loom.asarray(a, device=device), loom.asarray(k, device=device)
+    for name in ("convolve2d", "correlate2d"):
+        try:
+            want = getattr(ss, name)(a, k, mode, boundary, fillvalue)
+        except ValueError:
+            same_error(lambda: getattr(ls, name)(la, lk, mode, boundary, fillvalue),
+                       lambda: getattr(ss, name)(a, k, mode, boundary, fillvalue))
+            continue
+        check(getattr(ls, name)(la, lk, mode, boundary, fillvalue), want, device=device)
