@@ -289,3 +289,21 @@ def test_grey_morphology(device, rng, name):
     xi = x.astype(np.int32)
     check(getattr(ln, name)(loom.asarray(xi, device=device), size=3), getattr(nd, name)(xi, size=3), device=device)
     same_error(lambda: getattr(ln, name)(loom.asarray(x, device=device)), lambda: getattr(nd, name)(x))
+
+
+@pytest.mark.parametrize("name", ["binary_erosion", "binary_dilation", "binary_opening", "binary_closing"])
+@pytest.mark.parametrize("shape", [(9, 11), (12,)])
+def test_binary_morphology(device, rng, name, shape):
+    x = rng.random(shape) < 0.6
+    lx = loom.asarray(x, device=device)
+    three = rng.random((3,) * len(shape)) < 0.6
+    three.flat[0] = True
+    for s in (None, three, np.ones((2,) * len(shape), bool)):
+        for kw in (dict(iterations=1), dict(iterations=2, border_value=1), dict(iterations=0), dict(origin=-1)):
+            if s is not None and s.shape[0] == 2 and "origin" in kw:
+                continue
+            check(getattr(ln, name)(lx, structure=s, **kw), getattr(nd, name)(x, structure=s, **kw), device=device)
+    if name in ("binary_erosion", "binary_dilation"):
+        m = rng.random(shape) < 0.7
+        check(getattr(ln, name)(lx, iterations=2, mask=loom.asarray(m, device=device)),
+              getattr(nd, name)(x, iterations=2, mask=m), device=device)

@@ -1,6 +1,6 @@
 """scipy.ndimage's names on loom arrays: filters with SciPy's boundary modes, spline
 interpolation (orders 0-5) and geometric transforms, labels and measurements, grey-scale
-morphology."""
+and binary morphology."""
 from ._filters import (convolve, convolve1d, correlate, correlate1d, gaussian_filter, gaussian_filter1d,
                        uniform_filter, uniform_filter1d)
 from ._rank import (maximum_filter, maximum_filter1d, median_filter, minimum_filter, minimum_filter1d,
@@ -21,3 +21,6 @@ from ._morphology import (black_tophat, grey_closing, grey_dilation, grey_erosio
 
 __all__ += ["black_tophat", "grey_closing", "grey_dilation", "grey_erosion", "grey_opening", "morphological_gradient",
             "morphological_laplace", "white_tophat"]
+from ._binary import binary_closing, binary_dilation, binary_erosion, binary_opening
+
+__all__ += ["binary_closing", "binary_dilation", "binary_erosion", "binary_opening"]

@@ -1,0 +1,81 @@
+"""scipy.ndimage's binary erosion and dilation (and opening, closing from them): an AND (an
+OR) over the structuring element's taps of the input as bool, the outside of the array
+taking border_value; `iterations` rounds (until nothing changes for iterations < 1: one bool
+read per round) and `mask` (elements outside it keep the input)."""
+import numpy as np
+
+import loom
+
+from . import _support
+from ._rank import _taps
+
+
+def _structure(structure, ndim):
+    if structure is None:
+        grid = np.indices([3] * ndim) - 1
+        return np.abs(grid).sum(axis=0) <= 1
+    s = np.asarray(structure.numpy() if isinstance(structure, loom.ndarray) else structure, dtype=bool)
+    if s.ndim != ndim:
+        raise RuntimeError("structure and input must have same dimensionality")
+    if not s.any():
+        raise RuntimeError("structure must not be empty")
+    return s
+
+
+def _round(x, s, origins, border_value, dilate):
+    taps = _taps(x, s, list(range(x.ndim)), "constant", bool(border_value), origins)
+    out = taps[0]
+    for t in taps[1:]:
+        out = (out | t) if dilate else (out & t)
+    return out
+
+
+def _binary(input, structure, iterations, mask, output, border_value, origin, dilate):
+    x = _support.check_input(input)
+    x = x if x.dtype == loom.bool_ else x != 0
+    s = _structure(structure, x.ndim)
+    origins = _support.sequence(origin, x.ndim)
+    if dilate:  # the reflected element, its origin mirrored (one further on even axes), as SciPy
+        s = s[tuple(slice(None, None, -1) for _ in range(x.ndim))]
+        origins = [-o - (0 if sz & 1 else 1) for o, sz in zip(origins, s.shape)]
+    m = None if mask is None else _support.check_input(mask) != 0
+    out, n = x, int(iterations)
+    while True:
+        nxt = _round(out, s, origins, border_value, dilate)
+        if m is not None:
+            nxt = loom.where(m, nxt, x)
+        done = n == 1 or (n < 1 and not bool(loom.any(nxt != out)))
+        out = nxt
+        if done:
+            break
+        n -= 1
+    if isinstance(output, loom.ndarray):
+        loom.copyto(output, out)
+        return output
+    return out
+
+
+def binary_erosion(input, structure=None, iterations=1, mask=None, output=None, border_value=0, origin=0,
+                   brute_force=False):
+    """True where every tap of the structure is True (scipy.ndimage.binary_erosion)."""
+    return _binary(input, structure, iterations, mask, output, border_value, origin, False)
+
+
+def binary_dilation(input, structure=None, iterations=1, mask=None, output=None, border_value=0, origin=0,
+                    brute_force=False):
+    """True where any tap of the reflected structure is True (scipy.ndimage.binary_dilation)."""
+    return _binary(input, structure, iterations, mask, output, border_value, origin, True)
+
+
+def binary_opening(input, structure=None, iterations=1, output=None, origin=0, mask=None, border_value=0,
+                   brute_force=False):
+    """Dilation of the erosion."""
+    tmp = binary_erosion(input, structure, iterations, mask, None, border_value, origin)
+    return binary_dilation(tmp, structure, iterations, mask, output, border_value, origin)
+
+
+def binary_closing(input, structure=None, iterations=1, output=None, origin=0, mask=None, border_value=0,
+                   brute_force=False):
+    """Erosion of the dilation."""
+    tmp = binary_dilation(input, structure, iterations, mask, None, border_value, origin)
+    return binary_erosion(tmp, structure, iterations, mask, output, border_value, origin)
