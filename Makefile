@@ -24,6 +24,9 @@
 #                  NVIDIA/numba-cuda; tools/numba_suite/; not part of make test)
 #   make cupy-suite   CuPy's own tests (tests/cupy_tests) against loom as `cupy` (CUPY_DIR: a
 #                  checkout of cupy/cupy; tools/cupy_suite/; not part of make test)
+#   make cupyx-scipy-suite  CuPy's tests of cupyx.scipy (tests/cupyx_tests/scipy_tests: special,
+#                  ndimage, signal, linalg, fft) against loom.scipy as `cupyx.scipy` (CUPY_DIR, as
+#                  cupy-suite; tools/cupy_suite/run_scipy.sh; not part of make test)
 #   make pycuda-suite  PyCUDA's own tests (test/test_driver.py, test_gpuarray.py, test_cumath.py)
 #                  against loom.pycuda (PYCUDA_DIR: a checkout of inducer/pycuda; tools/pycuda_suite/)
 #   make d2l-suite  the d2l book's PyTorch code, chapters 3-8 and 13, against loom (D2L_DIR: a
@@ -37,7 +40,7 @@
 #   make clean     build outputs; `make distclean` also drops .venv and .ccache
 SHELL := /bin/bash
 .DEFAULT_GOAL := test
-.PHONY: test demo docs build stubs deps venv gpu-check gpu-build gpu-test gpu-memcheck asan-test tsan-test numba-suite cupy-suite pycuda-suite jax-docs-suite d2l-suite bench gtest-src deps-debs gloo-debs clean distclean
+.PHONY: test demo docs build stubs deps venv gpu-check gpu-build gpu-test gpu-memcheck asan-test tsan-test numba-suite cupy-suite cupyx-scipy-suite pycuda-suite jax-docs-suite d2l-suite bench gtest-src deps-debs gloo-debs clean distclean
 
 JOBS ?= 2
 GPU_JOBS ?= 16
@@ -262,6 +265,18 @@ cupy-suite:
 	  CUPY_DIR=$(CUPY_DIR) PYTHON=$$py CUPY_SUITE_XFAIL=1 JOBS=$(JOBS) tools/cupy_suite/run.sh || rc=$$?; \
 	  $$py tools/cupy_suite/summarize.py build/cupy_suite/report.jsonl --suite $(CUPY_DIR) \
 	    --known tools/cupy_suite/known_failures.txt; exit $$rc
+
+# CuPy's tests of cupyx.scipy run against loom.scipy (docs/site/porting/cupyx_scipy_suite.md),
+# as cupy-suite: fails on a failure that tools/cupy_suite/scipy_known_failures.txt does not
+# list, then prints the counts, the pass rate and the causes.
+cupyx-scipy-suite:
+	@test -n "$(CUPY_DIR)" || { echo "cupyx-scipy-suite: set CUPY_DIR to a checkout of cupy/cupy" >&2; exit 2; }
+	@ls python/loom/_loom*.so >/dev/null 2>&1 \
+	  || { echo "cupyx-scipy-suite: build loom first (make build, or make gpu-build on a GPU machine)" >&2; exit 1; }
+	@py=python3; [ -x $(VPY) ] && py=$(VPY); rc=0; \
+	  CUPY_DIR=$(CUPY_DIR) PYTHON=$$py CUPYX_SCIPY_SUITE_XFAIL=1 JOBS=$(JOBS) tools/cupy_suite/run_scipy.sh || rc=$$?; \
+	  $$py tools/cupy_suite/summarize_scipy.py build/cupyx_scipy_suite/report.jsonl --suite $(CUPY_DIR) \
+	    --known tools/cupy_suite/scipy_known_failures.txt; exit $$rc
 
 # PyCUDA's test suite run against loom.pycuda (docs/site/porting/pycuda_suite.md), as cupy-suite.
 pycuda-suite:

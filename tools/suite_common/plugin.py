@@ -6,7 +6,8 @@ registers Recorder(config, PREFIX) from its pytest_configure; the options are th
 (known_failures.txt: mark its ids xfail), --PREFIX-report (one JSON object a test) and
 --PREFIX-timeout (seconds a test may run).
 
-- Leaves out what scope.txt marks `out` (files, classes or single test ids).
+- Leaves out what scope.txt marks `out` (folders, files, classes or single test ids; `*` in
+  an id matches any characters).
 - Marks the ids known_failures.txt lists xfail, each with its group's reason (a listed file
   whose import fails is reported skipped).
 - A test running past the timeout fails (SIGALRM), and one stuck outside Python ends its
@@ -15,6 +16,7 @@ registers Recorder(config, PREFIX) from its pytest_configure; the options are th
   exits, so that the tests after it run in a fresh process.
 """
 import faulthandler
+import functools
 import json
 import os
 import re
@@ -55,9 +57,14 @@ def read_scope(path):
 
 def read_known(path):
     """{test id or file: reason}; the reason is the comment block above each group."""
+    return parse_known(Path(path).read_text())
+
+
+def parse_known(text):
+    """read_known of known_failures.txt's text."""
     known, reason = {}, []
     new_group = True
-    for line in Path(path).read_text().splitlines():
+    for line in text.splitlines():
         s = line.strip()
         if s.startswith("#"):
             if new_group:
@@ -88,8 +95,34 @@ def prefixes(nodeid):
 
 
 def lookup(table, nodeid):
-    """The entry of the longest prefix of nodeid that table holds, else None."""
-    return next((table[k] for k in prefixes(nodeid) if k in table), None)
+    """The entry of the longest prefix of nodeid that table holds, else None. A key with a `*`
+    (any characters; nothing else is special) matches a prefix it spells whole, so that one
+    line of scope.txt stands for many generated test ids; at each prefix an exact key comes
+    first."""
+    globs = _glob_keys(table)
+    for i in prefixes(nodeid):
+        if i in table:
+            return table[i]
+        for k in globs:
+            if _glob(k).fullmatch(i):
+                return table[k]
+    return None
+
+
+_GLOB_KEYS = {}
+
+
+def _glob_keys(table):
+    """table's keys holding a `*` (cached: known_failures.txt has thousands of keys)."""
+    cached = _GLOB_KEYS.get(id(table))
+    if cached is None or cached[0] is not table or cached[1] != len(table):
+        cached = _GLOB_KEYS[id(table)] = (table, len(table), [k for k in table if "*" in k])
+    return cached[2]
+
+
+@functools.lru_cache(maxsize=None)
+def _glob(pattern):
+    return re.compile(".*".join(re.escape(part) for part in pattern.split("*")), re.S)
 
 
 class TestTimeout(Exception):
@@ -142,8 +175,11 @@ class Recorder:
 
     def pytest_ignore_collect(self, collection_path, config):
         rel = self.rel(collection_path)
-        if rel is None or not self.scope or collection_path.is_dir():
+        if rel is None or not self.scope:
             return None
+        if collection_path.is_dir():  # a folder marked out (tools/cupy_suite/scipy_scope.txt's sparse_tests)
+            entry = self.scope.get(rel)
+            return (entry is not None and not entry[0]) or None
         if not rel.endswith(".py") or not Path(rel).name.startswith("test_"):
             return None
         entry = self.scope.get(rel)

@@ -3,7 +3,9 @@
 #   here (its folder, holding shim/, pytest.ini, scope.txt, known_failures.txt), root (the
 #   repository), tests (the suite's tests folder), prefix (numba-suite|cupy-suite: the plugin's
 #   option prefix and the report's default folder), report, xfail (1: mark known failures),
-#   timeout (seconds a test may run), and default_paths (what runs with no arguments).
+#   timeout (seconds a test may run), and default_paths (what runs with no arguments);
+#   optionally scope_file and known_file (default: $here/scope.txt and
+#   $here/known_failures.txt), for a second suite run by one harness (tools/cupy_suite/run_scipy.sh).
 # Then: run_suite "$@".
 run_suite() {
   local python=${PYTHON:-python3}
@@ -17,10 +19,10 @@ run_suite() {
   local plugin=${prefix//-/_}_plugin
   local args=(-p "$plugin" -p no:cacheprovider -c "$here/pytest.ini" --rootdir="$tests" --confcutdir="$tests"
               --continue-on-collection-errors -q -rfE --tb=short
-              "--$prefix-tests=$tests" "--$prefix-scope=$here/scope.txt" "--$prefix-report=$report"
+              "--$prefix-tests=$tests" "--$prefix-scope=${scope_file:-$here/scope.txt}" "--$prefix-report=$report"
               "--$prefix-timeout=$timeout")
   if [[ "$xfail" == 1 ]]; then
-    args+=("--$prefix-known=$here/known_failures.txt")
+    args+=("--$prefix-known=${known_file:-$here/known_failures.txt}")
   fi
   local jobs=${JOBS:-2}
   if [[ "$jobs" != 0 ]] && "$python" -c 'import xdist' 2>/dev/null; then

@@ -15,7 +15,7 @@ import json
 import re
 from pathlib import Path
 
-from suite_common.plugin import lookup, read_known, read_scope
+from suite_common.plugin import lookup, parse_known, read_known, read_scope
 
 RANK = {"collect-error": 9, "error": 8, "failed": 7, "xfailed-known": 6, "xpassed": 5, "xpassed-known": 4,
         "xfailed": 3, "passed": 2, "skipped": 1, "collect-skipped": 0}
@@ -186,14 +186,22 @@ def summarize(report, scope_path, tests_dir, categories, known_path=None, write_
         print(f"{len(fixed)} listed in {known_path} that pass now:" + "".join(f"\n  {t}" for t in fixed[:200]))
 
     if write_known:
-        if not known_header and Path(write_known).exists():  # keep the file's header block
-            head = Path(write_known).read_text().split("\n\n", 1)[0].splitlines()
-            known_header = "\n".join(head) + "\n\n" if head and all(h.startswith("#") for h in head) else ""
+        kept = ""
+        if Path(write_known).exists():
+            blocks = Path(write_known).read_text().split("\n\n")
+            head = blocks[0].splitlines()
+            if not known_header:  # keep the file's header block
+                known_header = "\n".join(head) + "\n\n" if head and all(h.startswith("#") for h in head) else ""
+            # Groups written by hand under a cause starting "# flaky" (tests whose outcome varies
+            # between runs, listed whole) stay, and the ids they cover are not listed again.
+            kept = "".join(b.strip("\n") + "\n\n" for b in blocks if b.lstrip("\n").startswith("# flaky"))
+        flaky = parse_known(kept)
         groups = collections.defaultdict(list)
         for t, c in compress(failing, results).items():
-            groups[c].append(t)
+            if lookup(flaky, t) is None:
+                groups[c].append(t)
         with open(write_known, "w") as out:
-            out.write(known_header)
+            out.write(known_header + kept)
             for c, ids in sorted(groups.items(), key=lambda kv: -causes[kv[0]][0]):
                 out.write(f"# {c}\n" + "".join(f"{t}\n" for t in sorted(ids)) + "\n")
 

@@ -1,9 +1,10 @@
 """cupyx as far as the suite's in-scope tests use it: `cupyx.errstate(linalg=...)`, CuPy's
 switch between raising LinAlgError and returning NaN for a singular matrix. loom always raises
 (API.md: linalg failures raise numpy.linalg.LinAlgError), which is CuPy's `linalg='raise'`:
-that setting is accepted, `linalg='ignore'` is not. Other cupyx names raise an AttributeError
-naming them."""
+that setting is accepted, `linalg='ignore'` is not. `cupyx.scipy` is loom.scipy (shim/cupyx/scipy,
+imported on first use, as CuPy does). Other cupyx names raise an AttributeError naming them."""
 import contextlib
+import importlib
 
 import numpy
 
@@ -19,6 +20,8 @@ def errstate(*, linalg=None, **numpy_settings):
 
 
 def __getattr__(name):
+    if name == "scipy":
+        return importlib.import_module("cupyx.scipy")
     if name.startswith("__"):
         raise AttributeError(name)
     raise AttributeError(f"cupyx.{name}: loom has no equivalent")

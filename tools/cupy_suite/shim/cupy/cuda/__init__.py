@@ -5,7 +5,7 @@ and library handles of CuPy are not here: an attribute the tests read beyond the
 AttributeError naming it."""
 import loom as _loom
 
-from . import driver, runtime  # noqa: F401
+from . import device, driver, runtime  # noqa: F401
 from . import cub, cutensor  # noqa: F401
 
 OutOfMemoryError = _loom.OutOfMemoryError

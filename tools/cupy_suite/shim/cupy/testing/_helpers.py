@@ -57,6 +57,7 @@ def shaped_random(shape, xp=None, dtype=numpy.float32, scale=10, seed=0, order="
 def shaped_linspace(start, stop, shape, xp=None, dtype=numpy.float32):
     xp = xp or loom
     dtype = numpy.dtype(dtype)
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)  # CuPy's takes an int too
     if dtype == numpy.bool_:
         start, stop = max(start, 0), min(stop, 1)
     elif dtype.kind == "u":
