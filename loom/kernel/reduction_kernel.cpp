@@ -176,6 +176,20 @@ std::string gen_source(const ReductionKernel::State& st, const RPlan& pl, const 
   return s.str();
 }
 
+// CuPy's reduce_type may be a C type name ('int', 'unsigned long long', ...): the NumPy name
+// of the same width, as the kernel source would read it.
+std::string numpy_name_of_c_type(const std::string& t) {
+  static const std::pair<const char*, const char*> kNames[] = {
+      {"char", "int8"},          {"signed char", "int8"},   {"unsigned char", "uint8"},
+      {"short", "int16"},        {"unsigned short", "uint16"}, {"int", "int32"},
+      {"unsigned int", "uint32"}, {"unsigned", "uint32"},   {"long", "int64"},
+      {"unsigned long", "uint64"}, {"long long", "int64"},  {"unsigned long long", "uint64"},
+      {"float", "float32"},      {"double", "float64"}};
+  for (const auto& [c, np] : kNames)
+    if (t == c) return np;
+  return t;
+}
+
 }  // namespace
 
 ReductionKernel::ReductionKernel(const std::string& in_params, const std::string& out_params, std::string map_expr,
@@ -191,6 +205,7 @@ ReductionKernel::ReductionKernel(const std::string& in_params, const std::string
   for (const auto* list : {&st.in, &st.out})
     for (const auto& p : *list)
       if (p.raw) throw std::invalid_argument(st.label + "raw parameters are not supported ('" + p.name + "')");
+  if (options.reduce_type) *options.reduce_type = numpy_name_of_c_type(*options.reduce_type);
   if (options.reduce_type) {
     const auto rt = parse_param_list(*options.reduce_type + " _loom_rt", st.label);
     if (rt.size() != 1 || rt[0].raw) throw std::invalid_argument(st.label + "bad reduce_type '" + *options.reduce_type + "'");

@@ -109,6 +109,16 @@ def test_integer_sums_and_out(device, rng):
     assert_matches(e, np.zeros(4, np.int64), device=device)
 
 
+def test_reduce_type_as_a_c_type_name(device, rng):
+    # CuPy's reduce_type may be a C type name: 'int' is int32, 'unsigned long long' uint64.
+    skip_cpu(device)
+    x = random_array(rng, (40,), "int32")
+    for rt in ("int", "long long", "double"):
+        k = loom.ReductionKernel("T x", "int64 y", "x", "a + b", "y = a", "0", "csum_" + rt.replace(" ", "_"),
+                                 reduce_type=rt)
+        assert_matches(k(on(device, x)), np.asarray(x.astype(np.int64).sum()), device=device)
+
+
 def test_float16_inputs(device, rng):
     skip_cpu(device)
     k = loom.ReductionKernel("T x", "float32 y", "x", "a + b", "y = a", "0", "hsum")
