@@ -112,7 +112,7 @@ def test_integer_sums_and_out(device, rng):
 def test_reduce_type_as_a_c_type_name(device, rng):
     # CuPy's reduce_type may be a C type name: 'int' is int32, 'unsigned long long' uint64.
     skip_cpu(device)
-    x = random_array(rng, (40,), "int32")
+    x = random_array(rng, (40,), "int32", -1000, 1000)  # a C int accumulator must not overflow
     for rt in ("int", "long long", "double"):
         k = loom.ReductionKernel("T x", "int64 y", "x", "a + b", "y = a", "0", "csum_" + rt.replace(" ", "_"),
                                  reduce_type=rt)
