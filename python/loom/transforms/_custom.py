@@ -77,6 +77,13 @@ class _CustomDerivative:
             raise AttributeError(f"[{who}] {missing}")
         return who, _positional(self.fun, args, kwargs, who)
 
+    def _differentiated(self, args, who):
+        """(nondiff args, diff indices, diff args, their leaves, tree, positions of the float leaves)."""
+        _, nondiff, diff_idx = _split(args, self.nondiff_argnums, who)
+        diff_args = [args[i] for i in diff_idx]
+        leaves, tree = tree_flatten(tuple(diff_args))
+        return nondiff, diff_idx, diff_args, leaves, tree, [k for k, v in enumerate(leaves) if _differentiable(v)]
+
     def _plain(self):
         """Eagerly, or when a rule calls the function itself, the function runs as it is."""
         return not _loom._is_tracing() or self._in_rule
@@ -113,10 +120,7 @@ class custom_jvp(_CustomDerivative):
         who, args = self._checked(args, kwargs, "custom_jvp", self.jvp, "no JVP rule: define one with defjvp")
         if self._plain():
             return self.fun(*args)
-        nd, nondiff, diff_idx = _split(args, self.nondiff_argnums, who)
-        diff_args = [args[i] for i in diff_idx]
-        leaves, tree = tree_flatten(tuple(diff_args))
-        where = [k for k, v in enumerate(leaves) if _differentiable(v)]
+        nondiff, diff_idx, diff_args, leaves, tree, where = self._differentiated(args, who)
         if not where:
             return self.fun(*args)
         meta = {}
@@ -195,10 +199,7 @@ class custom_vjp(_CustomDerivative):
         who, args = self._checked(args, kwargs, "custom_vjp", self.fwd, "no VJP rule: define one with defvjp")
         if self._plain():
             return self.fun(*args)
-        nd, nondiff, diff_idx = _split(args, self.nondiff_argnums, who)
-        diff_args = [args[i] for i in diff_idx]
-        leaves, tree = tree_flatten(tuple(diff_args))
-        where = [k for k, v in enumerate(leaves) if _differentiable(v)]
+        nondiff, diff_idx, diff_args, leaves, tree, where = self._differentiated(args, who)
         if not where:
             return self.fun(*args)
         meta = {}
