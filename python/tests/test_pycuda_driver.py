@@ -93,9 +93,9 @@ def test_contexts_make_their_device_the_default(device):
     before = loom.default_device()
     with loom.device(device):
         c = drv.Device(0).make_context()
-        # Device(0) is gpu(0) where there is one (the emulated device on cpu() otherwise),
-        # whatever the default was before.
-        device0 = loom.gpu(0) if loom.num_gpus() else loom.cpu()
+        # Device(0) is gpu(0) while loom's default is a GPU, and the emulated device while it
+        # is cpu() (a machine without a GPU, or code that chose the CPU).
+        device0 = loom.gpu(0) if device.type == "cuda" else loom.cpu()
         assert loom.default_device() == device0 and drv.Context.get_current() is c
         drv.Context.synchronize()
         assert drv.Context.pop() is c
