@@ -1,11 +1,16 @@
 """loom.scipy.ndimage against scipy.ndimage on fresh random images, every mode, on every device."""
 import numpy as np
 import pytest
+import scipy
 import scipy.ndimage as nd
 
 import loom
 from loom.scipy import ndimage as ln
 from scipy_compare import check, same_error
+
+# The spline prefilter's causal start-up on short axes (reflect, grid-mirror, nearest): loom
+# follows SciPy 1.17, whose start-up is exact; older SciPy truncates it and differs by ~5e-5.
+_SPLINE_RTOL = None if tuple(int(p) for p in scipy.__version__.split(".")[:2]) >= (1, 17) else 1e-4
 
 MODES = ["reflect", "constant", "nearest", "mirror", "wrap", "grid-mirror", "grid-constant", "grid-wrap"]
 
@@ -131,7 +136,7 @@ def test_map_coordinates_1d(device, rng, mode, order):
         for prefilter in (True, False):
             kw = dict(order=order, mode=mode, cval=-2.0, prefilter=prefilter)
             check(ln.map_coordinates(loom.asarray(x, device=device), loom.asarray(c, device=device), **kw),
-                  nd.map_coordinates(x, c, **kw), device=device)
+                  nd.map_coordinates(x, c, **kw), device=device, rtol=_SPLINE_RTOL)
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -139,12 +144,14 @@ def test_map_coordinates_1d(device, rng, mode, order):
 def test_spline_filter(device, rng, mode, order):
     for n in (2, 3, 5, 8, 30):
         x = rng.standard_normal((3, n))
-        check(ln.spline_filter1d(loom.asarray(x, device=device), order, mode=mode), nd.spline_filter1d(x, order, mode=mode))
+        check(ln.spline_filter1d(loom.asarray(x, device=device), order, mode=mode), nd.spline_filter1d(x, order, mode=mode),
+              rtol=_SPLINE_RTOL)
     x = rng.standard_normal((6, 7))
     if order < 2:
         same_error(lambda: ln.spline_filter(loom.asarray(x, device=device), order), lambda: nd.spline_filter(x, order))
         return
-    check(ln.spline_filter(loom.asarray(x, device=device), order, mode=mode), nd.spline_filter(x, order, mode=mode))
+    check(ln.spline_filter(loom.asarray(x, device=device), order, mode=mode), nd.spline_filter(x, order, mode=mode),
+          rtol=_SPLINE_RTOL)
 
 
 @pytest.mark.parametrize("mode", MODES)
