@@ -90,25 +90,26 @@ void def_n_axes(nb::module_& f, const char* name, NAxes fn, bool two_d, const ch
     return finish(r, out, op.c_str());
   };
   if (two_d)
-    f.def(name, body, nb::arg("a"), nb::arg("s") = nb::none(), nb::arg("axes") = nb::make_tuple(-2, -1),
+    f.def(name, body, nb::arg("a"), nb::arg("s") = nb::none(), nb::arg("axes").none() = nb::make_tuple(-2, -1),
           nb::arg("norm") = nb::none(), nb::arg("out") = nb::none(), doc);
   else
     f.def(name, body, nb::arg("a"), nb::arg("s") = nb::none(), nb::arg("axes") = nb::none(),
           nb::arg("norm") = nb::none(), nb::arg("out") = nb::none(), doc);
 }
 
-// The 2-d forms are the n-d ones with their own name in errors (the C++ API has both).
+// The 2-d forms are the n-d ones with their own name in errors (the C++ API has both);
+// axes=None, as NumPy's, means all axes (the last len(s) with s): the n-d form.
 Array fft2_(const Array& a, const fft::OptionalInts& s, const fft::OptionalInts& ax, const std::string& nm) {
-  return fft::fft2(a, s, ax ? *ax : std::vector<int64_t>{-2, -1}, nm);
+  return ax ? fft::fft2(a, s, *ax, nm) : fft::fftn(a, s, std::nullopt, nm);
 }
 Array ifft2_(const Array& a, const fft::OptionalInts& s, const fft::OptionalInts& ax, const std::string& nm) {
-  return fft::ifft2(a, s, ax ? *ax : std::vector<int64_t>{-2, -1}, nm);
+  return ax ? fft::ifft2(a, s, *ax, nm) : fft::ifftn(a, s, std::nullopt, nm);
 }
 Array rfft2_(const Array& a, const fft::OptionalInts& s, const fft::OptionalInts& ax, const std::string& nm) {
-  return fft::rfft2(a, s, ax ? *ax : std::vector<int64_t>{-2, -1}, nm);
+  return ax ? fft::rfft2(a, s, *ax, nm) : fft::rfftn(a, s, std::nullopt, nm);
 }
 Array irfft2_(const Array& a, const fft::OptionalInts& s, const fft::OptionalInts& ax, const std::string& nm) {
-  return fft::irfft2(a, s, ax ? *ax : std::vector<int64_t>{-2, -1}, nm);
+  return ax ? fft::irfft2(a, s, *ax, nm) : fft::irfftn(a, s, std::nullopt, nm);
 }
 
 double spacing_arg(nb::handle d, int64_t n, const char* op) {

@@ -1,4 +1,6 @@
 """loom.scipy.fft against scipy.fft on fresh random data, on every device."""
+import warnings
+
 import numpy as np
 import pytest
 import scipy.fft as sf
@@ -30,8 +32,14 @@ def test_several_axes(device, rng, name, norm):
     x = rng.standard_normal((3, 6, 5))
     if name.startswith(("i", "h")) and name not in ("ihfftn", "ihfft2") or name in ("fft2", "fftn"):
         x = x + 1j * rng.standard_normal(x.shape)
-    for kw in ({}, {"axes": (0, 2)}, {"s": (4, 8), "axes": (1, 2)}):
-        got = getattr(lf, name)(loom.asarray(x, device=device), norm=norm, **kw)
+    # SciPy's forms beyond NumPy's: axes=None on a 2-d name, one integer for s or axes, s
+    # without axes (no NumPy DeprecationWarning), -1 in s for "this axis's length"
+    forms = ({}, {"axes": (0, 2)}, {"s": (4, 8), "axes": (1, 2)}, {"axes": None}, {"s": (4, 8)},
+             {"s": 4, "axes": 1}, {"s": (-1, 7), "axes": (2, 0)})
+    for kw in forms:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = getattr(lf, name)(loom.asarray(x, device=device), norm=norm, **kw)
         check(got, getattr(sf, name)(x, norm=norm, **kw), device=device)
 
 
@@ -74,7 +82,8 @@ def test_real_transform_dtypes_and_sizes(device, rng, name):
 @pytest.mark.parametrize("name", ["dctn", "idctn", "dstn", "idstn"])
 def test_nd_real_transforms(device, rng, name):
     x = rng.standard_normal((4, 5, 6))
-    for kw in ({}, {"axes": (0, 2)}, {"s": (3, 7), "axes": (1, 2)}, {"type": 1, "norm": "ortho"}):
+    for kw in ({}, {"axes": (0, 2)}, {"s": (3, 7), "axes": (1, 2)}, {"type": 1, "norm": "ortho"}, {"s": (-1, 3)},
+               {"s": 4, "axes": -1}):
         check(getattr(lf, name)(loom.asarray(x, device=device), **kw), getattr(sf, name)(x, **kw), device=device)
 
 
@@ -92,6 +101,10 @@ def test_errors(device):
     same_error(lambda: lf.next_fast_len(1.5), lambda: sf.next_fast_len(1.5))
     same_error(lambda: lf.fftn(loom.ones((2, 2), device=device), s=(2, 2, 2)), lambda: sf.fftn(np.ones((2, 2)), s=(2, 2, 2)))
     same_error(lambda: lf.rfft(loom.ones(3, device=device) * 1j), lambda: sf.rfft(np.ones(3) * 1j))
+    x2, lx2 = np.ones((2, 3)), loom.ones((2, 3), device=device)
+    for kw in ({"s": (2.5,)}, {"s": (1, 2, 3)}, {"axes": (0, 0)}, {"axes": (2,)}, {"s": (0,)}, {"s": (2, 2), "axes": 0}):
+        for name in ("fftn", "dctn", "rfft2"):
+            same_error(lambda: getattr(lf, name)(lx2, **kw), lambda: getattr(sf, name)(x2, **kw))
 
 
 def test_scipy_fft_backend(device, rng):

@@ -30,11 +30,6 @@ def _check_n(n):
         raise ValueError(f"invalid number of data points ({n}) specified")
 
 
-def _check_s(s):
-    for n in s or ():
-        _check_n(n)
-
-
 def _one(name, real=False):
     inner = getattr(loom.fft, name)
 
@@ -48,15 +43,46 @@ def _one(name, real=False):
     return transform
 
 
+def _shape_and_axes(x, s, axes):
+    """SciPy's reading of an n-d transform's s and axes: either may be one integer; axes are
+    in range and unique; s without axes covers the last len(s) axes (NumPy 2 warns there,
+    SciPy does not); -1 in s keeps that axis's length. Returns (s or None, axes or None)."""
+    if axes is not None:
+        axes = [a + x.ndim if a < 0 else a for a in _ints(axes, "axes")]
+        if any(not 0 <= a < x.ndim for a in axes):
+            raise ValueError("axes exceeds dimensionality of input")
+        if len(set(axes)) != len(axes):
+            raise ValueError("all axes must be unique")
+    if s is None:
+        return None, axes
+    s = _ints(s, "shape")
+    if axes is None:
+        if len(s) > x.ndim:
+            raise ValueError("shape requires more axes than are present")
+        axes = list(range(x.ndim - len(s), x.ndim))
+    elif len(s) != len(axes):
+        raise ValueError("when given, axes and shape arguments have to be of the same length")
+    s = [x.shape[a] if n == -1 else n for n, a in zip(s, axes)]
+    if any(n < 1 for n in s):
+        raise ValueError(f"invalid number of data points ({s}) specified")
+    return s, axes
+
+
+def _ints(v, name):
+    """One integer or a sequence of them, as a list; anything else is SciPy's ValueError."""
+    try:
+        return [operator.index(v)] if not hasattr(v, "__iter__") else [operator.index(n) for n in v]
+    except TypeError:
+        raise ValueError(f"{name} must be a scalar or iterable of integers") from None
+
+
 def _many(name, real=False, default_axes=None):
     inner = getattr(loom.fft, name)
 
     def transform(x, s=None, axes=default_axes, norm=None, overwrite_x=False, workers=None, *, plan=None):
         _check_norm(norm)
-        _check_s(s)
         x = _input(x, real)
-        if s is not None and axes is None and len(s) > x.ndim:
-            raise ValueError("shape requires more axes than are present")
+        s, axes = _shape_and_axes(x, s, axes)
         return inner(x, s=s, axes=axes, norm=norm)
     transform.__name__ = transform.__qualname__ = name
     transform.__doc__ = f"scipy.fft.{name}: the transform of loom.fft.{name} over several axes."
@@ -75,7 +101,6 @@ rfft2 = _many("rfft2", real=True, default_axes=(-2, -1))
 def hfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
     """scipy.fft.hfftn: the n-D FFT of a Hermitian-symmetric signal (real output)."""
     _check_norm(norm)
-    _check_s(s)
     flip = {"backward": "forward", None: "forward", "forward": "backward", "ortho": "ortho"}[norm]
     return irfftn(loom.conj(_input(x)), s=s, axes=axes, norm=flip)
 
@@ -83,7 +108,6 @@ def hfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, p
 def ihfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
     """scipy.fft.ihfftn: the inverse of hfftn (a real input, half the spectrum out)."""
     _check_norm(norm)
-    _check_s(s)
     flip = {"backward": "forward", None: "forward", "forward": "backward", "ortho": "ortho"}[norm]
     return loom.conj(rfftn(x, s=s, axes=axes, norm=flip))
 

@@ -8,7 +8,7 @@ import numpy as np
 import loom
 
 from .. import _util
-from ._basic import _check_norm
+from ._basic import _check_norm, _shape_and_axes
 
 _INVERSE_TYPE = {1: 1, 2: 3, 3: 2, 4: 4}
 
@@ -138,17 +138,10 @@ def idst(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
 def _nd(one):
     def transform(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, orthogonalize=None):
         x = _util.asarray(x)
+        s, axes = _shape_and_axes(x, s, axes)
         if axes is None:
-            axes = tuple(range(x.ndim)) if s is None else tuple(range(x.ndim - len(s), x.ndim))
-        elif isinstance(axes, int):
-            axes = (axes,)
-        if s is None:
-            s = [None] * len(axes)
-        elif isinstance(s, int):
-            s = [s]
-        if len(s) != len(axes):
-            raise ValueError("when given, axes and shape arguments have to be of the same length")
-        for size, axis in zip(s, axes):
+            axes = range(x.ndim)
+        for size, axis in zip(s or [None] * len(axes), axes):
             x = one(x, type, size, axis, norm, orthogonalize=orthogonalize)
         return x
     transform.__name__ = transform.__qualname__ = one.__name__ + "n"
