@@ -1,4 +1,6 @@
 """loom.scipy.ndimage against scipy.ndimage on fresh random images, every mode, on every device."""
+import warnings
+
 import numpy as np
 import pytest
 import scipy
@@ -314,3 +316,38 @@ def test_binary_morphology(device, rng, name, shape):
         m = rng.random(shape) < 0.7
         check(getattr(ln, name)(lx, iterations=2, mask=loom.asarray(m, device=device)),
               getattr(nd, name)(x, iterations=2, mask=m), device=device)
+
+
+@pytest.mark.parametrize("output", [None, np.float64, float, np.complex128, "F", "f", "array", "real array"])
+def test_complex_interpolation_outputs(device, rng, output):
+    """Complex input: the parts interpolated apart with cval's parts; a real output dtype is
+    promoted with SciPy's warning, a real string or array refused, an array written."""
+    x = (rng.standard_normal((9, 8)) + 1j * rng.standard_normal((9, 8))).astype(np.complex64)
+    coords = rng.uniform(-1, 9, (2, 13))
+    calls = [(ln.map_coordinates, nd.map_coordinates, (coords,), (13,)),
+             (ln.shift, nd.shift, ((0.4, -1.3),), (9, 8)),
+             (ln.rotate, nd.rotate, (25,), nd.rotate(x, 25).shape)]
+    for lf, sf, args, shape in calls:
+        def out(xp):
+            if output in ("array", "real array"):
+                return xp.zeros(shape, dtype=np.complex64 if output == "array" else np.float32)
+            return output
+        largs = [loom.asarray(a, device=device) if isinstance(a, np.ndarray) else a for a in args]
+        kw = dict(order=3, mode="nearest", cval=1.5 - 2j) if lf is not ln.rotate else dict(order=3, cval=1.5)
+        if output in ("f", "real array"):
+            same_error(lambda: lf(loom.asarray(x, device=device), *largs, output=out(loom), **kw),
+                       lambda: sf(x, *args, output=out(np), **kw))
+            continue
+        with warnings.catch_warnings(record=True) as got_w:
+            warnings.simplefilter("always")
+            lout = out(loom)
+            got = lf(loom.asarray(x, device=device), *largs, output=lout, **kw)
+        with warnings.catch_warnings(record=True) as want_w:
+            warnings.simplefilter("always")
+            nout = out(np)
+            want = sf(x, *args, output=nout, **kw)
+        assert [str(w.message) for w in got_w] == [str(w.message) for w in want_w]
+        if output == "array":
+            assert got is lout
+            want = nout
+        check(got, want, device=device, rtol=1e-5)

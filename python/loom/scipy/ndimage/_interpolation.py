@@ -286,10 +286,11 @@ def map_coordinates(input, coordinates, output=None, order=3, mode="constant", c
         raise RuntimeError("invalid shape for coordinate array")
     _check_order(order)
     _check_mode(mode)
-    if x.dtype.kind == "c":
-        re = map_coordinates(x.real, c, None, order, mode, cval, prefilter)
-        im = map_coordinates(x.imag, c, None, order, mode, 0.0, prefilter)
-        return re + 1j * im
+    if x.dtype.kind == "c":  # the parts apart, each with its part of cval (SciPy's rule)
+        out = _support.complex_output(output)
+        re = map_coordinates(x.real, c, None, order, mode, float(np.real(cval)), prefilter)
+        im = map_coordinates(x.imag, c, None, order, mode, float(np.imag(cval)), prefilter)
+        return _support.finish(re + 1j * im, x, out)
     if x.size == 0 or c[0].size == 0:
         return _finish_interp(loom.zeros(c.shape[1:], dtype=_support.work_dtype(x), device=x.device), x, output)
     coeffs, npad = _prepare(x, order, mode, cval, prefilter)
@@ -307,10 +308,11 @@ def _affine(x, matrix, offset, output_shape, output, order, mode, cval, prefilte
     k = x.ndim if trailing is None else trailing
     _check_order(order)
     _check_mode(mode)
-    if x.dtype.kind == "c":
-        re = _affine(x.real, matrix, offset, output_shape, None, order, mode, cval, prefilter, trailing)
-        im = _affine(x.imag, matrix, offset, output_shape, None, order, mode, 0.0, prefilter, trailing)
-        return re + 1j * im
+    if x.dtype.kind == "c":  # the parts apart, each with its part of cval (SciPy's rule)
+        out = _support.complex_output(output)
+        re = _affine(x.real, matrix, offset, output_shape, None, order, mode, float(np.real(cval)), prefilter, trailing)
+        im = _affine(x.imag, matrix, offset, output_shape, None, order, mode, float(np.imag(cval)), prefilter, trailing)
+        return _support.finish(re + 1j * im, x, out)
     batch = x.shape[:x.ndim - k]
     if x.size == 0 or int(np.prod(output_shape)) == 0:
         return _finish_interp(loom.zeros(batch + tuple(output_shape), dtype=_support.work_dtype(x), device=x.device),
@@ -424,4 +426,6 @@ def rotate(input, angle, axes=(1, 0), reshape=True, output=None, order=3, mode="
     offset = (in_plane - 1) / 2 - rot @ ((out_plane - 1) / 2)
     moved = loom.moveaxis(x, axes, [ndim - 2, ndim - 1])
     res = _affine(moved, rot, offset, tuple(int(v) for v in out_plane), None, order, mode, cval, prefilter, trailing=2)
+    if x.dtype.kind == "c":
+        output = _support.complex_output(output)
     return _support.finish(loom.moveaxis(res, [ndim - 2, ndim - 1], axes), x, output)

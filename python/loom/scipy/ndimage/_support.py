@@ -1,6 +1,7 @@
 """What every ndimage function shares: SciPy's boundary modes as index tables, its argument
 normalisation, and its output rule (the input's dtype; floats cast to integers truncate)."""
 import numbers
+import warnings
 
 import numpy as np
 
@@ -106,6 +107,22 @@ def finish(result, x, output):
         output[...] = result
         return output
     return result
+
+
+def complex_output(output):
+    """SciPy's output for complex input: None or a complex array as it is, a string naming a
+    real dtype refused, a real dtype promoted to complex with SciPy's warning."""
+    if output is None or isinstance(output, loom.ndarray):
+        if output is not None and output.dtype.kind != "c":
+            raise RuntimeError("output must have complex dtype")
+        return output
+    dt = np.dtype(output)
+    if dt.kind != "c":
+        if isinstance(output, str):
+            raise RuntimeError("output must have complex dtype")
+        warnings.warn("promoting specified output dtype to complex", UserWarning, stacklevel=3)
+        dt = np.promote_types(dt, np.complex64)
+    return dt
 
 
 def work_dtype(x):
