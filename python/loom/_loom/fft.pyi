@@ -39,16 +39,16 @@ def rfftn(a: object, s: object | None = None, axes: object | None = None, norm: 
 def irfftn(a: object, s: object | None = None, axes: object | None = None, norm: object | None = None, out: object | None = None) -> object:
     """numpy.fft.irfftn: the inverse of rfftn."""
 
-def fft2(a: object, s: object | None = None, axes: object = (-2, -1), norm: object | None = None, out: object | None = None) -> object:
+def fft2(a: object, s: object | None = None, axes: object | None = (-2, -1), norm: object | None = None, out: object | None = None) -> object:
     """numpy.fft.fft2: fftn over the last two axes."""
 
-def ifft2(a: object, s: object | None = None, axes: object = (-2, -1), norm: object | None = None, out: object | None = None) -> object:
+def ifft2(a: object, s: object | None = None, axes: object | None = (-2, -1), norm: object | None = None, out: object | None = None) -> object:
     """numpy.fft.ifft2: ifftn over the last two axes."""
 
-def rfft2(a: object, s: object | None = None, axes: object = (-2, -1), norm: object | None = None, out: object | None = None) -> object:
+def rfft2(a: object, s: object | None = None, axes: object | None = (-2, -1), norm: object | None = None, out: object | None = None) -> object:
     """numpy.fft.rfft2: rfftn over the last two axes."""
 
-def irfft2(a: object, s: object | None = None, axes: object = (-2, -1), norm: object | None = None, out: object | None = None) -> object:
+def irfft2(a: object, s: object | None = None, axes: object | None = (-2, -1), norm: object | None = None, out: object | None = None) -> object:
     """numpy.fft.irfft2: irfftn over the last two axes."""
 
 def fftfreq(n: object, d: object = 1.0, device: object | None = None, *, dtype: object | None = None) -> loom._loom.ndarray:

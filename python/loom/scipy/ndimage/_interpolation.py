@@ -49,49 +49,13 @@ def spline_filter1d(input, order=3, axis=-1, output=np.float64, mode="mirror"):
     if order in (0, 1) or x.shape[axis] <= 1:
         return _support.finish(x.astype(_support.work_dtype(x)), x, output)
     extension = _PREFILTER_EXTENSION[mode]
-    n = x.shape[axis]
     out = x.astype(_support.work_dtype(x))
     for z in _POLES[order]:
         radius = int(math.ceil(math.log(1e-18) / math.log(abs(z))))
         m = np.arange(-radius, radius + 1)
         kernel = (1 - z) / (1 + z) * z ** np.abs(m)
-        src = out
-        out = _correlate_nd(src, kernel, [axis], extension, 0.0, [0], src.dtype)
-        if extension == "reflect":
-            out = out + _reflect_correction(src, out, axis, n, z, radius)
+        out = _correlate_nd(out, kernel, [axis], extension, 0.0, [0], out.dtype)
     return _support.finish(out, x, output)
-
-
-def _along(v, axis, ndim):
-    shape = [1] * ndim
-    shape[axis] = len(v)
-    return v.reshape(shape)
-
-
-def _reflect_correction(src, exact, axis, n, z, radius):
-    """SciPy's half-sample ('reflect') prefilter starts its causal pass with a sum that, for
-    its last term, reads the first coefficient after it was already updated (ni_splines.c,
-    _init_causal_reflect), an error of order z^(2n-1) that matters for short axes. The
-    error is linear in the input: its first causal output is off by d0 (a dot product with
-    a vector built here), which the two passes spread as d0 * e[i]. Adding it reproduces
-    SciPy's coefficients; for n > 20 it is below rounding."""
-    if n < 2:
-        return loom.zeros_like(exact)
-    gain = (1 - z) * (1 - 1 / z)
-    v = np.zeros(n)
-    v[n - 1] += z ** n
-    for i in range(1, n - 1):
-        v[i] += z ** i
-        v[n - 1 - i] += z ** (i + n)
-    scale = z / (1 - z ** (2 * n)) * z ** (2 * n - 1) * gain
-    e = np.zeros(n)
-    e[n - 1] = z / (z - 1) * z ** (n - 1)
-    for i in range(n - 2, -1, -1):
-        e[i] = z * (e[i + 1] - z ** i)
-    dev = src.device
-    d0 = loom.sum(src * loom.asarray(_along(v * scale, axis, src.ndim), device=dev).astype(src.dtype),
-                  axis=axis, keepdims=True)
-    return d0 * loom.asarray(_along(e, axis, src.ndim), device=dev).astype(src.dtype)
 
 
 def spline_filter(input, order=3, output=np.float64, mode="mirror"):
