@@ -39,8 +39,9 @@ def _swap_needed(mode, s1, s2, axes=None):
 
 
 def _centered(arr, shape):
+    """The centred window of `shape`, as a C-contiguous array (SciPy returns a fresh one)."""
     start = [(c - n) // 2 for c, n in zip(arr.shape, shape)]
-    return arr[tuple(slice(s, s + n) for s, n in zip(start, shape))]
+    return loom.ascontiguousarray(arr[tuple(slice(s, s + n) for s, n in zip(start, shape))])
 
 
 def _crop(full, s1, s2, mode, axes=None):
@@ -153,15 +154,17 @@ def convolve(in1, in2, mode="full", method="auto"):
         return loom.zeros((0,), dtype=_result_dtype(a, b), device=a.device)
     swapped = _swap_needed(mode, a.shape, b.shape)
     s1, s2 = (b.shape, a.shape) if swapped else (a.shape, b.shape)
+    dt = _result_dtype(a, b)
+    no_direct = a.ndim > 1 and (dt == loom.float16 or dt == loom.bool)
     if method == "auto":
-        method = choose_conv_method(a, b, mode)
-    if method == "fft":
+        method = "fft" if no_direct else choose_conv_method(a, b, mode)
+    if method == "fft":  # SciPy casts the FFT result back to the inputs' type, integers rounded
         big, small = (b, a) if swapped else (a, b)
         out = _fft_full(big, small, list(range(a.ndim)))
-        dt = _result_dtype(a, b)
-        if dt.kind in "biu":
-            out = loom.round(out).astype(dt)
-        return _crop(out, s1, s2, mode)
+        return _crop(loom.round(out) if dt.kind in "iu" else out, s1, s2, mode).astype(dt)
+    if no_direct:
+        # SciPy's N-d direct loop has no float16 or bool form (1-d goes through np.convolve)
+        raise ValueError(f"Unsupported type: direct N-d convolution of {dt}; use method='fft'")
     big, small = (a, b) if a.size >= b.size else (b, a)
     full = _direct_full(big, small)
     return _crop(full, s1, s2, mode)

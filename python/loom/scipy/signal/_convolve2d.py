@@ -18,6 +18,9 @@ def _inputs(in1, in2, mode, boundary, who):
         raise ValueError("Acceptable mode flags are 'valid', 'same', or 'full'.")
     if boundary not in _BOUNDARY:
         raise ValueError("Acceptable boundary flags are 'fill', 'circular' (or 'wrap'), and 'symmetric' (or 'symm').")
+    dt = loom.result_type(a.dtype, k.dtype)
+    if dt == loom.float16 or dt == loom.bool:  # SciPy's 2-d loop has no such form
+        raise ValueError(f"{who} not available for this type ({dt}).")
     return a, k
 
 
@@ -38,7 +41,7 @@ def _convolve2d(a, k, mode, boundary, fillvalue, same_start):
     if mode == "full":
         return full
     r0, c0 = same_start(k.shape)
-    return full[r0:r0 + a.shape[0], c0:c0 + a.shape[1]]
+    return loom.ascontiguousarray(full[r0:r0 + a.shape[0], c0:c0 + a.shape[1]])
 
 
 def convolve2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
@@ -58,4 +61,4 @@ def correlate2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
         a, k = k, a
     kr = loom.flip(loom.conj(k) if k.dtype.kind == "c" else k)
     out = _convolve2d(a, kr, mode, boundary, fillvalue, lambda s: (s[0] // 2, s[1] // 2))
-    return loom.flip(out) if swap else out
+    return loom.ascontiguousarray(loom.flip(out)) if swap else out

@@ -39,8 +39,9 @@ def _df2t(b, a):
     aa = np.zeros(p + 1, dt)
     bb[:len(b)], aa[:len(a)] = b, a
     A = np.zeros((p, p), dt)
-    A[:, 0] = -aa[1:]
-    A[np.arange(p - 1), np.arange(1, p)] = 1
+    if p:  # a gain alone (len(a) == len(b) == 1) keeps no state
+        A[:, 0] = -aa[1:]
+        A[np.arange(p - 1), np.arange(1, p)] = 1
     B = bb[1:] - aa[1:] * bb[0]
     C = np.zeros(p, dt)
     if p:
