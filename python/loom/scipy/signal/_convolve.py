@@ -45,13 +45,14 @@ def _centered(arr, shape):
 
 
 def _crop(full, s1, s2, mode, axes=None):
+    """SciPy's mode rule: 'same' is in1's shape on every axis, 'valid' s1 - s2 + 1 on the
+    convolved axes (the others as computed)."""
     if mode == "full":
         return full
+    if mode == "same":
+        return _centered(full, s1)
     axes = range(full.ndim) if axes is None else axes
-    shape = list(full.shape)
-    for i in axes:
-        shape[i] = s1[i] if mode == "same" else s1[i] - s2[i] + 1
-    return _centered(full, shape)
+    return _centered(full, [s1[i] - s2[i] + 1 if i in axes else n for i, n in enumerate(full.shape)])
 
 
 def _result_dtype(a, b):
@@ -117,10 +118,11 @@ def fftconvolve(in1, in2, mode="full", axes=None):
     for i in range(a.ndim):
         if i not in axes and a.shape[i] != b.shape[i] and 1 not in (a.shape[i], b.shape[i]):
             raise ValueError(f"incompatible shapes for in1 and in2: {tuple(a.shape)} and {tuple(b.shape)}")
-    axes = [i for i in axes if a.shape[i] != 1 or b.shape[i] != 1] or axes
+    # axes where either input has length 1 are a broadcast product, no transform (SciPy's rule)
+    axes = [i for i in axes if a.shape[i] != 1 and b.shape[i] != 1]
     if _swap_needed(mode, a.shape, b.shape, axes):
         a, b = b, a
-    full = _fft_full(a, b, axes)
+    full = _fft_full(a, b, axes) if axes else a * b
     return _crop(full, a.shape, b.shape, mode, axes)
 
 

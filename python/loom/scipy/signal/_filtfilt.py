@@ -6,6 +6,7 @@ import numpy as np
 import loom
 
 from .. import _util
+from ._filtfilt_gust import filtfilt_gust
 from ._lfilter import _coefficients, _sections, lfilter, lfilter_zi, sosfilt, sosfilt_zi
 
 
@@ -58,11 +59,15 @@ def _two_passes(run, zi, ext, axis, edge):
 
 
 def filtfilt(b, a, x, axis=-1, padtype="odd", padlen=None, method="pad", irlen=None):
-    """Zero-phase filtering by b(z)/a(z) along axis (scipy.signal.filtfilt, method='pad')."""
-    if method != "pad":
-        raise NotImplementedError(f"[filtfilt] method={method!r}: loom has method='pad' only")
+    """Zero-phase filtering by b(z)/a(z) along axis (scipy.signal.filtfilt): method 'pad'
+    (the signal extended, each pass started in its steady state) or 'gust' (Gustafsson's
+    initial states, _filtfilt_gust.py; irlen limits the correction to the ends)."""
+    if method not in ("pad", "gust"):
+        raise ValueError("method must be 'pad' or 'gust'.")
     bb, aa = _coefficients(b, a)
     x, axis = _input(x, axis)
+    if method == "gust":
+        return filtfilt_gust(bb, aa, x, axis, irlen)
     edge, ext = _pad(x, axis, padtype, padlen, max(len(bb), len(aa)))
     zi = lfilter_zi(bb, aa).to(x.device)
     shape = [1] * x.ndim
