@@ -20,6 +20,12 @@ std::mutex g_mu;               // guards installing
 std::atomic<int> g_scopes{0};  // live scopes
 struct sigaction g_saved;      // SIGINT's handler before loom's
 
+// Scopes on one thread nest: an inner one counts from the outermost one's start, so a
+// Ctrl-C that came while the outer scope prepared the work (a kernel's compile and load
+// before the emulator's own scope) still ends the work the inner one waits for.
+thread_local int t_depth = 0;
+thread_local uint64_t t_outer_epoch = 0;
+
 void on_sigint(int sig, siginfo_t* info, void* uctx) {
   if (g_scopes.load() == 0) {
     if (g_saved.sa_flags & SA_SIGINFO) g_saved.sa_sigaction(sig, info, uctx);
@@ -43,7 +49,7 @@ bool is_function(const struct sigaction& a) {
 
 }  // namespace
 
-InterruptScope::InterruptScope() : epoch_(g_count.load()), active_(false) {
+InterruptScope::InterruptScope() : epoch_(t_depth++ ? t_outer_epoch : (t_outer_epoch = g_count.load())), active_(false) {
   struct sigaction cur;
   if (sigaction(SIGINT, nullptr, &cur) != 0 || !is_function(cur)) return;
   if (!is_ours(cur)) {
@@ -63,6 +69,7 @@ InterruptScope::InterruptScope() : epoch_(g_count.load()), active_(false) {
 }
 
 InterruptScope::~InterruptScope() {
+  --t_depth;
   if (active_) g_scopes.fetch_sub(1);
 }
 

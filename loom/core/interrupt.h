@@ -10,7 +10,9 @@
 namespace loom {
 
 /// While alive, SIGINT interrupts loom instead of reaching the previous handler. Scopes
-/// nest and may live on several threads at once. loom's handler, installed by the first
+/// nest and may live on several threads at once; a scope inside another on the same thread
+/// counts SIGINTs from the outermost one's start (a binding's scope around a launch's
+/// preparation hands a Ctrl-C that came then to the launch). loom's handler, installed by the first
 /// scope, passes SIGINT on to the handler it replaced while no scope lives. Where SIGINT's
 /// handler is SIG_DFL or SIG_IGN (a C++ program that did not ask for Ctrl-C handling),
 /// nothing changes.

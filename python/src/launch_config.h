@@ -8,6 +8,7 @@
 
 #include "bindings.h"
 #include "kernel_args.h"
+#include "loom/core/interrupt.h"
 #include "loom/kernel/raw_module.h"
 
 namespace loom::py {
@@ -105,14 +106,20 @@ inline size_t to_shared(nb::handle h, const char* what = "shared_mem", const cha
 }
 
 /// Converts the arguments, launches with the GIL released (arrays are borrowed: the caller
-/// holds them), then copies Out/InOut results back.
+/// holds them), then copies Out/InOut results back. Ctrl-C: one before the scope below is
+/// Python's (raised here), one after it is loom's and ends the launch however long its
+/// compile and load take before the kernel runs; one that came too late to stop the
+/// kernel is raised after it.
 inline void run(const Kernel& k, LaunchConfig cfg, const nb::handle* args, size_t n) {
+  InterruptScope interrupts;
+  if (PyErr_CheckSignals() != 0) throw nb::python_error();
   ConvertedArgs converted(k.name(), args, n, cfg.stream);
   {
     nb::gil_scoped_release unlocked;
     k.launch(cfg, converted.args());
   }
   converted.finish();
+  if (interrupts.interrupted()) throw_interrupted(("RawKernel " + k.name()).c_str());
 }
 
 }  // namespace loom::py

@@ -251,6 +251,36 @@ def test_ctrl_c_ends_a_cpu_kernel_that_never_ends():
         (lines, err[-2000:])
 
 
+# Ctrl-C while a launch is still being prepared (a never-seen kernel is compiled and loaded
+# first): the launch must end at the kernel's first instruction. Before the binding held an
+# interrupt scope from its start, Python's handler took that SIGINT and the kernel then spun
+# for ever (seen under make asan-test, where compiling takes seconds).
+EARLY_CHILD = r"""
+import os, signal, threading, uuid, loom
+dev = loom.cpu()
+k = loom.RawKernel(r'''
+extern "C" __global__ void spin(int* out) {
+  volatile int k = 0;
+  while (k == 0) {}
+  out[threadIdx.x] = TAG;
+}'''.replace("TAG", str(uuid.uuid4().int % 100000)), "spin")
+out = loom.zeros(32, dtype=loom.int32, device=dev)
+try:
+    threading.Timer(DELAY, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    k((1,), (32,), (out,))
+    print("finished", flush=True)
+except KeyboardInterrupt:
+    print("caught", flush=True)
+"""
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.05, 0.3])
+def test_ctrl_c_while_a_launch_is_prepared_ends_it(delay):
+    p = subprocess.run([sys.executable, "-c", EARLY_CHILD.replace("DELAY", str(delay))], capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 0 and p.stdout.split() == ["caught"], (p.stdout, p.stderr[-2000:])
+
+
 GPU_SPIN_CHILD = r"""
 import os, loom
 dev = loom.gpu()

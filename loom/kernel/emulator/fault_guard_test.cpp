@@ -122,3 +122,39 @@ TEST(FaultGuard, InterruptEndsKernelCodeOnAnotherThread) {
   EXPECT_EQ(g_sigints.load(), 1);
   sigaction(SIGINT, &saved, nullptr);
 }
+
+TEST(FaultGuard, AnInterruptBeforeANestedScopeEndsItsLaunch) {
+  // A binding's scope spans the kernel's preparation; a Ctrl-C then must end the launch
+  // that the emulator's own (inner) scope runs, at the kernel's first instruction.
+  struct sigaction handler {}, saved;
+  handler.sa_handler = count_sigint;
+  sigemptyset(&handler.sa_mask);
+  sigaction(SIGINT, &handler, &saved);
+  g_sigints = 0;
+  {
+    loom::InterruptScope outer;
+    ce::install_fault_handlers();
+    raise(SIGINT);  // while "compiling"
+    loom::InterruptScope inner;
+    EXPECT_EQ(inner.epoch(), outer.epoch());
+    EXPECT_TRUE(inner.interrupted());
+    int stop = 0;
+    std::atomic<int> state{0};
+    std::thread t([&] {  // a launch's worker thread, as the emulator starts them
+      ce::GuardedLaunch launch(inner.epoch());
+      ce::KernelFault f;
+      void* args[1] = {&stop};
+      state = ce::run_guarded(ce::guard_slot(), spins, args, nullptr, &f, false) ? 2 : f.interrupted ? 1 : 3;
+    });
+    for (int i = 0; i < 500 && state == 0; ++i) usleep(10 * 1000);
+    if (state == 0) stop = 1;
+    t.join();
+    EXPECT_EQ(state.load(), 1);
+    EXPECT_EQ(g_sigints.load(), 0);
+  }
+  {
+    loom::InterruptScope fresh;  // a new outermost scope starts counting afresh
+    EXPECT_FALSE(fresh.interrupted());
+  }
+  sigaction(SIGINT, &saved, nullptr);
+}
