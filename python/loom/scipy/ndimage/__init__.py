@@ -1,6 +1,6 @@
-"""scipy.ndimage's names on loom arrays: filters with SciPy's boundary modes, spline
-interpolation (orders 0-5) and geometric transforms, labels and measurements, grey-scale
-and binary morphology."""
+"""scipy.ndimage's names on loom arrays: filters with SciPy's boundary modes (linear, rank,
+derivative, Fourier), spline interpolation (orders 0-5) and geometric transforms, labels and
+per-label measurements, grey-scale and binary morphology."""
 from ._filters import (convolve, convolve1d, correlate, correlate1d, gaussian_filter, gaussian_filter1d,
                        uniform_filter, uniform_filter1d)
 from ._rank import (maximum_filter, maximum_filter1d, median_filter, minimum_filter, minimum_filter1d,
@@ -24,3 +24,20 @@ __all__ += ["black_tophat", "grey_closing", "grey_dilation", "grey_erosion", "gr
 from ._binary import binary_closing, binary_dilation, binary_erosion, binary_opening
 
 __all__ += ["binary_closing", "binary_dilation", "binary_erosion", "binary_opening"]
+from ._binary_more import binary_fill_holes, binary_hit_or_miss, binary_propagation, iterate_structure
+
+__all__ += ["binary_fill_holes", "binary_hit_or_miss", "binary_propagation", "iterate_structure"]
+from ._derivatives import (gaussian_gradient_magnitude, gaussian_laplace, generic_gradient_magnitude,
+                           generic_laplace, laplace, prewitt, sobel)
+
+__all__ += ["gaussian_gradient_magnitude", "gaussian_laplace", "generic_gradient_magnitude", "generic_laplace",
+            "laplace", "prewitt", "sobel"]
+from ._fourier import fourier_ellipsoid, fourier_gaussian, fourier_shift, fourier_uniform
+
+__all__ += ["fourier_ellipsoid", "fourier_gaussian", "fourier_shift", "fourier_uniform"]
+from ._label_stats import (extrema, find_objects, histogram, labeled_comprehension, maximum, maximum_position, median,
+                           minimum, minimum_position, standard_deviation, value_indices, variance)
+
+sum = sum_labels  # scipy.ndimage.sum, SciPy's older name  # noqa: A001
+__all__ += ["extrema", "find_objects", "histogram", "labeled_comprehension", "maximum", "maximum_position", "median",
+            "minimum", "minimum_position", "standard_deviation", "sum", "value_indices", "variance"]

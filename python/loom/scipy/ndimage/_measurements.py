@@ -118,7 +118,11 @@ def _sums(values, labels, index):
 def sum_labels(input, labels=None, index=None):
     """The sum of input over each label of index (scipy.ndimage.sum_labels)."""
     x = _util.asarray(input)
-    return _sums(x, labels, index)[0]
+    total, scalar = _sums(x, labels, index)
+    if scalar:
+        return total
+    # per-label sums of a sequence are SciPy's bincount: float64 (complex128)
+    return total.astype(loom.complex128 if total.dtype.kind == "c" else loom.float64)
 
 
 def mean(input, labels=None, index=None):

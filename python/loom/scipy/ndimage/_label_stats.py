@@ -1,0 +1,199 @@
+"""Per-label statistics (scipy.ndimage): minimum, maximum, their positions, extrema,
+variance, standard_deviation, median, histogram, labeled_comprehension, find_objects and
+value_indices.
+
+The reductions run on the device over a (elements x labels) membership mask, as sum_labels
+does: with labels None over everything, with index None over labels != 0, else one column
+per requested label. Like SciPy, a label with no element gives 0 for minimum and maximum and
+NaN for the moments. Results are 0-d arrays for a scalar index and 1-d arrays for a sequence;
+positions are tuples of Python ints, the first in raster order where values tie. find_objects and value_indices describe the labels'
+geometry as Python objects and read the labels once."""
+import numpy as np
+
+import loom
+
+from .. import _util
+
+
+def _columns(x, labels, index):
+    """(values as (n, 1), mask (n, k), scalar): the elements of each requested label."""
+    values = x.reshape((-1, 1))
+    if labels is None:
+        return values, loom.ones((x.size, 1), dtype=loom.bool, device=x.device), True
+    lab = loom.broadcast_to(_util.asarray(labels), x.shape).reshape((-1, 1))
+    if index is None:
+        return values, lab != 0, True
+    scalar = np.ndim(index) == 0
+    keys = np.atleast_1d(np.asarray(index.numpy() if isinstance(index, loom.ndarray) else index)).reshape(-1)
+    return values, lab == loom.asarray(keys, device=x.device).astype(lab.dtype).reshape((1, -1)), scalar
+
+
+def _finish(per_label, scalar):
+    return per_label[0] if scalar else per_label
+
+
+def _extreme(x, labels, index, largest):
+    x = _util.asarray(x)
+    values, mask, scalar = _columns(x, labels, index)
+    info = loom.finfo(x.dtype) if x.dtype.kind in "fc" else loom.iinfo(x.dtype) if x.dtype.kind in "iu" else None
+    fill = (info.min if largest else info.max) if info is not None else (not largest)
+    masked = loom.where(mask, values, fill)
+    found = loom.any(mask, axis=0)
+    best = loom.max(masked, axis=0) if largest else loom.min(masked, axis=0)
+    where = loom.argmax(masked, axis=0) if largest else loom.argmin(masked, axis=0)
+    return loom.where(found, best, 0).astype(x.dtype), where, scalar
+
+
+def minimum(input, labels=None, index=None):
+    """The smallest value of each label (scipy.ndimage.minimum)."""
+    best, _, scalar = _extreme(input, labels, index, False)
+    return _finish(best, scalar)
+
+
+def maximum(input, labels=None, index=None):
+    """The largest value of each label (scipy.ndimage.maximum)."""
+    best, _, scalar = _extreme(input, labels, index, True)
+    return _finish(best, scalar)
+
+
+def _positions(flat, shape, scalar):
+    coords = [tuple(int(c) for c in np.unravel_index(int(i), shape)) for i in flat.numpy().reshape(-1)]
+    return coords[0] if scalar else coords
+
+
+def minimum_position(input, labels=None, index=None):
+    """Where each label's smallest value first occurs (scipy.ndimage.minimum_position)."""
+    x = _util.asarray(input)
+    _, where, scalar = _extreme(x, labels, index, False)
+    return _positions(where, x.shape, scalar)
+
+
+def maximum_position(input, labels=None, index=None):
+    """Where each label's largest value first occurs (scipy.ndimage.maximum_position)."""
+    x = _util.asarray(input)
+    _, where, scalar = _extreme(x, labels, index, True)
+    return _positions(where, x.shape, scalar)
+
+
+def extrema(input, labels=None, index=None):
+    """(minimum, maximum, minimum_position, maximum_position) (scipy.ndimage.extrema)."""
+    x = _util.asarray(input)
+    low, low_at, scalar = _extreme(x, labels, index, False)
+    high, high_at, _ = _extreme(x, labels, index, True)
+    return (_finish(low, scalar), _finish(high, scalar), _positions(low_at, x.shape, scalar),
+            _positions(high_at, x.shape, scalar))
+
+
+def variance(input, labels=None, index=None):
+    """The variance of each label's values, two-pass (scipy.ndimage.variance)."""
+    x = _util.asarray(input)
+    x = x.astype(loom.complex128 if x.dtype.kind == "c" else loom.float64)  # SciPy's float64 sums
+    values, mask, scalar = _columns(x, labels, index)
+    weights = mask.astype(loom.float64)
+    count = loom.sum(weights, axis=0)
+    mean = loom.sum(values * weights, axis=0) / count
+    dev = loom.abs(values - mean.reshape((1, -1))) ** 2
+    return _finish(loom.sum(dev * weights, axis=0) / count, scalar)
+
+
+def standard_deviation(input, labels=None, index=None):
+    """The standard deviation of each label's values (scipy.ndimage.standard_deviation)."""
+    return loom.sqrt(variance(input, labels, index))
+
+
+def _each_label(x, labels, index):
+    """[(key, the label's values)] and whether index was a scalar, for per-label host loops."""
+    if labels is None:
+        return [(None, x.reshape(-1))], True
+    lab = loom.broadcast_to(_util.asarray(labels), x.shape)
+    if index is None:
+        return [(None, x[lab != 0])], True
+    scalar = np.ndim(index) == 0
+    keys = np.atleast_1d(np.asarray(index.numpy() if isinstance(index, loom.ndarray) else index)).reshape(-1)
+    return [(k, x[lab == k.item()]) for k in keys], scalar
+
+
+def median(input, labels=None, index=None):
+    """The median of each label's values (scipy.ndimage.median); NaN for an empty label."""
+    x = _util.asarray(input)
+    parts, scalar = _each_label(x, labels, index)
+    dt = x.dtype if x.dtype.kind in "fc" else loom.float64  # SciPy's: floats keep their type
+    meds = [loom.median(v.astype(dt)) if v.size else loom.asarray(np.nan, dtype=dt, device=x.device)
+            for _, v in parts]
+    return meds[0] if scalar else loom.stack(meds)
+
+
+def histogram(input, min, max, bins, labels=None, index=None):
+    """The counts of each label's values in `bins` equal bins over [min, max]
+    (scipy.ndimage.histogram): one int array, or an object array of them for a sequence."""
+    x = _util.asarray(input)
+    parts, scalar = _each_label(x, labels, index)
+    counts = [loom.histogram(v, bins=int(bins), range=(min, max))[0] for _, v in parts]
+    if scalar:
+        return counts[0]
+    out = np.empty(len(counts), dtype=object)
+    out[:] = counts
+    return out
+
+
+def labeled_comprehension(input, labels, index, func, out_dtype, default, pass_positions=False):
+    """func over each label's values (and their flat positions when pass_positions), in an
+    array of out_dtype with `default` for labels that have no element."""
+    x = _util.asarray(input)
+    positions = loom.arange(x.size, device=x.device).reshape(x.shape)
+    if index is None:
+        # SciPy's rule: labels is then the mask of one region
+        vals = x[loom.broadcast_to(_util.asarray(labels), x.shape) != 0] if labels is not None else x.reshape(-1)
+        return func(vals, positions.reshape(-1)) if pass_positions else func(vals)
+    parts, scalar = _each_label(x, labels, index)
+    pos_parts, _ = _each_label(positions, labels, index)
+    out = np.full(len(parts), default, dtype=out_dtype)
+    for i, ((_, v), (_, p)) in enumerate(zip(parts, pos_parts)):
+        if v.size:
+            res = func(v, p) if pass_positions else func(v)
+            out[i] = res.item() if isinstance(res, loom.ndarray) else res
+    return loom.asarray(out[0] if scalar else out, device=x.device)
+
+
+def find_objects(input, max_label=0):
+    """The bounding box of each label 1..max_label as a tuple of slices, None for a label
+    that does not occur (scipy.ndimage.find_objects)."""
+    lab = _util.asarray(input)
+    if lab.dtype.kind not in "iu":
+        raise TypeError("Unsupported input type")
+    host = lab.numpy()
+    top = int(host.max(initial=0)) if max_label < 1 else int(max_label)
+    flat = host.reshape(-1)
+    keep = (flat > 0) & (flat <= top)
+    ids = flat[keep].astype(np.int64) - 1
+    boxes = []
+    lows, highs = [], []
+    for d, n in enumerate(host.shape):
+        coord = np.indices(host.shape)[d].reshape(-1)[keep]
+        low = np.full(top, n, np.int64)
+        high = np.full(top, -1, np.int64)
+        np.minimum.at(low, ids, coord)
+        np.maximum.at(high, ids, coord)
+        lows.append(low)
+        highs.append(high)
+    for k in range(top):
+        if highs and highs[0][k] < 0:
+            boxes.append(None)
+        else:
+            boxes.append(tuple(slice(int(lo[k]), int(hi[k]) + 1) for lo, hi in zip(lows, highs)))
+    return boxes
+
+
+def value_indices(arr, *, ignore_value=None):
+    """{value: the index arrays where arr equals it} for each distinct value of an integer
+    array, ignore_value left out (scipy.ndimage.value_indices)."""
+    a = _util.asarray(arr)
+    if a.dtype.kind not in "iu":
+        raise ValueError("Parameter 'arr' must be an integer array")
+    host = a.numpy()
+    out = {}
+    for v in np.unique(host):
+        if ignore_value is not None and v == ignore_value:
+            continue
+        out[v] = tuple(loom.asarray(c, device=a.device) for c in np.nonzero(host == v))
+    return out

@@ -1,0 +1,115 @@
+"""loom.scipy.ndimage's derivative and Fourier filters, per-label statistics and the binary
+operations built on erosion and dilation, against scipy.ndimage on fresh random images, on
+every device."""
+import warnings
+
+import numpy as np
+import pytest
+import scipy.ndimage as nd
+
+import loom
+from loom.scipy import ndimage as ln
+from scipy_compare import check
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.uint8])
+def test_derivative_filters(device, rng, dtype):
+    x = (rng.random((6, 7, 5)) * 50).astype(dtype)
+    lx = loom.asarray(x, device=device)
+    calls = [("sobel", (), {}), ("sobel", (), {"axis": 0, "mode": "constant", "cval": 1.0}),
+             ("prewitt", (), {"axis": 1, "mode": ["reflect", "wrap", "nearest"]}), ("laplace", (), {}),
+             ("laplace", (), {"axes": (0, 2), "mode": "mirror"}), ("gaussian_laplace", (1.5,), {}),
+             ("gaussian_laplace", ((1.0, 2.0),), {"axes": (1, 2)}), ("gaussian_gradient_magnitude", (1.0,), {}),
+             ("gaussian_gradient_magnitude", (0.8,), {"truncate": 2.0, "output": np.float32}),
+             ("sobel", (), {"output": np.float64})]
+    for name, args, kw in calls:
+        want = getattr(nd, name)(x, *args, **kw)
+        check(getattr(ln, name)(lx, *args, **kw), want, device=device, rtol=1e-4, int_atol=1)
+    check(ln.generic_gradient_magnitude(lx, ln.sobel), nd.generic_gradient_magnitude(x, nd.sobel), int_atol=1)
+    check(ln.generic_laplace(lx, lambda v, ax, out, m, c: ln.correlate1d(v, [1, -2, 1], ax, out, m, c)),
+          nd.generic_laplace(x, lambda v, ax, out, m, c: nd.correlate1d(v, [1, -2, 1], ax, out, m, c)), int_atol=1)
+
+
+@pytest.mark.parametrize("shape", [(8,), (6, 9), (4, 5, 6)])
+def test_fourier_filters(device, rng, shape):
+    x = rng.standard_normal(shape)
+    spectra = [(np.fft.fftn(x), -1), (np.fft.fftn(x).astype(np.complex64), -1), (np.fft.rfft(x, axis=-1), shape[-1]),
+               (x, -1), (x.astype(np.float32), -1)]
+    for spectrum, n in spectra:
+        ls = loom.asarray(spectrum, device=device)
+        for name, arg in (("fourier_gaussian", 1.3), ("fourier_uniform", 3.0), ("fourier_ellipsoid", 2.5),
+                          ("fourier_shift", 1.7), ("fourier_gaussian", [0.5 + i for i in range(len(shape))])):
+            check(getattr(ln, name)(ls, arg, n=n), getattr(nd, name)(spectrum, arg, n=n), device=device, rtol=1e-5)
+    out = loom.zeros(shape, dtype=loom.complex128, device=device)
+    assert ln.fourier_shift(loom.asarray(x, device=device), 0.5, output=out) is out
+    check(out, nd.fourier_shift(x, 0.5))
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float64, np.float32])
+def test_label_statistics(device, rng, dtype):
+    x = (rng.permutation(42).reshape(6, 7) * 1.25).astype(dtype)  # no ties: positions are unique
+    lab = rng.integers(0, 4, (6, 7))
+    lx, llab = loom.asarray(x, device=device), loom.asarray(lab, device=device)
+    for labels, index in ((None, None), (lab, None), (lab, 2), (lab, [1, 2, 3]), (lab, np.array([3, 1]))):
+        ll = None if labels is None else llab
+        for name in ("minimum", "maximum", "variance", "standard_deviation", "median"):
+            check(getattr(ln, name)(lx, ll, index), getattr(nd, name)(x, labels, index), device=device)
+        for name in ("minimum_position", "maximum_position"):
+            assert getattr(ln, name)(lx, ll, index) == getattr(nd, name)(x, labels, index)
+        got, want = ln.extrema(lx, ll, index), nd.extrema(x, labels, index)
+        check(got[0], want[0])
+        check(got[1], want[1])
+        assert got[2:] == want[2:]
+    for got, want in zip(ln.histogram(lx, 0, 50, 5, llab, [1, 2]), nd.histogram(x, 0, 50, 5, lab, [1, 2])):
+        check(got, want)
+    check(ln.histogram(lx, 0, 50, 5), nd.histogram(x, 0, 50, 5))
+    check(ln.labeled_comprehension(lx, llab, [1, 2, 7], loom.mean, np.float64, -1.0),
+          nd.labeled_comprehension(x, lab, [1, 2, 7], np.mean, np.float64, -1.0), device=device)
+    assert ln.find_objects(llab) == nd.find_objects(lab)
+    assert ln.find_objects(llab, 6) == nd.find_objects(lab, 6)
+    got, want = ln.value_indices(llab, ignore_value=0), nd.value_indices(lab, ignore_value=0)
+    assert list(got) == list(want)
+    for k in want:
+        for g, w in zip(got[k], want[k]):
+            check(g, w, device=device)
+    check(ln.sum(lx, llab, [1, 2]), nd.sum(x, lab, [1, 2]))
+
+
+@pytest.mark.parametrize("shape", [(12, 13), (6, 7, 8)])
+def test_binary_propagation_fill_holes_hit_or_miss(device, rng, shape):
+    x = rng.random(shape) > 0.5
+    lx = loom.asarray(x, device=device)
+    mask = rng.random(shape) > 0.3
+    seed = np.zeros(shape, bool)
+    seed[(0,) * len(shape)] = True
+    full = nd.generate_binary_structure(len(shape), len(shape))
+    check(ln.binary_propagation(loom.asarray(seed, device=device), mask=loom.asarray(mask, device=device)),
+          nd.binary_propagation(seed, mask=mask), device=device)
+    check(ln.binary_propagation(loom.asarray(seed, device=device), full, mask=loom.asarray(mask, device=device)),
+          nd.binary_propagation(seed, full, mask=mask))
+    for s in (None, full):
+        check(ln.binary_fill_holes(lx, s), nd.binary_fill_holes(x, s), device=device)
+        check(ln.binary_hit_or_miss(lx, s), nd.binary_hit_or_miss(x, s), device=device)
+    cube = np.ones([3] * len(shape))
+    check(ln.binary_hit_or_miss(lx, cube, np.zeros_like(cube)), nd.binary_hit_or_miss(x, cube, np.zeros_like(cube)))
+    with pytest.raises(NotImplementedError, match="axes"):
+        ln.binary_fill_holes(lx, axes=(0,))
+
+
+def test_iterate_structure():
+    for s, iterations, origin in ((nd.generate_binary_structure(2, 1), 3, None), (nd.generate_binary_structure(3, 1), 2, None),
+                                  (nd.generate_binary_structure(2, 2), 1, None)):
+        check(ln.iterate_structure(s, iterations, origin), nd.iterate_structure(s, iterations, origin))
+    got, got_origin = ln.iterate_structure(np.ones((3, 2), bool), 3, [0, 1])
+    want, want_origin = nd.iterate_structure(np.ones((3, 2), bool), 3, [0, 1])
+    check(got, want)
+    assert list(got_origin) == list(want_origin)
+
+
+def test_empty_label_moments_are_nan(device):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want = nd.variance(np.arange(4.0), np.array([1, 1, 2, 2]), [1, 5])
+    got = ln.variance(loom.arange(4.0, device=device), loom.asarray([1, 1, 2, 2], device=device), [1, 5])
+    np.testing.assert_allclose(got.numpy(), want)
+    assert np.isnan(got.numpy()[1])
