@@ -41,3 +41,6 @@ from ._label_stats import (extrema, find_objects, histogram, labeled_comprehensi
 sum = sum_labels  # scipy.ndimage.sum, SciPy's older name  # noqa: A001
 __all__ += ["extrema", "find_objects", "histogram", "labeled_comprehension", "maximum", "maximum_position", "median",
             "minimum", "minimum_position", "standard_deviation", "sum", "value_indices", "variance"]
+from ._distance import distance_transform_edt
+
+__all__ += ["distance_transform_edt"]
