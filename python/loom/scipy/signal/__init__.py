@@ -1,7 +1,8 @@
 """scipy.signal's names on loom arrays: convolution (N-D, direct and FFT), IIR filtering
-without a Python loop over samples (lfilter, sosfilt) and its zero-phase form (filtfilt, sosfiltfilt), windows, and spectral
-estimates."""
-from . import windows
+without a Python loop over samples (lfilter, sosfilt) and its zero-phase form (filtfilt,
+sosfiltfilt), windows, spectral estimates, analytic signals, detrending and rank filters on the
+device; filter design and analysis (butter, firwin, zpk2sos, freqz, ...) by SciPy on the host."""
+from . import _design, windows
 from ._analytic import hilbert, hilbert2
 from ._convolve import choose_conv_method, convolve, correlate, fftconvolve, oaconvolve
 from ._convolve2d import convolve2d, correlate2d
@@ -18,3 +19,6 @@ __all__ = ["choose_conv_method", "convolve", "convolve2d", "correlate", "correla
            "detrend", "fftconvolve", "filtfilt", "get_window", "hilbert", "hilbert2", "lfilter", "lfilter_zi", "lfiltic",
            "medfilt", "medfilt2d", "oaconvolve", "order_filter", "periodogram", "sosfilt", "sosfilt_zi", "sosfiltfilt",
            "stft", "upfirdn", "welch", "wiener", "windows"]
+# filter design and analysis: SciPy's, on the host (_design.py)
+globals().update({_n: getattr(_design, _n) for _n in _design.NAMES})
+__all__ += list(_design.NAMES)
