@@ -224,10 +224,17 @@ print("after", bool((y.numpy() == x + 1).all()), flush=True)
 """
 
 
+def ctrl_c_reaches_the_child():
+    """preexec_fn: Ctrl-C's default disposition in the child. A test run started in the
+    background of a non-interactive shell (nohup ... &) ignores SIGINT, and an ignored signal
+    stays ignored across exec: Python would then install no handler and no Ctrl-C would come."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def run_and_interrupt(code, rounds, extra_env=None):
     env = dict(os.environ, **(extra_env or {}))
     p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         env=env)
+                         env=env, preexec_fn=ctrl_c_reaches_the_child)
     lines = []
     try:
         for _ in range(rounds):
@@ -254,7 +261,7 @@ def test_ctrl_c_ends_a_cpu_kernel_that_never_ends():
 # Ctrl-C while a launch is still being prepared (a never-seen kernel is compiled and loaded
 # first): the launch must end at the kernel's first instruction. Before the binding held an
 # interrupt scope from its start, Python's handler took that SIGINT and the kernel then spun
-# for ever (seen under make asan-test, where compiling takes seconds).
+# for ever.
 EARLY_CHILD = r"""
 import os, signal, threading, uuid, loom
 dev = loom.cpu()
@@ -277,7 +284,7 @@ except KeyboardInterrupt:
 @pytest.mark.parametrize("delay", [0.0, 0.05, 0.3])
 def test_ctrl_c_while_a_launch_is_prepared_ends_it(delay):
     p = subprocess.run([sys.executable, "-c", EARLY_CHILD.replace("DELAY", str(delay))], capture_output=True,
-                       text=True, timeout=120)
+                       text=True, timeout=120, preexec_fn=ctrl_c_reaches_the_child)
     assert p.returncode == 0 and p.stdout.split() == ["caught"], (p.stdout, p.stderr[-2000:])
 
 

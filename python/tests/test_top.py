@@ -237,6 +237,9 @@ def test_live_view_on_a_terminal_stops_cleanly_on_ctrl_c():
     pid, fd = pty.fork()
     if pid == 0:  # the child: loom top on the pseudo-terminal
         os.environ["PYTHONPATH"] = PY_ROOT
+        # a run started in the background of a non-interactive shell ignores SIGINT, and an
+        # ignored signal stays so across exec: give the child Ctrl-C's default
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.execv(sys.executable, [sys.executable, "-m", "loom", "top", "--interval", "0.1"])
     out = b""
 
