@@ -35,8 +35,11 @@ def get_json(url):
 def server():
     """`python -m loom dashboard --port 0` sampling every 0.2 s; yields its URL."""
     env = dict(os.environ, PYTHONPATH=PY_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    # SIGINT's default in the child: a test run started in the background of a non-interactive
+    # shell ignores it, and an ignored signal stays so across exec (no KeyboardInterrupt then)
     p = subprocess.Popen([sys.executable, "-m", "loom", "dashboard", "--port", "0", "--interval", "0.2"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     line = p.stdout.readline()  # "loom dashboard on http://127.0.0.1:PORT/ (Ctrl-C stops it)"
     m = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
     if not m:
