@@ -113,10 +113,10 @@ def forward_to(modname, target):
     def __getattr__(name):
         if hasattr(target, name):
             return getattr(target, name)
+        if name.startswith("__"):  # a protocol's probe (uarray's __ua_cache__), never a module
+            raise AttributeError(name)
         if stand_in(f"{modname}.{name}") is not None:
             return importlib.import_module(f"{modname}.{name}")
-        if name.startswith("__"):
-            raise AttributeError(name)
         if _importing_from(1):
             return Missing(f"{modname}.{name}", f"{what}.{name}")
         raise LoomHasNo(f"{modname}.{name}: loom has no equivalent ({what}.{name})", name=name)
