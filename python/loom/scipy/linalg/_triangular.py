@@ -23,26 +23,30 @@ def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_
                      check_finite=True):
     """Solve a x = b for x, assuming a is a triangular matrix (scipy.linalg.solve_triangular)."""
     a, b = common(a, b)
-    if a.ndim != 2 or a.shape[0] != a.shape[1]:
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError("expected square matrix")
-    if b.ndim == 0 or a.shape[-1] != b.shape[0]:
-        raise ValueError(f"shapes of a {tuple(a.shape)} and b {tuple(b.shape)} are incompatible")
+    # SciPy's batches: a (..., n, n); b (n,) a vector for every matrix, else (..., n, k)
+    # matrices, the batch axes broadcast
+    if b.ndim == 0 or a.shape[-1] != b.shape[0 if b.ndim == 1 else -2]:
+        raise ValueError(f"shapes of a {tuple(a.shape[-2:])} and b {tuple(b.shape)} are incompatible")
     _util.check_finite(a, check_finite)
     _util.check_finite(b, check_finite)
     trans = {0: 0, 1: 1, 2: 2, "N": 0, "T": 1, "C": 2}.get(trans)
     if trans is None:
         raise ValueError("trans must be one of 0, 1, 2, 'N', 'T' or 'C'")
-    if a.shape[0] == 0:
-        return loom.zeros(b.shape, dtype=b.dtype, device=b.device)
+    if a.shape[-1] == 0:
+        shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + tuple(b.shape[-2:]) if b.ndim > 1 else \
+            tuple(a.shape[:-2]) + tuple(b.shape)
+        return loom.zeros(shape, dtype=b.dtype, device=b.device)
     t = _triangle(a, lower, unit_diagonal)
     if trans == 1:
-        t = t.T
+        t = t.swapaxes(-1, -2)
     elif trans == 2:
         t = conj_t(t)
     try:
         return loom.linalg.solve(t, b)
     except np.linalg.LinAlgError:
-        k = int(loom.argmin(loom.diagonal(t) != 0))
+        k = int(loom.argmin(loom.all(loom.diagonal(t, axis1=-2, axis2=-1).reshape((-1, t.shape[-1])) != 0, axis=0)))
         raise np.linalg.LinAlgError(f"singular matrix: resolution failed at diagonal {k}") from None
 
 
