@@ -57,3 +57,18 @@ def test_in_place_outputs_options_and_errors(device, rng):
 @needs_nvrtc
 def test_pass_kernel_compiles_for_a_gpu():
     loom._loom._compile_for_testing(_distance._PASS_SOURCE, "edt_pass", 90)
+
+
+def test_indices_of_other_integer_types(device, rng):
+    img = loom.asarray(rng.random((12, 10)) < 0.7, device=device)
+    want = ln.distance_transform_edt(img, return_distances=False, return_indices=True).numpy()
+    for dt in (loom.int16, loom.uint16, loom.uint32, loom.int64, loom.uint64):
+        out = loom.empty((2, 12, 10), dtype=dt, device=device)
+        ln.distance_transform_edt(img, return_distances=False, return_indices=True, indices=out)
+        np.testing.assert_array_equal(out.numpy(), want)
+    for dt in (loom.int8, loom.float64):
+        with pytest.raises(RuntimeError, match="indices"):
+            ln.distance_transform_edt(img, return_indices=True, indices=loom.empty((2, 12, 10), dtype=dt, device=device))
+    with pytest.raises(RuntimeError, match="float32"):
+        ln.distance_transform_edt(img, distances=loom.empty((12, 10), dtype=loom.float64, device=device),
+                                  float64_distances=False)

@@ -103,7 +103,7 @@ def _sampling(sampling, ndim):
     return [float(v) for v in s]
 
 
-def _check_outputs(shape, ndim, return_distances, return_indices, distances, indices):
+def _check_outputs(shape, ndim, return_distances, return_indices, distances, indices, float64_distances):
     if not (return_distances or return_indices):
         raise RuntimeError("at least one of return_distances/return_indices must be True")
     if distances is not None:
@@ -111,15 +111,20 @@ def _check_outputs(shape, ndim, return_distances, return_indices, distances, ind
             raise RuntimeError("return_distances must be True if distances is supplied")
         if distances.shape != tuple(shape):
             raise RuntimeError("distances array has wrong shape")
-        if distances.dtype != loom.float64 and distances.dtype != loom.float32:
-            raise RuntimeError("distances array must be float64")
+        want = loom.float64 if float64_distances else loom.float32
+        if distances.dtype != want:
+            raise RuntimeError(f"distances array must be {want}")
     if indices is not None:
         if not return_indices:
             raise RuntimeError("return_indices must be True if indices is supplied")
         if indices.shape != (ndim,) + tuple(shape):
             raise RuntimeError("indices array has wrong shape")
-        if indices.dtype != loom.int32:
-            raise RuntimeError("indices array must be int32")
+        # SciPy takes int32 only, CuPy any integer type of 16 bits or more: loom as CuPy,
+        # provided the type holds every index
+        if indices.dtype.kind not in "iu" or indices.dtype.itemsize < 2 or \
+                max(shape, default=0) - 1 > np.iinfo(np.dtype(indices.dtype.name)).max:
+            raise RuntimeError(f"indices array must be an integer type of at least 16 bits that holds every index, "
+                               f"not {indices.dtype}")
 
 
 def distance_transform_edt(input, sampling=None, return_distances=True, return_indices=False, distances=None,
@@ -127,12 +132,13 @@ def distance_transform_edt(input, sampling=None, return_distances=True, return_i
     """The Euclidean distance of each element to the nearest zero element (with `sampling`
     the spacing along each axis), and with return_indices that element's index
     (shape (ndim,) + input.shape, int32). distances=/indices= arrays are written in place and
-    their slot of the result is left out, as SciPy does. float64_distances=False gives
+    their slot of the result is left out, as SciPy does; indices= may be any integer type of
+    16 bits or more that holds the indices (CuPy's rule; SciPy's is int32). float64_distances=False gives
     float32 distances (CuPy's option); block_params (CuPy's kernel tiling) is accepted and
     has no effect."""
     x = _util.asarray(input)
     x = x.reshape((1,)) if x.ndim == 0 else x
-    _check_outputs(x.shape, x.ndim, return_distances, return_indices, distances, indices)
+    _check_outputs(x.shape, x.ndim, return_distances, return_indices, distances, indices, float64_distances)
     spacing = _sampling(sampling, x.ndim)
     background = x == 0
     f = loom.where(background, 0.0, np.inf).astype(loom.float64)
@@ -166,7 +172,7 @@ def distance_transform_edt(input, sampling=None, return_distances=True, return_i
     if return_indices:
         ind = loom.stack(feats).astype(loom.int32)
         if indices is not None:
-            indices[...] = ind
+            indices[...] = ind.astype(indices.dtype)
         else:
             results.append(ind)
     if not results:
