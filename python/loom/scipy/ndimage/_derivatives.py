@@ -82,26 +82,25 @@ def _gaussian_args(x, sigma, axes):
     return full, axes
 
 
-def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axes=None, **kwargs):
-    """The Laplacian by second derivatives of a Gaussian (scipy.ndimage.gaussian_laplace)."""
+def _gaussian_derivatives(input, sigma, output, mode, cval, axes, order, generic, kwargs):
+    """generic (laplace or gradient magnitude) over Gaussian derivatives of `order` along
+    each axis, smoothing along the others."""
     x = _util.asarray(input)
     sigma, axes = _gaussian_args(x, sigma, axes)
 
-    def derivative2(v, axis, out, m, c):
-        order = [0] * v.ndim
-        order[axis] = 2
-        return gaussian_filter(v, sigma, order, out, m, c, **kwargs)
-    return generic_laplace(x, derivative2, output, mode, cval, axes=axes)
+    def derivative(v, axis, out, m, c):
+        orders = [0] * v.ndim
+        orders[axis] = order
+        return gaussian_filter(v, sigma, orders, out, m, c, **kwargs)
+    return generic(x, derivative, output, mode, cval, axes=axes)
+
+
+def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axes=None, **kwargs):
+    """The Laplacian by second derivatives of a Gaussian (scipy.ndimage.gaussian_laplace)."""
+    return _gaussian_derivatives(input, sigma, output, mode, cval, axes, 2, generic_laplace, kwargs)
 
 
 def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=0.0, *, axes=None, **kwargs):
     """The gradient magnitude by first derivatives of a Gaussian
     (scipy.ndimage.gaussian_gradient_magnitude)."""
-    x = _util.asarray(input)
-    sigma, axes = _gaussian_args(x, sigma, axes)
-
-    def derivative(v, axis, out, m, c):
-        order = [0] * v.ndim
-        order[axis] = 1
-        return gaussian_filter(v, sigma, order, out, m, c, **kwargs)
-    return generic_gradient_magnitude(x, derivative, output, mode, cval, axes=axes)
+    return _gaussian_derivatives(input, sigma, output, mode, cval, axes, 1, generic_gradient_magnitude, kwargs)

@@ -9,6 +9,7 @@ import loom
 
 from .. import _util
 from ..special import j1
+from . import _support
 
 
 def _input(input, n, axis):
@@ -56,34 +57,28 @@ def _output(x, output, complex_only=False):
 
 def _apply(x, factor, output, dt):
     res = x.astype(dt) * loom.asarray(factor, device=x.device).astype(dt)
-    if isinstance(output, loom.ndarray):
-        if output.shape != res.shape:
-            raise RuntimeError("output shape not correct")
-        output[...] = res
-        return output
-    return res
+    return _support.finish(res, x, output if isinstance(output, loom.ndarray) else dt)
+
+
+def _separable(input, values, n, axis, output, per_axis, complex_only=False):
+    """The spectrum times prod over axes of per_axis(value of the axis, its frequencies)."""
+    x, n, axis = _input(input, n, axis)
+    dt = _output(x, output, complex_only)
+    values = np.asarray(_sequence(values, x.ndim), float)
+    factor = np.ones([1] * x.ndim)
+    for ax, f in enumerate(_frequencies(x.shape, n, axis)):
+        factor = factor * _along(per_axis(values[ax], f), ax, x.ndim)
+    return _apply(x, factor, output, dt)
 
 
 def fourier_gaussian(input, sigma, n=-1, axis=-1, output=None):
     """The spectrum times the transform of a Gaussian of standard deviation sigma."""
-    x, n, axis = _input(input, n, axis)
-    dt = _output(x, output)
-    sigmas = np.asarray(_sequence(sigma, x.ndim), float)
-    factor = np.ones([1] * x.ndim)
-    for ax, f in enumerate(_frequencies(x.shape, n, axis)):
-        factor = factor * _along(np.exp(-2.0 * np.pi ** 2 * sigmas[ax] ** 2 * f ** 2), ax, x.ndim)
-    return _apply(x, factor, output, dt)
+    return _separable(input, sigma, n, axis, output, lambda s, f: np.exp(-2.0 * np.pi ** 2 * s ** 2 * f ** 2))
 
 
 def fourier_uniform(input, size, n=-1, axis=-1, output=None):
     """The spectrum times the transform of a box of `size` samples (a sinc per axis)."""
-    x, n, axis = _input(input, n, axis)
-    dt = _output(x, output)
-    sizes = np.asarray(_sequence(size, x.ndim), float)
-    factor = np.ones([1] * x.ndim)
-    for ax, f in enumerate(_frequencies(x.shape, n, axis)):
-        factor = factor * _along(np.sinc(sizes[ax] * f), ax, x.ndim)  # sin(pi s f) / (pi s f)
-    return _apply(x, factor, output, dt)
+    return _separable(input, size, n, axis, output, lambda s, f: np.sinc(s * f))  # sin(pi s f) / (pi s f)
 
 
 def fourier_ellipsoid(input, size, n=-1, axis=-1, output=None):
@@ -111,13 +106,7 @@ def fourier_ellipsoid(input, size, n=-1, axis=-1, output=None):
 
 def fourier_shift(input, shift, n=-1, axis=-1, output=None):
     """The spectrum times exp(-2 pi i f shift): the input shifted by `shift` samples."""
-    x, n, axis = _input(input, n, axis)
-    dt = _output(x, output, complex_only=True)
-    shifts = np.asarray(_sequence(shift, x.ndim), float)
-    factor = np.ones([1] * x.ndim, complex)
-    for ax, f in enumerate(_frequencies(x.shape, n, axis)):
-        factor = factor * _along(np.exp(-2j * np.pi * shifts[ax] * f), ax, x.ndim)
-    return _apply(x, factor, output, dt)
+    return _separable(input, shift, n, axis, output, lambda s, f: np.exp(-2j * np.pi * s * f), complex_only=True)
 
 
 def _sequence(value, ndim):
