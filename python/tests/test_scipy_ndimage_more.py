@@ -92,8 +92,13 @@ def test_binary_propagation_fill_holes_hit_or_miss(device, rng, shape):
         check(ln.binary_hit_or_miss(lx, s), nd.binary_hit_or_miss(x, s), device=device)
     cube = np.ones([3] * len(shape))
     check(ln.binary_hit_or_miss(lx, cube, np.zeros_like(cube)), nd.binary_hit_or_miss(x, cube, np.zeros_like(cube)))
-    with pytest.raises(NotImplementedError, match="axes"):
-        ln.binary_fill_holes(lx, axes=(0,))
+    for axes in ((0, 1), (-1,), (0, -1)):  # the structure spans these axes only
+        s = nd.generate_binary_structure(len(axes), 2)
+        for name in ("binary_erosion", "binary_dilation", "binary_opening", "binary_closing", "binary_fill_holes",
+                     "binary_hit_or_miss"):
+            check(getattr(ln, name)(lx, s, axes=axes), getattr(nd, name)(x, s, axes=axes), device=device)
+        check(ln.binary_propagation(loom.asarray(seed, device=device), s, mask=loom.asarray(mask, device=device), axes=axes),
+              nd.binary_propagation(seed, s, mask=mask, axes=axes))
 
 
 def test_iterate_structure():

@@ -22,26 +22,27 @@ def _structure(structure, ndim):
     return s
 
 
-def _round(x, s, origins, border_value, dilate):
-    taps = _taps(x, s, list(range(x.ndim)), "constant", bool(border_value), origins)
+def _round(x, s, axes, origins, border_value, dilate):
+    taps = _taps(x, s, axes, "constant", bool(border_value), origins)
     out = taps[0]
     for t in taps[1:]:
         out = (out | t) if dilate else (out & t)
     return out
 
 
-def _binary(input, structure, iterations, mask, output, border_value, origin, dilate):
+def _binary(input, structure, iterations, mask, output, border_value, origin, dilate, axes=None):
     x = _support.check_input(input)
     x = x if x.dtype == loom.bool_ else x != 0
-    s = _structure(structure, x.ndim)
-    origins = _support.sequence(origin, x.ndim)
+    axes = _support.axes_of(axes, x.ndim)  # the structure spans these axes (all by default)
+    s = _structure(structure, len(axes))
+    origins = _support.sequence(origin, len(axes))
     if dilate:  # the reflected element, its origin mirrored (one further on even axes), as SciPy
-        s = s[tuple(slice(None, None, -1) for _ in range(x.ndim))]
+        s = s[tuple(slice(None, None, -1) for _ in range(len(axes)))]
         origins = [-o - (0 if sz & 1 else 1) for o, sz in zip(origins, s.shape)]
     m = None if mask is None else _support.check_input(mask) != 0
     out, n = x, int(iterations)
     while True:
-        nxt = _round(out, s, origins, border_value, dilate)
+        nxt = _round(out, s, axes, origins, border_value, dilate)
         if m is not None:
             nxt = loom.where(m, nxt, x)
         done = n == 1 or (n < 1 and not bool(loom.any(nxt != out)))
@@ -56,26 +57,26 @@ def _binary(input, structure, iterations, mask, output, border_value, origin, di
 
 
 def binary_erosion(input, structure=None, iterations=1, mask=None, output=None, border_value=0, origin=0,
-                   brute_force=False):
+                   brute_force=False, *, axes=None):
     """True where every tap of the structure is True (scipy.ndimage.binary_erosion)."""
-    return _binary(input, structure, iterations, mask, output, border_value, origin, False)
+    return _binary(input, structure, iterations, mask, output, border_value, origin, False, axes)
 
 
 def binary_dilation(input, structure=None, iterations=1, mask=None, output=None, border_value=0, origin=0,
-                    brute_force=False):
+                    brute_force=False, *, axes=None):
     """True where any tap of the reflected structure is True (scipy.ndimage.binary_dilation)."""
-    return _binary(input, structure, iterations, mask, output, border_value, origin, True)
+    return _binary(input, structure, iterations, mask, output, border_value, origin, True, axes)
 
 
 def binary_opening(input, structure=None, iterations=1, output=None, origin=0, mask=None, border_value=0,
-                   brute_force=False):
+                   brute_force=False, *, axes=None):
     """Dilation of the erosion."""
-    tmp = binary_erosion(input, structure, iterations, mask, None, border_value, origin)
-    return binary_dilation(tmp, structure, iterations, mask, output, border_value, origin)
+    tmp = binary_erosion(input, structure, iterations, mask, None, border_value, origin, axes=axes)
+    return binary_dilation(tmp, structure, iterations, mask, output, border_value, origin, axes=axes)
 
 
 def binary_closing(input, structure=None, iterations=1, output=None, origin=0, mask=None, border_value=0,
-                   brute_force=False):
+                   brute_force=False, *, axes=None):
     """Erosion of the dilation."""
-    tmp = binary_dilation(input, structure, iterations, mask, None, border_value, origin)
-    return binary_erosion(tmp, structure, iterations, mask, output, border_value, origin)
+    tmp = binary_dilation(input, structure, iterations, mask, None, border_value, origin, axes=axes)
+    return binary_erosion(tmp, structure, iterations, mask, output, border_value, origin, axes=axes)

@@ -10,25 +10,18 @@ from . import _support
 from ._binary import _structure, binary_dilation, binary_erosion
 
 
-def _no_axes(axes, who):
-    if axes is not None:
-        raise NotImplementedError(f"[{who}] axes=: loom's binary morphology works over every axis")
-
-
 def binary_propagation(input, structure=None, mask=None, output=None, border_value=0, origin=0, *, axes=None):
     """input dilated within mask until it stops growing (scipy.ndimage.binary_propagation)."""
-    _no_axes(axes, "binary_propagation")
-    return binary_dilation(input, structure, -1, mask, output, border_value, origin)
+    return binary_dilation(input, structure, -1, mask, output, border_value, origin, axes=axes)
 
 
 def binary_fill_holes(input, structure=None, output=None, origin=0, *, axes=None):
     """input with every background region that does not touch the border filled
     (scipy.ndimage.binary_fill_holes)."""
-    _no_axes(axes, "binary_fill_holes")
     x = _support.check_input(input)
     background = loom.logical_not(x != 0)
     reached = binary_dilation(loom.zeros(x.shape, dtype=loom.bool, device=x.device), structure, -1, background, None,
-                              1, origin)
+                              1, origin, axes=axes)
     filled = loom.logical_not(reached)
     if isinstance(output, loom.ndarray):
         loom.copyto(output, filled)
@@ -39,15 +32,14 @@ def binary_fill_holes(input, structure=None, output=None, origin=0, *, axes=None
 def binary_hit_or_miss(input, structure1=None, structure2=None, output=None, origin1=0, origin2=None, *, axes=None):
     """True where structure1 fits the foreground and structure2 (by default its complement)
     the background (scipy.ndimage.binary_hit_or_miss)."""
-    _no_axes(axes, "binary_hit_or_miss")
     x = _support.check_input(input)
-    s1 = _structure(structure1, x.ndim)
+    s1 = _structure(structure1, len(_support.axes_of(axes, x.ndim)))
     s2 = np.logical_not(s1) if structure2 is None else np.asarray(
         structure2.numpy() if isinstance(structure2, loom.ndarray) else structure2, dtype=bool)
     origin2 = origin1 if origin2 is None else origin2
-    hit = binary_erosion(x, s1, 1, None, None, 0, origin1)
+    hit = binary_erosion(x, s1, 1, None, None, 0, origin1, axes=axes)
     # an all-False structure2 matches everywhere (SciPy's erosion by nothing)
-    miss = binary_erosion(loom.logical_not(x != 0), s2, 1, None, None, 0, origin2) if s2.any() else \
+    miss = binary_erosion(loom.logical_not(x != 0), s2, 1, None, None, 0, origin2, axes=axes) if s2.any() else \
         loom.ones(x.shape, dtype=loom.bool, device=x.device)
     out = loom.logical_and(hit, miss)
     if isinstance(output, loom.ndarray):

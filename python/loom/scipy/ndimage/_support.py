@@ -106,7 +106,7 @@ def finish(result, x, output):
             raise RuntimeError("output shape not correct")
         output[...] = result
         return output
-    return result
+    return loom.ascontiguousarray(result)  # a fresh C-ordered array, as SciPy returns (a view may not be)
 
 
 def complex_output(output):
