@@ -9,7 +9,7 @@ import scipy.ndimage as nd
 
 import loom
 from loom.scipy import ndimage as ln
-from scipy_compare import check
+from scipy_compare import check, same_error
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.uint8])
@@ -118,3 +118,19 @@ def test_empty_label_moments_are_nan(device):
     got = ln.variance(loom.arange(4.0, device=device), loom.asarray([1, 1, 2, 2], device=device), [1, 5])
     np.testing.assert_allclose(got.numpy(), want)
     assert np.isnan(got.numpy()[1])
+
+
+def test_measurement_errors_and_casts(device, rng):
+    x = rng.random(20) + 1j
+    lab = rng.integers(0, 3, 20)
+    lx, llab = loom.asarray(x, device=device), loom.asarray(lab, device=device)
+    for name in ("sum", "mean", "variance", "standard_deviation", "center_of_mass"):
+        same_error(lambda: getattr(ln, name)(lx, llab, [1, 2]), lambda: getattr(nd, name)(x, lab, [1, 2]))
+    same_error(lambda: ln.histogram(lx.real, 0, 1, 4, None, [1]), lambda: nd.histogram(x.real, 0, 1, 4, None, [1]))
+    same_error(lambda: ln.labeled_comprehension(lx.real, None, [1], loom.sum, float, 0),
+               lambda: nd.labeled_comprehension(x.real, None, [1], np.sum, float, 0))
+    big = rng.integers(0, 101, 200).astype(np.uint8)  # label sums past 255 wrap in a uint8 output
+    lab2 = rng.integers(0, 4, 200)
+    check(ln.labeled_comprehension(loom.asarray(big, device=device), loom.asarray(lab2, device=device), [1, 2], loom.sum,
+                                   np.uint8, 0),
+          nd.labeled_comprehension(big, lab2, [1, 2], np.sum, np.uint8, 0))

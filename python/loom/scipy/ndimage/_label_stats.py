@@ -87,6 +87,8 @@ def extrema(input, labels=None, index=None):
 def variance(input, labels=None, index=None):
     """The variance of each label's values, two-pass (scipy.ndimage.variance)."""
     x = _util.asarray(input)
+    if x.dtype.kind == "c" and labels is not None and index is not None:
+        raise TypeError("complex input with labels and index: SciPy's per-label sums take real values only")
     x = x.astype(loom.complex128 if x.dtype.kind == "c" else loom.float64)  # SciPy's float64 sums
     values, mask, scalar = _columns(x, labels, index)
     weights = mask.astype(loom.float64)
@@ -127,6 +129,8 @@ def histogram(input, min, max, bins, labels=None, index=None):
     """The counts of each label's values in `bins` equal bins over [min, max]
     (scipy.ndimage.histogram): one int array, or an object array of them for a sequence."""
     x = _util.asarray(input)
+    if labels is None and index is not None:
+        raise ValueError("index without defined labels")
     parts, scalar = _each_label(x, labels, index)
     counts = [loom.histogram(v, bins=int(bins), range=(min, max))[0] for _, v in parts]
     if scalar:
@@ -140,6 +144,8 @@ def labeled_comprehension(input, labels, index, func, out_dtype, default, pass_p
     """func over each label's values (and their flat positions when pass_positions), in an
     array of out_dtype with `default` for labels that have no element."""
     x = _util.asarray(input)
+    if labels is None and index is not None:
+        raise ValueError("index without defined labels")
     positions = loom.arange(x.size, device=x.device).reshape(x.shape)
     if index is None:
         # SciPy's rule: labels is then the mask of one region
@@ -151,7 +157,8 @@ def labeled_comprehension(input, labels, index, func, out_dtype, default, pass_p
     for i, ((_, v), (_, p)) in enumerate(zip(parts, pos_parts)):
         if v.size:
             res = func(v, p) if pass_positions else func(v)
-            out[i] = res.item() if isinstance(res, loom.ndarray) else res
+            # a C cast into out_dtype, wrapping as SciPy's assignment of a NumPy scalar does
+            out[i] = np.asarray(res.numpy() if isinstance(res, loom.ndarray) else res).astype(out.dtype)
     return loom.asarray(out[0] if scalar else out, device=x.device)
 
 

@@ -107,6 +107,8 @@ def _sums(values, labels, index):
     lab = loom.broadcast_to(lab, values.shape)
     if index is None:
         return loom.sum(loom.where(lab != 0, values, 0.0)), True
+    if values.dtype.kind == "c":  # SciPy sums labels by bincount, which has no complex form
+        raise TypeError("complex input with labels and index: SciPy's per-label sums take real values only")
     scalar = np.ndim(index) == 0
     idx = np.atleast_1d(np.asarray(index.numpy() if isinstance(index, loom.ndarray) else index))
     keys = loom.asarray(idx.reshape(-1), device=values.device).astype(lab.dtype)
