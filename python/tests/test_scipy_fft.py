@@ -118,3 +118,21 @@ def test_scipy_fft_backend(device, rng):
         np.testing.assert_allclose(y.numpy(), np.fft.rfft(x, axis=0), rtol=1e-12, atol=1e-12)
         np.testing.assert_allclose(sf.dctn(lx, norm="ortho").numpy(), sf.dctn(x, norm="ortho"), rtol=1e-12, atol=1e-12)
         assert isinstance(sf.fft(x), np.ndarray)
+
+
+@pytest.mark.parametrize("mu", [0.3, 0.5, -1.2])
+@pytest.mark.parametrize("n", [1, 2, 9, 10])
+@pytest.mark.parametrize("bias", [0.0, 0.8, -0.5])
+def test_fast_hankel_transform(device, mu, n, bias):
+    r = np.logspace(-4, 4, n) if n > 1 else np.array([1.0])
+    dln = float(np.log(r[1] / r[0])) if n > 1 else 0.1
+    a = np.stack([r ** (mu + 1) * np.exp(-r ** 2 / 2)] * 2)  # a batch of two
+    for offset in (0.0, 0.1, sf.fhtoffset(dln, mu, bias=bias)):
+        assert lf.fhtoffset(dln, mu, initial=offset, bias=bias) == pytest.approx(sf.fhtoffset(dln, mu, initial=offset, bias=bias))
+        for name in ("fht", "ifht"):
+            with np.errstate(all="ignore"):
+                want = getattr(sf, name)(a, dln, mu, offset=offset, bias=bias)
+            got = getattr(lf, name)(loom.asarray(a, device=device), dln, mu, offset=offset, bias=bias)
+            np.testing.assert_allclose(got.numpy(), want, rtol=1e-10, atol=1e-10 * np.abs(want).max())
+    check(lf.fht(loom.asarray(a.astype(np.float32), device=device), dln, mu), sf.fht(a.astype(np.float32), dln, mu),
+          device=device, rtol=1e-4)
