@@ -60,3 +60,18 @@ def test_lfilter_of_a_gain_keeps_no_state(device, rng):
         want_y, want_zf = ss.lfilter(b, a, x, zi=np.zeros((3, 0)))
         check(y, want_y)
         check(zf, want_zf)
+
+
+def test_filters_return_c_contiguous_arrays(device, rng):
+    b, a = ss.butter(3, 0.2)
+    sos = ss.butter(3, 0.2, output="sos")
+    x = rng.standard_normal((14, 30, 15))  # every axis longer than filtfilt's padding (12)
+    lx = loom.asarray(x, device=device)
+    for axis in (0, 1, -1):
+        for got, want in ((ls.lfilter(b, a, lx, axis=axis), ss.lfilter(b, a, x, axis=axis)),
+                          (ls.sosfilt(sos, lx, axis=axis), ss.sosfilt(sos, x, axis=axis)),
+                          (ls.filtfilt(b, a, lx, axis=axis), ss.filtfilt(b, a, x, axis=axis)),
+                          (ls.filtfilt(b, a, lx, axis=axis, method="gust"), ss.filtfilt(b, a, x, axis=axis, method="gust")),
+                          (ls.upfirdn([1.0, 0.5, 0.25], lx, 3, 2, axis=axis), ss.upfirdn([1.0, 0.5, 0.25], x, 3, 2, axis=axis))):
+            check(got, want, device=device)
+            assert got.flags.c_contiguous

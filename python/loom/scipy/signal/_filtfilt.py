@@ -55,7 +55,7 @@ def _two_passes(run, zi, ext, axis, edge):
     y, _ = run(ext, zi * _along(ext, axis, 0, 1))
     y, _ = run(loom.flip(y, axis=axis), zi * _along(y, axis, -1, None))
     y = loom.flip(y, axis=axis)
-    return _along(y, axis, edge, -edge) if edge > 0 else y
+    return loom.ascontiguousarray(_along(y, axis, edge, -edge) if edge > 0 else y)  # SciPy's fresh C order
 
 
 def filtfilt(b, a, x, axis=-1, padtype="odd", padlen=None, method="pad", irlen=None):

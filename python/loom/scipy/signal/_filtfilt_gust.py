@@ -77,4 +77,4 @@ def filtfilt_gust(bb, aa, x, axis, irlen):
     else:
         y = loom.concatenate([y[..., :m] + correction[..., :m], y[..., m:n - m], y[..., n - m:] + correction[..., m:]],
                              axis=-1)
-    return loom.moveaxis(y, -1, axis)
+    return loom.ascontiguousarray(loom.moveaxis(y, -1, axis))

@@ -128,8 +128,9 @@ def _run(system, x, axis, zi, dt):
         else:
             zf = loom.zeros((rows, 0), dtype=dt, device=dev)
         y = y0.reshape(rows, nb * L)[:, :n]
-    y = loom.moveaxis(y.reshape(batch + (n,)), -1, axis)
-    zf = loom.moveaxis(zf.reshape(batch + (p,)), -1, axis)
+    # fresh C-ordered arrays, as SciPy returns (a moved axis is a strided view)
+    y = loom.ascontiguousarray(loom.moveaxis(y.reshape(batch + (n,)), -1, axis))
+    zf = loom.ascontiguousarray(loom.moveaxis(zf.reshape(batch + (p,)), -1, axis))
     return y, zf
 
 

@@ -39,4 +39,4 @@ def upfirdn(h, x, up=1, down=1, axis=-1, mode="constant", cval=0):
     y = convolve(x, kernel.reshape(tuple(kernel_shape)), mode="full")
     index = [slice(None)] * y.ndim
     index[axis] = slice(None, None, down)
-    return y[tuple(index)]
+    return loom.ascontiguousarray(y[tuple(index)])  # a fresh C-ordered array, as SciPy returns
