@@ -62,8 +62,8 @@ def _transform(a, dln, mu, offset, bias, inverse):
     j = np.arange(n) - (n - 1) / 2
     dev = x.device
     sign = 1.0 if inverse else -1.0
-    if bias:
-        x = x * loom.asarray(np.exp(sign * bias * j * dln), device=dev).astype(x.dtype)
+    if bias:  # a float64 factor: SciPy's float32 input with a bias comes out float64
+        x = x * loom.asarray(np.exp(sign * bias * j * dln), device=dev)
     u = _coefficients(n, dln, mu, offset, bias)
     with np.errstate(divide="ignore", invalid="ignore"):
         factor = 1.0 / np.conj(u) if inverse else u
@@ -71,7 +71,7 @@ def _transform(a, dln, mu, offset, bias, inverse):
     spectrum = spectrum * loom.asarray(factor, device=dev).astype(spectrum.dtype)
     out = loom.flip(loom.fft.irfft(spectrum, n, axis=-1), axis=-1)
     if bias:
-        out = out * loom.asarray(np.exp(sign * bias * (j * dln + offset)), device=dev).astype(out.dtype)
+        out = out * loom.asarray(np.exp(sign * bias * (j * dln + offset)), device=dev)
     return out
 
 
