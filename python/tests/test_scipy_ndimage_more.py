@@ -134,3 +134,14 @@ def test_measurement_errors_and_casts(device, rng):
     check(ln.labeled_comprehension(loom.asarray(big, device=device), loom.asarray(lab2, device=device), [1, 2], loom.sum,
                                    np.uint8, 0),
           nd.labeled_comprehension(big, lab2, [1, 2], np.sum, np.uint8, 0))
+
+
+@pytest.mark.parametrize("axes", [(0, 1), (-2, -1), (0, -1)])
+def test_grey_morphology_axes(device, rng, axes):
+    x = rng.standard_normal((3, 4, 7, 8))
+    lx = loom.asarray(x, device=device)
+    for name in ("grey_erosion", "grey_dilation", "grey_opening", "grey_closing", "morphological_gradient",
+                 "morphological_laplace", "white_tophat", "black_tophat"):
+        for kw in ({"size": 3}, {"footprint": np.array([[1, 0, 1], [1, 1, 0]], bool)},
+                   {"structure": rng.random((3, 2)), "mode": "constant"}, {"size": (2, 3), "origin": (0, -1)}):
+            check(getattr(ln, name)(lx, axes=axes, **kw), getattr(nd, name)(x, axes=axes, **kw), device=device)
