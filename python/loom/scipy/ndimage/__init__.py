@@ -44,3 +44,6 @@ __all__ += ["extrema", "find_objects", "histogram", "labeled_comprehension", "ma
 from ._distance import distance_transform_edt
 
 __all__ += ["distance_transform_edt"]
+from ._generic import generic_filter, generic_filter1d
+
+__all__ += ["generic_filter", "generic_filter1d"]
