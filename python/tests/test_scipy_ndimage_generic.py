@@ -73,6 +73,9 @@ def test_errors(device):
     same_error(lambda: ln.generic_filter(lx, rms), lambda: nd.generic_filter(x, rms))
     with pytest.raises(TypeError, match="RawKernel or a Python callable"):
         ln.generic_filter(lx, "rms", size=3)
+    total = loom.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "total")
+    with pytest.raises(NotImplementedError, match="ReductionKernel"):
+        ln.generic_filter(lx, total, size=3)
 
 
 @needs_nvrtc

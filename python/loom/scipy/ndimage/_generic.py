@@ -55,6 +55,10 @@ def _launch(kernel, count, args):
 
 
 def _check_function(function, who):
+    if isinstance(function, loom.ReductionKernel):
+        raise NotImplementedError(f"[{who}] a ReductionKernel as the function (CuPy's form, written against CuPy's "
+                                  f"internal _in_ind and _raw_x) is not supported: pass a loom.RawKernel or a "
+                                  f"Python function")
     if isinstance(function, loom.RawKernel) or callable(function):
         return
     raise TypeError(f"[{who}] function must be a loom.RawKernel or a Python callable, not {type(function).__name__}")
