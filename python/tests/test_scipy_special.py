@@ -294,6 +294,12 @@ COMPOSITES = {
     "softplus": [lambda r: r.normal(0, 50, 100)],
     "huber": [lambda r: r.uniform(-1, 3, 50), lambda r: r.normal(0, 3, 50)],
     "pseudo_huber": [lambda r: np.r_[r.uniform(0, 3, 49), 0.0], lambda r: r.normal(0, 3, 50)],
+    "exprel": [lambda r: np.r_[r.normal(0, 20, 100), [0.0, -0.0, 1e-300, 1e-10, 720.0, -720.0, np.inf, -np.inf, np.nan]]],
+    # zetac below 1 goes through zeta's reflection, which loses digits for |x| < 1e-5 (see the
+    # guide): the cases stay clear of 0
+    "zetac": [lambda r: np.r_[r.uniform(1.0001, 60, 100), r.uniform(-20, -0.01, 50), r.uniform(0.01, 0.99, 50),
+                              [1.0, 2.0, -2.0, np.inf, np.nan]]],
+    "loggamma": [lambda r: np.r_[r.uniform(1e-3, 200, 100), [0.0, -1.5, -2.0, 1.0, 2.0, np.inf, np.nan]]],
 }
 
 

@@ -16,9 +16,9 @@ from ._functions import (beta, betainc, betaln, digamma, entr, erf, erfc, erfcin
                          gammaincc, gammaln, i0, i0e, i1, i1e, j0, j1, kl_div, log_expit, log_ndtr, logit, ndtr, ndtri,
                          polygamma, psi, rel_entr, sinc, xlog1py, xlogy, y0, y1, zeta)
 from ._logsumexp import log_softmax, logsumexp, softmax
-from ._composites import (binom, boxcox, boxcox1p, cbrt, cosdg, cosm1, cotdg, exp2, exp10, expm1, gammasgn, huber,
-                          inv_boxcox, inv_boxcox1p, log1p, multigammaln, poch, pseudo_huber, radian, rgamma, round,
-                          sindg, softplus, tandg)
+from ._composites import (binom, boxcox, boxcox1p, cbrt, cosdg, cosm1, cotdg, exp2, exp10, expm1, exprel, gammasgn,
+                          huber, inv_boxcox, inv_boxcox1p, log1p, loggamma, multigammaln, poch, pseudo_huber, radian,
+                          rgamma, round, sindg, softplus, tandg, zetac)
 
 __all__ = ["beta", "betainc", "betaln", "digamma", "entr", "erf", "erfc", "erfcinv", "erfinv", "expit", "gamma",
            "gammainc", "gammaincc", "gammaln", "i0", "i0e", "i1", "i1e", "j0", "j1", "kl_div", "log_expit",
@@ -26,4 +26,4 @@ __all__ = ["beta", "betainc", "betaln", "digamma", "entr", "erf", "erfc", "erfci
            "softmax", "xlog1py", "xlogy", "y0", "y1", "zeta",
            "binom", "boxcox", "boxcox1p", "cbrt", "cosdg", "cosm1", "cotdg", "exp2", "exp10", "expm1", "gammasgn",
            "huber", "inv_boxcox", "inv_boxcox1p", "log1p", "multigammaln", "poch", "pseudo_huber", "radian", "rgamma",
-           "round", "sindg", "softplus", "tandg"]
+           "round", "sindg", "softplus", "tandg", "exprel", "loggamma", "zetac"]

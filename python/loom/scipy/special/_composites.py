@@ -204,3 +204,27 @@ def multigammaln(a, d):
     for j in range(d):
         total = total + _f.gammaln(a - 0.5 * j)
     return total
+
+
+def exprel(x):
+    """(exp(x) - 1) / x, 1 at 0 (scipy.special.exprel)."""
+    (x,) = _args(x)
+    safe = loom.where(x == 0, 1.0, x)
+    value = loom.where(x == loom.inf, loom.inf, loom.expm1(x) / safe)  # inf / inf is inf here
+    return loom.where(x == 0, 1.0, value).astype(x.dtype)
+
+
+def zetac(x):
+    """zeta(x) - 1 without the cancellation near 1: the Hurwitz zeta from 2 above x = 1
+    (scipy.special.zetac)."""
+    (x,) = _args(x)
+    above = _f.zeta(loom.where(x > 1, loom.where(x == loom.inf, 2.0, x), 2.0), 2.0)
+    below = _f.zeta(loom.where(x > 1, 0.5, x)) - 1.0
+    return loom.where(x == loom.inf, 0.0, loom.where(x > 1, above, below)).astype(x.dtype)
+
+
+def loggamma(x):
+    """log(gamma(x)) for real x > 0, NaN below 0 (scipy.special.loggamma of real arguments;
+    complex ones are not taken)."""
+    (x,) = _args(x)
+    return loom.where(x < 0, loom.nan, _f.gammaln(x)).astype(x.dtype)
