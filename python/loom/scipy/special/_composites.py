@@ -137,34 +137,21 @@ def exp10(x):
     return loom.power(10.0, x).astype(x.dtype)
 
 
-def exp2(x):
-    """2**x."""
-    (x,) = _args(x)
-    return loom.exp2(x)
+def _in_scipy_dtype(ufunc, name, doc):
+    """SciPy's name for a loom ufunc, applied in SciPy's loop dtype."""
+    def f(x):
+        (x,) = _args(x)
+        return ufunc(x)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = doc
+    return f
 
 
-def cbrt(x):
-    """The real cube root."""
-    (x,) = _args(x)
-    return loom.cbrt(x)
-
-
-def log1p(x):
-    """log(1 + x) (real arguments)."""
-    (x,) = _args(x)
-    return loom.log1p(x)
-
-
-def expm1(x):
-    """exp(x) - 1 (real arguments)."""
-    (x,) = _args(x)
-    return loom.expm1(x)
-
-
-def round(x):  # noqa: A001 - SciPy's name
-    """x rounded to the nearest integer, halves to even (scipy.special.round)."""
-    (x,) = _args(x)
-    return loom.rint(x)
+exp2 = _in_scipy_dtype(loom.exp2, "exp2", "2**x.")
+cbrt = _in_scipy_dtype(loom.cbrt, "cbrt", "The real cube root.")
+log1p = _in_scipy_dtype(loom.log1p, "log1p", "log(1 + x) (real arguments).")
+expm1 = _in_scipy_dtype(loom.expm1, "expm1", "exp(x) - 1 (real arguments).")
+round = _in_scipy_dtype(loom.rint, "round", "x rounded to the nearest integer, halves to even (scipy.special.round).")  # noqa: A001
 
 
 def softplus(x):
