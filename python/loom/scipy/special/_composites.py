@@ -151,7 +151,8 @@ exp2 = _in_scipy_dtype(loom.exp2, "exp2", "2**x.")
 cbrt = _in_scipy_dtype(loom.cbrt, "cbrt", "The real cube root.")
 log1p = _in_scipy_dtype(loom.log1p, "log1p", "log(1 + x) (real arguments).")
 expm1 = _in_scipy_dtype(loom.expm1, "expm1", "exp(x) - 1 (real arguments).")
-round = _in_scipy_dtype(loom.rint, "round", "x rounded to the nearest integer, halves to even (scipy.special.round).")  # noqa: A001
+round = _in_scipy_dtype(loom.rint, "round",  # noqa: A001 - SciPy's name
+                        "x rounded to the nearest integer, halves to even (scipy.special.round).")
 
 
 def softplus(x):
