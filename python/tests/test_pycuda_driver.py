@@ -121,3 +121,16 @@ def test_errors_name_the_call(ctx):
             drv.Context.get_device().get_attribute(drv.device_attribute.CLOCK_RATE)
         else:
             drv.Context.get_device().get_attribute(100000)
+
+
+def test_a_context_is_current_on_its_own_thread_only(device):
+    import threading
+    with loom.device(device):
+        c = drv.Device(0).make_context()
+        seen = []
+        t = threading.Thread(target=lambda: seen.append(drv.Context.get_current()))
+        t.start()
+        t.join()
+        assert seen == [None] and drv.Context.get_current() is c
+        c.pop()
+        assert drv.Context.get_current() is None

@@ -2,10 +2,13 @@
 
 loom has no CUDA contexts to manage: each array knows its device and loom activates it.
 PyCUDA's context stack becomes a stack of *current devices*: making or pushing a context
-makes its device loom's default device (so mem_alloc, to_gpu and launches go there), and
-popping it restores the previous default. Context.synchronize() waits for the current
+makes its device loom's default device of this thread, as `with loom.device(...)` does (so
+mem_alloc, to_gpu and launches go there), and popping it restores the previous default.
+Like CUDA's, the stack belongs to the thread. Context.synchronize() waits for the current
 device.
 """
+import threading
+
 import loom
 from loom import _loom
 
@@ -30,7 +33,8 @@ def init(flags=0):
 
 def _devices():
     """The devices PyCUDA code sees: the GPUs, or cpu() alone when loom's default is the CPU."""
-    base = _stack[0][1] if _stack else loom.default_device()  # loom's default before any context
+    stack = _stack()
+    base = stack[0][1] if stack else loom.default_device()  # loom's default before any context
     if base.type == "cpu":
         return [loom.cpu()]
     return [loom.gpu(i) for i in range(loom.num_gpus())]
@@ -144,7 +148,14 @@ class Device:
         return f"<loom.pycuda Device {self._device}>"
 
 
-_stack = []  # [(context, the default device before it was pushed)]
+_thread = threading.local()
+
+
+def _stack():
+    """This thread's contexts: [(context, the default device before it was pushed)]."""
+    if not hasattr(_thread, "stack"):
+        _thread.stack = []
+    return _thread.stack
 
 
 class Context:
@@ -157,11 +168,13 @@ class Context:
     # PyCUDA's class-level queries on the current context
     @staticmethod
     def get_current():
-        return _stack[-1][0] if _stack else None
+        stack = _stack()
+        return stack[-1][0] if stack else None
 
     @staticmethod
     def get_device():
-        return _stack[-1][0]._device if _stack else Device(loom.default_device())
+        stack = _stack()
+        return stack[-1][0]._device if stack else Device(loom.default_device())
 
     @staticmethod
     def synchronize():
@@ -171,21 +184,24 @@ class Context:
     @staticmethod
     def pop():
         """Makes the previous context (and its device) current again."""
-        if not _stack:
+        stack = _stack()
+        if not stack:
             raise LogicError("[Context.pop] no context is current")
-        ctx, previous = _stack.pop()
-        loom.set_default_device(previous)
+        ctx, _ = stack.pop()
+        # Ends the device scope push() began: a scope, not set_default_device(), so that a
+        # `with loom.device(...)` around the context finds its own device again afterwards.
+        ctx._device.loom_device.__exit__(None, None, None)
         return ctx
 
     def push(self):
         if self._detached:
             raise LogicError("[Context.push] the context was detached")
-        _stack.append((self, loom.default_device()))
-        loom.set_default_device(self._device.loom_device)
+        _stack().append((self, loom.default_device()))
+        self._device.loom_device.__enter__()
 
     def detach(self):
         """Pops it if current; loom's device state itself lives as long as the process."""
-        if _stack and _stack[-1][0] is self:
+        if Context.get_current() is self:
             Context.pop()
         self._detached = True
 
