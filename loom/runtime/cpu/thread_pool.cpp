@@ -12,8 +12,17 @@
 namespace loom::cpu_runtime {
 namespace {
 
-// One job at a time: workers grab chunk indices from an atomic counter. Nested or
+// One job at a time: workers grab chunk indices from the job's atomic counter. Nested or
 // concurrent parallel_for calls run serially on their caller instead of waiting.
+//
+// Each job's state lives in its caller's frame, and a worker *joins* the job under the lock
+// before touching it. The caller returns only once it has closed the job to newcomers and
+// every worker that joined has left. (Counters shared by all jobs and reset per job let a
+// worker preempted between two jobs act on the next one with the last one's view: a
+// completion counted just before the reset was lost and the caller waited for ever, or a
+// chunk claimed just before it ran twice, counted twice, and let the caller return while a
+// worker still ran its body. Both need a worker to lose its core at that instant: common
+// with 16 threads per process and many processes, as in a parallel test run.)
 class Pool {
  public:
   explicit Pool(int n) {
@@ -31,37 +40,41 @@ class Pool {
   bool try_run(int64_t chunks, const std::function<void(int64_t)>& chunk_fn) {
     std::unique_lock<std::mutex> busy(run_mu_, std::try_to_lock);
     if (!busy.owns_lock()) return false;
+    Job job(chunk_fn, chunks);
     {
       std::lock_guard<std::mutex> lock(mu_);
-      fn_ = &chunk_fn;
-      chunks_.store(chunks);
-      next_.store(0);
-      done_.store(0);
-      error_ = nullptr;
+      job_ = &job;
       ++generation_;
     }
     cv_.notify_all();
-    work();
-    std::unique_lock<std::mutex> lock(mu_);
-    done_cv_.wait(lock, [&] { return done_.load() == chunks_; });
-    fn_ = nullptr;
-    if (error_) std::rethrow_exception(error_);
+    work(job);  // returns once every chunk is claimed; joined workers may still run theirs
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      job_ = nullptr;
+      left_cv_.wait(lock, [&] { return job.joined == 0; });
+    }
+    if (job.error) std::rethrow_exception(job.error);
     return true;
   }
 
  private:
-  void work() {
+  struct Job {
+    Job(const std::function<void(int64_t)>& f, int64_t n) : fn(f), chunks(n) {}
+    const std::function<void(int64_t)>& fn;
+    const int64_t chunks;
+    std::atomic<int64_t> next{0};
+    int joined = 0;            // workers inside work(); guarded by mu_
+    std::exception_ptr error;  // the first chunk's exception; guarded by mu_
+  };
+
+  void work(Job& job) {
     int64_t i;
-    while ((i = next_.fetch_add(1)) < chunks_) {
+    while ((i = job.next.fetch_add(1)) < job.chunks) {
       try {
-        (*fn_)(i);
+        job.fn(i);
       } catch (...) {
         std::lock_guard<std::mutex> lock(mu_);
-        if (!error_) error_ = std::current_exception();
-      }
-      if (done_.fetch_add(1) + 1 == chunks_) {
-        std::lock_guard<std::mutex> lock(mu_);
-        done_cv_.notify_all();
+        if (!job.error) job.error = std::current_exception();
       }
     }
   }
@@ -69,22 +82,25 @@ class Pool {
   void loop() {
     uint64_t seen = 0;
     while (true) {
+      Job* job;
       {
         std::unique_lock<std::mutex> lock(mu_);
-        cv_.wait(lock, [&] { return stop_ || (generation_ != seen && fn_); });
+        cv_.wait(lock, [&] { return stop_ || (generation_ != seen && job_); });
         if (stop_) return;
         seen = generation_;
+        job = job_;
+        ++job->joined;
       }
-      work();
+      work(*job);
+      std::lock_guard<std::mutex> lock(mu_);
+      if (--job->joined == 0) left_cv_.notify_all();
     }
   }
 
   std::vector<std::thread> workers_;
   std::mutex mu_, run_mu_;
-  std::condition_variable cv_, done_cv_;
-  const std::function<void(int64_t)>* fn_ = nullptr;
-  std::atomic<int64_t> chunks_{0}, next_{0}, done_{0};
-  std::exception_ptr error_;
+  std::condition_variable cv_, left_cv_;
+  Job* job_ = nullptr;  // the job workers may join; guarded by mu_
   uint64_t generation_ = 0;
   bool stop_ = false;
 };
