@@ -163,6 +163,18 @@ def test_scan_kernels(ctx, rng, n):
     np.testing.assert_array_equal(out.get(), want)
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.uint32, np.uint64, np.int64, np.float32])
+def test_scan_kernels_of_every_type(ctx, rng, dtype):
+    # C names of more than one word ("unsigned char") among them: PyCUDA's test_big_array_scan.
+    host = rng.integers(0, 4, 3000).astype(dtype)
+    data = gpuarray.to_gpu(host)
+    InclusiveScanKernel(dtype, "a+b")(data)
+    np.testing.assert_array_equal(data.get(), np.cumsum(host, dtype=dtype))
+    out = gpuarray.empty_like(data)
+    ExclusiveScanKernel(dtype, "a+b", "0")(gpuarray.to_gpu(host), out)
+    np.testing.assert_array_equal(out.get(), np.concatenate([[0], np.cumsum(host, dtype=dtype)[:-1]]).astype(dtype))
+
+
 def _vector_type_source():
     lines = ["__global__ void every_type(float *out) {",
              "  uint a = 1; ushort b = 2; ulong c = 3; out[0] = a + b + c;"]

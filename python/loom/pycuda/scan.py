@@ -21,7 +21,10 @@ ITEMS = BLOCK * K
 def _source(dtype, scan_expr, neutral, preamble):
     t = ctype(dtype)
     identity = neutral if neutral is not None else "0"  # used only by exclusive scans, which need one
+    # A name of one word: C++ value-initialises `T()` only where T is one ("unsigned char()"
+    # does not parse).
     return f"""{complex_header(dtype)}{preamble}
+typedef {t} loom_scan_t;
 __device__ {t} loom_scan_op({t} a, {t} b) {{ return ({scan_expr}); }}
 
 __global__ void loom_scan_blocks(const {t} *in, {t} *out, {t} *totals, unsigned long long n, int exclusive)
@@ -30,7 +33,7 @@ __global__ void loom_scan_blocks(const {t} *in, {t} *out, {t} *totals, unsigned 
   __shared__ bool has[{BLOCK}];
   const unsigned tid = threadIdx.x;
   const unsigned long long base = (unsigned long long)blockIdx.x * {ITEMS} + (unsigned long long)tid * {K};
-  {t} run = {t}();
+  {t} run = loom_scan_t();
   bool any = false;
   for (int k = 0; k < {K}; ++k) {{
     const unsigned long long idx = base + k;
@@ -50,7 +53,7 @@ __global__ void loom_scan_blocks(const {t} *in, {t} *out, {t} *totals, unsigned 
     __syncthreads();
   }}
   bool have = tid > 0 && has[tid - 1];
-  {t} acc = have ? val[tid - 1] : {t}();
+  {t} acc = have ? val[tid - 1] : loom_scan_t();
   for (int k = 0; k < {K}; ++k) {{
     const unsigned long long idx = base + k;
     if (idx >= n) break;
