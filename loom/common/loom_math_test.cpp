@@ -1,6 +1,7 @@
-// The host float exp of loom_math.cuh (the CPU backend's exp for float32, float16 and
-// bfloat16): within 1 ulp of exp computed in double over a sweep of every representable
-// range, exact at the edges (overflow, subnormals, underflow), NaN and infinities as C's.
+// The host float exp and tanh of loom_math.cuh (the CPU backend's for float32, float16 and
+// bfloat16): within 1 ulp (exp) and 1.5 ulp (tanh) of the function computed in double over a
+// sweep of every representable range, exact at the edges (overflow, subnormals, underflow,
+// signed zeros), NaN and infinities as C's.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -60,6 +61,42 @@ TEST(HostExpf, EdgesAndSpecialValues) {
   // Subnormal results round once, as exp rounded to float does.
   for (float x : {-87.5f, -90.0f, -100.0f, -103.0f, -103.9f})
     EXPECT_LE(ulps(loom_host_expf(x), std::exp(static_cast<double>(x))), 1.0) << x;
+}
+
+TEST(HostTanhf, WithinOneAndAHalfUlpOfDoubleTanh) {
+  // Every 97th bit pattern from a random start, as for exp: both of tanh's formulas and the
+  // switch between them at |x| = 0.625.
+  std::mt19937 rng(std::random_device{}());
+  double worst = 0;
+  float worst_x = 0;
+  for (uint64_t u = rng() % 97; u <= 0xffffffffu; u += 97) {
+    const float x = from_bits(static_cast<uint32_t>(u));
+    if (std::isnan(x)) continue;
+    const double e = ulps(loom_host_tanhf(x), std::tanh(static_cast<double>(x)));
+    if (e > worst) {
+      worst = e;
+      worst_x = x;
+    }
+  }
+  EXPECT_LT(worst, 1.5) << "at x = " << worst_x;
+  for (float x : {0.6249999f, 0.625f, 0.6250001f, -0.625f, 1e-30f, -1e-30f, 1e-45f})  // the switch, tiny x
+    EXPECT_LE(ulps(loom_host_tanhf(x), std::tanh(static_cast<double>(x))), 1.5) << x;
+}
+
+TEST(HostTanhf, EdgesAndSpecialValues) {
+  const float inf = std::numeric_limits<float>::infinity();
+  EXPECT_EQ(loom_host_tanhf(0.0f), 0.0f);
+  EXPECT_FALSE(std::signbit(loom_host_tanhf(0.0f)));
+  EXPECT_TRUE(std::signbit(loom_host_tanhf(-0.0f)));
+  EXPECT_EQ(loom_host_tanhf(inf), 1.0f);
+  EXPECT_EQ(loom_host_tanhf(-inf), -1.0f);
+  EXPECT_EQ(loom_host_tanhf(44.0f), 1.0f);  // exp(2|x|) past float's range
+  EXPECT_EQ(loom_host_tanhf(-1e30f), -1.0f);
+  EXPECT_EQ(loom_host_tanhf(10.0f), 1.0f);
+  EXPECT_TRUE(std::isnan(loom_host_tanhf(std::nanf(""))));
+  EXPECT_TRUE(std::isnan(loom_host_tanhf(-std::nanf(""))));
+  for (float x : {-3.0f, -0.3f, 0.1f, 0.7f, 2.5f})  // odd
+    EXPECT_EQ(loom_host_tanhf(-x), -loom_host_tanhf(x)) << x;
 }
 
 }  // namespace
