@@ -86,6 +86,9 @@ def test_lfilter_dtypes_and_zi(device, rng):
     xi = rng.integers(-5, 5, 40)
     check(ls.lfilter(b, a, loom.asarray(xi, device=device)), ss.lfilter(b, a, xi))
     check(ls.lfilter_zi(b, a), ss.lfilter_zi(b, a))
+    with pytest.raises(ValueError, match="lfilter_zi"):  # a pure gain has no state (SciPy: ValueError)
+        ls.lfilter_zi([2.0], [1.0])
+    check(ls.lfilter_zi([1.0, 0.5], [1.0]), ss.lfilter_zi([1.0, 0.5], [1.0]))
     zi = ss.lfilter_zi(b, a) * 0.7
     x = rng.standard_normal((2, 50))
     y, zf = ls.lfilter(b, a, loom.asarray(x, device=device), zi=loom.asarray(zi[None, :] * np.ones((2, 1)), device=device))

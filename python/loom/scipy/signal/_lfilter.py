@@ -226,7 +226,9 @@ def lfilter_zi(b, a):
     b, a = _coefficients(b, a)
     A, B, _, _ = _df2t(b, a)
     p = len(B)
-    return loom.asarray(np.linalg.solve(np.eye(p) - A, B) if p else np.zeros(0))
+    if not p:  # a pure gain has no state; SciPy's companion matrix refuses it
+        raise ValueError("[lfilter_zi] The length of `a` along the last axis must be at least 2.")
+    return loom.asarray(np.linalg.solve(np.eye(p) - A, B))
 
 
 def sosfilt_zi(sos):
