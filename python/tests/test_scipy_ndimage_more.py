@@ -111,6 +111,47 @@ def test_iterate_structure():
     assert list(got_origin) == list(want_origin)
 
 
+def check_with_nan(got, want, device):
+    """check, where NaN (an empty label's moments, a NaN that propagates) is in the same places."""
+    want = np.asarray(want)
+    nan = np.isnan(want)
+    assert np.array_equal(np.isnan(got.numpy()), nan)
+    check(loom.where(loom.isnan(got), 0, got), np.where(nan, 0, want), device=device)
+
+
+def test_label_statistics_of_thousands_of_labels(device, rng):
+    # Segment reductions: memory linear in the elements (an elements x labels mask of this
+    # size would be 2 GB of booleans). Distinct values: positions are unique.
+    x = rng.permutation(240 * 250).reshape(240, 250) * 0.5
+    lab = rng.integers(0, 9000, x.shape)
+    present = np.unique(lab[lab != 0])  # SciPy's median of an absent label is whichever element
+    index = rng.permutation(present)[:8000].reshape(80, 100)  # an index of two dimensions
+    lx, llab = loom.asarray(x, device=device), loom.asarray(lab, device=device)
+    for name in ("minimum", "maximum", "variance", "median", "sum_labels", "mean"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # SciPy's 0/0 of labels with no element
+            want = getattr(nd, name)(x, lab, index)
+        check_with_nan(getattr(ln, name)(lx, llab, index), want, device)
+    for name in ("minimum_position", "maximum_position"):
+        assert getattr(ln, name)(lx, llab, index[0]) == getattr(nd, name)(x, lab, index[0])
+
+
+def test_label_statistics_follow_scipy_on_nan_and_empty_labels(device):
+    # SciPy reduces one region with NumPy (NaN propagates) and sorts for a sequence of labels
+    # (NaN sorts last); labels absent or repeated in index; a label with no element gives 0.
+    x = np.array([3.0, np.nan, 1.0, 5.0, 2.0, 2.0, 7.0])
+    lab = np.array([1, 1, 1, 2, 2, 2, 0])
+    lx, llab = loom.asarray(x, device=device), loom.asarray(lab, device=device)
+    for index in (1, None, [1, 2], [2, 9, 1, 1]):
+        for name in ("minimum", "maximum", "median"):
+            if name == "median" and np.ndim(index) and 9 in index:
+                continue  # SciPy's median of an absent label is whichever element it indexes; loom's is 0
+            check_with_nan(getattr(ln, name)(lx, llab, index), getattr(nd, name)(x, lab, index), device)
+    check(ln.median(lx, llab, [9, 1]), np.array([0.0, 3.0]), device=device)
+    assert ln.maximum_position(lx, llab, [2, 9]) == nd.maximum_position(x, lab, [2, 9])
+    check(ln.minimum(lx, llab, []), nd.minimum(x, lab, []), device=device)
+
+
 def test_empty_label_moments_are_nan(device):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)

@@ -2,58 +2,55 @@
 variance, standard_deviation, median, histogram, labeled_comprehension, find_objects and
 value_indices.
 
-The reductions run on the device over a (elements x labels) membership mask, as sum_labels
-does: with labels None over everything, with index None over labels != 0, else one column
-per requested label. Like SciPy, a label with no element gives 0 for minimum and maximum and
-NaN for the moments. Results are 0-d arrays for a scalar index and 1-d arrays for a sequence;
-positions are tuples of Python ints, the first in raster order where values tie. find_objects and value_indices describe the labels'
-geometry as Python objects and read the labels once."""
+The reductions run on the device over the labels' segments (_segments.py):
+with labels None over everything, with index None over labels != 0, else one segment per
+requested label. Like SciPy, a label with no element gives 0 for minimum, maximum and (in a
+sequence) median, and NaN for the moments. Results are 0-d arrays for a scalar index and 1-d arrays for a sequence;
+positions are tuples of Python ints, the first in raster order where values tie.
+find_objects and value_indices describe the labels' geometry as Python objects and read the
+labels once."""
 import numpy as np
 
 import loom
 
 from .. import _util
-
-
-def _columns(x, labels, index):
-    """(values as (n, 1), mask (n, k), scalar): the elements of each requested label."""
-    values = x.reshape((-1, 1))
-    if labels is None:
-        return values, loom.ones((x.size, 1), dtype=loom.bool, device=x.device), True
-    lab = loom.broadcast_to(_util.asarray(labels), x.shape).reshape((-1, 1))
-    if index is None:
-        return values, lab != 0, True
-    scalar = np.ndim(index) == 0
-    keys = np.atleast_1d(np.asarray(index.numpy() if isinstance(index, loom.ndarray) else index)).reshape(-1)
-    return values, lab == loom.asarray(keys, device=x.device).astype(lab.dtype).reshape((1, -1)), scalar
-
-
-def _finish(per_label, scalar):
-    return per_label[0] if scalar else per_label
+from ._segments import segments
 
 
 def _extreme(x, labels, index, largest):
+    """(value per requested entry, its first flat position, scalar). As SciPy: one region
+    (labels or index None, a scalar index) reduces its elements with min/max, so NaN
+    propagates; a sequence of labels takes each segment's first (last) element after one sort
+    by value, NaN sorting last. A label with no element gives 0 at position 0."""
     x = _util.asarray(x)
-    values, mask, scalar = _columns(x, labels, index)
-    info = loom.finfo(x.dtype) if x.dtype.kind in "fc" else loom.iinfo(x.dtype) if x.dtype.kind in "iu" else None
-    fill = (info.min if largest else info.max) if info is not None else (not largest)
-    masked = loom.where(mask, values, fill)
-    found = loom.any(mask, axis=0)
-    best = loom.max(masked, axis=0) if largest else loom.min(masked, axis=0)
-    where = loom.argmax(masked, axis=0) if largest else loom.argmin(masked, axis=0)
-    return loom.where(found, best, 0).astype(x.dtype), where, scalar
+    s = segments(x, labels, index)
+    if s.scalar:
+        inside = s.seg == 0
+        info = loom.finfo(x.dtype) if x.dtype.kind in "fc" else loom.iinfo(x.dtype) if x.dtype.kind in "iu" else None
+        fill = (info.min if largest else info.max) if info is not None else (not largest)
+        masked = loom.where(inside, s.values, fill)
+        found = loom.any(inside)
+        best = loom.max(masked) if largest else loom.min(masked)
+        where = loom.argmax(masked) if largest else loom.argmin(masked)
+        return loom.where(found, best, 0).astype(x.dtype), loom.where(found, where, 0), True
+    values, flat, starts = s.sorted(last_first=largest)
+    if values.size == 0:
+        zero = loom.zeros((s.k,), dtype=x.dtype, device=x.device)
+        return s.per_entry(zero), s.per_entry(zero.astype(loom.int64)), False
+    found = starts[1:] > starts[:-1]
+    at = loom.clip(starts[1:] - 1 if largest else starts[:-1], 0, values.size - 1)  # empty labels: any
+    best = loom.where(found, values[at], 0).astype(x.dtype)
+    return s.per_entry(best), s.per_entry(loom.where(found, flat[at], 0)), False
 
 
 def minimum(input, labels=None, index=None):
     """The smallest value of each label (scipy.ndimage.minimum)."""
-    best, _, scalar = _extreme(input, labels, index, False)
-    return _finish(best, scalar)
+    return _extreme(input, labels, index, False)[0]
 
 
 def maximum(input, labels=None, index=None):
     """The largest value of each label (scipy.ndimage.maximum)."""
-    best, _, scalar = _extreme(input, labels, index, True)
-    return _finish(best, scalar)
+    return _extreme(input, labels, index, True)[0]
 
 
 def _positions(flat, shape, scalar):
@@ -80,7 +77,7 @@ def extrema(input, labels=None, index=None):
     x = _util.asarray(input)
     low, low_at, scalar = _extreme(x, labels, index, False)
     high, high_at, _ = _extreme(x, labels, index, True)
-    return (_finish(low, scalar), _finish(high, scalar), _positions(low_at, x.shape, scalar),
+    return (low, high, _positions(low_at, x.shape, scalar),
             _positions(high_at, x.shape, scalar))
 
 
@@ -90,12 +87,11 @@ def variance(input, labels=None, index=None):
     if x.dtype.kind == "c" and labels is not None and index is not None:
         raise TypeError("complex input with labels and index: SciPy's per-label sums take real values only")
     x = x.astype(loom.complex128 if x.dtype.kind == "c" else loom.float64)  # SciPy's float64 sums
-    values, mask, scalar = _columns(x, labels, index)
-    weights = mask.astype(loom.float64)
-    count = loom.sum(weights, axis=0)
-    mean = loom.sum(values * weights, axis=0) / count
-    dev = loom.abs(values - mean.reshape((1, -1))) ** 2
-    return _finish(loom.sum(dev * weights, axis=0) / count, scalar)
+    s = segments(x, labels, index)
+    count = s.counts().astype(loom.float64)
+    mean = s.sums(s.values) / count
+    dev = loom.abs(s.values - s.spread(mean)) ** 2
+    return s.per_entry(s.sums(dev) / count)
 
 
 def standard_deviation(input, labels=None, index=None):
@@ -116,13 +112,25 @@ def _each_label(x, labels, index):
 
 
 def median(input, labels=None, index=None):
-    """The median of each label's values (scipy.ndimage.median); NaN for an empty label."""
+    """The median of each label's values (scipy.ndimage.median). As SciPy: one region (labels
+    or index None, a scalar index) is NumPy's median of its elements (NaN propagates; NaN when
+    empty); a sequence of labels takes the middle of each segment after one sort by value (the
+    mean of the two middle ones; NaN sorting last; 0 for an empty label). Floats keep their
+    type, other inputs give float64."""
     x = _util.asarray(input)
-    parts, scalar = _each_label(x, labels, index)
-    dt = x.dtype if x.dtype.kind in "fc" else loom.float64  # SciPy's: floats keep their type
-    meds = [loom.median(v.astype(dt)) if v.size else loom.asarray(np.nan, dtype=dt, device=x.device)
-            for _, v in parts]
-    return meds[0] if scalar else loom.stack(meds)
+    dt = x.dtype if x.dtype.kind in "fc" else loom.float64
+    s = segments(x.astype(dt), labels, index)
+    if s.scalar:
+        inside = s.values[s.seg == 0]
+        return loom.median(inside) if inside.size else loom.asarray(np.nan, dtype=dt, device=x.device)
+    values, _, starts = s.sorted()
+    if values.size == 0:
+        return s.per_entry(loom.zeros((s.k,), dtype=dt, device=x.device))
+    count = starts[1:] - starts[:-1]
+    low = loom.clip(starts[:-1] + (count - 1) // 2, 0, values.size - 1)  # empty labels: any
+    high = loom.clip(starts[:-1] + count // 2, 0, values.size - 1)
+    middle = (values[low] + values[high]) / 2
+    return s.per_entry(loom.where(count > 0, middle, 0).astype(dt))
 
 
 def histogram(input, min, max, bins, labels=None, index=None):

@@ -10,6 +10,7 @@ import numpy as np
 import loom
 
 from .. import _util
+from ._segments import segments
 from . import _support
 
 _ROUNDS_PER_CHECK = 4
@@ -109,12 +110,9 @@ def _sums(values, labels, index):
         return loom.sum(loom.where(lab != 0, values, 0.0)), True
     if values.dtype.kind == "c":  # SciPy sums labels by bincount, which has no complex form
         raise TypeError("complex input with labels and index: SciPy's per-label sums take real values only")
-    scalar = np.ndim(index) == 0
-    idx = np.atleast_1d(np.asarray(index.numpy() if isinstance(index, loom.ndarray) else index))
-    keys = loom.asarray(idx.reshape(-1), device=values.device).astype(lab.dtype)
-    hit = lab.reshape(-1)[:, None] == keys[None, :]
-    per = loom.sum(loom.where(hit, values.reshape(-1)[:, None], 0.0), axis=0)
-    return (per[0] if scalar else per.reshape(idx.shape)), scalar
+    s = segments(values, lab, index)  # bincount over the labels' segments: float64 sums
+    per = s.sums(s.values).astype(values.dtype if values.dtype.kind == "f" else loom.float64)
+    return s.per_entry(per), s.scalar
 
 
 def sum_labels(input, labels=None, index=None):
