@@ -152,6 +152,18 @@ def test_label_statistics_follow_scipy_on_nan_and_empty_labels(device):
     check(ln.minimum(lx, llab, []), nd.minimum(x, lab, []), device=device)
 
 
+@pytest.mark.parametrize("shape, dtype", [((6, 7), np.int8), ((300, 2), np.int16), ((1, 40000), np.int32)])
+def test_value_indices_adaptive_index_dtype(device, rng, shape, dtype):
+    lab = rng.integers(0, 3, shape)
+    got = ln.value_indices(loom.asarray(lab, device=device), adaptive_index_dtype=True)
+    want = nd.value_indices(lab)
+    assert list(got) == list(want)
+    for k in want:
+        for g, w in zip(got[k], want[k]):
+            assert g.dtype == dtype
+            check(g.astype(loom.int64), w, device=device)
+
+
 def test_empty_label_moments_are_nan(device):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)

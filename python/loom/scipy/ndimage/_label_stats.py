@@ -199,16 +199,22 @@ def find_objects(input, max_label=0):
     return boxes
 
 
-def value_indices(arr, *, ignore_value=None):
+def value_indices(arr, *, ignore_value=None, adaptive_index_dtype=False):
     """{value: the index arrays where arr equals it} for each distinct value of an integer
-    array, ignore_value left out (scipy.ndimage.value_indices)."""
+    array, ignore_value left out (scipy.ndimage.value_indices). adaptive_index_dtype (CuPy's
+    option): the indices in the smallest signed integer type that holds every coordinate of
+    arr's shape, not int64."""
     a = _util.asarray(arr)
     if a.dtype.kind not in "iu":
         raise ValueError("Parameter 'arr' must be an integer array")
+    index_dtype = np.int64
+    if adaptive_index_dtype:
+        largest = max(a.shape, default=1) - 1
+        index_dtype = next(t for t in (np.int8, np.int16, np.int32, np.int64) if largest <= np.iinfo(t).max)
     host = a.numpy()
     out = {}
     for v in np.unique(host):
         if ignore_value is not None and v == ignore_value:
             continue
-        out[v] = tuple(loom.asarray(c, device=a.device) for c in np.nonzero(host == v))
+        out[v] = tuple(loom.asarray(c.astype(index_dtype), device=a.device) for c in np.nonzero(host == v))
     return out
