@@ -106,7 +106,10 @@ nb::object host_ndarray(void* data, DType dt, const Shape& shape, const Strides&
   nb::ndarray<nb::numpy> nd(data, sh.size(), sh.data(), owner, st.data(), dlpack_dtype_for_numpy(dt),
                             nb::device::cpu::value);
   nb::object out = nd.cast();
-  if (dt == bfloat16) out = out.attr("view")(numpy_dtype(bfloat16));
+  // bfloat16 has no DLPack code NumPy reads; 64-bit integers come back as NumPy's longlong
+  // ('q', 'Q'), which on LP64 is a type apart from np.int64 ('l'): its scalars are not
+  // np.int64 and SciPy's value_indices, for one, returns nothing for it.
+  if (dt == bfloat16 || dt == int64 || dt == uint64) out = out.attr("view")(numpy_dtype(dt));
   return out;
 }
 

@@ -137,6 +137,18 @@ def test_numpy_conversion(device, rng):
             np.asarray(x, copy=False)
 
 
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64, np.int32, np.float64])
+def test_numpy_conversion_gives_numpys_own_type(device, rng, dtype):
+    # NumPy's int64 is 'l' where long is 64 bits; its longlong ('q') is another type with
+    # other scalars, which SciPy and user code checking dtype.char or type(x[0]) see.
+    a = rng.integers(0, 100, (3, 4)).astype(dtype)
+    x = loom.asarray(a, device=device)
+    for got in (x.numpy(), np.asarray(x), x[:, ::2].numpy()):
+        assert got.dtype.char == np.dtype(dtype).char
+        assert type(got[0, 0]) is np.dtype(dtype).type
+        np.testing.assert_array_equal(got, a if got.shape == a.shape else a[:, ::2])
+
+
 def test_repr(device):
     d = repr(device)
     x = loom.ones((2, 2), dtype=loom.float32, device=device)
