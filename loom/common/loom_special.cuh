@@ -117,7 +117,9 @@ LOOM_DEV double loom_digamma(double x) {
 // to w = q + N >= max(10, min(s, 50)), then the integral, half the next term and twelve
 // Bernoulli corrections B_2j / (2j)! s (s+1) ... (s+2j-2) w^(-s-2j+1). Valid for any s != 1
 // (the caller keeps SciPy's domain); a negative non-integer q needs an integer s.
-LOOM_DEV double loom_sp_zeta_em(double s, double q) {
+// s_minus_1 is s - 1 as the caller knows it exactly: near the pole the integral term
+// w^(1-s) / (s - 1) is all of the value, and s - 1 computed from a rounded s would lose it.
+LOOM_DEV double loom_sp_zeta_em(double s, double q, double s_minus_1) {
   const double bernoulli[12] = {1.0 / 6,        -1.0 / 30,         1.0 / 42,          -1.0 / 30,
                                 5.0 / 66,       -691.0 / 2730,     7.0 / 6,           -3617.0 / 510,
                                 43867.0 / 798,  -174611.0 / 330,   854513.0 / 138,    -236364091.0 / 2730};
@@ -129,7 +131,7 @@ LOOM_DEV double loom_sp_zeta_em(double s, double q) {
     ++k;
   }
   const double w = q + k, t = pow(w, -s);
-  sum += w * t / (s - 1.0) + 0.5 * t;
+  sum += w * t / s_minus_1 + 0.5 * t;
   double term = 0.5 * s * t / w;  // s / 2! w^(-s-1)
   for (int j = 0; j < 12; ++j) {
     const double add = bernoulli[j] * term;
@@ -140,6 +142,7 @@ LOOM_DEV double loom_sp_zeta_em(double s, double q) {
   }
   return sum;
 }
+LOOM_DEV double loom_sp_zeta_em(double s, double q) { return loom_sp_zeta_em(s, q, s - 1.0); }
 
 // SciPy's zeta(x, q): x > 1 (1 gives inf), q > 0, or q < 0 not an integer with x an integer.
 LOOM_DEV double loom_zeta(double s, double q) {
@@ -163,9 +166,14 @@ LOOM_DEV double loom_riemann_zeta(double s) {
   if (s == LOOM_SP_INF) return 1.0;
   if (s >= 0.0) return loom_sp_zeta_em(s, 1.0);
   if (s == -LOOM_SP_INF) return LOOM_SP_NAN;
+  // Just below 0, the Taylor series -1/2 - ln(2 pi) s / 2 (the next term, about -s^2, is below
+  // half an ulp): the functional equation's sine underflows there for subnormal s.
+  if (s > -1e-9) return -0.5 - 0.91893853320467274178 * s;
   const double sine = loom_sp_sinpi(0.5 * s);
   if (sine == 0.0) return 0.0;  // the trivial zeros -2, -4, ...
-  const double z1 = loom_sp_zeta_em(1.0 - s, 1.0);
+  // zeta(1 - s) with 1 - s - 1 = -s exactly: for s just below 0 that pole term is the value
+  // (1 - s rounds to within an ulp of 1, and (1 - s) - 1 would keep few of -s's digits).
+  const double z1 = loom_sp_zeta_em(1.0 - s, 1.0, -s);
   if (1.0 - s < 170.0)
     return pow(2.0, s) * pow(LOOM_SP_PI, s - 1.0) * sine * tgamma(1.0 - s) * z1;
   const double log_mag = s * 0.69314718055994530942 + (s - 1.0) * 1.14472988584940017414 + loom_sp_lgamma(1.0 - s) +
