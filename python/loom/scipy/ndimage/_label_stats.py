@@ -2,11 +2,12 @@
 variance, standard_deviation, median, histogram, labeled_comprehension, find_objects and
 value_indices.
 
-The reductions run on the device over the labels' segments (_segments.py):
-with labels None over everything, with index None over labels != 0, else one segment per
-requested label. Like SciPy, a label with no element gives 0 for minimum, maximum and (in a
-sequence) median, and NaN for the moments. Results are 0-d arrays for a scalar index and 1-d arrays for a sequence;
-positions are tuples of Python ints, the first in raster order where values tie.
+The reductions run on the device over the labels' segments (_segments.py): with labels None
+over everything, with index None over labels != 0, else one segment per requested label.
+Like SciPy, a label with no element gives 0 for minimum, maximum and (in a sequence) median,
+and NaN for the moments. Results are 0-d arrays for a scalar index and arrays of index's
+shape for a sequence; positions are tuples of Python ints, the first in raster order where
+values tie.
 find_objects and value_indices describe the labels' geometry as Python objects and read the
 labels once."""
 import numpy as np

@@ -41,9 +41,10 @@ class Segments:
         return loom.concatenate([per_segment, tail])[self.seg]
 
     def sorted(self, last_first=False):
-        """(values, flat indices, segments) sorted by segment, then value (NaN last, as NumPy
-        sorts), then index -- or index descending with last_first, so that a segment's last
-        element is its largest value's first occurrence -- and each segment's start (k,)."""
+        """(values, flat indices) sorted by segment, then value (NaN last, as NumPy sorts), then
+        index -- or index descending with last_first, so that a segment's last element is its
+        largest value's first occurrence -- and starts (k + 1,): segment s is
+        [starts[s], starts[s + 1])."""
         flat = loom.arange(self.values.size, dtype=loom.int64, device=self.values.device)
         order = loom.lexsort((-flat if last_first else flat, self.values, self.seg))
         seg = self.seg[order]
@@ -65,7 +66,8 @@ def segments(x, labels, index):
     distinct, pick = np.unique(keys.reshape(-1), return_inverse=True)
     k = len(distinct)
     if k == 0:
-        return Segments(values, loom.zeros((n,), dtype=loom.int64, device=x.device), 0, pick.reshape(keys.shape), scalar)
+        nothing = loom.zeros((n,), dtype=loom.int64, device=x.device)  # every element in segment k = 0
+        return Segments(values, nothing, 0, pick.reshape(keys.shape), scalar)
     # Each element's label looked up among the distinct keys (in the labels' dtype, as
     # SciPy compares them): a hit is its segment, a miss segment k.
     table = loom.asarray(distinct, device=x.device).astype(lab.dtype)
