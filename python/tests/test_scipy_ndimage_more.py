@@ -164,6 +164,23 @@ def test_value_indices_adaptive_index_dtype(device, rng, shape, dtype):
             check(g.astype(loom.int64), w, device=device)
 
 
+def test_center_of_mass_and_comprehension_rules(device, rng):
+    x = rng.random((5, 6)).astype(np.float32)
+    lab = rng.integers(0, 3, (1, 6))  # broadcast over the rows
+    lx, llab = loom.asarray(x, device=device), loom.asarray(lab, device=device)
+    for labels, index in ((None, None), (lab, None), (lab, 1), (lab, [1, 2])):
+        got = ln.center_of_mass(lx, None if labels is None else llab, index)
+        want = nd.center_of_mass(x, None if labels is None else np.broadcast_to(lab, x.shape), index)
+        for g, w in zip(got if isinstance(got, list) else [got], want if isinstance(want, list) else [want]):
+            for gc, wc in zip(g, w):
+                check(gc, np.asarray(wc), device=device)  # float64 coordinates, as SciPy's
+    same_error(lambda: ln.center_of_mass(loom.asarray(1.5, device=device)), lambda: nd.center_of_mass(np.array(1.5)))
+    f = lambda v, p: (v * p).sum()  # noqa: E731
+    got = ln.labeled_comprehension(lx, llab, None, f, np.float64, 0, pass_positions=True)
+    want = nd.labeled_comprehension(x, np.broadcast_to(lab, x.shape), None, f, np.float64, 0, pass_positions=True)
+    np.testing.assert_allclose(float(got), want, rtol=1e-6)
+
+
 def test_empty_label_moments_are_nan(device):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)

@@ -158,8 +158,12 @@ def labeled_comprehension(input, labels, index, func, out_dtype, default, pass_p
     positions = loom.arange(x.size, device=x.device).reshape(x.shape)
     if index is None:
         # SciPy's rule: labels is then the mask of one region
-        vals = x[loom.broadcast_to(_util.asarray(labels), x.shape) != 0] if labels is not None else x.reshape(-1)
-        return func(vals, positions.reshape(-1)) if pass_positions else func(vals)
+        if labels is None:
+            vals, pos = x.reshape(-1), positions.reshape(-1)
+        else:
+            inside = loom.broadcast_to(_util.asarray(labels), x.shape) != 0
+            vals, pos = x[inside], positions[inside]
+        return func(vals, pos) if pass_positions else func(vals)
     parts, scalar = _each_label(x, labels, index)
     pos_parts, _ = _each_label(positions, labels, index)
     out = np.full(len(parts), default, dtype=out_dtype)

@@ -137,7 +137,10 @@ def center_of_mass(input, labels=None, index=None):
     """The centre of mass of input, or of each label of index: a tuple of 0-d device arrays
     (a list of tuples for a sequence of labels) (scipy.ndimage.center_of_mass)."""
     x = _util.asarray(input)
-    x = x.astype(loom.float64) if x.dtype.kind in "biu" else x
+    if x.ndim == 0:
+        raise IndexError("[center_of_mass] a 0-d input has no coordinates")  # SciPy's IndexError
+    # SciPy's float64 (complex128) coordinate grids: every input gives float64 (complex128)
+    x = x.astype(loom.complex128 if x.dtype.kind == "c" else loom.float64)
     normalizer, scalar = _sums(x, labels, index)
     results = []
     for d in range(x.ndim):
