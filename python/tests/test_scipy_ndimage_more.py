@@ -181,6 +181,19 @@ def test_center_of_mass_and_comprehension_rules(device, rng):
     np.testing.assert_allclose(float(got), want, rtol=1e-6)
 
 
+@pytest.mark.parametrize("output", [np.int8, "int8"])
+def test_label_refuses_an_output_type_too_small(device, output):
+    # SciPy raises RuntimeError, CuPy ValueError: loom's error is both
+    img, structure = np.ones(130, np.int8), np.zeros(3, bool)
+    with pytest.raises(RuntimeError):
+        nd.label(img, output=output, structure=structure)
+    for kind in (RuntimeError, ValueError):
+        with pytest.raises(kind, match="label"):
+            ln.label(loom.asarray(img, device=device), output=output, structure=structure)
+    _, count = ln.label(loom.asarray(img, device=device), output=np.int16, structure=structure)
+    assert count == 130
+
+
 def test_empty_label_moments_are_nan(device):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)

@@ -48,6 +48,11 @@ def _neighbour_min(lab, offsets, big):
     return out
 
 
+class BitDepthError(ValueError, RuntimeError):
+    """More labels than the output's integer type holds: SciPy raises RuntimeError, CuPy
+    ValueError; this is both, as NumPy's AxisError is both ValueError and IndexError."""
+
+
 def label(input, structure=None, output=None):
     """(labels, num_features): the connected components of input's nonzero elements under
     `structure` (default: faces only), numbered 1..num_features (scipy.ndimage.label)."""
@@ -83,6 +88,8 @@ def label(input, structure=None, output=None):
     is_root = fg & (lab == ids)
     number = loom.cumsum(is_root.reshape(-1).astype(idx_dt))
     count = int(number[-1])
+    if np.dtype(str(out_dt)).kind in "iu" and count > np.iinfo(np.dtype(str(out_dt))).max:
+        raise BitDepthError(f"[label] insufficient bit-depth in requested output type: {count} labels do not fit {out_dt}")
     res = loom.where(fg, loom.take(number, loom.clip(lab.reshape(-1) - 1, 0, n - 1)).reshape(lab.shape),
                      loom.zeros((), dtype=idx_dt, device=x.device))
     res = res.astype(out_dt).reshape(shape)
