@@ -194,6 +194,17 @@ def test_label_refuses_an_output_type_too_small(device, output):
     assert count == 130
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int32, np.float32, np.float64, np.bool_])
+def test_label_sums_have_scipys_dtypes(device, rng, dtype):
+    # One region is NumPy's sum (ints to int64, float32 kept), a sequence bincount's float64
+    x = rng.integers(0, 5, (4, 6)).astype(dtype)
+    lab = rng.integers(0, 3, (4, 6))
+    lx, llab = loom.asarray(x, device=device), loom.asarray(lab, device=device)
+    for index in (None, 1, [1, 2]):
+        for name in ("sum_labels", "sum", "mean"):
+            check(getattr(ln, name)(lx, llab, index), getattr(nd, name)(x, lab, index), device=device)
+
+
 def test_empty_label_moments_are_nan(device):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)

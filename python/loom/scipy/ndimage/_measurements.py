@@ -108,18 +108,21 @@ def _write(output, res):
 
 def _sums(values, labels, index):
     """sum of values per label in index (a list or scalar), or over labels != 0 when index
-    is None, or over everything when labels is None: device arrays."""
+    is None, or over everything when labels is None: device arrays. As SciPy: one region is
+    NumPy's sum (an integer input sums to int64, float32 stays float32), a sequence of labels
+    bincount's float64."""
     if labels is None:
         return loom.sum(values), True
     lab = _util.asarray(labels)
     lab = loom.broadcast_to(lab, values.shape)
     if index is None:
-        return loom.sum(loom.where(lab != 0, values, 0.0)), True
+        return loom.sum(loom.where(lab != 0, values, 0)), True
     if values.dtype.kind == "c":  # SciPy sums labels by bincount, which has no complex form
         raise TypeError("complex input with labels and index: SciPy's per-label sums take real values only")
-    s = segments(values, lab, index)  # bincount over the labels' segments: float64 sums
-    per = s.sums(s.values).astype(values.dtype if values.dtype.kind == "f" else loom.float64)
-    return s.per_entry(per), s.scalar
+    s = segments(values, lab, index)
+    if s.scalar:
+        return loom.sum(loom.where(s.seg == 0, s.values, 0)), True
+    return s.per_entry(s.sums(s.values)), False
 
 
 def sum_labels(input, labels=None, index=None):
