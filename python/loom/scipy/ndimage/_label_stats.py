@@ -100,18 +100,6 @@ def standard_deviation(input, labels=None, index=None):
     return loom.sqrt(variance(input, labels, index))
 
 
-def _each_label(x, labels, index):
-    """[(key, the label's values)] and whether index was a scalar, for per-label host loops."""
-    if labels is None:
-        return [(None, x.reshape(-1))], True
-    lab = loom.broadcast_to(_util.asarray(labels), x.shape)
-    if index is None:
-        return [(None, x[lab != 0])], True
-    scalar = np.ndim(index) == 0
-    keys = np.atleast_1d(np.asarray(index.numpy() if isinstance(index, loom.ndarray) else index)).reshape(-1)
-    return [(k, x[lab == k.item()]) for k in keys], scalar
-
-
 def median(input, labels=None, index=None):
     """The median of each label's values (scipy.ndimage.median). As SciPy: one region (labels
     or index None, a scalar index) is NumPy's median of its elements (NaN propagates; NaN when
@@ -140,9 +128,9 @@ def histogram(input, min, max, bins, labels=None, index=None):
     x = _util.asarray(input)
     if labels is None and index is not None:
         raise ValueError("index without defined labels")
-    parts, scalar = _each_label(x, labels, index)
-    counts = [loom.histogram(v, bins=int(bins), range=(min, max))[0] for _, v in parts]
-    if scalar:
+    s = segments(x, labels, index)
+    counts = [loom.histogram(v, bins=int(bins), range=(min, max))[0] for v, _ in s.grouped()]
+    if s.scalar:
         return counts[0]
     out = np.empty(len(counts), dtype=object)
     out[:] = counts
@@ -155,24 +143,18 @@ def labeled_comprehension(input, labels, index, func, out_dtype, default, pass_p
     x = _util.asarray(input)
     if labels is None and index is not None:
         raise ValueError("index without defined labels")
-    positions = loom.arange(x.size, device=x.device).reshape(x.shape)
-    if index is None:
-        # SciPy's rule: labels is then the mask of one region
-        if labels is None:
-            vals, pos = x.reshape(-1), positions.reshape(-1)
-        else:
-            inside = loom.broadcast_to(_util.asarray(labels), x.shape) != 0
-            vals, pos = x[inside], positions[inside]
-        return func(vals, pos) if pass_positions else func(vals)
-    parts, scalar = _each_label(x, labels, index)
-    pos_parts, _ = _each_label(positions, labels, index)
+    s = segments(x, labels, index)
+    parts = s.grouped()
+    if index is None:  # SciPy's rule: labels is then the mask of one region, func's result returned as it is
+        v, p = parts[0]
+        return func(v, p) if pass_positions else func(v)
     out = np.full(len(parts), default, dtype=out_dtype)
-    for i, ((_, v), (_, p)) in enumerate(zip(parts, pos_parts)):
+    for i, (v, p) in enumerate(parts):
         if v.size:
             res = func(v, p) if pass_positions else func(v)
             # a C cast into out_dtype, wrapping as SciPy's assignment of a NumPy scalar does
             out[i] = np.asarray(res.numpy() if isinstance(res, loom.ndarray) else res).astype(out.dtype)
-    return loom.asarray(out[0] if scalar else out, device=x.device)
+    return loom.asarray(out[0] if s.scalar else out, device=x.device)
 
 
 def find_objects(input, max_label=0):

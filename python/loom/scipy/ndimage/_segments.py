@@ -52,6 +52,17 @@ class Segments:
         return self.values[order], flat[order], starts
 
 
+    def grouped(self):
+        """[(values, flat positions)] per entry of index (flattened), each in raster order: one
+        stable sort by segment, then a slice per entry, for per-label host loops."""
+        flat = loom.arange(self.values.size, dtype=loom.int64, device=self.values.device)
+        order = loom.lexsort((flat, self.seg))
+        starts = loom.searchsorted(self.seg[order], loom.arange(self.k + 1, dtype=loom.int64,
+                                                                device=self.seg.device)).numpy()
+        values, positions = self.values[order], flat[order]
+        return [(values[starts[g]:starts[g + 1]], positions[starts[g]:starts[g + 1]]) for g in self.pick.reshape(-1)]
+
+
 def segments(x, labels, index):
     """Segments of x's elements for labels and index, as scipy.ndimage's statistics read them."""
     values = x.reshape(-1)
