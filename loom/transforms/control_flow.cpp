@@ -15,7 +15,9 @@
 #include "loom/dispatch/dispatch.h"
 #include "loom/ops/creation.h"
 #include "loom/ops/elementwise.h"
+#include "loom/ops/grad_util.h"
 #include "loom/runtime/abstract_allocations.h"
+#include "loom/transforms/autodiff.h"
 #include "loom/transforms/control_flow_primitives.h"
 
 namespace loom::lax {
@@ -384,6 +386,36 @@ std::vector<Array> custom_jvp_call(const ArrayFn& fn, ArrayFn jvp, const std::ve
   program->num_args = args.size();
   dispatch(primitives::custom_jvp_call, trace_detail::refs(c.in), trace_detail::refs(c.out), args, c.captured, c.out,
            CustomJvpProgramPtr(std::move(program)));
+  return c.out;
+}
+
+std::vector<Array> while_loop_transpose(const LoopProgramPtr& loop, const std::vector<Array>& init,
+                                        const std::vector<Array>& captured, const std::vector<Array>& cts) {
+  const size_t nc = init.size(), ncap = captured.size();
+  // One step back: the body's pullback at the carry it started from, on (carry, captured,
+  // the next carry's cotangent). A buffer with no tangent space gets a zero cotangent.
+  const ArrayFn back = [loop, nc, ncap](const std::vector<Array>& a) {
+    const std::vector<Array> primals(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(nc + ncap));
+    const std::vector<Array> ct(a.begin() + static_cast<std::ptrdiff_t>(nc + ncap), a.end());
+    auto [unused, pullback] = vjp([loop](const std::vector<Array>& in) { return replay(loop->body, in); }, primals);
+    (void)unused;
+    std::vector<Array> g = pullback(ct);
+    for (size_t i = 0; i < g.size(); ++i)
+      if (!g[i].valid() || !has_tangent_space(primals[i].dtype())) g[i] = zeros_like(primals[i]);
+    return g;
+  };
+  std::vector<Array> args = init;
+  args.insert(args.end(), captured.begin(), captured.end());
+  args.insert(args.end(), cts.begin(), cts.end());
+  auto program = std::make_shared<LoopTransposeProgram>();
+  program->loop = loop;
+  program->num_captured = ncap;
+  const CallOperands c = trace_call("while_loop", "the loop's derivative", back, args, program->back);
+  program->back_writes_inputs = lax::writes_inputs(program->back);
+  const std::vector<Array> ct_init(c.out.begin(), c.out.begin() + static_cast<std::ptrdiff_t>(nc));
+  const std::vector<Array> ct_captured(c.out.begin() + static_cast<std::ptrdiff_t>(nc), c.out.end());
+  dispatch(primitives::while_loop_transpose, trace_detail::refs(c.in), trace_detail::refs(c.out), init, captured, cts,
+           c.captured, ct_init, ct_captured, LoopTransposeProgramPtr(std::move(program)));
   return c.out;
 }
 

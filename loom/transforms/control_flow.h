@@ -1,7 +1,7 @@
 // Control flow that stays inside a trace (JAX's lax): a loop, scan or switch written with
 // these is one op of the traced function (transforms/control_flow_primitives.h), not Python
 // or C++ control flow unrolled into it, so jit compiles a function with a loop whose trip
-// count depends on the data, vmap batches it and grad differentiates scan and switch. Also
+// count depends on the data, vmap batches it and grad differentiates it. Also
 // checkpoint and custom_vjp, functions run as one op with a derivative rule of their own.
 // docs/TRANSFORMS.md §7 and §9 have the design.
 #pragma once
@@ -19,8 +19,9 @@ namespace loom::lax {
 /// dtypes and device. Both are traced once per call (they may read arrays from outside,
 /// under an enclosing trace too), and the loop runs as one op. Under vmap a batched
 /// predicate keeps every example looping until the last is done, each stopping where its own
-/// predicate failed. Reverse-mode differentiation is refused: the trip count is decided at
-/// run time (a C++ loop, which the trace unrolls, can be differentiated).
+/// predicate failed. grad runs the loop again when the derivative runs, keeping each
+/// iteration's carry (the trip count is known then; JAX refuses reverse mode here), and jvp
+/// is the tangent loop, as in JAX; reverse over reverse is refused (docs/TRANSFORMS.md §7).
 std::vector<Array> while_loop(const ArrayFn& cond, const ArrayFn& body, const std::vector<Array>& init);
 
 /// What scan returns: the final carry and the stacked ys (each of shape (length, *y.shape)).

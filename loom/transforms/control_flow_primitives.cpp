@@ -5,8 +5,8 @@
 // host after each test (as JAX's while_loop does on a GPU). Batching: the loop keeps going
 // while any example's predicate holds, and an example whose predicate has failed keeps its
 // carry (a select, as JAX does), so every example ends where it would have alone; the new
-// loop is itself a while_loop over vmapped cond and body. No vjp: the trip count is known
-// only at run time, and reverse mode would need each iteration's carry.
+// loop is itself a while_loop over vmapped cond and body. Its vjp, a while_loop_transpose
+// record, and forward mode through it are in transforms/loop_transpose.cpp.
 //
 // scan's eval runs the compiled body once per step on the carry and the step's slices of
 // the xs, and writes each step's ys into row t of the stacked outputs. Its vjp is two scans
@@ -270,7 +270,7 @@ void scan_rule(const TracedOp& op, const BatchMap& m) {
   const auto& [init, xs, captured, carry_out, ys, program] =
       op.args_as<std::vector<Array>, std::vector<Array>, std::vector<Array>, std::vector<Array>, std::vector<Array>,
                  ScanProgramPtr>();
-  const size_t nc = init.size(), nx = xs.size();
+  const size_t nc = init.size();
   const BufferMap example0 = m.example(0);
   // The carry over all examples (an unbatched element is copied per example, as for a loop);
   // a batched x is scanned over axis 1 (its batch axis moves behind the scan's), an
@@ -338,8 +338,7 @@ void switch_rule(const TracedOp& op, const BatchMap& m) {
 const Primitive<WhileLoopFn> primitives::while_loop{
     PrimitiveInfo{"while_loop", "control_flow"}
         .takes_complex()
-        .no_vjp_because("its trip count is decided at run time, and reverse mode would need every iteration's "
-                        "carry (JAX refuses it too): differentiate a Python loop, which the trace unrolls")
+        .real_vjp(control_flow_vjp::while_loop_vjp)
         .batched(batch::while_loop_rule),
     control_flow_evals::while_loop, control_flow_evals::while_loop};
 

@@ -50,6 +50,36 @@ inline void rebind_arg(LoopProgramPtr&, const BufferMap&) {}
 using WhileLoopFn = void(const std::vector<Array>& init, const std::vector<Array>& captured,
                          const std::vector<Array>& out, const LoopProgramPtr& program);
 
+/// What a while_loop_transpose record runs (reverse mode of a while_loop): the loop's own
+/// program, and `back` traced on (carry..., captured..., carry cotangent..., back captured...)
+/// returning the cotangents of the carry the body started from and of the captured arrays
+/// (the body's pullback at that carry, the captured cotangents zero where a buffer is not
+/// differentiable).
+struct LoopTransposeProgram {
+  LoopProgramPtr loop;
+  TracedGraph back;
+  size_t num_captured = 0;
+  /// Whether `back` writes one of its arguments in place: the eval then gives it copies.
+  bool back_writes_inputs = false;
+  /// `back` compiled at the first run, once.
+  const CompiledPlan& back_plan() const;
+
+ private:
+  mutable std::once_flag compiled_;
+  mutable std::unique_ptr<CompiledPlan> back_plan_;
+};
+using LoopTransposeProgramPtr = std::shared_ptr<const LoopTransposeProgram>;
+inline void rebind_arg(LoopTransposeProgramPtr&, const BufferMap&) {}
+
+/// ct_init and ct_captured: the cotangents of a while_loop's init and captured arrays for the
+/// cotangents `cts` of its final carry. The eval runs the loop again from `init`, keeping the
+/// carry each iteration starts from (the trip count is known only then, at run time), and
+/// then runs program.back over those carries from the last to the first.
+using WhileLoopTransposeFn = void(const std::vector<Array>& init, const std::vector<Array>& captured,
+                                  const std::vector<Array>& cts, const std::vector<Array>& back_captured,
+                                  const std::vector<Array>& ct_init, const std::vector<Array>& ct_captured,
+                                  const LoopTransposeProgramPtr& program);
+
 /// What a scan record runs: `body` traced on (carry..., x...), returning (carry..., y...),
 /// with the captured buffers appended to its inputs as for a loop (LoopProgram). The trip
 /// count is fixed when the scan is made, so reverse mode can run the steps backwards.
@@ -159,6 +189,7 @@ using CustomJvpFn = void(const std::vector<Array>& args, const std::vector<Array
 
 #define LOOM_CONTROL_FLOW_PRIMITIVES(X) \
   X(WhileLoopFn, while_loop, )      \
+  X(WhileLoopTransposeFn, while_loop_transpose, ) \
   X(ScanLoopFn, scan_loop, )        \
   X(SwitchFn, switch_branches, )    \
   X(RematFn, remat, )                \
@@ -168,6 +199,17 @@ using CustomJvpFn = void(const std::vector<Array>& args, const std::vector<Array
 namespace primitives {
 LOOM_CONTROL_FLOW_PRIMITIVES(LOOM_DECLARE_PRIMITIVE)
 }  // namespace primitives
+
+/// The cotangents of a while_loop record's init and captured arrays (in that order) for the
+/// cotangents `cts` of its final carry, as one while_loop_transpose record
+/// (transforms/loop_transpose.cpp); `cts` and the results in the public vjp's convention.
+std::vector<Array> while_loop_transpose(const LoopProgramPtr& loop, const std::vector<Array>& init,
+                                        const std::vector<Array>& captured, const std::vector<Array>& cts);
+
+namespace control_flow_vjp {
+/// while_loop's vjp rule (transforms/loop_transpose.cpp).
+void while_loop_vjp(const TracedOp& op, const std::vector<Array>& out_cts, std::vector<Array>& in_cts);
+}  // namespace control_flow_vjp
 
 /// The records of transforms/ (ops/primitive_list.h lists those of ops/).
 std::vector<const PrimitiveInfo*> control_flow_primitives();

@@ -1,8 +1,8 @@
 """loom.lax.while_loop and fori_loop (loom/transforms/lax.py over transforms/control_flow.h), as
 JAX's: on every device, against the same loop in NumPy on fresh random data, with 0, 1 and
 many iterations; under jit (one trace for every trip count, the loop one op), with arrays the
-loop closes over, nested; under vmap with per-example trip counts; pytree carries; grad's
-refusal and the errors that name the loop."""
+loop closes over, nested; under vmap with per-example trip counts; pytree carries and the
+errors that name the loop. Derivatives: test_lax_while_loop_derivatives.py."""
 import numpy as np
 import pytest
 
@@ -106,13 +106,6 @@ def test_body_results_are_cast_back_as_jax_weak_types_would_keep_them():
     np.testing.assert_allclose(out.numpy(), 1 + 0 + 1 + 2 + 3)
 
 
-def test_grad_refuses_naming_the_loop_and_why():
-    # Array bounds make a while_loop (the trip count known only at run time): no reverse mode.
-    f = lambda x: lax.fori_loop(loom.asarray(0), loom.asarray(3), lambda i, a: a * a, x).sum()
-    with pytest.raises(NotImplementedError, match=r"while_loop.*trip count"):
-        loom.grad(f)(loom.ones(2))
-
-
 def test_errors_name_the_loop_and_the_problem():
     x = loom.ones(2)
     with pytest.raises(TypeError, match=r"while_loop.*bool scalar"):
@@ -139,4 +132,4 @@ def test_errors_name_the_loop_and_the_problem():
 
 def test_the_loop_is_a_primitive_with_its_rules():
     row = next(r for r in loom._loom._primitives() if r["name"] == "while_loop")
-    assert row["family"] == "control_flow" and row["batch"] and not row["vjp"] and "trip count" in row["no_vjp"]
+    assert row["family"] == "control_flow" and row["batch"] and row["vjp"]

@@ -1,6 +1,6 @@
 """loom.lax: JAX's lax. The loops here run on the C++ core's (loom/transforms/control_flow.h);
-cond, switch, scan, map and associative_scan are Python over them and loom's ops
-(_lax_control.py), the array functions compositions of loom's ops (_lax_ops.py: select,
+cond, switch, scan and map flatten their pytrees for the core's primitives, associative_scan
+is loom's ops (_lax_control.py), the array functions compositions of loom's ops (_lax_ops.py: select,
 dynamic_slice, dot_general, ...; _lax_conv.py: reduce_window, conv_general_dilated).
 
 A loop written with these is one op of a traced function (the primitive `while_loop`), not
@@ -17,8 +17,11 @@ Where the body returns a leaf of another dtype that NumPy's "same_kind" casting 
 (float64 from `x + i` with a float32 `x`, because NumPy promotes where JAX's weak types
 would not), it is cast back to the carry's dtype, as JAX's result would have been.
 
-Not yet: grad through while_loop and fori_loop (the trip count is known only at run time),
-nor through a traced scan unless unroll=True; cond and scan are not primitives of their own.
+grad goes through every loop here. A while_loop (and fori_loop with array bounds) is
+differentiated in reverse mode by running it again when the derivative runs, keeping each
+iteration's carry (JAX refuses reverse mode there); jvp, jacfwd and linearize run the tangent
+loop as JAX does. Not yet: reverse over reverse through a while_loop (hessian, which is
+jacfwd(jacrev); jacfwd(jacfwd(f)) works).
 """
 import numbers
 
@@ -80,7 +83,8 @@ def _index(x, what, device):
 def fori_loop(lower, upper, body_fun, init_val):
     """JAX's lax.fori_loop: `for i in range(lower, upper): val = body_fun(i, val)`. With integer
     bounds (a known trip count) a scan, which grad differentiates, as JAX does; with array
-    bounds (traced ones too: the trip count may depend on the data) a while_loop over (i, val).
+    bounds (traced ones too: the trip count may depend on the data) a while_loop over (i, val),
+    which grad differentiates too (where JAX refuses: docs/TRANSFORMS.md §7).
     `i` has the bounds' promoted dtype."""
     leaves, treedef = tree_flatten(init_val)
     # Integer bounds are made on the device of the carry's first array, else of an array
