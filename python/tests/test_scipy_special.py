@@ -327,3 +327,44 @@ def test_multigammaln(device, rng):
                                rtol=1e-12)
     with pytest.raises(ValueError, match="multigammaln"):
         ls.multigammaln(loom.asarray([0.5], device=device), 3)
+    # float64 for every input, as SciPy's
+    assert ls.multigammaln(loom.asarray(a.astype(np.float32), device=device), 2).dtype == loom.float64
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.float16, np.float32])
+def test_logsumexp_softmax_dtypes_are_numpys(device, rng, dtype):
+    # NumPy expressions in SciPy: softmax/log_softmax in exp's float, logsumexp's integers as float64
+    x = rng.integers(0, 6, (3, 4)).astype(dtype)
+    lx = loom.asarray(x, device=device)
+    rtol = 2e-3 if dtype in (np.int8, np.float16) else 1e-5 if dtype in (np.int16, np.float32) else 1e-12
+    for f in ("softmax", "log_softmax"):
+        got = getattr(ls, f)(lx, axis=1)
+        assert got.dtype == np.exp(x).dtype, f
+        np.testing.assert_allclose(got.numpy().astype(float), getattr(ss, f)(x.astype(float), axis=1), rtol=rtol, atol=rtol)
+    want_dtype = x.dtype if x.dtype.kind == "f" else np.float64
+    assert ls.logsumexp(lx).dtype == want_dtype
+    # with a weight, the promoted type of the two (int8 and float32 give float32, as SciPy's)
+    assert ls.logsumexp(lx, b=loom.ones(4, dtype=loom.float32, device=device), axis=1).dtype == np.result_type(
+        np.float32, x.dtype)
+    with pytest.raises(TypeError, match="softmax.*boolean"):
+        ls.softmax(loom.asarray(x > 2, device=device))
+
+
+def test_logsumexp_softmax_complex_and_zero_weights(device, rng):
+    x = rng.normal(0, 3, (3, 4)) + 1j * rng.normal(0, 5, (3, 4))
+    lx = loom.asarray(x, device=device)
+    for axis in (None, 0, 1):
+        np.testing.assert_allclose(ls.logsumexp(lx, axis=axis).numpy(), ss.logsumexp(x, axis=axis), rtol=1e-10)
+        np.testing.assert_allclose(ls.softmax(lx, axis=axis).numpy(), ss.softmax(x, axis=axis), rtol=1e-10)
+        np.testing.assert_allclose(ls.log_softmax(lx, axis=axis).numpy(), ss.log_softmax(x, axis=axis), rtol=1e-10)
+        got, sign = ls.logsumexp(lx, axis=axis, return_sign=True)
+        want, wsign = ss.logsumexp(x, axis=axis, return_sign=True)
+        assert got.dtype == loom.float64 and sign.dtype == loom.complex128
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-10)
+        np.testing.assert_allclose(sign.numpy(), wsign, rtol=1e-10)
+    # A zero weight drops its term, an infinite or NaN one too (SciPy's rule)
+    a, b = np.array([1.0, np.inf, 2.0, np.nan]), np.array([0.5, 0.0, -2.0, 0.0])
+    got, sign = ls.logsumexp(loom.asarray(a, device=device), b=loom.asarray(b, device=device), return_sign=True)
+    want, wsign = ss.logsumexp(a, b=b, return_sign=True)
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-12)
+    assert float(sign) == wsign

@@ -179,13 +179,13 @@ def pseudo_huber(delta, r):
 
 
 def multigammaln(a, d):
-    """log of the multivariate gamma function of dimension d (an int):
+    """log of the multivariate gamma function of dimension d (an int), in float64 as SciPy's:
     d (d - 1) / 4 log(pi) + sum over j < d of gammaln(a - j / 2). As SciPy, a must exceed
     (d - 1) / 2 everywhere (checked with one host read: ValueError)."""
     if int(d) != d or d < 1:
         raise ValueError(f"[multigammaln] d should be a positive integer (dimension), got {d!r}")
     d = int(d)
-    (a,) = _args(a)
+    a = _scipy_float(a).astype(loom.float64)  # SciPy's result is float64 for every input
     if bool(loom.any(a <= 0.5 * (d - 1))):
         raise ValueError(f"[multigammaln] condition a ({a}) > 0.5 * (d-1) ({0.5 * (d - 1)}) not met")
     total = d * (d - 1) * 0.25 * math.log(_PI)
