@@ -272,6 +272,41 @@ def test_constructors(device, rng):
     check(ls.hstack([a, loom_of(sa.tocsc(), device)], format="csr").toarray(), sp.hstack([sa, sa]).toarray())
 
 
+def test_kronsum_bmat_and_scipys_shortcuts(device, rng):
+    sa, sb = rand(rng, (3, 3), density=0.6), rand(rng, (4, 4), np.float32, density=0.6)
+    a, b = loom_of(sa, device), loom_of(sb, device)
+    same(ls.kronsum(a, b), sp.kronsum(sa, sb).asformat("csr"), device=device)
+    same(ls.kronsum(a, b, format="coo"), sp.kronsum(sa, sb, format="coo"))
+    with pytest.raises(ValueError, match="not square"):
+        ls.kronsum(loom_of(rand(rng, (2, 3)), device), b)
+    # SciPy's kron of an operand with no stored values is an empty float64 matrix
+    z = sp.csr_matrix(np.zeros((2, 1), np.float32))
+    same(ls.kron(loom_of(z, device), b), sp.kron(z, sb))
+    sc = rand(rng, (3, 4), np.complex128)
+    c = loom_of(sc, device)
+    for grid in ([[a, c], [None, loom_of(rand(rng, (2, 4)), device)]], [[None, c]], [[a], [loom_of(sa, device)]]):
+        sgrid = [[None if x is None else x.get() for x in row] for row in grid]
+        same(ls.bmat(grid), sp.bmat(sgrid), device=device)
+        same(ls.bmat(grid, format="csr", dtype=np.complex128), sp.bmat(sgrid, format="csr", dtype=np.complex128))
+    same(ls.bmat([[None, None]], dtype=np.float32), sp.bmat([[None, None]], dtype=np.float32))
+    with pytest.raises(ValueError, match=r"blocks\[:,0\] has incompatible column dimensions"):
+        ls.bmat([[a], [c]])
+    assert ls.rand(3, 4, density=0.5, device=device).nnz == 6
+
+
+def test_toarray_order_is_scipys(device, rng):
+    s = rand(rng, (5, 4))
+    for fmt in FORMATS:
+        m = loom_of(s.asformat(fmt), device)
+        want = s.asformat(fmt).toarray()
+        got = m.toarray()
+        assert got.flags.f_contiguous == want.flags.f_contiguous and got.flags.c_contiguous == want.flags.c_contiguous
+        assert m.toarray(order="F").flags.f_contiguous and m.toarray(order="C").flags.c_contiguous
+        check(got, want)
+    with pytest.raises(ValueError, match="order"):
+        m.toarray(order="K")
+
+
 def test_random(device):
     r = ls.random(40, 30, density=0.1, rng=3, device=device)
     assert r.format == "coo" and r.nnz == 120 and r.shape == (40, 30) and r.device == device

@@ -97,9 +97,14 @@ class _spbase:
         return getattr(self, "to" + format)(copy=copy)
 
     def toarray(self, order=None, out=None):
-        """The dense matrix as a loom array on the matrix's device (duplicates summed)."""
+        """The dense matrix as a loom array on the matrix's device (duplicates summed), in
+        `order` ('C' or 'F'; by default F for CSC and C for the others, as SciPy's)."""
+        if order not in (None, "C", "F", "c", "f"):
+            raise ValueError(f"[toarray] order must be 'C' or 'F', got {order!r}")
         row, col, data = self._triples()
         dense = dense_from_triples(row, col, data, self._shape, self.dtype)
+        if (order or ("F" if self._format == "csc" else "C")).upper() == "F":
+            dense = loom.asfortranarray(dense)
         if out is not None:
             out[...] = dense
             return out

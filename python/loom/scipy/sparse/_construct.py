@@ -193,6 +193,11 @@ def kron(A, B, format=None):
     a = _as_sparse(A, is_array).tocoo()
     b = _as_sparse(B, is_array, a.device).tocoo()
     (am, an), (bm, bn) = a.shape, b.shape
+    if a.nnz == 0 or b.nnz == 0:
+        # SciPy's shortcut: an operand with no stored values gives an empty float64 matrix
+        empty = loom.zeros(0, dtype=loom.float64, device=a.device)
+        none = loom.zeros(0, dtype=loom.int64, device=a.device)
+        return _coo((empty, none, none), (am * bm, an * bn), is_array).asformat(format)
     row = (a.row.astype(loom.int64)[:, None] * bm + b.row.astype(loom.int64)[None, :]).reshape(-1)
     col = (a.col.astype(loom.int64)[:, None] * bn + b.col.astype(loom.int64)[None, :]).reshape(-1)
     data = (a.data[:, None] * b.data[None, :]).reshape(-1)
@@ -239,3 +244,66 @@ def vstack(blocks, format=None, dtype=None):
 def hstack(blocks, format=None, dtype=None):
     """Blocks side by side (COO unless all are CSR, or all CSC, for format=None)."""
     return _stack(blocks, format, dtype, 1)
+
+
+def kronsum(A, B, format=None):
+    """The Kronecker sum of square A (m x m) and B (n x n): kron(I_n, A) + kron(B, I_m), CSR
+    for format=None, as SciPy's."""
+    _check_format(format)
+    is_array = isinstance(A, sparray) or isinstance(B, sparray)
+    a = _as_sparse(A, is_array)
+    b = _as_sparse(B, is_array, a.device)
+    for name, x in (("A", a), ("B", b)):
+        if x.shape[0] != x.shape[1]:
+            raise ValueError(f"{name} is not square")
+    dt = loom.result_type(a.dtype, b.dtype)
+    left = kron(_eye(b.shape[0], b.shape[0], 0, dt, "coo", a.device, is_array), a)
+    right = kron(b, _eye(a.shape[0], a.shape[0], 0, dt, "coo", a.device, is_array))
+    return (left + right).asformat(format or "csr")
+
+
+def bmat(blocks, format=None, dtype=None):
+    """A sparse matrix from a 2-d grid of sparse blocks (None for an all-zero block); each
+    block row has one height and each block column one width (0 where it holds only None).
+    COO for format=None."""
+    _check_format(format)
+    grid = [list(r) for r in blocks]
+    if not grid or any(len(r) != len(grid[0]) for r in grid) or not grid[0]:
+        raise ValueError("blocks must be 2-D")
+    present = [(i, j, b) for i, r in enumerate(grid) for j, b in enumerate(r) if b is not None]
+    if not present:  # an empty (0, 0) matrix, as SciPy's
+        dt = loom.float64 if dtype is None else check_dtype(dtype)
+        empty, none = loom.zeros(0, dtype=dt), loom.zeros(0, dtype=loom.int64)
+        return _coo((empty, none, none), (0, 0), False).asformat(format)
+    is_array = any(isinstance(b, sparray) for _, _, b in present)
+    device = next(b.device for _, _, b in present if isinstance(b, _spbase))
+    present = [(i, j, _as_sparse(b, is_array, device)) for i, j, b in present]
+    heights, widths = [None] * len(grid), [None] * len(grid[0])
+    for i, j, b in present:
+        for sizes, k, axis, where in ((heights, i, 0, f"blocks[{i},:] has incompatible row"),
+                                      (widths, j, 1, f"blocks[:,{j}] has incompatible column")):
+            n = b.shape[axis]
+            if sizes[k] is None:
+                sizes[k] = n
+            elif sizes[k] != n:
+                raise ValueError(f"{where} dimensions. Got blocks[{i},{j}].shape[{axis}] == {n}, "
+                                 f"expected {sizes[k]}.")
+    heights = [h or 0 for h in heights]  # a block row or column of None only is empty (SciPy's)
+    widths = [w or 0 for w in widths]
+    r0, c0 = np.cumsum([0] + heights), np.cumsum([0] + widths)
+    dt = loom.result_type(*[b.dtype for _, _, b in present]) if dtype is None else check_dtype(dtype)
+    coos = [(i, j, b.tocoo()) for i, j, b in present]
+    data = loom.concatenate([c.data.astype(dt) for _, _, c in coos])
+    row = loom.concatenate([c.row.astype(loom.int64) + int(r0[i]) for i, _, c in coos])
+    col = loom.concatenate([c.col.astype(loom.int64) + int(c0[j]) for _, j, c in coos])
+    out = _coo((data, row, col), (int(r0[-1]), int(c0[-1])), is_array, nodup=all(c._nodup for _, _, c in coos))
+    formats = {b.format for _, _, b in present}
+    if format is None and len(present) == len(grid) * len(grid[0]) and formats in ({"csr"}, {"csc"}):
+        format = formats.pop()  # SciPy keeps the format when every block is CSR (or every one CSC)
+    return out.asformat(format)
+
+
+def rand(m, n, density=0.01, format="coo", dtype=None, rng=None, *, random_state=None, device=None):
+    """scipy.sparse.rand: random() with uniform values."""
+    return random(m, n, density=density, format=format, dtype=dtype, rng=rng, random_state=random_state,
+                  device=device)

@@ -20,8 +20,8 @@ def errstate(*, linalg=None, **numpy_settings):
 
 
 def __getattr__(name):
-    if name == "scipy":
-        return importlib.import_module("cupyx.scipy")
+    if name in ("scipy", "cusparse", "cusolver"):
+        return importlib.import_module(f"cupyx.{name}")
     if name.startswith("__"):
         raise AttributeError(name)
     raise AttributeError(f"cupyx.{name}: loom has no equivalent")

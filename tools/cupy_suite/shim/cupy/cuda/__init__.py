@@ -6,7 +6,7 @@ AttributeError naming it."""
 import loom as _loom
 
 from . import device, driver, runtime  # noqa: F401
-from . import cub, cutensor  # noqa: F401
+from . import cub, cusolver, cutensor  # noqa: F401
 
 OutOfMemoryError = _loom.OutOfMemoryError
 

@@ -9,7 +9,7 @@ from ._compare import (numpy_cupy_allclose, numpy_cupy_array_almost_equal,  # no
                        numpy_cupy_array_list_equal, numpy_cupy_array_max_ulp, numpy_cupy_equal, numpy_cupy_raises)
 from ._helpers import (AssertFunctionIsCalled, NumpyAliasBasicTestBase, NumpyAliasValuesTestBase,  # noqa: F401
                        assert_function_is_called, assert_warns, installed, multi_gpu, numpy_satisfies, shaped_arange,
-                       shaped_linspace, shaped_random, shaped_reverse_arange, slow, with_requires)
+                       shaped_linspace, shaped_random, shaped_reverse_arange, shaped_sparse_random, slow, with_requires)
 from ._loops import (for_all_dtypes, for_all_dtypes_combination, for_CF_orders, for_complex_dtypes,  # noqa: F401
                      for_contiguous_axes, for_dtypes, for_dtypes_combination, for_float_dtypes, for_int_dtypes,
                      for_int_dtypes_combination, for_orders, for_signed_dtypes, for_signed_dtypes_combination,

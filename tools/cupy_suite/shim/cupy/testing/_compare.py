@@ -73,8 +73,30 @@ def check_errors(cupy_error, numpy_error, accept_error=False):
         raise cupy_error
 
 
+def _sparse_pair(c, n):
+    """Two sparse results (loom.scipy.sparse's and SciPy's) as their dense arrays (toarray, in
+    each format's own order), once their formats and shapes agree, as CuPy's comparison does;
+    None when neither is sparse."""
+    import scipy.sparse
+    from loom.scipy import sparse as loom_sparse
+    c_sparse, n_sparse = loom_sparse.issparse(c), scipy.sparse.issparse(n)
+    if not (c_sparse or n_sparse):
+        return None
+    if not (c_sparse and n_sparse):
+        raise AssertionError(f"loom and SciPy return different kinds of results: loom {type(c).__name__}, "
+                             f"SciPy {type(n).__name__}")
+    if c.format != n.format:
+        raise AssertionError(f"sparse formats differ: loom {c.format}, SciPy {n.format}")
+    if tuple(c.shape) != tuple(n.shape):
+        raise AssertionError(f"sparse shapes differ: loom {tuple(c.shape)}, SciPy {tuple(n.shape)}")
+    return c.toarray(), n.toarray()
+
+
 def _pair(c, n):
     """The two results as (loom or NumPy array/scalar, NumPy array/scalar), or AssertionError."""
+    sparse = _sparse_pair(c, n)
+    if sparse is not None:
+        return sparse
     if isinstance(c, loom.ndarray) and isinstance(n, (numpy.ndarray, numpy.generic)):
         return c, n
     if isinstance(c, numpy.generic) and isinstance(n, numpy.generic):

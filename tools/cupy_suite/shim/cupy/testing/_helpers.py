@@ -54,6 +54,17 @@ def shaped_random(shape, xp=None, dtype=numpy.float32, scale=10, seed=0, order="
     return _module_array(xp, numpy.asarray(a).astype(dtype), order)
 
 
+def shaped_sparse_random(shape, sp=None, dtype=numpy.float32, density=0.01, format="coo", seed=0):
+    """A random sparse matrix of SciPy's sparse.random drawn after numpy.random.seed(seed), in the
+    module sp (scipy.sparse, or the shim's cupyx.scipy.sparse: loom.scipy.sparse) and format."""
+    import scipy.sparse
+    numpy.random.seed(seed)
+    a = scipy.sparse.random(shape[0], shape[1], density).astype(dtype)
+    if sp is None or sp is scipy.sparse:
+        return a.asformat(format)
+    return sp.coo_matrix(a).asformat(format)
+
+
 def shaped_linspace(start, stop, shape, xp=None, dtype=numpy.float32):
     xp = xp or loom
     dtype = numpy.dtype(dtype)

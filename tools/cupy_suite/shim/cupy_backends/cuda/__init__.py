@@ -1,0 +1,1 @@
+"""cupy_backends.cuda: see cupy_backends."""
