@@ -2,7 +2,8 @@
 // function (a loop's cond and body, a scan's step, a switch's branches, checkpoint's or
 // custom_vjp's function) is traced on its arguments' specs, closed over what it reads from an
 // enclosing trace, checked, and run as one op of the family's primitives
-// (transforms/control_flow_primitives.h).
+// (transforms/control_flow_primitives.h). So is the step of a while_loop's derivative
+// (while_loop_transpose; its eval and rules are in loop_transpose.cpp).
 #include "loom/transforms/control_flow.h"
 
 #include <algorithm>

@@ -187,13 +187,13 @@ inline void rebind_arg(CustomJvpProgramPtr&, const BufferMap&) {}
 using CustomJvpFn = void(const std::vector<Array>& args, const std::vector<Array>& captured,
                          const std::vector<Array>& out, const CustomJvpProgramPtr& program);
 
-#define LOOM_CONTROL_FLOW_PRIMITIVES(X) \
-  X(WhileLoopFn, while_loop, )      \
+#define LOOM_CONTROL_FLOW_PRIMITIVES(X)           \
+  X(WhileLoopFn, while_loop, )                    \
   X(WhileLoopTransposeFn, while_loop_transpose, ) \
-  X(ScanLoopFn, scan_loop, )        \
-  X(SwitchFn, switch_branches, )    \
-  X(RematFn, remat, )                \
-  X(CustomVjpFn, custom_vjp_call, ) \
+  X(ScanLoopFn, scan_loop, )                      \
+  X(SwitchFn, switch_branches, )                  \
+  X(RematFn, remat, )                             \
+  X(CustomVjpFn, custom_vjp_call, )               \
   X(CustomJvpFn, custom_jvp_call, )
 
 namespace primitives {
@@ -201,8 +201,9 @@ LOOM_CONTROL_FLOW_PRIMITIVES(LOOM_DECLARE_PRIMITIVE)
 }  // namespace primitives
 
 /// The cotangents of a while_loop record's init and captured arrays (in that order) for the
-/// cotangents `cts` of its final carry, as one while_loop_transpose record
-/// (transforms/loop_transpose.cpp); `cts` and the results in the public vjp's convention.
+/// cotangents `cts` of its final carry, as one while_loop_transpose record (traced in
+/// transforms/control_flow.cpp; its eval and rules are in loop_transpose.cpp). Real values
+/// only: the while_loop's vjp rule is registered for reals, so no conjugation is involved.
 std::vector<Array> while_loop_transpose(const LoopProgramPtr& loop, const std::vector<Array>& init,
                                         const std::vector<Array>& captured, const std::vector<Array>& cts);
 
