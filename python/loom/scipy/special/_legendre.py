@@ -29,15 +29,11 @@ from ._functions import _scipy_float
 _SMALL = (loom.bool_, loom.int8, loom.uint8, loom.int16, loom.uint16, loom.float16, loom.float32)
 
 
-def _host_values(a, name):
+def _host_values(a, name, who):
     """A number or array argument as a NumPy float64 array (read on the host)."""
-    if isinstance(a, loom.ndarray):
-        if a.dtype.kind == "c":
-            raise TypeError(f"[lpmv] {name} must be real, got {a.dtype}")
-        return a.numpy().astype(np.float64)
-    v = np.asarray(a)
+    v = a.numpy() if isinstance(a, loom.ndarray) else np.asarray(a)
     if v.dtype.kind == "c":
-        raise TypeError(f"[lpmv] {name} must be real, got {v.dtype}")
+        raise TypeError(f"[{who}] {name} must be real, got {v.dtype}")
     return v.astype(np.float64)
 
 
@@ -122,7 +118,7 @@ def lpmv(m, v, x):
     if xa.dtype == loom.bool_ and scalars:
         small = False
     out_dtype = loom.float32 if small and xa.dtype in _SMALL else loom.float64
-    mh, vh = _host_values(m, "m"), _host_values(v, "v")
+    mh, vh = _host_values(m, "m", "lpmv"), _host_values(v, "v", "lpmv")
     shape = np.broadcast_shapes(mh.shape, vh.shape, tuple(xa.shape))
     x64 = loom.broadcast_to(_scipy_float(xa).astype(loom.float64), shape)
     mb, vb = np.broadcast_to(mh, shape), np.broadcast_to(vh, shape)
@@ -145,7 +141,7 @@ def sph_harm_y(n, m, theta, phi):
     """scipy.special.sph_harm_y: the spherical harmonic Y_n^m(theta, phi) of integer degree n
     and order m (theta the polar angle, phi the azimuth), complex128, 0 where |m| > n:
     sqrt((2n + 1) / (4 pi) (n - m)! / (n + m)!) P_n^m(cos theta) exp(i m phi)."""
-    nh, mh = _host_values(n, "n"), _host_values(m, "m")
+    nh, mh = _host_values(n, "n", "sph_harm_y"), _host_values(m, "m", "sph_harm_y")
     if np.any(nh != np.floor(nh)) or np.any(mh != np.floor(mh)):
         raise TypeError("[sph_harm_y] n and m must be integers (SciPy's ufunc takes no other types)")
     th = _scipy_float(theta if isinstance(theta, loom.ndarray) else loom.asarray(theta)).astype(loom.float64)
