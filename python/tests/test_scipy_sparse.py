@@ -294,6 +294,34 @@ def test_kronsum_bmat_and_scipys_shortcuts(device, rng):
     assert ls.rand(3, 4, density=0.5, device=device).nnz == 6
 
 
+@pytest.mark.parametrize("sym", ["==", "!=", "<", ">", "<=", ">="])
+def test_comparisons_are_sparse_as_scipys(device, rng, sym):
+    import operator
+    import warnings
+    op = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, ">": operator.gt, "<=": operator.le,
+          ">=": operator.ge}[sym]
+    sa, sb = rand(rng, (6, 5)), rand(rng, (6, 5))
+    sb.data[: sb.nnz // 2] = 0.0  # explicit zeros compare as zeros
+    a, b = loom_of(sa, device), loom_of(sb, device)
+    for other, sother in ((b, sb), (0.25, 0.25), (0, 0), (-0.5, -0.5)):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            got = op(a, other)
+        with warnings.catch_warnings(record=True) as want_seen:
+            warnings.simplefilter("always")
+            want = op(sa, sother)
+        assert ls.issparse(got) and got.format == "csr" and got.dtype == loom.bool_
+        assert got.nnz == want.nnz
+        check(got.toarray(), want.toarray(), device=device)
+        # SciPy's SparseEfficiencyWarning exactly where SciPy warns
+        assert any(w.category is ls.SparseEfficiencyWarning for w in seen) == any(
+            issubclass(w.category, sp.SparseEfficiencyWarning) for w in want_seen)
+    dense = rng.standard_normal((6, 5))
+    check(op(a, loom.asarray(dense, device=device)), np.asarray(op(sa, dense)), device=device)
+    with pytest.raises(ValueError, match="inconsistent shapes"):
+        op(a, loom_of(rand(rng, (5, 6)), device))
+
+
 def test_toarray_order_is_scipys(device, rng):
     s = rand(rng, (5, 4))
     for fmt in FORMATS:

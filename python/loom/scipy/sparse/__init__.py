@@ -21,9 +21,10 @@ from ._compressed import csc_array, csc_matrix, csr_array, csr_matrix, isspmatri
 from ._construct import (bmat, diags, diags_array, eye, eye_array, hstack, identity, kron, kronsum, rand, random,
                          random_array, vstack)
 from ._coo import coo_array, coo_matrix, isspmatrix_coo
+from ._compare import SparseEfficiencyWarning, SparseWarning
 from . import linalg  # noqa: E402 (after the classes it uses)
 
-__all__ = ["bmat", "kronsum", "rand", "coo_array", "coo_matrix", "csc_array", "csc_matrix", "csr_array", "csr_matrix", "diags",
+__all__ = ["SparseEfficiencyWarning", "SparseWarning", "bmat", "kronsum", "rand", "coo_array", "coo_matrix", "csc_array", "csc_matrix", "csr_array", "csr_matrix", "diags",
            "diags_array", "eye", "eye_array", "hstack", "identity", "issparse", "isspmatrix", "isspmatrix_coo",
            "isspmatrix_csc", "isspmatrix_csr", "kron", "linalg", "random", "random_array", "sparray", "spmatrix",
            "vstack"]

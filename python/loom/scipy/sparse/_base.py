@@ -9,7 +9,7 @@ import numpy as np
 
 import loom
 
-from . import _arith
+from . import _arith, _compare
 from ._kernels import dense_from_triples
 from ._sputils import FORMATS, check_dtype, is_scalar, read_ints, sum_dtype
 
@@ -241,6 +241,27 @@ class _spbase:
 
     def __truediv__(self, other):
         return _arith.truediv(self, other)
+
+    # Comparisons give sparse boolean matrices (dense arrays against dense operands), as SciPy's.
+    def __eq__(self, other):
+        return _compare.compare(self, other, "==")
+
+    def __ne__(self, other):
+        return _compare.compare(self, other, "!=")
+
+    def __lt__(self, other):
+        return _compare.compare(self, other, "<")
+
+    def __gt__(self, other):
+        return _compare.compare(self, other, ">")
+
+    def __le__(self, other):
+        return _compare.compare(self, other, "<=")
+
+    def __ge__(self, other):
+        return _compare.compare(self, other, ">=")
+
+    __hash__ = None  # unhashable, as SciPy's (== is elementwise)
 
     def __add__(self, other):
         return _arith.add(self, other, 1)

@@ -1,0 +1,57 @@
+"""Comparisons of sparse matrices (==, !=, <, >, <=, >=), as SciPy's: with a sparse operand of
+the same shape or a scalar the result is a sparse boolean CSR matrix; with a dense operand it
+is a dense boolean array. Where the comparison holds between two zeros (== and <= and >= with a
+sparse operand, or any scalar comparison that 0 satisfies) every implicit zero becomes a stored
+True, so the result is as large as a dense one: SciPy warns with SparseEfficiencyWarning, and so
+does loom."""
+import operator
+import warnings
+
+import loom
+
+from . import _arith
+from ._sputils import is_dense, is_scalar, on_device
+
+_OPS = {"==": (loom.equal, operator.eq), "!=": (loom.not_equal, operator.ne), "<": (loom.less, operator.lt),
+        ">": (loom.greater, operator.gt), "<=": (loom.less_equal, operator.le),
+        ">=": (loom.greater_equal, operator.ge)}
+_INVERSE = {"==": "!=", "!=": "==", "<": ">=", ">": "<=", "<=": ">", ">=": "<"}
+
+
+class SparseWarning(Warning):
+    """scipy.sparse.SparseWarning."""
+
+
+class SparseEfficiencyWarning(SparseWarning):
+    """scipy.sparse.SparseEfficiencyWarning: an operation that stores (nearly) every element."""
+
+
+def _dense_result(A, dense):
+    """A dense boolean result as A's kind of sparse CSR (True stored, False left out)."""
+    return A._container("csr")(dense)
+
+
+def compare(A, other, sym):
+    op, host_op = _OPS[sym]
+    if isinstance(other, _arith._base()):
+        if A.shape != other.shape:
+            raise ValueError(f"inconsistent shapes {A.shape} and {other.shape}")
+        if host_op(0, 0):
+            warnings.warn(f"Comparing sparse matrices using {sym} is inefficient, try using {_INVERSE[sym]} instead.",
+                          SparseEfficiencyWarning, stacklevel=3)
+            return _dense_result(A, op(A.toarray(), other.toarray()))
+        return _arith.binop(A, other, op)
+    if is_scalar(other) and not isinstance(other, loom.ndarray):
+        if host_op(0, other):
+            warnings.warn(f"Comparing a sparse matrix with {other} using {sym} is inefficient, try using "
+                          f"{_INVERSE[sym]} instead.", SparseEfficiencyWarning, stacklevel=3)
+            return _dense_result(A, op(A.toarray(), other))
+        csr = A.tocsr()
+        out = csr._with_data(op(csr.data, other), copy=True)
+        out.eliminate_zeros()
+        return out
+    if is_dense(other):
+        x = on_device(other, A.device)
+        _arith._check_broadcast(A, x)
+        return op(A.toarray(), x)
+    return NotImplemented
