@@ -322,6 +322,24 @@ def test_comparisons_are_sparse_as_scipys(device, rng, sym):
         op(a, loom_of(rand(rng, (5, 6)), device))
 
 
+def test_a_sparse_row_or_column_broadcasts(device, rng):
+    # CuPy broadcasts a sparse row or column in binary operations (SciPy raises): loom as CuPy
+    sa = rand(rng, (6, 5), density=0.5)
+    a, dense = loom_of(sa, device), sa.toarray()
+    for shape in [(1, 5), (6, 1), (1, 1)]:
+        so = rand(rng, shape, density=0.8)
+        o, od = loom_of(so, device), so.toarray()
+        check(a.maximum(o).toarray(), np.maximum(dense, od), device=device)
+        check(a.minimum(o).toarray(), np.minimum(dense, od), device=device)
+        check(a.multiply(o).toarray(), dense * od, device=device)
+        check(o.multiply(a).toarray(), dense * od, device=device)
+        check((a > o).toarray(), dense > od, device=device)
+    with pytest.raises(ValueError, match="inconsistent shapes"):
+        a.maximum(loom_of(rand(rng, (2, 5)), device))
+    with pytest.raises(ValueError, match="inconsistent shapes"):  # + and - do not broadcast (CuPy's rule)
+        a + loom_of(rand(rng, (1, 5)), device)
+
+
 def test_toarray_order_is_scipys(device, rng):
     s = rand(rng, (5, 4))
     for fmt in FORMATS:

@@ -87,12 +87,47 @@ def _canonical_keys(A):
     return K.linear_keys(K.majors(a.indptr, a.nnz), a.indices, a.shape[1]), a.data
 
 
-def binop(A, B, op):
-    """op(A, B) elementwise for sparse A and B of one shape, as CSR: op applies on the union
-    of the patterns (0 where one stores nothing); zero results are not stored, as SciPy's
-    binary operations drop them. Two count reads (the union, then the nonzeros)."""
-    if A.shape != B.shape:
+def _expand(X, shape):
+    """X (one row or one column, or 1 x 1) repeated to `shape` as COO, its stored values
+    repeated with it: NumPy's broadcasting of a sparse operand."""
+    if X.shape == shape:
+        return X
+    row, col, data = X._triples()
+    row, col = row.astype(loom.int64), col.astype(loom.int64)
+    (m, n), (xm, xn) = shape, X.shape
+    dev = X.device
+    if xm == 1 and m != 1:
+        reps = loom.arange(m, dtype=loom.int64, device=dev)
+        row = (reps[:, None] + 0 * row[None, :]).reshape(-1)
+        col, data = loom.tile(col, m), loom.tile(data, m)
+    if xn == 1 and n != 1:
+        reps = loom.arange(n, dtype=loom.int64, device=dev)
+        col = (reps[None, :] + 0 * col[:, None]).reshape(-1)
+        row, data = loom.repeat(row, n), loom.repeat(data, n)
+    return X._container("coo")._build(data, row, col, shape, X._known_nodup())
+
+
+def broadcast_pair(A, B):
+    """Sparse A and B at their common shape (a sparse row or column repeats along the other
+    axis, as SciPy broadcasts them), or SciPy's ValueError."""
+    if A.shape == B.shape:
+        return A, B
+    ok = all(a == b or 1 in (a, b) for a, b in zip(A.shape, B.shape))
+    if not ok:
         raise ValueError(f"inconsistent shapes {A.shape} and {B.shape}")
+    shape = tuple(max(a, b) for a, b in zip(A.shape, B.shape))
+    return _expand(A, shape), _expand(B, shape)
+
+
+def binop(A, B, op, broadcast=False):
+    """op(A, B) elementwise for sparse A and B of one shape (or, with broadcast, a row or
+    column against a matrix, as CuPy's multiply, maximum and minimum allow; its + and - do
+    not), as CSR: op applies on the union of the patterns (0 where one stores nothing); zero
+    results are not stored, as SciPy's binary operations drop them. Two count reads (the
+    union, then the nonzeros)."""
+    if not broadcast and A.shape != B.shape:
+        raise ValueError(f"inconsistent shapes {A.shape} and {B.shape}")
+    A, B = broadcast_pair(A, B)
     dt = product_dtype(A.dtype, B.dtype)
     ka, da = _canonical_keys(A)
     kb, db = _canonical_keys(B)
@@ -147,7 +182,7 @@ def multiply(A, other):
     if is_scalar(other):
         return A._with_data(A.data * other)
     if isinstance(other, _base()):
-        return binop(A, other, loom.multiply)
+        return binop(A, other, loom.multiply, broadcast=True)
     if not is_dense(other):
         return NotImplemented
     x = on_device(other, A.device)
@@ -184,7 +219,7 @@ def extremum(A, other, op, name):
     zero that leaves implicit zeros unchanged keeps the result sparse, any other gives the
     dense result (as SciPy)."""
     if isinstance(other, _base()):
-        return binop(A, other, op)
+        return binop(A, other, op, broadcast=True)
     if is_scalar(other) and not isinstance(other, loom.ndarray):
         if (other <= 0) if name == "maximum" else (other >= 0):
             csr = A.tocsr()

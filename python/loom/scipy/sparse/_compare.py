@@ -1,5 +1,5 @@
-"""Comparisons of sparse matrices (==, !=, <, >, <=, >=), as SciPy's: with a sparse operand of
-the same shape or a scalar the result is a sparse boolean CSR matrix; with a dense operand it
+"""Comparisons of sparse matrices (==, !=, <, >, <=, >=), as SciPy's: with a sparse operand (a
+row or column broadcasts) or a scalar the result is a sparse boolean CSR matrix; with a dense operand it
 is a dense boolean array. Where the comparison holds between two zeros (== and <= and >= with a
 sparse operand, or any scalar comparison that 0 satisfies) every implicit zero becomes a stored
 True, so the result is as large as a dense one: SciPy warns with SparseEfficiencyWarning, and so
@@ -34,13 +34,12 @@ def _dense_result(A, dense):
 def compare(A, other, sym):
     op, host_op = _OPS[sym]
     if isinstance(other, _arith._base()):
-        if A.shape != other.shape:
-            raise ValueError(f"inconsistent shapes {A.shape} and {other.shape}")
+        A, other = _arith.broadcast_pair(A, other)
         if host_op(0, 0):
             warnings.warn(f"Comparing sparse matrices using {sym} is inefficient, try using {_INVERSE[sym]} instead.",
                           SparseEfficiencyWarning, stacklevel=3)
             return _dense_result(A, op(A.toarray(), other.toarray()))
-        return _arith.binop(A, other, op)
+        return _arith.binop(A, other, op, broadcast=True)
     if is_scalar(other) and not isinstance(other, loom.ndarray):
         if host_op(0, other):
             warnings.warn(f"Comparing a sparse matrix with {other} using {sym} is inefficient, try using "
