@@ -2,6 +2,8 @@
 on every device: integer and non-integer degrees, negative orders and degrees, the edges
 (x = +-1, |x| > 1, a non-integer order), dtypes, broadcast orders and degrees, and the error
 for a non-integer degree below x = -0.5."""
+import math
+
 import numpy as np
 import pytest
 
@@ -21,6 +23,21 @@ def test_lpmv_integer_degree(device, rng, m, v):
     assert got.dtype == loom.float64 and got.device == device
     scale = max(1.0, float(np.max(np.abs(want), where=~np.isnan(want), initial=0)))
     np.testing.assert_allclose(got.numpy(), want, rtol=1e-11, atol=1e-12 * scale, equal_nan=True)
+
+
+@pytest.mark.parametrize("m", [0, 2, -2, -5])
+def test_lpmv_large_degree(device, rng, m):
+    # Degree 200: Gamma(v + m + 1) is past float64's range (math.gamma overflowed here). SciPy's
+    # lpmv gives NaN for a negative order there; loom gives (-1)^m (v-m)!/(v+m)! P_v^|m|, checked
+    # against SciPy's P_v^|m| times that ratio taken in logarithms.
+    x = rng.uniform(-1, 1, 100)
+    got = ls.lpmv(m, 200, loom.asarray(x, device=device)).numpy()
+    k = abs(m)
+    want = ss.lpmv(k, 200, x)
+    if m < 0:
+        want = want * (-1) ** k * np.exp(math.lgamma(200 - k + 1) - math.lgamma(200 + k + 1))
+    scale = float(np.max(np.abs(want)))
+    np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-11 * scale)
 
 
 @pytest.mark.parametrize("m", [0, 1, 3, -2])

@@ -96,13 +96,11 @@ def _expand(X, shape):
     row, col = row.astype(loom.int64), col.astype(loom.int64)
     (m, n), (xm, xn) = shape, X.shape
     dev = X.device
-    if xm == 1 and m != 1:
-        reps = loom.arange(m, dtype=loom.int64, device=dev)
-        row = (reps[:, None] + 0 * row[None, :]).reshape(-1)
+    if xm == 1 and m != 1:  # the row once per row of the result
+        row = loom.repeat(loom.arange(m, dtype=loom.int64, device=dev), row.size)
         col, data = loom.tile(col, m), loom.tile(data, m)
-    if xn == 1 and n != 1:
-        reps = loom.arange(n, dtype=loom.int64, device=dev)
-        col = (reps[None, :] + 0 * col[:, None]).reshape(-1)
+    if xn == 1 and n != 1:  # each stored value across every column
+        col = loom.tile(loom.arange(n, dtype=loom.int64, device=dev), row.size)
         row, data = loom.repeat(row, n), loom.repeat(data, n)
     return X._container("coo")._build(data, row, col, shape, X._known_nodup())
 

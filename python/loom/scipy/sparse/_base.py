@@ -5,6 +5,8 @@ A format class supplies `_triples()` (row, col and value of every stored value, 
 arrays), `_with_data(data)` (the same pattern with other values), and its conversions; the
 arithmetic is in _arith.py. Results that SciPy returns as NumPy scalars or np.matrix are loom
 arrays on the matrix's device: 0-d for scalars, 2-d for matrices."""
+import functools
+
 import numpy as np
 
 import loom
@@ -243,24 +245,12 @@ class _spbase:
         return _arith.truediv(self, other)
 
     # Comparisons give sparse boolean matrices (dense arrays against dense operands), as SciPy's.
-    def __eq__(self, other):
-        return _compare.compare(self, other, "==")
-
-    def __ne__(self, other):
-        return _compare.compare(self, other, "!=")
-
-    def __lt__(self, other):
-        return _compare.compare(self, other, "<")
-
-    def __gt__(self, other):
-        return _compare.compare(self, other, ">")
-
-    def __le__(self, other):
-        return _compare.compare(self, other, "<=")
-
-    def __ge__(self, other):
-        return _compare.compare(self, other, ">=")
-
+    __eq__ = functools.partialmethod(_compare.compare, "==")
+    __ne__ = functools.partialmethod(_compare.compare, "!=")
+    __lt__ = functools.partialmethod(_compare.compare, "<")
+    __gt__ = functools.partialmethod(_compare.compare, ">")
+    __le__ = functools.partialmethod(_compare.compare, "<=")
+    __ge__ = functools.partialmethod(_compare.compare, ">=")
     __hash__ = None  # unhashable, as SciPy's (== is elementwise)
 
     def __add__(self, other):

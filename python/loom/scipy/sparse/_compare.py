@@ -31,7 +31,8 @@ def _dense_result(A, dense):
     return A._container("csr")(dense)
 
 
-def compare(A, other, sym):
+def compare(A, sym, other):
+    """A `sym` other (sym one of _OPS), as the operator methods call it."""
     op, host_op = _OPS[sym]
     if isinstance(other, _arith._base()):
         A, other = _arith.broadcast_pair(A, other)

@@ -37,6 +37,11 @@ def _host_values(a, name, who):
     return v.astype(np.float64)
 
 
+def _gamma_sign(x):
+    """The sign of Gamma(x) for x not a pole (math.gamma overflows past 171; its sign does not)."""
+    return 1.0 if x > 0 else (-1.0 if math.ceil(-x) % 2 else 1.0)
+
+
 def _integer_degree(m, n, x):
     """P_n^m(x) for integers 0 <= m, 0 <= n (x float64 in [-1, 1])."""
     if m > n:
@@ -76,8 +81,7 @@ def _series_degree(m, v, x):
                 break
     lead = (-1.0) ** m * math.exp(math.lgamma(v + m + 1.0) - math.lgamma(v - m + 1.0) - m * math.log(2.0)
                                   - math.lgamma(m + 1.0))
-    sign = math.copysign(1.0, math.gamma(v - m + 1.0)) if v - m + 1.0 <= 0 else 1.0
-    return lead * sign * (1.0 - x * x) ** (0.5 * m) * total
+    return lead * _gamma_sign(v - m + 1.0) * (1.0 - x * x) ** (0.5 * m) * total
 
 
 def _one_pair(m, v, x):
@@ -97,7 +101,7 @@ def _one_pair(m, v, x):
         if (num <= 0 and num == math.floor(num)) or (den <= 0 and den == math.floor(den)):
             return x * math.nan
         ratio = math.exp(math.lgamma(num) - math.lgamma(den))
-        ratio *= math.copysign(1.0, math.gamma(num)) * math.copysign(1.0, math.gamma(den))
+        ratio *= _gamma_sign(num) * _gamma_sign(den)
         p = p * ((-1.0) ** k * ratio)
     return p
 

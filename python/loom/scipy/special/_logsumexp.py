@@ -10,14 +10,14 @@ import math
 import loom
 
 
-def _array(x, who):
+def _array(x):
     return x if isinstance(x, loom.ndarray) else loom.asarray(x)
 
 
 def _exp_float(x, who):
     """x in the dtype NumPy's exp gives it: the smallest float that holds its values (complex
     stays complex)."""
-    x = _array(x, who)
+    x = _array(x)
     if x.dtype == loom.bool_:
         raise TypeError(f"[{who}] boolean input: subtracting the maximum is not defined for booleans (as NumPy's "
                         "boolean subtract); convert with astype")
@@ -40,7 +40,7 @@ def _shift(a, axis):
 def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
     """log(sum(b * exp(a))) along axis, as scipy.special.logsumexp. With return_sign, the
     log of the absolute value and the sign (b may be negative); without, a negative sum is NaN."""
-    a = _array(a, "logsumexp")
+    a = _array(a)
     if b is not None:
         b = loom.asarray(b, device=a.device) if not isinstance(b, loom.ndarray) else b
     dt = a.dtype if b is None else loom.result_type(a.dtype, b.dtype)
