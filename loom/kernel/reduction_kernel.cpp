@@ -222,6 +222,11 @@ ReductionKernel::ReductionKernel(const std::string& in_params, const std::string
 const std::string& ReductionKernel::name() const { return state_->name; }
 const std::vector<KernelParam>& ReductionKernel::in_params() const { return state_->in; }
 const std::vector<KernelParam>& ReductionKernel::out_params() const { return state_->out; }
+const std::string& ReductionKernel::map_expr() const { return state_->map_expr; }
+const std::string& ReductionKernel::reduce_expr() const { return state_->reduce_expr; }
+const std::string& ReductionKernel::post_map_expr() const { return state_->post_expr; }
+const std::optional<std::string>& ReductionKernel::identity() const { return state_->identity; }
+const ReductionOptions& ReductionKernel::options() const { return state_->opts; }
 size_t ReductionKernel::cached_modules() const {
   std::lock_guard<std::mutex> lock(state_->mu);
   return state_->kernels[0].size();

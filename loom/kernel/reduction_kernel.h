@@ -54,6 +54,12 @@ class ReductionKernel {
   const std::string& name() const;
   const std::vector<KernelParam>& in_params() const;
   const std::vector<KernelParam>& out_params() const;
+  /// The expressions and options as given (CuPy exposes them; generic_filter reuses them).
+  const std::string& map_expr() const;
+  const std::string& reduce_expr() const;
+  const std::string& post_map_expr() const;
+  const std::optional<std::string>& identity() const;
+  const ReductionOptions& options() const;
   size_t cached_modules() const;
 
   struct State;

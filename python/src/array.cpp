@@ -208,6 +208,7 @@ void init_array(nb::module_& m, nb::class_<Array>& cls) {
             const Array& a = nb::cast<const Array&>(self);
             const DType dt = to_dtype(dtype);
             if (dt == a.dtype() && !copy) return nb::borrow(self);
+            warn_complex_discard(a.dtype(), dt);
             return nb::cast(a.astype(dt));
           },
           nb::arg("dtype"), nb::arg("copy") = true,

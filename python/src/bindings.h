@@ -54,6 +54,9 @@ std::optional<DType> to_optional_dtype(nb::handle h);
 nb::object numpy_dtype(DType dt);
 /// The numpy module and ml_dtypes' bfloat16 dtype, imported once.
 nb::handle numpy_module();
+/// NumPy's ComplexWarning ("Casting complex values to real discards the imaginary part")
+/// when a cast from `from` to `to` drops an imaginary part; throws if warnings are errors.
+void warn_complex_discard(DType from, DType to);
 
 // ---- devices (device.cpp) -----------------------------------------------------------
 /// Accepts a loom Device or a string ("cpu", "gpu", "gpu:1", "cuda:0").

@@ -139,6 +139,7 @@ LOOM_BINDING_FAMILY(data_types, 13) {
         const DType dt = to_dtype(dtype);
         const std::optional<Device> dev = to_optional_device(device);
         if (!copy && dt == a.dtype() && (!dev || *dev == a.device())) return nb::borrow(x);
+        warn_complex_discard(a.dtype(), dt);
         Array r;
         {
           nb::gil_scoped_release release;

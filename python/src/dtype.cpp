@@ -67,6 +67,17 @@ nb::handle numpy_module() {
 
 nb::object dtype_object(DType dt) { return nb::borrow(g_dtype_objs[static_cast<int>(dt)]); }
 
+void warn_complex_discard(DType from, DType to) {
+  // A cast to bool reads both parts (nonzero), so NumPy does not warn for it either.
+  if (!is_complex(from) || is_complex(to) || to == bool_) return;
+  nb::handle np = numpy_module();
+  // numpy.exceptions (NumPy >= 1.25) holds it; older NumPy has it at the top level.
+  nb::object cls = nb::hasattr(np, "exceptions") ? np.attr("exceptions").attr("ComplexWarning")
+                                                  : np.attr("ComplexWarning");
+  if (PyErr_WarnEx(cls.ptr(), "Casting complex values to real discards the imaginary part", 1) < 0)
+    throw nb::python_error();
+}
+
 nb::object numpy_dtype(DType dt) {
   ensure_numpy();
   return nb::borrow(g_np_dtypes[static_cast<int>(dt)]);

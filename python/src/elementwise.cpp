@@ -156,6 +156,7 @@ LOOM_BINDING_FAMILY(elementwise, 10) {
       "copyto",
       [](const Array& dst, nb::handle src) {
         Array s = to_array(src, dst.device());
+        warn_complex_discard(s.dtype(), dst.dtype());
         nb::gil_scoped_release release;
         loom::copyto(dst, s);
       },

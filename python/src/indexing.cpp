@@ -136,6 +136,7 @@ LOOM_BINDING_FAMILY(indexing, 30) {
       [](const Array& x, nb::handle key, nb::handle value) {
         const std::vector<Index> index = parse_index(key, x);
         const Array v = value_array(value, x);
+        warn_complex_discard(v.dtype(), x.dtype());
         nb::gil_scoped_release release;
         setitem(x, index, v);
       },

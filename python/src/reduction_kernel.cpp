@@ -94,6 +94,21 @@ LOOM_BINDING_FAMILY(reduction_kernel, 60) {
                    "The input parameters, as written.")
       .def_prop_ro("out_params", [](const ReductionKernel& k) { return param_strings(k.out_params()); },
                    "The output parameters, as written.")
+      .def_prop_ro("map_expr", [](const ReductionKernel& k) { return k.map_expr(); }, "The map expression, as written.")
+      .def_prop_ro("reduce_expr", [](const ReductionKernel& k) { return k.reduce_expr(); },
+                   "The reduce expression (of `a` and `b`), as written.")
+      .def_prop_ro("post_map_expr", [](const ReductionKernel& k) { return k.post_map_expr(); },
+                   "The post-map statement (of `a`), as written.")
+      .def_prop_ro("identity", [](const ReductionKernel& k) { return k.identity(); },
+                   "The identity's C expression, or None.")
+      .def_prop_ro("reduce_type", [](const ReductionKernel& k) { return k.options().reduce_type; },
+                   "The reduce type as given (a dtype name, a placeholder or a C type), or None: the first "
+                   "output's type.")
+      .def_prop_ro("reduce_dims", [](const ReductionKernel& k) { return k.options().reduce_dims; },
+                   "Whether contiguous reduced axes are merged before launching.")
+      .def_prop_ro("preamble", [](const ReductionKernel& k) { return k.options().preamble; },
+                   "Device code placed before the kernels.")
+      .def_prop_ro("options", [](const ReductionKernel& k) { return k.options().options; }, "The NVRTC options.")
       .def_prop_ro("nin", [](const ReductionKernel& k) { return k.in_params().size(); }, "Number of inputs.")
       .def_prop_ro("nout", [](const ReductionKernel& k) { return k.out_params().size(); }, "Number of outputs.")
       .def("__repr__", [](const ReductionKernel& k) { return "<ReductionKernel " + k.name() + ">"; });

@@ -192,6 +192,14 @@ std::optional<DType> join_dtype(nb::handle dtype, nb::handle out, const char* op
   return dtype.is_none() ? std::nullopt : std::optional<DType>(to_dtype(dtype));
 }
 
+// casting='unsafe' lets complex inputs join into a real dtype: NumPy warns that the
+// imaginary parts are dropped (any other casting refuses the join).
+void warn_join_discard(const std::vector<Array>& xs, const std::optional<DType>& dt, const std::string& casting) {
+  if (!dt || casting != "unsafe") return;
+  for (const Array& x : xs)
+    if (is_complex(x.dtype())) return warn_complex_discard(x.dtype(), *dt);
+}
+
 }  // namespace
 }  // namespace loom::py
 
@@ -267,6 +275,7 @@ LOOM_BINDING_FAMILY(shape_ops, 50) {
           const std::vector<Array> xs = to_arrays(arrays);
           const std::optional<int64_t> ax = axis.is_none() ? std::nullopt : std::optional<int64_t>(to_int(axis, "axis"));
           const std::optional<DType> dt = join_dtype(dtype, out, "concatenate");
+          warn_join_discard(xs, dt, casting);
           Array r;
           {
             nb::gil_scoped_release release;
@@ -283,6 +292,7 @@ LOOM_BINDING_FAMILY(shape_ops, 50) {
           const std::vector<Array> xs = to_arrays(arrays);
           const int64_t ax = to_int(axis, "axis");
           const std::optional<DType> dt = join_dtype(dtype, out, "stack");
+          warn_join_discard(xs, dt, casting);
           Array r;
           {
             nb::gil_scoped_release release;
@@ -296,6 +306,7 @@ LOOM_BINDING_FAMILY(shape_ops, 50) {
   m.def("hstack", [](nb::handle tup, nb::handle dtype, const std::string& casting) {
         const std::vector<Array> xs = to_arrays(tup);
         const std::optional<DType> dt = join_dtype(dtype, nb::none(), "hstack");
+        warn_join_discard(xs, dt, casting);
         nb::gil_scoped_release release;
         return hstack(xs, dt, casting);
       },
@@ -304,6 +315,7 @@ LOOM_BINDING_FAMILY(shape_ops, 50) {
   m.def("vstack", [](nb::handle tup, nb::handle dtype, const std::string& casting) {
         const std::vector<Array> xs = to_arrays(tup);
         const std::optional<DType> dt = join_dtype(dtype, nb::none(), "vstack");
+        warn_join_discard(xs, dt, casting);
         nb::gil_scoped_release release;
         return vstack(xs, dt, casting);
       },

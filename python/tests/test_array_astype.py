@@ -7,6 +7,8 @@ negative floats cast to unsigned integers. Also excluded: integers beyond 2**24 
 bfloat16 and float64 values that are not float32 values cast to bfloat16, because
 ml_dtypes rounds those twice (through float32) where a single rounding is correct.
 """
+import warnings
+
 import ml_dtypes
 import numpy as np
 import pytest
@@ -116,3 +118,42 @@ def test_promote_types():
         for b in DTYPE_NAMES:
             if "bfloat16" not in (a, b):
                 assert loom.promote_types(a, b) == np.promote_types(a, b), (a, b)
+
+
+COMPLEX_DISCARDS = {
+    "astype": lambda xp, z, r: z.astype(r.dtype),
+    "setitem": lambda xp, z, r: r.__setitem__(slice(None), z),
+    "copyto unsafe": lambda xp, z, r: xp.copyto(r, z, casting="unsafe"),
+    "concatenate unsafe": lambda xp, z, r: xp.concatenate([z, r], dtype=r.dtype, casting="unsafe"),
+    "stack unsafe": lambda xp, z, r: xp.stack([z, r], dtype=r.dtype, casting="unsafe"),
+    "hstack unsafe": lambda xp, z, r: xp.hstack([z, r], dtype=r.dtype, casting="unsafe"),
+    "vstack unsafe": lambda xp, z, r: xp.vstack([z, r], dtype=r.dtype, casting="unsafe"),
+}
+
+
+@pytest.mark.parametrize("how", sorted(COMPLEX_DISCARDS))
+@pytest.mark.parametrize("src, dst", [("complex64", "float32"), ("complex128", "int32"), ("complex64", "float64")])
+def test_complex_to_real_warns_as_numpy(device, rng, how, src, dst):
+    """NumPy's ComplexWarning where a cast drops imaginary parts, the values NumPy gives."""
+    fn = COMPLEX_DISCARDS[how]
+    z = (rng.standard_normal(4) * 5 + 1j * rng.standard_normal(4)).astype(src)
+    r = np.zeros(4, dst)
+    with pytest.warns(np.exceptions.ComplexWarning):
+        want = fn(np, z, r)
+    lr = loom.asarray(np.zeros(4, dst), device=device)
+    with pytest.warns(np.exceptions.ComplexWarning, match="discards the imaginary part"):
+        got = fn(loom, loom.asarray(z, device=device), lr)
+    np.testing.assert_array_equal((lr if want is None else got).numpy(), r if want is None else want)
+
+
+def test_complex_casts_that_keep_imaginary_parts_do_not_warn(device):
+    z = loom.asarray(np.array([1 + 2j, 3 - 1j]), device=device)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        z.astype(loom.complex64)
+        z.real.astype(loom.float32)
+        z.astype(loom.bool_)  # nonzero reads both parts: NumPy does not warn
+        loom.zeros(2, dtype=loom.complex64, device=device)[:] = z
+        loom.concatenate([z, z], dtype=loom.complex64)
+        with pytest.raises(TypeError, match="same_kind"):  # NumPy refuses rather than warns
+            loom.concatenate([z, z], dtype=loom.float64)

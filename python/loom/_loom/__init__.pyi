@@ -3004,6 +3004,40 @@ class ReductionKernel:
         """The output parameters, as written."""
 
     @property
+    def map_expr(self) -> str:
+        """The map expression, as written."""
+
+    @property
+    def reduce_expr(self) -> str:
+        """The reduce expression (of `a` and `b`), as written."""
+
+    @property
+    def post_map_expr(self) -> str:
+        """The post-map statement (of `a`), as written."""
+
+    @property
+    def identity(self) -> str | None:
+        """The identity's C expression, or None."""
+
+    @property
+    def reduce_type(self) -> str | None:
+        """
+        The reduce type as given (a dtype name, a placeholder or a C type), or None: the first output's type.
+        """
+
+    @property
+    def reduce_dims(self) -> bool:
+        """Whether contiguous reduced axes are merged before launching."""
+
+    @property
+    def preamble(self) -> str:
+        """Device code placed before the kernels."""
+
+    @property
+    def options(self) -> list[str]:
+        """The NVRTC options."""
+
+    @property
     def nin(self) -> int:
         """Number of inputs."""
 

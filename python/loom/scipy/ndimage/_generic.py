@@ -1,6 +1,7 @@
 """scipy.ndimage.generic_filter and generic_filter1d: a user's function over every window.
 
-The function may be a loom.RawKernel (CuPy's form) whose source defines it as an
+The function may be a loom.ReductionKernel (CuPy's form, reduced over each window:
+_generic_reduction.py), a loom.RawKernel (CuPy's form) whose source defines it as an
 `extern "C" __global__` function: loom compiles that source again with the function as a
 `__device__` one, beside a kernel that calls it once per output element (generic_filter:
 `f(const double* window, int size, double* result)`) or per line (generic_filter1d:
@@ -17,6 +18,7 @@ import loom
 
 from .. import _util
 from . import _support
+from ._generic_reduction import reduce_windows
 from ._rank import _footprint, _taps
 
 _THREADS = 128
@@ -54,21 +56,24 @@ def _launch(kernel, count, args):
     kernel(((count + _THREADS - 1) // _THREADS,), (_THREADS,), args)
 
 
-def _check_function(function, who):
-    if isinstance(function, loom.ReductionKernel):
-        raise NotImplementedError(f"[{who}] a ReductionKernel as the function (CuPy's form, written against CuPy's "
-                                  f"internal _in_ind and _raw_x) is not supported: pass a loom.RawKernel or a "
-                                  f"Python function")
-    if isinstance(function, loom.RawKernel) or callable(function):
+def _check_function(function, who, reduction_ok):
+    if isinstance(function, loom.ReductionKernel) and not reduction_ok:
+        raise TypeError(f"[{who}] a ReductionKernel reduces a window; {who} gives the function whole lines: pass a "
+                        f"loom.RawKernel or a Python function")
+    if isinstance(function, loom.ElementwiseKernel):
+        raise TypeError(f"[{who}] only a ReductionKernel, a RawKernel or a Python callable may be the function, "
+                        f"not an ElementwiseKernel")
+    if isinstance(function, (loom.RawKernel, loom.ReductionKernel)) or callable(function):
         return
-    raise TypeError(f"[{who}] function must be a loom.RawKernel or a Python callable, not {type(function).__name__}")
+    raise TypeError(f"[{who}] function must be a loom.RawKernel, a loom.ReductionKernel or a Python callable, not "
+                    f"{type(function).__name__}")
 
 
 def generic_filter(input, function, size=None, footprint=None, output=None, mode="reflect", cval=0.0, origin=0,
                    extra_arguments=(), extra_keywords=None, *, axes=None):
     """function over the window of footprint (or size) around every element, in float64, the
     result cast to the output dtype (scipy.ndimage.generic_filter)."""
-    _check_function(function, "generic_filter")
+    _check_function(function, "generic_filter", True)
     x = _support.check_input(input)
     axes = _support.axes_of(axes, x.ndim)
     fp, _ = _footprint(size, footprint, axes)
@@ -81,6 +86,8 @@ def generic_filter(input, function, size=None, footprint=None, output=None, mode
         out = loom.empty((flat.shape[0],), dtype=loom.float64, device=x.device)
         if flat.shape[0]:
             _launch(_driver(function, "element"), flat.shape[0], (flat, k, out, flat.shape[0]))
+    elif isinstance(function, loom.ReductionKernel):
+        out = reduce_windows(function, flat, x.dtype, _support.output_dtype(x, output))
     else:
         kw = extra_keywords or {}
         host = flat.numpy()
@@ -93,7 +100,7 @@ def generic_filter1d(input, function, filter_size, axis=-1, output=None, mode="r
                      extra_arguments=(), extra_keywords=None):
     """function(line extended by filter_size - 1, output line) along axis, in float64
     (scipy.ndimage.generic_filter1d)."""
-    _check_function(function, "generic_filter1d")
+    _check_function(function, "generic_filter1d", False)
     if filter_size < 1:
         raise RuntimeError("invalid filter size")
     x = _support.check_input(input)

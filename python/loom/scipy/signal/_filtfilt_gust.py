@@ -12,11 +12,15 @@ O^R - S] (^R: rows reversed), and the result is the forward-backward output plus
 W = [S^R, O^R]. M and W are small (m x 2 order, m the signal length or 2 irlen) and are
 built on the host; the filtering and the two products with pinv(M) and W run on x's device.
 With irlen, only the first and last irlen samples are corrected (the transients' reach)."""
+import warnings
+
 import numpy as np
 
 import loom
 
 from ._lfilter import lfilter
+
+_ComplexWarning = getattr(getattr(np, "exceptions", np), "ComplexWarning")
 
 
 def _flip_filter(bb, aa, x, axis):
@@ -25,10 +29,17 @@ def _flip_filter(bb, aa, x, axis):
 
 def _responses(bb, aa, m, order, dtype):
     """O (zero-input responses of the unit states over m samples) and S (each of O's columns
-    reversed, then filtered from rest), on the host."""
+    reversed, then filtered from rest), on the host.
+
+    SciPy builds O as a float64 array, so complex coefficients lose O's imaginary part with
+    NumPy's ComplexWarning; cupyx.scipy does the same. loom follows them, warning included,
+    so that a program gets the reference's numbers (and its warning) here too."""
     impulse = np.zeros(m, dtype)
     impulse[0] = aa[0]  # 1/a's impulse response with a normalised to a[0] = 1
     ring = lfilter([1.0], aa, loom.asarray(impulse, device=loom.cpu())).numpy()
+    if np.iscomplexobj(ring):
+        warnings.warn("Casting complex values to real discards the imaginary part", _ComplexWarning, stacklevel=4)
+        ring = ring.real
     o = np.zeros((m, order), ring.dtype)
     for k in range(order):
         o[k:, k] = ring[:m - k]
@@ -37,12 +48,14 @@ def _responses(bb, aa, m, order, dtype):
 
 
 def _blocks(top, bottom, whole):
-    """[top, bottom] side by side (the whole signal) or block-diagonal (its two ends)."""
+    """[top, bottom] side by side (the whole signal) or block-diagonal (its two ends). SciPy
+    makes the block-diagonal one a float64 array, so complex blocks keep only their real part
+    there (_responses has already warned)."""
     if whole:
         return np.hstack([top, bottom])
-    out = np.zeros((top.shape[0] + bottom.shape[0], top.shape[1] + bottom.shape[1]), np.result_type(top, bottom))
-    out[:top.shape[0], :top.shape[1]] = top
-    out[top.shape[0]:, top.shape[1]:] = bottom
+    out = np.zeros((top.shape[0] + bottom.shape[0], top.shape[1] + bottom.shape[1]))
+    out[:top.shape[0], :top.shape[1]] = top.real
+    out[top.shape[0]:, top.shape[1]:] = bottom.real
     return out
 
 
