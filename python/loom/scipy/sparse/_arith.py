@@ -1,11 +1,13 @@
 """Sparse arithmetic: products with dense operands (the csr_matmul primitive), sparse x
 sparse (expand, sort, sum), and elementwise operations of two sparse matrices (merging their
 patterns). Dense operands are moved to the matrix's device; results live there."""
+import warnings
+
 import loom
 from loom._loom import _sparse
 
 from . import _kernels as K
-from ._sputils import is_dense, is_scalar, on_device
+from ._sputils import SparseEfficiencyWarning, is_dense, is_scalar, on_device
 
 
 def _base():
@@ -214,8 +216,9 @@ def truediv(A, other):
 
 def extremum(A, other, op, name):
     """maximum/minimum with a sparse matrix (CSR result) or a scalar: a scalar on the side of
-    zero that leaves implicit zeros unchanged keeps the result sparse, any other gives the
-    dense result (as SciPy)."""
+    zero that leaves implicit zeros unchanged keeps the stored values' pattern; any other
+    fills every position, and SciPy (1.16 on) still returns a sparse matrix then, of A's
+    compressed format, with a SparseEfficiencyWarning."""
     if isinstance(other, _base()):
         return binop(A, other, op, broadcast=True)
     if is_scalar(other) and not isinstance(other, loom.ndarray):
@@ -224,7 +227,11 @@ def extremum(A, other, op, name):
             out = csr._with_data(op(csr.data, other), copy=True)
             out.eliminate_zeros()
             return out
-        return op(A.toarray(), other)
+        sign = "positive" if name == "maximum" else "negative"
+        warnings.warn(f"Taking {name} with a {sign} number results in a dense matrix.", SparseEfficiencyWarning,
+                      stacklevel=3)
+        fmt = A.format if A.format in ("csr", "csc") else "csr"
+        return A._container(fmt)(op(A.toarray(), other))
     if is_dense(other):
         x = on_device(other, A.device)
         _check_broadcast(A, x)

@@ -10,20 +10,12 @@ import warnings
 import loom
 
 from . import _arith
-from ._sputils import is_dense, is_scalar, on_device
+from ._sputils import SparseEfficiencyWarning, SparseWarning, is_dense, is_scalar, on_device  # noqa: F401 (re-exported)
 
 _OPS = {"==": (loom.equal, operator.eq), "!=": (loom.not_equal, operator.ne), "<": (loom.less, operator.lt),
         ">": (loom.greater, operator.gt), "<=": (loom.less_equal, operator.le),
         ">=": (loom.greater_equal, operator.ge)}
 _INVERSE = {"==": "!=", "!=": "==", "<": ">=", ">": "<=", "<=": ">", ">=": "<"}
-
-
-class SparseWarning(Warning):
-    """scipy.sparse.SparseWarning."""
-
-
-class SparseEfficiencyWarning(SparseWarning):
-    """scipy.sparse.SparseEfficiencyWarning: an operation that stores (nearly) every element."""
 
 
 def _dense_result(A, dense):

@@ -14,6 +14,14 @@ FORMATS = ("csr", "csc", "coo")
 _INT32_MAX = int(np.iinfo(np.int32).max)
 
 
+class SparseWarning(Warning):
+    """scipy.sparse.SparseWarning."""
+
+
+class SparseEfficiencyWarning(SparseWarning):
+    """scipy.sparse.SparseEfficiencyWarning: an operation that stores (nearly) every element."""
+
+
 def check_dtype(dtype):
     """dtype as a loom dtype that scipy.sparse can store (ValueError, SciPy's type, otherwise)."""
     dt = loom.dtype(dtype)
