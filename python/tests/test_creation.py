@@ -120,6 +120,15 @@ def test_arange_dtypes(device, name):
                        np.arange(0.25, 3, 0.5, dtype=npdt))
 
 
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("args", [(12,), (1, 40, 3), (5, -7, -2), (0.25, 3, 0.5)], ids=str)
+def test_arange_complex_dtypes(device, dtype, args):
+    """Real bounds with a complex dtype, as NumPy allows (the imaginary parts are zero)."""
+    got, want = loom.arange(*args, dtype=dtype, device=device), np.arange(*args, dtype=dtype)
+    assert got.dtype == want.dtype and got.device == device
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-6)
+
+
 def test_arange_dtype_inference_and_errors(device):
     assert loom.arange(5, device=device).dtype == loom.int64
     assert loom.arange(5.0, device=device).dtype == loom.float64
