@@ -239,3 +239,34 @@ def test_grey_morphology_axes(device, rng, axes):
         for kw in ({"size": 3}, {"footprint": np.array([[1, 0, 1], [1, 1, 0]], bool)},
                    {"structure": rng.random((3, 2)), "mode": "constant"}, {"size": (2, 3), "origin": (0, -1)}):
             check(getattr(ln, name)(lx, axes=axes, **kw), getattr(nd, name)(x, axes=axes, **kw), device=device)
+
+
+@pytest.mark.parametrize("name", ["correlate", "convolve", "correlate1d", "convolve1d"])
+@pytest.mark.parametrize("dtype, wdtype", [(np.uint8, np.complex64), (np.float32, np.complex128),
+                                           (np.complex64, np.float32), (np.complex128, np.complex64)])
+@pytest.mark.parametrize("output", [None, np.float64, "f", "real array", "array"])
+def test_complex_weights_and_inputs(device, rng, name, dtype, wdtype, output):
+    """Complex input or weights: SciPy's complex result (correlation conjugates the weights, as
+    numpy.correlate), its dtype, and its warning or error for a real output."""
+    def cplx(shape, dt):
+        v = rng.random(shape) * 10
+        return (v + 1j * rng.random(shape)).astype(dt) if np.dtype(dt).kind == "c" else v.astype(dt)
+    x, w = cplx((6, 7), dtype), cplx((3,) if name.endswith("1d") else (3, 2), wdtype)
+
+    def out(xp):
+        if output in ("array", "real array"):
+            where = {"device": device} if xp is loom else {}
+            return xp.zeros((6, 7), dtype=np.complex128 if output == "array" else np.float64, **where)
+        return output
+    lx, lw = loom.asarray(x, device=device), loom.asarray(w, device=device)
+    if output in ("f", "real array"):
+        same_error(lambda: getattr(ln, name)(lx, lw, output=out(loom)), lambda: getattr(nd, name)(x, w, output=out(np)))
+        return
+    with warnings.catch_warnings(record=True) as got_w:
+        warnings.simplefilter("always")
+        got = getattr(ln, name)(lx, lw, output=out(loom))
+    with warnings.catch_warnings(record=True) as want_w:
+        warnings.simplefilter("always")
+        want = getattr(nd, name)(x, w, output=out(np))
+    assert [str(m.message) for m in got_w] == [str(m.message) for m in want_w]
+    check(got, want, device=device, rtol=1e-5)

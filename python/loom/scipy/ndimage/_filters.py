@@ -48,6 +48,16 @@ def _correlate_nd(x, weights, axes, mode, cval, origins, output, divide=None):
     return _support.finish(out, x, output)
 
 
+def _complex_output(x, w, output):
+    """SciPy's output when the input or the weights are complex: the input's dtype promoted
+    to complex by default, a real dtype promoted with a warning, a real array or dtype name
+    refused (_support.complex_output)."""
+    if x.dtype.kind != "c" and w.dtype.kind != "c":
+        return output
+    out = _support.complex_output(output)
+    return np.promote_types(np.dtype(x.dtype.name), np.complex64) if out is None else out
+
+
 def _weights(weights):
     w = np.asarray(weights.numpy() if isinstance(weights, loom.ndarray) else weights)
     if w.dtype.kind not in "fc":
@@ -65,6 +75,9 @@ def correlate1d(input, weights, axis=-1, output=None, mode="reflect", cval=0.0, 
     if w.size == 0:
         raise RuntimeError("no filter weights given")
     axis = _util.normalize_axis(axis, x.ndim)
+    output = _complex_output(x, w, output)
+    if w.dtype.kind == "c":  # as numpy.correlate: the weights conjugated, not the input
+        w = w.conj()
     return _correlate_nd(x, w, [axis], mode, cval, [origin], output)
 
 
@@ -77,6 +90,8 @@ def convolve1d(input, weights, axis=-1, output=None, mode="reflect", cval=0.0, o
     origin = -origin
     if not len(w) & 1:
         origin -= 1
+    if w.dtype.kind == "c":  # undoes correlate1d's conjugation
+        w = w.conj()
     return correlate1d(input, w.copy(), axis, output, mode, cval, origin)
 
 
@@ -89,9 +104,12 @@ def _nd(input, weights, output, mode, cval, origin, axes, convolution):
     if w.size == 0:
         raise RuntimeError("no filter weights given")
     origins = _support.sequence(origin, len(axes))
+    output = _complex_output(x, w, output)
     if convolution:
         w = w[(slice(None, None, -1),) * w.ndim].copy()
         origins = [-o - (0 if s & 1 else 1) for o, s in zip(origins, w.shape)]
+    elif w.dtype.kind == "c":  # as numpy.correlate: the weights conjugated, not the input
+        w = w.conj()
     return _correlate_nd(x, w, axes, mode, cval, origins, output)
 
 
