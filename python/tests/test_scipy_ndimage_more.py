@@ -21,6 +21,9 @@ def test_derivative_filters(device, rng, dtype):
              ("laplace", (), {"axes": (0, 2), "mode": "mirror"}), ("gaussian_laplace", (1.5,), {}),
              ("gaussian_laplace", ((1.0, 2.0),), {"axes": (1, 2)}), ("gaussian_gradient_magnitude", (1.0,), {}),
              ("gaussian_gradient_magnitude", (0.8,), {"truncate": 2.0, "output": np.float32}),
+             # SciPy smooths along the axes left out too (sigma as given, over every axis)
+             ("gaussian_gradient_magnitude", (0.7,), {"axes": (0, -1), "mode": ("reflect", "constant"), "cval": 2}),
+             ("gaussian_gradient_magnitude", ((0.5, 1.0, 1.5),), {"axes": (1, 2)}),
              ("sobel", (), {"output": np.float64})]
     for name, args, kw in calls:
         want = getattr(nd, name)(x, *args, **kw)

@@ -86,7 +86,10 @@ def _gaussian_derivatives(input, sigma, output, mode, cval, axes, order, generic
     """generic (laplace or gradient magnitude) over Gaussian derivatives of `order` along
     each axis, smoothing along the others."""
     x = _util.asarray(input)
-    sigma, axes = _gaussian_args(x, sigma, axes)
+    if generic is generic_laplace:
+        sigma, axes = _gaussian_args(x, sigma, axes)
+    # else SciPy's gaussian_gradient_magnitude passes sigma on as given: its Gaussians smooth
+    # along every axis, those outside `axes` too (a sequence sigma must then cover them all).
 
     def derivative(v, axis, out, m, c):
         orders = [0] * v.ndim
