@@ -68,6 +68,7 @@ def test_standard_names():
         assert getattr(loom.linalg, name) is getattr(loom, name)
     assert (loom.e, loom.pi, loom.newaxis) == (math.e, math.pi, None)
     assert math.isinf(loom.inf) and loom.inf > 0 and math.isnan(loom.nan)
+    assert loom.nan is np.nan and loom.inf is np.inf  # code written for NumPy and CuPy tests `x is np.nan`
 
 
 def test_namespace_info():

@@ -17,8 +17,7 @@ _SUPPORTED_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
 # The standard's constants (Python floats, as NumPy's; newaxis indexes like None).
 e = _math.e
 pi = _math.pi
-inf = _math.inf
-nan = _math.nan
+from numpy import inf, nan  # NumPy's very objects (CuPy's too): code tests `cval is np.nan`
 newaxis = None
 
 # The largest number of dimensions an array may have: the GPU kernels' index structs hold
