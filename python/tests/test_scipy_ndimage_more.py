@@ -244,6 +244,31 @@ def test_grey_morphology_axes(device, rng, axes):
             check(getattr(ln, name)(lx, axes=axes, **kw), getattr(nd, name)(x, axes=axes, **kw), device=device)
 
 
+@pytest.mark.parametrize("name", ["white_tophat", "black_tophat"])
+@pytest.mark.parametrize("dtype", [np.int32, np.float64, np.bool_])
+@pytest.mark.parametrize("output", [None, np.float32, np.int32, "array"])
+def test_tophats_take_the_output_dtype(device, rng, name, dtype, output):
+    """SciPy makes the opening (closing) in the output's dtype and subtracts there: a float32
+    output gives float32, an int32 one refuses a float input (NumPy's same_kind rule)."""
+    x = (rng.random((6, 8)) * 10).astype(dtype)
+    lx = loom.asarray(x, device=device)
+
+    def run(xp, mod, a):
+        out = xp.zeros(a.shape, dtype=np.float32, **({"device": device} if xp is loom else {})) \
+            if output == "array" else output
+        r = getattr(mod, name)(a, 3, output=out)
+        return r, out
+    if dtype == np.float64 and output is np.int32:
+        for xp, mod, a in ((np, nd, x), (loom, ln, lx)):  # NumPy's UFuncTypeError is a TypeError
+            with pytest.raises(TypeError, match="Cannot cast ufunc 'subtract' output"):
+                run(xp, mod, a)
+        return
+    (got, lout), (want, nout) = run(loom, ln, lx), run(np, nd, x)
+    if output == "array":
+        assert got is lout
+    check(got, want if want is not None else nout, device=device)
+
+
 @pytest.mark.parametrize("name", ["correlate", "convolve", "correlate1d", "convolve1d"])
 @pytest.mark.parametrize("dtype, wdtype", [(np.uint8, np.complex64), (np.float32, np.complex128),
                                            (np.complex64, np.float32), (np.complex128, np.complex64)])

@@ -113,15 +113,20 @@ def morphological_laplace(input, size=None, footprint=None, structure=None, outp
 
 def white_tophat(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0, origin=0, *,
                  axes=None):
-    """The input minus its opening (exclusive or for bool)."""
+    """The input minus its opening (exclusive or for bool), as SciPy: the opening is made in
+    the output's dtype and the difference written there (NumPy's same_kind rule)."""
     x = _support.check_input(input)
-    opened = grey_opening(x, size, footprint, structure, None, mode, cval, origin, axes=axes)
-    return _into(loom.bitwise_xor(x, opened) if x.dtype == loom.bool_ else x - opened, output)
+    opened = grey_opening(x, size, footprint, structure, output, mode, cval, origin, axes=axes)
+    if x.dtype == loom.bool_ and opened.dtype == loom.bool_:
+        return loom.bitwise_xor(x, opened, out=opened)
+    return loom.subtract(x, opened, out=opened)
 
 
 def black_tophat(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0, origin=0, *,
                  axes=None):
-    """The closing minus the input (exclusive or for bool)."""
+    """The closing minus the input (exclusive or for bool), in the output's dtype as white_tophat."""
     x = _support.check_input(input)
-    closed = grey_closing(x, size, footprint, structure, None, mode, cval, origin, axes=axes)
-    return _into(loom.bitwise_xor(closed, x) if x.dtype == loom.bool_ else closed - x, output)
+    closed = grey_closing(x, size, footprint, structure, output, mode, cval, origin, axes=axes)
+    if x.dtype == loom.bool_ and closed.dtype == loom.bool_:
+        return loom.bitwise_xor(closed, x, out=closed)
+    return loom.subtract(closed, x, out=closed)
