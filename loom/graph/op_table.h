@@ -25,6 +25,8 @@ enum class DTypeRule : uint8_t {
   modulus,    // as `same`, but a complex P gives its parts' dtype (absolute: |z| is real)
   special_float,  // SciPy's special functions: float32 stays float32, every other P computes in
                   // float64 (their loops are f->f and d->d, d first)
+  special_float_first,  // SciPy's special functions whose f->f loop comes first: every P that
+                        // casts safely to float32 (bool, 8/16-bit ints, float16) computes in it
 };
 
 /// What an op is in the public API. `ufunc`: generated from this table as
@@ -181,15 +183,16 @@ constexpr uint8_t holo_libm64 = holo | libm64;
 
 // scipy.special's ufuncs (common/loom_special.cuh; loom::special:: in C++, loom.scipy.special in
 // Python), over the real dtypes with SciPy's loops (float32 stays float32, the rest compute in
-// float64). Arguments are named as SciPy names them; `doc` uses x, x1, x2, x3 for them.
+// float64; where SciPy lists its f->f loop first, float16, bool and 8/16-bit ints compute in
+// float32 too). Arguments are named as SciPy names them; `doc` uses x, x1, x2, x3 for them.
 #define LOOM_SPECIAL_OPS(X)                                                                                        \
   X(erfc, 1, all, special_float, loom_erfc(x0), special, special_libm, "the complementary error function 1 - erf(x)") \
-  X(erfinv, 1, all, special_float, loom_erfinv(x0), special, special_libm,                                         \
+  X(erfinv, 1, all, special_float_first, loom_erfinv(x0), special, special_libm,                                      \
     "the inverse error function: erf(erfinv(x)) = x on (-1, 1)")                                                   \
-  X(erfcinv, 1, all, special_float, loom_erfcinv(x0), special, special_libm,                                       \
+  X(erfcinv, 1, all, special_float_first, loom_erfcinv(x0), special, special_libm,                                    \
     "the inverse complementary error function: erfc(erfcinv(x)) = x on (0, 2)")                                    \
   X(ndtr, 1, all, special_float, loom_ndtr(x0), special, special_libm, "the standard normal CDF")                  \
-  X(ndtri, 1, all, special_float, loom_ndtri(x0), special, special_libm, "the inverse of ndtr on (0, 1)")          \
+  X(ndtri, 1, all, special_float_first, loom_ndtri(x0), special, special_libm, "the inverse of ndtr on (0, 1)")    \
   X(log_ndtr, 1, all, special_float, loom_log_ndtr(x0), special, special_libm,                                     \
     "log(ndtr(x)), accurate in both tails")                                                                        \
   X(gamma, 1, all, special_float, loom_gamma(x0), special, special_libm, "the gamma function")                     \
@@ -209,7 +212,7 @@ constexpr uint8_t holo_libm64 = holo | libm64;
   X(beta, 2, all, special_float, loom_beta(x0, x1), special, special_libm,                                         \
     "the beta function gamma(a) gamma(b) / gamma(a + b) (a = x1, b = x2)")                                         \
   X(betaln, 2, all, special_float, loom_betaln(x0, x1), special, special_libm, "log|beta(a, b)| (a = x1, b = x2)") \
-  X(betainc, 3, all, special_float, loom_betainc(x0, x1, x2), special, special_libm,                               \
+  X(betainc, 3, all, special_float_first, loom_betainc(x0, x1, x2), special, special_libm,                         \
     "the regularized incomplete beta function I_x(a, b) (a = x1, b = x2, x = x3)")                                 \
   X(expit, 1, all, special_float, loom_expit(x0), special, special_libm, "the logistic sigmoid 1 / (1 + exp(-x))") \
   X(logit, 1, all, special_float, loom_logit(x0), special, special_libm, "log(x / (1 - x)), expit's inverse")      \
@@ -218,10 +221,10 @@ constexpr uint8_t holo_libm64 = holo | libm64;
     "x1 * log(x2), 0 where x1 is 0 and x2 is not NaN")                                                             \
   X(xlog1py, 2, all, special_float, loom_xlog1py(x0, x1), special, special_libm,                                   \
     "x1 * log1p(x2), 0 where x1 is 0 and x2 is not NaN")                                                           \
-  X(entr, 1, all, special_float, loom_entr(x0), special, special_libm, "-x log(x) (0 at 0, -inf below)")           \
-  X(rel_entr, 2, all, special_float, loom_rel_entr(x0, x1), special, special_libm,                                 \
+  X(entr, 1, all, special_float_first, loom_entr(x0), special, special_libm, "-x log(x) (0 at 0, -inf below)")     \
+  X(rel_entr, 2, all, special_float_first, loom_rel_entr(x0, x1), special, special_libm,                           \
     "x1 log(x1 / x2) for positive arguments (0 where x1 = 0 <= x2, else inf)")                                     \
-  X(kl_div, 2, all, special_float, loom_kl_div(x0, x1), special, special_libm,                                     \
+  X(kl_div, 2, all, special_float_first, loom_kl_div(x0, x1), special, special_libm,                               \
     "x1 log(x1 / x2) - x1 + x2 for positive arguments (x2 where x1 = 0 <= x2, else inf)")                          \
   X(i0e, 1, all, special_float, loom_i0e(x0), special, special_libm, "exp(-|x|) i0(x)")                            \
   X(i1e, 1, all, special_float, loom_i1e(x0), special, special_libm, "exp(-|x|) i1(x)")                            \
@@ -321,6 +324,13 @@ constexpr DType loop_dtype(DTypeRule rule, DType p) {
       return static_cast<int>(p) < static_cast<int>(DType::float16) ? DType::float64 : p;
     case DTypeRule::special_float:  // complex stays complex, for the dtype check to refuse it
       return p == DType::float32 || p == DType::complex64 || p == DType::complex128 ? p : DType::float64;
+    case DTypeRule::special_float_first:
+      switch (p) {
+        case DType::bool_: case DType::int8: case DType::uint8: case DType::int16: case DType::uint16:
+        case DType::float16: case DType::bfloat16: return DType::float32;
+        case DType::float32: case DType::complex64: case DType::complex128: return p;
+        default: return DType::float64;
+      }
     default:
       return p;
   }
@@ -328,7 +338,7 @@ constexpr DType loop_dtype(DTypeRule rule, DType p) {
 
 /// Float-only rules pick the loop each input fits on its own, then promote those loops.
 constexpr bool per_input_loop(DTypeRule rule) {
-  return rule == DTypeRule::floating || rule == DTypeRule::special_float;
+  return rule == DTypeRule::floating || rule == DTypeRule::special_float || rule == DTypeRule::special_float_first;
 }
 
 /// The result dtype of a loop dtype.

@@ -20,6 +20,18 @@ def _args(*xs):
     return [a if a.dtype == dt else a.astype(dt) for a in arrays]
 
 
+_FITS_FLOAT32 = ("bool", "int8", "uint8", "int16", "uint16", "float16", "bfloat16", "float32")
+
+
+def _args_f_first(*xs):
+    """The arguments in the loop dtype of a function whose float32 loop SciPy lists first:
+    float32 when every argument casts to it safely (float16, bool, 8/16-bit integers too)."""
+    arrays = [x if isinstance(x, loom.ndarray) else loom.asarray(x) for x in xs]
+    if all(a.dtype.name in _FITS_FLOAT32 for a in arrays):
+        return [a.astype(loom.float32) for a in arrays]
+    return _args(*arrays)
+
+
 def gammasgn(x):
     """The sign of gamma(x): 1 above 0, the sign of zero at +-0, alternating between the
     negative integers (NaN at them), as scipy.special.gammasgn."""
@@ -39,7 +51,7 @@ def rgamma(x):
 
 def poch(z, m):
     """Pochhammer's rising factorial gamma(z + m) / gamma(z), as scipy.special.poch."""
-    z, m = _args(z, m)
+    z, m = _args_f_first(z, m)
     s = gammasgn(z + m) * gammasgn(z)
     return s * loom.exp(_f.gammaln(z + m) - _f.gammaln(z))
 
@@ -48,34 +60,34 @@ def binom(n, k):
     """The binomial coefficient as a real function, 1 / ((n + 1) B(n - k + 1, k + 1)), as
     scipy.special.binom for n > -1 (SciPy's exact products for negative integer-valued cases
     are not reproduced)."""
-    n, k = _args(n, k)
+    n, k = _args_f_first(n, k)
     return 1.0 / ((n + 1.0) * _f.beta(n - k + 1.0, k + 1.0))
 
 
 def boxcox(x, lmbda):
     """(x**lmbda - 1) / lmbda, log(x) at lmbda = 0."""
-    x, lmbda = _args(x, lmbda)
+    x, lmbda = _args_f_first(x, lmbda)
     zero = lmbda == 0
     return loom.where(zero, loom.log(x), loom.expm1(lmbda * loom.log(x)) / loom.where(zero, 1.0, lmbda))
 
 
 def boxcox1p(x, lmbda):
     """boxcox(1 + x, lmbda), accurate for small x."""
-    x, lmbda = _args(x, lmbda)
+    x, lmbda = _args_f_first(x, lmbda)
     zero = lmbda == 0
     return loom.where(zero, loom.log1p(x), loom.expm1(lmbda * loom.log1p(x)) / loom.where(zero, 1.0, lmbda))
 
 
 def inv_boxcox(y, lmbda):
     """The x with boxcox(x, lmbda) = y."""
-    y, lmbda = _args(y, lmbda)
+    y, lmbda = _args_f_first(y, lmbda)
     zero = lmbda == 0
     return loom.where(zero, loom.exp(y), loom.exp(loom.log1p(lmbda * y) / loom.where(zero, 1.0, lmbda)))
 
 
 def inv_boxcox1p(y, lmbda):
     """The x with boxcox1p(x, lmbda) = y."""
-    y, lmbda = _args(y, lmbda)
+    y, lmbda = _args_f_first(y, lmbda)
     zero = lmbda == 0
     return loom.where(zero, loom.expm1(y), loom.expm1(loom.log1p(lmbda * y) / loom.where(zero, 1.0, lmbda)))
 
@@ -137,10 +149,10 @@ def exp10(x):
     return loom.power(10.0, x).astype(x.dtype)
 
 
-def _in_scipy_dtype(ufunc, name, doc):
+def _in_scipy_dtype(ufunc, name, doc, args=_args):
     """SciPy's name for a loom ufunc, applied in SciPy's loop dtype."""
     def f(x):
-        (x,) = _args(x)
+        (x,) = args(x)
         return ufunc(x)
     f.__name__ = f.__qualname__ = name
     f.__doc__ = doc
@@ -152,7 +164,7 @@ cbrt = _in_scipy_dtype(loom.cbrt, "cbrt", "The real cube root.")
 log1p = _in_scipy_dtype(loom.log1p, "log1p", "log(1 + x) (real arguments).")
 expm1 = _in_scipy_dtype(loom.expm1, "expm1", "exp(x) - 1 (real arguments).")
 round = _in_scipy_dtype(loom.rint, "round",  # noqa: A001 - SciPy's name
-                        "x rounded to the nearest integer, halves to even (scipy.special.round).")
+                        "x rounded to the nearest integer, halves to even (scipy.special.round).", _args_f_first)
 
 
 def softplus(x):
@@ -163,7 +175,7 @@ def softplus(x):
 
 def huber(delta, r):
     """r**2 / 2 where |r| <= delta, else delta (|r| - delta / 2); inf for delta < 0."""
-    delta, r = _args(delta, r)
+    delta, r = _args_f_first(delta, r)
     a = loom.abs(r)
     v = loom.where(a <= delta, 0.5 * r * r, delta * (a - 0.5 * delta))
     return loom.where(delta < 0, loom.inf, v)
@@ -171,7 +183,7 @@ def huber(delta, r):
 
 def pseudo_huber(delta, r):
     """delta**2 (sqrt(1 + (r / delta)**2) - 1); 0 at delta = 0, inf for delta < 0."""
-    delta, r = _args(delta, r)
+    delta, r = _args_f_first(delta, r)
     zero = delta == 0
     q = r / loom.where(zero, 1.0, delta)
     v = delta * delta * (loom.sqrt(1.0 + q * q) - 1.0)
