@@ -170,6 +170,14 @@ def test_elementwise_operations(device, rng, dtype):
         for got, want in [(a.maximum(b), sa.maximum(sb)), (a.minimum(b), sa.minimum(sb)),
                           (a.maximum(0), sa.maximum(0))]:
             check(got.toarray(), want.toarray())
+        # A scalar that fills every position: still a sparse matrix of A's format (SciPy >= 1.16).
+        for name, value in (("maximum", 0.5), ("minimum", -0.5)):
+            with pytest.warns(ls.SparseEfficiencyWarning, match=f"Taking {name} with a"):
+                got = getattr(a, name)(value)
+            with pytest.warns(sp.SparseEfficiencyWarning):
+                want = getattr(sa, name)(value)
+            assert ls.issparse(got) and got.format == want.format
+            check(got.toarray(), want.toarray())
 
 
 def test_reductions_and_diagonal(device, rng):
@@ -244,8 +252,10 @@ def test_indexing(device, rng, fmt):
     check(a[3, 4], np.asarray(s[3, 4]))
     check(a.getrow(1).toarray(), s.getrow(1).toarray())
     check(a.getcol(2).toarray(), s.getcol(2).toarray())
-    with pytest.raises(NotImplementedError, match="1-d"):
-        loom_of(s, device, array=True)[2]
+    # SciPy's csr_array[2] is a 1-d COO array; loom's (2-d only) keeps the row's axis.
+    row = loom_of(s, device, array=True)[2]
+    assert row.format == "coo" and row.shape == (1, 7) and isinstance(row, ls.sparray)
+    check(row.toarray().reshape(-1), sp.csr_array(s)[2].toarray())
     check(loom_of(s, device, array=True)[2:3].toarray(), sp.csr_array(s)[2:3].toarray())
 
 

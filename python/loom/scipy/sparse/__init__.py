@@ -7,10 +7,13 @@ on cpu()), which loom.grad differentiates in the dense operand and in the stored
 Conversions sort linear (row, col) keys on the device; sparse x sparse expands every product,
 then sorts and sums them. Host reads are scalars that size a result: the nonzero count of a
 dense input, the number of distinct positions when duplicates are summed, the products of
-sparse x sparse, the kept count of eliminate_zeros, a row slice's bounds.
+sparse x sparse, the kept count of eliminate_zeros, a row slice's bounds, the number of
+values an index selects or the new positions an assignment adds (see _index.py, _setitem.py).
 
-What differs from SciPy: matrices are 2-d only (no 1-d sparse arrays, so csr_array[i] raises
-where SciPy returns a 1-d COO array); results SciPy gives as NumPy scalars or np.matrix are
+What differs from SciPy: matrices are 2-d only (no 1-d sparse arrays, so where SciPy returns a
+1-d COO array, as for csr_array[i], loom returns a COO array with the integer's axis kept at
+length 1); CSR's A[int_array, slice_with_step] selects outer, as CSC's does (SciPy's CSR pairs
+the two as inner indexing); results SciPy gives as NumPy scalars or np.matrix are
 loom arrays (0-d, or 2-d for matrices, as CuPy's); there are no DIA, BSR, LIL or DOK formats
 (eye and diags return CSR, kron COO); given int64 indices stay int64; random() draws other
 values than SciPy for a seed; products of integer matrices with dense operands compute in

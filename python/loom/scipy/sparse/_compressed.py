@@ -6,7 +6,7 @@ So A.T of either is the other format over the same arrays, and CSC's products ar
 csr_matmul's transposed products."""
 import loom
 
-from . import _index
+from . import _index, _setitem
 from . import _kernels as K
 from ._base import CLASSES, _spbase, is_scipy_sparse, sparray, spmatrix
 from ._sputils import as_index, check_dtype, check_shape, index_dtype, is_shape, on_device, read_ints
@@ -266,6 +266,9 @@ class _cs_base(_spbase):
 
     def __getitem__(self, key):
         return _index.getitem(self, key)
+
+    def __setitem__(self, key, x):
+        _setitem.setitem(self, key, x)
 
 
 class _csr_base(_cs_base):

@@ -1,114 +1,126 @@
-"""Indexing CSR and CSC matrices: A[i], A[i:j], A[rows], A[:, cols], A[i, j].
+"""A[key] for CSR and CSC matrices and arrays, as SciPy's: the key is read by _validate.validate
+(ints, slices, Ellipsis, None, integer and boolean arrays, boolean sparse masks), then
 
-Whole majors (rows of CSR, columns of CSC) are cut out on the device: a step-1 slice keeps a
-contiguous run of the stored values (one read: the run's two bounds in indptr); other
-selections gather each chosen major's values (one read: how many there are). Selecting along
-the minor axis goes through the other format. A[i, j] is a 0-d device array (one read: the
-bounds of its row)."""
-import numbers
+- two ints give the stored value (summed over repeats) as a 0-d device array;
+- ints, slices and arrays along different axes select "outer": the chosen majors (rows of CSR)
+  are gathered, then the chosen minors (_select.py), giving a sparse matrix of A's class;
+- two arrays (not a column against a row) select "inner": the values at the broadcast pairs
+  (a dense result for 1-d pairs, a sparse matrix of A's class for 2-d ones), as SciPy's.
 
+Results SciPy gives as np.matrix (the inner values of a *_matrix) are 2-d loom arrays, as CuPy's.
+Where SciPy gives a 1-d sparse array (an integer index into a *_array: csr_array[i], A[:, j]),
+loom.scipy.sparse, which is 2-d only, gives the closest it has: a COO array of the same values
+with the integer's axis kept at length 1, (1, n) or (m, 1); SciPy's 1-d result is a COO array too.
+A key that reshapes the result (an int against a 2-d array, a None) gives COO, as SciPy's reshape.
+CSR's A[int_array, slice with a step] selects outer here, as CSC's does: SciPy's CSR pairs the
+array with the slice's positions as inner indexing (an error unless their lengths broadcast).
+"""
 import numpy as np
 
 import loom
 
-from . import _kernels as K
-from ._sputils import read_ints
+from . import _select
+from ._sputils import index_dtype
+from ._validate import validate
+
+_ALL = slice(None)
 
 
-def _check_int(i, n):
-    i = int(i)
-    if not -n <= i < n:
-        raise IndexError(f"index ({i}) out of range")
-    return i % n
-
-
-def _selection(sel, n, device):
-    """A slice as (start, stop) when its step is 1, else the chosen indices as a device int64 array."""
+def _run_or_positions(sel, n, device):
+    """An axis selection as _select takes it: (start, stop) for an int or a step-1 slice, the
+    positions as an int64 device array otherwise; and whether positions increase."""
+    if isinstance(sel, int):
+        return (sel, sel + 1), True
     if isinstance(sel, slice):
         start, stop, step = sel.indices(n)
         if step == 1:
-            return (start, max(start, stop))
-        return loom.arange(start, stop, step, dtype=loom.int64, device=device)
-    if isinstance(sel, loom.ndarray):
-        idx = loom.nonzero(sel)[0] if sel.dtype.kind == "b" else sel.astype(loom.int64)
-        if idx.ndim != 1:
-            raise IndexError("index arrays into a sparse matrix must be 1-d")
-        if idx.size:
-            lo, hi = read_ints(loom.min(idx), loom.max(idx))  # the bounds check: one read
-            if lo < -n or hi >= n:
-                raise IndexError(f"index ({hi if hi >= n else lo}) out of range")
-        return loom.where(idx < 0, idx + n, idx)
-    host = np.asarray(sel)
-    if host.dtype == np.bool_:
-        host = np.nonzero(host)[0]
-    if host.ndim != 1 or host.dtype.kind not in "iu":
-        raise IndexError(f"invalid index into a sparse matrix: {sel!r}")
-    if host.size:
-        _check_int(host.min(), n)
-        _check_int(host.max(), n)
-    return loom.asarray(np.where(host < 0, host + n, host).astype(np.int64), device=device)
+            return (start, max(start, stop)), True
+        return loom.arange(start, stop, step, dtype=loom.int64, device=device), step > 0
+    return sel.reshape(-1), False
 
 
-def take_majors(A, sel):
-    """(data, indices, indptr) of A's majors chosen by sel, (start, stop) or an index array."""
-    idx = A.indptr.dtype
-    if isinstance(sel, tuple):
-        start, stop = sel
-        if start == stop:
-            return (loom.zeros(0, dtype=A.dtype, device=A.device), loom.zeros(0, dtype=idx, device=A.device),
-                    loom.zeros(1, dtype=idx, device=A.device))
-        lo, hi = read_ints(A.indptr[start], A.indptr[stop])
-        return A.data[lo:hi], A.indices[lo:hi], A.indptr[start:stop + 1] - A.indptr[start]
-    ptr = A.indptr.astype(loom.int64)
-    starts = loom.take(ptr, sel)
-    counts = loom.take(ptr, sel + 1) - starts
-    ends = loom.cumsum(counts)
-    (total,) = read_ints(ends[-1]) if ends.size else (0,)
-    p = loom.arange(total, dtype=loom.int64, device=A.device)
-    which = loom.searchsorted(ends, p, side="right")
-    pos = loom.take(starts, which) + p - loom.take(ends - counts, which)
-    zero = loom.zeros(1, dtype=loom.int64, device=A.device)
-    return loom.take(A.data, pos), loom.take(A.indices, pos), loom.concatenate([zero, ends]).astype(idx)
-
-
-def _count(sel):
-    return sel[1] - sel[0] if isinstance(sel, tuple) else sel.size
-
-
-def _along_major(A, sel):
-    data, ind, ptr = take_majors(A, sel)
-    nminor = A._swap(A.shape)[1]
-    return A._build(data, ind, ptr, A._swap((_count(sel), nminor)), A._canonical, A._sorted)
+def _outer(A, row, col):
+    """A[row][:, col] for row and col each an int, a slice or a 1-d index array (a matrix of A's
+    class; an int keeps its axis at length 1)."""
+    if isinstance(row, slice) and isinstance(col, slice) and row == col == _ALL:
+        return A.copy()
+    nmajor, nminor = A._swap(A.shape)
+    major, minor = A._swap((row, col))
+    major, _ = _run_or_positions(major, nmajor, A.device)
+    minor, increasing = _run_or_positions(minor, nminor, A.device)
+    data, indices, indptr = _select.take_majors(A.data, A.indices, A.indptr, major)
+    canonical, sorted_ = A._canonical, A._sorted
+    if not (isinstance(minor, tuple) and minor == (0, nminor)):
+        data, indices, indptr = _select.take_minors(data, indices, indptr, minor)
+        if not (isinstance(minor, tuple) or increasing):
+            canonical, sorted_ = None, None  # the chosen order, not the stored one
+    shape = A._swap((_select.count(major), _select.count(minor)))
+    return A._build(data, indices, indptr, shape, canonical, sorted_)
 
 
 def _element(A, i, j):
     """A[i, j]: the sum of the values stored at (i, j), as a 0-d device array."""
     major, minor = A._swap((i, j))
-    data, ind, _ = take_majors(A, (major, major + 1))
+    data, ind, _ = _select.take_majors(A.data, A.indices, A.indptr, (major, major + 1))
     if not data.size:
         return loom.zeros((), dtype=A.dtype, device=A.device)
-    return loom.sum(loom.where(ind == minor, data, loom.zeros_like(data)))
+    return loom.sum(loom.where(ind == minor, data, loom.zeros_like(data))).astype(A.dtype)
+
+
+def _inner(A, row, col):
+    """The values at the broadcast (row, col) pairs: 1-d pairs give a dense 1-d array, 2-d pairs
+    a sparse matrix of A's class holding the nonzero values."""
+    shape = np.broadcast_shapes(tuple(row.shape), tuple(col.shape))  # validate() checked they broadcast
+    if 0 in shape:
+        return type(A)((1, 0) if len(shape) == 1 else shape, dtype=A.dtype, device=A.device)
+    row, col = (loom.broadcast_to(a, shape).reshape(-1) for a in (row, col))
+    values = _select.sample(A, *A._swap((row, col)))
+    return values if len(shape) == 1 else type(A)(values.reshape(shape))
+
+
+def reshaped(res, shape):
+    """res (sparse or dense) in `shape` (same size), as SciPy's reshape in C order: a sparse
+    res comes back as COO, as SciPy's (it reshapes through COO)."""
+    shape = tuple(shape)
+    if tuple(res.shape) == shape:
+        return res
+    if not hasattr(res, "_triples"):
+        return res.reshape(shape)
+    row, col, data = res._triples()
+    keys = row.astype(loom.int64) * res.shape[1] + col.astype(loom.int64)
+    n, idx = shape[1], index_dtype(*shape, data.size)
+    row, col = (keys // n, keys % n) if n else (keys, keys)
+    return res._container("coo")._build(data, row.astype(idx), col.astype(idx), shape)
+
+
+def _select_2d(A, row, col):
+    """SciPy's dispatch over (int | slice | array) x (int | slice | array)."""
+    row_arr, col_arr = isinstance(row, loom.ndarray), isinstance(col, loom.ndarray)
+    if isinstance(row, int) and isinstance(col, int):
+        return _element(A, row, col)
+    if not (row_arr and col_arr):
+        res = _outer(A, row, col)
+        if row_arr and row.ndim == 2 and isinstance(col, int):
+            return reshaped(res, row.shape)
+        return res
+    if row.ndim == 2 and row.shape[1] == 1 and (col.ndim == 1 or col.shape[0] == 1):
+        return _outer(A, row[:, 0], col.reshape(-1))
+    return _inner(A, row, col)
 
 
 def getitem(A, key):
-    if not isinstance(key, tuple):
-        key = (key, slice(None))
-    if len(key) != 2:
-        raise IndexError(f"a sparse matrix takes 1 or 2 indices, got {len(key)}")
-    ints = [isinstance(k, numbers.Integral) and not isinstance(k, bool) for k in key]
-    if all(ints):
-        return _element(A, _check_int(key[0], A.shape[0]), _check_int(key[1], A.shape[1]))
-    if any(ints) and A._is_array:
-        raise NotImplementedError("an integer index gives a 1-d sparse array in SciPy; loom.scipy.sparse "
-                                  "is 2-d only: index with a slice (A[i:i + 1]) instead")
-    # An integer keeps its axis in a matrix (A[i] is 1 x n), as SciPy's matrices do.
-    sels = [_selection(slice(_check_int(k, n), _check_int(k, n) + 1) if is_int else k, n, A.device)
-            for k, n, is_int in zip(key, A.shape, ints)]
-    major, minor = A._swap(tuple(sels))
-    out = A
-    if not (isinstance(major, tuple) and major == (0, A._swap(A.shape)[0])):
-        out = _along_major(out, major)
-    if not (isinstance(minor, tuple) and minor == (0, A._swap(A.shape)[1])):
-        other = "csc" if A.format == "csr" else "csr"
-        out = _along_major(out.asformat(other), minor).asformat(A.format)
-    return out if out is not A else A.copy()
+    (row, col), shape = validate(key, A.shape, A.device)
+    if len(shape) > 2:
+        raise IndexError(f"Indexing that leads to >2D is not supported by {A.format} format "
+                         f"(the key gives shape {shape})")
+    res = _select_2d(A, row, col)
+    if res.ndim == 1 and not A._is_array:
+        res = res.reshape(1, -1)  # SciPy's np.matrix of the values
+    if A._is_array:
+        if res.ndim == 2 and hasattr(res, "_triples") and len(shape) == 1:
+            return res.tocoo()  # SciPy's 1-d COO array: loom keeps the integer's axis
+        return reshaped(res, shape)
+    # Matrices stay 2-d: only a None in the key changes their shape, as in SciPy.
+    if shape == () or (len(shape) == 1 and res.ndim != 0):
+        return res
+    return reshaped(res, (1,) + shape if len(shape) == 1 else shape)
