@@ -11,8 +11,8 @@ import numpy as np
 
 import loom
 
-from . import _arith, _compare
-from ._kernels import dense_from_triples
+from . import _arith, _compare, _setitem
+from ._kernels import dense_from_triples, keep
 from ._sputils import FORMATS, check_dtype, is_scalar, read_ints, sum_dtype
 
 # (format, is an array) -> class; the format modules fill it in.
@@ -205,6 +205,23 @@ class _spbase:
             out = out.at[pos].add(data)
         return out[:length]
 
+    def setdiag(self, values, k=0):
+        """Set the k-th diagonal to values in place, as SciPy's: a scalar fills it, a shorter
+        sequence sets its start, a longer one is cut; positions not stored yet are added."""
+        _setitem.setdiag(self, values, k)
+
+    def nonzero(self):
+        """(rows, cols) of the stored values that are not zero, in the stored order (CSC's
+        sorted by row, stably) and index dtype, as SciPy's; device arrays (one count read)."""
+        row, col, data = self._triples()
+        if not data.size:
+            return row, col
+        row, col = keep(data != 0, row, col)
+        if self._format == "csc" and row.size > 1:
+            order = loom.argsort(row)
+            row, col = loom.take(row, order), loom.take(col, order)
+        return row, col
+
     def trace(self, offset=0):
         """The sum of the offset-th diagonal, a 0-d device array."""
         return loom.sum(self.diagonal(offset))
@@ -310,13 +327,19 @@ class spmatrix:
             return self._with_data(other * self.data)
         return other @ self if isinstance(other, _spbase) else self.__rmatmul__(other)
 
+    def __pow__(self, power):
+        """The matrix power (sparse.linalg.matrix_power), a matrix again (** 0 too)."""
+        from .linalg._matfuncs import matrix_power  # lazy: sparse.linalg imports this package at its top
+        r = matrix_power(self, power)
+        return r if isinstance(r, spmatrix) else self._container(r.format)(r)
+
     def getrow(self, i):
         """Row i as a (1, n) CSR matrix."""
-        return self.tocsr()[i, :]
+        return self.tocsr()[int(i), :]
 
     def getcol(self, j):
-        """Column j as an (m, 1) CSC matrix."""
-        return self.tocsc()[:, j]
+        """Column j as an (m, 1) matrix: CSC for CSC, CSR otherwise (SciPy's formats)."""
+        return (self if self._format == "csc" else self.tocsr())[:, int(j)]
 
 
 class sparray:
@@ -328,6 +351,10 @@ class sparray:
 
     def __rmul__(self, other):
         return self.multiply(other)
+
+    def __pow__(self, power):
+        """Elementwise, as SciPy's sparse arrays (matrix_power gives the matrix power)."""
+        return self.power(power)
 
 
 def issparse(x):

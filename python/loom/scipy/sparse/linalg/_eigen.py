@@ -74,7 +74,9 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
         raise ValueError(f"expected square matrix (shape={op.shape})")
     if k <= 0:
         raise ValueError(f"k={k} must be greater than 0.")
-    dev = operator_device(op)
+    # An operator that does not say where it lives (a LinearOperator of functions) works
+    # where its starting vector is.
+    dev = operator_device(op, v0.device if isinstance(v0, loom.ndarray) else None)
     dt = loom.float64 if op.dtype is None or op.dtype.kind in "biu" else op.dtype
     if k >= n:
         if getattr(op, "A", None) is None:

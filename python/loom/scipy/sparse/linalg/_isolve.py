@@ -15,15 +15,23 @@ def _norm(x):
     return loom.linalg.norm(x)
 
 
+def as_operator(name, A):
+    """aslinearoperator(A), its errors naming the function that was called."""
+    try:
+        return aslinearoperator(A)
+    except (TypeError, ValueError) as e:
+        raise type(e)(f"{name}: {e}") from None
+
+
 def _setup(name, A, b, x0, M):
-    A = aslinearoperator(A)
+    A = as_operator(name, A)
     m, n = A.shape
     if m != n:
-        raise ValueError(f"expected square matrix, but got shape={A.shape}")
+        raise ValueError(f"{name}: expected square matrix, but got shape={A.shape}")
     dev = b.device if isinstance(b, loom.ndarray) else operator_device(A)
     b = on_device(b, dev)
     if b.shape not in ((n,), (n, 1)):
-        raise ValueError(f"shapes of A {A.shape} and b {tuple(b.shape)} are incompatible")
+        raise ValueError(f"{name}: shapes of A {A.shape} and b {tuple(b.shape)} are incompatible")
     b = b.reshape(n)
     dt = loom.result_type(A.dtype or b.dtype, b.dtype)
     if dt.kind in "biu" or dt == loom.float16 or dt == loom.bfloat16:
@@ -36,8 +44,19 @@ def _setup(name, A, b, x0, M):
         if x.shape not in ((n,), (n, 1)):
             raise ValueError(f"{name}: x0 has shape {tuple(x.shape)}, expected ({n},)")
         x = x.reshape(n).astype(dt)
-    precond = (lambda v: v) if M is None else aslinearoperator(M).matvec
+    if M is None:
+        precond = _identity
+    else:
+        M = as_operator(name, M)
+        if M.shape != A.shape:
+            raise ValueError(f"{name}: matrix {A.shape} and preconditioner {M.shape} have different shapes")
+        # The iterates keep the system's dtype (a float64 M must not promote a float32 solve).
+        precond = lambda v: M.matvec(v).astype(dt, copy=False)  # noqa: E731
     return A, b, x, precond, x0 is not None
+
+
+def _identity(v):
+    return v
 
 
 def _tolerance(name, bnorm, atol, rtol):
