@@ -228,7 +228,14 @@ def lfilter_zi(b, a):
     p = len(B)
     if not p:  # a pure gain has no state; SciPy's companion matrix refuses it
         raise ValueError("[lfilter_zi] The length of `a` along the last axis must be at least 2.")
-    return loom.asarray(np.linalg.solve(np.eye(p) - A, B))
+    return loom.asarray(np.linalg.solve(np.eye(p) - A, B).astype(_state_dtype(b, a)))
+
+
+def _state_dtype(*tables):
+    """SciPy's dtype of lfilter_zi and sosfilt_zi: the coefficients' (float32 stays float32),
+    float64 for integers."""
+    dt = np.result_type(*tables)
+    return np.dtype(np.float64) if dt.kind in "biu" else dt
 
 
 def sosfilt_zi(sos):
@@ -243,4 +250,4 @@ def sosfilt_zi(sos):
         B2 = np.pad(B, (0, 2 - len(B)))
         zi[s] = scale * np.linalg.solve(np.eye(2) - A2, B2)
         scale *= row[:3].sum() / row[3:].sum()
-    return loom.asarray(zi)
+    return loom.asarray(zi.astype(_state_dtype(sos)))
