@@ -253,13 +253,15 @@ def main():
     ap.add_argument("--rounds", type=int, default=None, help="timing rounds per row (cpu 5, GPU 7)")
     ap.add_argument("--quick", action="store_true", help="a sixteenth of the sizes (a quarter of the pixels), 3 rounds")
     ap.add_argument("--cpu-only", action="store_true", help="skip the GPU table")
+    ap.add_argument("--gpu-only", action="store_true", help="skip the cpu() table")
     args = ap.parse_args()
     rounds = args.rounds or (3 if args.quick else None)
     cpu = loom.cpu()
     machine = f"cpu() ({platform.processor() or platform.machine()}, {os.cpu_count()} cores)"
-    run_table("loom.scipy against SciPy", machine, [("loom", lambda: loom_lib(cpu)), ("SciPy", scipy_lib)],
-              cases(False, args.quick), lambda k: 1.0 if k in SPECIAL or k == "gaussian_filter" else None,
-              rounds or 5, 1)
+    if not args.gpu_only:
+        run_table("loom.scipy against SciPy", machine, [("loom", lambda: loom_lib(cpu)), ("SciPy", scipy_lib)],
+                  cases(False, args.quick), lambda k: 1.0 if k in SPECIAL or k == "gaussian_filter" else None,
+                  rounds or 5, 1)
     if loom.num_gpus() > 0 and not args.cpu_only:
         dev = loom.gpu(0)
         libs = [("loom", lambda: loom_lib(dev)), ("CuPy", cupy_lib), ("PyTorch", torch_lib), ("JAX", jax_lib)]

@@ -298,3 +298,21 @@ def test_complex_weights_and_inputs(device, rng, name, dtype, wdtype, output):
         want = getattr(nd, name)(x, w, output=out(np))
     assert [str(m.message) for m in got_w] == [str(m.message) for m in want_w]
     check(got, want, device=device, rtol=1e-5)
+
+
+def test_generic_derivative_protocol_is_scipys(device, rng):
+    """The first axis's derivative is written into the output array (its return ignored), the
+    others get the output's numpy.dtype and return arrays: a callback written for SciPy (as
+    CuPy's tests write it) works unchanged."""
+    def derivative(xp):
+        def f(inp, axis, output, mode, cval):
+            if output is not None and not isinstance(output, np.dtype):
+                output[...] = inp + axis
+                return None
+            return inp + axis
+        return f
+    for dtype in (np.uint8, np.float64):
+        x = (rng.random((4, 5, 3)) * 20).astype(dtype)
+        lx = loom.asarray(x, device=device)
+        for name in ("generic_laplace", "generic_gradient_magnitude"):
+            check(getattr(ln, name)(lx, derivative(loom)), getattr(nd, name)(x, derivative(np)), device=device)

@@ -2,6 +2,8 @@
 gaussian_gradient_magnitude and the generic forms they are made of. As in SciPy, each pass
 is stored in the output dtype (an integer image gives integer derivatives) and the modes may
 differ per axis."""
+import numpy as np
+
 import loom
 
 from .. import _util
@@ -33,6 +35,9 @@ def prewitt(input, axis=-1, output=None, mode="reflect", cval=0.0):
 
 
 def _generic(input, derivative, output, mode, cval, extra_arguments, extra_keywords, axes, square):
+    """SciPy's protocol: the first axis's derivative is written into the output array, the
+    others come back as arrays of the output's dtype (passed as a numpy.dtype, as SciPy does)
+    and are added into it in place; the gradient magnitude squares each and ends with sqrt."""
     x = _util.asarray(input)
     axes = _support.axes_of(axes, x.ndim)
     modes = _support.sequence(mode, len(axes))
@@ -40,15 +45,17 @@ def _generic(input, derivative, output, mode, cval, extra_arguments, extra_keywo
     kw = extra_keywords or {}
     if not axes:
         return _support.finish(x, x, output)
-    total = None
-    for ax, m in zip(axes, modes):
-        d = _util.asarray(derivative(x, ax, dt, m, cval, *extra_arguments, **kw)).astype(dt)
-        term = d * d if square else d
-        total = term if total is None else (total + term).astype(dt)
-    if square:  # SciPy's sqrt into the output dtype (integers truncate)
-        total = loom.sqrt(total)
-        total = loom.trunc(total).astype(dt) if dt.kind in "iu" else total.astype(dt)
-    return _support.finish(total, x, output)
+    out = output if isinstance(output, loom.ndarray) else loom.zeros(x.shape, dtype=dt, device=x.device)
+    derivative(x, axes[0], out, modes[0], cval, *extra_arguments, **kw)
+    if square:
+        loom.multiply(out, out, out=out)
+    for ax, m in zip(axes[1:], modes[1:]):
+        tmp = _util.asarray(derivative(x, ax, np.dtype(dt.name), m, cval, *extra_arguments, **kw))
+        out += tmp * tmp if square else tmp
+    if square:  # SciPy's sqrt into the output dtype (casting='unsafe': integers truncate)
+        root = loom.sqrt(out)
+        out[...] = loom.trunc(root) if dt.kind in "iu" else root
+    return out
 
 
 def generic_gradient_magnitude(input, derivative, output=None, mode="reflect", cval=0.0, extra_arguments=(),

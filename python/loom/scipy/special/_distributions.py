@@ -16,9 +16,10 @@ import loom
 
 from . import _functions as _f
 
-# SciPy's loops of each function, in its order: NumPy takes a loop of exactly the arguments'
-# types, else the first one that every argument casts to safely, so float16 and small
-# integers compute in float32 where 'f' comes first and in float64 where 'd' does.
+# SciPy's loops of each function, in SciPy 1.17's order (used when SciPy is not installed):
+# NumPy takes a loop of exactly the arguments' types, else the first one that every argument
+# casts to safely, so float16 and small integers compute in float32 where 'f' comes first and
+# in float64 where 'd' does.
 _LOOPS = {
     "chdtr": "ff->f dd->d", "chdtrc": "ff->f dd->d", "chdtri": "ff->f dd->d",
     "pdtr": "ff->f dd->d", "pdtrc": "ff->f dd->d", "pdtri": "ld->d ff->f dd->d",
@@ -29,6 +30,18 @@ _LOOPS = {
     "gammaincinv": "dd->d ff->f", "gammainccinv": "dd->d ff->f", "betaincinv": "fff->f ddd->d",
 }
 _CHARS = {"f": loom.float32, "d": loom.float64, "l": loom.int64}
+
+
+@functools.lru_cache(maxsize=None)
+def _loops(name):
+    """SciPy's loops of `name` as (inputs, output) pairs: the installed SciPy's own order when
+    there is one (it has changed between versions), else the table above (SciPy 1.17's)."""
+    try:
+        import scipy.special  # lazy: optional; when installed, its loop order is the one to match
+        types = getattr(scipy.special, name).types
+    except (ImportError, AttributeError):
+        types = _LOOPS[name].split()
+    return tuple(tuple(t.split("->")) for t in types if set(t) <= set("fdl->"))
 
 
 def _fits(arg, char, weak):
@@ -48,10 +61,10 @@ def _args(name, *args):
         args, weak = [loom.asarray(a) for a in args], [False] * len(args)
     else:
         args = [a if w or isinstance(a, loom.ndarray) else loom.asarray(a) for a, w in zip(args, weak)]
-    loops = [loop.split("->") for loop in _LOOPS[name].split()]
+    loops = _loops(name)
     # NumPy takes a loop of exactly the arguments' types first, else the first they cast to.
     exact = [lp for lp in loops if all(w or np.dtype(a.dtype.name).char == c for a, c, w in zip(args, lp[0], weak))]
-    for ins, out in exact + loops:
+    for ins, out in exact + list(loops):
         if all(_fits(a, c, w) for a, c, w in zip(args, ins, weak)):
             wide = [loom.asarray(a, dtype=loom.float64) if w else a.astype(loom.float64) for a, w in zip(args, weak)]
             return loom.broadcast_arrays(*wide), _CHARS[out]
