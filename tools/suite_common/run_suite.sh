@@ -28,8 +28,13 @@ run_suite() {
   if [[ "$jobs" != 0 ]] && "$python" -c 'import xdist' 2>/dev/null; then
     args+=(-n "$jobs")
   fi
-  if [[ $# -eq 0 ]]; then
-    set -- "${default_paths[@]}"
+  # Options alone (-q, -x, -k EXPR) keep the default paths; a test path given replaces them.
+  local a has_path=0
+  for a in "$@"; do
+    if [[ "$a" != -* && -e "$tests/${a%%::*}" ]]; then has_path=1; fi
+  done
+  if [[ $has_path -eq 0 ]]; then
+    set -- "$@" "${default_paths[@]}"
   fi
   cd "$tests"
   exec "$python" -m pytest "${args[@]}" "$@"
