@@ -10,7 +10,7 @@ import math
 
 import loom
 
-from ._lsqr import _MESSAGES, host_reals, least_squares_system, sym_ortho
+from ._lsqr import _MESSAGES, host_reals, least_squares_system, stop_reason, sym_ortho
 
 
 def lsmr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None, show=False, x0=None):
@@ -124,21 +124,7 @@ def lsmr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None, show=Fa
         test3 = 1 / condA
         t1 = test1 / (1 + normA * normx / normb)
         rtol = btol + atol * normA * normx / normb
-        # Later tests win, as in SciPy: the user's tolerances last.
-        if itn >= maxiter:
-            istop = 7
-        if 1 + test3 <= 1:
-            istop = 6
-        if 1 + test2 <= 1:
-            istop = 5
-        if 1 + t1 <= 1:
-            istop = 4
-        if test3 <= ctol:
-            istop = 3
-        if test2 <= atol:
-            istop = 2
-        if test1 <= rtol:
-            istop = 1
+        istop = stop_reason(itn, maxiter, test1, test2, test3, t1, rtol, atol, ctol)
         if istop > 0:
             break
     if show:

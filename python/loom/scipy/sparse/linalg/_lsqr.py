@@ -88,6 +88,17 @@ def least_squares_system(name, A, b, x0, always_double):
     return op, b.astype(dt), x0, dt, matvec, rmatvec
 
 
+def stop_reason(itn, limit, test1, test2, test3, t1, rtol, atol, ctol):
+    """Paige and Saunders's istop (0: go on) from the iteration's tests; later tests win, as in
+    SciPy: the user's tolerances last. Shared by lsqr and lsmr."""
+    istop = 0
+    for hit, code in ((itn >= limit, 7), (1 + test3 <= 1, 6), (1 + test2 <= 1, 5), (1 + t1 <= 1, 4),
+                      (test3 <= ctol, 3), (test2 <= atol, 2), (test1 <= rtol, 1)):
+        if hit:
+            istop = code
+    return istop
+
+
 def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=False, calc_var=False, x0=None):
     """The least-squares solution of A x = b, or of the damped problem, by LSQR
     (scipy.sparse.linalg.lsqr). A needs matvec and rmatvec; iter_lim defaults to 2 * n.
@@ -199,21 +210,7 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
         test3 = 1 / (acond + _EPS)
         t1 = test1 / (1 + anorm * xnorm / bnorm)
         rtol = btol + atol * anorm * xnorm / bnorm
-        # Later tests win, as in SciPy: the user's tolerances last.
-        if itn >= iter_lim:
-            istop = 7
-        if 1 + test3 <= 1:
-            istop = 6
-        if 1 + test2 <= 1:
-            istop = 5
-        if 1 + t1 <= 1:
-            istop = 4
-        if test3 <= ctol:
-            istop = 3
-        if test2 <= atol:
-            istop = 2
-        if test1 <= rtol:
-            istop = 1
+        istop = stop_reason(itn, iter_lim, test1, test2, test3, t1, rtol, atol, ctol)
         if istop != 0:
             break
     if show:
