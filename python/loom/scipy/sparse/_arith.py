@@ -21,7 +21,7 @@ def product_dtype(a, b):
 
 def mul_dense(A, x):
     """A @ x for a dense 1-d or 2-d x, by csr_matmul on A's arrays: CSR directly, CSC as the
-    transposed product of its arrays (they are the CSR arrays of A.T), COO through CSR.
+    transposed product of its arrays (they are the CSR arrays of A.T), COO and DIA through CSR.
     csr_matmul computes in float (integer and bool matrices in float64); the result is cast to
     SciPy's dtype, the promoted dtype of A and x (exact for integers below 2**53)."""
     x = on_device(x, A.device)
@@ -30,7 +30,7 @@ def mul_dense(A, x):
         raise ValueError(f"matmul: the dense operand must be 1-d or 2-d, not {x.ndim}-d")
     if x.shape[0] != n:
         raise ValueError(f"matmul: dimension mismatch: the matrix has shape {A.shape}, the operand {x.shape}")
-    if A.format == "coo":
+    if A.format not in ("csr", "csc"):
         A = A.tocsr()
     want = product_dtype(A.dtype, x.dtype)
     if A.format == "csr":

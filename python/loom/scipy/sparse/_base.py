@@ -17,7 +17,7 @@ from ._sputils import FORMATS, check_dtype, is_scalar, read_ints, sum_dtype
 
 # (format, is an array) -> class; the format modules fill it in.
 CLASSES = {}
-_NAMES = {"csr": "Compressed Sparse Row", "csc": "Compressed Sparse Column", "coo": "COOrdinate"}
+_NAMES = {"csr": "Compressed Sparse Row", "csc": "Compressed Sparse Column", "coo": "COOrdinate", "dia": "DIAgonal"}
 
 
 def is_scipy_sparse(x):
@@ -61,7 +61,7 @@ class _spbase:
 
     @property
     def format(self):
-        """'csr', 'csc' or 'coo'."""
+        """'csr', 'csc', 'coo' or 'dia'."""
         return self._format
 
     def _container(self, fmt):
@@ -91,12 +91,17 @@ class _spbase:
 
     # ---- conversions ------------------------------------------------------------------------------
     def asformat(self, format, copy=False):
-        """The matrix in `format` ('csr', 'csc', 'coo'; None keeps it): self when it is one."""
+        """The matrix in `format` ('csr', 'csc', 'coo', 'dia'; None keeps it): self when it is one."""
         if format is None or format == self._format:
             return self.copy() if copy else self
         if format not in FORMATS:
             raise ValueError(f"Format {format} is unknown.")
         return getattr(self, "to" + format)(copy=copy)
+
+    def todia(self, copy=False):
+        """As DIA: one row of data per diagonal that holds a value (reads the number of
+        diagonals and the last stored column; the DIA format overrides it)."""
+        return self._container("dia")._from_coo(self.tocoo())
 
     def toarray(self, order=None, out=None):
         """The dense matrix as a loom array on the matrix's device (duplicates summed), in

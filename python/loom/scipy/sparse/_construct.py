@@ -2,8 +2,8 @@
 hstack (and the *_array forms). Patterns are built from aranges on the device; nothing is read
 back except where random() draws its positions (see loom.random's choice).
 
-loom has no DIA or BSR format: where SciPy returns those for format=None (eye, diags,
-kron), loom returns CSR (eye, diags) or COO (kron)."""
+Where SciPy returns DIA or BSR for format=None (eye, diags, kron), loom returns CSR (eye,
+diags) or COO (kron): loom has no BSR, and builds DIA only for format="dia"."""
 import numbers
 
 import numpy as np

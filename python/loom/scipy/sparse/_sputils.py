@@ -10,7 +10,7 @@ import loom
 # scipy.sparse stores these dtypes (its compiled kernels have no float16); loom adds none.
 SUPPORTED = ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
              "float32", "float64", "complex64", "complex128")
-FORMATS = ("csr", "csc", "coo")
+FORMATS = ("csr", "csc", "coo", "dia")
 _INT32_MAX = int(np.iinfo(np.int32).max)
 
 
