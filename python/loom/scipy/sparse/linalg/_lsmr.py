@@ -10,7 +10,7 @@ import math
 
 import loom
 
-from ._lsqr import _MESSAGES, host_reals, least_squares_system, stop_reason, sym_ortho
+from ._lsqr import _MESSAGES, host_reals, least_squares_system, start_bidiagonalization, stop_reason, sym_ortho
 
 
 def lsmr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None, show=False, x0=None):
@@ -24,21 +24,7 @@ def lsmr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None, show=Fa
     maxiter = min(m, n) if maxiter is None else int(maxiter)
     dev = b.device
 
-    if x is None:
-        x = loom.zeros(n, dtype=dt, device=dev)
-        u = b
-    else:
-        u = b - matvec(x)
-    normb, beta = host_reals(loom.linalg.norm(b), loom.linalg.norm(u))
-    alpha = 0.0
-    if beta > 0:
-        u = u * (1.0 / beta)
-        v = rmatvec(u)
-        alpha = float(loom.linalg.norm(v))
-    else:
-        v = loom.zeros(n, dtype=dt, device=dev)
-    if alpha > 0:
-        v = v * (1.0 / alpha)
+    x, u, v, normb, beta, alpha = start_bidiagonalization(x, b, n, dt, dev, matvec, rmatvec)
 
     # The rotations of the two QR factorizations (rho, c, s; rhobar, cbar, sbar) and zeta.
     zetabar, alphabar = alpha * beta, alpha

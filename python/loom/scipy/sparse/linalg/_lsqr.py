@@ -88,6 +88,28 @@ def least_squares_system(name, A, b, x0, always_double):
     return op, b.astype(dt), x0, dt, matvec, rmatvec
 
 
+def start_bidiagonalization(x, b, n, dt, dev, matvec, rmatvec):
+    """Golub and Kahan's first step, shared by lsqr and lsmr: beta u = b - A x and
+    alpha v = A^H u with unit u and v (v zero when beta or alpha is). Returns (x, u, v, ||b||,
+    beta, alpha), x zeros when none was given; two host reads."""
+    if x is None:
+        x = loom.zeros(n, dtype=dt, device=dev)
+        u = b
+    else:
+        u = b - matvec(x)
+    normb, beta = host_reals(loom.linalg.norm(b), loom.linalg.norm(u))
+    alpha = 0.0
+    if beta > 0:
+        u = u * (1.0 / beta)
+        v = rmatvec(u)
+        alpha = float(loom.linalg.norm(v))
+    else:
+        v = loom.zeros(n, dtype=dt, device=dev)
+    if alpha > 0:
+        v = v * (1.0 / alpha)
+    return x, u, v, normb, beta, alpha
+
+
 def stop_reason(itn, limit, test1, test2, test3, t1, rtol, atol, ctol):
     """Paige and Saunders's istop (0: go on) from the iteration's tests; later tests win, as in
     SciPy: the user's tolerances last. Shared by lsqr and lsmr."""
@@ -115,22 +137,7 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
     ctol = 1.0 / conlim if conlim > 0 else 0.0
     dampsq = damp * damp
 
-    # Start the bidiagonalization: beta u = b - A x, alfa v = A^H u.
-    if x is None:
-        x = loom.zeros(n, dtype=dt, device=dev)
-        u = b
-    else:
-        u = b - matvec(x)
-    bnorm, beta = host_reals(loom.linalg.norm(b), loom.linalg.norm(u))
-    alfa = 0.0
-    if beta > 0:
-        u = u * (1.0 / beta)
-        v = rmatvec(u)
-        alfa = float(loom.linalg.norm(v))
-    else:
-        v = x
-    if alfa > 0:
-        v = v * (1.0 / alfa)
+    x, u, v, bnorm, beta, alfa = start_bidiagonalization(x, b, n, dt, dev, matvec, rmatvec)
     w = v
     rhobar, phibar = alfa, beta
     r1norm = r2norm = beta
