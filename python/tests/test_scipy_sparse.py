@@ -2,6 +2,8 @@
 with empty rows and columns, no stored values at all, int32 and int64 indices, real and
 complex values; grad through A @ x; round trips with SciPy; SciPy's exception types.
 (sparse.linalg: test_scipy_sparse_linalg.py.)"""
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -422,3 +424,21 @@ def test_errors_are_scipys(device):
     for op, words in ops:
         err = same_error(lambda: op(a), lambda: op(sa))
         assert words in str(err), (words, str(err))
+
+
+def test_results_take_scipys_formats(device, rng):
+    """A sparse result with another sparse operand is CSC when the left one is CSC, else CSR,
+    as SciPy's (sums, products, elementwise ops, comparisons, extrema)."""
+    s = sp.random(6, 6, 0.4, rng=rng, format="csr")
+    t = sp.random(6, 6, 0.4, rng=rng, format="csr")
+    for fa, fb in (("csc", "csr"), ("csc", "coo"), ("coo", "csc"), ("csr", "csc"), ("csc", "csc")):
+        a, b = loom_of(s.asformat(fa), device), loom_of(t.asformat(fb), device)
+        sa, sb = s.asformat(fa), t.asformat(fb)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", sp.SparseEfficiencyWarning)
+            warnings.simplefilter("ignore", ls.SparseEfficiencyWarning)
+            for got, want in ((a + b, sa + sb), (a - b, sa - sb), (a @ b, sa @ sb), (a.multiply(b), sa.multiply(sb)),
+                              (a.maximum(b), sa.maximum(sb)), (a < b, sa < sb), (a != 0, sa != 0), (a < 0.5, sa < 0.5),
+                              (a.maximum(0.25), sa.maximum(0.25))):
+                assert got.format == want.format, (fa, fb, want.format)
+                check(got.toarray(), np.asarray(want.toarray()))

@@ -15,6 +15,17 @@ def _base():
     return _spbase
 
 
+def result_format(A):
+    """The format SciPy gives a sparse result of A with another sparse operand: A's own when
+    A is CSC (it works in A's compressed format), CSR otherwise (COO and DIA go through CSR)."""
+    return "csc" if A.format == "csc" else "csr"
+
+
+def in_result_format(A):
+    """A converted to result_format(A) (itself when it is already)."""
+    return A.tocsc() if A.format == "csc" else A.tocsr()
+
+
 def product_dtype(a, b):
     return loom.result_type(a, b)
 
@@ -52,9 +63,9 @@ def matmul_sparse(A, B):
     if A.shape[1] != B.shape[0]:
         raise ValueError(f"matmul: dimension mismatch: shapes {A.shape} and {B.shape}")
     dt = product_dtype(A.dtype, B.dtype)
-    if A.format == "csc" and B.format == "csc":
+    if A.format == "csc":
         # (A @ B).T = B.T @ A.T, and the CSC arrays of A and B are CSR arrays of their transposes.
-        data, ind, ptr = _csr_matmul_sparse(B.T, A.T, dt)
+        data, ind, ptr = _csr_matmul_sparse(B.tocsc().T, A.T, dt)
         return A._container("csc")._build(data, ind, ptr, (A.shape[0], B.shape[1]), canonical=True)
     data, ind, ptr = _csr_matmul_sparse(A.tocsr(), B.tocsr(), dt)
     return A._container("csr")._build(data, ind, ptr, (A.shape[0], B.shape[1]), canonical=True)
@@ -138,7 +149,8 @@ def binop(A, B, op, broadcast=False):
     m, n = A.shape
     row = keys // max(n, 1)
     data, ind, ptr = K.compress(row, keys - row * n, vals, m, n, sum_duplicates=False, is_sorted=True)
-    return A._container("csr")._build(data, ind, ptr, A.shape, canonical=True)
+    out = A._container("csr")._build(data, ind, ptr, A.shape, canonical=True)
+    return out.tocsc() if result_format(A) == "csc" else out
 
 
 def add(A, other, sign):
@@ -218,20 +230,19 @@ def extremum(A, other, op, name):
     """maximum/minimum with a sparse matrix (CSR result) or a scalar: a scalar on the side of
     zero that leaves implicit zeros unchanged keeps the stored values' pattern; any other
     fills every position, and SciPy (1.16 on) still returns a sparse matrix then, of A's
-    compressed format, with a SparseEfficiencyWarning."""
+    own format, with a SparseEfficiencyWarning."""
     if isinstance(other, _base()):
         return binop(A, other, op, broadcast=True)
     if is_scalar(other) and not isinstance(other, loom.ndarray):
         if (other <= 0) if name == "maximum" else (other >= 0):
-            csr = A.tocsr()
-            out = csr._with_data(op(csr.data, other), copy=True)
+            same = in_result_format(A)
+            out = same._with_data(op(same.data, other), copy=True)
             out.eliminate_zeros()
             return out
         sign = "positive" if name == "maximum" else "negative"
         warnings.warn(f"Taking {name} with a {sign} number results in a dense matrix.", SparseEfficiencyWarning,
                       stacklevel=3)
-        fmt = A.format if A.format in ("csr", "csc") else "csr"
-        return A._container(fmt)(op(A.toarray(), other))
+        return A._container(A.format)(op(A.toarray(), other))  # SciPy keeps A's format here, any one
     if is_dense(other):
         x = on_device(other, A.device)
         _check_broadcast(A, x)

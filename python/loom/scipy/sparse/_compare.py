@@ -19,8 +19,9 @@ _INVERSE = {"==": "!=", "!=": "==", "<": ">=", ">": "<=", "<=": ">", ">=": "<"}
 
 
 def _dense_result(A, dense):
-    """A dense boolean result as A's kind of sparse CSR (True stored, False left out)."""
-    return A._container("csr")(dense)
+    """A dense boolean result as A's kind of sparse matrix, in SciPy's format for it (CSC for
+    CSC, else CSR; True stored, False left out)."""
+    return A._container(_arith.result_format(A))(dense)
 
 
 def compare(A, sym, other):
@@ -38,8 +39,8 @@ def compare(A, sym, other):
             warnings.warn(f"Comparing a sparse matrix with {other} using {sym} is inefficient, try using "
                           f"{_INVERSE[sym]} instead.", SparseEfficiencyWarning, stacklevel=3)
             return _dense_result(A, op(A.toarray(), other))
-        csr = A.tocsr()
-        out = csr._with_data(op(csr.data, other), copy=True)
+        same = _arith.in_result_format(A)
+        out = same._with_data(op(same.data, other), copy=True)
         out.eliminate_zeros()
         return out
     if is_dense(other):

@@ -19,7 +19,7 @@ def _exponent(power):
 
 def matrix_power(A, power):
     """A ** power as a matrix product for a square sparse A and an integer power >= 0: the
-    identity (a sparse array, as SciPy's eye_array) for 0, a copy of A for 1, else repeated
+    identity (a DIA sparse array, as SciPy's eye_array) for 0, a copy of A for 1, else repeated
     squaring (about 2 log2(power) sparse products)."""
     m, n = A.shape
     if m != n:
@@ -28,7 +28,7 @@ def matrix_power(A, power):
     if power < 0:
         raise ValueError(f"matrix_power: exponent must be >= 0, got {power}")
     if power == 0:
-        return eye_array(m, dtype=A.dtype, format="csr", device=getattr(A, "device", None))
+        return eye_array(m, dtype=A.dtype, format="dia", device=getattr(A, "device", None))  # SciPy's DIA identity
     if power == 1:
         return A.copy()
     half = matrix_power(A, power // 2)
