@@ -326,7 +326,8 @@ void init_creation(nb::module_& m) {
         const Scalar a = real_scalar(first, "arange"), b = real_scalar(last, "arange"), c = real_scalar(inc, "arange");
         const DType dt = dtype.is_none() ? arange_dtype({first, last, inc}) : to_dtype(dtype);
         // Real bounds with a complex dtype (NumPy allows it): the real parts, then the cast.
-        if (is_complex(dt)) return arange(a, b, c, dt == complex64 ? float32 : float64, to_optional_device(device)).astype(dt);
+        if (is_complex(dt))
+          return arange(a, b, c, dt == complex64 ? float32 : float64, to_optional_device(device)).astype(dt);
         return arange(a, b, c, dt, to_optional_device(device));
       },
       nb::arg("start"), nb::arg("stop").none() = nb::none(), nb::arg("step").none() = nb::none(),
