@@ -316,3 +316,14 @@ def test_generic_derivative_protocol_is_scipys(device, rng):
         lx = loom.asarray(x, device=device)
         for name in ("generic_laplace", "generic_gradient_magnitude"):
             check(getattr(ln, name)(lx, derivative(loom)), getattr(nd, name)(x, derivative(np)), device=device)
+
+
+@pytest.mark.parametrize("name", ["binary_erosion", "binary_dilation", "binary_opening", "binary_closing"])
+@pytest.mark.parametrize("structure", [2, 3, (3, 1), (1, 3), (2, 3)])
+def test_binary_structure_as_a_shape(device, rng, name, structure):
+    """CuPy's extension where SciPy refuses: an int or a tuple of ndim ints is a structure of
+    ones of that shape; the result is the one of the equivalent array."""
+    x = rng.random((8, 9)) < 0.5
+    shape = (structure,) * 2 if isinstance(structure, int) else structure
+    got = getattr(ln, name)(loom.asarray(x, device=device), structure, border_value=1)
+    check(got, getattr(nd, name)(x, np.ones(shape, bool), border_value=1), device=device)

@@ -14,6 +14,13 @@ def _structure(structure, ndim):
     if structure is None:
         grid = np.indices([3] * ndim) - 1
         return np.abs(grid).sum(axis=0) <= 1
+    # CuPy's extension, where SciPy would refuse: an int or a tuple of ndim ints is the shape
+    # of a structure of ones (structure=3 is a 3 x 3 x ... block).
+    if isinstance(structure, (int, np.integer)) and not isinstance(structure, bool) and ndim > 0:
+        return np.ones((int(structure),) * ndim, dtype=bool)
+    if (isinstance(structure, tuple) and len(structure) == ndim and ndim != 1
+            and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in structure)):
+        return np.ones(structure, dtype=bool)
     s = np.asarray(structure.numpy() if isinstance(structure, loom.ndarray) else structure, dtype=bool)
     if s.ndim != ndim:
         raise RuntimeError("structure and input must have same dimensionality")
