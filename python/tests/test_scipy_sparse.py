@@ -442,3 +442,17 @@ def test_results_take_scipys_formats(device, rng):
                               (a.maximum(0.25), sa.maximum(0.25))):
                 assert got.format == want.format, (fa, fb, want.format)
                 check(got.toarray(), np.asarray(want.toarray()))
+
+
+def test_sum_tuple_axes_and_transpose_axes_as_scipy(device, rng):
+    s = sp.random(5, 7, 0.4, rng=rng, format="csr")
+    for fmt in FORMATS:
+        a = loom_of(s.asformat(fmt), device)
+        check(a.sum(axis=(0, 1)), np.asarray(s.sum(axis=(0, 1))))
+        check(a.sum(axis=(1,)), np.asarray(s.sum(axis=(1,))))
+        check(a.sum(axis=(-1, 0)), np.asarray(s.sum(axis=(-1, 0))))
+        for bad in ((0, 0), (), (2,)):
+            same_error(lambda: a.sum(axis=bad), lambda: s.asformat(fmt).sum(axis=bad))
+        assert a.transpose(axes=(1, 0)).shape == (7, 5)
+        for bad in (0, (0, 1), [1, 0]):
+            same_error(lambda: a.transpose(axes=bad), lambda: s.asformat(fmt).transpose(axes=bad))

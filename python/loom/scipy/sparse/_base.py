@@ -155,7 +155,7 @@ class _spbase:
         return self.transpose()
 
     def _check_axes(self, axes):
-        if axes is not None and tuple(axes) != (1, 0):
+        if axes is not None and axes != (1, 0):  # SciPy takes that one tuple, nothing else
             raise ValueError("Sparse arrays/matrices do not support an 'axes' parameter because swapping "
                              "dimensions is the only logical permutation.")
 
@@ -165,14 +165,25 @@ class _spbase:
             raise ValueError(f"axis out of range for ndim: {axis!r} (a sparse matrix has axes 0 and 1)")
         return axis % 2
 
+    def _sum_axis(self, axis):
+        """axis as sum takes it: None, an int, or SciPy's tuples (both axes: None; one: it)."""
+        if not isinstance(axis, tuple):
+            return None if axis is None else self._axis(axis)
+        if not axis:
+            raise ValueError("sparse does not accept 0D axis (). Either use toarray (for dense) or copy (for sparse).")
+        axes = [self._axis(a) for a in axis]
+        if len(set(axes)) != len(axes):
+            raise ValueError("duplicate value in axis")
+        return None if len(axes) == 2 else axes[0]
+
     def sum(self, axis=None, dtype=None, out=None):
         """Sum of the values (NumPy's dtype: small integers in int64). axis=None gives a 0-d
         device array; an axis gives 1-d for sparse arrays, (1, n) or (m, 1) for matrices."""
         dt = sum_dtype(self.dtype) if dtype is None else loom.dtype(dtype)
         row, col, data = self._triples()
+        axis = self._sum_axis(axis)
         if axis is None:
             return loom.sum(data.astype(dt)) if data.size else loom.zeros((), dtype=dt, device=self.device)
-        axis = self._axis(axis)
         idx = col if axis == 0 else row
         res = loom.zeros(self._shape[1 - axis], dtype=dt, device=self.device)
         if data.size:
