@@ -456,3 +456,32 @@ def test_sum_tuple_axes_and_transpose_axes_as_scipy(device, rng):
         assert a.transpose(axes=(1, 0)).shape == (7, 5)
         for bad in (0, (0, 1), [1, 0]):
             same_error(lambda: a.transpose(axes=bad), lambda: s.asformat(fmt).transpose(axes=bad))
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_max_min_asfptype_find_tril_triu_as_scipy(device, rng, fmt):
+    s = sp.random(6, 5, 0.4, rng=rng, format="csr")
+    s.data = rng.integers(-5, 6, s.nnz).astype(np.float64)  # negative and positive values, some zeros
+    s = s.asformat(fmt)
+    a = loom_of(s, device)
+    for name in ("max", "min"):
+        check(getattr(a, name)(), np.asarray(getattr(s, name)()))
+        check(getattr(a, name)(explicit=True), np.asarray(getattr(s, name)(explicit=True)))
+        for axis in (0, 1, -1):
+            got, want = getattr(a, name)(axis=axis), getattr(s, name)(axis=axis)
+            assert ls.issparse(got) and got.format == "coo" and got.shape == want.shape
+            check(got.toarray(), want.toarray())
+            check(getattr(a, name)(axis=axis, explicit=True).toarray(), getattr(s, name)(axis=axis, explicit=True).toarray())
+    assert a.asfptype().dtype == s.asfptype().dtype
+    i16 = loom_of(s.astype(np.int16), device)
+    assert i16.asfptype().dtype == s.astype(np.int16).asfptype().dtype
+    row, col, data = ls.find(a)
+    srow, scol, sdata = sp.find(s)
+    check(ls.coo_matrix((data, (row, col)), shape=a.shape, device=device).toarray(),
+          sp.coo_matrix((sdata, (srow, scol)), shape=s.shape).toarray())
+    for k in (-2, 0, 3):
+        for f in (None, "csc"):
+            for name in ("tril", "triu"):
+                got, want = getattr(ls, name)(a, k, format=f), getattr(sp, name)(s, k, format=f)
+                assert got.format == want.format and got.nnz == want.nnz
+                check(got.toarray(), want.toarray())

@@ -26,10 +26,11 @@ from ._construct import (bmat, diags, diags_array, eye, eye_array, hstack, ident
                          random_array, vstack)
 from ._coo import coo_array, coo_matrix, isspmatrix_coo
 from ._dia import dia_array, dia_matrix, isspmatrix_dia
+from ._extract import find, tril, triu
 from ._compare import SparseEfficiencyWarning, SparseWarning
 from . import linalg  # noqa: E402 (after the classes it uses)
 
 __all__ = ["SparseEfficiencyWarning", "SparseWarning", "bmat", "kronsum", "rand", "coo_array", "coo_matrix", "csc_array", "csc_matrix", "csr_array", "csr_matrix", "dia_array", "dia_matrix", "diags",
-           "diags_array", "eye", "eye_array", "hstack", "identity", "issparse", "isspmatrix", "isspmatrix_coo",
+           "diags_array", "eye", "eye_array", "find", "hstack", "identity", "issparse", "isspmatrix", "isspmatrix_coo",
            "isspmatrix_csc", "isspmatrix_csr", "isspmatrix_dia", "kron", "linalg", "random", "random_array", "sparray", "spmatrix",
-           "vstack"]
+           "tril", "triu", "vstack"]

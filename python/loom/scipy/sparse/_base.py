@@ -195,6 +195,25 @@ class _spbase:
             return out
         return res
 
+    def max(self, axis=None, out=None, *, explicit=False):
+        """The largest value (implicit zeros count unless explicit): 0-d, or a sparse row or
+        column along an axis (SciPy's)."""
+        from ._minmax import extreme  # lazy: _minmax imports this module at its top
+        return _into_out(extreme(self, axis, explicit, True), out)
+
+    def min(self, axis=None, out=None, *, explicit=False):
+        """The smallest value, as max."""
+        from ._minmax import extreme  # lazy: _minmax imports this module at its top
+        return _into_out(extreme(self, axis, explicit, False), out)
+
+    def asfptype(self):
+        """A copy in floating point (float32 for 8/16-bit integers, float64 for wider ones,
+        floats and complex kept: SciPy's upcast), or self when it already is one."""
+        if self.dtype.kind in "fc":
+            return self
+        small = self.dtype.name in ("bool", "int8", "uint8", "int16", "uint16")
+        return self.astype(loom.float32 if small else loom.float64)
+
     def mean(self, axis=None, dtype=None, out=None):
         """Mean over all positions (implicit zeros count): float64 for integers, as SciPy."""
         if dtype is None:
@@ -371,6 +390,12 @@ class sparray:
     def __pow__(self, power):
         """Elementwise, as SciPy's sparse arrays (matrix_power gives the matrix power)."""
         return self.power(power)
+
+
+def _into_out(result, out):
+    if out is not None:
+        raise ValueError("Sparse max/min do not support an 'out' parameter.")
+    return result
 
 
 def issparse(x):
