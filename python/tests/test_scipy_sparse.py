@@ -485,3 +485,16 @@ def test_max_min_asfptype_find_tril_triu_as_scipy(device, rng, fmt):
                 got, want = getattr(ls, name)(a, k, format=f), getattr(sp, name)(s, k, format=f)
                 assert got.format == want.format and got.nnz == want.nnz
                 check(got.toarray(), want.toarray())
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_reshape_as_scipy(device, rng, fmt):
+    s = sp.random(4, 6, 0.5, rng=rng, format=fmt)
+    a = loom_of(s, device)
+    for shape, order in (((3, 8), "C"), ((8, 3), "F"), ((24, 1), "C"), ((1, 24), "F")):
+        got, want = a.reshape(shape, order=order), s.reshape(shape, order=order)
+        assert got.format == want.format and got.shape == want.shape
+        check(got.toarray(), want.toarray())
+    assert a.reshape(4, 6) is a and a.reshape((4, 6), copy=True) is not a
+    same_error(lambda: a.reshape((5, 5)), lambda: s.reshape((5, 5)))
+    same_error(lambda: a.reshape((3, 8), order="K"), lambda: s.reshape((3, 8), order="K"))

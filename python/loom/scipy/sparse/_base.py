@@ -13,7 +13,7 @@ import loom
 
 from . import _arith, _compare, _setitem
 from ._kernels import dense_from_triples, keep
-from ._sputils import FORMATS, check_dtype, is_scalar, read_ints, sum_dtype
+from ._sputils import FORMATS, check_dtype, check_shape, is_scalar, read_ints, sum_dtype
 
 # (format, is an array) -> class; the format modules fill it in.
 CLASSES = {}
@@ -205,6 +205,27 @@ class _spbase:
         """The smallest value, as max."""
         from ._minmax import extreme  # lazy: _minmax imports this module at its top
         return _into_out(extreme(self, axis, explicit, False), out)
+
+    def reshape(self, *args, shape=None, order="C", copy=False):
+        """The same values in another shape of as many positions, read in C (or F) order: a
+        COO result, as SciPy's (self, or a copy with copy=True, for the same shape)."""
+        new = check_shape(args[0] if len(args) == 1 and not isinstance(args[0], int) else (args or shape))
+        if new == self._shape:
+            return self.copy() if copy else self
+        m, n = self._shape
+        if new[0] * new[1] != m * n:
+            raise ValueError(f"cannot reshape array of size {m * n} into shape {new}")
+        if order not in ("C", "F"):
+            raise ValueError("'order' must be 'C' or 'F'")
+        row, col, data = self._triples()
+        row, col = row.astype(loom.int64), col.astype(loom.int64)
+        if order == "C":
+            flat = row * n + col
+            row, col = flat // new[1], flat % new[1]
+        else:
+            flat = col * m + row
+            col, row = flat // new[0], flat % new[0]
+        return CLASSES[("coo", self._is_array)]((data, (row, col)), shape=new, dtype=self.dtype)
 
     def asfptype(self):
         """A copy in floating point (float32 for 8/16-bit integers, float64 for wider ones,
