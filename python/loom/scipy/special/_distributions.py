@@ -57,16 +57,20 @@ def _args(name, *args):
     float ones too), and the output dtype of the first of SciPy's loops of `name` that takes
     them; TypeError (SciPy's) when no loop takes them."""
     weak = [isinstance(a, (bool, int, float)) for a in args]
+    # Host values go where the loom arrays are (the default device may be another).
+    dev = next((a.device for a in args if isinstance(a, loom.ndarray)), None)
     if all(weak):  # numbers alone are int64 and float64 arrays, as NumPy makes them
         args, weak = [loom.asarray(a) for a in args], [False] * len(args)
     else:
-        args = [a if w or isinstance(a, loom.ndarray) else loom.asarray(a) for a, w in zip(args, weak)]
+        args = [a if w or isinstance(a, loom.ndarray) else loom.asarray(a, device=dev) for a, w in zip(args, weak)]
     loops = _loops(name)
     # NumPy takes a loop of exactly the arguments' types first, else the first they cast to.
     exact = [lp for lp in loops if all(w or np.dtype(a.dtype.name).char == c for a, c, w in zip(args, lp[0], weak))]
     for ins, out in exact + list(loops):
         if all(_fits(a, c, w) for a, c, w in zip(args, ins, weak)):
-            wide = [loom.asarray(a, dtype=loom.float64) if w else a.astype(loom.float64) for a, w in zip(args, weak)]
+            dev = next(a.device for a, w in zip(args, weak) if not w)
+            wide = [loom.asarray(a, dtype=loom.float64, device=dev) if w else a.astype(loom.float64)
+                    for a, w in zip(args, weak)]
             return loom.broadcast_arrays(*wide), _CHARS[out]
     kinds = ", ".join(str(a.dtype) if not w else type(a).__name__ for a, w in zip(args, weak))
     raise TypeError(f"ufunc '{name}' not supported for the input types ({kinds})")
