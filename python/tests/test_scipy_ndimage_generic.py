@@ -111,5 +111,5 @@ def test_driver_source_compiles_for_a_gpu():
         driver = _generic._driver(kernel, kind)
         loom._loom._compile_for_testing(driver.code, driver.name, 90)
     for kernel, dtype in ((LESS_RED, np.uint8), (RMS_RED, np.int16), (RANGE_RED, np.float32)):
-        raw, _, _ = _generic_reduction._module(kernel, dtype, dtype, "generic_filter")
+        raw, _ = _generic_reduction.window_reduction(kernel, dtype, dtype)
         loom._loom._compile_for_testing(raw.code, raw.name, 90)

@@ -18,7 +18,7 @@ import loom
 
 from .. import _util
 from . import _support
-from ._generic_reduction import reduce_windows
+from ._generic_reduction import window_reduction
 from ._rank import _footprint, _taps
 
 _THREADS = 128
@@ -87,7 +87,10 @@ def generic_filter(input, function, size=None, footprint=None, output=None, mode
         if flat.shape[0]:
             _launch(_driver(function, "element"), flat.shape[0], (flat, k, out, flat.shape[0]))
     elif isinstance(function, loom.ReductionKernel):
-        out = reduce_windows(function, flat, x.dtype, _support.output_dtype(x, output))
+        reducer, written = window_reduction(function, x.dtype, _support.output_dtype(x, output))
+        out = loom.empty((flat.shape[0],), dtype=written, device=x.device)
+        if flat.shape[0]:  # the windows in the input's dtype, CuPy's X
+            _launch(reducer, flat.shape[0], (loom.ascontiguousarray(flat.astype(x.dtype)), k, out, flat.shape[0]))
     else:
         kw = extra_keywords or {}
         host = flat.numpy()

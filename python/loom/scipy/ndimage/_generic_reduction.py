@@ -10,8 +10,8 @@ that setting. loom generates that per-window reduction from the kernel's own exp
     from the first value when there is none), in `reduce_type` (default: the output's);
   - `post_map_expr` writes the output `y` (type Y: the output's dtype) from `a`, and the
     result is cast to the output array's dtype.
-The module compiles once per (kernel, dtypes, window size) through loom.RawKernel: NVRTC on a
-GPU, the CPU kernel emulator on cpu()."""
+The module is a loom.RawKernel made once per (kernel, dtypes) and launched by _generic.py as
+a RawKernel function is: NVRTC on a GPU, the CPU kernel emulator on cpu()."""
 import numpy as np
 
 import loom
@@ -72,16 +72,16 @@ def _c_type(dtype, who):
     return _C_TYPES[name]
 
 
-def _check(kernel, who):
+def window_reduction(kernel, in_dtype, out_dtype, who="generic_filter"):
+    """(the RawKernel `loom_generic_filter_reduce(windows, size, out, count)` reducing each row
+    of a C-contiguous count x size array of in_dtype, the loom dtype it writes: the kernel's
+    output type, out_dtype for a placeholder) for a ReductionKernel of one input and output."""
     if kernel.nin != 1 or kernel.nout != 1:
         raise TypeError(f"[{who}] a ReductionKernel as the function must have one input and one output, "
                         f"{kernel.name!r} has {kernel.nin} and {kernel.nout}")
-
-
-def _module(kernel, in_dtype, out_dtype, who):
-    key = (id(kernel), kernel.name, kernel.map_expr, np.dtype(in_dtype).name, np.dtype(out_dtype).name)
+    key = (id(kernel), np.dtype(in_dtype).name, np.dtype(out_dtype).name)
     if key in _modules:
-        return _modules[key]
+        return _modules[key][:2]
     (in_t, in_name), (out_t, out_name) = _param(kernel.in_params[0], who), _param(kernel.out_params[0], who)
     by_c_type = {c: name for name, c in _C_TYPES.items()}
     typedefs, types, dtypes = {}, {}, {}
@@ -109,18 +109,4 @@ def _module(kernel, in_dtype, out_dtype, who):
     # as CuPy's cast<Y> does. The kernel object stays referenced, so its id keys nothing else.
     _modules[key] = (loom.RawKernel(source, "loom_generic_filter_reduce", options=tuple(kernel.options)),
                      getattr(loom, dtypes[out_t].name), kernel)
-    return _modules[key]
-
-
-def reduce_windows(kernel, windows, in_dtype, out_dtype, who="generic_filter"):
-    """kernel reduced over each row of `windows` (count x size, float64 values of in_dtype's
-    elements) -> a 1-d array of the kernel's output type (out_dtype for a placeholder)."""
-    _check(kernel, who)
-    raw, written, _ = _module(kernel, in_dtype, out_dtype, who)
-    count, size = windows.shape
-    values = loom.ascontiguousarray(windows.astype(in_dtype))
-    out = loom.empty((count,), dtype=written, device=windows.device)
-    if count:
-        threads = 128
-        raw(((count + threads - 1) // threads,), (threads,), (values, size, out, count))
-    return out
+    return _modules[key][:2]

@@ -11,16 +11,17 @@ import loom
 from ._base import CLASSES
 
 
-def _fill(dtype, largest):
-    """The identity of max (largest=False) or min for dtype: -inf/inf or the integer bounds."""
+def _identity(dtype, maximum):
+    """The identity of max (maximum=True) or min for dtype: -inf/inf, the integer bounds, or
+    False/True for bool."""
     if dtype.kind == "c":
         raise TypeError(f"max/min of a sparse matrix of complex values ({dtype.name}) is not defined")
     if dtype.kind == "b":
-        return not largest
-    info = np.finfo if dtype.kind == "f" else np.iinfo
+        return not maximum
     if dtype.kind == "f":
-        return -np.inf if not largest else np.inf
-    return info(np.dtype(dtype.name)).min if not largest else info(np.dtype(dtype.name)).max
+        return -np.inf if maximum else np.inf
+    info = np.iinfo(np.dtype(dtype.name))
+    return info.min if maximum else info.max
 
 
 def extreme(A, axis, explicit, maximum):
@@ -39,7 +40,7 @@ def extreme(A, axis, explicit, maximum):
                                                                                   device=coo.device))
     axis = A._axis(axis)
     slots, length, size = (coo.col, n, m) if axis == 0 else (coo.row, m, n)
-    start = loom.full((length,), _fill(coo.dtype, not maximum), dtype=coo.dtype, device=coo.device)
+    start = loom.full((length,), _identity(coo.dtype, maximum), dtype=coo.dtype, device=coo.device)
     best = start.at[slots].max(coo.data) if maximum else start.at[slots].min(coo.data)
     count = loom.zeros((length,), dtype=loom.int64, device=coo.device).at[slots].add(1)
     zero = loom.zeros((), dtype=coo.dtype, device=coo.device)
