@@ -120,6 +120,13 @@ void scan_loop(const std::vector<Array>& init, const std::vector<Array>& xs, con
   for (size_t i = 0; i < nc; ++i) copyto(carry_out[i], args[i]);
 }
 
+// On a GPU the scan replays its CUDA graph once it has one (transforms/scan_graph.h).
+void scan_loop_gpu(const std::vector<Array>& init, const std::vector<Array>& xs, const std::vector<Array>& captured,
+                   const std::vector<Array>& carry_out, const std::vector<Array>& ys, const ScanProgramPtr& program) {
+  if (!run_scan_as_graph(init, xs, captured, carry_out, ys, program, scan_loop))
+    scan_loop(init, xs, captured, carry_out, ys, program);
+}
+
 void switch_branches(const Array& index, const std::vector<Array>& operands, const std::vector<Array>& captured,
                      const std::vector<Array>& out, const SwitchProgramPtr& program) {
   int32_t k = 0;
@@ -344,7 +351,7 @@ const Primitive<WhileLoopFn> primitives::while_loop{
 
 const Primitive<ScanLoopFn> primitives::scan_loop{
     PrimitiveInfo{"scan_loop", "control_flow"}.takes_complex().complex_vjp(control_flow_vjp::scan_vjp).batched(batch::scan_rule),
-    control_flow_evals::scan_loop, control_flow_evals::scan_loop};
+    control_flow_evals::scan_loop, control_flow_evals::scan_loop_gpu};
 
 const Primitive<SwitchFn> primitives::switch_branches{
     PrimitiveInfo{"switch_branches", "control_flow"}

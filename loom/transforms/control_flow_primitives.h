@@ -4,7 +4,8 @@
 // their rules in transforms/control_flow_primitives.cpp (dispatch/primitive.h,
 // ops/primitive_list.h). They sit in transforms/, above ops/, because their evals replay and
 // compile graphs; for the same reason one eval serves every device (it dispatches the body's
-// records, which pick their backends), so the row names it as both cpu and gpu eval.
+// records, which pick their backends), so the row names it as both cpu and gpu eval; scan's
+// gpu eval first tries the scan's CUDA graph (transforms/scan_graph.h).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include "loom/ops/primitive_list.h"
 #include "loom/transforms/compile.h"
 #include "loom/transforms/graph.h"
+#include "loom/transforms/scan_graph.h"
 
 namespace loom {
 
@@ -93,6 +95,8 @@ struct ScanProgram {
 
   /// The body compiled (transforms/compile.h) at the first run, once.
   const CompiledPlan& body_plan() const;
+  /// The whole scan as a CUDA graph once it has run twice on a GPU (transforms/scan_graph.h).
+  const std::shared_ptr<ScanGraphCache> graph_cache = new_scan_graph_cache();
 
  private:
   mutable std::once_flag compiled_;
