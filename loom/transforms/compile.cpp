@@ -143,6 +143,12 @@ CompiledPlan::CompiledPlan(const TracedGraph& g) : g_(&g) {
     steps_.push_back(std::move(st));
   }
   for (const Array& o : g.outputs) output_slot_.push_back(slot(o));
+  for (size_t i = 0; i < g.outputs.size(); ++i) {
+    const int k = output_slot_[i];
+    bool whole = k >= preset && g.outputs[i].is_contiguous() && g.outputs[i].nbytes() == slots_[k].nbytes;
+    for (size_t j = 0; j < g.outputs.size() && whole; ++j) whole = j == i || output_slot_[j] != k;
+    output_whole_.push_back(whole);
+  }
   stats_.steps = steps_.size();
   stats_.slots = slots_.size();
 
@@ -261,7 +267,7 @@ void run_fused_reduce(const CompiledPlan::Step& st, const std::vector<BufferBind
 
 }  // namespace
 
-std::vector<Array> CompiledPlan::run(const std::vector<Array>& args) const {
+std::vector<Array> CompiledPlan::run(const std::vector<Array>& args, const std::vector<Array>* into) const {
   const TracedGraph& g = *g_;
   std::vector<BufferBinding> slots(slots_.size());
   BufferMap map;  // only for generic steps, which rebind through TracedOp::run
@@ -271,8 +277,23 @@ std::vector<Array> CompiledPlan::run(const std::vector<Array>& args) const {
   };
   for (size_t i = 0; i < args.size(); ++i) bind(input_slot_[i], bind_argument(args[i]));
   for (size_t i = 0; i < constant_slot_.size(); ++i) bind(constant_slot_[i], {g.written_constants[i].copy().buffer(), 0});
+  // Results written in place: their slots bound to the destinations, never allocated.
+  std::vector<bool> given;
+  if (into != nullptr)
+    for (size_t i = 0; i < into->size() && i < g.outputs.size(); ++i) {
+      const Array& d = (*into)[i];
+      const Array& o = g.outputs[i];
+      const int k = output_slot_[i];
+      if (!d.valid() || !output_whole_[i] || d.shape() != o.shape() || d.dtype() != o.dtype() || !d.is_contiguous() ||
+          d.device() != slots_[k].device)
+        continue;
+      if (given.empty()) given.assign(slots_.size(), false);
+      given[k] = true;
+      bind(k, {d.buffer(), d.offset() - o.offset()});
+    }
   for (const Step& st : steps_) {
-    for (int k : st.alloc_before) bind(k, {allocate(slots_[k].nbytes, slots_[k].device), 0});
+    for (int k : st.alloc_before)
+      if (given.empty() || !given[k]) bind(k, {allocate(slots_[k].nbytes, slots_[k].device), 0});
     switch (st.kind) {
       case Step::Kind::elementwise: run_elementwise(st, slots); break;
       case Step::Kind::fused: run_fused(st, slots); break;
@@ -284,7 +305,8 @@ std::vector<Array> CompiledPlan::run(const std::vector<Array>& args) const {
       if (has_generic_) map.erase(slots_[k].abstract);
     }
   }
-  for (int k : output_alloc_) slots[k] = {allocate(slots_[k].nbytes, slots_[k].device), 0};
+  for (int k : output_alloc_)
+    if (given.empty() || !given[k]) slots[k] = {allocate(slots_[k].nbytes, slots_[k].device), 0};
   std::vector<Array> outs;
   outs.reserve(g.outputs.size());
   for (size_t i = 0; i < g.outputs.size(); ++i) {

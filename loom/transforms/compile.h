@@ -30,8 +30,13 @@ class CompiledPlan {
  public:
   /// Compiles `g`, which must outlive the plan (the plan points into its records).
   explicit CompiledPlan(const TracedGraph& g);
-  /// Runs the plan on `args` (checked against the graph's specs by the caller).
-  std::vector<Array> run(const std::vector<Array>& args) const;
+  /// Runs the plan on `args` (checked against the graph's specs by the caller). With
+  /// `into`, result i is written straight into into[i] when that is a valid array of its
+  /// shape and dtype, C-contiguous, and the result is a whole buffer of the plan's own (no
+  /// copy afterwards: a scan writes each step's ys into their rows this way); the returned
+  /// array is then a view of into[i]. Other results are fresh, as without `into`. An into[i]
+  /// must not overlap the arguments (the plan would write what it still reads).
+  std::vector<Array> run(const std::vector<Array>& args, const std::vector<Array>* into = nullptr) const;
 
   /// What compiling did, for tests and inspection.
   struct Stats {
@@ -63,6 +68,7 @@ class CompiledPlan {
   std::vector<SlotInfo> slots_;
   std::vector<int> output_slot_;  // per graph output: its slot, or -1 (a constant or captured array)
   std::vector<int> output_alloc_;  // slots that only outputs use (allocated, never written)
+  std::vector<bool> output_whole_;  // per graph output: a whole slot of the plan's, no other result's
   bool has_generic_ = false;       // a step runs through TracedOp::run (needs a BufferMap)
   Stats stats_;
 };

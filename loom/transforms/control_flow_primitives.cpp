@@ -109,12 +109,18 @@ void scan_loop(const std::vector<Array>& init, const std::vector<Array>& xs, con
   args.resize(nc + xs.size());
   args.insert(args.end(), captured.begin(), captured.end());
   InterruptScope interrupt;
+  std::vector<Array> into(nc + ys.size());  // the step's ys are written straight into their rows
   for (int64_t step = 0; step < p.length; ++step) {
     const int64_t t = p.reverse ? p.length - 1 - step : step;
     for (size_t j = 0; j < xs.size(); ++j) args[nc + j] = p.writes_inputs ? row(xs[j], t).copy() : row(xs[j], t);
+    for (size_t j = 0; j < ys.size(); ++j) into[nc + j] = row(ys[j], t);
     if (interrupt.interrupted()) throw_interrupted("scan", " after " + std::to_string(step) + " steps");
-    std::vector<Array> next = p.body_plan().run(args);
-    for (size_t j = 0; j < ys.size(); ++j) copyto(row(ys[j], t), next[nc + j]);
+    std::vector<Array> next = p.body_plan().run(args, &into);
+    for (size_t j = 0; j < ys.size(); ++j) {
+      const Array& y = next[nc + j];
+      const Array& dst = into[nc + j];
+      if (!(y.buffer() == dst.buffer() && y.offset() == dst.offset())) copyto(dst, y);  // not written in place
+    }
     for (size_t i = 0; i < nc; ++i) args[i] = std::move(next[i]);
   }
   for (size_t i = 0; i < nc; ++i) copyto(carry_out[i], args[i]);
