@@ -305,9 +305,16 @@ def test_inspect_types_and_source(device):
 
 def test_overload_type_annotation_has_numba_types(device):
     """Numba's overloads[...]._type_annotation.typemap: each variable as a Numba type object."""
+    @cuda.jit
+    def add_one(x, y, out):  # a kernel of this test alone: other tests add overloads to add_kernel
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = x[i] + y[i]
+
     a = loom.zeros(4, dtype=loom.float32, device=device)
-    add_kernel[1, 4](a, a, a)
-    tm = next(iter(add_kernel.overloads.values()))._type_annotation.typemap
+    add_one[1, 4](a, a, a)
+    assert len(add_one.overloads) == 1
+    tm = next(iter(add_one.overloads.values()))._type_annotation.typemap
     assert tm["i"] == cuda.int64 and tm["x"] == cuda.float32[::1] and tm["x"].dtype == cuda.float32
 
 
