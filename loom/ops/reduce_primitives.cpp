@@ -160,10 +160,16 @@ void reduce_rule(const TracedOp& op, const BatchMap& m) {
   const auto& [src, g, kind, params, out] = op.args_as<Array, ReduceGeometry, ReduceKind, ReduceParams, Array>();
   const Array o = dense_batch(out, g.outer * g.inner, m);
   if (!o.valid()) return per_example(op, m);
-  const Array s = dense_batch_copy(src, g.outer * g.len * g.inner, m);
+  const Array flat = dense_batch_copy(src, g.outer * g.len * g.inner, m);
   const ReduceGeometry bg{g.outer * m.size, g.len, g.inner};
+  // Recorded as [outer][len][inner] and [outer][inner], not flat: the derivative rule finds
+  // the reduced axis by its stride (reduced_axes), which a flat view would hide (grad of a
+  // vmapped sum took the whole batch for one reduction).
+  const int64_t si = static_cast<int64_t>(flat.itemsize()), oi = static_cast<int64_t>(o.itemsize());
+  const Array s = flat.view({bg.outer, bg.len, bg.inner}, {bg.len * bg.inner * si, bg.inner * si, si}, flat.offset());
+  const Array o2 = o.view({bg.outer, bg.inner}, {bg.inner * oi, oi}, o.offset());
   redispatch<void, const Array&, const ReduceGeometry&, ReduceKind, const ReduceParams&, const Array&>(
-      op, {s}, {o}, s, bg, kind, params, o);
+      op, {s}, {o2}, s, bg, kind, params, o2);
 }
 
 void scan_rule(const TracedOp& op, const BatchMap& m) {

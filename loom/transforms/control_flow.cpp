@@ -20,6 +20,7 @@
 #include "loom/runtime/abstract_allocations.h"
 #include "loom/transforms/autodiff.h"
 #include "loom/transforms/control_flow_primitives.h"
+#include "loom/transforms/scan_hoist.h"
 
 namespace loom::lax {
 namespace {
@@ -226,6 +227,9 @@ ScanResult scan(const ArrayFn& f, const std::vector<Array>& init, const std::vec
   program->writes_inputs = writes_inputs(program->body);
   const std::vector<Array> captured = captures.arrays();
   for (const Array& c : captured) program->body.inputs.push_back(c);
+  // What the step computes from its x alone runs once over all the xs (transforms/scan_hoist.h).
+  const std::vector<Array> hoisted = hoist_carry_independent(*program, slices_of, captured);
+  slices_of.insert(slices_of.end(), hoisted.begin(), hoisted.end());
 
   ScanResult r;
   for (const ArraySpec& s : std::vector<ArraySpec>(specs.begin(), specs.begin() + init.size()))

@@ -8,7 +8,7 @@ import pytest
 import loom
 from loom.transforms._vmap import vmap
 
-from conftest import random_array
+from conftest import assert_matches, random_array
 
 
 def as_list(x):
@@ -197,3 +197,17 @@ def test_out_axes_none_returns_an_unmapped_result_once_and_refuses_a_mapped_one(
     np.testing.assert_array_equal(b.numpy(), y + 1)  # not stacked: one value for every example
     with pytest.raises(ValueError, match=r"out_axes\[0\] is None"):
         vmap(lambda x: x * 2, out_axes=None)(x)
+
+
+@pytest.mark.parametrize("name", ["sum", "mean0", "max1", "prod", "var1", "std", "norm", "sum01"])
+def test_grad_of_a_vmapped_reduction_is_each_examples(name, rng, device):
+    """The batched reduction's record keeps its [outer][len][inner] shape, so its derivative
+    reduces each example alone (a flat record once summed the whole batch)."""
+    f = {"sum": loom.sum, "mean0": lambda x: loom.mean(x, axis=0), "max1": lambda x: loom.max(x, axis=1),
+         "prod": loom.prod, "var1": lambda x: loom.var(x, axis=1), "std": loom.std, "norm": loom.linalg.norm,
+         "sum01": lambda x: loom.sum(x, axis=(0, 1))}[name]
+    xn = rng.standard_normal((5, 3, 4))
+    got = loom.grad(lambda xs: loom.sum(loom.sin(loom.vmap(f)(xs))))(loom.asarray(xn, device=device))
+    want = np.stack([loom.grad(lambda x: loom.sum(loom.sin(f(x))))(loom.asarray(xn[b], device=device)).numpy()
+                     for b in range(5)])
+    assert_matches(got, want, device=device, rtol=1e-12)
