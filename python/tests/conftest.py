@@ -174,6 +174,17 @@ def assert_matches(actual, expected, *, dtype=None, device=None, exact=False, rt
         np.testing.assert_array_equal(got, expected.astype(got.dtype))
 
 
+def events_of(fn, *args):
+    """The names of the ops that reach a backend while fn(*args) runs, and its result."""
+    rec = loom._loom._DispatchRecorder()
+    rec.start()
+    try:
+        out = fn(*args)
+    finally:
+        rec.stop()
+    return [e[0] for e in rec.events()], out
+
+
 def _copy_np(x):
     if isinstance(x, np.ndarray):
         return x.copy()

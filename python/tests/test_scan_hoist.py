@@ -8,19 +8,14 @@ import pytest
 
 import loom
 from loom import lax
-from conftest import assert_matches
+from conftest import assert_matches, events_of
 
 L = 12
 
 
 def _ops(fn, *args):
-    rec = loom._loom._DispatchRecorder()
-    rec.start()
-    try:
-        out = fn(*args)
-    finally:
-        rec.stop()
-    return out, Counter(e[0] for e in rec.events())
+    names, out = events_of(fn, *args)
+    return out, Counter(names)
 
 
 def _cell(w, u, c):

@@ -9,7 +9,7 @@ import pytest
 import loom
 from loom.transforms._vmap import vmap
 
-from conftest import random_array
+from conftest import events_of, random_array
 from test_vmap import check
 
 
@@ -122,16 +122,6 @@ def test_searchsorted(rng, device, side, in_axes):
     check(f, args, in_axes, device=device)
     ints = [np.where(np.isnan(x), 100, x).astype(np.int32) for x in args]  # a stays sorted
     check(f, ints, in_axes, device=device)
-
-
-def events_of(fn, *args):
-    rec = loom._loom._DispatchRecorder()
-    rec.start()
-    try:
-        out = fn(*args)
-    finally:
-        rec.stop()
-    return [e[0] for e in rec.events()], out
 
 
 @pytest.mark.parametrize("case", ["gather", "gather2", "at_add", "setitem", "searchsorted_v", "searchsorted_a"])
