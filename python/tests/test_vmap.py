@@ -30,7 +30,7 @@ def looped(f, args, in_axes, out_axes, device):
     return [loom.stack([o[j] for o in outs], axis=axes[j]) for j in range(len(outs[0]))]
 
 
-def check(f, args, in_axes, out_axes=0, device=None, rtol=1e-5):
+def check(f, args, in_axes, out_axes=0, device=None, rtol=1e-5, atol=1e-6):
     device = device or loom.cpu()
     got = as_list(vmap(f, in_axes=tuple(in_axes), out_axes=out_axes)(
         *[loom.asarray(a, device=device) for a in args]))
@@ -38,7 +38,7 @@ def check(f, args, in_axes, out_axes=0, device=None, rtol=1e-5):
     assert len(got) == len(want)
     for g, w in zip(got, want):
         assert g.shape == w.shape and g.dtype == w.dtype
-        np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=rtol, atol=1e-6)
+        np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=rtol, atol=atol)
 
 
 def selu(x):

@@ -84,7 +84,10 @@ def test_at_updates(rng, device, name, in_axes):
     args = []
     for k, ax in enumerate(in_axes):
         args.append(one(k) if ax is None else np.moveaxis(np.stack([one(k) for _ in range(3)]), 0, ax))
-    check(UPDATES[name], args, in_axes, device=device)
+    # Repeated indices add in another order batched than looped (GPU atomics): float32
+    # rounding of the summands' size, not of the result's.
+    scale = max(float(np.abs(a).max()) for a in args if a.dtype.kind == "f")
+    check(UPDATES[name], args, in_axes, device=device, atol=max(1e-6, 4 * float(np.finfo(np.float32).eps) * scale))
 
 
 def test_setitem_inside_the_function(rng, device):
