@@ -145,15 +145,37 @@ def _residual_norms(R):
 
 def _rayleigh_ritz(gramA, gramB):
     """Ritz values (host and device) and vectors of the pencil (gramA, gramB), or None when
-    gramB is not positive definite."""
+    gramB is not positive definite.
+
+    Solved on the host with NumPy's LAPACK, as SciPy's lobpcg does: the Gram matrices are at
+    most three blocks square and the Ritz values are read there anyway. On an H100 the same
+    solve on the device (loom.scipy.linalg.eigh(gramA, gramB)) gave spurious Ritz values now
+    and then (larger than A's largest eigenvalue), and svds(solver='lobpcg') missed the top
+    pair for 8 of 48 seeded starts; SciPy's eigh on the host brought that to 0, while moving
+    any one piece of the device's solve (Cholesky, triangular solves, the standard eigh) to
+    the host did not. The device-side cause is not found yet."""
+    a = _sym_host(gramA.numpy())
     try:
-        vals, vecs = dense_linalg.eigh(gramA, gramB, check_finite=False)
+        if gramB is None:
+            w, v = np.linalg.eigh(a)
+        else:
+            low_inv = np.linalg.inv(np.linalg.cholesky(_sym_host(gramB.numpy())))
+            w, y = np.linalg.eigh(_sym_host(low_inv @ a @ low_inv.conj().T))
+            v = low_inv.conj().T @ y  # v^H gramB v = I
     except np.linalg.LinAlgError:
         return None
-    host = vals.numpy().astype(np.float64)
-    if not np.all(np.isfinite(host)):
+    host = w.astype(np.float64)
+    if not (np.all(np.isfinite(host)) and np.all(np.isfinite(v))):
         return None
-    return host, vals, vecs
+    device = gramA.device
+    vals = loom.asarray(w.astype(gramA.real.dtype.name), device=device)
+    return host, vals, loom.asarray(np.ascontiguousarray(v.astype(gramA.dtype.name)), device=device)
+
+
+def _sym_host(g):
+    """The Hermitian part of a host Gram matrix, in float64 or complex128."""
+    g = g.astype(np.complex128 if np.iscomplexobj(g) else np.float64)
+    return (g + g.conj().T) / 2
 
 
 def _working_dtype(X, *ops):
