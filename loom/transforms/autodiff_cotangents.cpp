@@ -82,14 +82,17 @@ void Cotangents::accumulate(const Array& v, const Array& ct, bool exclusive) {
                          : zeros({static_cast<int64_t>(b->nbytes())}, uint8, target.device());
     it = slots_.emplace(b, Slot{{z.buffer(), z.offset()}, true}).first;
     held_.insert(z.buffer().get());
+  } else if (target.is_contiguous() && covers(target, b) && value.dtype() == target.dtype()) {
+    // A sum into a fresh buffer costs what an add in place would (same dtype: the slot's),
+    // and needs no copy of a shared slot first. It also keeps this pass free of writes over
+    // earlier values: a derivative of the pass (grad of grad, hessian) would have to undo
+    // each such write (zero the overwritten value's cotangent, copy a shared one), and jit
+    // fuses an add into a fresh buffer with its neighbours, never one in place.
+    const Array sum_ = add(view(it->second, target), value);
+    it->second = {{sum_.buffer(), sum_.offset()}, true};
+    held_.insert(sum_.buffer().get());
+    return;
   } else if (!it->second.owned) {
-    // A sum into a fresh buffer costs what an add in place would (same dtype: the slot's).
-    if (target.is_contiguous() && covers(target, b) && value.dtype() == target.dtype()) {
-      const Array sum_ = add(view(it->second, target), value);
-      it->second = {{sum_.buffer(), sum_.offset()}, true};
-      held_.insert(sum_.buffer().get());
-      return;
-    }
     own(it->second, b, target);
   }
   const Array dst = view(it->second, target);
@@ -120,6 +123,10 @@ Array Cotangents::take(const Array& v) {
 void Cotangents::zero(const Array& v) {
   auto it = slots_.find(v.buffer().get());
   if (it == slots_.end()) return;
+  if (covers(v, it->first)) {  // all of it: no slot reads as zero, with no fill to undo later
+    slots_.erase(it);
+    return;
+  }
   if (!it->second.owned) own(it->second, v.buffer().get(), v);
   const Array dst = view(it->second, v);
   copyto(dst, zeros({}, v.dtype(), v.device()));

@@ -102,10 +102,7 @@ ArrayFn hessian(ArrayFn f, int argnum) {
       throw std::invalid_argument("[hessian] the function's first output must be a scalar (shape ())");
     return std::vector<Array>{outs[0]};
   };
-  // Reverse over reverse, not JAX's forward over reverse: loom's jvp is reverse mode
-  // transposed, so jacfwd here would add a reverse pass and the transposition's cotangent
-  // bookkeeping under vmap (twice the ops; python/loom/transforms/_jacobian.py's hessian).
-  return jacrev(jacrev(std::move(gradient), argnum), argnum);
+  return jacfwd(jacrev(std::move(gradient), argnum), argnum);
 }
 
 }  // namespace loom

@@ -19,8 +19,7 @@ ArrayFn jacrev(ArrayFn f, int argnum = 0);
 ArrayFn jacfwd(ArrayFn f, int argnum = 0);
 
 /// The Hessian of f's first output (a real floating scalar) with respect to argument
-/// `argnum` (shape x.shape + x.shape): jacrev of jacrev (JAX: jacfwd of jacrev; loom's jvp is
-/// reverse mode transposed, so reverse over reverse takes half the ops).
+/// `argnum` (shape x.shape + x.shape): jacfwd of jacrev, as JAX does.
 ArrayFn hessian(ArrayFn f, int argnum = 0);
 
 }  // namespace loom

@@ -5,7 +5,7 @@ vjp (python/loom/transforms/_grad.py): no second differentiation engine.
 - linearize: one vjp; the jvp at the primals is the transpose of the pullback (the pullback is
   linear in its cotangent, so the vjp of the pullback is J t), as loom's own jvp is.
 - jacfwd: linearize, then its jvp applied to every basis vector of the input space.
-- hessian: jacrev(jacrev(f)) (JAX: jacfwd(jacrev(f)); see hessian's docstring).
+- hessian: jacfwd(jacrev(f)).
 
 The basis is pushed through with loom.vmap (JAX's construction: one batched pass), inside an
 enclosing trace (jit, vmap, grad) too: vmap reads the arrays of the enclosing trace that the
@@ -164,15 +164,9 @@ jacobian = jacrev
 
 
 def hessian(fun, argnums=0, has_aux=False, holomorphic=False):
-    """jax.hessian: the Jacobian of the gradient. For a scalar fun of x (shape T) the result
-    has shape T + T.
-
-    JAX computes it as jacfwd(jacrev(fun)) because its forward mode is cheap. loom's jvp is
-    reverse mode transposed (docs/TRANSFORMS.md §6), so forward over reverse costs a second
-    reverse pass plus the transposition's cotangent bookkeeping under vmap: reverse over
-    reverse gives the same matrix (both are the Jacobian of the gradient) with half the ops
-    (a 1000-input hessian under jit: 31 dispatched ops against 65)."""
-    return jacrev(jacrev(fun, argnums, has_aux, holomorphic), argnums, has_aux, holomorphic)
+    """jax.hessian: jacfwd(jacrev(fun)), forward over reverse. For a scalar fun of x (shape T)
+    the result has shape T + T."""
+    return jacfwd(jacrev(fun, argnums, has_aux, holomorphic), argnums, has_aux, holomorphic)
 
 
 def linearize(fun, *primals, has_aux=False):

@@ -21,7 +21,7 @@ grad goes through every loop here. A while_loop (and fori_loop with array bounds
 differentiated in reverse mode by running it again when the derivative runs, keeping each
 iteration's carry (JAX refuses reverse mode there); jvp, jacfwd and linearize run the tangent
 loop as JAX does. Not yet: reverse over reverse through a while_loop (hessian, which is
-jacrev(jacrev); jacfwd(jacfwd(f)) works).
+jacfwd(jacrev); jacfwd(jacfwd(f)) works).
 """
 import numbers
 
