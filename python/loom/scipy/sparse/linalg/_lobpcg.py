@@ -151,9 +151,10 @@ def _rayleigh_ritz(gramA, gramB):
     most three blocks square and the Ritz values are read there anyway. On an H100 the same
     solve on the device (loom.scipy.linalg.eigh(gramA, gramB)) gave spurious Ritz values now
     and then (larger than A's largest eigenvalue), and svds(solver='lobpcg') missed the top
-    pair for 8 of 48 seeded starts; SciPy's eigh on the host brought that to 0, while moving
-    any one piece of the device's solve (Cholesky, triangular solves, the standard eigh) to
-    the host did not. The device-side cause is not found yet."""
+    pair for 8 of 48 seeded starts; the whole solve on the host (SciPy's eigh in that test,
+    NumPy's Cholesky and eigh here) brought it to 0, while moving any one piece of the
+    device's solve (Cholesky, triangular solves, the standard eigh) to the host did not. The
+    device-side cause is not found yet."""
     a = _sym_host(gramA.numpy())
     try:
         if gramB is None:
