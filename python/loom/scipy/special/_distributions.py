@@ -215,8 +215,10 @@ def fdtrc(a, b, x):
 def fdtri(a, b, p):
     """The x with fdtr(dfn, dfd, x) = p, by SciPy's choice of the better-conditioned tail."""
     q = 1 - p
-    w_mid = betaincinv(b / 2, a / 2, loom.full_like(p, 0.5))
-    lower = (w_mid > q) | (q < 0.001)
+    # The probability at w = 1/2 tells which half the root lies in: below it, (b - b*w) is
+    # exact; above it the other tail is solved so that 1 - w does not cancel.
+    p_mid = _f.betainc(b / 2, a / 2, loom.full_like(p, 0.5))
+    lower = (p_mid > q) | (q < 0.001)
     w_lo = betaincinv(b / 2, a / 2, q)
     w_hi = betaincinv(a / 2, b / 2, p)
     x = loom.where(lower, (b - b * w_lo) / (a * w_lo), b * w_hi / (a * (1 - w_hi)))
