@@ -1,13 +1,14 @@
 """Linear filters (scipy.ndimage): correlate1d, convolve1d, correlate, convolve,
 gaussian_filter(1d), uniform_filter(1d). The input is extended once per axis by the mode's
 index table, then each nonzero weight adds one shifted slice: the weights (a small table)
-are read on the host, the image stays on its device."""
+are read on the host, the image stays on its device. One-axis correlations of float images
+on a GPU run as one kernel per axis instead (_correlate_kernel)."""
 import numpy as np
 
 import loom
 
 from .. import _util
-from . import _support
+from . import _correlate_kernel, _support
 
 
 def _check_origin(origin, size, nd=False):
@@ -18,9 +19,15 @@ def _check_origin(origin, size, nd=False):
         raise ValueError("Invalid origin; origin must satisfy -(len(weights) // 2) <= origin <= (len(weights)-1) // 2")
 
 
-def _correlate_nd(x, weights, axes, mode, cval, origins, output, divide=None):
-    """The N-D correlation over `axes` with a host weight table of len(axes) dimensions."""
+def _correlate_nd(x, weights, axes, mode, cval, origins, output, divide=None, skip_small=False):
+    """The N-D correlation over `axes` with a host weight table of len(axes) dimensions.
+    skip_small: leave out the weights of magnitude at most DBL_EPSILON, as SciPy's N-D
+    correlate does (its correlate1d adds every tap, so 0 * inf gives a NaN there)."""
     mode = _support.filter_mode(mode)
+    taps = np.abs(weights) > np.finfo(np.float64).eps if skip_small else np.ones(weights.shape, bool)
+    if len(axes) == 1 and _correlate_kernel.applies(x, weights, output):
+        _check_origin(origins[0], weights.shape[0])
+        return _correlate_kernel.correlate_axis(x, weights, taps, axes[0], mode, cval, origins[0], output, divide)
     dt = _support.work_dtype(x)
     if weights.dtype.kind == "c" and dt.kind != "c":
         dt = loom.complex128 if dt == loom.float64 else loom.complex64
@@ -35,7 +42,7 @@ def _correlate_nd(x, weights, axes, mode, cval, origins, output, divide=None):
         before.append(b)
         ext = _support.extend(ext, ax, b, w - 1 - b, mode, cval)
     out = None
-    for k in zip(*np.nonzero(weights)):
+    for k in zip(*np.nonzero(taps)):
         sl = [slice(None)] * x.ndim
         for ax, kk in zip(axes, k):
             sl[ax] = slice(kk, kk + x.shape[ax])
@@ -110,7 +117,7 @@ def _nd(input, weights, output, mode, cval, origin, axes, convolution):
         origins = [-o - (0 if s & 1 else 1) for o, s in zip(origins, w.shape)]
     elif w.dtype.kind == "c":  # as numpy.correlate: the weights conjugated, not the input
         w = w.conj()
-    return _correlate_nd(x, w, axes, mode, cval, origins, output)
+    return _correlate_nd(x, w, axes, mode, cval, origins, output, skip_small=True)
 
 
 def correlate(input, weights, output=None, mode="reflect", cval=0.0, origin=0, *, axes=None):
