@@ -80,18 +80,23 @@ def _fft_full(a, b, axes):
     """The full convolution over `axes` by FFTs (other axes broadcast)."""
     complex_in = a.dtype.kind == "c" or b.dtype.kind == "c"
     dt = loom.result_type(_util.inexact(a).dtype, _util.inexact(b).dtype)
-    a, b = a.astype(dt), b.astype(dt)
+    a, b = a.astype(dt, copy=False), b.astype(dt, copy=False)
     shape = [a.shape[i] + b.shape[i] - 1 for i in axes]
-    if complex_in:
-        fshape = [next_fast_len(n) for n in shape]
-        sp = loom.fft.fftn(a, s=fshape, axes=axes) * loom.fft.fftn(b, s=fshape, axes=axes)
-        ret = loom.fft.ifftn(sp, s=fshape, axes=axes)
+    fshape = [next_fast_len(n, not complex_in) for n in shape]
+    # The inverse transform's 1/n goes onto the smaller input before its transform (norm
+    # "forward" then leaves the inverse unscaled): a pass over the small operand instead of
+    # one over the whole result.
+    scale = 1.0 / float(np.prod(fshape))
+    if a.size <= b.size:
+        a = a * scale
     else:
-        fshape = [next_fast_len(n, True) for n in shape]
-        sp = loom.fft.rfftn(a, s=fshape, axes=axes) * loom.fft.rfftn(b, s=fshape, axes=axes)
-        ret = loom.fft.irfftn(sp, s=fshape, axes=axes)
+        b = b * scale
+    fwd, inv = (loom.fft.fftn, loom.fft.ifftn) if complex_in else (loom.fft.rfftn, loom.fft.irfftn)
+    sp = fwd(a, s=fshape, axes=axes) * fwd(b, s=fshape, axes=axes)
+    ret = inv(sp, s=fshape, axes=axes, norm="forward")
     ret = ret[tuple(slice(0, shape[axes.index(i)]) if i in axes else slice(None) for i in range(ret.ndim))]
-    return ret.astype(dt)
+    # A copy only where the cut is not contiguous already (the leading part of a 1-D result is).
+    return loom.ascontiguousarray(ret.astype(dt, copy=False))
 
 
 def _normalize_axes(axes, ndim):
