@@ -9,6 +9,8 @@ void cblas_sgemm(int order, int trans_a, int trans_b, int m, int n, int k, float
                  const float* a, int lda, const float* b, int ldb, float beta, float* c, int ldc) LOOM_BLAS_SYMBOL(cblas_sgemm);
 void cblas_dgemm(int order, int trans_a, int trans_b, int m, int n, int k, double alpha,
                  const double* a, int lda, const double* b, int ldb, double beta, double* c, int ldc) LOOM_BLAS_SYMBOL(cblas_dgemm);
+float cblas_sdot(int n, const float* x, int incx, const float* y, int incy) LOOM_BLAS_SYMBOL(cblas_sdot);
+double cblas_ddot(int n, const double* x, int incx, const double* y, int incy) LOOM_BLAS_SYMBOL(cblas_ddot);
 // Complex products: alpha and beta by pointer, as CBLAS passes complex scalars.
 void cblas_cgemm(int order, int trans_a, int trans_b, int m, int n, int k, const void* alpha, const void* a, int lda,
                  const void* b, int ldb, const void* beta, void* c, int ldc) LOOM_BLAS_SYMBOL(cblas_cgemm);

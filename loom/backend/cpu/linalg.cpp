@@ -91,8 +91,28 @@ void blas_herk(const Array& p, const Array& out, bool adjoint_first) {
                  static_cast<T*>(out.data()) + i * n * n);
 }
 
+// One real dot product (1 x k @ k x 1) as BLAS's dot, which NumPy's vdot and dot also call
+// and which, unlike a 1 x 1 GEMM, OpenBLAS spreads over cores for long vectors. False where
+// the strides give no BLAS increments.
+template <class T>
+bool blas_dot(const Array& a, const Array& b, const Array& out) {
+  const int64_t item = static_cast<int64_t>(sizeof(T)), k = a.shape()[2];
+  const int64_t sa = a.strides()[2], sb = b.strides()[1];
+  if (out.size() != 1 || k > INT_MAX || sa <= 0 || sb <= 0 || sa % item || sb % item || sa / item > INT_MAX ||
+      sb / item > INT_MAX)
+    return false;
+  const int n = static_cast<int>(k), ia = static_cast<int>(sa / item), ib = static_cast<int>(sb / item);
+  const T* pa = static_cast<const T*>(a.data());
+  const T* pb = static_cast<const T*>(b.data());
+  if constexpr (std::is_same_v<T, float>) *static_cast<float*>(out.data()) = cblas_sdot(n, pa, ia, pb, ib);
+  else *static_cast<double*>(out.data()) = cblas_ddot(n, pa, ia, pb, ib);
+  return true;
+}
+
 template <class T>
 void blas_gemm(const Array& a, const Array& b, const Array& out) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>)
+    if (blas_dot<T>(a, b, out)) return;
   const GemmOperand ga = gemm_operand(a), gb = gemm_operand(b);
   // b is a's transpose over the same memory (x @ x.T, x.T @ x): the product is symmetric and
   // one triangle of it is a rank-k update, half the multiply-adds (as NumPy does).

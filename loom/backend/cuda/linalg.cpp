@@ -1,7 +1,8 @@
 // GPU matrix products: cuBLAS for float16/bfloat16/float32/float64 (row-major through the
 // transposition trick, one strided-batched call per batch, transposed operands passed
 // with op 'T' instead of copies) and the tiled NVRTC kernel of linalg_tiled.cpp for the
-// integers, bool and small float32/float64 products; x @ x.T as a syrk (linalg_rank_k.cpp).
+// integers, bool and small float32/float64 products; x @ x.T as a syrk (linalg_rank_k.cpp);
+// long dot products (vdot, 1-D dot and matmul) as cuBLAS's dot.
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
@@ -83,13 +84,22 @@ void tiled_gemm(int dev, const Array& a, const Array& b, const Array& out, void*
 // 512^3; the tiled kernel takes 6 us up to 1e6 multiply-adds, 9 us at 256^3 (1.7e7), 16 us at
 // (128 x 512) @ (512 x 512) against cuBLAS's 17.5, and 50 us at 512^3 against 21.
 constexpr int64_t kTiledGemmMaxMacs = int64_t{1} << 24;
+// Each block of the tiled kernel walks all of k in steps of 16: past this depth a product of
+// few output tiles (a dot product is one) leaves the GPU idle, where cuBLAS splits k.
+constexpr int64_t kTiledGemmMaxK = 4096;
 
 bool use_tiled(const Array& a, const Array& out) {
   if (is_complex(out.dtype())) return false;  // cuBLAS only
   if (!is_floating(out.dtype())) return true;
   if (!has_tiled_matmul(out.dtype())) return false;
   const int64_t k = a.shape()[2];  // divided, not multiplied: huge shapes must not overflow
-  return k == 0 || out.size() <= kTiledGemmMaxMacs / k;
+  return k == 0 || (k <= kTiledGemmMaxK && out.size() <= kTiledGemmMaxMacs / k);
+}
+
+// The element stride of x along dimension d, or 0 where no BLAS increment fits it.
+int64_t blas_increment(const Array& x, int d) {
+  const int64_t item = static_cast<int64_t>(x.itemsize()), s = x.strides()[d];
+  return s > 0 && s % item == 0 && s / item <= INT_MAX ? s / item : 0;
 }
 
 // x @ x.T, x.T @ x over one buffer: a syrk (half the multiply-adds) where the matrices are
@@ -124,6 +134,30 @@ BlasTypes blas_types(DType dt, bool allow_tf32) {
 void check_int(int64_t v, const char* what) {
   if (v > INT_MAX)
     throw UnsupportedError(std::string("[matmul] ") + what + " larger than 2^31-1 is not supported on the GPU");
+}
+
+// One dot product (a 1 x k @ k x 1 product of a float or complex dtype, k past the tiled
+// kernel's reach): cuBLAS's dot, a reduction over the whole GPU, its result written on the
+// device (pointer mode device for this call: no wait for the host). False where the
+// operands' strides give no BLAS increments.
+bool blas_dot(int dev, const Array& a, const Array& b, const Array& out, void* stream) {
+  const int64_t k = a.shape()[2], inc_a = blas_increment(a, 2), inc_b = blas_increment(b, 1);
+  if (k > INT_MAX || inc_a == 0 || inc_b == 0) return false;
+  const DType dt = out.dtype();
+  const BlasTypes t = blas_types(dt, false);
+  const cudaDataType exec = dt == DType::float16 || dt == DType::bfloat16 ? CUDA_R_32F : t.data;
+  const BlasLock d = lock_blas(dev, stream);
+  LOOM_CUBLAS_CHECK(cublasSetPointerMode(d.handle, CUBLAS_POINTER_MODE_DEVICE));
+  const cublasStatus_t status =
+      cublasDotEx(d.handle, static_cast<int>(k), a.data(), t.data, static_cast<int>(inc_a), b.data(), t.data,
+                  static_cast<int>(inc_b), out.data(), t.data, exec);
+  LOOM_CUBLAS_CHECK(cublasSetPointerMode(d.handle, CUBLAS_POINTER_MODE_HOST));  // every other call's mode
+  if (status != CUBLAS_STATUS_SUCCESS) raise_cublas_error(status, "cublasDotEx");
+  return true;
+}
+
+bool is_dot(const Array& a, const Array& out) {
+  return out.size() == 1 && a.shape()[2] > kTiledGemmMaxK && (is_floating(out.dtype()) || is_complex(out.dtype()));
 }
 
 void blas_gemm(int dev, const Array& a, const Array& b, const Array& out, bool allow_tf32, void* stream) {
@@ -190,9 +224,16 @@ void gemm(const Array& a, const Array& b, const Array& out, bool allow_tf32) {
   gpu_runtime::wait_for_writer(b);
   gpu_runtime::wait_for_writer(out);
   void* stream = cuda::current_stream(dev);
-  if (cuda::use_tiled(a, out)) cuda::tiled_gemm(dev, a, b, out, stream);
-  else if (cuda::symmetric(a, b, out, allow_tf32)) cuda::rank_k_update(dev, a, out, false, false, stream);
-  else cuda::blas_gemm(dev, a, b, out, allow_tf32, stream);
+  const bool dotted = cuda::is_dot(a, out) && cuda::blas_dot(dev, a, b, out, stream);
+  if (dotted) {
+    // done
+  } else if (cuda::use_tiled(a, out)) {
+    cuda::tiled_gemm(dev, a, b, out, stream);
+  } else if (cuda::symmetric(a, b, out, allow_tf32)) {
+    cuda::rank_k_update(dev, a, out, false, false, stream);
+  } else {
+    cuda::blas_gemm(dev, a, b, out, allow_tf32, stream);
+  }
   out.buffer()->set_last_stream(stream);
 }
 
