@@ -95,3 +95,18 @@ def test_other_inputs_take_the_generic_path(kernel_path, rng):
 def test_kernel_compiles_for_a_gpu(in_dt, out_dt):
     k = _correlate_kernel._kernel(in_dt, out_dt)
     loom._loom._compile_for_testing(k.code, k.name, 90)
+
+
+@pytest.mark.parametrize("forced", [True, False])
+@pytest.mark.parametrize("weights", [[1.0, 2.0, 3.0, 2.0, 1.0], [-1.0, -0.5, 0.0, 0.5, 1.0], [0.25, 0.0, 0.25]])
+def test_symmetric_filters_sum_in_pairs_as_scipy(device, rng, monkeypatch, forced, weights):
+    """(Anti)symmetric filters are summed as SciPy's correlate1d sums them, (x[-j] +- x[j]) * w:
+    the same NaNs where infinities meet (inf - inf), on the kernel and the generic path."""
+    monkeypatch.setattr(_correlate_kernel, "force_on_cpu", forced)
+    x = rng.standard_normal((9, 40))
+    x[2, 10] = x[2, 14] = np.inf
+    x[5, 20] = -np.inf
+    want = nd.correlate1d(x, weights, axis=1, mode="nearest")
+    got = ln.correlate1d(loom.asarray(x, device=device), weights, axis=1, mode="nearest").numpy()
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    np.testing.assert_allclose(got, want, rtol=1e-12)

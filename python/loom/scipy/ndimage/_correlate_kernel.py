@@ -18,18 +18,23 @@ from . import _support
 _SOURCE = r"""
 extern "C" __global__ void correlate_axis(const IN* x, OUT* y, const long long* src, const long long* off,
                                           const double* w, int taps, long long n, long long inner,
-                                          long long total, double cval, double divide) {
+                                          long long total, double cval, double divide, int sym) {
   const long long stride = (long long)gridDim.x * blockDim.x;
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += stride) {
     const long long q = i % inner;
     const long long t = i / inner;
     const long long j = t % n;
     const IN* line = x + (t - j) * inner + q;  // element 0 of this output's line
+#define TAP(k) (src[j + off[k]] < 0 ? cval : (double)line[src[j + off[k]] * inner])
     double acc = 0.0;
-    for (int k = 0; k < taps; ++k) {
-      const long long s = src[j + off[k]];
-      acc += w[k] * (s < 0 ? cval : (double)line[s * inner]);
+    if (sym != 0) {  // SciPy's (anti)symmetric sum: the centre, then pairs from the outside in
+      const int c = taps / 2;
+      acc = w[c] * TAP(c);
+      for (int d = c; d > 0; --d) acc += (TAP(c - d) + sym * TAP(c + d)) * w[c - d];
+    } else {
+      for (int k = 0; k < taps; ++k) acc += w[k] * TAP(k);
     }
+#undef TAP
     y[i] = (OUT)(acc / divide);
   }
 }
@@ -61,10 +66,11 @@ def _kernel(in_name, out_name):
     return _kernels[key]
 
 
-def correlate_axis(x, weights, taps, axis, mode, cval, origin, output, divide=None):
+def correlate_axis(x, weights, taps, axis, mode, cval, origin, output, divide=None, sym=0):
     """correlate1d of x with the host weight vector along axis, adding the weights where
     the boolean `taps` is set (mode already normalised, origin checked), cast and written
-    as _support.finish does."""
+    as _support.finish does. sym +1 or -1: every tap, summed in the pairs of a symmetric
+    or antisymmetric filter (_filters.symmetry)."""
     size = len(weights)
     before = size // 2 + origin
     table, inside = _support.extension_index(x.shape[axis], before, size - 1 - before, mode)
@@ -82,5 +88,5 @@ def correlate_axis(x, weights, taps, axis, mode, cval, origin, output, divide=No
     _kernel(x.dtype.name, out_dt.name)((blocks,), (_THREADS,), (
         xc, y, put(table, np.int64), put(taps if taps.size else np.zeros(1), np.int64),
         put(weights[taps] if taps.size else np.zeros(1), np.float64), np.int32(taps.size), n, inner, x.size,
-        float(cval), float(divide or 1.0)))
+        float(cval), float(divide or 1.0), np.int32(sym)))
     return _support.finish(y, x, output)

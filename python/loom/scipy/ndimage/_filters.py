@@ -25,13 +25,15 @@ def _correlate_nd(x, weights, axes, mode, cval, origins, output, divide=None, sk
     correlate does (its correlate1d adds every tap, so 0 * inf gives a NaN there)."""
     mode = _support.filter_mode(mode)
     taps = np.abs(weights) > np.finfo(np.float64).eps if skip_small else np.ones(weights.shape, bool)
+    sym = symmetry(weights) if len(axes) == 1 and not skip_small else 0
     if len(axes) == 1 and _correlate_kernel.applies(x, weights, output):
         _check_origin(origins[0], weights.shape[0])
-        return _correlate_kernel.correlate_axis(x, weights, taps, axes[0], mode, cval, origins[0], output, divide)
+        return _correlate_kernel.correlate_axis(x, weights, taps, axes[0], mode, cval, origins[0], output, divide,
+                                                sym)
     dt = _support.work_dtype(x)
     if weights.dtype.kind == "c" and dt.kind != "c":
         dt = loom.complex128 if dt == loom.float64 else loom.complex64
-    xw = x.astype(dt)
+    xw = x.astype(dt, copy=False)  # extend() below copies anyway
     if x.size == 0:
         return _support.finish(xw, x, output)
     ext = xw
@@ -41,8 +43,8 @@ def _correlate_nd(x, weights, axes, mode, cval, origins, output, divide=None, sk
         b = w // 2 + org
         before.append(b)
         ext = _support.extend(ext, ax, b, w - 1 - b, mode, cval)
-    out = None
-    for k in zip(*np.nonzero(taps)):
+    out = _paired_taps(ext, weights, axes[0], x.shape[axes[0]], sym) if sym else None
+    for k in zip(*np.nonzero(taps)) if out is None else ():
         sl = [slice(None)] * x.ndim
         for ax, kk in zip(axes, k):
             sl[ax] = slice(kk, kk + x.shape[ax])
@@ -53,6 +55,35 @@ def _correlate_nd(x, weights, axes, mode, cval, origins, output, divide=None, sk
     if divide is not None:
         out = out / divide
     return _support.finish(out, x, output)
+
+
+def symmetry(w):
+    """+1 for a symmetric odd-length real 1-D filter, -1 for an antisymmetric one, else 0:
+    SciPy's correlate1d sums those in pairs."""
+    c = len(w) // 2
+    if w.ndim != 1 or len(w) < 3 or not len(w) & 1 or w.dtype.kind == "c":
+        return 0
+    if np.array_equal(w[:c], w[c + 1:][::-1]):
+        return 1
+    if np.array_equal(w[:c], -w[c + 1:][::-1]):
+        return -1
+    return 0
+
+
+def _paired_taps(ext, w, axis, n, sym):
+    """A filter of symmetry() sym summed as SciPy's correlate1d: the centre tap, then
+    (x[-j] +- x[+j]) * w[c - j] from the outermost pair in: one multiply per pair."""
+    c = len(w) // 2
+    combine = loom.add if sym > 0 else loom.subtract
+
+    def tap(k):
+        sl = [slice(None)] * ext.ndim
+        sl[axis] = slice(k, k + n)
+        return ext[tuple(sl)]
+    out = tap(c) * w[c].item()
+    for j in range(c, 0, -1):
+        out = out + combine(tap(c - j), tap(c + j)) * w[c - j].item()
+    return out
 
 
 def _complex_output(x, w, output):
