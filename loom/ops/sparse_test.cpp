@@ -124,6 +124,18 @@ TEST(SparseCsrMatmul, BadArgumentsNameTheOpAndTheArgument) {
   EXPECT_NE(message([&] { sparse::csr_matmul(data, ind, index_array({0, 3, 2}, int64, cpu()), 2, 2, x); })
                 .find("indptr"),
             std::string::npos);
+  // The structure is checked as the product reads it: every bad case still raises, with
+  // several columns in x (SpMM) too, and rows that end short of the stored values.
+  EXPECT_NE(message([&] { sparse::csr_matmul(data, ind, index_array({1, 2, 3}, int64, cpu()), 2, 2, x); })
+                .find("must start at 0"),
+            std::string::npos);
+  EXPECT_NE(message([&] { sparse::csr_matmul(data, ind, index_array({0, 1, 2}, int64, cpu()), 2, 2, x); })
+                .find("must start at 0 and end at the number of stored values (3)"),
+            std::string::npos);
+  EXPECT_NE(message([&] {
+              sparse::csr_matmul(data, index_array({0, 1, -1}, int64, cpu()), ptr, 2, 2, ones({2, 3}, float64, cpu()));
+            }).find("column index -1 (stored value 2)"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -1,11 +1,12 @@
 // CPU eval of the sparse family (backend/sparse.h). A @ x: rows over the thread pool, each
 // output row a dot of its stored values with x's rows, summed in storage order (so the
-// result does not depend on thread timing). A^T @ x scatters row i's values into the output
+// result does not depend on thread timing), each row's structure checked as it is read. A^T @ x scatters row i's values into the output
 // rows their columns name: the threads split x's columns when there are several, else the
 // matrix's rows, each into a private output summed in thread order afterwards.
 #include "loom/backend/sparse.h"
 
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -40,11 +41,28 @@ inline complex64_t to_value(complex128_t v, complex64_t*) {
 }
 inline complex128_t to_value(complex128_t v, complex128_t*) { return v; }
 
+// A row's stored positions [begin, end) and whether its columns are inside [0, cols): the
+// structure is checked as the product reads it (a separate pass over every index cost as
+// much as the product); a bad row is skipped and reported afterwards.
+template <class I>
+bool row_ok(const I* indices, const I* indptr, int64_t r, int64_t cols, int64_t nnz) {
+  const int64_t b = indptr[r], e = indptr[r + 1];
+  if (e < b || b < 0 || e > nnz) return false;
+  for (int64_t p = b; p < e; ++p)
+    if (indices[p] < 0 || indices[p] >= cols) return false;
+  return true;
+}
+
 template <class T, class I>
-void matmul(const T* data, const I* indices, const I* indptr, const T* x, int64_t rows, int64_t k, T* out) {
+void matmul(const T* data, const I* indices, const I* indptr, const T* x, int64_t rows, int64_t cols, int64_t nnz,
+            int64_t k, T* out, std::atomic<bool>& bad) {
   if (k == 1) {  // SpMV: one accumulator in a register per row
     cpu_runtime::parallel_for(rows, 4096, [&](int64_t b, int64_t e) {
       for (int64_t r = b; r < e; ++r) {
+        if (!row_ok(indices, indptr, r, cols, nnz)) {
+          bad = true;
+          continue;
+        }
         acc_t<T> s{};
         for (I p = indptr[r]; p < indptr[r + 1]; ++p) s = mul_acc(s, data[p], x[indices[p]]);
         out[r] = to_value(s, static_cast<T*>(nullptr));
@@ -55,6 +73,10 @@ void matmul(const T* data, const I* indices, const I* indptr, const T* x, int64_
   cpu_runtime::parallel_for(rows, std::max<int64_t>(1, 4096 / std::max<int64_t>(k, 1)), [&](int64_t b, int64_t e) {
     std::vector<acc_t<T>> acc(static_cast<size_t>(k));
     for (int64_t r = b; r < e; ++r) {
+      if (!row_ok(indices, indptr, r, cols, nnz)) {
+        bad = true;
+        continue;
+      }
       std::fill(acc.begin(), acc.end(), acc_t<T>{});
       for (I p = indptr[r]; p < indptr[r + 1]; ++p) {
         const T v = data[p];
@@ -118,12 +140,18 @@ void run(const Array& data, const Array& indices, const Array& indptr, const Arr
   const I* ind = static_cast<const I*>(indices.data());
   const I* ptr = static_cast<const I*>(indptr.data());
   const int64_t rows = transpose ? x.shape()[0] : out.shape()[0], cols = transpose ? out.shape()[0] : x.shape()[0];
-  check_structure(ind, ptr, rows, cols, data.size());
   const T* xp = static_cast<const T*>(x.data());
   T* o = static_cast<T*>(out.data());
   const int64_t k = x.shape()[1];
-  if (transpose) matmul_t(d, ind, ptr, xp, x.shape()[0], out.shape()[0], k, o);
-  else matmul(d, ind, ptr, xp, out.shape()[0], k, o);
+  if (transpose) {
+    check_structure(ind, ptr, rows, cols, data.size());  // the scatter has no row to skip
+    matmul_t(d, ind, ptr, xp, x.shape()[0], out.shape()[0], k, o);
+    return;
+  }
+  std::atomic<bool> bad{false};
+  if (rows > 0 && ptr[0] != 0) bad = true;
+  else matmul(d, ind, ptr, xp, rows, cols, data.size(), k, o, bad);
+  if (bad || (rows > 0 && ptr[rows] != data.size())) check_structure(ind, ptr, rows, cols, data.size());  // raises
 }
 
 template <class T>
