@@ -145,9 +145,9 @@ CompiledPlan::CompiledPlan(const TracedGraph& g) : g_(&g) {
   for (const Array& o : g.outputs) output_slot_.push_back(slot(o));
   for (size_t i = 0; i < g.outputs.size(); ++i) {
     const int k = output_slot_[i];
-    bool whole = k >= preset && g.outputs[i].is_contiguous() && g.outputs[i].nbytes() == slots_[k].nbytes;
-    for (size_t j = 0; j < g.outputs.size() && whole; ++j) whole = j == i || output_slot_[j] != k;
-    output_whole_.push_back(whole);
+    // Results sharing a slot (a scan's carry that is also a y) may be whole too: run() binds
+    // the slot to the first of them given, and the others are views of it.
+    output_whole_.push_back(k >= preset && g.outputs[i].is_contiguous() && g.outputs[i].nbytes() == slots_[k].nbytes);
   }
   stats_.steps = steps_.size();
   stats_.slots = slots_.size();
@@ -285,7 +285,7 @@ std::vector<Array> CompiledPlan::run(const std::vector<Array>& args, const std::
       const Array& o = g.outputs[i];
       const int k = output_slot_[i];
       if (!d.valid() || !output_whole_[i] || d.shape() != o.shape() || d.dtype() != o.dtype() || !d.is_contiguous() ||
-          d.device() != slots_[k].device)
+          d.device() != slots_[k].device || (!given.empty() && given[k]))
         continue;
       if (given.empty()) given.assign(slots_.size(), false);
       given[k] = true;

@@ -34,8 +34,9 @@ class CompiledPlan {
   /// `into`, result i is written straight into into[i] when that is a valid array of its
   /// shape and dtype, C-contiguous, and the result is a whole buffer of the plan's own (no
   /// copy afterwards: a scan writes each step's ys into their rows this way); the returned
-  /// array is then a view of into[i]. Other results are fresh, as without `into`. An into[i]
-  /// must not overlap the arguments (the plan would write what it still reads).
+  /// array is then a view of into[i], as is every other result of the same buffer (a scan's
+  /// carry that is also a y is read from the y's row). Other results are fresh, as without
+  /// `into`. An into[i] must not overlap the arguments (the plan would write what it still reads).
   std::vector<Array> run(const std::vector<Array>& args, const std::vector<Array>* into = nullptr) const;
 
   /// What compiling did, for tests and inspection.

@@ -21,6 +21,7 @@
 #include "loom/transforms/autodiff.h"
 #include "loom/transforms/control_flow_primitives.h"
 #include "loom/transforms/scan_hoist.h"
+#include "loom/transforms/scan_sink.h"
 
 namespace loom::lax {
 namespace {
@@ -230,6 +231,10 @@ ScanResult scan(const ArrayFn& f, const std::vector<Array>& init, const std::vec
   // What the step computes from its x alone runs once over all the xs (transforms/scan_hoist.h).
   const std::vector<Array> hoisted = hoist_carry_independent(*program, slices_of, captured);
   slices_of.insert(slices_of.end(), hoisted.begin(), hoisted.end());
+  // What the step computes only for its ys runs once after the loop (transforms/scan_sink.h).
+  size_t xs_bytes = 0;
+  for (const Array& x : slices_of) xs_bytes += x.nbytes();
+  const std::unique_ptr<ScanSink> sink = sink_ys_only_ops(*program, xs_bytes);
 
   ScanResult r;
   for (const ArraySpec& s : std::vector<ArraySpec>(specs.begin(), specs.begin() + init.size()))
@@ -246,6 +251,7 @@ ScanResult scan(const ArrayFn& f, const std::vector<Array>& init, const std::vec
   results.insert(results.end(), r.ys.begin(), r.ys.end());
   dispatch(primitives::scan_loop, trace_detail::refs(operands), trace_detail::refs(results), init, slices_of, captured,
            r.carry, r.ys, ScanProgramPtr(std::move(program)));
+  if (sink) r.ys = finish_sunk_ys(*sink, r.ys, slices_of, captured);
   return r;
 }
 
