@@ -43,13 +43,13 @@ def test_several_axes(device, rng, name, norm):
         check(got, getattr(sf, name)(x, norm=norm, **kw), device=device)
 
 
-def test_helpers(device):
+def test_helpers(device, rng):
     check(lf.fftfreq(9, 0.3), sf.fftfreq(9, 0.3))
     check(lf.rfftfreq(8), sf.rfftfreq(8))
     x = np.arange(12.0).reshape(3, 4)
     check(lf.fftshift(loom.asarray(x, device=device), axes=1), sf.fftshift(x, axes=1))
     check(lf.ifftshift(loom.asarray(x, device=device)), sf.ifftshift(x))
-    for n in [0, 1, 5, 7, 11, 13, 97, 1021, 4097, 10007]:
+    for n in [0, 1, 5, 7, 11, 13, 97, 1021, 4097, 10007, 1052671] + [int(v) for v in 10 ** rng.uniform(0, 8, 200)]:
         assert lf.next_fast_len(n) == sf.next_fast_len(n), n
         assert lf.next_fast_len(n, real=True) == sf.next_fast_len(n, real=True), n
         if n:

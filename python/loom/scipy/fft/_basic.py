@@ -1,5 +1,6 @@
 """scipy.fft's discrete Fourier transforms over loom.fft (FFTW on cpu(), cuFFT on GPUs).
 SciPy's extra arguments (overwrite_x, workers, plan) are accepted and have no effect."""
+import functools
 import operator
 
 import loom
@@ -135,11 +136,34 @@ def rfftfreq(n, d=1.0, *, xp=None, device=None):
 fftshift, ifftshift = loom.fft.fftshift, loom.fft.ifftshift
 
 
-def _smooth(n, primes):
+def _odd_products(primes, limit):
+    """Every product of powers of `primes` (odd) up to limit, each exactly once."""
+    out = [1]
     for p in primes:
-        while n % p == 0:
-            n //= p
-    return n == 1
+        grown = []
+        for q in out:
+            while q <= limit:
+                grown.append(q)
+                q *= p
+        out = grown
+    return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _nearest_smooth(target, real, above):
+    """The smallest smooth length >= target (above) or the largest <= target: each product of
+    the odd primes' powers times the power of two that brings it nearest target. The plain
+    search by +-1 took milliseconds for lengths near 10^6 (fftconvolve of 2^20 samples)."""
+    odd = (3, 5) if real else (3, 5, 7, 11)
+    best = None
+    for q in _odd_products(odd, 2 * target):
+        if above:
+            cand = q << (-(-target // q) - 1).bit_length()  # q * 2^k >= target, k least
+            best = cand if best is None or cand < best else best
+        elif q <= target:
+            cand = q << ((target // q).bit_length() - 1)     # q * 2^k <= target, k most
+            best = cand if best is None or cand > best else best
+    return best
 
 
 def next_fast_len(target, real=False):
@@ -150,11 +174,7 @@ def next_fast_len(target, real=False):
         raise ValueError("Target length must be positive")
     if target <= 6:
         return target
-    primes = (2, 3, 5) if real else (2, 3, 5, 7, 11)
-    n = target
-    while not _smooth(n, primes):
-        n += 1
-    return n
+    return _nearest_smooth(target, bool(real), True)
 
 
 def prev_fast_len(target, real=False):
@@ -162,8 +182,4 @@ def prev_fast_len(target, real=False):
     target = operator.index(target)
     if target < 1:
         raise ValueError("Target length must be positive")
-    primes = (2, 3, 5) if real else (2, 3, 5, 7, 11)
-    n = target
-    while n > 1 and not _smooth(n, primes):
-        n -= 1
-    return n
+    return _nearest_smooth(target, bool(real), False)
