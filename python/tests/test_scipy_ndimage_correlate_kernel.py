@@ -90,10 +90,22 @@ def test_other_inputs_take_the_generic_path(kernel_path, rng):
     assert not calls
 
 
+def test_64_bit_indices(kernel_path, rng, monkeypatch):
+    """The variant for images of 2^31 elements or more (32-bit indices otherwise), forced."""
+    device, calls = kernel_path
+    monkeypatch.setattr(_correlate_kernel, "wide_from", 0)
+    x = rng.standard_normal((14, 11, 6))
+    for axis, mode in [(0, "reflect"), (1, "constant"), (2, "wrap")]:
+        got = ln.gaussian_filter1d(loom.asarray(x, device=device), 1.2, axis=axis, mode=mode, cval=0.5)
+        check(got, nd.gaussian_filter1d(x, 1.2, axis=axis, mode=mode, cval=0.5), device=device, rtol=1e-12)
+    assert len(calls) == 3
+
+
 @needs_nvrtc
 @pytest.mark.parametrize("in_dt, out_dt", [("float32", "float32"), ("float64", "float32"), ("float64", "float64")])
-def test_kernel_compiles_for_a_gpu(in_dt, out_dt):
-    k = _correlate_kernel._kernel(in_dt, out_dt)
+@pytest.mark.parametrize("wide", [False, True])
+def test_kernel_compiles_for_a_gpu(in_dt, out_dt, wide):
+    k = _correlate_kernel._kernel(in_dt, out_dt, wide)
     loom._loom._compile_for_testing(k.code, k.name, 90)
 
 

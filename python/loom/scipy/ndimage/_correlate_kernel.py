@@ -15,17 +15,26 @@ import loom
 
 from . import _support
 
+# IDX is 32-bit where the image allows (64-bit division costs a GPU many instructions per
+# element); `packed` holds the weights (float64), the tap offsets and the mode's index table
+# (int64), one upload for all three. Away from the borders a tap's source is j - before + k,
+# with no table read.
 _SOURCE = r"""
-extern "C" __global__ void correlate_axis(const IN* x, OUT* y, const long long* src, const long long* off,
-                                          const double* w, int taps, long long n, long long inner,
-                                          long long total, double cval, double divide, int sym) {
-  const long long stride = (long long)gridDim.x * blockDim.x;
-  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += stride) {
-    const long long q = i % inner;
-    const long long t = i / inner;
-    const long long j = t % n;
+extern "C" __global__ void correlate_axis(const IN* x, OUT* y, const unsigned char* packed, int taps, IDX n,
+                                          IDX inner, IDX total, IDX before, IDX span, double cval, double divide,
+                                          int sym) {
+  const double* w = (const double*)packed;
+  const long long* off = (const long long*)(packed + 8 * taps);
+  const long long* src = off + taps;
+  const IDX stride = (IDX)gridDim.x * blockDim.x;
+  for (IDX i = (IDX)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += stride) {
+    const IDX q = i % inner;
+    const IDX t = i / inner;
+    const IDX j = t % n;
     const IN* line = x + (t - j) * inner + q;  // element 0 of this output's line
-#define TAP(k) (src[j + off[k]] < 0 ? cval : (double)line[src[j + off[k]] * inner])
+    const bool interior = j >= before && j - before + span < n;
+#define TAP(k) (interior ? (double)line[(j - before + (IDX)off[k]) * inner] \
+                         : (src[j + off[k]] < 0 ? cval : (double)line[src[j + off[k]] * inner]))
     double acc = 0.0;
     if (sym != 0) {  // SciPy's (anti)symmetric sum: the centre, then pairs from the outside in
       const int c = taps / 2;
@@ -43,8 +52,11 @@ _C_TYPES = {"float32": "float", "float64": "double"}
 _THREADS = 256
 _MAX_BLOCKS = 65536  # a grid-stride loop covers the rest
 _kernels = {}
-# Tests set this to run the kernel on cpu() through the emulator.
+_tables = {}       # (device, packed bytes) -> device array, oldest dropped first
+_MAX_TABLES = 64
+# Tests set these: the kernel on cpu() through the emulator; 64-bit indices from this size.
 force_on_cpu = False
+wide_from = 2 ** 31
 
 
 def applies(x, weights, output):
@@ -57,13 +69,27 @@ def applies(x, weights, output):
     return _support.output_dtype(x, output).name in _C_TYPES
 
 
-def _kernel(in_name, out_name):
-    key = (in_name, out_name)
+def _kernel(in_name, out_name, wide=False):
+    key = (in_name, out_name, wide)
     if key not in _kernels:
         src = _SOURCE.replace("IN*", _C_TYPES[in_name] + "*").replace("(OUT)", "(" + _C_TYPES[out_name] + ")")
-        src = src.replace("OUT*", _C_TYPES[out_name] + "*")
+        src = src.replace("OUT*", _C_TYPES[out_name] + "*").replace("IDX", "long long" if wide else "unsigned int")
         _kernels[key] = loom.RawKernel(src, "correlate_axis")
     return _kernels[key]
+
+
+def _packed(dev, weights, offsets, table):
+    """The kernel's tables as one device array, kept for the next call with the same ones (a
+    filter applied again, or along another axis of the same length)."""
+    host = np.concatenate([weights.astype(np.float64).view(np.uint8), offsets.astype(np.int64).view(np.uint8),
+                           table.astype(np.int64).view(np.uint8)])
+    key = (str(dev), host.tobytes())
+    got = _tables.get(key)
+    if got is None:
+        if len(_tables) >= _MAX_TABLES:
+            _tables.pop(next(iter(_tables)))
+        got = _tables[key] = loom.asarray(host, device=dev)
+    return got
 
 
 def correlate_axis(x, weights, taps, axis, mode, cval, origin, output, divide=None, sym=0):
@@ -82,11 +108,12 @@ def correlate_axis(x, weights, taps, axis, mode, cval, origin, output, divide=No
     xc = loom.ascontiguousarray(x)
     out_dt = _support.output_dtype(x, output)
     y = loom.empty(x.shape, dtype=out_dt, device=x.device)
-    dev = x.device
-    put = lambda a, dt: loom.asarray(np.ascontiguousarray(a, dtype=dt), device=dev)  # noqa: E731
+    packed = _packed(x.device, weights[taps], taps, table)
     blocks = max(1, min(_MAX_BLOCKS, (x.size + _THREADS - 1) // _THREADS))
-    _kernel(x.dtype.name, out_dt.name)((blocks,), (_THREADS,), (
-        xc, y, put(table, np.int64), put(taps if taps.size else np.zeros(1), np.int64),
-        put(weights[taps] if taps.size else np.zeros(1), np.float64), np.int32(taps.size), n, inner, x.size,
-        float(cval), float(divide or 1.0), np.int32(sym)))
+    # Every index the kernel forms stays below total + the table's length.
+    wide = x.size + len(table) >= wide_from
+    idx = np.int64 if wide else np.uint32
+    _kernel(x.dtype.name, out_dt.name, wide)((blocks,), (_THREADS,), (
+        xc, y, packed, np.int32(taps.size), idx(n), idx(inner), idx(x.size), idx(before), idx(size - 1), float(cval),
+        float(divide or 1.0), np.int32(sym)))
     return _support.finish(y, x, output)
