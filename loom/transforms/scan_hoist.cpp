@@ -35,34 +35,14 @@ struct Classes {
 };
 
 // Each op's dependence: the most of its buffers', raised to the carry's for an op that
-// must stay in the loop (it writes an argument or a constant, or a buffer it does not own
-// alone: another op writes it too, or an earlier op touched it first). A fixpoint, as an
-// op's class raises the buffers it writes and those may be read earlier.
+// must stay in the loop (ops_pinned_in_step). A fixpoint, as an op's class raises the
+// buffers it writes and those may be read earlier.
 Classes classify(const TracedGraph& g, size_t num_carry, size_t num_xs) {
   Classes c;
-  std::unordered_set<const Buffer*> inputs;
-  for (size_t i = 0; i < g.inputs.size(); ++i) {
-    const Buffer* b = g.inputs[i].buffer().get();
-    inputs.insert(b);
-    c.buffer[b] = i < num_carry ? kCarry : i < num_carry + num_xs ? kXs : kInvariant;
-  }
+  for (size_t i = 0; i < g.inputs.size(); ++i)
+    c.buffer[g.inputs[i].buffer().get()] = i < num_carry ? kCarry : i < num_carry + num_xs ? kXs : kInvariant;
   const size_t n = g.ops.size();
-  std::unordered_map<const Buffer*, size_t> writers, first_touch;
-  std::vector<bool> stays(n, false);
-  for (size_t i = 0; i < n; ++i) {
-    for (const Array& a : g.ops[i].inputs)
-      if (a.valid()) first_touch.emplace(a.buffer().get(), i);
-    for (const Array& a : g.ops[i].outputs) {
-      if (!a.valid()) continue;
-      const Buffer* b = a.buffer().get();
-      first_touch.emplace(b, i);
-      ++writers[b];
-      if (inputs.count(b) || !b->is_abstract() || b->is_trace_constant()) stays[i] = true;
-    }
-  }
-  for (size_t i = 0; i < n; ++i)
-    for (const Array& a : g.ops[i].outputs)
-      if (a.valid() && (writers[a.buffer().get()] != 1 || first_touch[a.buffer().get()] != i)) stays[i] = true;
+  const std::vector<bool> stays = ops_pinned_in_step(g);
   c.op.assign(n, kInvariant);
   for (bool changed = true; changed;) {
     changed = false;
@@ -91,6 +71,29 @@ Classes classify(const TracedGraph& g, size_t num_carry, size_t num_xs) {
 }
 
 }  // namespace
+
+std::vector<bool> ops_pinned_in_step(const TracedGraph& g) {
+  std::unordered_set<const Buffer*> inputs;
+  for (const Array& a : g.inputs) inputs.insert(a.buffer().get());
+  const size_t n = g.ops.size();
+  std::unordered_map<const Buffer*, size_t> writers, first_touch;
+  std::vector<bool> pinned(n, false);
+  for (size_t i = 0; i < n; ++i) {
+    for (const Array& a : g.ops[i].inputs)
+      if (a.valid()) first_touch.emplace(a.buffer().get(), i);
+    for (const Array& a : g.ops[i].outputs) {
+      if (!a.valid()) continue;
+      const Buffer* b = a.buffer().get();
+      first_touch.emplace(b, i);
+      ++writers[b];
+      if (inputs.count(b) || !b->is_abstract() || b->is_trace_constant()) pinned[i] = true;
+    }
+  }
+  for (size_t i = 0; i < n; ++i)
+    for (const Array& a : g.ops[i].outputs)
+      if (a.valid() && (writers[a.buffer().get()] != 1 || first_touch[a.buffer().get()] != i)) pinned[i] = true;
+  return pinned;
+}
 
 std::vector<Array> hoist_carry_independent(ScanProgram& p, const std::vector<Array>& xs,
                                            const std::vector<Array>& captured) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "loom/array/array.h"
+#include "loom/transforms/graph.h"
 
 namespace loom {
 
@@ -23,5 +24,10 @@ struct ScanProgram;
 /// Returns nothing, and leaves the program as it was, when no op can move.
 std::vector<Array> hoist_carry_independent(ScanProgram& program, const std::vector<Array>& xs,
                                            const std::vector<Array>& captured);
+
+/// The ops of a scan body that must stay in its step whatever they compute (here and in
+/// scan_sink.h): they write an argument or a constant, or a buffer they do not own alone
+/// (another op writes it too, or an earlier op touched it first).
+std::vector<bool> ops_pinned_in_step(const TracedGraph& body);
 
 }  // namespace loom

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "loom/transforms/control_flow_primitives.h"
+#include "loom/transforms/scan_hoist.h"
 #include "loom/transforms/vmap.h"
 
 namespace loom {
@@ -26,31 +27,15 @@ using BufferSet = std::unordered_set<const Buffer*>;
 // or a buffer another op writes or touched first), with everything a kept op reads.
 std::vector<bool> kept_ops(const TracedGraph& g, size_t num_carry) {
   const size_t n = g.ops.size();
-  BufferSet inputs, carry_args, needed;
-  for (size_t i = 0; i < g.inputs.size(); ++i) {
-    inputs.insert(g.inputs[i].buffer().get());
-    if (i < num_carry) carry_args.insert(g.inputs[i].buffer().get());
-  }
-  for (size_t i = 0; i < num_carry; ++i)
+  BufferSet carry_args, needed;
+  for (size_t i = 0; i < num_carry; ++i) {
+    carry_args.insert(g.inputs[i].buffer().get());
     if (g.outputs[i].valid()) needed.insert(g.outputs[i].buffer().get());
-  std::unordered_map<const Buffer*, size_t> writers, first_touch;
-  std::vector<bool> kept(n, false);
-  for (size_t i = 0; i < n; ++i) {
-    for (const Array& a : g.ops[i].inputs)
-      if (a.valid()) first_touch.emplace(a.buffer().get(), i);
-    for (const Array& a : g.ops[i].outputs) {
-      if (!a.valid()) continue;
-      const Buffer* b = a.buffer().get();
-      first_touch.emplace(b, i);
-      ++writers[b];
-      if (inputs.count(b) || !b->is_abstract() || b->is_trace_constant()) kept[i] = true;
-    }
+  }
+  std::vector<bool> kept = ops_pinned_in_step(g);
+  for (size_t i = 0; i < n; ++i)
     for (const Array& a : g.ops[i].inputs)
       if (a.valid() && carry_args.count(a.buffer().get())) kept[i] = true;
-  }
-  for (size_t i = 0; i < n; ++i)
-    for (const Array& a : g.ops[i].outputs)
-      if (a.valid() && (writers[a.buffer().get()] != 1 || first_touch[a.buffer().get()] != i)) kept[i] = true;
   // A fixpoint: a kept op's buffers are needed, and an op writing a needed buffer is kept.
   std::vector<bool> spread(n, false);
   for (bool changed = true; changed;) {
