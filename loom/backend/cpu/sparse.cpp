@@ -1,8 +1,9 @@
 // CPU eval of the sparse family (backend/sparse.h). A @ x: rows over the thread pool, each
 // output row a dot of its stored values with x's rows, summed in storage order (so the
-// result does not depend on thread timing), each row's structure checked as it is read. A^T @ x scatters row i's values into the output
-// rows their columns name: the threads split x's columns when there are several, else the
-// matrix's rows, each into a private output summed in thread order afterwards.
+// result does not depend on thread timing), each row's structure checked as it is read.
+// A^T @ x scatters row i's values into the output rows their columns name: the threads
+// split x's columns when there are several, else the matrix's rows, each into a private
+// output summed in thread order afterwards.
 #include "loom/backend/sparse.h"
 
 #include <algorithm>
