@@ -1,7 +1,7 @@
 """Linear filters (scipy.ndimage): correlate1d, convolve1d, correlate, convolve,
 gaussian_filter(1d), uniform_filter(1d). The input is extended once per axis by the mode's
-index table, then each nonzero weight adds one shifted slice: the weights (a small table)
-are read on the host, the image stays on its device. One-axis correlations of float images
+index table, then each weight adds one shifted slice (pairs of them for symmetric 1-D
+filters): the weights (a small table) are read on the host, the image stays on its device. One-axis correlations of float images
 on a GPU run as one kernel per axis instead (_correlate_kernel)."""
 import numpy as np
 
