@@ -96,8 +96,11 @@ std::unique_ptr<ScanSink> sink_ys_only_ops(ScanProgram& p, size_t xs_bytes) {
     (y.valid() && by_moved.count(y.buffer().get()) ? sunk_ys : kept_ys).push_back(j);
   }
   if (sunk_ys.empty()) return nullptr;  // the moved ops make nothing the scan returns
+  // Every value the moved ops make, and the frontier they read, exists for all the steps at
+  // once (a lax.map whose hoist was refused for size must keep its memory per step here too).
   size_t stacked_bytes = 0;
   for (const Array& f : frontier) stacked_bytes += f.nbytes() * static_cast<size_t>(p.length);
+  for (const Buffer* b : by_moved) stacked_bytes += b->nbytes() * static_cast<size_t>(p.length);
   if (stacked_bytes > std::min(kMaxSunkBytes, kSunkPerXsByte * xs_bytes + kSlackBytes)) return nullptr;
 
   auto sink = std::make_unique<ScanSink>();

@@ -122,3 +122,13 @@ def test_a_large_stacked_value_stays_in_the_loop(rng, device):
     steps = np.cumsum(xsn.sum(axis=1))
     assert_matches(ys, steps * 360000, device=device, rtol=1e-9)
     assert ops["sum"] >= L, ops
+
+
+def test_a_map_with_large_step_values_keeps_them_per_step(rng, device):
+    """lax.map runs step by step to bound memory: work too large to batch over all the steps
+    (an outer product of each x) stays in the loop rather than moving after it."""
+    xsn = rng.standard_normal((L, 600))
+    xs = loom.asarray(xsn, device=device)
+    ys, ops = _ops(lambda: lax.map(lambda x: loom.sum(x[:, None] * x[None, :], axis=0), xs))
+    assert_matches(ys, np.stack([np.outer(x, x).sum(axis=0) for x in xsn]), device=device, rtol=1e-9)
+    assert ops["sum"] == L, ops
