@@ -195,33 +195,47 @@ LOOM_DEV double loom_polygamma(double n, double x) {
 // The incomplete gammas stop their series and continued fraction at a relative change of
 // eps: 1e-17 and 1e-16 for double results; float results take 1e-10, far below a float's
 // rounding, for about half the iterations (the slowest lane of a warp sets its pace).
-// P(a, x) by its series x^a e^-x / Gamma(a) sum x^n / (a (a+1) ... (a+n)), for x < a + 1.
+// Divisions are the costly part of both loops on a GPU (no hardware divide in double), so
+// each takes one per two terms (the series) or one per step (the continued fraction).
+// P(a, x) by its series x^a e^-x / Gamma(a) sum x^n / (a (a+1) ... (a+n)), for x < a + 1:
+// two terms per step from the one reciprocal 1 / ((a+n+1)(a+n+2)).
 LOOM_DEV double loom_sp_gamma_p_series(double a, double x, double eps) {
   double term = 1.0 / a, sum = term, ap = a;
-  for (int n = 0; n < 200000; ++n) {
-    ap += 1.0;
-    term *= x / ap;
+  for (int n = 0; n < 100000; ++n) {
+    const double p1 = ap + 1.0, p2 = ap + 2.0, r = 1.0 / (p1 * p2);
+    const double t1 = term * x * p2 * r;  // term * x / p1
+    sum += t1;
+    if (t1 <= sum * eps) break;
+    term = term * x * x * r;  // term * x^2 / (p1 p2)
     sum += term;
     if (term <= sum * eps) break;
+    ap = p2;
   }
   return sum * exp(a * log(x) - x - loom_sp_lgamma(a));
 }
 
-// Q(a, x) by its continued fraction (Lentz), for x >= a + 1.
+// Q(a, x) by its continued fraction, for x >= a + 1: Q = prefactor / (b0 + a1 / (b1 + ...)),
+// b_i = x + 1 - a + 2i, a_i = -i (i - a). The denominator's convergents A_n / B_n by forward
+// recurrence, rescaled each step by 1 / A_n (so A_n = 1 and B_n is the running estimate):
+// that reciprocal is the step's one division, where Lentz's form takes two.
 LOOM_DEV double loom_sp_gamma_q_cf(double a, double x, double eps) {
-  const double tiny = 1e-300;
-  double b = x + 1.0 - a, c = 1.0 / tiny, d = 1.0 / b, h = d;
+  double b = x + 1.0 - a;
+  double h = 1.0 / b;                    // B_0 / A_0
+  double a_prev = h, b_prev = 0.0;       // A_{-1} = 1 and B_{-1} = 0, scaled by 1 / A_0
+  double b_cur = h;                      // A_0 scaled to 1
   for (int i = 1; i < 200000; ++i) {
     const double an = -i * (i - a);
     b += 2.0;
-    d = an * d + b;
-    if (fabs(d) < tiny) d = tiny;
-    c = b + an / c;
-    if (fabs(c) < tiny) c = tiny;
-    d = 1.0 / d;
-    const double del = d * c;
-    h *= del;
-    if (fabs(del - 1.0) <= eps) break;
+    double a_next = b + an * a_prev;     // b A_n + a_n A_{n-1} with A_n = 1
+    if (a_next == 0.0) a_next = 1e-300;
+    const double r = 1.0 / a_next;
+    const double h_next = (b * b_cur + an * b_prev) * r;
+    a_prev = r;
+    b_prev = b_cur * r;
+    b_cur = h_next;
+    const bool done = fabs(h_next - h) <= eps * fabs(h_next);
+    h = h_next;
+    if (done) break;
   }
   return exp(a * log(x) - x - loom_sp_lgamma(a)) * h;
 }
