@@ -16,6 +16,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <random>
 #include <string>
@@ -280,8 +281,12 @@ const std::vector<Binary>& binary_functions() {
 }
 
 // ---- the checks ------------------------------------------------------------------------------
+// LOOM_TEST_SEED replays the data of a failed run (its seed is printed with the failure).
 uint64_t fresh_seed() {
-  static const uint64_t seed = (uint64_t(std::random_device{}()) << 32) | std::random_device{}();
+  static const uint64_t seed = [] {
+    if (const char* e = std::getenv("LOOM_TEST_SEED")) return uint64_t(std::strtoull(e, nullptr, 10));
+    return (uint64_t(std::random_device{}()) << 32) | std::random_device{}();
+  }();
   return seed;
 }
 
@@ -332,7 +337,8 @@ void check(const char* name, bool binary, bool numpy, double tol, Fn fn, Want wa
       judge(a, b, false);
     }
   std::printf("  %-16s %-10s worst %6.3f ulps at %s\n", name, dt, worst, worst_at.c_str());
-  if (failures) ADD_FAILURE() << "random data from seed " << fresh_seed();
+  if (failures) ADD_FAILURE() << "random data from seed " << fresh_seed() << " (LOOM_TEST_SEED=" << fresh_seed()
+                                << " replays it)";
 }
 
 template <typename T> void check_unary(const Unary& u) {
