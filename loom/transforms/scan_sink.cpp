@@ -113,7 +113,6 @@ std::unique_ptr<ScanSink> sink_ys_only_ops(ScanProgram& p, size_t xs_bytes) {
   for (size_t j : sunk_ys) moved.outputs.push_back(g.outputs[nc + j]);
   sink->ys = sunk_ys;
   sink->kept = kept_ys;
-  sink->num_frontier = frontier.size();
 
   // The step without them: the carry, the kept ys, then the frontier values.
   TracedGraph step;

@@ -23,7 +23,6 @@ struct ScanSink {
   /// step's xs, then its captured arrays; outputs: the ys the moved ops made.
   std::shared_ptr<TracedGraph> graph;
   std::vector<size_t> ys;     // which of the original ys each output of `graph` is
-  size_t num_frontier = 0;    // extra ys appended to the step's (kept) ys
   std::vector<size_t> kept;   // which of the original ys the step still makes, in order
 };
 
