@@ -188,7 +188,7 @@ Hash128 library_id(const Hash128& key, const ModuleState& m, const Plan& p) {
   for (const std::string& o : m.options) k.add(std::string_view(o));
   k.add(int64_t{-1});
   for (const PlannedKernel& pk : p.kernels) {
-    k.add(std::string_view(pk.name)).add(int64_t{pk.uses_barrier}).add(static_cast<int64_t>(pk.pointer_params.size()));
+    k.add(std::string_view(pk.name)).add(int64_t{pk.uses_barrier}).add(int64_t{pk.whole_block}).add(static_cast<int64_t>(pk.pointer_params.size()));
     for (const std::string& n : pk.pointer_params) k.add(std::string_view(n));
   }
   for (const std::string& n : p.unexported) k.add(std::string_view(n));
@@ -303,6 +303,7 @@ std::shared_ptr<const CpuLibrary> load(const ModuleState& m, const std::string& 
     auto f = std::make_unique<EmuFunction>();
     f->name = p.kernels[i].name;
     f->uses_barrier = p.kernels[i].uses_barrier;
+    f->whole_block = p.kernels[i].whole_block;
     f->cooperative = p.kernels[i].reaches.count("this_grid") > 0;
     f->debug = debug_library;
     f->pointer_params = p.kernels[i].pointer_params;

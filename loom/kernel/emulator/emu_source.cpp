@@ -314,6 +314,9 @@ Plan plan(const ModuleState& m, bool debug) {
       if (syncing.count(id)) return true;
     return false;
   };
+  auto whole_block = [&](const std::string& base) {
+    return text.find("LOOM_EMU_WHOLE_BLOCK(" + base + ",") != std::string::npos;
+  };
   auto launch_bound = [&](const std::string& base) {
     for (const Found& f : found)
       if (f.name == base && f.max_threads) return f.max_threads;
@@ -337,6 +340,7 @@ Plan plan(const ModuleState& m, bool debug) {
     const std::string base = expression_base(e);
     p.kernels.push_back({e, uses_barrier(base), pointer_params(base), base, reaches(bodies, base)});
     p.kernels.back().max_threads = launch_bound(base);
+    p.kernels.back().whole_block = whole_block(base);
     refs.push_back("(" + (debug ? checked_name_expression(e) : e) + ")");
   }
   // g++ gives an extern "C" function named like a C library function (abort, exit, strlen)
@@ -364,6 +368,7 @@ Plan plan(const ModuleState& m, bool debug) {
     if (!seen.insert(f.name).second) continue;
     p.kernels.push_back({f.name, uses_barrier(f.name), pointer_params(f.name), f.name, reaches(bodies, f.name)});
     p.kernels.back().max_threads = f.max_threads;
+    p.kernels.back().whole_block = whole_block(f.name);
     refs.push_back("&" + f.qualified);
   }
 

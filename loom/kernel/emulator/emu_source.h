@@ -30,6 +30,10 @@ struct PlannedKernel {
   // functions it names (by name: overloads merge), and `base`: what it may reach.
   std::set<std::string> reaches;
   int max_threads = 0;  // its __launch_bounds__' threads per block (an integer literal); 0: none
+  // The source gives the kernel a whole-block form (LOOM_EMU_WHOLE_BLOCK(kernel, fn), which
+  // the Python kernel translator writes: its code between barriers as loops over the block's
+  // threads): the block loop runs it once per block instead of fibers (executor.cpp).
+  bool whole_block = false;
 };
 
 /// One translation unit for the host compiler.

@@ -38,6 +38,10 @@ struct EmuFunction {
   EntryFn thread = nullptr;  // runs one thread (a fiber, for kernels with barriers)
   std::vector<size_t> param_sizes;
   bool uses_barrier = false;  // the source may reach __syncthreads from this kernel
+  // A kernel with barriers whose source gives a whole-block form (emu_source.h): its block
+  // entry runs the block's threads region by region, so it needs no fibers, except in debug
+  // mode (random thread orders) or under LOOM_EMULATOR_FISSION=0.
+  bool whole_block = false;
   bool cooperative = false;   // it names cooperative groups' this_grid: every block runs at once (executor.cpp)
   // Stack (stack_usage.h): the deepest chain of frames of one thread (0 when unknown),
   // what a fiber running one thread gets, and what the block loop needs (it runs on a

@@ -1,6 +1,7 @@
 // Running an emulated kernel: blocks in parallel over loom's thread pool; inside a block,
-// a kernel without barriers runs its threads as a plain loop (the generated block entry),
-// one with __syncthreads or warp collectives (shuffles, votes, __syncwarp, __activemask,
+// a kernel without barriers runs its threads as a plain loop (the generated block entry), as
+// does one whose source gives a whole-block form (loop fission: the Python kernel translator's);
+// any other with __syncthreads or warp collectives (shuffles, votes, __syncwarp, __activemask,
 // the counting barriers) runs each thread as a fiber (fiber_threads.h) on the worker's OS
 // thread, switching at every barrier and collective (collectives.h says when each is
 // released). Fibers are persistent per worker and reused from block to block and launch to
@@ -27,6 +28,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <exception>
@@ -78,6 +80,14 @@ struct Shuffler {
                            "function it calls, or outside any function)");
 }
 void loop_barrier(ThreadCtx*, int line) { not_scanned("__syncthreads", line); }
+
+// A kernel's whole-block form (EmuFunction::whole_block) is used unless LOOM_EMULATOR_FISSION
+// is 0: the switch that runs such kernels on fibers, as every kernel with barriers ran
+// before, to compare the two (python/tests/test_emulator_fission.py). Read per launch.
+bool fission_enabled() {
+  const char* v = getenv("LOOM_EMULATOR_FISSION");
+  return !(v && strcmp(v, "0") == 0);
+}
 void loop_collective(ThreadCtx*, loom_emu::Collective* op, int line) {
   not_scanned(op->kind == loom_emu::Collective::kBlockCount ? "a counting __syncthreads" : "a warp collective", line);
 }
@@ -359,6 +369,7 @@ void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** 
   std::mutex error_mu;
   std::exception_ptr first_error;
   const bool uc = use_ucontext();  // read once per launch, not per block
+  const bool fibers = f.uses_barrier && !(f.whole_block && fission_enabled());
   const int64_t workers = cpu_runtime::num_threads();
   // Small grains balance uneven blocks; a few blocks per chunk keep scheduling cheap.
   const int64_t grain = std::max<int64_t>(1, std::min<int64_t>(16, nblocks / (workers * 8)));
@@ -381,7 +392,7 @@ void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** 
           run_block_debug(f, c, args, shared_mem, uc, *debug);
           continue;
         }
-        if (f.uses_barrier) {
+        if (fibers) {
           run_block_fibers(f, c, args, uc, nullptr, nullptr);
           continue;
         }
@@ -391,7 +402,7 @@ void run(const EmuFunction& f, Dim3 grid, Dim3 block, size_t shared_mem, void** 
           call_kernel(f, slot, f.block, args, &c, nullptr);
         }
       } catch (const std::exception& e) {
-        const bool located = debug || f.uses_barrier;
+        const bool located = debug || fibers;
         std::lock_guard<std::mutex> lock(error_mu);
         if (!first_error) {
           // Errors of one thread already say which; the block loop's context holds the

@@ -177,6 +177,57 @@ namespace loom_emu {
 template <class... T>
 inline constexpr bool always_false = false;
 
+// Loop fission. A kernel with barriers may come with a whole-block form: a function of the
+// kernel's parameters that runs the code between two barriers as one loop over the block's
+// threads, each thread's variables in a struct of its own (the Python kernel translator
+// writes it: python/loom/pykernel/fission.py). LOOM_EMU_WHOLE_BLOCK(kernel, fn) names it; the
+// block entry then calls fn once per block instead of the kernel once per thread, and the
+// source scan (emu_source.cpp) runs the kernel as a loop, not as fibers.
+template <auto F>
+struct WholeBlock {
+  static constexpr bool value = false;
+};
+#define LOOM_EMU_WHOLE_BLOCK(kernel, fn)          \
+  namespace loom_emu {                            \
+  template <>                                     \
+  struct WholeBlock<&::kernel> {                  \
+    static constexpr bool value = true;           \
+    static constexpr auto run = &::fn;            \
+  };                                              \
+  }
+// The whole-block form's view of the block: its threads, and thread t made the current one
+// (threadIdx), x fastest as in the block loop.
+inline unsigned int fission_threads() {
+  const Idx3 d = loom_emu_current->block_dim;
+  return d.x * d.y * d.z;
+}
+inline void fission_thread(unsigned int t) {
+  ThreadCtx* c = loom_emu_current;
+  const Idx3 d = c->block_dim;
+  c->thread_idx = Idx3{t % d.x, t / d.x % d.y, t / (d.x * d.y)};
+}
+// One value-initialised L per thread of the block, in storage the worker keeps from block to
+// block (a worker runs one block at a time).
+template <class L>
+struct FissionLocals {
+  L* p = nullptr;
+  unsigned int cap = 0;
+  ~FissionLocals() { delete[] p; }
+};
+template <class L>
+inline L* fission_locals(unsigned int n) {
+  static thread_local FissionLocals<L> b;
+  if (b.cap < n) {
+    delete[] b.p;
+    b.p = nullptr;
+    b.cap = 0;
+    b.p = new L[n];
+    b.cap = n;
+  }
+  for (unsigned int i = 0; i < n; ++i) b.p[i] = L{};
+  return b.p;
+}
+
 inline void syncthreads(int line) {
   ThreadCtx* self = loom_emu_current;  // on this fiber's stack
   self->barrier(self, line);
@@ -402,6 +453,10 @@ template <auto F, class... A, size_t... I>
 inline void block_impl(void (*)(A...), void** a, ThreadCtx* c, std::index_sequence<I...>) {
   std::tuple<std::decay_t<A>...> p(Param<std::decay_t<A>>::load(a[I], c, I)...);
   loom_emu_current = c;
+  if constexpr (WholeBlock<F>::value) {
+    WholeBlock<F>::run(std::get<I>(p)...);
+    return;
+  }
   const Idx3 d = c->block_dim;
   for (unsigned int z = 0; z < d.z; ++z)
     for (unsigned int y = 0; y < d.y; ++y)

@@ -26,7 +26,7 @@ from .ufuncs import OPS
 _OPS_BYTES = repr(sorted(OPS.items())).encode()
 
 # Changes whenever what a translation produces changes in a way the key does not see.
-_KEY_VERSION = b"loom-pykernel-12\n"  # 12: locals assigned one integer once are constants, UniTuples indexed at run time (11: records, enums, bfloat16; 10: fmax/fmin for float max/min; 9: bytecode, foreign functions, complex, views, reductions, literal_unroll, inf/nan constants)
+_KEY_VERSION = b"loom-pykernel-13\n"  # 13: kernels with barriers carry their loop-fissioned form for the emulator; 12: locals assigned one integer once are constants, UniTuples indexed at run time (11: records, enums, bfloat16; 10: fmax/fmin for float max/min; 9: bytecode, foreign functions, complex, views, reductions, literal_unroll, inf/nan constants)
 
 
 def _code_bytes(code, h):

@@ -260,6 +260,12 @@ def translate_kernel(func, argtypes, src=None, debug=False, links=(), bounds=Non
     tr = FunctionTranslator(src, argtypes, mb, "kernel", name)
     tr.launch_bounds = bounds
     text, _ = tr.translate()
+    # The CPU emulator's loop-fissioned form of a kernel with barriers (fission.py); NVRTC
+    # skips it (#ifdef LOOM_EMU_WHOLE_BLOCK).
+    others = "\n".join([*mb.functions, *mb.foreign.values(), *mb.links])
+    whole_block = tr.whole_block_form(others)
+    if whole_block:
+        text += "\n" + whole_block
     header = "#define LOOM_PK_BOUNDSCHECK 1" if debug else ""
     return mb.source(text, header), name
 

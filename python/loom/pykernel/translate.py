@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import _loom
 from . import array_reductions, bf16, complexfuncs, cooperative, fp16, intrinsics, mathfuncs, stubs  # noqa: F401 (they register handlers)
-from . import array_methods, enums, overloads
+from . import array_methods, enums, fission, overloads
 from . import types as T
 from .errors import TypingError, UnsupportedError, raise_at
 from .foreign import ForeignFunction
@@ -166,6 +166,61 @@ class FunctionTranslator(ExprMixin, StmtMixin):
         self.block(self.src.tree.body)
 
     def definition(self, ret):
+        params, rebuilt = self.c_parameters()
+        lines = [f'#line {self.src.tree.lineno} "{self.filename_c}"']
+        if self.kind == "kernel":
+            lb = f"__launch_bounds__({', '.join(map(str, self.launch_bounds))}) " if self.launch_bounds else ""
+            head = f'extern "C" __global__ void {lb}{self.cname_fn}({", ".join(params)})'
+        else:
+            if isinstance(ret, T.Tuple):
+                self.module.tuple_struct(ret)
+            head = f"static __device__ __forceinline__ {'void' if isinstance(ret, T.NoneType) else ret.c} " \
+                   f"{self.cname_fn}({', '.join(params)})"
+        lines.append(head + " {")
+        lines.extend(rebuilt)
+        for name, decl in self.buffers.values():
+            lines.append("  " + decl)
+        for field, t, init in self.reassigned_locals():
+            lines.append(f"  {t.c} {field} = {init};")
+        for field, t in self.local_variables():
+            lines.append(f"  {t.c} {field}{{}};")
+        lines.extend(self.out)
+        lines.append("}")
+        return "\n".join(lines)
+
+    def whole_block_form(self, module_text):
+        """The kernel's loop-fissioned form for the CPU emulator (fission.py), or ""."""
+        params, rebuilt = self.c_parameters()
+        shared = [d for n, d in self.buffers.values() if n.startswith("loom_shared")]
+        per_thread = [(n, d) for n, d in self.buffers.values() if not n.startswith("loom_shared")]
+        reassigned = self.reassigned_locals()
+        per_thread += [(f, f"{t.c} {f};") for f, t, _ in reassigned]
+        per_thread += [(f, f"{t.c} {f};") for f, t in self.local_variables()]
+        return fission.whole_block_form(self, params, rebuilt, per_thread, shared,
+                                        [(f, init) for f, _, init in reassigned], module_text)
+
+    def reassigned_locals(self):
+        """[(C name, type, initializer)] of the parameters declared as wider locals."""
+        out = []
+        for p in self.reassigned_params():
+            t, arg = self.vars[p], Value(self.cname(p) + "_arg", self.argtypes[self.src.params.index(p)])
+            out.append((self.cname(p), t, cast(arg, t) if isinstance(t, T.Scalar) else arg.code))
+        return out
+
+    def local_variables(self):
+        """[(C name, type)] of the function's local variables (declared at its top)."""
+        out = []
+        for name in sorted(self.locals - set(self.src.params)):
+            t = self.vars.get(name)
+            if t is None:
+                continue
+            if isinstance(t, T.Tuple):
+                self.module.tuple_struct(t)
+            out.append((self.cname(name), t))
+        return out
+
+    def c_parameters(self):
+        """(C parameters, lines that rebuild the parameters passed in another form)."""
         params, rebuilt = [], []
         for p, t in zip(self.src.params, self.argtypes):
             if p in self.constants:
@@ -188,32 +243,7 @@ class FunctionTranslator(ExprMixin, StmtMixin):
                 rebuilt.append(f"  unsigned char* {self.cname(p)} = {self.cname(p)}_in.data;")
                 continue
             params.append(f"{t.c} {self.cname(p)}_arg" if p in self.reassigned_params() else f"{t.c} {self.cname(p)}")
-        lines = [f'#line {self.src.tree.lineno} "{self.filename_c}"']
-        if self.kind == "kernel":
-            lb = f"__launch_bounds__({', '.join(map(str, self.launch_bounds))}) " if self.launch_bounds else ""
-            head = f'extern "C" __global__ void {lb}{self.cname_fn}({", ".join(params)})'
-        else:
-            if isinstance(ret, T.Tuple):
-                self.module.tuple_struct(ret)
-            head = f"static __device__ __forceinline__ {'void' if isinstance(ret, T.NoneType) else ret.c} " \
-                   f"{self.cname_fn}({', '.join(params)})"
-        lines.append(head + " {")
-        lines.extend(rebuilt)
-        for name, decl in self.buffers.values():
-            lines.append("  " + decl)
-        for p in self.reassigned_params():
-            t, arg = self.vars[p], Value(self.cname(p) + "_arg", self.argtypes[self.src.params.index(p)])
-            lines.append(f"  {t.c} {self.cname(p)} = {cast(arg, t) if isinstance(t, T.Scalar) else arg.code};")
-        for name in sorted(self.locals - set(self.src.params)):
-            t = self.vars.get(name)
-            if t is None:
-                continue
-            if isinstance(t, T.Tuple):
-                self.module.tuple_struct(t)
-            lines.append(f"  {t.c} {self.cname(name)}{{}};")
-        lines.extend(self.out)
-        lines.append("}")
-        return "\n".join(lines)
+        return params, rebuilt
 
     def reassigned_params(self):
         """Parameters whose type widened (a reassignment): declared as a local of the wider type."""
