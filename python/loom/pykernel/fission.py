@@ -36,6 +36,7 @@ import numpy as np
 
 from . import stubs
 from . import types as T
+from .errors import TypingError
 from .values import Value, cast
 
 # The kernel's C text may name these only in the fiber form (the emulator's collectives).
@@ -291,6 +292,11 @@ class _Writer:
     def control(self, s):
         tr = self.tr
         tr.line_directive(s)
+        if isinstance(s, ast.If):
+            test = tr.expr(s.test)
+            if test.weak and test.const is not None:  # as stmt_If: a constant test's other branch is dead
+                self.body(s.body if test.const else s.orelse)
+                return
         if isinstance(s, (ast.If, ast.While)):
             tr.emit(("if" if isinstance(s, ast.If) else "while") + " (")
             tr.depth += 1
@@ -375,7 +381,7 @@ def whole_block_form(tr, params, rebuilt, thread_decls, block_decls, reassigned,
         tr.out, tr.depth = [], 1
         w.body(tree.body)
         body = tr.out
-    except _NotFissionable:
+    except (_NotFissionable, TypingError):  # TypingError: UnsupportedError too; the fibers need no second look
         return ""
     finally:
         tr.out, tr.depth = saved
