@@ -207,25 +207,22 @@ inline void fission_thread(unsigned int t) {
   c->thread_idx = Idx3{t % d.x, t / d.x % d.y, t / (d.x * d.y)};
 }
 // One value-initialised L per thread of the block, in storage the worker keeps from block to
-// block (a worker runs one block at a time).
-template <class L>
-struct FissionLocals {
-  L* p = nullptr;
-  unsigned int cap = 0;
-  ~FissionLocals() { delete[] p; }
-};
+// block (a worker runs one block at a time) and for as long as it lives, as the block's
+// __shared__ variables. Trivially destructible on purpose: a thread_local with a destructor
+// would keep the library loaded until the thread exits (glibc's __cxa_thread_atexit_impl).
 template <class L>
 inline L* fission_locals(unsigned int n) {
-  static thread_local FissionLocals<L> b;
-  if (b.cap < n) {
-    delete[] b.p;
-    b.p = nullptr;
-    b.cap = 0;
-    b.p = new L[n];
-    b.cap = n;
+  static thread_local L* p = nullptr;
+  static thread_local unsigned int cap = 0;
+  if (cap < n) {
+    delete[] p;
+    p = nullptr;
+    cap = 0;
+    p = new L[n];
+    cap = n;
   }
-  for (unsigned int i = 0; i < n; ++i) b.p[i] = L{};
-  return b.p;
+  for (unsigned int i = 0; i < n; ++i) p[i] = L{};
+  return p;
 }
 
 inline void syncthreads(int line) {
