@@ -7,6 +7,7 @@ import pytest
 
 import loom
 from loom import cuda
+from conftest import needs_nvrtc
 
 TPB = 16
 
@@ -215,3 +216,12 @@ def test_a_barrier_loop_with_break_keeps_the_fibers(device, mode, rng):
     barrier_loop_with_break[1, 32](loom.asarray(x, device=device), out)
     np.testing.assert_allclose(out.numpy(), x + 3.0, rtol=1e-14)
     assert "LOOM_EMU_WHOLE_BLOCK" not in _forms(barrier_loop_with_break)
+
+
+@needs_nvrtc
+def test_nvrtc_compiles_the_kernel_without_its_form():
+    """NVRTC (no GPU needed) skips the #ifdef'd whole-block form: the PTX has the kernel with
+    its barriers and nothing of the form."""
+    ptx, _ = cuda.compile_ptx(tiled_matmul.py_func, "void(float32[:, :], float32[:, :], float32[:, :])")
+    assert "bar.sync" in ptx and "loom_pk_tiled_matmul" in ptx
+    assert "whole_block" not in ptx
