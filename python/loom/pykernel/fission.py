@@ -68,6 +68,11 @@ def _resolve(tr, node):
     return False, None
 
 
+def _is_one_of(obj, objects):
+    """By identity: `in` would compare with ==, which a NumPy array answers elementwise."""
+    return any(obj is o for o in objects)
+
+
 def _is_call_of(tr, node, obj):
     if not isinstance(node, ast.Call):
         return False
@@ -126,10 +131,11 @@ class _Uniformity:
         if isinstance(node, ast.Attribute):
             found, obj = _resolve(tr, node.value)
             if found and isinstance(obj, stubs.Dim3Intrinsic):
-                return obj in _UNIFORM_INTRINSICS
+                return _is_one_of(obj, _UNIFORM_INTRINSICS)
             found, obj = _resolve(tr, node)
-            if found:
-                return obj is not stubs.laneid and not isinstance(obj, stubs.Dim3Intrinsic) or obj in _UNIFORM_INTRINSICS
+            if found:  # a global object (np.pi, a module's constant): uniform, but for laneid
+                return _is_one_of(obj, _UNIFORM_INTRINSICS) or not (obj is stubs.laneid
+                                                                     or isinstance(obj, stubs.Dim3Intrinsic))
             return node.attr in ("shape", "strides", "ndim", "size", "real", "imag") and self.uniform(node.value)
         if isinstance(node, ast.Subscript):
             base = node.value
@@ -140,10 +146,11 @@ class _Uniformity:
             return all(self.uniform(c) for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr))
         if isinstance(node, ast.Call):
             found, obj = _resolve(tr, node.func)
-            if found and any(obj is m for m in _ARRAY_MAKERS):
+            if found and _is_one_of(obj, _ARRAY_MAKERS):
                 return True
-            pure = found and (obj is stubs.gridsize or any(obj is b for b in _PURE_BUILTINS)
-                              or getattr(math, getattr(obj, "__name__", ""), None) is obj
+            name = getattr(obj, "__name__", None)
+            pure = found and (obj is stubs.gridsize or _is_one_of(obj, _PURE_BUILTINS)
+                              or (isinstance(name, str) and getattr(math, name, None) is obj)
                               or isinstance(obj, np.ufunc) or (isinstance(obj, type) and issubclass(obj, np.number)))
             return pure and all(self.uniform(a) for a in node.args) and all(self.uniform(k.value) for k in node.keywords)
         return False
@@ -372,11 +379,9 @@ def whole_block_form(tr, params, rebuilt, thread_decls, block_decls, reassigned,
         return ""
     if "__syncthreads" in module_text:  # a barrier inside a device function
         return ""
-    u = _Uniformity(tr).run(tree.body)
-    fields = [f for f, _ in thread_decls]
-    w = _Writer(tr, u, fields)
     saved = tr.out, tr.depth
     try:
+        w = _Writer(tr, _Uniformity(tr).run(tree.body), [f for f, _ in thread_decls])
         w.check(tree.body)
         tr.out, tr.depth = [], 1
         w.body(tree.body)
