@@ -14,7 +14,6 @@ import argparse
 import json
 import os
 import sys
-import time
 
 import numpy as np
 
@@ -43,7 +42,7 @@ def rows(reps):
     f = loom.jit(selu)
     f(x)
     sync()
-    time.sleep(0.3)  # the jitted kernels' background compiles
+    loom._loom._wait_for_background_compiles()  # the jitted kernels' (as bench/nn.py waits)
     out["SELU 1e6 eager (us)"] = timed(lambda: selu(x), sync, reps, 200 if gpu else 5) * 1e6
     out["SELU 1e6 jit (us)"] = timed(lambda: f(x), sync, reps, 1000 if gpu else 20) * 1e6
     mat = loom.asarray(rng.standard_normal((150, 100)).astype(np.float32), device=dev)
@@ -60,7 +59,7 @@ def rows(reps):
             for _ in range(3):
                 step(xb, yb)
             sync()
-            time.sleep(0.3)
+            loom._loom._wait_for_background_compiles()
             out[f"{name} b{batch} step {'jit' if jit else 'eager'} (ms)"] = timed(lambda: step(xb, yb), sync, reps, 20) * 1e3
     c = loom.asarray(rng.standard_normal(1000).astype(np.float32), device=loom.cpu())
     g = loom.jit(lambda t: t + 1)

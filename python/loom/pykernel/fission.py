@@ -258,8 +258,9 @@ class _Writer:
         tr.depth -= 1
         tr.emit("}")
 
-    def uniform_lambda(self, emit_body, when_none):
-        """A lambda that evaluates a uniform value in the first live thread's variables."""
+    def uniform_lambda(self, emit_body, when_none, close):
+        """A lambda called in place that evaluates a uniform value in the first live thread's
+        variables; `close` follows its call ("}()" + close)."""
         tr = self.tr
         tr.emit("[&] {")
         tr.depth += 1
@@ -268,6 +269,7 @@ class _Writer:
         self.bind("*loom_fp")
         emit_body()
         tr.depth -= 1
+        tr.emit("}()" + close)
 
     def condition(self, test):
         def body():
@@ -307,10 +309,7 @@ class _Writer:
         if isinstance(s, (ast.If, ast.While)):
             tr.emit(("if" if isinstance(s, ast.If) else "while") + " (")
             tr.depth += 1
-            self.uniform_lambda(self.condition(s.test), "false")
-            tr.emit("}()) {")
-            tr.depth -= 1
-            tr.depth += 1
+            self.uniform_lambda(self.condition(s.test), "false", ") {")
             self.body(s.body)
             tr.depth -= 1
             if isinstance(s, ast.If) and s.orelse:
@@ -348,8 +347,7 @@ class _Writer:
             tr.emit(f"{stop_c} = {cast(stop, t)};")
             tr.emit(f"{step_c} = {cast(step, t)};")
             tr.emit("return true;")
-        self.uniform_lambda(bounds, "false")
-        tr.emit("}();")
+        self.uniform_lambda(bounds, "false", ";")
         tr.depth -= 1
         if step.const is not None:
             cmp = f"{counter} < {stop_c}" if step.const > 0 else f"{counter} > {stop_c}"
