@@ -339,6 +339,9 @@ def test_binary_morphology(device, rng, name, shape):
     lx = loom.asarray(x, device=device)
     three = rng.random((3,) * len(shape)) < 0.6
     three.flat[0] = True
+    # iterations=0 repeats until nothing changes, which ends only when the centre is on
+    # (otherwise SciPy loops forever; loom raises, test_binary_rounds_that_cycle_raise).
+    three[(1,) * len(shape)] = True
     for s in (None, three, np.ones((2,) * len(shape), bool)):
         for kw in (dict(iterations=1), dict(iterations=2, border_value=1), dict(iterations=0), dict(origin=-1)):
             if s is not None and s.shape[0] == 2 and "origin" in kw:
@@ -348,6 +351,22 @@ def test_binary_morphology(device, rng, name, shape):
         m = rng.random(shape) < 0.7
         check(getattr(ln, name)(lx, iterations=2, mask=loom.asarray(m, device=device)),
               getattr(nd, name)(x, iterations=2, mask=m), device=device)
+
+
+@pytest.mark.parametrize("name", ["binary_erosion", "binary_dilation", "binary_opening", "binary_closing"])
+def test_binary_rounds_that_cycle_raise(device, rng, name):
+    """A structure with its centre off can make rounds cycle; iterations=0 then raises
+    instead of looping forever (as SciPy does), and iterations >= 1 still runs."""
+    n = int(rng.integers(2, 9))
+    x = np.zeros(n, bool)
+    x[rng.integers(0, n)] = True
+    ring = np.array([True, False, True])
+    lx = loom.asarray(np.tile(x, 2) if name == "binary_erosion" else x, device=device)
+    if name in ("binary_dilation", "binary_closing"):
+        with pytest.raises(ValueError, match="cycle"):
+            getattr(ln, name)(lx, structure=ring, iterations=0)
+    check(getattr(ln, name)(lx, structure=ring, iterations=3),
+          getattr(nd, name)(lx.numpy(), structure=ring, iterations=3), device=device)
 
 
 @pytest.mark.parametrize("output", [None, np.float64, float, np.complex128, "F", "f", "array", "real array"])

@@ -48,11 +48,23 @@ def _binary(input, structure, iterations, mask, output, border_value, origin, di
         origins = [-o - (0 if sz & 1 else 1) for o, sz in zip(origins, s.shape)]
     m = None if mask is None else _support.check_input(mask) != 0
     out, n = x, int(iterations)
+    # Until nothing changes: rounds shrink (grow) the set when the structure's centre is on,
+    # so they settle within x.size rounds; with the centre off they can cycle ([1, 0, 1] moves
+    # [1, 0] to [0, 1] and back), where SciPy loops forever. A repeat of the result two rounds
+    # back, or more rounds than elements, is that cycle: an error rather than a hang.
+    before, rounds = None, 0
     while True:
         nxt = _round(out, s, axes, origins, border_value, dilate)
         if m is not None:
             nxt = loom.where(m, nxt, x)
         done = n == 1 or (n < 1 and not bool(loom.any(nxt != out)))
+        if n < 1 and not done:
+            rounds += 1
+            if rounds > x.size or (before is not None and not bool(loom.any(nxt != before))):
+                op = "binary_dilation" if dilate else "binary_erosion"
+                raise ValueError(f"{op}: iterations < 1 repeats until nothing changes, but the results "
+                                 "cycle (the structure's centre is off); pass iterations >= 1")
+            before = out
         out = nxt
         if done:
             break
