@@ -18,13 +18,16 @@
 namespace loom::cpu_backend {
 namespace {
 
-// Sums accumulate in double (complex128 for complex64): a long row loses no float bits.
+// Sums accumulate in double (complex128 for complex64): a long row loses no float bits. A
+// float32 product is rounded to float once before it is added (widening both factors made the
+// SpMV 1.45x slower on one thread): a term carries one float rounding and the sum none, where
+// SciPy's float sums round at every term.
 template <class T> struct Wide { using type = double; };
 template <> struct Wide<complex64_t> { using type = complex128_t; };
 template <> struct Wide<complex128_t> { using type = complex128_t; };
 template <class T> using acc_t = typename Wide<T>::type;
 
-inline double mul_acc(double a, float b, float c) { return a + static_cast<double>(b) * c; }
+inline double mul_acc(double a, float b, float c) { return a + static_cast<double>(b * c); }
 inline double mul_acc(double a, double b, double c) { return a + b * c; }
 inline complex128_t mul_acc(complex128_t a, complex64_t b, complex64_t c) {
   return {a.re + static_cast<double>(b.re) * c.re - static_cast<double>(b.im) * c.im,
@@ -58,16 +61,34 @@ template <class T, class I>
 void matmul(const T* data, const I* indices, const I* indptr, const T* x, int64_t rows, int64_t cols, int64_t nnz,
             int64_t k, T* out, std::atomic<bool>& bad) {
   if (k == 1) {  // SpMV: one accumulator in a register per row
-    cpu_runtime::parallel_for(rows, 4096, [&](int64_t b, int64_t e) {
+    cpu_runtime::parallel_for(rows, 4096, [&, data, indices, indptr, x, out](int64_t b, int64_t e) {
+      // One pass per row that checks each column as it reads it: the check's branch is never
+      // taken on a good matrix, where a second loop over the row (row_ok) costs a mispredicted
+      // exit per row (2.2x SciPy's time for a 5-point Poisson matrix on one thread).
+      const T* __restrict dp = data;
+      const I* __restrict ip = indices;
+      const I* __restrict rp = indptr;
+      const T* __restrict xp = x;
+      const auto ucols = static_cast<uint64_t>(cols);
+      bool any_bad = false;  // published once: a store to the shared flag per row would
+                             // make the compiler reload every captured pointer
       for (int64_t r = b; r < e; ++r) {
-        if (!row_ok(indices, indptr, r, cols, nnz)) {
-          bad = true;
+        const int64_t pb = rp[r], pe = rp[r + 1];
+        if (pe < pb || pb < 0 || pe > nnz) {
+          any_bad = true;
           continue;
         }
         acc_t<T> s{};
-        for (I p = indptr[r]; p < indptr[r + 1]; ++p) s = mul_acc(s, data[p], x[indices[p]]);
-        out[r] = to_value(s, static_cast<T*>(nullptr));
+        int64_t p = pb;
+        for (; p < pe; ++p) {
+          const int64_t c = ip[p];
+          if (static_cast<uint64_t>(c) >= ucols) break;
+          s = mul_acc(s, dp[p], xp[c]);
+        }
+        if (p != pe) any_bad = true;
+        else out[r] = to_value(s, static_cast<T*>(nullptr));
       }
+      if (any_bad) bad = true;
     });
     return;
   }
