@@ -131,8 +131,12 @@ void init_dtype(nb::module_& m) {
                            "dtypes, scalar types and names that denote the same type.");
   // loom.dtype('float32'), loom.dtype(np.int8), ...: as numpy.dtype(x), any spelling to_dtype
   // accepts (TypeError naming the spelling otherwise).
-  cls.def("__init__", [](DTypeObj* self, nb::handle spec) { new (self) DTypeObj{to_dtype(spec)}; },
-          nb::arg("spec").none(), "The loom dtype that `spec` (a dtype, NumPy dtype or type, or name) denotes.");
+  // None is NumPy's default type, float64, in numpy.dtype(None) and in comparisons
+  // (np.dtype('f8') == None is True, which CuPy's tests of dtype=None results rely on).
+  const auto spelled = [](nb::handle h) { return h.is_none() ? DType::float64 : to_dtype(h); };
+  cls.def("__init__", [spelled](DTypeObj* self, nb::handle spec) { new (self) DTypeObj{spelled(spec)}; },
+          nb::arg("spec").none(),
+          "The loom dtype that `spec` (a dtype, NumPy dtype or type, or name; None: float64) denotes.");
   cls.def_prop_ro("name", [](const DTypeObj& d) { return dtype_name(d.value); },
                   "NumPy's name of the type: 'float32', 'bool', 'bfloat16', ...")
       .def_prop_ro("itemsize", [](const DTypeObj& d) { return itemsize(d.value); },
@@ -152,9 +156,9 @@ void init_dtype(nb::module_& m) {
                    "The equivalent numpy.dtype (ml_dtypes.bfloat16 for bfloat16); lets "
                    "np.dtype(loom.float32) and np.zeros(3, dtype=loom.float32) work.")
       .def("__eq__",
-           [](const DTypeObj& d, nb::handle other) {
+           [spelled](const DTypeObj& d, nb::handle other) {
              try {
-               return to_dtype(other) == d.value;
+               return spelled(other) == d.value;
              } catch (...) {  // not a dtype: unequal, as NumPy answers
                PyErr_Clear();
                return false;
@@ -162,9 +166,9 @@ void init_dtype(nb::module_& m) {
            },
            nb::arg("other").none(), "True when `other` denotes the same type (loom/NumPy dtype, name, type).")
       .def("__ne__",
-           [](const DTypeObj& d, nb::handle other) {
+           [spelled](const DTypeObj& d, nb::handle other) {
              try {
-               return to_dtype(other) != d.value;
+               return spelled(other) != d.value;
              } catch (...) {
                PyErr_Clear();
                return true;

@@ -88,6 +88,11 @@ def test_dtype_objects():
     assert loom.float64 == float and loom.int64 == int and loom.bool_ == bool
     assert loom.bfloat16 == ml_dtypes.bfloat16 and loom.bfloat16 == np.dtype(ml_dtypes.bfloat16)
     assert loom.float32 != loom.float64 and loom.float32 != "nonsense" and loom.float32 != 3
+    # None is float64, as numpy.dtype(None) and np.dtype('f8') == None say
+    assert (loom.float64 == None) == (np.dtype("f8") == None) == True  # noqa: E711
+    assert (loom.float32 == None) == (np.dtype("f4") == None) == False  # noqa: E711
+    assert loom.float32 != None and not (loom.float64 != None)  # noqa: E711
+    assert loom.dtype(None) == np.dtype(None) == loom.float64
     assert np.dtype(loom.float32) == np.float32
     assert np.dtype(loom.bfloat16) == ml_dtypes.bfloat16
     assert np.zeros(2, dtype=loom.int16).dtype == np.int16

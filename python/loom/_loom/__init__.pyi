@@ -77,7 +77,7 @@ class dtype:
 
     def __init__(self, spec: object | None) -> None:
         """
-        The loom dtype that `spec` (a dtype, NumPy dtype or type, or name) denotes.
+        The loom dtype that `spec` (a dtype, NumPy dtype or type, or name; None: float64) denotes.
         """
 
     @property
