@@ -71,7 +71,10 @@ Array kaiser(int64_t M, double beta, std::optional<Device> device) {
   return divide(num, i0(full({}, beta, DType::float64, device)));
 }
 
-Array convolve(const Array& a, const Array& v, const std::string& mode) {
+Array convolve(const Array& a_in, const Array& v_in, const std::string& mode) {
+  // NumPy reads both inputs with ndmin=1: a 0-d one is one weight (np.correlate refuses it).
+  const Array a = a_in.ndim() == 0 ? reshape(a_in, {1}) : a_in;
+  const Array v = v_in.ndim() == 0 ? reshape(v_in, {1}) : v_in;
   check_1d("convolve", a, v);
   if (mode != "full" && mode != "same" && mode != "valid")
     throw_value_error("convolve", "mode must be 'full', 'same' or 'valid', not '" + mode + "'");

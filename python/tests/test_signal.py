@@ -37,6 +37,17 @@ def test_convolve_correlate(device, rng, n, m, mode):
     np.testing.assert_array_equal(got.numpy(), np.convolve(ai, vi, mode))
 
 
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+def test_convolve_reads_a_0d_input_as_one_weight(device, rng, mode):
+    """numpy.convolve reads its inputs with ndmin=1; numpy.correlate refuses a 0-d one."""
+    a, s = rng.standard_normal(6), np.float64(rng.standard_normal())
+    for x, y in ((a, np.array(s)), (np.array(s), a), (np.array(s), np.array(s))):
+        got = loom.convolve(L(x, device), L(y, device), mode)
+        np.testing.assert_allclose(got.numpy(), np.convolve(x, y, mode), rtol=1e-14)
+    with pytest.raises(ValueError, match="correlate"):
+        loom.correlate(L(a, device), L(np.array(s), device))
+
+
 def test_convolve_errors(device):
     x = L(np.ones(3), device)
     with pytest.raises(ValueError, match="convolve"):
