@@ -8,6 +8,7 @@
 #include "loom/ops/elementwise.h"
 #include "loom/ops/shape_ops.h"
 #include "loom/ops/sorting_complex.h"
+#include "loom/ops/unique_axis.h"
 
 namespace loom {
 namespace {
@@ -94,7 +95,7 @@ void sort_inplace(const Array& a, int64_t axis) {
 
 UniqueArrays unique(const Array& a, bool return_index, bool return_inverse, bool return_counts,
                     std::optional<int64_t> axis, bool equal_nan) {
-  if (axis) throw UnsupportedError("[unique] only axis=None is supported");
+  if (axis) return sorting_detail::unique_along_axis(a, *axis, return_index, return_inverse, return_counts);
   UniqueArrays r;
   if (a.size() == 0) {
     r.values = Array::allocate({0}, a.dtype(), a.device());

@@ -21,8 +21,9 @@ Array argsort(const Array& a, std::optional<int64_t> axis = -1, bool descending 
 void sort_inplace(const Array& a, int64_t axis = -1);
 
 /// unique's outputs (UniqueArrays, declared with the backends' contract).
-/// NumPy 2's unique with axis=None (other axes raise UnsupportedError). With equal_nan
-/// (the default) all NaNs collapse into one NaN at the end.
+/// NumPy 2's unique: of the flattened array with axis=None, where with equal_nan (the
+/// default) all NaNs collapse into one NaN at the end; of the slices along `axis` otherwise
+/// (ops/unique_axis.h: a slice holding a NaN is a value of its own, as NumPy's).
 UniqueArrays unique(const Array& a, bool return_index = false, bool return_inverse = false,
                     bool return_counts = false, std::optional<int64_t> axis = std::nullopt,
                     bool equal_nan = true);

@@ -129,12 +129,13 @@ LOOM_BINDING_FAMILY(sorting, 40) {
   m.def("unique", &unique_py, nb::arg("ar"), nb::arg("return_index") = false, nb::arg("return_inverse") = false,
         nb::arg("return_counts") = false, nb::arg("axis").none() = nb::none(), nb::kw_only(),
         nb::arg("equal_nan") = true,
-        "Find the sorted unique elements of an array (flattened).\n\n"
+        "Find the sorted unique elements of an array (flattened), or with `axis` its\n"
+        "unique slices along that axis (in lexicographic order).\n\n"
         "Optionally also returns the index of each value's first occurrence, the inverse\n"
-        "(input's shape; values[inverse] rebuilds the input) and the counts, in that order,\n"
-        "as a tuple. With equal_nan=True (NumPy 2's default) all NaNs count as one value.\n"
-        "Only axis=None is supported (NotImplementedError otherwise). The GPU waits once\n"
-        "for the number of unique values, as CuPy does.");
+        "(input's shape; values[inverse] rebuilds the input; one entry per slice with\n"
+        "`axis`) and the counts, in that order, as a tuple. With equal_nan=True (NumPy 2's\n"
+        "default) all NaNs count as one value; a slice holding a NaN is always its own. The\n"
+        "GPU waits once for the number of unique values, as CuPy does.");
   m.def("unique_all", [](nb::handle x) { return unique_named(x, "UniqueAllResult", true, true, true); }, nb::arg("x"),
         "The Array API's unique_all: (values, indices, inverse_indices, counts) of the flattened array, a named "
         "tuple. values are sorted; indices give each value's first occurrence; inverse_indices has x's shape; "

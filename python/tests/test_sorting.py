@@ -216,8 +216,24 @@ def test_unique_shapes(device, rng):
     x = sort_data(rng, (6, 7), "float32")
     compare(lambda m, a: m.unique(a.T, return_inverse=True), x, device=device)
     compare(lambda m, a: m.unique(a), np.arange(10000) % 37, device=device)
-    with pytest.raises(NotImplementedError):
-        loom.unique(loom.asarray(x, device=device), axis=0)
+
+
+@pytest.mark.parametrize("shape", [(6, 3), (5, 2, 3), (7,), (4, 0), (0, 3)])
+def test_unique_along_an_axis(device, rng, shape):
+    """The slices along each axis, compared whole: values, first index, inverse, counts."""
+    fn = lambda m, a, axis: m.unique(a, axis=axis, return_index=True, return_inverse=True,  # noqa: E731
+                                     return_counts=True)
+    x = rng.integers(0, 2, shape).astype(np.float32)  # few distinct slices: repeats are likely
+    for axis in range(-len(shape), len(shape)):
+        compare(fn, x, axis, device=device, exact=True)
+        compare(lambda m, a: m.unique(a, axis=axis), x.astype(np.int16), device=device, exact=True)
+    c = rng.integers(0, 2, (6, 2)) + 1j * rng.integers(0, 2, (6, 2))
+    compare(fn, c, 0, device=device, exact=True)
+    # Slices holding a NaN are each their own value, whatever equal_nan says (as NumPy's).
+    y = np.array([[1, 0, 1], [np.nan, 1, 1], [1, 0, 1], [np.nan, 1, 1]])
+    compare(lambda m, a: m.unique(a, axis=0, return_counts=True, equal_nan=True), y, device=device, exact=True)
+    with pytest.raises(np.exceptions.AxisError):
+        loom.unique(loom.asarray(x, device=device), axis=len(shape))
 
 
 # ---- searchsorted -------------------------------------------------------------------

@@ -2478,13 +2478,14 @@ def argsort(a: object, axis: object | None = -1, kind: object | None = None, ord
 
 def unique(ar: object, return_index: bool = False, return_inverse: bool = False, return_counts: bool = False, axis: object | None = None, *, equal_nan: bool = True) -> object:
     """
-    Find the sorted unique elements of an array (flattened).
+    Find the sorted unique elements of an array (flattened), or with `axis` its
+    unique slices along that axis (in lexicographic order).
 
     Optionally also returns the index of each value's first occurrence, the inverse
-    (input's shape; values[inverse] rebuilds the input) and the counts, in that order,
-    as a tuple. With equal_nan=True (NumPy 2's default) all NaNs count as one value.
-    Only axis=None is supported (NotImplementedError otherwise). The GPU waits once
-    for the number of unique values, as CuPy does.
+    (input's shape; values[inverse] rebuilds the input; one entry per slice with
+    `axis`) and the counts, in that order, as a tuple. With equal_nan=True (NumPy 2's
+    default) all NaNs count as one value; a slice holding a NaN is always its own. The
+    GPU waits once for the number of unique values, as CuPy does.
     """
 
 def unique_all(x: object) -> object:
