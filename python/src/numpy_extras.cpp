@@ -103,11 +103,11 @@ LOOM_BINDING_FAMILY(numpy_extras, 33) {
           arrays.push_back(to_array(x, device));
           device = arrays.back().device();
         }
-        // A list, as the Array API standard (2024.12), CuPy and JAX return it (NumPy 2: a tuple).
-        return to_list(meshgrid(arrays, copy, sparse, indexing));
+        // A tuple, as NumPy 2, CuPy and the Array API standard since 2025.12 return it.
+        return to_tuple(meshgrid(arrays, copy, sparse, indexing));
       },
       nb::arg("xi"), nb::kw_only(), nb::arg("copy") = true, nb::arg("sparse") = false, nb::arg("indexing") = "xy",
-      "numpy.meshgrid: coordinate arrays from coordinate vectors ('xy' or 'ij' indexing), as a list.");
+      "numpy.meshgrid: coordinate arrays from coordinate vectors ('xy' or 'ij' indexing), as a tuple.");
   m.def(
       "indices",
       [](nb::handle dims, nb::handle dtype, bool sparse, nb::handle device) -> nb::object {

@@ -250,8 +250,9 @@ LOOM_BINDING_FAMILY(shape_ops, 50) {
         arg("array"), arg("shape"),
         "A view of the array broadcast to `shape` (zero strides along broadcast axes). Writing to it\n"
         "writes shared elements, as with NumPy's writeable broadcast views: avoid it.");
-  m.def("broadcast_arrays", [](nb::args args) { return arrays_list(broadcast_arrays(to_arrays(args))); },
-        "Broadcasts arrays against each other; returns a list of views.");
+  // A tuple, as NumPy 2 and the Array API standard since 2025.12 return it.
+  m.def("broadcast_arrays", [](nb::args args) { return nb::tuple(arrays_list(broadcast_arrays(to_arrays(args)))); },
+        "Broadcasts arrays against each other; returns a tuple of views.");
   m.def("atleast_1d", &atleast<atleast_1d>, "Views with at least one axis (a tuple for several inputs).");
   m.def("atleast_2d", &atleast<atleast_2d>, "Views with at least two axes (a tuple for several inputs).");
   m.def("atleast_3d", &atleast<atleast_3d>,

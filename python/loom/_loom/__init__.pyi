@@ -1997,9 +1997,9 @@ def average(a: object, axis: object | None = None, weights: object | None = None
     numpy.average: the (weighted) mean along axis; returned=True adds the sum of the weights.
     """
 
-def meshgrid(*xi, copy: bool = True, sparse: bool = False, indexing: str = 'xy') -> list:
+def meshgrid(*xi, copy: bool = True, sparse: bool = False, indexing: str = 'xy') -> tuple:
     """
-    numpy.meshgrid: coordinate arrays from coordinate vectors ('xy' or 'ij' indexing), as a list.
+    numpy.meshgrid: coordinate arrays from coordinate vectors ('xy' or 'ij' indexing), as a tuple.
     """
 
 def indices(dimensions: object, dtype: object | None = None, sparse: bool = False, *, device: object | None = None) -> object:
@@ -2628,8 +2628,8 @@ def broadcast_to(array: object, shape: object) -> ndarray:
     writes shared elements, as with NumPy's writeable broadcast views: avoid it.
     """
 
-def broadcast_arrays(*args) -> object:
-    """Broadcasts arrays against each other; returns a list of views."""
+def broadcast_arrays(*args) -> tuple:
+    """Broadcasts arrays against each other; returns a tuple of views."""
 
 def atleast_1d(*args) -> object:
     """Views with at least one axis (a tuple for several inputs)."""
