@@ -8,6 +8,26 @@
 #include "loom/ops/take.h"
 
 namespace loom::py {
+namespace {
+
+// roll's shift: an int, a sequence of them, or an integer array (loom's, NumPy's, CuPy's)
+// of at most one dimension; NumPy's broadcast of shift against axis refuses more.
+std::vector<int64_t> roll_shifts(nb::handle shift) {
+  if (nb::hasattr(shift, "ndim") && !nb::isinstance<nb::str>(shift)) {
+    const int64_t nd = nb::cast<int64_t>(shift.attr("ndim"));
+    if (nd == 0) return {to_int_arg(shift.attr("item")(), "roll", "shift")};
+    if (nd > 1) throw_value_error("roll", "'shift' and 'axis' should be scalars or 1D sequences");
+  }
+  std::vector<int64_t> shifts;
+  if (nb::isinstance<nb::sequence>(shift) && !nb::isinstance<nb::str>(shift)) {
+    for (nb::handle s : shift) shifts.push_back(to_int_arg(s, "roll", "shift"));
+  } else {
+    shifts.push_back(to_int_arg(shift, "roll", "shift"));
+  }
+  return shifts;
+}
+
+}  // namespace
 
 LOOM_BINDING_FAMILY(take, 32) {
   m.def(
@@ -44,13 +64,7 @@ LOOM_BINDING_FAMILY(take, 32) {
   m.def(
       "roll",
       [](nb::handle a, nb::handle shift, nb::handle axis) {
-        std::vector<int64_t> shifts;
-        if (nb::isinstance<nb::sequence>(shift) && !nb::isinstance<nb::str>(shift)) {
-          for (nb::handle s : shift) shifts.push_back(to_int_arg(s, "roll", "shift"));
-        } else {
-          shifts.push_back(to_int_arg(shift, "roll", "shift"));
-        }
-        return roll(to_array(a, std::nullopt), shifts, to_axes(axis, "roll"));
+        return roll(to_array(a, std::nullopt), roll_shifts(shift), to_axes(axis, "roll"));
       },
       nb::arg("a"), nb::arg("shift"), nb::arg("axis").none() = nb::none(),
       "numpy.roll: elements shifted cyclically by shift along axis (the flattened array when None).");

@@ -69,6 +69,18 @@ def test_roll(device, rng, shift, axis):
                                   np.roll(a[:, ::-1], shift, axis=axis))
 
 
+@pytest.mark.parametrize("shift,axis", [(2, None), (-3, 1), ((1, 2), (0, 1))])
+def test_roll_takes_shifts_as_arrays(device, rng, shift, axis):
+    """A 0-d or 1-d integer array (loom's or NumPy's) is a shift as NumPy reads it; more
+    dimensions are refused as NumPy refuses them."""
+    a = rng.integers(-50, 50, size=(3, 4, 5))
+    want = np.roll(a, shift, axis=axis)
+    for s in (np.array(shift), L(np.array(shift), device)):
+        np.testing.assert_array_equal(loom.roll(L(a, device), s, axis=axis).numpy(), want)
+    with pytest.raises(ValueError, match="1D sequences"):
+        loom.roll(L(a, device), L(np.ones((2, 1), np.int64), device), axis=(0, 1))
+
+
 def test_roll_returns_a_new_array_and_handles_empty(device):
     a = L(np.arange(4.0), device)
     r = loom.roll(a, 4)
