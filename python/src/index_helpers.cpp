@@ -11,6 +11,7 @@ namespace {
 nb::tuple arrays_tuple(std::vector<Array> v) { return nb::tuple(arrays_list(std::move(v))); }
 
 char order_arg(nb::handle h, const char* op) {
+  if (h.is_none()) return 'C';  // NumPy reads order=None as 'C' here
   const std::string s = to_str_arg(h, op, "order");
   if (s.size() != 1) throw std::invalid_argument(std::string("[") + op + "] only 'C' or 'F' order is permitted");
   return s[0];
@@ -66,7 +67,7 @@ LOOM_BINDING_FAMILY(index_helpers, 39) {
         }
         return ravel_multi_index(to_arrays(multi_index), to_shape(dims), modes, order_arg(order, op));
       },
-      nb::arg("multi_index"), nb::arg("dims"), nb::arg("mode") = "raise", nb::arg("order") = "C",
+      nb::arg("multi_index"), nb::arg("dims"), nb::arg("mode") = "raise", nb::arg("order").none() = "C",
       "numpy.ravel_multi_index: flat indices of coordinate arrays into an array of shape dims; mode 'raise', "
       "'wrap' or 'clip' (or one per dimension), order 'C' or 'F'.");
   m.def(
@@ -74,7 +75,7 @@ LOOM_BINDING_FAMILY(index_helpers, 39) {
       [](nb::handle indices, nb::handle shape, nb::handle order) {
         return arrays_tuple(unravel_index(to_array(indices), to_shape(shape), order_arg(order, "unravel_index")));
       },
-      nb::arg("indices"), nb::arg("shape"), nb::arg("order") = "C",
+      nb::arg("indices"), nb::arg("shape"), nb::arg("order").none() = "C",
       "numpy.unravel_index: the coordinate arrays of flat indices into an array of shape; order 'C' or 'F'.");
   m.def(
       "ix_",

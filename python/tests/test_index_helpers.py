@@ -57,7 +57,7 @@ def test_triangle_indices_from_needs_2d(device, fn):
         getattr(loom, fn)(loom.zeros((2, 3, 4), device=device))
 
 
-@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("order", ["C", "F", None])  # None: NumPy's 'C'
 @pytest.mark.parametrize("dtype", ["int8", "int32", "uint16", "int64"])
 def test_ravel_multi_index(device, rng, order, dtype):
     dims = (3, 4, 5)
@@ -103,7 +103,7 @@ def test_ravel_multi_index_errors(device):
         loom.ravel_multi_index(c, (3, 4), order="A")
 
 
-@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("order", ["C", "F", None])
 @pytest.mark.parametrize("dtype", ["int16", "uint32", "int64"])
 @pytest.mark.parametrize("shape", [(3, 4, 5), (7,), (2, 1, 6)])
 def test_unravel_index(device, rng, order, dtype, shape):

@@ -2393,12 +2393,12 @@ def triu_indices(n: int, k: int = 0, m: object | None = None, *, device: object 
 def triu_indices_from(arr: object, k: int = 0) -> tuple:
     """numpy.triu_indices_from: triu_indices of a 2-d array's shape."""
 
-def ravel_multi_index(multi_index: object, dims: object, mode: object = 'raise', order: object = 'C') -> ndarray:
+def ravel_multi_index(multi_index: object, dims: object, mode: object = 'raise', order: object | None = 'C') -> ndarray:
     """
     numpy.ravel_multi_index: flat indices of coordinate arrays into an array of shape dims; mode 'raise', 'wrap' or 'clip' (or one per dimension), order 'C' or 'F'.
     """
 
-def unravel_index(indices: object, shape: object, order: object = 'C') -> tuple:
+def unravel_index(indices: object, shape: object, order: object | None = 'C') -> tuple:
     """
     numpy.unravel_index: the coordinate arrays of flat indices into an array of shape; order 'C' or 'F'.
     """
