@@ -1,5 +1,6 @@
 // Shape ops that return views of their input: new shape/strides/offset, same buffer.
 #include <algorithm>
+#include <cstdlib>
 #include <numeric>
 #include <string>
 
@@ -16,8 +17,25 @@ char resolve_order(const Array& a, char order, const char* op) {
     const Array t = a.transpose();
     return !a.is_contiguous() && t.is_contiguous() ? 'F' : 'C';
   }
-  if (order == 'K') throw UnsupportedError(std::string("[") + op + "] order='K' is not supported");
+  if (order == 'K') throw_value_error(op, "order 'K' is not permitted for reshaping");  // ravel takes it
   throw_value_error(op, std::string("order must be one of 'C', 'F', 'A' (got '") + order + "')");
+}
+
+// NumPy's order='K' (ravel, flatten): the elements as they lie in memory, i.e. the axes by
+// decreasing stride size (ties keep their order), each walked in its own direction (a
+// reversed axis stays reversed); then C order over that view.
+Array memory_order_view(const Array& a) {
+  std::vector<int64_t> perm(static_cast<size_t>(a.ndim()));
+  std::iota(perm.begin(), perm.end(), int64_t{0});
+  const Strides& st = a.strides();
+  std::stable_sort(perm.begin(), perm.end(), [&](int64_t i, int64_t j) { return std::abs(st[i]) > std::abs(st[j]); });
+  return transpose(a, perm);
+}
+
+// The view that order `order` reads in C order.
+Array ordered_view(const Array& a, char order, const char* op) {
+  if (order == 'K') return memory_order_view(a);
+  return resolve_order(a, order, op) == 'F' ? a.transpose() : a;
 }
 
 Shape reversed(const Shape& s) { return Shape(s.rbegin(), s.rend()); }
@@ -103,16 +121,14 @@ Array reshape(const Array& a, const Shape& shape, char order, std::optional<bool
 }
 
 Array ravel(const Array& a, char order) {
-  const char o = resolve_order(a, order, "ravel");
-  const Array src = o == 'F' ? a.transpose() : a;
+  const Array src = ordered_view(a, order, "ravel");
   // NumPy returns a view only for contiguous input; arr.reshape(-1) views in more cases.
   if (src.is_contiguous()) return src.view({a.size()}, {static_cast<int64_t>(a.itemsize())}, src.offset());
   return src.copy().view({a.size()}, {static_cast<int64_t>(a.itemsize())}, 0);
 }
 
 Array flatten(const Array& a, char order) {
-  const char o = resolve_order(a, order, "flatten");
-  const Array c = (o == 'F' ? a.transpose() : a).copy();
+  const Array c = ordered_view(a, order, "flatten").copy();
   return c.view({a.size()}, {static_cast<int64_t>(a.itemsize())}, 0);
 }
 

@@ -107,7 +107,7 @@ def test_view_sees_writes_through_base(rng):
 @pytest.mark.parametrize("kind", ["", "T", "flip"])
 def test_ravel_flatten(device, rng, kind):
     a = random_array(rng, (3, 5), "int16")
-    for order in "CFA":
+    for order in "CFAK":
         compare(lambda xp, x: xp.ravel(noncontig(xp, x, kind), order=order), a, device=device)
         compare(lambda xp, x: noncontig(xp, x, kind).ravel(order), a, device=device)
         compare(lambda xp, x: noncontig(xp, x, kind).flatten(order), a, device=device)
@@ -115,6 +115,22 @@ def test_ravel_flatten(device, rng, kind):
     assert shares_memory(x.ravel(), x) and not shares_memory(x.flatten(), x)
     assert not shares_memory(x.T.ravel(), x) and shares_memory(x.T.ravel("F"), x)
     compare(lambda xp, x: xp.ravel(x), np.float32(3.5) * np.ones(()), device=device)
+
+
+def test_ravel_flatten_in_memory_order(device, rng):
+    """order='K': the axes by decreasing stride, each in its own direction; a view where the
+    elements lie contiguously that way (a transposed array), a copy otherwise."""
+    b = random_array(rng, (2, 3, 4), "float32")
+    views = [lambda xp, x: x.transpose(2, 0, 1), lambda xp, x: x[:, ::2, :], lambda xp, x: x[::-1],
+             lambda xp, x: x.transpose(1, 2, 0)[:, ::-1], lambda xp, x: xp.asfortranarray(x),
+             lambda xp, x: x[:, :, ::-1].transpose(2, 1, 0), lambda xp, x: x[:, :1, :]]
+    for view in views:
+        compare(lambda xp, x: view(xp, x).ravel("K"), b, device=device)
+        compare(lambda xp, x: view(xp, x).flatten("K"), b, device=device)
+    x = loom.asarray(b, device=device)
+    assert shares_memory(x.transpose(2, 0, 1).ravel("K"), x) and not shares_memory(x[::-1].ravel("K"), x)
+    with pytest.raises(ValueError, match="not permitted for reshaping"):
+        x.reshape((4, 6), order="K")
 
 
 def test_shape_setter(device, rng):
