@@ -72,10 +72,17 @@ Array digitize(const Array& x, const Array& bins, bool right) {
   if (is_complex(x.dtype())) throw_dtype_error("digitize", "x may not be complex");
   const std::string side = right ? "left" : "right";
   if (bins.size() < 2) return searchsorted(bins, x, side);
-  const Array d = subtract(getitem(bins, {Index(Slice{1, std::nullopt, std::nullopt})}),
-                           getitem(bins, {Index(Slice{std::nullopt, -1, std::nullopt})}));
-  if (host_bool(all(greater_equal(d, 0)))) return searchsorted(bins, x, side);
-  if (!host_bool(all(less_equal(d, 0)))) throw_value_error("digitize", "bins must be monotonically increasing or decreasing");
+  // NumPy's check_array_monotonic: the first edge that differs from bins[0] sets the
+  // direction (rising when bins[0] is below it, or when all edges are equal); a later strict
+  // step the other way breaks it. NaN compares false, so NaN edges never break it.
+  const Array head = getitem(bins, {Index(Slice{std::nullopt, -1, std::nullopt})});
+  const Array tail = getitem(bins, {Index(Slice{1, std::nullopt, std::nullopt})});
+  const Array first = getitem(bins, {Index(int64_t{0})});
+  const Array differs = not_equal(tail, first);
+  const bool rising = host_bool(logical_or(logical_not(any(differs)), less(first, getitem(tail, {Index(argmax(differs))}))));
+  if (host_bool(any(rising ? greater(head, tail) : less(head, tail))))
+    throw_value_error("digitize", "bins must be monotonically increasing or decreasing");
+  if (rising) return searchsorted(bins, x, side);
   // Decreasing bins: count from the end of the reversed (increasing) ones.
   return subtract(int64_t{bins.size()}, searchsorted(flip(bins), x, side));
 }

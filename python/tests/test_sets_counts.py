@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import loom
+from conftest import compare
 
 
 def L(x, device):
@@ -38,6 +39,19 @@ def test_digitize(device, rng, right):
                                       np.digitize(x, bins, right=right))
     with pytest.raises(ValueError, match="monoton"):
         loom.digitize(L(x, device), L(np.array([0.0, 2.0, 1.0]), device))
+
+
+@pytest.mark.parametrize("right", [False, True])
+def test_digitize_with_nan_and_equal_edges(device, rng, right):
+    """NumPy's monotonicity rule: the first edge unlike bins[0] sets the direction (equal
+    edges rise); NaN edges compare false and never break it; NaN values go past the end."""
+    nan = np.nan
+    x = rng.uniform(-1, 14, 20).astype(np.float32)
+    x[[3, 7]] = [nan, 5.0]
+    for edges in ([1, 3, 5, 8, nan], [1, 3, 5, 8, nan, nan], [nan, 8, 5, 3, 1], [nan, nan, nan, 5, 3, 1],
+                  [nan, nan], [2, 2, 2], [3, 3, 1, 1], [1, 1, 3, 3], [nan, 1, 3, 2], [1, 3, 2, nan]):
+        bins = np.array(edges, np.float32)
+        compare(lambda xp, a, b: xp.digitize(a, b, right=right), x, bins, device=device)
 
 
 def test_bincount(device, rng):
