@@ -106,19 +106,49 @@ Array matrix_rank(const Array& a, std::optional<double> tol, std::optional<doubl
   return sum(greater(s, t), std::vector<int64_t>{-1}).astype(int64);
 }
 
+namespace {
+
+// inv as NumPy's cond calls it, errors ignored: a singular matrix's inverse is all NaN. The
+// batch is inverted whole first; only when one of it is singular, matrix by matrix.
+Array inverse_or_nan(const Array& x, const Shape& batch) {
+  try {
+    return inv(x);
+  } catch (const LinAlgError&) {
+    const int64_t n = x.shape().back();
+    const Array stackd = reshape(x, {shape_size(batch), n, n});
+    std::vector<Array> parts;
+    for (int64_t b = 0; b < stackd.shape()[0]; ++b) {
+      const Array m = getitem(stackd, {Index(b)});
+      try {
+        parts.push_back(inv(m));
+      } catch (const LinAlgError&) {
+        parts.push_back(full({n, n}, std::numeric_limits<double>::quiet_NaN(), m.dtype(), m.device()));
+      }
+    }
+    return reshape(stack(parts, 0), x.shape());
+  }
+}
+
+}  // namespace
+
 Array cond(const Array& x, const linalg::NormOrd& p) {
   using Kind = linalg::NormOrd::Kind;
   const bool by_svd = p.kind == Kind::none || (p.kind == Kind::number && std::abs(p.p) == 2);
+  const std::vector<int64_t> axes{-2, -1};
+  Array r;
   if (by_svd) {
     const Array s = svdvals(x);
     const Array first = getitem(s, {Index(ellipsis), Index(int64_t{0})});
     const Array last = getitem(s, {Index(ellipsis), Index(int64_t{-1})});
-    return p.kind == Kind::number && p.p < 0 ? true_divide(last, first) : true_divide(first, last);
+    r = p.kind == Kind::number && p.p < 0 ? true_divide(last, first) : true_divide(first, last);
+  } else {
+    Shape batch;
+    matrix_stack("cond", x, &batch, true);  // the checks: inv needs square matrices
+    r = multiply(linalg::norm(x, p, axes), linalg::norm(inverse_or_nan(x, batch), p, axes));
   }
-  Shape batch;
-  matrix_stack("cond", x, &batch, true);  // the checks: inv needs square matrices
-  const std::vector<int64_t> axes{-2, -1};
-  return multiply(linalg::norm(x, p, axes), linalg::norm(inv(x), p, axes));
+  // NumPy: a NaN (a singular matrix: 0 / 0, or its NaN inverse) is inf unless x holds a NaN.
+  const Array singular = logical_and(isnan(r), logical_not(any(isnan(x), axes)));
+  return where(singular, full({}, std::numeric_limits<double>::infinity(), r.dtype(), r.device()), r);
 }
 
 LstsqResult lstsq(const Array& a, const Array& b, std::optional<double> rcond) {

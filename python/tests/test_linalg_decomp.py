@@ -290,3 +290,17 @@ def test_svd_factor_gradients_against_central_differences(dev, rng, shape):
     np.testing.assert_allclose(np.sum(g * e), _central(np_f, a, e), rtol=1e-5, atol=1e-7)
     batched = loom.vmap(loom.grad(loom_f))(loom.asarray(np.stack([a, a]), device=dev)).numpy()
     np.testing.assert_allclose(batched[1], g, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex128"])
+def test_cond_of_singular_matrices_is_inf(dev, rng, dtype):
+    """NumPy's cond ignores inv's errors: a singular matrix (zeros, ones) gives inf for every
+    p, also inside a batch beside invertible ones; 0 / 0 from the singular values too."""
+    batch = np.stack([np.zeros((3, 3)), np.ones((3, 3)), rng.standard_normal((3, 3)), np.eye(3)]).astype(dtype)
+    for p in [None, 2, -2, 1, -1, np.inf, -np.inf, "fro"]:
+        for a in (batch, batch[0], batch[1]):
+            with np.errstate(all="ignore"):
+                want = np.linalg.cond(a, p)
+            got = loom.linalg.cond(loom.asarray(a, device=dev), p)
+            assert got.dtype == np.asarray(want).dtype
+            np.testing.assert_allclose(got.numpy(), want, rtol=1e-4 if dtype == "float32" else 1e-10)
