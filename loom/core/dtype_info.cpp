@@ -67,6 +67,11 @@ Casting casting_from_name(const std::string& name, const char* op) {
                             "')");
 }
 
+const char* casting_name(Casting casting) {
+  static const char* const names[] = {"no", "equiv", "safe", "same_kind", "unsafe"};
+  return names[static_cast<int>(casting)];
+}
+
 bool can_cast(DType from, DType to, Casting casting) {
   switch (casting) {
     case Casting::no:

@@ -37,6 +37,8 @@ IntInfo iinfo(DType dt);
 enum class Casting : uint8_t { no, equiv, safe, same_kind, unsafe };
 /// "no", "equiv", "safe", "same_kind" or "unsafe"; std::invalid_argument naming `op` else.
 Casting casting_from_name(const std::string& name, const char* op = "can_cast");
+/// The level's NumPy name ("same_kind", ...), for messages.
+const char* casting_name(Casting casting);
 /// numpy.can_cast(from, to, casting). `safe`: every value of `from` is a value of `to`,
 /// that is, promotion of the two gives `to` (the standard's can_cast).
 bool can_cast(DType from, DType to, Casting casting = Casting::safe);

@@ -149,8 +149,19 @@ Array apply(OpId op, const Operand* in, int nin, const UfuncArgs& args) {
   const Shape& shape = shape_of ? *shape_of : kScalarShape;
 
   for (int i = 0; i < nin; ++i) call.scalar[i] = in[i].scalar;
-  call.loop = ew_rules::resolve(op, in, call.scalar, nin, args.dtype);
+  call.loop = ew_rules::resolve(op, in, call.scalar, nin, args.dtype, args.casting);
   const DType res = result_dtype(info.rule, call.loop);
+  if (args.casting == Casting::no || args.casting == Casting::equiv) {
+    // Promotion's casts are safe, so only these two rules refuse them (int16 + int32 under
+    // 'no': input 0 would be cast to int32). Python scalars are weak: never checked.
+    for (int i = op == OpId::where ? 1 : 0; i < nin; ++i) {
+      const DType need = input_loop_dtype(op, i, call.loop);
+      if (!in[i].is_scalar && !can_cast(in[i].array.dtype(), need, args.casting))
+        throw DTypeError(std::string("[") + info.name + "] Cannot cast ufunc '" + info.name + "' input " +
+                         std::to_string(i) + " from " + dtype_name(in[i].array.dtype()) + " to " + dtype_name(need) +
+                         " with casting rule '" + casting_name(args.casting) + "'");
+    }
+  }
   for (int i = 0; i < nin; ++i) {
     call.is_scalar[i] = in[i].is_scalar;
     if (!in[i].is_scalar) call.in[i] = in[i].array;
@@ -163,9 +174,10 @@ Array apply(OpId op, const Operand* in, int nin, const UfuncArgs& args) {
       throw std::invalid_argument(std::string("[") + info.name + "] non-broadcastable output operand with shape " +
                                   shape_str(out.shape()) + " doesn't match the broadcast shape " +
                                   shape_str(broadcast_shapes(shape, out.shape(), info.name)));
-    if (!can_cast_same_kind(res, out.dtype()))
+    if (!can_cast(res, out.dtype(), args.casting))
       throw DTypeError(std::string("[") + info.name + "] Cannot cast ufunc '" + info.name + "' output from " +
-                       dtype_name(res) + " to " + dtype_name(out.dtype()) + " with casting rule 'same_kind'");
+                       dtype_name(res) + " to " + dtype_name(out.dtype()) + " with casting rule '" +
+                       casting_name(args.casting) + "'");
   }
   if (args.where) {
     const Operand& w = *args.where;

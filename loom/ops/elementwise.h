@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "loom/array/array.h"
+#include "loom/core/dtype_info.h"
 #include "loom/graph/op_table.h"
 #include "loom/core/scalar.h"
 
@@ -26,12 +27,15 @@ struct Operand {
 };
 
 /// NumPy's ufunc keywords. `out`: any strided view of the broadcast shape (the result is
-/// cast to its dtype with the same_kind rule, else DTypeError). `where`: a bool mask;
+/// cast to its dtype by the `casting` rule, else DTypeError). `where`: a bool mask;
 /// where it is false, out keeps its values. `dtype`: the computation/result dtype.
 struct UfuncArgs {
   std::optional<Array> out;
   std::optional<Operand> where;
   std::optional<DType> dtype;
+  /// NumPy's casting= of a ufunc: how far the inputs may be cast to the loop's dtype (dtype=
+  /// names it; 'no' and 'equiv' also refuse promotion's casts) and the result to out's.
+  Casting casting = Casting::same_kind;
 };
 
 /// Applies op table entry `op` to `nin` operands (its arity). Errors: std::invalid_argument

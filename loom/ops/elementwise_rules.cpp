@@ -77,7 +77,7 @@ bool is_comparison(OpId op) {
 
 }  // namespace
 
-DType resolve(OpId op, const Operand* ops, Scalar* scalars, int nin, std::optional<DType> dtype) {
+DType resolve(OpId op, const Operand* ops, Scalar* scalars, int nin, std::optional<DType> dtype, Casting casting) {
   const OpInfo& info = op_info(op);
   const char* name = info.name;  // strings are built only on errors
   const int first = op == OpId::where ? 1 : 0;  // where's condition is cast to bool
@@ -92,10 +92,10 @@ DType resolve(OpId op, const Operand* ops, Scalar* scalars, int nin, std::option
   }
   if (dtype) {
     for (int i = first; i < nin; ++i)
-      if (!ops[i].is_scalar && !can_cast_same_kind(ops[i].array.dtype(), *dtype))
+      if (!ops[i].is_scalar && !can_cast(ops[i].array.dtype(), *dtype, casting))
         throw DTypeError(std::string("[") + name + "] Cannot cast ufunc '" + name + "' input " + std::to_string(i) + " from " +
-                         dtype_name(ops[i].array.dtype()) + " to " + dtype_name(*dtype) +
-                         " with casting rule 'same_kind'");
+                         dtype_name(ops[i].array.dtype()) + " to " + dtype_name(*dtype) + " with casting rule '" +
+                         casting_name(casting) + "'");
     p = *dtype;
   } else if (!p) {
     // Only Python scalars: NumPy's default dtypes (bool, int64, float64).

@@ -13,7 +13,8 @@ namespace loom::ew_rules {
 /// which `scalars` receives). Unsupported dtypes raise DTypeError. `scalars[i]` holds
 /// ops[i].scalar on entry (it is read from there, not from ops, so callers need not copy
 /// the array operands).
-DType resolve(OpId op, const Operand* ops, Scalar* scalars, int nin, std::optional<DType> dtype);
+DType resolve(OpId op, const Operand* ops, Scalar* scalars, int nin, std::optional<DType> dtype,
+              Casting casting = Casting::same_kind);
 
 /// The promoted array dtype `p` joined with a weak scalar (NEP 50): `p` itself when the
 /// scalar's kind is not higher than p's, else the dtype the scalar's kind brings in (a

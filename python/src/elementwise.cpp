@@ -25,8 +25,9 @@ std::string docstring(OpId op, const char* name) {
     default: d += " The result has the promoted input dtype."; break;
   }
   d += "\nInputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the "
-       "broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the "
-       "computation dtype.";
+       "broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= "
+       "('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the "
+       "inputs to it and of the result to out.";
   return d;
 }
 

@@ -45,6 +45,13 @@ Scalar weak_scalar(nb::handle h, bool comparison) {
 
 }  // namespace
 
+// The default casting= as one interned str: a call that leaves it passes this very object, so
+// the common call compares one pointer instead of parsing a name.
+nb::str same_kind_name() {
+  static nb::str* name = new nb::str("same_kind");  // leaked: alive until exit, as the module
+  return *name;
+}
+
 bool is_comparison_op(OpId op) {
   return op == OpId::equal || op == OpId::not_equal || op == OpId::less || op == OpId::less_equal ||
          op == OpId::greater || op == OpId::greater_equal;
@@ -77,7 +84,7 @@ bool try_operand(nb::handle h, const std::optional<Device>& dev, Operand* out, b
 }
 
 nb::object call_ufunc(OpId op, std::initializer_list<nb::handle> ins, nb::handle out, nb::handle where,
-                      nb::handle dtype) {
+                      nb::handle dtype, nb::handle casting) {
   if (PyTuple_Check(out.ptr()) && PyTuple_GET_SIZE(out.ptr()) == 1) out = PyTuple_GET_ITEM(out.ptr(), 0);
   // One isinstance test per argument; the common call (loom arrays only) makes no
   // Device copies and no further type checks.
@@ -108,6 +115,8 @@ nb::object call_ufunc(OpId op, std::initializer_list<nb::handle> ins, nb::handle
   if (out_array) args.out = *out_array;
   if (where.ptr() != Py_True) args.where = to_operand(where, odev);
   if (!dtype.is_none()) args.dtype = to_dtype(dtype);
+  if (casting.ptr() != same_kind_name().ptr())
+    args.casting = casting_from_name(to_str_arg(casting, op_info(op).name, "casting"), op_info(op).name);
   int64_t work = work_of(ops, n);
   if (out_array && out_array->size() > work) work = out_array->size();
   Array r;
@@ -124,29 +133,30 @@ void def_ufunc(nb::module_& m, OpId op, const char* name, const std::string& doc
     case 1:
       m.def(
           name,
-          [op](nb::handle x, nb::handle out, nb::handle where, nb::handle dtype) {
-            return call_ufunc(op, {x}, out, where, dtype);
+          [op](nb::handle x, nb::handle out, nb::handle where, nb::handle dtype, nb::handle casting) {
+            return call_ufunc(op, {x}, out, where, dtype, casting);
           },
           nb::arg("x"), nb::arg("out").none() = nb::none(), nb::kw_only(), nb::arg("where").none() = nb::bool_(true),
-          nb::arg("dtype").none() = nb::none(), doc.c_str());
+          nb::arg("dtype").none() = nb::none(), nb::arg("casting") = same_kind_name(), doc.c_str());
       break;
     case 2:
       m.def(
           name,
-          [op](nb::handle x1, nb::handle x2, nb::handle out, nb::handle where, nb::handle dtype) {
-            return call_ufunc(op, {x1, x2}, out, where, dtype);
+          [op](nb::handle x1, nb::handle x2, nb::handle out, nb::handle where, nb::handle dtype, nb::handle casting) {
+            return call_ufunc(op, {x1, x2}, out, where, dtype, casting);
           },
           nb::arg("x1"), nb::arg("x2"), nb::arg("out").none() = nb::none(), nb::kw_only(),
-          nb::arg("where").none() = nb::bool_(true), nb::arg("dtype").none() = nb::none(), doc.c_str());
+          nb::arg("where").none() = nb::bool_(true), nb::arg("dtype").none() = nb::none(),
+          nb::arg("casting") = same_kind_name(), doc.c_str());
       break;
     default:
       m.def(
           name,
-          [op](nb::handle x1, nb::handle x2, nb::handle x3, nb::handle out, nb::handle where, nb::handle dtype) {
-            return call_ufunc(op, {x1, x2, x3}, out, where, dtype);
-          },
+          [op](nb::handle x1, nb::handle x2, nb::handle x3, nb::handle out, nb::handle where, nb::handle dtype,
+               nb::handle casting) { return call_ufunc(op, {x1, x2, x3}, out, where, dtype, casting); },
           nb::arg("x1"), nb::arg("x2"), nb::arg("x3"), nb::arg("out").none() = nb::none(), nb::kw_only(),
-          nb::arg("where").none() = nb::bool_(true), nb::arg("dtype").none() = nb::none(), doc.c_str());
+          nb::arg("where").none() = nb::bool_(true), nb::arg("dtype").none() = nb::none(),
+          nb::arg("casting") = same_kind_name(), doc.c_str());
       break;
   }
 }

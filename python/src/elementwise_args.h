@@ -41,13 +41,17 @@ inline int64_t work_of(const Operand* ops, int n) {
   return w;
 }
 
+/// casting='same_kind', the default of every ufunc binding (one object: see call_ufunc).
+nb::str same_kind_name();
+
 /// A ufunc call from Python: inputs, out= (None or a loom array), where= (True or a mask),
-/// dtype= (None or a dtype). Returns `out` itself when given, as NumPy.
+/// dtype= (None or a dtype), casting= (NumPy's rule names). Returns `out` itself when given,
+/// as NumPy.
 nb::object call_ufunc(OpId op, std::initializer_list<nb::handle> ins, nb::handle out, nb::handle where,
-                      nb::handle dtype);
+                      nb::handle dtype, nb::handle casting = same_kind_name());
 
 /// Binds op-table row `op` as the ufunc `name` of `m`: its operands positional (x, or x1, x2
-/// and x3), then out=, where= and dtype= as NumPy's ufuncs take them.
+/// and x3), then out=, where=, dtype= and casting= as NumPy's ufuncs take them.
 void def_ufunc(nb::module_& m, OpId op, const char* name, const std::string& doc);
 
 }  // namespace loom::py

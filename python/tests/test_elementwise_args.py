@@ -218,3 +218,23 @@ def test_hypothesis_unary_shapes(device, shape, op, dtype, seed):
         want = getattr(np, op)(x)
     got = getattr(loom, op)(loom.asarray(x, device=device).T.T)
     assert_matches(got, want, rtol=None if want.dtype.kind != "f" else 8e-6 if want.dtype == np.float32 else 1e-3 if want.dtype == np.float16 else 1e-13)
+
+
+@pytest.mark.parametrize("casting", ["no", "equiv", "safe", "same_kind", "unsafe"])
+def test_ufunc_casting_rules(device, rng, casting):
+    """casting= as NumPy's ufuncs take it: dtype= and the inputs' casts to the loop by the
+    rule ('no' and 'equiv' refuse promotion's casts too), the result to out= by the rule;
+    the same results, or a TypeError where NumPy raises its own (a TypeError), on fresh
+    random data."""
+    names = ["bool", "int8", "uint8", "int16", "int32", "float32", "float64", "complex64"]
+    for _ in range(40):
+        a, b, d = (names[i] for i in rng.integers(0, len(names), 3))
+        x, y = random_array(rng, (2, 3), a, 0, 5), random_array(rng, (2, 3), b, 1, 5)
+        compare(lambda xp, u, v: xp.add(u, v, dtype=d, casting=casting), x, y, device=device, exact=True,
+                raises=TypeError)
+        compare(lambda xp, u, v: xp.multiply(u, v, out=xp.zeros((2, 3), dtype=d), casting=casting), x, y,
+                device=device, exact=True, raises=TypeError)
+        compare(lambda xp, u: xp.negative(u, dtype=d, casting=casting), x, device=device, exact=True,
+                raises=TypeError)
+    with pytest.raises(ValueError, match="casting must be one of"):
+        loom.add(loom.ones(2, device=device), 1, casting="sideways")

@@ -885,700 +885,700 @@ def eye(N: object, M: object | None = None, k: object = 0, dtype: object | None 
 def identity(n: object, dtype: object | None = None, device: object | None = None) -> ndarray:
     """The n x n identity matrix (dtype float64 when None)."""
 
-def add(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def add(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     add(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise x1 + x2, as numpy.add. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def subtract(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def subtract(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     subtract(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise x1 - x2, as numpy.subtract. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def multiply(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def multiply(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     multiply(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise x1 * x2, as numpy.multiply. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def divide(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def divide(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     divide(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise x1 / x2 (true division; integers give float64), as numpy.divide. Integer inputs give float64.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def floor_divide(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def floor_divide(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     floor_divide(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise x1 // x2, rounded toward -inf (integer division by zero gives 0), as numpy.floor_divide. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def remainder(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def remainder(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     remainder(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise x1 % x2 with the sign of x2, as Python (integer modulo by zero gives 0), as numpy.remainder. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def power(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def power(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     power(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise x1 ** x2 (integers to negative integer powers raise ValueError), as numpy.power. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def negative(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def negative(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     negative(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise -x, as numpy.negative. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def positive(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def positive(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     positive(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise +x, as numpy.positive. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def absolute(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def absolute(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     absolute(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise |x|, as numpy.absolute. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def conjugate(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def conjugate(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     conjugate(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise the complex conjugate of x (x itself when real; bool gives int8, as NumPy), as numpy.conjugate. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def sign(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def sign(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     sign(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise -1, 0 or 1 by the sign of x (NaN stays NaN), as numpy.sign. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def sqrt(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def sqrt(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     sqrt(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise sqrt(x), as numpy.sqrt. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def cbrt(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def cbrt(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     cbrt(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise cbrt(x), as numpy.cbrt. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def square(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def square(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     square(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise x * x, as numpy.square. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def reciprocal(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def reciprocal(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     reciprocal(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise 1 / x in x's dtype, as numpy.reciprocal. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def exp(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def exp(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     exp(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise exp(x), as numpy.exp. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def exp2(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def exp2(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     exp2(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise exp2(x), as numpy.exp2. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def expm1(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def expm1(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     expm1(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise expm1(x), as numpy.expm1. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def log(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def log(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     log(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise log(x), as numpy.log. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def log2(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def log2(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     log2(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise log2(x), as numpy.log2. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def log10(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def log10(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     log10(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise log10(x), as numpy.log10. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def log1p(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def log1p(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     log1p(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise log1p(x), as numpy.log1p. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def sin(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def sin(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     sin(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise sin(x), as numpy.sin. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def cos(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def cos(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     cos(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise cos(x), as numpy.cos. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def tan(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def tan(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     tan(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise tan(x), as numpy.tan. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def arcsin(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def arcsin(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     arcsin(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise arcsin(x), as numpy.arcsin. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def arccos(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def arccos(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     arccos(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise arccos(x), as numpy.arccos. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def arctan(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def arctan(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     arctan(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise arctan(x), as numpy.arctan. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def arctan2(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def arctan2(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     arctan2(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise the angle of the point (x2, x1), in (-pi, pi], as numpy.arctan2. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def sinh(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def sinh(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     sinh(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise sinh(x), as numpy.sinh. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def cosh(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def cosh(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     cosh(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise cosh(x), as numpy.cosh. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def tanh(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def tanh(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     tanh(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise tanh(x), as numpy.tanh. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def arcsinh(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def arcsinh(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     arcsinh(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise arcsinh(x), as numpy.arcsinh. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def arccosh(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def arccosh(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     arccosh(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise arccosh(x), as numpy.arccosh. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def arctanh(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def arctanh(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     arctanh(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise arctanh(x), as numpy.arctanh. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def floor(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def floor(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     floor(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise the largest integer <= x, as numpy.floor. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def ceil(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def ceil(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     ceil(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise the smallest integer >= x, as numpy.ceil. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def trunc(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def trunc(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     trunc(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise x rounded toward zero, as numpy.trunc. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def rint(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def rint(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     rint(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise x rounded to the nearest integer, halves to even, as numpy.rint. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def maximum(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def maximum(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     maximum(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise the larger of x1 and x2; NaN propagates, as numpy.maximum. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def minimum(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def minimum(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     minimum(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise the smaller of x1 and x2; NaN propagates, as numpy.minimum. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def fmax(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def fmax(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     fmax(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise the larger of x1 and x2; NaN is ignored when the other is a number, as numpy.fmax. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def fmin(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def fmin(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     fmin(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise the smaller of x1 and x2; NaN is ignored when the other is a number, as numpy.fmin. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def isnan(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def isnan(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     isnan(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise True where x is NaN, as numpy.isnan. The result is bool.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def isinf(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def isinf(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     isinf(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise True where x is +inf or -inf, as numpy.isinf. The result is bool.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def isfinite(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def isfinite(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     isfinite(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise True where x is neither inf nor NaN, as numpy.isfinite. The result is bool.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def logical_and(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def logical_and(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     logical_and(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise x1 and x2 (truth values), as bool, as numpy.logical_and. The result is bool.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def logical_or(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def logical_or(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     logical_or(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise x1 or x2 (truth values), as bool, as numpy.logical_or. The result is bool.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def logical_xor(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def logical_xor(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     logical_xor(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise truth values of x1 and x2 differ, as bool, as numpy.logical_xor. The result is bool.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def logical_not(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def logical_not(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     logical_not(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise not x, as bool, as numpy.logical_not. The result is bool.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def bitwise_and(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def bitwise_and(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     bitwise_and(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise x1 & x2 (integers and bool), as numpy.bitwise_and. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def bitwise_or(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def bitwise_or(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     bitwise_or(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise x1 | x2 (integers and bool), as numpy.bitwise_or. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def bitwise_xor(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def bitwise_xor(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     bitwise_xor(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise x1 ^ x2 (integers and bool), as numpy.bitwise_xor. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def invert(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def invert(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     invert(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise ~x (bitwise not; logical not for bool), as numpy.invert. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def left_shift(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def left_shift(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     left_shift(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise x1 << x2 (0 for shifts of the width or more), as numpy.left_shift. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def right_shift(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def right_shift(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     right_shift(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise x1 >> x2 (arithmetic for signed integers), as numpy.right_shift. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def equal(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def equal(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     equal(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise x1 == x2, as numpy.equal. The result is bool.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def not_equal(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def not_equal(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     not_equal(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise x1 != x2, as numpy.not_equal. The result is bool.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def less(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def less(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     less(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise x1 < x2, as numpy.less. The result is bool.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def less_equal(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def less_equal(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     less_equal(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise x1 <= x2, as numpy.less_equal. The result is bool.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def greater(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def greater(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     greater(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise x1 > x2, as numpy.greater. The result is bool.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def greater_equal(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def greater_equal(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     greater_equal(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise x1 >= x2, as numpy.greater_equal. The result is bool.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def hypot(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def hypot(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     hypot(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise sqrt(x1**2 + x2**2), as numpy.hypot. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def copysign(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def copysign(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     copysign(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise |x1| with the sign of x2, as numpy.copysign. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def erf(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def erf(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     erf(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise the error function (scipy.special.erf), as numpy.erf. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def fabs(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def fabs(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     fabs(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise |x| as a float (no complex: use absolute), as numpy.fabs. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def fmod(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def fmod(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     fmod(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise C's fmod: x1 - trunc(x1 / x2) * x2, with the sign of x1 (integer fmod by zero gives 0), as numpy.fmod. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def gcd(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def gcd(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     gcd(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise the greatest common divisor of |x1| and |x2|, as numpy.gcd. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def lcm(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def lcm(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     lcm(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise the least common multiple of |x1| and |x2|, as numpy.lcm. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def nextafter(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def nextafter(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     nextafter(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise the next float after x1 toward x2 (float32 and float64 loops; 16-bit floats raise), as numpy.nextafter. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def true_divide(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def true_divide(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     true_divide(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise x1 / x2 (true division; integers give float64), as numpy.divide. Integer inputs give float64.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def mod(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def mod(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     mod(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise x1 % x2 with the sign of x2, as Python (integer modulo by zero gives 0), as numpy.remainder. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def abs(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def abs(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     abs(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise |x|, as numpy.absolute. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def conj(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def conj(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     conj(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise the complex conjugate of x (x itself when real; bool gives int8, as NumPy), as numpy.conjugate. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def pow(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def pow(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     pow(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise x1 ** x2 (integers to negative integer powers raise ValueError), as numpy.power. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def acos(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def acos(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     acos(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise arccos(x), as numpy.arccos. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def acosh(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def acosh(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     acosh(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise arccosh(x), as numpy.arccosh. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def asin(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def asin(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     asin(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise arcsin(x), as numpy.arcsin. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def asinh(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def asinh(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     asinh(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise arcsinh(x), as numpy.arcsinh. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def atan(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def atan(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     atan(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise arctan(x), as numpy.arctan. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def atan2(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def atan2(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     atan2(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise the angle of the point (x2, x1), in (-pi, pi], as numpy.arctan2. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def atanh(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def atanh(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     atanh(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise arctanh(x), as numpy.arctanh. Integer inputs give float16/float32/float64 as NumPy does.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def bitwise_not(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def bitwise_not(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     bitwise_not(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise ~x (bitwise not; logical not for bool), as numpy.invert. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def bitwise_invert(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def bitwise_invert(x: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     bitwise_invert(x, /, out=None, *, where=True, dtype=None)
 
     Elementwise ~x (bitwise not; logical not for bool), as numpy.invert. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def bitwise_left_shift(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def bitwise_left_shift(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     bitwise_left_shift(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise x1 << x2 (0 for shifts of the width or more), as numpy.left_shift. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
-def bitwise_right_shift(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None) -> object:
+def bitwise_right_shift(x1: object, x2: object, out: object | None = None, *, where: object | None = True, dtype: object | None = None, casting: object = 'same_kind') -> object:
     """
     bitwise_right_shift(x1, x2, /, out=None, *, where=True, dtype=None)
 
     Elementwise x1 >> x2 (arithmetic for signed integers), as numpy.right_shift. The result has the promoted input dtype.
-    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape (same_kind casting); where= is a bool mask; dtype= sets the computation dtype.
+    Inputs broadcast; Python scalars are weak (NEP 50). out= takes any array of the broadcast shape; where= is a bool mask; dtype= sets the computation dtype; casting= ('no', 'equiv', 'safe', 'same_kind' by default, 'unsafe') bounds the casts of the inputs to it and of the result to out.
     """
 
 def round(a: object, decimals: object = 0, out: object | None = None) -> object:
