@@ -135,6 +135,8 @@ Array cond(const Array& x, const linalg::NormOrd& p) {
   using Kind = linalg::NormOrd::Kind;
   const bool by_svd = p.kind == Kind::none || (p.kind == Kind::number && std::abs(p.p) == 2);
   const std::vector<int64_t> axes{-2, -1};
+  if (x.ndim() >= 2 && (x.shape()[x.ndim() - 1] == 0 || x.shape()[x.ndim() - 2] == 0))
+    throw LinAlgError("[linalg.cond] cond is not defined on empty arrays");  // NumPy's check, before any other
   Array r;
   if (by_svd) {
     const Array s = svdvals(x);

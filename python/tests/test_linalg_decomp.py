@@ -304,3 +304,10 @@ def test_cond_of_singular_matrices_is_inf(dev, rng, dtype):
             got = loom.linalg.cond(loom.asarray(a, device=dev), p)
             assert got.dtype == np.asarray(want).dtype
             np.testing.assert_allclose(got.numpy(), want, rtol=1e-4 if dtype == "float32" else 1e-10)
+
+
+def test_cond_of_an_empty_matrix_raises(dev):
+    for shape in [(0, 0), (3, 0, 0)]:
+        for p in [None, 2, 1, "fro"]:
+            with pytest.raises(np.linalg.LinAlgError, match="empty"):
+                loom.linalg.cond(loom.zeros(shape, device=dev), p)
