@@ -125,11 +125,12 @@ Array trapezoid(const Array& y, const std::optional<Array>& x, double dx, int64_
   return sum(multiply(d, mid), std::vector<int64_t>{ax});
 }
 
-Array nancumsum(const Array& a, std::optional<int64_t> axis) {
-  return cumsum(inexact(a.dtype()) ? where(isnan(a), 0.0, a) : a, axis);
+// NumPy's: the scan of the array with NaNs replaced, dtype= and out= as cumsum's.
+Array nancumsum(const Array& a, std::optional<int64_t> axis, std::optional<DType> dtype, const std::optional<Array>& out) {
+  return cumsum(inexact(a.dtype()) ? where(isnan(a), 0.0, a) : a, axis, dtype, out);
 }
-Array nancumprod(const Array& a, std::optional<int64_t> axis) {
-  return cumprod(inexact(a.dtype()) ? where(isnan(a), 1.0, a) : a, axis);
+Array nancumprod(const Array& a, std::optional<int64_t> axis, std::optional<DType> dtype, const std::optional<Array>& out) {
+  return cumprod(inexact(a.dtype()) ? where(isnan(a), 1.0, a) : a, axis, dtype, out);
 }
 
 Array cumulative_sum(const Array& x, std::optional<int64_t> axis, bool include_initial, std::optional<DType> dtype) {

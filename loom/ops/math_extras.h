@@ -33,8 +33,10 @@ Array ediff1d(const Array& ary, const std::optional<Array>& to_end = std::nullop
 /// The trapezoidal rule along axis, over sample points x (spacing dx when unset).
 Array trapezoid(const Array& y, const std::optional<Array>& x = std::nullopt, double dx = 1.0, int64_t axis = -1);
 /// cumsum / cumprod with NaNs treated as 0 / 1.
-Array nancumsum(const Array& a, std::optional<int64_t> axis = std::nullopt);
-Array nancumprod(const Array& a, std::optional<int64_t> axis = std::nullopt);
+Array nancumsum(const Array& a, std::optional<int64_t> axis = std::nullopt, std::optional<DType> dtype = std::nullopt,
+                const std::optional<Array>& out = std::nullopt);
+Array nancumprod(const Array& a, std::optional<int64_t> axis = std::nullopt, std::optional<DType> dtype = std::nullopt,
+                 const std::optional<Array>& out = std::nullopt);
 /// The Array API's cumulative_sum / cumulative_prod: axis required beyond 1-d;
 /// include_initial prepends the identity; dtype as cumsum's.
 Array cumulative_sum(const Array& x, std::optional<int64_t> axis = std::nullopt, bool include_initial = false,

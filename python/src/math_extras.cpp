@@ -74,10 +74,6 @@ LOOM_BINDING_FAMILY(math_extras, 37) {
       },
       nb::arg("y"), nb::arg("x").none() = none, nb::arg("dx") = 1.0, nb::arg("axis") = -1,
       "numpy.trapezoid: the integral by the trapezoidal rule along axis.");
-  m.def("nancumsum", [](nb::handle a, nb::handle axis) { return nancumsum(to_array(a), to_optional_int_arg(axis, "nancumsum", "axis")); },
-        nb::arg("a"), nb::arg("axis").none() = none, "numpy.nancumsum: cumsum with NaNs as zero.");
-  m.def("nancumprod", [](nb::handle a, nb::handle axis) { return nancumprod(to_array(a), to_optional_int_arg(axis, "nancumprod", "axis")); },
-        nb::arg("a"), nb::arg("axis").none() = none, "numpy.nancumprod: cumprod with NaNs as one.");
   m.def(
       "cumulative_sum",
       [](nb::handle x, nb::handle axis, nb::handle dtype, bool include_initial) {

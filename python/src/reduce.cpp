@@ -4,6 +4,7 @@
 #include <string>
 
 #include "bindings.h"
+#include "loom/ops/math_extras.h"
 
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
@@ -70,6 +71,9 @@ using ArgFn = Array (*)(const Array&, std::optional<int64_t>, bool, const std::o
 using ScanFn = Array (*)(const Array&, std::optional<int64_t>, std::optional<DType>, const std::optional<Array>&);
 using VarFn = Array (*)(const Array&, const AxisArg&, bool, std::optional<DType>, double,
                         const std::optional<Array>&);
+
+// NumPy returns out= itself when given (np.sum(a, out=o) is o).
+nb::object out_or(nb::handle out, Array r) { return out.is_none() ? nb::cast(std::move(r)) : nb::borrow(out); }
 
 Array call_sum(const char* name, SumFn f, const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims,
                bool legacy = true) {
@@ -194,23 +198,23 @@ LOOM_BINDING_FAMILY(reduce, 30) {
   for (const SumDef& d : {SumDef{"sum", &loom::sum, sum_doc.c_str()}, SumDef{"prod", &loom::prod, prod_doc.c_str()}}) {
     SumFn fn = d.fn;
     m.def(d.name, [fn, name = d.name](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims) {
-            return call_sum(name, fn, to_array(a), axis, dtype, out, keepdims);
+            return out_or(out, call_sum(name, fn, to_array(a), axis, dtype, out, keepdims));
           },
           nb::arg("a"), nb::arg("axis").none() = none, nb::arg("dtype").none() = none,
           nb::arg("out").none() = none, nb::arg("keepdims") = false, d.text);
     cls.def(d.name, [fn, name = d.name](const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims) {
-              return call_sum(name, fn, a, axis, dtype, out, keepdims);
+              return out_or(out, call_sum(name, fn, a, axis, dtype, out, keepdims));
             },
             nb::arg("axis").none() = none, nb::arg("dtype").none() = none, nb::arg("out").none() = none,
             nb::arg("keepdims") = false, d.text);
   }
   m.def("mean", [](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims) {
-          return call_mean("mean", to_array(a), axis, dtype, out, keepdims);
+          return out_or(out, call_mean("mean", to_array(a), axis, dtype, out, keepdims));
         },
         nb::arg("a"), nb::arg("axis").none() = none, nb::arg("dtype").none() = none,
         nb::arg("out").none() = none, nb::arg("keepdims") = false, mean_doc.c_str());
   cls.def("mean", [](const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims) {
-            return call_mean("mean", a, axis, dtype, out, keepdims);
+            return out_or(out, call_mean("mean", a, axis, dtype, out, keepdims));
           }, nb::arg("axis").none() = none, nb::arg("dtype").none() = none,
           nb::arg("out").none() = none, nb::arg("keepdims") = false, mean_doc.c_str());
 
@@ -219,14 +223,14 @@ LOOM_BINDING_FAMILY(reduce, 30) {
     VarFn fn = d.fn;
     m.def(d.name, [fn, name = d.name](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, nb::handle ddof,
                                       bool keepdims, nb::handle correction) {
-            return call_var(name, fn, to_array(a), axis, dtype, out, ddof_arg(name, ddof, correction), keepdims);
+            return out_or(out, call_var(name, fn, to_array(a), axis, dtype, out, ddof_arg(name, ddof, correction), keepdims));
           },
           nb::arg("a"), nb::arg("axis").none() = none, nb::arg("dtype").none() = none,
           nb::arg("out").none() = none, nb::arg("ddof").none() = none, nb::arg("keepdims") = false, nb::kw_only(),
           nb::arg("correction").none() = none, d.text);
     cls.def(d.name, [fn, name = d.name](const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, nb::handle ddof,
                                         bool keepdims, nb::handle correction) {
-              return call_var(name, fn, a, axis, dtype, out, ddof_arg(name, ddof, correction), keepdims);
+              return out_or(out, call_var(name, fn, a, axis, dtype, out, ddof_arg(name, ddof, correction), keepdims));
             },
             nb::arg("axis").none() = none, nb::arg("dtype").none() = none, nb::arg("out").none() = none,
             nb::arg("ddof").none() = none, nb::arg("keepdims") = false, nb::kw_only(),
@@ -251,13 +255,13 @@ LOOM_BINDING_FAMILY(reduce, 30) {
                             PlainDef{"any", any_fn, any_doc.c_str(), true}, PlainDef{"all", all_fn, all_doc.c_str(), true}}) {
     PlainFn fn = d.fn;
     m.def(d.name, [fn, name = d.name](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) {
-            return call_plain(name, fn, to_array(a), axis, out, keepdims);
+            return out_or(out, call_plain(name, fn, to_array(a), axis, out, keepdims));
           },
           nb::arg("a"), nb::arg("axis").none() = none, nb::arg("out").none() = none, nb::arg("keepdims") = false,
           d.text);
     if (d.method)
       cls.def(d.name, [fn, name = d.name](const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
-                return call_plain(name, fn, a, axis, out, keepdims);
+                return out_or(out, call_plain(name, fn, a, axis, out, keepdims));
               },
               nb::arg("axis").none() = none, nb::arg("out").none() = none, nb::arg("keepdims") = false, d.text);
   }
@@ -266,12 +270,12 @@ LOOM_BINDING_FAMILY(reduce, 30) {
   for (const ArgDef& d : {ArgDef{"argmin", &loom::argmin, argmin_doc.c_str()}, ArgDef{"argmax", &loom::argmax, argmax_doc.c_str()}}) {
     ArgFn fn = d.fn;
     m.def(d.name, [fn, name = d.name](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) {
-            return call_arg(name, fn, to_array(a), axis, out, keepdims);
+            return out_or(out, call_arg(name, fn, to_array(a), axis, out, keepdims));
           },
           nb::arg("a"), nb::arg("axis").none() = none, nb::arg("out").none() = none, nb::kw_only(),
           nb::arg("keepdims") = false, d.text);
     cls.def(d.name, [fn, name = d.name](const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
-              return call_arg(name, fn, a, axis, out, keepdims);
+              return out_or(out, call_arg(name, fn, a, axis, out, keepdims));
             },
             nb::arg("axis").none() = none, nb::arg("out").none() = none, nb::kw_only(), nb::arg("keepdims") = false,
             d.text);
@@ -281,14 +285,25 @@ LOOM_BINDING_FAMILY(reduce, 30) {
   for (const ScanDef& d : {ScanDef{"cumsum", &loom::cumsum, cumsum_doc}, ScanDef{"cumprod", &loom::cumprod, cumprod_doc}}) {
     ScanFn fn = d.fn;
     m.def(d.name, [fn, name = d.name](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out) {
-            return call_scan(name, fn, to_array(a), axis, dtype, out);
+            return out_or(out, call_scan(name, fn, to_array(a), axis, dtype, out));
           },
           nb::arg("a"), nb::arg("axis").none() = none, nb::arg("dtype").none() = none, nb::arg("out").none() = none,
           d.text);
     cls.def(d.name, [fn, name = d.name](const Array& a, nb::handle axis, nb::handle dtype, nb::handle out) {
-              return call_scan(name, fn, a, axis, dtype, out);
+              return out_or(out, call_scan(name, fn, a, axis, dtype, out));
             },
             nb::arg("axis").none() = none, nb::arg("dtype").none() = none, nb::arg("out").none() = none, d.text);
+  }
+
+  // The NaN-skipping scans: module functions only, as NumPy's (no ndarray methods).
+  for (const ScanDef& d : {ScanDef{"nancumsum", &loom::nancumsum, "numpy.nancumsum: cumsum with NaNs as zero."},
+                           ScanDef{"nancumprod", &loom::nancumprod, "numpy.nancumprod: cumprod with NaNs as one."}}) {
+    ScanFn fn = d.fn;
+    m.def(d.name, [fn, name = d.name](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out) {
+            return out_or(out, call_scan(name, fn, to_array(a), axis, dtype, out));
+          },
+          nb::arg("a"), nb::arg("axis").none() = none, nb::arg("dtype").none() = none, nb::arg("out").none() = none,
+          d.text);
   }
 
   nb::module_ linalg = m.def_submodule("linalg", "Linear algebra (numpy.linalg names).");

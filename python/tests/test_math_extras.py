@@ -78,6 +78,13 @@ def test_nan_and_array_api_scans(device, rng):
     for axis in (None, 0, 1):
         np.testing.assert_allclose(loom.nancumsum(L(a, device), axis).numpy(), np.nancumsum(a, axis), rtol=1e-14)
         np.testing.assert_allclose(loom.nancumprod(L(a, device), axis).numpy(), np.nancumprod(a, axis), rtol=1e-14)
+    # dtype= and out= as cumsum's (out= comes back itself, as NumPy's)
+    for fn in ("nancumsum", "nancumprod"):
+        want = getattr(np, fn)(a, 1, dtype=np.float32)
+        out = loom.zeros(a.shape, dtype=loom.float32, device=device)
+        assert getattr(loom, fn)(L(a, device), 1, out=out, dtype=loom.float32) is out
+        np.testing.assert_allclose(out.numpy(), want, rtol=1e-6)
+        assert getattr(loom, fn)(L(a, device), 0, dtype="float32").dtype == loom.float32
     b = rng.integers(1, 4, size=(3, 4))
     for include in (False, True):
         np.testing.assert_array_equal(loom.cumulative_sum(L(b, device), axis=1, include_initial=include).numpy(),

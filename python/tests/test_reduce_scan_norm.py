@@ -117,3 +117,17 @@ def test_linalg_is_a_submodule():
 
     assert la.norm is loom.linalg.norm
     assert "singular values" in loom.linalg.norm.__doc__
+
+
+def test_reductions_and_scans_return_out_itself(device, rng):
+    """np.sum(a, axis, out=o) is o: every reduction and scan gives back out= when given."""
+    a = loom.asarray(rng.standard_normal((4, 5)), device=device)
+    row = loom.zeros(5, device=device)
+    for name in ("sum", "prod", "mean", "var", "std", "max", "min", "nansum", "nanmax"):
+        assert getattr(loom, name)(a, 0, out=row) is row, name
+    assert a.sum(0, out=row) is row and a.max(0, out=row) is row
+    idx = loom.zeros(5, dtype=loom.int64, device=device)
+    assert loom.argmax(a, 0, out=idx) is idx and a.argmin(0, out=idx) is idx
+    full = loom.zeros((4, 5), device=device)
+    assert loom.cumsum(a, 1, out=full) is full and a.cumprod(0, out=full) is full
+    np.testing.assert_allclose(full.numpy(), np.cumprod(a.numpy(), 0), rtol=1e-12)

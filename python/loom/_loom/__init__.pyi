@@ -1782,7 +1782,7 @@ def count_nonzero(a: object, axis: object | None = None, *, keepdims: bool = Fal
     Number of nonzero elements over `axis` (None: all), as an int64 array (0-d for a full count, as loom's other reductions; NumPy returns a Python int there, int(...) reads it).
     """
 
-def sum(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: bool = False) -> ndarray:
+def sum(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: bool = False) -> object:
     """
     sum(a, axis=None, dtype=None, out=None, keepdims=False)
 
@@ -1790,7 +1790,7 @@ def sum(a: object, axis: object | None = None, dtype: object | None = None, out:
     NumPy scalar: use .item() or float() to read it on the host.
     """
 
-def prod(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: bool = False) -> ndarray:
+def prod(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: bool = False) -> object:
     """
     prod(a, axis=None, dtype=None, out=None, keepdims=False)
 
@@ -1798,7 +1798,7 @@ def prod(a: object, axis: object | None = None, dtype: object | None = None, out
     NumPy scalar: use .item() or float() to read it on the host.
     """
 
-def mean(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: bool = False) -> ndarray:
+def mean(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: bool = False) -> object:
     """
     mean(a, axis=None, dtype=None, out=None, keepdims=False)
 
@@ -1806,7 +1806,7 @@ def mean(a: object, axis: object | None = None, dtype: object | None = None, out
     NumPy scalar: use .item() or float() to read it on the host.
     """
 
-def var(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None, ddof: object | None = None, keepdims: bool = False, *, correction: object | None = None) -> ndarray:
+def var(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None, ddof: object | None = None, keepdims: bool = False, *, correction: object | None = None) -> object:
     """
     var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None)
 
@@ -1814,7 +1814,7 @@ def var(a: object, axis: object | None = None, dtype: object | None = None, out:
     NumPy scalar: use .item() or float() to read it on the host.
     """
 
-def std(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None, ddof: object | None = None, keepdims: bool = False, *, correction: object | None = None) -> ndarray:
+def std(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None, ddof: object | None = None, keepdims: bool = False, *, correction: object | None = None) -> object:
     """
     std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None)
 
@@ -1822,7 +1822,7 @@ def std(a: object, axis: object | None = None, dtype: object | None = None, out:
     NumPy scalar: use .item() or float() to read it on the host.
     """
 
-def min(a: object, axis: object | None = None, out: object | None = None, keepdims: bool = False) -> ndarray:
+def min(a: object, axis: object | None = None, out: object | None = None, keepdims: bool = False) -> object:
     """
     min(a, axis=None, out=None, keepdims=False)
 
@@ -1830,7 +1830,7 @@ def min(a: object, axis: object | None = None, out: object | None = None, keepdi
     NumPy scalar: use .item() or float() to read it on the host.
     """
 
-def amin(a: object, axis: object | None = None, out: object | None = None, keepdims: bool = False) -> ndarray:
+def amin(a: object, axis: object | None = None, out: object | None = None, keepdims: bool = False) -> object:
     """
     min(a, axis=None, out=None, keepdims=False)
 
@@ -1838,7 +1838,7 @@ def amin(a: object, axis: object | None = None, out: object | None = None, keepd
     NumPy scalar: use .item() or float() to read it on the host.
     """
 
-def max(a: object, axis: object | None = None, out: object | None = None, keepdims: bool = False) -> ndarray:
+def max(a: object, axis: object | None = None, out: object | None = None, keepdims: bool = False) -> object:
     """
     max(a, axis=None, out=None, keepdims=False)
 
@@ -1846,7 +1846,7 @@ def max(a: object, axis: object | None = None, out: object | None = None, keepdi
     NumPy scalar: use .item() or float() to read it on the host.
     """
 
-def amax(a: object, axis: object | None = None, out: object | None = None, keepdims: bool = False) -> ndarray:
+def amax(a: object, axis: object | None = None, out: object | None = None, keepdims: bool = False) -> object:
     """
     max(a, axis=None, out=None, keepdims=False)
 
@@ -1854,7 +1854,7 @@ def amax(a: object, axis: object | None = None, out: object | None = None, keepd
     NumPy scalar: use .item() or float() to read it on the host.
     """
 
-def any(a: object, axis: object | None = None, out: object | None = None, keepdims: bool = False) -> ndarray:
+def any(a: object, axis: object | None = None, out: object | None = None, keepdims: bool = False) -> object:
     """
     any(a, axis=None, out=None, keepdims=False)
 
@@ -1862,7 +1862,7 @@ def any(a: object, axis: object | None = None, out: object | None = None, keepdi
     NumPy scalar: use .item() or float() to read it on the host.
     """
 
-def all(a: object, axis: object | None = None, out: object | None = None, keepdims: bool = False) -> ndarray:
+def all(a: object, axis: object | None = None, out: object | None = None, keepdims: bool = False) -> object:
     """
     all(a, axis=None, out=None, keepdims=False)
 
@@ -1870,7 +1870,7 @@ def all(a: object, axis: object | None = None, out: object | None = None, keepdi
     NumPy scalar: use .item() or float() to read it on the host.
     """
 
-def argmin(a: object, axis: object | None = None, out: object | None = None, *, keepdims: bool = False) -> ndarray:
+def argmin(a: object, axis: object | None = None, out: object | None = None, *, keepdims: bool = False) -> object:
     """
     argmin(a, axis=None, out=None, *, keepdims=False)
 
@@ -1878,7 +1878,7 @@ def argmin(a: object, axis: object | None = None, out: object | None = None, *, 
     NumPy scalar: use .item() or float() to read it on the host.
     """
 
-def argmax(a: object, axis: object | None = None, out: object | None = None, *, keepdims: bool = False) -> ndarray:
+def argmax(a: object, axis: object | None = None, out: object | None = None, *, keepdims: bool = False) -> object:
     """
     argmax(a, axis=None, out=None, *, keepdims=False)
 
@@ -1886,19 +1886,25 @@ def argmax(a: object, axis: object | None = None, out: object | None = None, *, 
     NumPy scalar: use .item() or float() to read it on the host.
     """
 
-def cumsum(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> ndarray:
+def cumsum(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> object:
     """
     cumsum(a, axis=None, dtype=None, out=None)
 
     Inclusive cumulative sum along axis (axis=None: over the flattened array). dtype rules as sum; float16/bfloat16 accumulate in float32.
     """
 
-def cumprod(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> ndarray:
+def cumprod(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> object:
     """
     cumprod(a, axis=None, dtype=None, out=None)
 
     Inclusive cumulative product; as cumsum.
     """
+
+def nancumsum(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> object:
+    """numpy.nancumsum: cumsum with NaNs as zero."""
+
+def nancumprod(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> object:
+    """numpy.nancumprod: cumprod with NaNs as one."""
 
 def tri(N: object, M: object | None = None, k: object = 0, dtype: object | None = None, *, device: object | None = None) -> ndarray:
     """
@@ -1959,34 +1965,34 @@ def array_equal(a1: object, a2: object, equal_nan: bool = False) -> bool:
 def array_equiv(a1: object, a2: object) -> bool:
     """numpy.array_equiv: broadcastable and equal (a Python bool)."""
 
-def nansum(a: object, axis: object | None = None, dtype: object | None = None, keepdims: bool = False) -> ndarray:
+def nansum(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: bool = False) -> object:
     """numpy.nansum: the sum with NaNs treated as zero."""
 
-def nanprod(a: object, axis: object | None = None, dtype: object | None = None, keepdims: bool = False) -> ndarray:
+def nanprod(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: bool = False) -> object:
     """numpy.nanprod: the product with NaNs treated as one."""
 
-def nanmean(a: object, axis: object | None = None, dtype: object | None = None, keepdims: bool = False) -> ndarray:
+def nanmean(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None, keepdims: bool = False) -> object:
     """numpy.nanmean: the mean of the non-NaN elements (NaN for none)."""
 
-def nanvar(a: object, axis: object | None = None, dtype: object | None = None, ddof: float = 0.0, keepdims: bool = False) -> ndarray:
+def nanvar(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None, ddof: float = 0.0, keepdims: bool = False) -> object:
     """numpy.nanvar: the variance of the non-NaN elements."""
 
-def nanstd(a: object, axis: object | None = None, dtype: object | None = None, ddof: float = 0.0, keepdims: bool = False) -> ndarray:
+def nanstd(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None, ddof: float = 0.0, keepdims: bool = False) -> object:
     """numpy.nanstd: the standard deviation of the non-NaN elements."""
 
-def nanmax(a: object, axis: object | None = None, keepdims: bool = False) -> ndarray:
+def nanmax(a: object, axis: object | None = None, out: object | None = None, keepdims: bool = False) -> object:
     """numpy.nanmax: the maximum ignoring NaNs (NaN for a slice of NaNs)."""
 
-def nanmin(a: object, axis: object | None = None, keepdims: bool = False) -> ndarray:
+def nanmin(a: object, axis: object | None = None, out: object | None = None, keepdims: bool = False) -> object:
     """numpy.nanmin: the minimum ignoring NaNs (NaN for a slice of NaNs)."""
 
-def ptp(a: object, axis: object | None = None, keepdims: bool = False) -> ndarray:
+def ptp(a: object, axis: object | None = None, out: object | None = None, keepdims: bool = False) -> object:
     """numpy.ptp: max - min along axis."""
 
-def nanargmax(a: object, axis: object | None = None, *, keepdims: bool = False) -> ndarray:
+def nanargmax(a: object, axis: object | None = None, out: object | None = None, *, keepdims: bool = False) -> object:
     """numpy.nanargmax: argmax ignoring NaNs."""
 
-def nanargmin(a: object, axis: object | None = None, *, keepdims: bool = False) -> ndarray:
+def nanargmin(a: object, axis: object | None = None, out: object | None = None, *, keepdims: bool = False) -> object:
     """numpy.nanargmin: argmin ignoring NaNs."""
 
 def diff(a: object, n: int = 1, axis: int = -1, prepend: object | None = None, append: object | None = None) -> ndarray:
@@ -2204,12 +2210,6 @@ def ediff1d(ary: object, to_end: object | None = None, to_begin: object | None =
 
 def trapezoid(y: object, x: object | None = None, dx: float = 1.0, axis: int = -1) -> ndarray:
     """numpy.trapezoid: the integral by the trapezoidal rule along axis."""
-
-def nancumsum(a: object, axis: object | None = None) -> ndarray:
-    """numpy.nancumsum: cumsum with NaNs as zero."""
-
-def nancumprod(a: object, axis: object | None = None) -> ndarray:
-    """numpy.nancumprod: cumprod with NaNs as one."""
 
 def cumulative_sum(x: object, *, axis: object | None = None, dtype: object | None = None, include_initial: bool = False) -> ndarray:
     """
