@@ -218,8 +218,11 @@ def test_float32_sum_accuracy_vs_numpy(device, rng, n):
     ref = np.sum(x.astype(np.float64))
     np_err = abs(float(np.sum(x)) - ref)
     got = loom.sum(loom.asarray(x, device=device)).item()
-    # The float32 result itself rounds: up to one ulp of the answer on top of NumPy's error.
-    assert abs(got - ref) <= 2 * np_err + np.spacing(np.float32(ref))
+    # Both errors are random draws of one distribution (n = 1000 on cpu(), 20,000 draws: median
+    # 0.36 ulp each, largest 1.98 ulp loom's, 2.00 NumPy's): beside one draw of NumPy's error,
+    # loom's own needs 2.5 ulp of room (one ulp failed 1 run in 1,200). A sequential float32
+    # sum errs by about ten ulp from n = 1000 on, so that still fails here.
+    assert abs(got - ref) <= 2 * np_err + 2.5 * np.spacing(np.float32(ref))
 
 
 def test_float32_sum_accuracy_long(device, rng):
