@@ -144,15 +144,21 @@ LOOM_BINDING_FAMILY(elementwise, 10) {
         "Either bound may be None; with neither, a copy. NaN propagates.");
   m.def(
       "where",
-      [](nb::handle cond, nb::handle x, nb::handle y) {
+      [](nb::handle cond, nb::handle x, nb::handle y) -> nb::object {
+        // NumPy's one-argument form: the indices of the true elements, as nonzero(condition).
+        // (None is no operand loom takes: it stands for "not given".)
+        if (x.is_none() && y.is_none()) return nb::tuple(arrays_list(loom::nonzero(to_array(cond))));
+        if (x.is_none() || y.is_none())
+          throw_value_error("where", "either both or neither of x and y should be given");
         std::optional<Device> dev = device_of({cond, x, y});
         Operand c = to_operand(cond, dev), a = to_operand(x, dev), b = to_operand(y, dev);
         nb::gil_scoped_release release;
-        return loom::where(c, a, b);
+        return nb::cast(loom::where(c, a, b));
       },
-      nb::arg("condition"), nb::arg("x"), nb::arg("y"),
-      "where(condition, x, y)\n\nElements of x where condition is true, else of y, as numpy.where "
-      "(condition cast to bool; x and y broadcast and promote).");
+      nb::arg("condition"), nb::arg("x").none() = nb::none(), nb::arg("y").none() = nb::none(),
+      "where(condition, [x, y])\n\nElements of x where condition is true, else of y, as numpy.where "
+      "(condition cast to bool; x and y broadcast and promote); with condition alone, "
+      "nonzero(condition).");
   m.def(
       "copyto",
       [](const Array& dst, nb::handle src) {

@@ -192,6 +192,10 @@ def test_where(device, rng):
     compare(lambda m, c: m.where(c, 1, 2.5), c, device=device)
     cf = random_array(rng, (3, 4), np.float32)  # a non-bool condition is cast to bool
     compare(lambda m, c, x: m.where(c, x, -x), cf, x, device=device)
+    # condition alone: nonzero(condition); one of x and y alone: NumPy's ValueError
+    compare(lambda m, c: m.where(c), cf, device=device)
+    compare(lambda m, c: m.where(c), c[0], device=device)
+    compare(lambda m, c, x: m.where(c, x), c, x, device=device)
 
 
 def test_erf_values(device):

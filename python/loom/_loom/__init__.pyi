@@ -1598,11 +1598,11 @@ def clip(a: object, min: object | None = None, max: object | None = None, out: o
     min(max(a, min), max) elementwise, as numpy.clip; a_min= and a_max= (NumPy's keyword names) are the same bounds. Either bound may be None; with neither, a copy. NaN propagates.
     """
 
-def where(condition: object, x: object, y: object) -> ndarray:
+def where(condition: object, x: object | None = None, y: object | None = None) -> object:
     """
-    where(condition, x, y)
+    where(condition, [x, y])
 
-    Elements of x where condition is true, else of y, as numpy.where (condition cast to bool; x and y broadcast and promote).
+    Elements of x where condition is true, else of y, as numpy.where (condition cast to bool; x and y broadcast and promote); with condition alone, nonzero(condition).
     """
 
 def copyto(dst: ndarray, src: object) -> None:
