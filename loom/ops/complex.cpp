@@ -18,7 +18,9 @@ Array imag(const Array& a) {
 }
 
 Array angle(const Array& a, bool deg) {
-  Array r = is_complex(a.dtype()) ? arctan2(imag(a), real(a)) : arctan2(zeros_like(a), a);
+  // NumPy's arctan2(0, a) for real a: its Python 0 makes a bool array int64 (so float64 out).
+  const Array x = a.dtype() == bool_ ? a.astype(int64) : a;
+  Array r = is_complex(x.dtype()) ? arctan2(imag(x), real(x)) : arctan2(zeros_like(x), x);
   if (deg) r = multiply(r, Operand(180.0 / 3.14159265358979323846));
   return r;
 }

@@ -26,7 +26,11 @@ LOOM_BINDING_FAMILY(memory_layout, 37) {
             if (!like.is_none()) device = nb::cast<const Array&>(like).device();
             nb::object arr = convert_to_array(a, to_optional_dtype(dtype), device, std::nullopt);
             const Array x = nb::cast<Array>(arr);
-            return fortran ? asfortranarray(x) : ascontiguousarray(x);
+            const Array r = fortran ? asfortranarray(x) : ascontiguousarray(x);
+            // Nothing to change: the array itself, as NumPy returns it (the same object).
+            const bool same = r.data() == x.data() && r.dtype() == x.dtype() && r.shape() == x.shape() &&
+                              r.strides() == x.strides();
+            return same ? arr : nb::cast(r);
           },
           nb::arg("a"), nb::arg("dtype").none() = none, nb::kw_only(), nb::arg("like").none() = none,
           fortran ? "numpy.asfortranarray: a Fortran-ordered array (a itself when it is one)."

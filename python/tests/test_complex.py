@@ -267,6 +267,8 @@ def test_parts_of_real_arrays(device, rng):
     assert_matches(loom.conj(a), x, device=device, exact=True)
     compare(lambda m, v: m.angle(v), x, device=device, rtol=1e-6)
     compare(lambda m, v: m.angle(v), x.astype(np.int32), device=device, rtol=1e-12)
+    for small in (x > 0, x.astype(np.int8), x.astype(np.float16)):  # bool: float64, as NumPy's arctan2(0, b)
+        compare(lambda m, v: m.angle(v, deg=True), small, device=device, rtol=1e-3)
     with pytest.raises(TypeError):
         a.imag = 1.0
 

@@ -278,3 +278,17 @@ def test_asarray_copy_flags(device, rng):
     if device.type == "cuda":
         with pytest.raises(ValueError):
             loom.asarray(a, device=device, copy=False)
+
+
+def test_contiguous_conversions_return_the_array_when_nothing_changes(device, rng):
+    """ascontiguousarray / asfortranarray give back their argument itself (NumPy's `is`) when
+    it already has the layout and dtype; a new array otherwise, with NumPy's values."""
+    a = loom.asarray(random_array(rng, (3, 4), np.float32), device=device)
+    t = a.T
+    for fn, x, dt, same in (("ascontiguousarray", a, None, True), ("ascontiguousarray", a, "float32", True),
+                            ("ascontiguousarray", t, None, False), ("ascontiguousarray", a[:, ::2], None, False),
+                            ("ascontiguousarray", a, "float64", False), ("asfortranarray", t, None, True),
+                            ("asfortranarray", a, None, False), ("asfortranarray", t, "float64", False)):
+        got = getattr(loom, fn)(x, dtype=dt)
+        assert (got is x) == same, (fn, dt)
+        assert_matches(got, getattr(np, fn)(x.numpy(), dtype=dt), device=device, exact=True)
