@@ -46,6 +46,31 @@ Array intersect1d(const Array& a, const Array& b) {
   return select(u, isin(u, b));
 }
 
+Intersection intersect1d_indices(const Array& a, const Array& b, bool assume_unique) {
+  // NumPy's: the (unique) values of both, stably sorted together; a value that equals the next
+  // one is in both, the first of the pair from a, the second from b.
+  Array ua = ravel(a), ub = ravel(b), first_a, first_b;
+  if (!assume_unique) {
+    UniqueArrays ra = unique(ua, true), rb = unique(ub, true);
+    ua = ra.values, first_a = ra.index, ub = rb.values, first_b = rb.index;
+  }
+  const Array aux = concatenate({ua, ub}, 0);
+  const Array order = argsort(aux, 0);
+  const Array sorted = getitem(aux, {Index(order)});
+  const auto head = [](const Array& x) { return getitem(x, {Index(Slice{std::nullopt, -1, std::nullopt})}); };
+  const auto tail = [](const Array& x) { return getitem(x, {Index(Slice{1, std::nullopt, std::nullopt})}); };
+  const Array both = equal(tail(sorted), head(sorted));
+  Intersection r;
+  r.values = select(head(sorted), both);
+  r.index_a = select(head(order), both);
+  r.index_b = subtract(select(tail(order), both), Scalar(static_cast<long long>(ua.size())));
+  if (!assume_unique) {
+    r.index_a = getitem(first_a, {Index(r.index_a)});
+    r.index_b = getitem(first_b, {Index(r.index_b)});
+  }
+  return r;
+}
+
 Array union1d(const Array& a, const Array& b) { return sorted_unique(concatenate({ravel(a), ravel(b)}, 0)); }
 
 Array setdiff1d(const Array& a, const Array& b, bool assume_unique) {

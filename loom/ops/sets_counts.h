@@ -14,6 +14,12 @@ namespace loom {
 Array isin(const Array& element, const Array& test_elements, bool invert = false);
 /// Sorted unique values in both / either / only the first / exactly one of the arrays.
 Array intersect1d(const Array& a, const Array& b);
+/// intersect1d with return_indices=True: the common values and, for each, its first index in
+/// the flattened a and in the flattened b (with assume_unique, the inputs' own, as NumPy's).
+struct Intersection {
+  Array values, index_a, index_b;
+};
+Intersection intersect1d_indices(const Array& a, const Array& b, bool assume_unique = false);
 Array union1d(const Array& a, const Array& b);
 Array setdiff1d(const Array& a, const Array& b, bool assume_unique = false);
 Array setxor1d(const Array& a, const Array& b);

@@ -25,8 +25,17 @@ LOOM_BINDING_FAMILY(sets_counts, 36) {
       },
       nb::arg("element"), nb::arg("test_elements"), nb::arg("assume_unique") = false, nb::arg("invert") = false,
       "numpy.isin: whether each element is in test_elements.");
-  m.def("intersect1d", [](nb::handle a, nb::handle b) { auto [x, y] = pair_on_one_device(a, b); return intersect1d(x, y); },
-        nb::arg("ar1"), nb::arg("ar2"), "numpy.intersect1d: the sorted unique values in both arrays.");
+  m.def(
+      "intersect1d",
+      [](nb::handle a, nb::handle b, bool assume_unique, bool return_indices) -> nb::object {
+        auto [x, y] = pair_on_one_device(a, b);
+        if (!return_indices) return nb::cast(intersect1d(x, y));
+        Intersection r = intersect1d_indices(x, y, assume_unique);
+        return nb::make_tuple(r.values, r.index_a, r.index_b);
+      },
+      nb::arg("ar1"), nb::arg("ar2"), nb::arg("assume_unique") = false, nb::arg("return_indices") = false,
+      "numpy.intersect1d: the sorted unique values in both arrays; with return_indices, also the index of "
+      "each in the flattened ar1 and ar2 (their first occurrences).");
   m.def("union1d", [](nb::handle a, nb::handle b) { auto [x, y] = pair_on_one_device(a, b); return union1d(x, y); },
         nb::arg("ar1"), nb::arg("ar2"), "numpy.union1d: the sorted unique values in either array.");
   m.def(

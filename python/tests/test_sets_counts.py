@@ -239,3 +239,15 @@ def test_cov_and_corrcoef(device, rng):
     np.testing.assert_allclose(loom.corrcoef(L(m, device)).numpy(), np.corrcoef(m), rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(loom.corrcoef(L(m, device), L(y, device)).numpy(), np.corrcoef(m, y), rtol=1e-12,
                                atol=1e-14)
+
+
+def test_intersect1d_return_indices(device, rng):
+    """The common values with each one's first index in the flattened inputs (NumPy's stable
+    order); with assume_unique, the indices of the inputs as they are; empty inputs."""
+    for _ in range(20):
+        a = rng.integers(0, 12, (int(rng.integers(0, 4)), 3))
+        b = rng.integers(0, 12, int(rng.integers(0, 15))).astype(np.float32)
+        compare(lambda xp, x, y: xp.intersect1d(x, y, return_indices=True), a, b, device=device, exact=True)
+        ua, ub = rng.permutation(np.unique(a)), rng.permutation(np.unique(b))
+        compare(lambda xp, x, y: xp.intersect1d(x, y, assume_unique=True, return_indices=True), ua, ub,
+                device=device, exact=True)

@@ -2122,8 +2122,10 @@ def avg_pool2d_grad(dy: ndarray, input_shape: object, kernel_size: Sequence[int]
 def isin(element: object, test_elements: object, assume_unique: bool = False, invert: bool = False) -> ndarray:
     """numpy.isin: whether each element is in test_elements."""
 
-def intersect1d(ar1: object, ar2: object) -> ndarray:
-    """numpy.intersect1d: the sorted unique values in both arrays."""
+def intersect1d(ar1: object, ar2: object, assume_unique: bool = False, return_indices: bool = False) -> object:
+    """
+    numpy.intersect1d: the sorted unique values in both arrays; with return_indices, also the index of each in the flattened ar1 and ar2 (their first occurrences).
+    """
 
 def union1d(ar1: object, ar2: object) -> ndarray:
     """numpy.union1d: the sorted unique values in either array."""
@@ -2287,12 +2289,12 @@ def shares_memory(a: ndarray, b: ndarray, max_work: object | None = None) -> boo
 def isfortran(a: ndarray) -> bool:
     """numpy.isfortran: Fortran-contiguous and not C-contiguous."""
 
-def ascontiguousarray(a: object, dtype: object | None = None, *, like: object | None = None) -> ndarray:
+def ascontiguousarray(a: object, dtype: object | None = None, *, like: object | None = None) -> object:
     """
     numpy.ascontiguousarray: a C-contiguous array of at least one dimension (a itself when it is one).
     """
 
-def asfortranarray(a: object, dtype: object | None = None, *, like: object | None = None) -> ndarray:
+def asfortranarray(a: object, dtype: object | None = None, *, like: object | None = None) -> object:
     """
     numpy.asfortranarray: a Fortran-ordered array (a itself when it is one).
     """
