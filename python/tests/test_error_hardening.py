@@ -57,7 +57,7 @@ A = loom.arange(6.0).reshape((2, 3))
         (lambda: A.__dlpack__(max_version="ab"), TypeError, ["[__dlpack__]", "max_version"]),
         (lambda: A.__dlpack__(dl_device=[[1]]), TypeError, ["[__dlpack__]", "dl_device"]),
         (lambda: loom.reshape(A, (3, 2), copy=np.array([1, 2])), TypeError, ["[reshape]", "copy"]),
-        (lambda: loom.dtype(None), TypeError, ["dtype"]),
+        (lambda: loom.dtype(3.5), TypeError, ["dtype"]),  # None is float64, as numpy.dtype(None)
         (lambda: loom.dtype("no-such-type"), TypeError, ["no-such-type"]),
         (lambda: loom.dtype(np.dtype("U3")), TypeError, ["U3"]),
         (lambda: loom.ndarray((2, 3), memptr=b"ab"), TypeError, ["[ndarray]", "memptr"]),
