@@ -66,14 +66,19 @@ Array trace(const Array& a, int64_t offset, int64_t axis1, int64_t axis2, std::o
 Array cross(const Array& a, const Array& b, int64_t axisa, int64_t axisb, int64_t axisc) {
   if (a.ndim() == 0 || b.ndim() == 0) throw_value_error("cross", "the operands must have at least one dimension");
   const Array u = moveaxis(a, {axisa}, {-1}), v = moveaxis(b, {axisb}, {-1});
-  // 3-vectors only: NumPy 2 deprecated 2-vectors and current NumPy refuses them.
-  if (u.shape().back() != 3 || v.shape().back() != 3)
-    throw_value_error("cross", "both inputs must be (arrays of) 3-dimensional vectors, got " +
-                                   std::to_string(u.shape().back()) + " and " + std::to_string(v.shape().back()));
-  const Array u0 = component(u, 0), u1 = component(u, 1), u2 = component(u, 2);
-  const Array v0 = component(v, 0), v1 = component(v, 1), v2 = component(v, 2);
-  const Array c = stack({subtract(multiply(u1, v2), multiply(u2, v1)), subtract(multiply(u2, v0), multiply(u0, v2)),
-                         subtract(multiply(u0, v1), multiply(u1, v0))},
+  const int64_t nu = u.shape().back(), nv = v.shape().back();
+  if ((nu != 2 && nu != 3) || (nv != 2 && nv != 3))
+    throw_value_error("cross", "incompatible dimensions for cross product (dimension must be 2 or 3), got " +
+                                   std::to_string(nu) + " and " + std::to_string(nv));
+  const Array u0 = component(u, 0), u1 = component(u, 1);
+  const Array v0 = component(v, 0), v1 = component(v, 1);
+  // 2-vectors, as NumPy still takes them (deprecated since NumPy 2.0; its binding warns): a
+  // missing third component is 0, and two 2-vectors give only the product's z component.
+  const Array z = subtract(multiply(u0, v1), multiply(u1, v0));
+  if (nu == 2 && nv == 2) return z;
+  const Array u2 = nu == 3 ? component(u, 2) : zeros_like(u0);
+  const Array v2 = nv == 3 ? component(v, 2) : zeros_like(v0);
+  const Array c = stack({subtract(multiply(u1, v2), multiply(u2, v1)), subtract(multiply(u2, v0), multiply(u0, v2)), z},
                         -1);
   if (c.ndim() == 1) {
     normalize_axis(axisc, 1, "cross");  // raises AxisError for an axis a vector does not have

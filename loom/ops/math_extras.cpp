@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 
+#include "loom/core/dtype_info.h"
 #include "loom/core/error.h"
 #include "loom/core/shape.h"
 #include "loom/ops/complex.h"
@@ -57,8 +58,11 @@ Array deg2rad(const Array& x) { return multiply(x, kPi / 180.0); }
 Array rad2deg(const Array& x) { return multiply(x, 180.0 / kPi); }
 
 Array sinc(const Array& x) {
-  // numpy: y = pi * where(x == 0, 1e-20, x); sin(y) / y.
-  const Array y = multiply(where(equal(x, 0), 1.0e-20, x), kPi);
+  // NumPy 2: y = pi * x, its zeros replaced by the dtype's eps (1e-20 for complex, which a
+  // float16 would round to 0 and make 0 / 0); sin(y) / y.
+  const Array px = multiply(x, kPi);
+  const double tiny = is_floating(px.dtype()) ? finfo(px.dtype()).eps : 1.0e-20;
+  const Array y = where(equal(px, 0), tiny, px);
   return true_divide(sin(y), y);
 }
 

@@ -21,15 +21,28 @@ char resolve_order(const Array& a, char order, const char* op) {
   throw_value_error(op, std::string("order must be one of 'C', 'F', 'A' (got '") + order + "')");
 }
 
-// NumPy's order='K' (ravel, flatten): the elements as they lie in memory, i.e. the axes by
-// decreasing stride size (ties keep their order), each walked in its own direction (a
-// reversed axis stays reversed); then C order over that view.
+// NumPy's order='K' (ravel, flatten): the elements as they lie in memory, each axis walked
+// in its own direction (a reversed axis stays reversed); then C order over that view. The
+// axes are ordered as NumPy's iterator orders them: an insertion sort from the innermost
+// axis out that moves an axis inward past axes of larger stride size, where a zero stride (a
+// broadcast axis) decides nothing, so broadcast axes keep their C-order place.
 Array memory_order_view(const Array& a) {
-  std::vector<int64_t> perm(static_cast<size_t>(a.ndim()));
-  std::iota(perm.begin(), perm.end(), int64_t{0});
+  const int n = a.ndim();
   const Strides& st = a.strides();
-  std::stable_sort(perm.begin(), perm.end(), [&](int64_t i, int64_t j) { return std::abs(st[i]) > std::abs(st[j]); });
-  return transpose(a, perm);
+  std::vector<int64_t> inner_first(static_cast<size_t>(n));  // [0]: the fastest axis
+  for (int k = 0; k < n; ++k) inner_first[k] = n - 1 - k;
+  for (int i0 = 1; i0 < n; ++i0) {
+    const int64_t axis = inner_first[i0], s0 = std::abs(st[axis]);
+    int pos = i0;
+    for (int i1 = i0 - 1; i1 >= 0; --i1) {
+      const int64_t s1 = std::abs(st[inner_first[i1]]);
+      if (s0 == 0 || s1 == 0) continue;  // ambiguous: look further in
+      if (s1 <= s0) break;
+      pos = i1;
+    }
+    std::rotate(inner_first.begin() + pos, inner_first.begin() + i0, inner_first.begin() + i0 + 1);
+  }
+  return transpose(a, std::vector<int64_t>(inner_first.rbegin(), inner_first.rend()));
 }
 
 // The view that order `order` reads in C order.

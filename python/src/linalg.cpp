@@ -73,12 +73,24 @@ void bind_composed(nb::module_& m) {
       "cross",
       [](nb::handle a, nb::handle b, int64_t axisa, int64_t axisb, int64_t axisc, nb::handle axis) {
         if (!axis.is_none()) axisa = axisb = axisc = to_int_arg(axis, "cross", "axis");
-        return binary(a, b, [&](auto& x, auto& y) { return cross(x, y, axisa, axisb, axisc); });
+        const std::optional<Device> dev = home_device({a, b});
+        const Array x = to_array(a, dev), y = to_array(b, dev);
+        const auto length = [](const Array& t, int64_t ax) {
+          return t.ndim() == 0 ? int64_t{0} : t.shape()[normalize_axis(ax, t.ndim(), "cross")];
+        };
+        if ((length(x, axisa) == 2 || length(y, axisb) == 2) &&
+            PyErr_WarnEx(PyExc_DeprecationWarning,
+                         "Arrays of 2-dimensional vectors are deprecated. Use arrays of 3-dimensional vectors "
+                         "instead. (deprecated in NumPy 2.0)", 1) < 0)
+          throw nb::python_error();
+        nb::gil_scoped_release release;
+        return cross(x, y, axisa, axisb, axisc);
       },
       nb::arg("a"), nb::arg("b"), nb::arg("axisa") = -1, nb::arg("axisb") = -1, nb::arg("axisc") = -1,
       nb::arg("axis").none() = nb::none(),
       "Cross products of the 3-vectors along axisa/axisb, broadcast over the other axes and placed "
-      "along axisc (axis sets all three), as NumPy's cross (2-vectors raise, as in current NumPy).");
+      "along axisc (axis sets all three), as NumPy's cross (2-vectors too, with NumPy 2's "
+      "DeprecationWarning: their third component is 0; two of them give the z component alone).");
   nb::module_ la = nb::borrow<nb::module_>(m.attr("linalg"));
   la.def(
       "trace",

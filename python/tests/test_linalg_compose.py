@@ -50,14 +50,27 @@ def test_cross(device, rng, sa, sb, kw):
     np.testing.assert_allclose(got.numpy(), np.cross(a, b, **kw), rtol=1e-12, atol=1e-14)
 
 
+@pytest.mark.parametrize("sa,sb", [((2,), (2,)), ((2,), (3,)), ((4, 3), (1, 2)), ((5, 2), (5, 2))])
+def test_cross_of_2_vectors(device, rng, sa, sb):
+    """2-vectors, as NumPy 2 still takes them with a DeprecationWarning: the third component is
+    0, and two 2-vectors give the z component alone."""
+    a, b = rng.integers(-5, 5, sa), rng.standard_normal(sb)
+    with pytest.warns(DeprecationWarning, match="2-dimensional vectors"):
+        got = loom.cross(loom.asarray(a, device=device), loom.asarray(b, device=device))
+    with pytest.warns(DeprecationWarning):
+        want = np.cross(a, b)
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-12, atol=1e-14)
+
+
 def test_linalg_cross_and_errors(device, rng):
     a, b = rng.standard_normal((4, 3)), rng.standard_normal((4, 3))
     x, y = loom.asarray(a, device=device), loom.asarray(b, device=device)
     np.testing.assert_allclose(loom.linalg.cross(x, y).numpy(), np.cross(a, b), rtol=1e-12)
     with pytest.raises(ValueError, match=r"\[linalg.cross\] both inputs must be 3-vectors"):
         loom.linalg.cross(x[:, :2], y[:, :2])
-    for sa, sb in (((4,), (3,)), ((2,), (2,)), ((6, 2), (6, 3))):  # 2-vectors: refused, as current NumPy
-        with pytest.raises(ValueError, match=r"\[cross\] both inputs must be \(arrays of\) 3-dimensional vectors"):
+    for sa, sb in (((4,), (3,)), ((1,), (2,)), ((6, 5), (6, 3))):
+        with pytest.raises(ValueError, match=r"\[cross\] incompatible dimensions for cross product"):
             loom.cross(loom.ones(sa, device=device), loom.ones(sb, device=device))
     with pytest.raises(ValueError, match=r"\[diagonal\] diag requires an array of at least two dimensions"):
         loom.diagonal(loom.ones((3,), device=device))

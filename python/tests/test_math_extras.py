@@ -23,6 +23,8 @@ def test_angles_sinc_signbit(device, rng, dtype):
         assert got.dtype == want.dtype, name
         np.testing.assert_allclose(got.numpy(), want, rtol=2e-6 if dtype == "float32" else 1e-14, atol=1e-7)
     s = np.array([-0.0, 0.0, -1.5, 2.0, -np.inf, np.nan, -np.nan]) if dtype != "int32" else np.array([-3, 0, 4])
+    z = np.array([0.0, 0.5, -2.0], np.float16)  # sinc(0) is 1 in float16 too (NumPy 2: eps, not 1e-20)
+    np.testing.assert_allclose(loom.sinc(L(z, device)).numpy(), np.sinc(z), rtol=1e-3)
     np.testing.assert_array_equal(loom.signbit(L(s, device)).numpy(), np.signbit(s))
 
 

@@ -127,6 +127,11 @@ def test_ravel_flatten_in_memory_order(device, rng):
     for view in views:
         compare(lambda xp, x: view(xp, x).ravel("K"), b, device=device)
         compare(lambda xp, x: view(xp, x).flatten("K"), b, device=device)
+    # broadcast axes (zero strides) keep their C-order place, as NumPy's iterator orders them
+    for base, shape in (((4, 1), (3, 4, 2)), ((2, 1), (3, 2, 4)), ((1, 4), (2, 3, 4))):
+        src = random_array(rng, base, "float32")
+        compare(lambda xp, s: xp.broadcast_to(s, shape).ravel("K"), src, device=device)
+        compare(lambda xp, s: xp.broadcast_to(s.T, shape[::-1]).ravel("K"), src, device=device)
     x = loom.asarray(b, device=device)
     assert shares_memory(x.transpose(2, 0, 1).ravel("K"), x) and not shares_memory(x[::-1].ravel("K"), x)
     with pytest.raises(ValueError, match="not permitted for reshaping"):

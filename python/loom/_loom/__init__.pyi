@@ -2582,7 +2582,7 @@ def trace(a: object, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: obj
 
 def cross(a: object, b: object, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis: object | None = None) -> ndarray:
     """
-    Cross products of the 3-vectors along axisa/axisb, broadcast over the other axes and placed along axisc (axis sets all three), as NumPy's cross (2-vectors raise, as in current NumPy).
+    Cross products of the 3-vectors along axisa/axisb, broadcast over the other axes and placed along axisc (axis sets all three), as NumPy's cross (2-vectors too, with NumPy 2's DeprecationWarning: their third component is 0; two of them give the z component alone).
     """
 
 def reshape(a: object, shape: object, order: object | None = 'C', *, copy: object | None = None) -> ndarray:
