@@ -88,9 +88,12 @@ Array ramp(const Array& edge, double end, int64_t width, int d, bool left) {
   Array t = reshape(divide(arange(Scalar(int64_t{0}), Scalar(width), Scalar(int64_t{1}), DType::float64, edge.device()),
                            static_cast<double>(width)), s);
   if (!left) t = flip(t, std::vector<int64_t>{d});
-  const Array e = edge.astype(DType::float64);
+  // In complex128 for a complex edge (float64 would drop its imaginary part); integer
+  // dtypes floor the ramp, as NumPy's linspace(dtype=int) does.
+  const bool cplx = is_complex(edge.dtype());
+  const Array e = edge.astype(cplx ? DType::complex128 : DType::float64);
   Array r = add(multiply(subtract(e, end), t), end);
-  return is_floating(edge.dtype()) ? r.astype(edge.dtype()) : floor(r).astype(edge.dtype());
+  return is_floating(edge.dtype()) || cplx ? r.astype(edge.dtype()) : floor(r).astype(edge.dtype());
 }
 
 // constant (and empty, filled with 0) mode in one pass over `a`: the result is allocated

@@ -14,6 +14,11 @@ template <class T> std::vector<std::pair<T, T>> pairs(nb::handle v, int ndim, co
   nb::object arr = np.attr("asarray")(v);
   if (nb::cast<int>(arr.attr("ndim")) > 2)
     throw std::invalid_argument(std::string("[pad] ") + what + " must be a number or pairs of numbers");
+  const std::string kind = nb::cast<std::string>(arr.attr("dtype").attr("kind"));
+  if (kind == "c") throw nb::type_error((std::string("[pad] complex ") + what + " are not supported (real ones are)").c_str());
+  if (kind != "i" && kind != "u" && kind != "f" && kind != "b")
+    throw nb::type_error((std::string("[pad] ") + what + " must be numbers, not " +
+                          nb::cast<std::string>(nb::str(arr.attr("dtype")))).c_str());
   nb::object b;
   try {
     b = np.attr("broadcast_to")(arr, nb::make_tuple(std::max(ndim, 1), 2));

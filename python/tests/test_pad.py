@@ -23,6 +23,19 @@ def test_pad_matches_numpy(device, rng, mode, kw):
             np.testing.assert_allclose(got.numpy(), want, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_linear_ramp_of_complex_arrays(device, rng, dtype):
+    """The ramp keeps both parts and its fractions (NumPy's linspace in the complex dtype)."""
+    x = (rng.standard_normal((3, 4)) + 1j * rng.standard_normal((3, 4))).astype(dtype)
+    for pw, ends in (((1, 2), (0, 0)), (((2, 3), (4, 1)), (1.5, -3))):
+        got = loom.pad(loom.asarray(x, device=device), pw, "linear_ramp", end_values=ends)
+        want = np.pad(x, pw, "linear_ramp", end_values=ends)
+        assert got.dtype.name == want.dtype.name
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-6)
+    with pytest.raises(TypeError, match=r"\[pad\] complex end_values are not supported"):
+        loom.pad(loom.asarray(x, device=device), 1, "linear_ramp", end_values=1 + 2j)
+
+
 def test_pad_other_ranks_and_errors(device, rng):
     v = rng.standard_normal(5)
     np.testing.assert_array_equal(loom.pad(loom.asarray(v, device=device), (3, 8), "reflect").numpy(),
