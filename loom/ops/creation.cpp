@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "loom/ops/creation_primitives.h"
 #include "loom/core/error.h"
@@ -106,6 +107,15 @@ Array linspace(double start, double stop, int64_t num, bool endpoint, DType dtyp
   const double delta = stop - start;
   // NumPy: step = delta / div; a zero div multiplies by delta instead (only i = 0 exists).
   const double step = div > 0 ? delta / static_cast<double>(div) : delta;
+  if (step == 0 && delta != 0) {
+    // NumPy's gh-5437: a step that underflows to 0 (subnormal deltas) becomes
+    // (i / div) * delta instead. Rare and tiny: written on the host, copied once.
+    std::vector<double> v(static_cast<size_t>(num));
+    for (int64_t i = 0; i < num; ++i) v[static_cast<size_t>(i)] = static_cast<double>(i) / static_cast<double>(div) * delta + start;
+    if (endpoint && num > 1) v.back() = stop;
+    return from_host(HostView{v.data(), DType::float64, {num}, {8}}, device.has_value() ? device : std::optional<Device>(out.device()))
+        .astype(dtype);
+  }
   dispatch(primitives::linspace, {}, {out}, out, start, step, stop, endpoint);
   return out;
 }

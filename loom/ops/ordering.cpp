@@ -83,7 +83,14 @@ Array interp(const Array& x, const Array& xp, const Array& fp, std::optional<dou
     const Array f0 = getitem(fpf, {Index(i)}), f1 = getitem(fpf, {Index(i1)});
     const Array slope = true_divide(subtract(f1, f0), subtract(x1, x0));
     y = add(multiply(slope, subtract(xs, x0)), f0);
-    y = where(equal(xs, x1), f1, y);  // exact at the sample points (numpy too)
+    if (t == DType::float64) {
+      // NumPy's retries for infinite samples: a NaN from one end is tried from the other,
+      // then (equal ends) the sample itself.
+      y = where(isnan(y), add(multiply(slope, subtract(xs, x1)), f1), y);
+      y = where(logical_and(isnan(y), equal(f0, f1)), f0, y);
+    }
+    y = where(equal(xs, x0), f0, y);  // exact at the sample points (NumPy too)
+    y = where(equal(xs, x1), f1, y);
   }
   const Array lo = left ? full({}, *left, t, x.device()) : first;
   const Array hi = right ? full({}, *right, t, x.device()) : last;

@@ -150,6 +150,14 @@ def test_linspace_matches_numpy(device, args, endpoint):
                    np.linspace(*args, endpoint=endpoint), device=device)
 
 
+def test_linspace_of_a_subnormal_span(device):
+    """A step that underflows to 0 is (i / div) * delta, as NumPy's (gh-5437)."""
+    tiny = np.nextafter(0.0, 1.0)  # the smallest subnormal float64
+    for stop, num, endpoint in ((tiny, 10, True), (tiny, 10, False), (4 * tiny, 7, True)):
+        assert_matches(loom.linspace(0.0, stop, num, endpoint=endpoint, device=device),
+                       np.linspace(0.0, stop, num, endpoint=endpoint), device=device)
+
+
 @pytest.mark.parametrize("name", [n for n in DTYPE_NAMES if n != "bool"])
 def test_linspace_dtypes(device, name):
     npdt = NP_DTYPES[name]

@@ -54,6 +54,18 @@ def test_interp(device, rng):
         loom.interp(L(x, device), L(xp, device), L(fp[:3], device))
 
 
+def test_interp_with_infinite_samples(device, rng):
+    """NumPy's retries: a NaN from one end of the segment is tried from the other, then (equal
+    ends) the sample; a sample point itself gives its sample."""
+    xp = np.array([0.0, 1.0, 2.0, 3.0])
+    x = np.concatenate([[-1.0, 0.0, 1.0, 2.0, 3.0, 4.0], rng.uniform(0, 3, 10)])
+    for fp in ([np.inf, 1, np.inf, 2], [1, np.inf, 2, -np.inf], [np.inf, np.inf, 1, np.nan], [-np.inf, 3, 3, np.inf]):
+        for dt in ("float16", "float64"):
+            f = np.array(fp, dt)
+            np.testing.assert_array_equal(loom.interp(L(x, device), L(xp, device), L(f, device)).numpy(),
+                                          np.interp(x, xp, f))
+
+
 def test_interp_period(device, rng):
     # Angles: samples in any order, some beyond one period; x anywhere; a negative period is
     # its absolute value; complex fp; a period of 0 is NumPy's ValueError.
