@@ -178,6 +178,7 @@ Array vander(const Array& x, std::optional<int64_t> n, bool increasing) {
 Array select(const std::vector<Array>& conditions, const std::vector<Array>& choices, const Array& fallback) {
   if (conditions.size() != choices.size())
     throw_value_error("select", "list of cases must be same length as list of conditions");
+  if (conditions.empty()) throw_value_error("select", "select with an empty condition list is not possible");
   Array r = fallback;
   for (size_t i = conditions.size(); i-- > 0;) {
     if (conditions[i].dtype() != DType::bool_)

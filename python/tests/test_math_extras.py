@@ -125,3 +125,5 @@ def test_select_extract_compress(device, rng):
     np.testing.assert_array_equal(loom.compress(L(c, device), L(x, device)).numpy(), np.compress(c, x))
     with pytest.raises(TypeError):
         loom.select([L(x, device)], [L(x, device)])
+    with pytest.raises(ValueError, match="empty condition list"):  # NumPy's error
+        loom.select([], [])
