@@ -561,9 +561,15 @@ def bitwise_count(x, /, out=None, *, where=True, casting='same_kind', order='K',
     NumPy's ufunc keywords: out= (the result cast into it by `casting`), where=, dtype= (the inputs cast to it), casting=, order=; subok= is accepted (loom has no subclasses).
     """
 
+byte: _loom.dtype = ...
+
+cdouble: _loom.dtype = ...
+
 complex128: _loom.dtype = ...
 
 complex64: _loom.dtype = ...
+
+csingle: _loom.dtype = ...
 
 def deg2rad(x, /, out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True):
     """
@@ -579,6 +585,8 @@ def degrees(x, /, out=None, *, where=True, casting='same_kind', order='K', dtype
     NumPy's ufunc keywords: out= (the result cast into it by `casting`), where=, dtype= (the inputs cast to it), casting=, order=; subok= is accepted (loom has no subclasses).
     """
 
+double: _loom.dtype = ...
+
 def float_power(x1, x2, /, out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True):
     """
     numpy.float_power: x1 ** x2 in float64 (complex128).
@@ -586,12 +594,20 @@ def float_power(x1, x2, /, out=None, *, where=True, casting='same_kind', order='
     NumPy's ufunc keywords: out= (the result cast into it by `casting`), where=, dtype= (the inputs cast to it), casting=, order=; subok= is accepted (loom has no subclasses).
     """
 
+half: _loom.dtype = ...
+
 def heaviside(x1, x2, /, out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True):
     """
     numpy.heaviside: 0 where x1 < 0, x2 where x1 == 0, 1 where x1 > 0.
 
     NumPy's ufunc keywords: out= (the result cast into it by `casting`), where=, dtype= (the inputs cast to it), casting=, order=; subok= is accepted (loom has no subclasses).
     """
+
+int_: _loom.dtype = ...
+
+intc: _loom.dtype = ...
+
+intp: _loom.dtype = ...
 
 def ldexp(x1, x2, /, out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True):
     """
@@ -614,6 +630,10 @@ def logaddexp2(x1, x2, /, out=None, *, where=True, casting='same_kind', order='K
     NumPy's ufunc keywords: out= (the result cast into it by `casting`), where=, dtype= (the inputs cast to it), casting=, order=; subok= is accepted (loom has no subclasses).
     """
 
+long: _loom.dtype = ...
+
+longlong: _loom.dtype = ...
+
 def rad2deg(x, /, out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True):
     """
     numpy.rad2deg: radians to degrees.
@@ -628,6 +648,8 @@ def radians(x, /, out=None, *, where=True, casting='same_kind', order='K', dtype
     NumPy's ufunc keywords: out= (the result cast into it by `casting`), where=, dtype= (the inputs cast to it), casting=, order=; subok= is accepted (loom has no subclasses).
     """
 
+short: _loom.dtype = ...
+
 def signbit(x, /, out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True):
     """
     numpy.signbit: True where the sign bit is set.
@@ -635,12 +657,28 @@ def signbit(x, /, out=None, *, where=True, casting='same_kind', order='K', dtype
     NumPy's ufunc keywords: out= (the result cast into it by `casting`), where=, dtype= (the inputs cast to it), casting=, order=; subok= is accepted (loom has no subclasses).
     """
 
+single: _loom.dtype = ...
+
 def spacing(x, /, out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True):
     """
     numpy.spacing: the distance from x to the nearest adjacent number.
 
     NumPy's ufunc keywords: out= (the result cast into it by `casting`), where=, dtype= (the inputs cast to it), casting=, order=; subok= is accepted (loom has no subclasses).
     """
+
+ubyte: _loom.dtype = ...
+
+uint: _loom.dtype = ...
+
+uintc: _loom.dtype = ...
+
+uintp: _loom.dtype = ...
+
+ulong: _loom.dtype = ...
+
+ulonglong: _loom.dtype = ...
+
+ushort: _loom.dtype = ...
 
 checkpoint_policies: types.SimpleNamespace = ...
 
@@ -670,4 +708,4 @@ pi: float = 3.141592653589793
 
 bool: _loom.dtype = ...
 
-__all__: list = ['Array', 'AxisError', 'CompileError', 'ConcretizationTypeError', 'CudaError', 'CudaGraph', 'Device', 'DeviceMismatchError', 'DistributedError', 'DistributedTimeoutError', 'ElementwiseKernel', 'Event', 'GraphCaptureError', 'In', 'InOut', 'KernelFaultError', 'KernelSyntaxError', 'LinAlgError', 'Out', 'OutOfMemoryError', 'RawKernel', 'RawModule', 'ReductionKernel', 'SourceModule', 'Stream', 'TypingError', 'UnsupportedError', 'abs', 'absolute', 'acos', 'acosh', 'add', 'all', 'allclose', 'amax', 'amin', 'angle', 'any', 'append', 'apply_along_axis', 'apply_over_axes', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argpartition', 'argsort', 'argwhere', 'around', 'array', 'array_equal', 'array_equiv', 'array_split', 'asanyarray', 'asarray', 'asarray_chkfinite', 'ascontiguousarray', 'asfortranarray', 'asin', 'asinh', 'asnumpy', 'astype', 'atan', 'atan2', 'atanh', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'autotune', 'average', 'avg_pool2d', 'avg_pool2d_grad', 'bartlett', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_count', 'bitwise_invert', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'blackman', 'block', 'bool_', 'broadcast', 'broadcast_arrays', 'broadcast_shapes', 'broadcast_to', 'build_info', 'c_', 'can_cast', 'cbrt', 'ceil', 'check_grads', 'checkpoint', 'checkpoint_policies', 'choose', 'clip', 'column_stack', 'common_type', 'complex128', 'complex64', 'complexfloating', 'compress', 'concat', 'concatenate', 'conj', 'conjugate', 'conv2d', 'conv2d_input_grad', 'conv2d_weight_grad', 'conv_backend', 'convolve', 'copy', 'copysign', 'copyto', 'corrcoef', 'correlate', 'cos', 'cosh', 'count_nonzero', 'cov', 'cpu', 'cross', 'cuda_graph', 'cumprod', 'cumsum', 'cumulative_prod', 'cumulative_sum', 'current_stream', 'custom_jvp', 'custom_vjp', 'default_device', 'default_stream', 'deg2rad', 'degrees', 'delete', 'device', 'devices', 'diag', 'diag_indices', 'diag_indices_from', 'diagflat', 'diagonal', 'diff', 'digitize', 'divide', 'divmod', 'dot', 'driver', 'dsplit', 'dstack', 'dtype', 'e', 'ediff1d', 'einsum', 'einsum_path', 'empty', 'empty_like', 'empty_mapped', 'empty_pinned', 'equal', 'erf', 'exp', 'exp2', 'expand_dims', 'expm1', 'external_stream', 'extract', 'eye', 'fabs', 'fft', 'fill_diagonal', 'finfo', 'fix', 'flatnonzero', 'flip', 'fliplr', 'flipud', 'float16', 'float32', 'float64', 'float_power', 'floating', 'floor', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frexp', 'from_dlpack', 'frombuffer', 'fromfunction', 'fromiter', 'fromstring', 'full', 'full_like', 'fuse', 'gcd', 'generic', 'geomspace', 'get_array_module', 'get_matmul_precision', 'gpu', 'grad', 'gradient', 'greater', 'greater_equal', 'hamming', 'hanning', 'heaviside', 'hessian', 'histogram', 'histogram2d', 'histogram_bin_edges', 'histogramdd', 'hsplit', 'hstack', 'hypot', 'i0', 'identity', 'iinfo', 'imag', 'index_exp', 'indices', 'inexact', 'inf', 'inner', 'insert', 'int16', 'int32', 'int64', 'int8', 'integer', 'interp', 'intersect1d', 'invert', 'isclose', 'iscomplex', 'iscomplexobj', 'isdtype', 'isfinite', 'isfortran', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'isrealobj', 'isscalar', 'issubdtype', 'iterable', 'ix_', 'jacfwd', 'jacobian', 'jacrev', 'jit', 'jvp', 'kaiser', 'kron', 'lcm', 'ldexp', 'left_shift', 'legacy_default_stream', 'less', 'less_equal', 'lexsort', 'linalg', 'linearize', 'linspace', 'log', 'log10', 'log1p', 'log2', 'logaddexp', 'logaddexp2', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logspace', 'mask_indices', 'matmul', 'matrix_transpose', 'matvec', 'max', 'max_pool2d', 'max_pool2d_grad', 'maximum', 'may_share_memory', 'mean', 'median', 'memory', 'meshgrid', 'mgrid', 'min', 'min_scalar_type', 'minimum', 'mintypecode', 'mod', 'modf', 'moveaxis', 'multiply', 'nan', 'nan_to_num', 'nanargmax', 'nanargmin', 'nancumprod', 'nancumsum', 'nanmax', 'nanmean', 'nanmedian', 'nanmin', 'nanpercentile', 'nanprod', 'nanquantile', 'nanstd', 'nansum', 'nanvar', 'ndarray', 'ndim', 'negative', 'newaxis', 'nextafter', 'nonzero', 'not_equal', 'num_gpus', 'number', 'ogrid', 'ones', 'ones_like', 'outer', 'packbits', 'pad', 'partition', 'per_thread_default_stream', 'percentile', 'permute_dims', 'pi', 'piecewise', 'place', 'positive', 'pow', 'power', 'prod', 'promote_types', 'ptp', 'put', 'put_along_axis', 'putmask', 'pykernel', 'quantile', 'r_', 'rad2deg', 'radians', 'random', 'ravel', 'ravel_multi_index', 'real', 'real_if_close', 'reciprocal', 'register_pytree_node', 'register_pytree_node_class', 'remainder', 'remat', 'repeat', 'require', 'reshape', 'resize', 'result_type', 'right_shift', 'rint', 'roll', 'rollaxis', 'rot90', 'round', 'row_stack', 's_', 'searchsorted', 'select', 'set_default_device', 'set_matmul_precision', 'setdiff1d', 'setxor1d', 'shape', 'shares_memory', 'sign', 'signbit', 'signedinteger', 'sin', 'sinc', 'sinh', 'size', 'softmax_cross_entropy', 'sort', 'sort_complex', 'spacing', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'stop_gradient', 'subtract', 'sum', 'swapaxes', 'synchronize', 'take', 'take_along_axis', 'tan', 'tanh', 'tensordot', 'tile', 'trace', 'transforms', 'transpose', 'trapezoid', 'tree_flatten', 'tree_leaves', 'tree_map', 'tree_structure', 'tree_unflatten', 'tree_util', 'tri', 'tril', 'tril_indices', 'tril_indices_from', 'trim_zeros', 'triu', 'triu_indices', 'triu_indices_from', 'true_divide', 'trunc', 'try_all_gpus', 'try_gpu', 'typename', 'uint16', 'uint32', 'uint64', 'uint8', 'union1d', 'unique', 'unique_all', 'unique_counts', 'unique_inverse', 'unique_values', 'unpackbits', 'unravel_index', 'unsignedinteger', 'unstack', 'unwrap', 'value_and_grad', 'vander', 'var', 'vdot', 'vecdot', 'vecmat', 'vjp', 'vmap', 'vsplit', 'vstack', 'where', 'zeros', 'zeros_like', '__version__', 'cuda', 'vectorize', 'guvectorize', 'nn', 'optim', 'data', 'd2l', 'Trainer', 'scipy', 'profiler', 'dashboard', 'lax', 'get_default_memory_pool', 'get_default_pinned_memory_pool']
+__all__: list = ['Array', 'AxisError', 'CompileError', 'ConcretizationTypeError', 'CudaError', 'CudaGraph', 'Device', 'DeviceMismatchError', 'DistributedError', 'DistributedTimeoutError', 'ElementwiseKernel', 'Event', 'GraphCaptureError', 'In', 'InOut', 'KernelFaultError', 'KernelSyntaxError', 'LinAlgError', 'Out', 'OutOfMemoryError', 'RawKernel', 'RawModule', 'ReductionKernel', 'SourceModule', 'Stream', 'TypingError', 'UnsupportedError', 'abs', 'absolute', 'acos', 'acosh', 'add', 'all', 'allclose', 'amax', 'amin', 'angle', 'any', 'append', 'apply_along_axis', 'apply_over_axes', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argpartition', 'argsort', 'argwhere', 'around', 'array', 'array_equal', 'array_equiv', 'array_split', 'asanyarray', 'asarray', 'asarray_chkfinite', 'ascontiguousarray', 'asfortranarray', 'asin', 'asinh', 'asnumpy', 'astype', 'atan', 'atan2', 'atanh', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'autotune', 'average', 'avg_pool2d', 'avg_pool2d_grad', 'bartlett', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_count', 'bitwise_invert', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'blackman', 'block', 'bool_', 'broadcast', 'broadcast_arrays', 'broadcast_shapes', 'broadcast_to', 'build_info', 'byte', 'c_', 'can_cast', 'cbrt', 'cdouble', 'ceil', 'check_grads', 'checkpoint', 'checkpoint_policies', 'choose', 'clip', 'column_stack', 'common_type', 'complex128', 'complex64', 'complexfloating', 'compress', 'concat', 'concatenate', 'conj', 'conjugate', 'conv2d', 'conv2d_input_grad', 'conv2d_weight_grad', 'conv_backend', 'convolve', 'copy', 'copysign', 'copyto', 'corrcoef', 'correlate', 'cos', 'cosh', 'count_nonzero', 'cov', 'cpu', 'cross', 'csingle', 'cuda_graph', 'cumprod', 'cumsum', 'cumulative_prod', 'cumulative_sum', 'current_stream', 'custom_jvp', 'custom_vjp', 'default_device', 'default_stream', 'deg2rad', 'degrees', 'delete', 'device', 'devices', 'diag', 'diag_indices', 'diag_indices_from', 'diagflat', 'diagonal', 'diff', 'digitize', 'divide', 'divmod', 'dot', 'double', 'driver', 'dsplit', 'dstack', 'dtype', 'e', 'ediff1d', 'einsum', 'einsum_path', 'empty', 'empty_like', 'empty_mapped', 'empty_pinned', 'equal', 'erf', 'exp', 'exp2', 'expand_dims', 'expm1', 'external_stream', 'extract', 'eye', 'fabs', 'fft', 'fill_diagonal', 'finfo', 'fix', 'flatnonzero', 'flip', 'fliplr', 'flipud', 'float16', 'float32', 'float64', 'float_power', 'floating', 'floor', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frexp', 'from_dlpack', 'frombuffer', 'fromfunction', 'fromiter', 'fromstring', 'full', 'full_like', 'fuse', 'gcd', 'generic', 'geomspace', 'get_array_module', 'get_matmul_precision', 'gpu', 'grad', 'gradient', 'greater', 'greater_equal', 'half', 'hamming', 'hanning', 'heaviside', 'hessian', 'histogram', 'histogram2d', 'histogram_bin_edges', 'histogramdd', 'hsplit', 'hstack', 'hypot', 'i0', 'identity', 'iinfo', 'imag', 'index_exp', 'indices', 'inexact', 'inf', 'inner', 'insert', 'int16', 'int32', 'int64', 'int8', 'int_', 'intc', 'integer', 'interp', 'intersect1d', 'intp', 'invert', 'isclose', 'iscomplex', 'iscomplexobj', 'isdtype', 'isfinite', 'isfortran', 'isin', 'isinf', 'isnan', 'isneginf', 'isposinf', 'isreal', 'isrealobj', 'isscalar', 'issubdtype', 'iterable', 'ix_', 'jacfwd', 'jacobian', 'jacrev', 'jit', 'jvp', 'kaiser', 'kron', 'lcm', 'ldexp', 'left_shift', 'legacy_default_stream', 'less', 'less_equal', 'lexsort', 'linalg', 'linearize', 'linspace', 'log', 'log10', 'log1p', 'log2', 'logaddexp', 'logaddexp2', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logspace', 'long', 'longlong', 'mask_indices', 'matmul', 'matrix_transpose', 'matvec', 'max', 'max_pool2d', 'max_pool2d_grad', 'maximum', 'may_share_memory', 'mean', 'median', 'memory', 'meshgrid', 'mgrid', 'min', 'min_scalar_type', 'minimum', 'mintypecode', 'mod', 'modf', 'moveaxis', 'multiply', 'nan', 'nan_to_num', 'nanargmax', 'nanargmin', 'nancumprod', 'nancumsum', 'nanmax', 'nanmean', 'nanmedian', 'nanmin', 'nanpercentile', 'nanprod', 'nanquantile', 'nanstd', 'nansum', 'nanvar', 'ndarray', 'ndim', 'negative', 'newaxis', 'nextafter', 'nonzero', 'not_equal', 'num_gpus', 'number', 'ogrid', 'ones', 'ones_like', 'outer', 'packbits', 'pad', 'partition', 'per_thread_default_stream', 'percentile', 'permute_dims', 'pi', 'piecewise', 'place', 'positive', 'pow', 'power', 'prod', 'promote_types', 'ptp', 'put', 'put_along_axis', 'putmask', 'pykernel', 'quantile', 'r_', 'rad2deg', 'radians', 'random', 'ravel', 'ravel_multi_index', 'real', 'real_if_close', 'reciprocal', 'register_pytree_node', 'register_pytree_node_class', 'remainder', 'remat', 'repeat', 'require', 'reshape', 'resize', 'result_type', 'right_shift', 'rint', 'roll', 'rollaxis', 'rot90', 'round', 'row_stack', 's_', 'searchsorted', 'select', 'set_default_device', 'set_matmul_precision', 'setdiff1d', 'setxor1d', 'shape', 'shares_memory', 'short', 'sign', 'signbit', 'signedinteger', 'sin', 'sinc', 'single', 'sinh', 'size', 'softmax_cross_entropy', 'sort', 'sort_complex', 'spacing', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'stop_gradient', 'subtract', 'sum', 'swapaxes', 'synchronize', 'take', 'take_along_axis', 'tan', 'tanh', 'tensordot', 'tile', 'trace', 'transforms', 'transpose', 'trapezoid', 'tree_flatten', 'tree_leaves', 'tree_map', 'tree_structure', 'tree_unflatten', 'tree_util', 'tri', 'tril', 'tril_indices', 'tril_indices_from', 'trim_zeros', 'triu', 'triu_indices', 'triu_indices_from', 'true_divide', 'trunc', 'try_all_gpus', 'try_gpu', 'typename', 'ubyte', 'uint', 'uint16', 'uint32', 'uint64', 'uint8', 'uintc', 'uintp', 'ulong', 'ulonglong', 'union1d', 'unique', 'unique_all', 'unique_counts', 'unique_inverse', 'unique_values', 'unpackbits', 'unravel_index', 'unsignedinteger', 'unstack', 'unwrap', 'ushort', 'value_and_grad', 'vander', 'var', 'vdot', 'vecdot', 'vecmat', 'vjp', 'vmap', 'vsplit', 'vstack', 'where', 'zeros', 'zeros_like', '__version__', 'cuda', 'vectorize', 'guvectorize', 'nn', 'optim', 'data', 'd2l', 'Trainer', 'scipy', 'profiler', 'dashboard', 'lax', 'get_default_memory_pool', 'get_default_pinned_memory_pool']

@@ -1,6 +1,7 @@
 // dtypes: the 15 loom.<name> dtype objects, and the conversion of every spelling users
 // pass as dtype= (loom dtypes, NumPy dtypes and scalar types, ml_dtypes.bfloat16,
 // strings, bool/int/float) to loom::DType.
+#include <utility>
 #include <string>
 
 #include "bindings.h"
@@ -189,6 +190,15 @@ void init_dtype(nb::module_& m) {
     m.attr(attr_names[i]) = o;
     g_dtype_objs[i] = o.release().ptr();
   }
+  // NumPy 2's C-type names (Linux, LP64), the same objects as the sized names: np.intp and
+  // np.double in ported code need no rewriting (loom.int_ is loom.int64).
+  static const std::pair<const char*, const char*> aliases[] = {
+      {"half", "float16"},   {"single", "float32"},    {"double", "float64"},  {"csingle", "complex64"},
+      {"cdouble", "complex128"}, {"byte", "int8"},     {"ubyte", "uint8"},     {"short", "int16"},
+      {"ushort", "uint16"},  {"intc", "int32"},        {"uintc", "uint32"},    {"int_", "int64"},
+      {"intp", "int64"},     {"long", "int64"},        {"longlong", "int64"},  {"uint", "uint64"},
+      {"uintp", "uint64"},   {"ulong", "uint64"},      {"ulonglong", "uint64"}};
+  for (const auto& [alias, name] : aliases) m.attr(alias) = m.attr(name);
   // Drop our references before nanobind's leak check at module teardown; the module
   // attributes keep the objects alive until then.
   nb::module_::import_("atexit").attr("register")(nb::cpp_function([]() {

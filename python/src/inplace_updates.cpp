@@ -38,6 +38,13 @@ LOOM_BINDING_FAMILY(inplace_updates, 39) {
       },
       nb::arg("a"), nb::arg("ind"), nb::arg("v"), nb::arg("mode") = "raise",
       "numpy.put: a.flat[ind] = v (v repeated cyclically), in place; mode 'raise', 'wrap' or 'clip'.");
+  cls.def(
+      "put",
+      [](const Array& a, nb::handle indices, nb::handle values, const std::string& mode) {
+        put(a, to_array(indices, a.device()), written(values, a), mode);
+      },
+      nb::arg("indices"), nb::arg("values"), nb::arg("mode") = "raise",
+      "ndarray.put: self.flat[indices] = values (repeated cyclically), in place, as loom.put.");
   m.def(
       "putmask",
       [](const Array& a, nb::handle mask, nb::handle values) {

@@ -27,24 +27,30 @@ std::vector<int64_t> roll_shifts(nb::handle shift) {
   return shifts;
 }
 
+// numpy.take and ndarray.take: out= written and returned itself, as NumPy returns it.
+nb::object take_py(const Array& x, nb::handle indices, nb::handle axis, nb::handle out, const std::string& mode) {
+  const Array r = take(x, to_array(indices, x.device()), to_optional_int_arg(axis, "take", "axis"), mode);
+  const std::optional<Array> o = to_out_arg(out, "take");
+  if (!o) return nb::cast(r);
+  if (o->shape() != r.shape()) throw std::invalid_argument("[take] output array does not match result of take");
+  copyto(*o, r);
+  return nb::borrow(nb::isinstance<Array>(out) ? out : out[0]);
+}
+
 }  // namespace
 
 LOOM_BINDING_FAMILY(take, 32) {
   m.def(
       "take",
-      [](nb::handle a, nb::handle indices, nb::handle axis, nb::handle out, const std::string& mode) -> nb::object {
-        const Array x = to_array(a, std::nullopt);
-        const Array r = take(x, to_array(indices, x.device()), to_optional_int_arg(axis, "take", "axis"), mode);
-        const std::optional<Array> o = to_out_arg(out, "take");
-        if (!o) return nb::cast(r);
-        if (o->shape() != r.shape()) throw std::invalid_argument("[take] output array does not match result of take");
-        copyto(*o, r);
-        return nb::borrow(nb::isinstance<Array>(out) ? out : out[0]);  // out itself, as NumPy returns it
+      [](nb::handle a, nb::handle indices, nb::handle axis, nb::handle out, const std::string& mode) {
+        return take_py(to_array(a, std::nullopt), indices, axis, out, mode);
       },
       nb::arg("a"), nb::arg("indices"), nb::arg("axis").none() = nb::none(), nb::arg("out").none() = nb::none(),
       nb::arg("mode") = "raise",
       "numpy.take: the elements of a at integer indices along axis (the flattened a when None); mode "
       "'raise', 'wrap' or 'clip'.");
+  cls.def("take", &take_py, nb::arg("indices"), nb::arg("axis").none() = nb::none(),
+          nb::arg("out").none() = nb::none(), nb::arg("mode") = "raise", "ndarray.take: loom.take(self, ...).");
   m.def(
       "take_along_axis",
       [](nb::handle arr, nb::handle indices, nb::handle axis) {

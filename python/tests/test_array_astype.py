@@ -93,6 +93,11 @@ def test_dtype_objects():
     assert (loom.float32 == None) == (np.dtype("f4") == None) == False  # noqa: E711
     assert loom.float32 != None and not (loom.float64 != None)  # noqa: E711
     assert loom.dtype(None) == np.dtype(None) == loom.float64
+    # NumPy 2's C-type names, the same objects as the sized ones
+    for alias in ("half", "single", "double", "csingle", "cdouble", "byte", "ubyte", "short", "ushort", "intc",
+                  "uintc", "int_", "intp", "long", "longlong", "uint", "uintp", "ulong", "ulonglong"):
+        assert getattr(loom, alias) == np.dtype(getattr(np, alias)), alias
+    assert loom.int_ is loom.int64 and loom.double is loom.float64
     assert np.dtype(loom.float32) == np.float32
     assert np.dtype(loom.bfloat16) == ml_dtypes.bfloat16
     assert np.zeros(2, dtype=loom.int16).dtype == np.int16

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import loom
+from conftest import compare
 
 
 def L(x, device):
@@ -122,3 +123,21 @@ def test_array_equal_and_equiv(device, rng):
     assert loom.array_equal(L(b, device), L(b, device), equal_nan=True) is True
     assert loom.array_equiv(L(a[:1], device), L(np.repeat(a[:1], 3, 0), device)) is True
     assert loom.array_equiv(L(a, device), L(a[:, :2], device)) is False
+
+
+def test_take_put_compress_methods(device, rng):
+    """x.take, x.put and x.compress as NumPy's ndarray methods, against NumPy's."""
+    a = rng.standard_normal((3, 4))
+    idx = rng.integers(-12, 12, 5)
+    for kw in ({}, {"axis": 1, "mode": "clip"}, {"mode": "wrap"}):
+        compare(lambda xp, x: x.take(idx if "axis" not in kw else idx % 4, **kw), a, device=device)
+    out = loom.zeros(5, device=device)
+    assert L(a, device).take(idx % 12, out=out) is out
+    np.testing.assert_array_equal(out.numpy(), a.take(idx % 12))
+    b, lb = a.copy(), L(a.copy(), device)
+    b.put([0, 7, -1], [9.0, 8.0])
+    lb.put([0, 7, -1], L(np.array([9.0, 8.0]), device))
+    np.testing.assert_array_equal(lb.numpy(), b)
+    cond = np.array([True, False, True])
+    compare(lambda xp, x: x.compress(cond, axis=0), a, device=device)
+    compare(lambda xp, x: x.compress([False, True, True, False, True]), a, device=device)
