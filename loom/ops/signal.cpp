@@ -11,6 +11,7 @@
 #include "loom/ops/elementwise.h"
 #include "loom/ops/indexing.h"
 #include "loom/ops/math_parts.h"
+#include "loom/ops/numeric.h"
 #include "loom/ops/reduce.h"
 #include "loom/ops/shape_ops.h"
 
@@ -125,12 +126,10 @@ Array unwrap(const Array& p, std::optional<double> discont, int64_t axis, double
   if (n < 2) return moveaxis(x.contiguous(), {-1}, {ax});
   const double high = period / 2, low = -high, dis = std::max(discont.value_or(high), high);
   const Index all{ellipsis};
-  // NumPy takes the steps in p's own dtype, then promotes them with the float period: an
-  // unsigned step down wraps around there (uint8 7 -> 6 is +255), and so here.
-  const Array xp = moveaxis(p, {ax}, {-1});
-  const Array dd = subtract(getitem(xp, {all, Index(Slice{1, std::nullopt, std::nullopt})}),
-                            getitem(xp, {all, Index(Slice{std::nullopt, -1, std::nullopt})}))
-                       .astype(x.dtype());
+  // NumPy takes the steps with diff in p's own dtype, then promotes them with the float
+  // period: an unsigned step down wraps around there (uint8 7 -> 6 is +255), a bool step is
+  // "differs" (diff's not_equal), and so here.
+  const Array dd = diff(moveaxis(p, {ax}, {-1}), 1, -1).astype(x.dtype());
   // The jump's representative in [low, high); a jump of exactly +period/2 stays positive.
   Array ddmod = add(remainder(subtract(dd, low), period), low);
   ddmod = where(logical_and(equal(ddmod, low), greater(dd, 0)), high, ddmod);

@@ -70,7 +70,7 @@ def test_unwrap(device, rng, axis):
     assert got.dtype == loom.float32
     np.testing.assert_allclose(got.numpy(), np.unwrap(w32, axis=axis), rtol=1e-5, atol=1e-4)
     np.testing.assert_allclose(loom.unwrap(L(np.array([0, 5, 1, 7]), device)).numpy(), np.unwrap([0, 5, 1, 7]))
-    for dt in ("uint8", "int8"):  # steps in p's own dtype, as NumPy's: uint8 7 -> 6 wraps to +255
+    for dt in ("uint8", "int8", "bool"):  # steps by diff in p's own dtype, as NumPy's: uint8 7 -> 6 is +255
         q = np.array([5, 7, 6, 5, 4, 120, 3], dt)
         np.testing.assert_allclose(loom.unwrap(L(q, device)).numpy(), np.unwrap(q), rtol=1e-12)
     with pytest.raises(TypeError, match="unwrap"):
