@@ -117,6 +117,7 @@ from ._numpy.out_keywords import *  # noqa: E402, F401, F403
 from ._numpy.flat_partition import argpartition, partition  # noqa: E402, F401 - and x.flat, x.partition
 from ._numpy import linalg_shapes as _linalg_shapes  # noqa: E402, F401 - LinAlgError for non-square, lstsq's rank
 from ._numpy.quantile import median, nanmedian, percentile, quantile  # noqa: E402, F401 - every method, out=, complex median
+from ._numpy.linspace import linspace  # noqa: E402, F401 - retstep=, axis=, array and complex ends
 
 linalg.matmul = matmul  # noqa: F405 - one function under both names, as before
 matmul._loom_bound = _loom.matmul  # noqa: F405 - what the extension's stub describes (tools/gen_stubs.py)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import loom
-from conftest import DTYPE_NAMES, NP_DTYPES, assert_matches, random_array
+from conftest import DTYPE_NAMES, NP_DTYPES, assert_matches, random_array, compare
 
 SHAPES = [(), (0,), (7,), (3, 5), (2, 3, 4)]
 
@@ -300,3 +300,18 @@ def test_contiguous_conversions_return_the_array_when_nothing_changes(device, rn
         got = getattr(loom, fn)(x, dtype=dt)
         assert (got is x) == same, (fn, dt)
         assert_matches(got, getattr(np, fn)(x.numpy(), dtype=dt), device=device, exact=True)
+
+
+def test_linspace_whole_numpy_call(device, rng):
+    """NumPy's positional order (retstep before dtype), retstep=, axis=, array ends broadcast
+    together, complex ends, integer dtypes (floored) and weak Python ends beside float32."""
+    a, b = rng.standard_normal(3), rng.standard_normal((2, 1))
+    for args, kw in (((a, b, 4), {}), ((a, 5.0, 6), {"axis": 1}), ((b, a, 3, False), {"axis": -1}),
+                     ((1 + 2j, 3 - 1j, 5), {}), ((a.astype(np.float32), 2, 3), {}),
+                     ((-3, 40, 7, True, False, np.int32), {}), ((a * 10, 9, 4), {"dtype": np.int64})):
+        compare(lambda xp, *ends: xp.linspace(*ends, *args[2:], **kw), *args[:2], device=device, rtol=1e-6)
+    got, step = loom.linspace(0.0, 3.0, 4, retstep=True, device=device)
+    want, want_step = np.linspace(0.0, 3.0, 4, retstep=True)
+    assert_matches(got, want, device=device)
+    assert float(step) == want_step
+    assert np.isnan(loom.linspace(0.0, 1.0, 1, retstep=True, device=device)[1])  # one sample: NumPy's NaN step

@@ -9,6 +9,7 @@ installs the protocols and re-exports what is public).
   einsum.py      numpy.einsum's interleaved form and out=, dtype=, order=, casting=, optimize=
   flat_partition.py x.flat, x.partition/argpartition, partition(axis=None)
   linalg_shapes.py  LinAlgError for non-square or 1-d input to eig, inv, det, ...; lstsq's int32 rank
+  linspace.py    numpy.linspace's retstep=, axis=, array and complex ends
   out_keywords.py  copyto(casting=, where=), dot(out=), the ufunc keywords of float_power, ldexp, matmul, ...
   pickling.py    pickle of arrays (data and device name), dtypes and devices
   quantile.py    quantile/percentile with every NumPy method, out=, overwrite_input=; complex (nan)median
