@@ -233,7 +233,6 @@ from loom._loom import (
     less_equal as less_equal,
     lexsort as lexsort,
     linalg as linalg,
-    linspace as linspace,
     log as log,
     log10 as log10,
     log1p as log1p,
@@ -396,6 +395,7 @@ from loom._numpy.flat_partition import (
     partition as partition
 )
 from loom._numpy.index_tricks import broadcast as broadcast
+from loom._numpy.linspace import linspace as linspace
 from loom._numpy.out_keywords import (
     copyto as copyto,
     dot as dot,

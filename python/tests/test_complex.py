@@ -451,8 +451,8 @@ def test_ops_without_complex_raise_type_error_naming_the_op(device, rng):
 
 
 def test_complex_arguments_that_would_lose_their_imaginary_part_raise(device):
-    with pytest.raises(TypeError, match="linspace"):
-        loom.linspace(0, 1j, 3, device=device)
+    # linspace takes complex ends whole (NumPy's complex samples), so nothing is lost there
+    assert_matches(loom.linspace(0, 1j, 3, device=device), np.linspace(0, 1j, 3), device=device)
     with pytest.raises(TypeError, match="arange"):
         loom.arange(0, 3j, device=device)
     x = loom.zeros(3, device=device)
