@@ -85,6 +85,15 @@ std::optional<Array> to_out_arg(nb::handle h, const char* op) {
   return nb::cast<Array>(h);
 }
 
+nb::object write_out(nb::handle out, const Array& r, const char* op) {
+  const std::optional<Array> o = to_out_arg(out, op);
+  if (!o) return nb::cast(r);
+  if (o->shape() != r.shape())
+    throw_value_error(op, "output parameter has shape " + shape_str(o->shape()) + ", expected " + shape_str(r.shape()));
+  copyto(*o, r);
+  return nb::borrow(PyTuple_Check(out.ptr()) ? nb::handle(PyTuple_GET_ITEM(out.ptr(), 0)) : out);
+}
+
 }  // namespace loom::py
 
 namespace loom::py {

@@ -118,6 +118,9 @@ std::string to_str_arg(nb::handle h, const char* op, const char* arg);
 bool has_attr_strict(nb::handle h, const char* name);
 /// out=: None, a loom array or a 1-tuple holding one.
 std::optional<Array> to_out_arg(nb::handle h, const char* op);
+/// NumPy's out= of a function computed apart: `r` itself when out is None, else r written into
+/// out (which must have r's shape; ValueError naming `op` otherwise) and out itself returned.
+nb::object write_out(nb::handle out, const Array& r, const char* op);
 
 // ---- host views (array.cpp) ---------------------------------------------------------
 /// A NumPy array over host memory at `data` (byte strides), kept alive by `owner`.

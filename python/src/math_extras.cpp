@@ -144,12 +144,8 @@ LOOM_BINDING_FAMILY(math_extras, 37) {
   cls.def(
       "compress",
       [](const Array& a, nb::handle condition, nb::handle axis, nb::handle out) -> nb::object {
-        const Array r = compress(to_array(condition, a.device()), a, to_optional_int_arg(axis, "compress", "axis"));
-        const std::optional<Array> o = to_out_arg(out, "compress");
-        if (!o) return nb::cast(r);
-        if (o->shape() != r.shape()) throw_value_error("compress", "output array does not match the result's shape");
-        copyto(*o, r);
-        return nb::borrow(out);
+        return write_out(out, compress(to_array(condition, a.device()), a, to_optional_int_arg(axis, "compress", "axis")),
+                         "compress");
       },
       nb::arg("condition"), nb::arg("axis").none() = none, nb::arg("out").none() = none,
       "ndarray.compress: the slices along axis where condition holds, as loom.compress (out= written and returned).");

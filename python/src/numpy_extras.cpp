@@ -24,17 +24,6 @@ nb::list to_list(const std::vector<Array>& xs) {
 
 nb::tuple to_tuple(const std::vector<Array>& xs) { return nb::tuple(to_list(xs)); }
 
-// out= of the NaN reductions, as NumPy's: the result written into out (which has its shape
-// exactly; cast as loom.sum's out= casts), and out itself returned.
-nb::object into_out(nb::handle out, const Array& r, const char* name) {
-  if (out.is_none()) return nb::cast(r);
-  const Array o = *to_out_arg(out, name);
-  if (o.shape() != r.shape())
-    throw_value_error(name, "output parameter has shape " + shape_str(o.shape()) + ", expected " + shape_str(r.shape()));
-  copyto(o, r);
-  return nb::borrow(out);
-}
-
 }  // namespace
 
 LOOM_BINDING_FAMILY(numpy_extras, 33) {
@@ -45,7 +34,7 @@ LOOM_BINDING_FAMILY(numpy_extras, 33) {
                           SumDef{"nanmean", &nanmean, "numpy.nanmean: the mean of the non-NaN elements (NaN for none)."}}) {
     SumLike fn = d.fn;
     m.def(d.name, [fn, name = d.name](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims) {
-            return into_out(out, fn(to_array(a), to_axes(axis, name), keepdims, to_optional_dtype(dtype)), name);
+            return write_out(out, fn(to_array(a), to_axes(axis, name), keepdims, to_optional_dtype(dtype)), name);
           },
           nb::arg("a"), nb::arg("axis").none() = none, nb::arg("dtype").none() = none, nb::arg("out").none() = none,
           nb::arg("keepdims") = false, d.doc);
@@ -56,7 +45,7 @@ LOOM_BINDING_FAMILY(numpy_extras, 33) {
     VarLike fn = d.fn;
     m.def(d.name, [fn, name = d.name](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, double ddof,
                                       bool keepdims) {
-            return into_out(out, fn(to_array(a), to_axes(axis, name), keepdims, to_optional_dtype(dtype), ddof), name);
+            return write_out(out, fn(to_array(a), to_axes(axis, name), keepdims, to_optional_dtype(dtype), ddof), name);
           },
           nb::arg("a"), nb::arg("axis").none() = none, nb::arg("dtype").none() = none, nb::arg("out").none() = none,
           nb::arg("ddof") = 0.0, nb::arg("keepdims") = false, d.doc);
@@ -67,7 +56,7 @@ LOOM_BINDING_FAMILY(numpy_extras, 33) {
                           MaxDef{"ptp", &ptp, "numpy.ptp: max - min along axis."}}) {
     MaxLike fn = d.fn;
     m.def(d.name, [fn, name = d.name](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) {
-            return into_out(out, fn(to_array(a), to_axes(axis, name), keepdims), name);
+            return write_out(out, fn(to_array(a), to_axes(axis, name), keepdims), name);
           },
           nb::arg("a"), nb::arg("axis").none() = none, nb::arg("out").none() = none, nb::arg("keepdims") = false,
           d.doc);
@@ -77,7 +66,7 @@ LOOM_BINDING_FAMILY(numpy_extras, 33) {
                           ArgDef{"nanargmin", &nanargmin, "numpy.nanargmin: argmin ignoring NaNs."}}) {
     ArgLike fn = d.fn;
     m.def(d.name, [fn, name = d.name](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) {
-            return into_out(out, fn(to_array(a), to_optional_int_arg(axis, name, "axis"), keepdims), name);
+            return write_out(out, fn(to_array(a), to_optional_int_arg(axis, name, "axis"), keepdims), name);
           },
           nb::arg("a"), nb::arg("axis").none() = none, nb::arg("out").none() = none, nb::kw_only(),
           nb::arg("keepdims") = false, d.doc);
