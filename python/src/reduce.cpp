@@ -72,8 +72,11 @@ using ScanFn = Array (*)(const Array&, std::optional<int64_t>, std::optional<DTy
 using VarFn = Array (*)(const Array&, const AxisArg&, bool, std::optional<DType>, double,
                         const std::optional<Array>&);
 
-// NumPy returns out= itself when given (np.sum(a, out=o) is o).
-nb::object out_or(nb::handle out, Array r) { return out.is_none() ? nb::cast(std::move(r)) : nb::borrow(out); }
+// NumPy returns out= itself when given (np.sum(a, out=o) is o; the array of a 1-tuple out=).
+nb::object out_or(nb::handle out, Array r) {
+  if (out.is_none()) return nb::cast(std::move(r));
+  return nb::borrow(PyTuple_Check(out.ptr()) ? nb::handle(PyTuple_GET_ITEM(out.ptr(), 0)) : out);
+}
 
 Array call_sum(const char* name, SumFn f, const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims,
                bool legacy = true) {
