@@ -23,7 +23,7 @@ def _real_scalar(v):
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None):
     """numpy.linspace: `num` evenly spaced samples from start to stop (stop included when
     endpoint); array ends give one run per element along `axis`; retstep=True also returns
-    the step (NaN for a single sample without the end point, as NumPy)."""
+    the step (NaN for a single sample with the end point, as NumPy)."""
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"[linspace] number of samples, {num}, must be non-negative")
@@ -54,7 +54,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
         y[-1, ...] = hi
     if axis != 0:
         y = _loom.moveaxis(y, 0, axis)
-    if _np.issubdtype(_np.dtype(out_dtype.name if hasattr(out_dtype, "name") else out_dtype), _np.integer):
+    if out_dtype.kind in "iu":
         y = _loom.floor(y)  # NumPy rounds toward -inf for an integer dtype
     y = y.astype(out_dtype, copy=False)
     return (y, step) if retstep else y
